@@ -1,0 +1,123 @@
+/**
+ * Browser sessions (signed, httpOnly, SameSite=Lax cookie; Secure in production), CSRF tokens for
+ * every form, and the one guard per kind of caller: requireUser for pages, requireApiAccount for
+ * the JSON endpoints (Bearer JWT).
+ */
+import { createCookieSessionStorage, redirect, type Session, type SessionStorage } from "@remix-run/node";
+import type { Account, Business } from "../../../db/schema";
+import type { PlatformContext } from "../core/context";
+import type { Env } from "../core/env.server";
+import { ApiError } from "../core/http.server";
+import { randomToken } from "../core/ids.server";
+import { safeEqual, verifyJwt } from "../core/crypto.server";
+import { now } from "../core/clock.server";
+import { getAccount, getBusiness, type Role } from "./accounts.server";
+
+const storages = new Map<string, SessionStorage>();
+
+export function sessionStorage(env: Env): SessionStorage {
+  const key = `${env.sessionSecret}:${env.isProduction}`;
+  let storage = storages.get(key);
+  if (!storage) {
+    storage = createCookieSessionStorage({
+      cookie: {
+        name: "__session",
+        httpOnly: true,
+        sameSite: "lax",
+        secure: env.isProduction,
+        path: "/",
+        secrets: [env.sessionSecret],
+        maxAge: 7 * 24 * 3600,
+      },
+    });
+    storages.set(key, storage);
+  }
+  return storage;
+}
+
+export function getSession(request: Request, env: Env): Promise<Session> {
+  return sessionStorage(env).getSession(request.headers.get("Cookie"));
+}
+
+/** The session's CSRF token, created when missing; commit the session when `created` is true. */
+export function csrfTokenOf(session: Session): { token: string; created: boolean } {
+  const existing = session.get("csrf");
+  if (typeof existing === "string" && existing.length > 0) return { token: existing, created: false };
+  const token = randomToken(24);
+  session.set("csrf", token);
+  return { token, created: true };
+}
+
+/**
+ * Checks the form's CSRF token against the session's (constant time) and, when the browser says
+ * where the request came from, that it came from this site. A failure is a 403.
+ */
+export async function requireCsrf(request: Request, form: FormData, env: Env): Promise<void> {
+  const origin = request.headers.get("Origin");
+  if (origin && origin !== "null") {
+    const own = new URL(request.url).origin;
+    if (origin !== own && origin !== new URL(env.publicUrl).origin) throw new Response("Cross-site form submission refused", { status: 403 });
+  }
+  const session = await getSession(request, env);
+  const expected = session.get("csrf");
+  const given = form.get("csrf");
+  if (typeof expected !== "string" || typeof given !== "string" || !safeEqual(expected, given))
+    throw new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
+}
+
+/** Only same-site paths: "/portal", never "//evil.example" or "https://…". */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || /[\r\n]/.test(to)) return fallback;
+  return to;
+}
+
+export const homeFor = (role: Role) => (role === "DEVELOPER" ? "/portal" : role === "MERCHANT" ? "/admin" : "/reviewer");
+
+export async function signIn(request: Request, env: Env, account: Account, redirectTo: string) {
+  const storage = sessionStorage(env);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  session.set("accountId", account.id);
+  session.set("csrf", randomToken(24)); // a new token on every sign-in
+  return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(session) } });
+}
+
+export async function signOut(request: Request, env: Env) {
+  const storage = sessionStorage(env);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  return redirect("/", { headers: { "Set-Cookie": await storage.destroySession(session) } });
+}
+
+export async function getSignedInAccount(request: Request, context: PlatformContext): Promise<Account | null> {
+  const session = await getSession(request, context.env);
+  const id = session.get("accountId");
+  if (typeof id !== "string") return null;
+  return (await getAccount(context.db, id)) ?? null;
+}
+
+export type UserContext = { account: Account; business: Business | null };
+
+/** Page guard: a signed-in account of the role, else sign in (and come back) or 403. */
+export async function requireUser(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
+  const account = await getSignedInAccount(request, context);
+  if (!account) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  if (account.role !== role) throw new Response(`This area is for ${role.toLowerCase()} accounts.`, { status: 403 });
+  const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
+  return { account, business };
+}
+
+/** JSON guard: `Authorization: Bearer <JWT>` of an existing account with the role. */
+export async function requireApiAccount(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
+  const header = request.headers.get("Authorization") ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new ApiError(401, "Missing bearer token");
+  const claims = verifyJwt(match[1], context.env.sessionSecret, Math.floor(now().getTime() / 1000));
+  if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
+  const account = await getAccount(context.db, claims.sub);
+  if (!account) throw new ApiError(401, "Invalid or expired token");
+  if (account.role !== role) throw new ApiError(403, `This endpoint requires the ${role} role`);
+  const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
+  return { account, business };
+}

@@ -1,0 +1,85 @@
+/**
+ * Settings, read once from the environment through one schema and validated at start.
+ * Contract section 0. Secrets are generated and kept under .data/ when unset outside production.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+const boolString = z.enum(["true", "false"]).transform((v) => v === "true");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 random bytes, base64-encoded")
+    .optional(),
+  APP_API_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  OUTBOUND_ALLOW_PRIVATE: boolString.optional(),
+  DATA_DIR: z.string().default(".data"),
+  WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  isProduction: boolean;
+  port: number;
+  databaseUrl?: string;
+  publicUrl: string;
+  sessionSecret: string;
+  encryptionKey: Buffer;
+  appApiRateLimit: number;
+  outboundAllowPrivate: boolean;
+  dataDir: string;
+  workerConcurrency: number;
+};
+
+export class EnvError extends Error {}
+
+/** Reads and validates the environment. Throws EnvError naming every bad setting. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== "")));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid settings:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+  let sessionSecret = e.SESSION_SECRET;
+  let encryptionKey = e.ENCRYPTION_KEY;
+  if (isProduction) {
+    const missing = [!sessionSecret && "SESSION_SECRET", !encryptionKey && "ENCRYPTION_KEY", !e.DATABASE_URL && "DATABASE_URL"].filter(Boolean);
+    if (missing.length) throw new EnvError(`Invalid settings:\n${missing.map((m) => `  ${m}: required in production`).join("\n")}`);
+  } else if (!sessionSecret || !encryptionKey) {
+    const kept = keptSecrets(e.DATA_DIR);
+    sessionSecret ??= kept.SESSION_SECRET;
+    encryptionKey ??= kept.ENCRYPTION_KEY;
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    sessionSecret: sessionSecret!,
+    encryptionKey: Buffer.from(encryptionKey!, "base64"),
+    appApiRateLimit: e.APP_API_RATE_LIMIT,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? !isProduction,
+    dataDir: e.DATA_DIR,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+  };
+}
+
+function keptSecrets(dataDir: string): { SESSION_SECRET: string; ENCRYPTION_KEY: string } {
+  const file = path.join(dataDir, "secrets.json");
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
+  const secrets = { SESSION_SECRET: randomBytes(32).toString("base64url"), ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

@@ -1,0 +1,157 @@
+/**
+ * One error class, one error body ({statusCode, message, error}), one way to read and validate
+ * JSON, and one wrapper for every JSON route. Unknown errors become a 500 that leaks nothing.
+ */
+import { STATUS_CODES } from "node:http";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_JSON_DEPTH = 32;
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const statusPhrase = (status: number) => STATUS_CODES[status] ?? "Error";
+
+export function errorBody(status: number, message: string) {
+  return { statusCode: status, message, error: statusPhrase(status) };
+}
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(data === undefined ? null : JSON.stringify(data), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json(errorBody(status, message), status, headers);
+}
+
+/** The first problem of a zod error, as "field: message", naming every failing field. */
+export function describeZodError(error: z.ZodError): string {
+  const parts = error.issues.slice(0, 5).map((issue) => {
+    const field = issue.path.length ? issue.path.join(".") : "body";
+    return `${field}: ${issue.message}`;
+  });
+  return parts.join("; ");
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ApiError(400, describeZodError(result.error));
+  return result.data;
+}
+
+/** Rejects JSON nested deeper than MAX_JSON_DEPTH before parsing it. */
+function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** Reads the raw body, at most MAX_BODY_BYTES (413 beyond). */
+export async function readBodyText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads a JSON body: 413 when too large, 400 when malformed, too deep or empty. */
+export async function readJson(request: Request, options: { optional?: boolean } = {}): Promise<unknown> {
+  const text = await readBodyText(request);
+  if (text.trim() === "") {
+    if (options.optional) return {};
+    throw new ApiError(400, "Request body must be a JSON document");
+  }
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw new ApiError(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "Malformed JSON in request body");
+  }
+}
+
+export type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response | object | null> | Response | object | null;
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Maps anything a handler throws to the contract's error body. */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (error instanceof ApiError) return errorResponse(error.status, error.message, error.headers);
+  if (error instanceof z.ZodError) return errorResponse(400, describeZodError(error));
+  console.error("[api] unexpected error", error);
+  return errorResponse(500, "Internal server error");
+}
+
+export async function runHandler(handler: Handler, args: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
+  try {
+    const result = await handler(args);
+    if (result instanceof Response) return result;
+    return json(result ?? null);
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}
+
+/** A JSON resource route: one handler per method; any other method answers 405 in JSON. */
+export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
+  const allowed = Object.keys(handlers).join(", ");
+  const dispatch = (args: LoaderFunctionArgs | ActionFunctionArgs) => {
+    const method = args.request.method.toUpperCase() as Method;
+    const handler = handlers[method] ?? (method === ("HEAD" as Method) ? handlers.GET : undefined);
+    if (!handler) return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { Allow: allowed });
+    return runHandler(handler, args);
+  };
+  return { loader: dispatch, action: dispatch };
+}
+
+/** page and limit as contract section 6: positive integers, limit clamped to the maximum. */
+export function parsePagination(url: URL, defaults: { limit: number; max: number } = { limit: 50, max: 100 }) {
+  const read = (name: string, fallback: number) => {
+    const raw = url.searchParams.get(name);
+    if (raw === null) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw)))
+      throw new ApiError(400, `${name} must be a positive integer`);
+    return Number(raw);
+  };
+  const page = read("page", 1);
+  const limit = Math.min(read("limit", defaults.limit), defaults.max);
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export function paginated<T>(data: T[], total: number, p: { page: number; limit: number }) {
+  return { data, total, page: p.page, limit: p.limit };
+}

@@ -1,0 +1,77 @@
+/**
+ * The HTTP server: Express in front of the Remix request handler. Used by `npm start`,
+ * `npm run web` and the tests (which start it on port 0 against their own database).
+ */
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import express from "express";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import type { Database } from "../../../db/client";
+import type { Env } from "../core/env.server";
+import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
+
+export type WebServer = { url: string; port: number; server: http.Server; close(): Promise<void> };
+
+export const BUILD_PATH = path.resolve("build/index.js");
+
+export async function loadBuild(): Promise<ServerBuild> {
+  return (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
+}
+
+export async function createWebServer(options: { db: Database; env: Env; port?: number; host?: string; build?: ServerBuild }): Promise<WebServer> {
+  const { db, env } = options;
+  const build = options.build ?? (await loadBuild());
+  const app = express();
+  app.disable("x-powered-by");
+
+  app.use((req, res, next) => {
+    // The address the socket saw; a client cannot supply it.
+    req.headers["x-platform-client-address"] = req.socket.remoteAddress ?? "unknown";
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    if (!res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      res.status(413).setHeader("Connection", "close");
+      res.json(errorBody(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+      req.resume();
+      return;
+    }
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  const handler = createRequestHandler({ build, mode: env.isProduction ? "production" : "development", getLoadContext: () => ({ db, env }) });
+  app.all("*", (req, res, next) => {
+    Promise.resolve(handler(req, res, next)).catch((error) => {
+      console.error("[web] request failed", error);
+      if (!res.headersSent) res.status(500).json(errorBody(500, "Internal server error"));
+    });
+  });
+
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? env.port, options.host ?? "0.0.0.0", () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      }),
+  };
+}

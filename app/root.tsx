@@ -1,0 +1,104 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import styles from "./styles.css?url";
+import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorage } from "./platform/accounts/session.server";
+import { CsrfInput } from "./components/csrf";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction = () => [{ title: "Storefront App Platform" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const session = await getSession(request, context.env);
+  const { token, created } = csrfTokenOf(session);
+  const account = await getSignedInAccount(request, context);
+  const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorage(context.env).commitSession(session) } : {};
+  return json(
+    { csrf: token, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
+    { headers },
+  );
+}
+
+
+function Header() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const account = data?.account;
+  return (
+    <header className="topbar">
+      <Link to="/" className="brand">
+        <span className="brand-mark" aria-hidden>◆</span> Storefront Apps
+      </Link>
+      <nav className="topnav" aria-label="Main">
+        <NavLink to="/marketplace">Marketplace</NavLink>
+        {account ? <NavLink to={account.home}>{account.role === "DEVELOPER" ? "Developer portal" : account.role === "MERCHANT" ? "Admin" : "Review console"}</NavLink> : null}
+      </nav>
+      <div className="topbar-account">
+        {account ? (
+          <>
+            <span className="muted" title={account.email}>
+              {account.name} · <span className="role">{account.role.toLowerCase()}</span>
+            </span>
+            <Form method="post" action="/logout">
+              <CsrfInput />
+              <button type="submit" className="button-link">Sign out</button>
+            </Form>
+          </>
+        ) : (
+          <>
+            <Link to="/login">Sign in</Link>
+            <Link to="/signup" className="button small">Sign up</Link>
+          </>
+        )}
+      </div>
+    </header>
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return (
+    <>
+      <Header />
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error)
+    ? typeof error.data === "string" && error.data
+      ? error.data
+      : status === 404
+        ? "We could not find that page."
+        : error.statusText
+    : "Something went wrong on our side. Please try again.";
+  return (
+    <main className="page narrow error-page">
+      <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Something went wrong"}</h1>
+      <p className="lead">{message}</p>
+      <p>
+        <Link to="/">Back to the home page</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { authenticate, loginSchema } from "~/platform/accounts/accounts.server";
+import { getSignedInAccount, homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
+import { ApiError } from "~/platform/core/http.server";
+import { clientAddress } from "~/platform/core/client-address.server";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Storefront Apps" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const account = await getSignedInAccount(request, context);
+  if (account) {
+    const to = new URL(request.url).searchParams.get("redirectTo");
+    throw redirect(safeRedirect(to, homeFor(account.role)));
+  }
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const parsed = loginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
+  if (!parsed.success) return json({ error: "Enter your email and password." }, 400);
+  try {
+    const account = await authenticate(context.db, parsed.data, clientAddress(request));
+    return signIn(request, context.env, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    throw e;
+  }
+}
+
+export default function Login() {
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <main className="page narrow">
+      <div className="card auth-card">
+        <h1>Sign in</h1>
+        <p className="muted">Merchants, developers and reviewers sign in here.</p>
+        {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+        <Form method="post" className="stack">
+          <CsrfInput />
+          <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
+          <label>
+            Email
+            <input type="email" name="email" autoComplete="email" required autoFocus />
+          </label>
+          <label>
+            Password
+            <input type="password" name="password" autoComplete="current-password" required />
+          </label>
+          <button type="submit" className="button primary" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+        </Form>
+        <p className="muted">
+          New here? <Link to={`/signup${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}>Create an account</Link>
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,10 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { requireCsrf, signOut } from "~/platform/accounts/session.server";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireCsrf(request, await request.formData(), context.env);
+  return signOut(request, context.env);
+}
+
+export const loader = () => redirect("/");

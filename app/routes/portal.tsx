@@ -1,0 +1,25 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/platform/accounts/session.server";
+import { AreaLayout } from "~/components/area-layout";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  return json({ name: account.name });
+}
+
+export default function PortalLayout() {
+  const { name } = useLoaderData<typeof loader>();
+  return (
+    <AreaLayout
+      title="Developer portal"
+      subtitle={name}
+      items={[
+        { to: "/portal", label: "Overview", end: true, icon: "▦" },
+        { to: "/portal/apps", label: "My apps", icon: "▣" },
+        { to: "/portal/docs", label: "Docs", icon: "☰" },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { asc, eq, or } from "drizzle-orm";
+import { apps } from "../../db/schema";
+import { requireUser } from "~/platform/accounts/session.server";
+import { EmptyState } from "~/components/area-layout";
+
+export const meta: MetaFunction = () => [{ title: "Review queue · Storefront Apps" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context, "REVIEWER");
+  const queue = await context.db
+    .select({ id: apps.id, name: apps.name, category: apps.category, version: apps.version, submittedAt: apps.submittedAt, updateInReview: apps.updateInReview })
+    .from(apps)
+    .where(or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true)))
+    .orderBy(asc(apps.submittedAt));
+  return json({ queue });
+}
+
+export default function ReviewQueue() {
+  const { queue } = useLoaderData<typeof loader>();
+  return (
+    <div className="stack-lg">
+      <header className="page-head">
+        <h1>Review queue</h1>
+        <p className="lead">Apps waiting for review, oldest first.</p>
+      </header>
+      {queue.length === 0 ? (
+        <EmptyState title="Nothing to review">New submissions appear here as developers submit them.</EmptyState>
+      ) : (
+        <table className="table">
+          <thead><tr><th>App</th><th>Category</th><th>Version</th><th>Submitted</th></tr></thead>
+          <tbody>
+            {queue.map((a) => (
+              <tr key={a.id}>
+                <td><Link to={`/reviewer/apps/${a.id}`}>{a.name}</Link> {a.updateInReview ? <span className="badge">update</span> : null}</td>
+                <td>{a.category}</td>
+                <td>{a.version}</td>
+                <td>{a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns";
+
+export const businesses = pgTable(
+  "businesses",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    type: text("type").notNull().default("RESTAURANT"),
+    address: text("address").notNull().default(""),
+    phone: text("phone").notNull().default(""),
+    email: text("email").notNull().default(""),
+    currency: text("currency").notNull().default("USD"),
+    locale: text("locale").notNull().default("en-US"),
+    timezone: text("timezone").notNull().default("UTC"),
+    isSandbox: boolean("is_sandbox").notNull().default(false),
+    /** last order number handed out; the next order takes lastOrderNumber + 1 */
+    lastOrderNumber: integer("last_order_number").notNull().default(1000),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("businesses_slug_key").on(t.slug)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: id(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["DEVELOPER", "MERCHANT", "REVIEWER"] }).notNull(),
+    passwordHash: text("password_hash").notNull(),
+    businessId: text("business_id").references(() => businesses.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("accounts_email_key").on(t.email), index("accounts_business_idx").on(t.businessId)],
+);
+
+/** Failed sign-in attempts, counted per account e-mail and per client address for throttling. */
+export const signInAttempts = pgTable(
+  "sign_in_attempts",
+  {
+    key: text("key").notNull(),
+    windowStart: ts("window_start").notNull(),
+    failures: integer("failures").notNull().default(0),
+  },
+  (t) => [uniqueIndex("sign_in_attempts_key").on(t.key, t.windowStart)],
+);
+
+export type Business = typeof businesses.$inferSelect;
+export type Account = typeof accounts.$inferSelect;

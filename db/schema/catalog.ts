@@ -1,0 +1,154 @@
+import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { createdAt, id, ts, updatedAt } from "./columns";
+import { businesses } from "./accounts";
+
+export const products = pgTable(
+  "products",
+  {
+    id: id(),
+    businessId: text("business_id").notNull().references(() => businesses.id),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    /** minor units */
+    price: integer("price").notNull(),
+    category: text("category").notNull().default(""),
+    isAvailable: boolean("is_available").notNull().default(true),
+    imageUrl: text("image_url").notNull().default(""),
+    status: text("status", { enum: ["ACTIVE", "DRAFT", "ARCHIVED"] }).notNull().default("ACTIVE"),
+    /** null = untracked stock */
+    stock: integer("stock"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("products_business_slug_key").on(t.businessId, t.slug),
+    index("products_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY", "DELIVERED", "CANCELLED"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: id(),
+    businessId: text("business_id").notNull().references(() => businesses.id),
+    orderNumber: text("order_number").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
+    subtotal: integer("subtotal").notNull(),
+    discount: integer("discount").notNull().default(0),
+    deliveryFee: integer("delivery_fee").notNull().default(0),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    deliveryMethod: text("delivery_method", { enum: ["DELIVERY", "PICKUP"] }).notNull(),
+    paymentMethod: text("payment_method").notNull(),
+    paymentStatus: text("payment_status", { enum: ["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"] }).notNull().default("NONE"),
+    paymentInstallationId: text("payment_installation_id"),
+    paymentInvoiceId: text("payment_invoice_id"),
+    paymentUrl: text("payment_url"),
+    paymentQrCode: text("payment_qr_code"),
+    paymentExpiresAt: ts("payment_expires_at"),
+    isGuest: boolean("is_guest").notNull().default(true),
+    customerName: text("customer_name").notNull(),
+    customerPhone: text("customer_phone").notNull(),
+    customerEmail: text("customer_email"),
+    address: text("address"),
+    notes: text("notes"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("orders_business_number_key").on(t.businessId, t.orderNumber),
+    index("orders_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
+    index("orders_business_status_idx").on(t.businessId, t.status, t.createdAt.desc()),
+    index("orders_payment_open_idx").on(t.paymentExpiresAt).where(sql`payment_status = 'PENDING'`),
+  ],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: id(),
+    orderId: text("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    productId: text("product_id").notNull(),
+    name: text("name").notNull(),
+    price: integer("price").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [index("order_items_order_idx").on(t.orderId)],
+);
+
+export const orderStatusChanges = pgTable(
+  "order_status_changes",
+  {
+    id: id(),
+    orderId: text("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    actor: text("actor").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("order_status_changes_order_idx").on(t.orderId)],
+);
+
+/** Idempotency-Key records of guest order creation (24 hours). */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    businessId: text("business_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    orderId: text("order_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_key").on(t.businessId, t.key)],
+);
+
+export const reviews = pgTable(
+  "reviews",
+  {
+    id: id(),
+    businessId: text("business_id").notNull().references(() => businesses.id),
+    productId: text("product_id").notNull().references(() => products.id, { onDelete: "cascade" }),
+    rating: integer("rating").notNull(),
+    comment: text("comment").notNull().default(""),
+    authorName: text("author_name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("reviews_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
+    index("reviews_product_idx").on(t.productId),
+  ],
+);
+
+export type PageBlock = {
+  id: string;
+  kind: "builtin" | "app";
+  type: string;
+  appId?: string;
+  settings: Record<string, unknown>;
+};
+
+export const pages = pgTable(
+  "pages",
+  {
+    id: id(),
+    businessId: text("business_id").notNull().references(() => businesses.id),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    isPublished: boolean("is_published").notNull().default(true),
+    blocks: jsonb("blocks").$type<PageBlock[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("pages_business_slug_key").on(t.businessId, t.slug)],
+);
+
+export type Product = typeof products.$inferSelect;
+export type Order = typeof orders.$inferSelect;
+export type OrderItem = typeof orderItems.$inferSelect;
+export type Review = typeof reviews.$inferSelect;
+export type Page = typeof pages.$inferSelect;

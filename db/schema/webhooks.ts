@@ -1,0 +1,110 @@
+import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns";
+
+/** Every platform event, written in the transaction of the change that causes it. */
+export const platformEvents = pgTable(
+  "platform_events",
+  {
+    id: id(),
+    businessId: text("business_id").notNull(),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("platform_events_business_idx").on(t.businessId, t.createdAt.desc())],
+);
+
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: id(),
+    installationId: text("installation_id").notNull(),
+    appId: text("app_id").notNull(),
+    businessId: text("business_id").notNull(),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    secretEnc: text("secret_enc").notNull(),
+    description: text("description").notNull().default(""),
+    isActive: boolean("is_active").notNull().default(true),
+    /** created at install from the app's webhookUrl; receives business.data_erasure */
+    isInstallDefault: boolean("is_install_default").notNull().default(false),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("webhooks_installation_idx").on(t.installationId, t.createdAt.desc()),
+    index("webhooks_business_active_idx").on(t.businessId, t.isActive),
+  ],
+);
+
+export const DELIVERY_STATUSES = ["PENDING", "RETRYING", "SUCCEEDED", "FAILED"] as const;
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    eventId: text("event_id").notNull(),
+    event: text("event").notNull(),
+    webhookId: text("webhook_id").notNull(),
+    installationId: text("installation_id").notNull(),
+    appId: text("app_id").notNull(),
+    businessId: text("business_id").notNull(),
+    isTestInstall: boolean("is_test_install").notNull().default(false),
+    /** the body exactly as sent, so that retries send identical bytes */
+    body: text("body").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("PENDING"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastDurationMs: integer("last_duration_ms"),
+    nextAttemptAt: ts("next_attempt_at"),
+    /** set while a worker sends an attempt; a sweeper re-queues stale ones */
+    inFlightSince: ts("in_flight_since"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_inflight_idx").on(t.inFlightSince),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    deliveryId: text("delivery_id").notNull(),
+    appId: text("app_id").notNull(),
+    isTestInstall: boolean("is_test_install").notNull().default(false),
+    attemptNo: integer("attempt_no").notNull(),
+    success: boolean("success").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    responseExcerpt: text("response_excerpt"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attemptNo),
+    index("webhook_attempts_app_created_idx").on(t.appId, t.createdAt),
+  ],
+);
+
+/** Daily rollup of attempts per app, kept by the attempt writer, so analytics never scans attempts. */
+export const webhookDailyStats = pgTable(
+  "webhook_daily_stats",
+  {
+    appId: text("app_id").notNull(),
+    day: text("day").notNull(),
+    succeeded: integer("succeeded").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    answered: integer("answered").notNull().default(0),
+    latencyTotalMs: bigint("latency_total_ms", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [uniqueIndex("webhook_daily_stats_key").on(t.appId, t.day)],
+);
+
+export type Webhook = typeof webhooks.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

@@ -1,0 +1,41 @@
+/**
+ * Opens the platform's database: DATABASE_URL when set, otherwise the embedded PostgreSQL under
+ * <DATA_DIR>/postgres. Migrates it and, when it is empty, loads the demo data. Several processes
+ * may start at once: an advisory lock serialises migration and seeding.
+ */
+import path from "node:path";
+import postgres from "postgres";
+import type { Env } from "../app/platform/core/env.server";
+import { createDb, type DbHandle } from "./client";
+import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
+import { migrateDatabase } from "./migrate";
+import { seedDemoData } from "./seed";
+
+export type OpenedDatabase = DbHandle & { embedded: EmbeddedPostgres | null; seeded: boolean };
+
+export async function openDatabase(env: Env, options: { seed?: boolean; log?: (l: string) => void } = {}): Promise<OpenedDatabase> {
+  const log = options.log ?? console.log;
+  let url = env.databaseUrl;
+  let embedded: EmbeddedPostgres | null = null;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(env.dataDir, "postgres"), log });
+    await ensureDatabase(embedded.adminUrl, "platform");
+    url = databaseUrl(embedded.adminUrl, "platform");
+  }
+  let seeded = false;
+  const lock = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await lock`select pg_advisory_lock(727001)`;
+    await migrateDatabase(url);
+    const handle = createDb(url, { max: 2 });
+    try {
+      if (options.seed !== false) seeded = await seedDemoData(handle.db);
+    } finally {
+      await handle.close();
+    }
+    await lock`select pg_advisory_unlock(727001)`;
+  } finally {
+    await lock.end();
+  }
+  return { ...createDb(url), embedded, seeded };
+}

@@ -1,0 +1,86 @@
+/**
+ * Entry point.
+ *   tsx server.ts all      web + worker in one process (npm start)
+ *   tsx server.ts web      the web server alone (npm run web)
+ *   tsx server.ts worker   the worker alone (npm run worker)
+ *   tsx server.ts reviewer:create EMAIL PASSWORD [NAME]
+ */
+import { EnvError, loadEnv } from "./app/platform/core/env.server";
+import { openDatabase } from "./db/start";
+import { DEMO_LOGINS } from "./db/seed";
+import { createWebServer } from "./app/platform/runtime/web.server";
+import { startWorker } from "./jobs/worker";
+import { createAccount } from "./app/platform/accounts/accounts.server";
+import { ApiError } from "./app/platform/core/http.server";
+
+async function main() {
+  const [mode = "all", ...args] = process.argv.slice(2);
+  let env;
+  try {
+    env = loadEnv();
+  } catch (e) {
+    if (e instanceof EnvError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+
+  if (mode === "reviewer:create") {
+    const [email, password, name = "Reviewer"] = args;
+    if (!email || !password) {
+      console.error("usage: npm run reviewer:create -- EMAIL PASSWORD [NAME]");
+      process.exit(2);
+    }
+    const database = await openDatabase(env, { seed: false, log: () => {} });
+    try {
+      if (password.length < 8) throw new ApiError(400, "password must be at least 8 characters");
+      const { account } = await createAccount(database.db, { email, password, name, role: "REVIEWER" });
+      console.log(`Reviewer ${account.email} created (${account.id}).`);
+    } catch (e) {
+      console.error(e instanceof ApiError ? `Could not create the reviewer: ${e.message}` : e);
+      process.exitCode = 1;
+    } finally {
+      await database.close();
+      await database.embedded?.stop();
+    }
+    return;
+  }
+
+  if (!["all", "web", "worker"].includes(mode)) {
+    console.error(`unknown mode ${mode}; use all, web or worker`);
+    process.exit(2);
+  }
+
+  const database = await openDatabase(env);
+  const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
+  const web = mode === "worker" ? null : await createWebServer({ db: database.db, env });
+
+  if (web) {
+    console.log(`\n  Storefront App Platform is running at ${env.publicUrl}${web.port !== env.port ? ` (port ${web.port})` : ""}\n`);
+    console.log("  Demo logins:");
+    for (const l of DEMO_LOGINS) console.log(`    ${l.role.padEnd(9)} ${l.email.padEnd(22)} ${l.password}`);
+    console.log(`  Demo storefront: ${env.publicUrl}/s/demo-bistro\n`);
+  } else {
+    console.log("  Worker running.");
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    await web?.close();
+    await worker?.stop();
+    await database.close();
+    await database.embedded?.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
