@@ -12,6 +12,29 @@ import { createWebServer } from "./app/platform/runtime/web.server";
 import { startWorker } from "./jobs/worker";
 import { createAccount } from "./app/platform/accounts/accounts.server";
 import { ApiError } from "./app/platform/core/http.server";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/** Builds the Remix app when the build is missing, or (outside production) older than its sources. */
+function ensureBuild(isProduction: boolean) {
+  const built = "build/index.js";
+  let stale = !fs.existsSync(built);
+  if (!stale && !isProduction) {
+    const builtAt = fs.statSync(built).mtimeMs;
+    const newer = (dir: string): boolean =>
+      fs.existsSync(dir) &&
+      fs.readdirSync(dir, { withFileTypes: true }).some((e) => {
+        const full = path.join(dir, e.name);
+        return e.isDirectory() ? newer(full) : fs.statSync(full).mtimeMs > builtAt;
+      });
+    stale = ["app", "storefront", "db/schema"].some(newer);
+  }
+  if (stale) {
+    console.log("Building the web app…");
+    execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { stdio: "inherit" });
+  }
+}
 
 async function main() {
   const [mode = "all", ...args] = process.argv.slice(2);
@@ -52,6 +75,7 @@ async function main() {
     process.exit(2);
   }
 
+  if (mode !== "worker") ensureBuild(env.isProduction);
   const database = await openDatabase(env);
   const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
   const web = mode === "worker" ? null : await createWebServer({ db: database.db, env });

@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import styles from "./styles.css?url";
+import styles from "./styles.css";
 import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorage } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
 

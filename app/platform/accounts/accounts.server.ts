@@ -90,19 +90,20 @@ export function issueAccountToken(account: Account, secret: string): string {
 }
 
 const THROTTLE_WINDOW_MS = 15 * 60_000;
-const THROTTLE_MAX_FAILURES = 10;
+/** failures allowed per window: per account, and per client address (many people share one) */
+const THROTTLE_LIMITS = { email: 10, ip: 50 };
 
 function throttleWindow() {
   const t = now().getTime();
   return new Date(t - (t % THROTTLE_WINDOW_MS));
 }
 
-async function failuresFor(db: Db, keys: string[]): Promise<number> {
+async function isThrottled(db: Db, keys: string[]): Promise<boolean> {
   const rows = await db
-    .select({ failures: signInAttempts.failures })
+    .select({ key: signInAttempts.key, failures: signInAttempts.failures })
     .from(signInAttempts)
     .where(and(sql`${signInAttempts.key} in ${keys}`, eq(signInAttempts.windowStart, throttleWindow())));
-  return Math.max(0, ...rows.map((r) => r.failures));
+  return rows.some((r) => r.failures >= (r.key.startsWith("ip:") ? THROTTLE_LIMITS.ip : THROTTLE_LIMITS.email));
 }
 
 async function recordFailure(db: Db, keys: string[]) {
@@ -116,12 +117,12 @@ async function recordFailure(db: Db, keys: string[]) {
 
 /**
  * Checks e-mail and password. One message for both kinds of failure; after 10 failures in 15
- * minutes for the same account or the same client address, sign-in answers 429.
+ * minutes for the same account (50 for the same client address), sign-in answers 429.
  */
 export async function authenticate(db: Database, input: { email: string; password: string }, clientAddress: string): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   const keys = [`email:${email}`, `ip:${clientAddress}`];
-  if ((await failuresFor(db, keys)) >= THROTTLE_MAX_FAILURES) {
+  if (await isThrottled(db, keys)) {
     const retry = Math.max(1, Math.ceil((throttleWindow().getTime() + THROTTLE_WINDOW_MS - now().getTime()) / 1000));
     throw new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": String(retry) });
   }

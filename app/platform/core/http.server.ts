@@ -81,6 +81,12 @@ export async function readBodyText(request: Request): Promise<string> {
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
+      // Drain a little more so that the client reads our answer instead of a reset connection.
+      while (size < 16 * MAX_BODY_BYTES) {
+        const next = await reader.read();
+        if (next.done) break;
+        size += next.value.byteLength;
+      }
       await reader.cancel().catch(() => {});
       throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
     }
@@ -155,3 +161,9 @@ export function parsePagination(url: URL, defaults: { limit: number; max: number
 export function paginated<T>(data: T[], total: number, p: { page: number; limit: number }) {
   return { data, total, page: p.page, limit: p.limit };
 }
+
+/** The loader and action of a JSON area's splat route: the contract's 404 body. */
+export const jsonNotFound = {
+  loader: ({ request }: LoaderFunctionArgs) => errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
+  action: ({ request }: ActionFunctionArgs) => errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
+};

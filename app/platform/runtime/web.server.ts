@@ -12,6 +12,10 @@ import type { Database } from "../../../db/client";
 import type { Env } from "../core/env.server";
 import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
 
+/** The JSON areas (Bearer-authenticated resource routes). */
+export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
+export const isJsonPath = (path: string) => JSON_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
+
 export type WebServer = { url: string; port: number; server: http.Server; close(): Promise<void> };
 
 export const BUILD_PATH = path.resolve("build/index.js");
@@ -38,6 +42,21 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
       res.json(errorBody(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`));
       req.resume();
       return;
+    }
+    // Pages: a state-changing request from another site is refused before it reaches a form action.
+    const origin = req.headers.origin;
+    if (req.method !== "GET" && req.method !== "HEAD" && origin && origin !== "null" && !isJsonPath(req.path)) {
+      let originHost = "";
+      try {
+        originHost = new URL(origin).host;
+      } catch {
+        originHost = "";
+      }
+      if (originHost !== req.headers.host) {
+        res.status(403).type("text/plain").send("Cross-site form submission refused");
+        req.resume();
+        return;
+      }
     }
     next();
   });

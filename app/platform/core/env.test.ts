@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, loadEnv } from "./env.server";
+
+const base = { DATA_DIR: ".data/test-tmp" };
+
+describe("loadEnv", () => {
+  it("applies the contract's defaults outside production", () => {
+    const env = loadEnv({ ...base });
+    expect(env).toMatchObject({ port: 3000, publicUrl: "http://localhost:3000", appApiRateLimit: 60, outboundAllowPrivate: true, isProduction: false });
+    expect(env.encryptionKey).toHaveLength(32);
+    expect(env.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    // generated secrets are kept: a second read gives the same ones
+    expect(loadEnv({ ...base }).sessionSecret).toBe(env.sessionSecret);
+  });
+
+  it("requires secrets and a database in production, and keeps the guard on", () => {
+    expect(() => loadEnv({ ...base, NODE_ENV: "production" })).toThrow(/SESSION_SECRET: required in production[\s\S]*ENCRYPTION_KEY[\s\S]*DATABASE_URL/);
+    const env = loadEnv({
+      ...base,
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
+    });
+    expect(env.outboundAllowPrivate).toBe(false);
+  });
+
+  it("names every invalid setting", () => {
+    try {
+      loadEnv({ ...base, PORT: "abc", APP_API_RATE_LIMIT: "0", ENCRYPTION_KEY: "short", OUTBOUND_ALLOW_PRIVATE: "yes", DATABASE_URL: "mysql://x" });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(EnvError);
+      const message = (e as Error).message;
+      for (const name of ["PORT", "APP_API_RATE_LIMIT", "ENCRYPTION_KEY", "OUTBOUND_ALLOW_PRIVATE", "DATABASE_URL"]) expect(message).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Starts the real platform for a test file: a cloned database, the Remix build behind the real
+ * HTTP server on 127.0.0.1, and (on request) a real graphile-worker. Tests talk to it over HTTP.
+ */
+import { afterAll } from "vitest";
+import { randomBytes } from "node:crypto";
+import type { Runner } from "graphile-worker";
+import { testDatabase } from "../../../db/testing/database";
+import { loadEnv, type Env } from "../core/env.server";
+import { createWebServer } from "../runtime/web.server";
+import { startWorker } from "../../../jobs/worker";
+import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";
+
+export type TestPlatform = Awaited<ReturnType<typeof startPlatform>>;
+
+export function testEnv(overrides: Record<string, string> = {}): Env {
+  return loadEnv({
+    NODE_ENV: "test",
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    DATA_DIR: ".data/test-tmp",
+    ...overrides,
+  });
+}
+
+export async function startPlatform(options: { worker?: boolean; env?: Record<string, string> } = {}) {
+  const database = await testDatabase();
+  const env = testEnv(options.env);
+  const web = await createWebServer({ db: database.db, env, port: 0, host: "127.0.0.1" });
+  let worker: Runner | null = null;
+  if (options.worker) worker = await startWorker({ url: database.url, deps: { db: database.db, env }, concurrency: 4 });
+  afterAll(async () => {
+    await worker?.stop();
+    await web.close();
+  });
+
+  const request = async (method: string, path: string, init: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string } = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    let body: string | undefined = init.raw;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    const res = await fetch(web.url + path, { method, headers, body, redirect: "manual" });
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, headers: res.headers, json, text };
+  };
+
+  /** Registers an account through the real API and returns its token. */
+  const register = async (role: "DEVELOPER" | "MERCHANT", extra: Record<string, string> = {}) => {
+    const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
+    const res = await request("POST", "/auth/register", {
+      body: { email, password: "correct horse battery", name: `${role} ${email.slice(0, 6)}`, role, ...(role === "MERCHANT" ? { businessName: `Shop ${email.slice(9, 15)}` } : {}), ...extra },
+    });
+    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+    return { token: res.json.token as string, account: res.json.account, businessId: res.json.businessId as string, email, password: "correct horse battery" };
+  };
+
+  /** Accounts the API cannot create (reviewers), made directly. */
+  const createUser = async (role: Role) => {
+    const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
+    const { account, business } = await createAccount(database.db, { email, password: "correct horse battery", name: role, role, businessName: "Shop" });
+    return { account, business, token: issueAccountToken(account, env.sessionSecret), email };
+  };
+
+  return { url: web.url, db: database.db, sql: database.sql, dbUrl: database.url, env, worker: () => worker, request, register, createUser };
+}

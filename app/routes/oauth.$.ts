@@ -1,0 +1,3 @@
+import { jsonNotFound } from "~/platform/core/http.server";
+
+export const { loader, action } = jsonNotFound;

@@ -1,0 +1,42 @@
+/**
+ * The platform as the browser tests see it: a fresh database on the shared test cluster, the demo
+ * data, and web + worker in one process, on E2E_PORT.
+ */
+import { randomBytes } from "node:crypto";
+import { dropDatabase, prepareTemplate, startTestCluster, cloneTemplate } from "../db/testing/cluster";
+import { createDb } from "../db/client";
+import { seedDemoData } from "../db/seed";
+import { loadEnv } from "../app/platform/core/env.server";
+import { createWebServer } from "../app/platform/runtime/web.server";
+import { startWorker } from "../jobs/worker";
+
+const port = Number(process.env.E2E_PORT ?? 3199);
+const { adminUrl, embedded } = await startTestCluster("e2e-postgres");
+const template = await prepareTemplate(adminUrl, "e2e_");
+const name = `e2e_${randomBytes(4).toString("hex")}`;
+const url = await cloneTemplate(adminUrl, template, name);
+const database = createDb(url);
+await seedDemoData(database.db);
+const env = loadEnv({
+  NODE_ENV: "test",
+  PORT: String(port),
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  SESSION_SECRET: randomBytes(32).toString("base64url"),
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  OUTBOUND_ALLOW_PRIVATE: "true",
+  DATA_DIR: ".data/e2e-tmp",
+});
+const worker = await startWorker({ url, deps: { db: database.db, env }, concurrency: 4 });
+const web = await createWebServer({ db: database.db, env, port, host: "127.0.0.1" });
+console.log(`e2e platform on ${web.url} (database ${name})`);
+
+const stop = async () => {
+  await web.close();
+  await worker.stop();
+  await database.close();
+  await dropDatabase(adminUrl, name).catch(() => {});
+  await embedded?.stop();
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());

@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    globals: true,
+    include: ["app/**/*.test.ts", "db/**/*.test.ts", "jobs/**/*.test.ts", "storefront/**/*.test.ts", "examples/**/*.test.ts"],
+    globalSetup: ["./db/testing/global-setup.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+  },
+});
