@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { asc, eq, or } from "drizzle-orm";
 import { apps } from "../../db/schema";
 import { requireUser } from "~/platform/accounts/session.server";
@@ -20,12 +20,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function ReviewQueue() {
   const { queue } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const done = params.get("done");
   return (
     <div className="stack-lg">
       <header className="page-head">
         <h1>Review queue</h1>
         <p className="lead">Apps waiting for review, oldest first.</p>
       </header>
+      {done === "approved" ? <p className="alert success" role="status">App approved and published.</p> : null}
+      {done === "rejected" ? <p className="alert success" role="status">App sent back to the developer with your notes.</p> : null}
       {queue.length === 0 ? (
         <EmptyState title="Nothing to review">New submissions appear here as developers submit them.</EmptyState>
       ) : (

@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { accounts, businesses, pages, signInAttempts, type Account, type Business } from "../../../db/schema";
+import { pgErrorCode } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -80,7 +81,7 @@ export async function createAccount(
       return { account, business };
     });
   } catch (e) {
-    if ((e as { code?: string }).code === "23505") throw new ApiError(409, "An account with this email already exists");
+    if (pgErrorCode(e) === "23505") throw new ApiError(409, "An account with this email already exists");
     throw e;
   }
 }

@@ -1,0 +1,237 @@
+/**
+ * Apps: records, credentials, the developer's edits and submission (contract section 2).
+ */
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Db } from "../../../db/client";
+import { accounts, apps, appVersions, type App } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { pgErrorCode } from "../../../db/sql";
+import { ApiError, parseWith } from "../core/http.server";
+import { newId, randomToken } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { safeEqual, sha256 } from "../core/crypto.server";
+import { webUrl } from "../core/validation.server";
+import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
+
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const VERSION_PATTERN = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
+function appFields(env: Pick<Env, "isProduction">) {
+  const url = webUrl(env);
+  return {
+    name: z.string().trim().min(1, "is required").max(100),
+    description: z.string().trim().min(1, "is required").max(500),
+    category: z.enum(CATEGORIES, { message: `must be one of ${CATEGORIES.join(", ")}` }),
+    scopes: z
+      .array(z.enum(SCOPE_NAMES as [string, ...string[]], { message: `must be known scopes (${SCOPE_NAMES.join(", ")})` }))
+      .min(1, "must name at least one scope")
+      .transform((s) => [...new Set(s)]),
+    redirectUrl: url,
+    webhookUrl: url.nullable().optional(),
+    webhookEvents: z
+      .array(z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test") as [string, ...string[]], { message: "must be known event names" }))
+      .transform((s) => [...new Set(s)])
+      .optional(),
+    iconUrl: url.nullable().optional(),
+    screenshots: z.array(url).max(5, "at most 5 screenshots").optional(),
+    version: z.string().trim().regex(VERSION_PATTERN, "must look like 1.0.0").optional(),
+    manifest: z.record(z.string(), z.unknown()).nullable().optional(),
+  };
+}
+
+export function createAppSchema(env: Pick<Env, "isProduction">) {
+  return z.object({
+    ...appFields(env),
+    slug: z.string().min(3, "must be 3-50 characters").max(50, "must be 3-50 characters").regex(SLUG_PATTERN, "must be lowercase letters, digits and single hyphens"),
+  });
+}
+
+export function updateAppSchema(env: Pick<Env, "isProduction">) {
+  const f = appFields(env);
+  return z
+    .object({
+      name: f.name.optional(),
+      description: f.description.optional(),
+      category: f.category.optional(),
+      scopes: f.scopes.optional(),
+      redirectUrl: f.redirectUrl.optional(),
+      webhookUrl: f.webhookUrl,
+      webhookEvents: f.webhookEvents,
+      iconUrl: f.iconUrl,
+      screenshots: f.screenshots,
+      version: f.version,
+      manifest: f.manifest,
+    })
+    .strict();
+}
+
+export type CreateAppInput = z.infer<ReturnType<typeof createAppSchema>>;
+export type UpdateAppInput = z.infer<ReturnType<typeof updateAppSchema>>;
+
+/** The app record as JSON (never the client secret). */
+export function serializeApp(app: App) {
+  return {
+    id: app.id,
+    clientId: app.clientId,
+    name: app.name,
+    slug: app.slug,
+    description: app.description,
+    category: app.category,
+    scopes: app.scopes,
+    approvedScopes: app.approvedScopes,
+    redirectUrl: app.redirectUrl,
+    webhookUrl: app.webhookUrl,
+    webhookEvents: app.webhookEvents,
+    iconUrl: app.iconUrl,
+    screenshots: app.screenshots,
+    version: app.version,
+    status: app.status,
+    updateInReview: app.updateInReview,
+    reviewNotes: app.reviewNotes,
+    manifest: app.manifest,
+    createdAt: app.createdAt.toISOString(),
+    updatedAt: app.updatedAt.toISOString(),
+    publishedAt: app.publishedAt?.toISOString() ?? null,
+  };
+}
+export type AppJson = ReturnType<typeof serializeApp>;
+
+const newClientSecret = () => `fbcs_${randomToken(32)}`;
+
+export async function createApp(db: Database, developerId: string, input: CreateAppInput) {
+  const clientSecret = newClientSecret();
+  const t = now();
+  try {
+    const [app] = await db
+      .insert(apps)
+      .values({
+        id: newId("app"),
+        developerId,
+        clientId: `fbci_${newId("x", 24).slice(2)}`,
+        clientSecretHash: sha256(clientSecret),
+        name: input.name,
+        slug: input.slug,
+        description: input.description,
+        category: input.category,
+        scopes: input.scopes,
+        redirectUrl: input.redirectUrl,
+        webhookUrl: input.webhookUrl ?? null,
+        webhookEvents: input.webhookEvents ?? [],
+        iconUrl: input.iconUrl ?? null,
+        screenshots: input.screenshots ?? [],
+        version: input.version ?? "1.0.0",
+        manifest: input.manifest ?? null,
+        createdAt: t,
+        updatedAt: t,
+      })
+      .returning();
+    return { app, clientSecret };
+  } catch (e) {
+    if (pgErrorCode(e) === "23505") throw new ApiError(409, `The slug "${input.slug}" is taken`);
+    throw e;
+  }
+}
+
+export async function listDeveloperApps(db: Db, developerId: string, page: { limit: number; offset: number }) {
+  const where = eq(apps.developerId, developerId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(apps).where(where).orderBy(desc(apps.createdAt), desc(apps.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(apps).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** A developer's own app; another developer's app is 404, as if it did not exist. */
+export async function getDeveloperApp(db: Db, developerId: string, appId: string): Promise<App> {
+  const [app] = await db.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
+  if (!app) throw new ApiError(404, "App not found");
+  return app;
+}
+
+export function assertEditable(app: App) {
+  if (app.status === "PENDING_REVIEW" || app.updateInReview) throw new ApiError(409, "The app is in review and cannot be edited until the review ends");
+}
+
+/** Reads a PATCH body: slug, clientId and status cannot be changed. */
+export function parseAppUpdate(env: Pick<Env, "isProduction">, body: unknown): UpdateAppInput {
+  if (body && typeof body === "object" && !Array.isArray(body)) {
+    if ("slug" in body) throw new ApiError(400, "slug is immutable");
+    if ("clientId" in body) throw new ApiError(400, "clientId is immutable");
+    if ("status" in body) throw new ApiError(400, "status changes only through submit and review");
+  }
+  return parseWith(updateAppSchema(env), body);
+}
+
+export async function updateApp(db: Database, developerId: string, appId: string, input: UpdateAppInput): Promise<App> {
+  return db.transaction(async (tx) => {
+    const [app] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
+    if (!app) throw new ApiError(404, "App not found");
+    assertEditable(app);
+    const [updated] = await tx
+      .update(apps)
+      .set({ ...input, updatedAt: now() })
+      .where(eq(apps.id, appId))
+      .returning();
+    return updated;
+  });
+}
+
+/** DRAFT -> PENDING_REVIEW; an APPROVED app goes into review as an update and stays installable. */
+export async function submitApp(db: Database, developerId: string, appId: string): Promise<App> {
+  return db.transaction(async (tx) => {
+    const [app] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
+    if (!app) throw new ApiError(404, "App not found");
+    assertEditable(app);
+    const t = now();
+    const change = app.status === "APPROVED" ? { updateInReview: true } : { status: "PENDING_REVIEW" as const };
+    const [updated] = await tx.update(apps).set({ ...change, submittedAt: t, updatedAt: t }).where(eq(apps.id, appId)).returning();
+    return updated;
+  });
+}
+
+/** A new client secret; the old one fails at once. */
+export async function regenerateClientSecret(db: Db, developerId: string, appId: string): Promise<string> {
+  const clientSecret = newClientSecret();
+  const updated = await db
+    .update(apps)
+    .set({ clientSecretHash: sha256(clientSecret), updatedAt: now() })
+    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
+    .returning({ id: apps.id });
+  if (updated.length === 0) throw new ApiError(404, "App not found");
+  return clientSecret;
+}
+
+/** Constant-time check of client credentials; null when they do not match an app. */
+export async function verifyClientCredentials(db: Db, clientId: string, clientSecret: string): Promise<App | null> {
+  const [app] = await db.select().from(apps).where(eq(apps.clientId, clientId));
+  const expected = app?.clientSecretHash ?? sha256("no-such-client");
+  const ok = safeEqual(expected, sha256(clientSecret));
+  return app && ok ? app : null;
+}
+
+export async function listAppVersions(db: Db, appId: string) {
+  return db.select().from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.approvedAt));
+}
+
+/** Published apps for the marketplace: filter by category, search by name. */
+export async function listMarketplaceApps(db: Db, filter: { category?: string; q?: string }) {
+  const conditions = [eq(apps.status, "APPROVED")];
+  if (filter.category) conditions.push(eq(apps.category, filter.category));
+  if (filter.q) conditions.push(sql`${apps.name} ilike ${"%" + filter.q.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
+  return db
+    .select({ id: apps.id, name: apps.name, slug: apps.slug, description: apps.description, category: apps.category, iconUrl: apps.iconUrl, developerName: accounts.name })
+    .from(apps)
+    .innerJoin(accounts, eq(accounts.id, apps.developerId))
+    .where(and(...conditions))
+    .orderBy(asc(apps.name));
+}
+
+export async function getMarketplaceApp(db: Db, slug: string) {
+  const [row] = await db
+    .select({ app: apps, developerName: accounts.name })
+    .from(apps)
+    .innerJoin(accounts, eq(accounts.id, apps.developerId))
+    .where(and(eq(apps.slug, slug), eq(apps.status, "APPROVED")));
+  return row ?? null;
+}

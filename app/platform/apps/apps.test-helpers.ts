@@ -1,0 +1,15 @@
+/** A valid app body for tests and the demo data. */
+export function appBody(overrides: Record<string, unknown> = {}) {
+  const slug = `app-${Math.random().toString(36).slice(2, 10)}`;
+  return {
+    name: "Loyalty Stars",
+    slug,
+    description: "Reward repeat customers with points.",
+    category: "loyalty",
+    scopes: ["read_orders", "read_products"],
+    redirectUrl: "https://loyalty.example/oauth/callback",
+    webhookUrl: "https://loyalty.example/webhooks",
+    webhookEvents: ["order.created"],
+    ...overrides,
+  };
+}

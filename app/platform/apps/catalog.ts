@@ -1,0 +1,66 @@
+/**
+ * The scopes, app categories and events of the platform, with the plain words shown to merchants
+ * and reviewers. Shared by server and browser code.
+ */
+export const SCOPES = {
+  read_products: "See your products",
+  read_orders: "See your orders and payments",
+  write_orders: "Create orders and change their status",
+  read_reviews: "See your product reviews",
+  read_analytics: "See your sales figures",
+  read_business: "See your business details (name, address, contact)",
+  read_pages: "See your site pages",
+  write_payments: "Offer payment methods at checkout and take payments",
+  write_shipping: "Set delivery fees at checkout",
+  write_checkout: "Validate orders and apply discounts at checkout",
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
+
+export const CATEGORIES = ["analytics", "marketing", "sales", "shipping", "pos", "communication", "automation", "loyalty", "other"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  analytics: "Analytics",
+  marketing: "Marketing",
+  sales: "Sales",
+  shipping: "Shipping",
+  pos: "Point of sale",
+  communication: "Communication",
+  automation: "Automation",
+  loyalty: "Loyalty",
+  other: "Other",
+};
+
+/** Each event and the scope an installation needs to receive it (null: no scope needed). */
+export const EVENTS = {
+  "order.created": "read_orders",
+  "order.status_changed": "read_orders",
+  "order.delivered": "read_orders",
+  "order.cancelled": "read_orders",
+  "payment.completed": "read_orders",
+  "payment.expired": "read_orders",
+  "product.created": "read_products",
+  "product.updated": "read_products",
+  "product.deleted": "read_products",
+  "product.out_of_stock": "read_products",
+  "product.low_stock": "read_products",
+  "product.back_in_stock": "read_products",
+  "review.created": "read_reviews",
+  "review.deleted": "read_reviews",
+  "business.data_erasure": null,
+  "webhook.test": null,
+} as const satisfies Record<string, Scope | null>;
+
+export type EventName = keyof typeof EVENTS;
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+/** Review criteria of the spec, shown to reviewers as a checklist. */
+export const REVIEW_CRITERIA = [
+  { key: "functionality", label: "Functionality", hint: "The app installs, its pages load, and it does what the listing says." },
+  { key: "security", label: "Security", hint: "Webhook signatures are verified; tokens and secrets are kept server-side." },
+  { key: "scopes", label: "Scope appropriateness", hint: "Every requested scope is needed for a described feature." },
+  { key: "quality", label: "Quality", hint: "Clear description, icon and screenshots." },
+  { key: "policy", label: "Policy compliance", hint: "Handles business.data_erasure; no prohibited content." },
+] as const;

@@ -1,0 +1,72 @@
+/**
+ * Review (contract section 3): the queue, approval and rejection.
+ */
+import { and, asc, count, eq, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Db, Tx } from "../../../db/client";
+import { apps, appVersions, installations, type App } from "../../../db/schema";
+import { ApiError } from "../core/http.server";
+import { textArray } from "../../../db/sql";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+
+export const rejectSchema = z.object({ notes: z.string().trim().min(1, "is required: tell the developer what to change").max(5000) });
+
+const inReview = or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true));
+
+export async function listReviewQueue(db: Db, page: { limit: number; offset: number }) {
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(apps).where(inReview).orderBy(asc(apps.submittedAt), asc(apps.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(apps).where(inReview),
+  ]);
+  return { rows, total };
+}
+
+export async function getAppForReview(db: Db, appId: string): Promise<App> {
+  const [app] = await db.select().from(apps).where(eq(apps.id, appId));
+  if (!app) throw new ApiError(404, "App not found");
+  return app;
+}
+
+async function lockInReview(tx: Tx, appId: string): Promise<App> {
+  const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for("update");
+  if (!app) throw new ApiError(404, "App not found");
+  if (app.status !== "PENDING_REVIEW" && !app.updateInReview) throw new ApiError(409, "The app is not in review");
+  return app;
+}
+
+/**
+ * Approves: APPROVED, approvedScopes = scopes, publishedAt the first time, a version record; test
+ * installs become production installs; when scopes were added, every active installation needs
+ * re-consent.
+ */
+export async function approveApp(db: Database, reviewerId: string, appId: string): Promise<App> {
+  return db.transaction(async (tx) => {
+    const app = await lockInReview(tx, appId);
+    const t = now();
+    const gained = app.scopes.filter((s) => !app.approvedScopes.includes(s));
+    const [approved] = await tx
+      .update(apps)
+      .set({ status: "APPROVED", updateInReview: false, approvedScopes: app.scopes, publishedAt: app.publishedAt ?? t, reviewNotes: null, updatedAt: t })
+      .where(eq(apps.id, appId))
+      .returning();
+    await tx.insert(appVersions).values({ id: newId("ver"), appId, version: app.version, scopes: app.scopes, manifest: app.manifest, reviewerId, approvedAt: t });
+    await tx.update(installations).set({ isTestInstall: false }).where(and(eq(installations.appId, appId), eq(installations.isTestInstall, true), eq(installations.status, "ACTIVE")));
+    if (app.approvedScopes.length > 0 && gained.length > 0)
+      await tx
+        .update(installations)
+        .set({ needsReConsent: true })
+        .where(and(eq(installations.appId, appId), eq(installations.status, "ACTIVE"), sql`not (${installations.scopes} @> ${textArray(app.scopes)})`));
+    return approved;
+  });
+}
+
+/** Rejects with notes: back to DRAFT, or (an update of an approved app) out of review. */
+export async function rejectApp(db: Database, appId: string, notes: string): Promise<App> {
+  return db.transaction(async (tx) => {
+    const app = await lockInReview(tx, appId);
+    const change = app.status === "PENDING_REVIEW" ? { status: "DRAFT" as const } : { updateInReview: false };
+    const [rejected] = await tx.update(apps).set({ ...change, reviewNotes: notes, updatedAt: now() }).where(eq(apps.id, appId)).returning();
+    return rejected;
+  });
+}
