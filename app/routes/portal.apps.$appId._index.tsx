@@ -1,0 +1,155 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, updateApp } from "~/platform/apps/apps.server";
+import { SCOPES, type Scope } from "~/platform/apps/catalog";
+import { ApiError } from "~/platform/core/http.server";
+import { flashSecret } from "~/platform/apps/secret-flash.server";
+import { AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
+import { AppStatusBadge } from "~/components/status-badge";
+import { CopyButton } from "~/components/copy-button";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Developer portal` }];
+
+const notFound = (e: unknown) => {
+  if (e instanceof ApiError && e.status === 404) throw new Response("App not found", { status: 404 });
+  throw e;
+};
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch(notFound);
+  const versions = await listAppVersions(context.db, app.id);
+  return json({
+    app: serializeApp(app),
+    versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString() })),
+    saved: new URL(request.url).searchParams.get("saved"),
+  });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const appId = params.appId!;
+  await getDeveloperApp(context.db, account.id, appId).catch(notFound);
+  try {
+    switch (form.get("intent")) {
+      case "update": {
+        const input = parseAppUpdate(context.env, appFormToInput(form, "edit"));
+        await updateApp(context.db, account.id, appId, input);
+        return redirect(`/portal/apps/${appId}?saved=changes`);
+      }
+      case "submit":
+        await submitApp(context.db, account.id, appId);
+        return redirect(`/portal/apps/${appId}?saved=submitted`);
+      case "regenerate-secret": {
+        const secret = await regenerateClientSecret(context.db, account.id, appId);
+        return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
+      }
+      default:
+        return json({ error: "Unknown action" }, 400);
+    }
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    throw e;
+  }
+}
+
+export default function AppDetail() {
+  const { app, versions, saved } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const inReview = app.status === "PENDING_REVIEW" || app.updateInReview;
+  const pendingScopes = app.scopes.filter((s) => !app.approvedScopes.includes(s));
+  const values: AppFormValues = { ...app, webhookUrl: app.webhookUrl ?? "", iconUrl: app.iconUrl ?? "" };
+  return (
+    <div className="stack-lg">
+      <header className="stack">
+        <p><Link to="/portal/apps">← My apps</Link></p>
+        <div className="section-title">
+          <div>
+            <h1>{app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} /></h1>
+            <p className="muted">{app.slug} · version {app.version}{app.publishedAt ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}</p>
+          </div>
+          {!inReview ? (
+            <Form method="post">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="submit" />
+              <button type="submit" className="button primary">{app.status === "APPROVED" ? "Submit update for review" : "Submit for review"}</button>
+            </Form>
+          ) : null}
+        </div>
+      </header>
+
+      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      {saved === "changes" ? <p className="alert success" role="status">Changes saved.</p> : null}
+      {saved === "submitted" ? (
+        <p className="alert success" role="status">Submitted for review. You can edit again when the review ends.</p>
+      ) : null}
+      {app.reviewNotes && !inReview ? (
+        <section className="alert warning" aria-labelledby="notes-title">
+          <strong id="notes-title">Reviewer notes</strong>
+          <p data-testid="review-notes" style={{ whiteSpace: "pre-wrap", margin: ".3rem 0 0" }}>{app.reviewNotes}</p>
+          <p className="small" style={{ margin: ".3rem 0 0" }}>Make the changes, then submit again.</p>
+        </section>
+      ) : null}
+      {inReview ? (
+        <p className="alert info">
+          {app.updateInReview ? "Your update is in review. The published version stays installable meanwhile." : "Your app is in review. It cannot be edited until the review ends."}
+        </p>
+      ) : null}
+
+      <section className="card stack">
+        <h2>Credentials</h2>
+        <dl className="kv">
+          <dt>Client ID</dt>
+          <dd className="copy-row"><code>{app.clientId}</code> <CopyButton value={app.clientId} /></dd>
+          <dt>Client secret</dt>
+          <dd className="muted">Hidden — shown only once, when it is created.</dd>
+        </dl>
+        <details className="confirm">
+          <summary>Regenerate the client secret…</summary>
+          <p className="muted">A new secret is shown once. The current secret stops working immediately: update your app's server before it next exchanges a code.</p>
+          <Form method="post">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="regenerate-secret" />
+            <button type="submit" className="button danger">Yes, regenerate the secret</button>
+          </Form>
+        </details>
+      </section>
+
+      {app.status === "APPROVED" && pendingScopes.length ? (
+        <p className="alert info">
+          Scopes waiting for approval: {pendingScopes.map((s) => <code key={s}>{s} </code>)} — installed merchants will be asked to approve them after the update is approved.
+        </p>
+      ) : null}
+
+      <section className="card stack">
+        <h2>App details</h2>
+        <AppForm values={values} mode="edit" disabled={inReview} submitLabel="Save changes" />
+      </section>
+
+      <section className="card stack">
+        <h2>Approved versions</h2>
+        {versions.length === 0 ? (
+          <p className="muted">No version has been approved yet.</p>
+        ) : (
+          <table className="table">
+            <thead><tr><th>Version</th><th>Scopes</th><th>Approved</th></tr></thead>
+            <tbody>
+              {versions.map((v) => (
+                <tr key={v.id}>
+                  <td>{v.version}</td>
+                  <td>{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
+                  <td>{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/platform/accounts/session.server";
+import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
+import { ApiError } from "~/platform/core/http.server";
+import { CopyButton } from "~/components/copy-button";
+
+export const meta: MetaFunction = () => [{ title: "Client credentials · Developer portal" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
+    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
+    throw e;
+  });
+  const { secret, cookie } = await takeFlashedSecret(request, context.env, app.id);
+  return json(
+    { app: { id: app.id, name: app.name, clientId: app.clientId }, secret },
+    { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },
+  );
+}
+
+export default function Credentials() {
+  const { app, secret } = useLoaderData<typeof loader>();
+  return (
+    <div className="stack-lg">
+      <header>
+        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <h1>Client credentials</h1>
+      </header>
+      <section className="card stack">
+        <dl className="kv">
+          <dt>Client ID</dt>
+          <dd className="copy-row"><code data-testid="client-id">{app.clientId}</code> <CopyButton value={app.clientId} /></dd>
+        </dl>
+        {secret ? (
+          <>
+            <p className="alert warning" role="alert">
+              <strong>Copy the client secret now.</strong> It will not be shown again. If you lose it, regenerate it: the old one then stops working at once.
+            </p>
+            <div className="copy-row">
+              <code className="secret" data-testid="client-secret">{secret}</code>
+              <CopyButton value={secret} label="Copy secret" />
+            </div>
+            <p className="muted small">Use it only on your server, for the OAuth token exchange (HTTP Basic: client ID and secret). Never put it in a browser or a mobile app.</p>
+          </>
+        ) : (
+          <p className="alert info">
+            The client secret was shown once and is stored only as a hash. If you lost it, regenerate it on the <Link to={`/portal/apps/${app.id}`}>app page</Link>.
+          </p>
+        )}
+        <p><Link to={`/portal/apps/${app.id}`} className="button primary">I have saved it — continue</Link></p>
+      </section>
+    </div>
+  );
+}

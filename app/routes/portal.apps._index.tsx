@@ -1,0 +1,54 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/platform/accounts/session.server";
+import { listDeveloperApps } from "~/platform/apps/apps.server";
+import { CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
+import { EmptyState } from "~/components/area-layout";
+import { AppStatusBadge } from "~/components/status-badge";
+
+export const meta: MetaFunction = () => [{ title: "My apps · Developer portal" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const { rows } = await listDeveloperApps(context.db, account.id, { limit: 100, offset: 0 });
+  return json({
+    apps: rows.map((a) => ({ id: a.id, name: a.name, slug: a.slug, category: a.category, version: a.version, status: a.status, updateInReview: a.updateInReview, rejected: a.status === "DRAFT" && !!a.reviewNotes, updatedAt: a.updatedAt.toISOString() })),
+  });
+}
+
+export default function MyApps() {
+  const { apps } = useLoaderData<typeof loader>();
+  return (
+    <div className="stack-lg">
+      <header className="section-title">
+        <div>
+          <h1>My apps</h1>
+          <p className="lead">Create apps, test them on your sandbox, and submit them for review.</p>
+        </div>
+        <Link to="/portal/apps/new" className="button primary">Create app</Link>
+      </header>
+      {apps.length === 0 ? (
+        <EmptyState title="You have no apps yet">
+          <p>Create your first app to get a client ID and secret, then test-install it on your sandbox business.</p>
+          <p><Link to="/portal/apps/new" className="button primary">Create your first app</Link></p>
+        </EmptyState>
+      ) : (
+        <table className="table">
+          <thead><tr><th>App</th><th>Category</th><th>Version</th><th>Status</th><th>Last change</th></tr></thead>
+          <tbody>
+            {apps.map((a) => (
+              <tr key={a.id}>
+                <td><Link to={`/portal/apps/${a.id}`}><strong>{a.name}</strong></Link><div className="muted small">{a.slug}</div></td>
+                <td>{CATEGORY_LABELS[a.category as Category] ?? a.category}</td>
+                <td>{a.version}</td>
+                <td><AppStatusBadge status={a.status} updateInReview={a.updateInReview} /> {a.rejected ? <span className="badge danger">Changes requested</span> : null}</td>
+                <td className="muted small">{new Date(a.updatedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
