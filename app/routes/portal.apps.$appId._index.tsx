@@ -5,7 +5,8 @@ import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { ApiError } from "~/platform/core/http.server";
-import { flashSecret } from "~/platform/apps/secret-flash.server";
+import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
+import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
 import { AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
 import { AppStatusBadge } from "~/components/status-badge";
 import { CopyButton } from "~/components/copy-button";
@@ -22,11 +23,19 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");
   const app = await getDeveloperApp(context.db, account.id, params.appId!).catch(notFound);
   const versions = await listAppVersions(context.db, app.id);
-  return json({
-    app: serializeApp(app),
-    versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString() })),
-    saved: new URL(request.url).searchParams.get("saved"),
-  });
+  const sandbox = await testStatus(context.db, account, app.id);
+  const flashed = await takeFlashedTestInstall(request, context.env, app.id);
+  return json(
+    {
+      app: serializeApp(app),
+      versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString() })),
+      saved: new URL(request.url).searchParams.get("saved"),
+      sandbox,
+      newTestInstall: flashed.value,
+      publicUrl: context.env.publicUrl,
+    },
+    { headers: { "Set-Cookie": flashed.cookie, "Cache-Control": "no-store" } },
+  );
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -45,6 +54,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case "submit":
         await submitApp(context.db, account.id, appId);
         return redirect(`/portal/apps/${appId}?saved=submitted`);
+      case "test-install": {
+        const result = await testInstall(context.db, context.env, account, appId);
+        const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
+        return redirect(`/portal/apps/${appId}#test-install`, { headers: { "Set-Cookie": cookie } });
+      }
+      case "test-uninstall":
+        await testUninstall(context.db, account, appId);
+        return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
       case "regenerate-secret": {
         const secret = await regenerateClientSecret(context.db, account.id, appId);
         return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
@@ -59,7 +76,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AppDetail() {
-  const { app, versions, saved } = useLoaderData<typeof loader>();
+  const { app, versions, saved, sandbox, newTestInstall, publicUrl } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const inReview = app.status === "PENDING_REVIEW" || app.updateInReview;
   const pendingScopes = app.scopes.filter((s) => !app.approvedScopes.includes(s));
@@ -118,6 +135,45 @@ export default function AppDetail() {
             <button type="submit" className="button danger">Yes, regenerate the secret</button>
           </Form>
         </details>
+      </section>
+
+      <section className="card stack" id="test-install" aria-labelledby="test-install-title">
+        <div className="section-title">
+          <h2 id="test-install-title">Test install on your sandbox</h2>
+          {sandbox.installed ? <span className="badge ok" data-testid="test-install-status">Installed</span> : <span className="badge" data-testid="test-install-status">Not installed</span>}
+        </div>
+        {saved === "test-uninstalled" ? <p className="alert success" role="status">Uninstalled from your sandbox. Its token no longer works.</p> : null}
+        {newTestInstall ? (
+          <div className="stack">
+            <p className="alert warning" role="alert"><strong>Copy these now.</strong> The access token and webhook secret are shown only once.</p>
+            <dl className="kv">
+              <dt>Access token</dt>
+              <dd className="copy-row"><code className="secret" data-testid="test-access-token">{newTestInstall.accessToken}</code> <CopyButton value={newTestInstall.accessToken} /></dd>
+              <dt>Webhook secret</dt>
+              <dd className="copy-row"><code className="secret" data-testid="test-webhook-secret">{newTestInstall.webhookSecret}</code> <CopyButton value={newTestInstall.webhookSecret} /></dd>
+            </dl>
+            <pre>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
+  ${publicUrl}/app-api/business`}</pre>
+          </div>
+        ) : null}
+        {sandbox.installation ? (
+          <dl className="kv">
+            <dt>Installation</dt><dd><code>{sandbox.installation.installationId}</code></dd>
+            <dt>Business</dt><dd><code>{sandbox.installation.businessId}</code></dd>
+            <dt>Scopes</dt><dd>{sandbox.installation.scopes.join(", ")}</dd>
+            <dt>Kind</dt><dd>{sandbox.installation.isTestInstall ? "Test install" : "Production install (the app was approved)"}</dd>
+          </dl>
+        ) : (
+          <p className="muted">Install the app on your sandbox business without review: you get an access token for the App API and a webhook secret, and your blocks and embeds appear in the sandbox.</p>
+        )}
+        <Form method="post">
+          <CsrfInput />
+          {sandbox.installed ? (
+            <button type="submit" name="intent" value="test-uninstall" className="button">Uninstall from sandbox</button>
+          ) : (
+            <button type="submit" name="intent" value="test-install" className="button primary">Test-install on sandbox</button>
+          )}
+        </Form>
       </section>
 
       {app.status === "APPROVED" && pendingScopes.length ? (

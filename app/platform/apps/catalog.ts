@@ -64,3 +64,10 @@ export const REVIEW_CRITERIA = [
   { key: "quality", label: "Quality", hint: "Clear description, icon and screenshots." },
   { key: "policy", label: "Policy compliance", hint: "Handles business.data_erasure; no prohibited content." },
 ] as const;
+
+/** Whether an installation with these scopes may receive the event. */
+export function eventAllowed(event: string, scopes: readonly string[]): boolean {
+  if (!(event in EVENTS)) return false;
+  const scope = EVENTS[event as EventName];
+  return scope === null || scopes.includes(scope);
+}

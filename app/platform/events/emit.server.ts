@@ -1,0 +1,36 @@
+/**
+ * Platform events. A domain change calls emitEvent(tx, …) inside its own transaction: the event
+ * row and its fan-out job commit or roll back with the change (contract 7).
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { platformEvents } from "../../../db/schema";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { EVENTS } from "../apps/catalog";
+
+export type EmittedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
+
+/** Adds a graphile-worker job through the same connection (and so the same transaction). */
+export async function addJob(db: Db, task: string, payload: Record<string, unknown>, options: { runAt?: Date; jobKey?: string; maxAttempts?: number } = {}) {
+  await db.execute(sql`select graphile_worker.add_job(
+    ${task}, ${JSON.stringify(payload)}::json,
+    run_at => ${options.runAt ? options.runAt.toISOString() : null}::timestamptz,
+    job_key => ${options.jobKey ?? null}::text,
+    max_attempts => ${options.maxAttempts ?? 25}::int)`);
+}
+
+export async function removeJob(db: Db, jobKey: string) {
+  await db.execute(sql`select graphile_worker.remove_job(${jobKey})`);
+}
+
+/**
+ * Records an event. Events of the public catalogue get a fan-out job that writes one delivery per
+ * subscribed registration; internal events (app.uninstalled) are only recorded.
+ */
+export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
+  const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: now() };
+  await db.insert(platformEvents).values(row);
+  if (event.type in EVENTS) await addJob(db, "event__fanout", { eventId: row.id });
+  return row;
+}

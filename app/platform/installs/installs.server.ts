@@ -1,0 +1,205 @@
+/**
+ * Installations: creation (OAuth consent and sandbox test installs), tokens, re-consent and
+ * uninstall (contract section 4).
+ */
+import { and, desc, eq, sql, count } from "drizzle-orm";
+import type { Database, Db, Tx } from "../../../db/client";
+import { apps, businesses, installations, pages, webhooks, type App, type Business, type Installation } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { ApiError } from "../core/http.server";
+import { newId, randomToken } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { decrypt, encrypt, sha256 } from "../core/crypto.server";
+import { pgErrorCode } from "../../../db/sql";
+import { eventAllowed } from "../apps/catalog";
+import { addJob, emitEvent, removeJob } from "../events/emit.server";
+
+export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
+
+export const newAccessToken = (test: boolean) => `${test ? "fbat_test_" : "fbat_"}${randomToken(32)}`;
+export const newWebhookSecret = (test: boolean) => `${test ? "whsec_test_" : "whsec_"}${randomToken(32)}`;
+const erasureJobKey = (installationId: string) => `erasure:${installationId}`;
+
+export function webhookSecretOf(installation: Installation, env: Env): string {
+  return decrypt(installation.webhookSecretEnc, env.encryptionKey);
+}
+
+/**
+ * Installs an app on a business: the installation row, the app's own webhook registration (when
+ * it has a webhookUrl), and the cancellation of an erasure still pending from an uninstall of the
+ * same app on the same business within 48 hours. Tokens are issued separately.
+ */
+export async function createInstallation(
+  tx: Tx,
+  env: Env,
+  input: { app: App; businessId: string; scopes: string[]; isTestInstall: boolean; installedBy: string },
+): Promise<{ installation: Installation; webhookSecret: string }> {
+  const t = now();
+  const webhookSecret = newWebhookSecret(input.isTestInstall);
+  let installation: Installation;
+  try {
+    [installation] = await tx
+      .insert(installations)
+      .values({
+        id: newId("inst"),
+        appId: input.app.id,
+        businessId: input.businessId,
+        scopes: input.scopes,
+        isTestInstall: input.isTestInstall,
+        webhookSecretEnc: encrypt(webhookSecret, env.encryptionKey),
+        installedBy: input.installedBy,
+        installedAt: t,
+      })
+      .returning();
+  } catch (e) {
+    if (pgErrorCode(e) === "23505") throw new ApiError(409, "The app is already installed on this business");
+    throw e;
+  }
+  if (input.app.webhookUrl) {
+    await tx.insert(webhooks).values({
+      id: newId("wh"),
+      installationId: installation.id,
+      appId: input.app.id,
+      businessId: input.businessId,
+      url: input.app.webhookUrl,
+      events: input.app.webhookEvents.filter((e) => eventAllowed(e, input.scopes)),
+      secretEnc: installation.webhookSecretEnc,
+      description: "Created at install from the app's webhook URL",
+      isInstallDefault: true,
+      createdAt: t,
+      updatedAt: t,
+    });
+  }
+  // a reinstall within 48 hours cancels the pending erasure of the previous installation
+  const pending = await tx
+    .select({ id: installations.id })
+    .from(installations)
+    .where(and(eq(installations.appId, input.app.id), eq(installations.businessId, input.businessId), eq(installations.status, "UNINSTALLED"), sql`${installations.erasureScheduledAt} is not null`, sql`${installations.erasureDeliveredAt} is null`));
+  for (const p of pending) {
+    await tx.update(installations).set({ erasureScheduledAt: null }).where(eq(installations.id, p.id));
+    await removeJob(tx, erasureJobKey(p.id));
+  }
+  return { installation, webhookSecret };
+}
+
+/** Issues a new access token for the installation; any earlier token stops working at once. */
+export async function issueAccessToken(tx: Db, installation: Installation): Promise<string> {
+  const token = newAccessToken(installation.isTestInstall);
+  await tx.update(installations).set({ accessTokenHash: sha256(token) }).where(eq(installations.id, installation.id));
+  return token;
+}
+
+export type AppCaller = { installation: Installation; app: App; business: Business };
+
+/** The installation behind an access token, or 401: missing, malformed, unknown or revoked. */
+export async function authenticateInstallation(db: Db, authorization: string | null): Promise<AppCaller> {
+  const match = /^Bearer\s+(fbat_\S+)$/i.exec(authorization ?? "");
+  if (!match) throw new ApiError(401, authorization ? "Invalid access token" : "Missing bearer token");
+  const [row] = await db
+    .select({ installation: installations, app: apps, business: businesses })
+    .from(installations)
+    .innerJoin(apps, eq(apps.id, installations.appId))
+    .innerJoin(businesses, eq(businesses.id, installations.businessId))
+    .where(and(eq(installations.accessTokenHash, sha256(match[1])), eq(installations.status, "ACTIVE")));
+  if (!row) throw new ApiError(401, "Invalid or revoked access token");
+  return row;
+}
+
+export async function getActiveInstallation(db: Db, appId: string, businessId: string): Promise<Installation | undefined> {
+  const [row] = await db.select().from(installations).where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), eq(installations.status, "ACTIVE")));
+  return row;
+}
+
+/**
+ * Uninstall, in the caller's transaction: token revoked, webhooks deactivated, the app's blocks
+ * removed from the business's pages (embeds stop with the installation), app.uninstalled recorded,
+ * business.data_erasure scheduled for uninstalledAt + 48 h.
+ */
+export async function uninstall(tx: Tx, installation: Installation): Promise<Installation> {
+  if (installation.status !== "ACTIVE") throw new ApiError(409, "The app is already uninstalled");
+  const t = now();
+  const erasureAt = new Date(t.getTime() + ERASURE_DELAY_MS);
+  const [done] = await tx
+    .update(installations)
+    .set({ status: "UNINSTALLED", accessTokenHash: null, uninstalledAt: t, erasureScheduledAt: erasureAt, needsReConsent: false })
+    .where(and(eq(installations.id, installation.id), eq(installations.status, "ACTIVE")))
+    .returning();
+  if (!done) throw new ApiError(409, "The app is already uninstalled");
+  await tx.update(webhooks).set({ isActive: false, updatedAt: t }).where(eq(webhooks.installationId, installation.id));
+  await tx.execute(sql`
+    update pages set blocks = coalesce((select jsonb_agg(b order by ord) from jsonb_array_elements(blocks) with ordinality as e(b, ord)
+                                        where not (b->>'kind' = 'app' and b->>'appId' = ${installation.appId})), '[]'::jsonb),
+                     updated_at = ${t}
+    where business_id = ${installation.businessId}
+      and exists (select 1 from jsonb_array_elements(blocks) b where b->>'kind' = 'app' and b->>'appId' = ${installation.appId})`);
+  await emitEvent(tx, {
+    businessId: installation.businessId,
+    type: "app.uninstalled",
+    data: { appId: installation.appId, businessId: installation.businessId, installationId: installation.id, uninstalledAt: t.toISOString(), isTestInstall: installation.isTestInstall },
+  });
+  await addJob(tx, "installation__erasure", { installationId: installation.id }, { runAt: erasureAt, jobKey: erasureJobKey(installation.id) });
+  return done;
+}
+
+/** The merchant approves the scopes an approved update added: the same token grants them all. */
+export async function approveAddedScopes(db: Database, businessId: string, installationId: string): Promise<Installation> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ installation: installations, app: apps })
+      .from(installations)
+      .innerJoin(apps, eq(apps.id, installations.appId))
+      .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId)))
+      .for("update");
+    if (!row) throw new ApiError(404, "Installation not found");
+    if (row.installation.status !== "ACTIVE") throw new ApiError(409, "The app is uninstalled");
+    const scopes = [...new Set([...row.installation.scopes, ...row.app.approvedScopes])];
+    const [updated] = await tx.update(installations).set({ scopes, needsReConsent: false }).where(eq(installations.id, installationId)).returning();
+    // the app's own registration may now receive the events of the new scopes
+    await tx
+      .update(webhooks)
+      .set({ events: row.app.webhookEvents.filter((e) => eventAllowed(e, scopes)), updatedAt: now() })
+      .where(and(eq(webhooks.installationId, installationId), eq(webhooks.isInstallDefault, true)));
+    return updated;
+  });
+}
+
+export async function uninstallForBusiness(db: Database, businessId: string, installationId: string): Promise<Installation> {
+  return db.transaction(async (tx) => {
+    const [installation] = await tx.select().from(installations).where(and(eq(installations.id, installationId), eq(installations.businessId, businessId))).for("update");
+    if (!installation) throw new ApiError(404, "Installation not found");
+    return uninstall(tx, installation);
+  });
+}
+
+export function serializeInstallation(i: Installation, appName: string) {
+  return {
+    installationId: i.id,
+    appId: i.appId,
+    appName,
+    status: i.status,
+    scopes: i.scopes,
+    needsReConsent: i.needsReConsent,
+    isTestInstall: i.isTestInstall,
+    installedAt: i.installedAt.toISOString(),
+    uninstalledAt: i.uninstalledAt?.toISOString() ?? null,
+    erasureScheduledAt: i.erasureScheduledAt?.toISOString() ?? null,
+    erasureDeliveredAt: i.erasureDeliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** The business's installations, uninstalled ones included: the merchant's compliance record. */
+export async function listBusinessInstallations(db: Db, businessId: string, page: { limit: number; offset: number }) {
+  const where = eq(installations.businessId, businessId);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ installation: installations, appName: apps.name, appSlug: apps.slug, iconUrl: apps.iconUrl, approvedScopes: apps.approvedScopes })
+      .from(installations)
+      .innerJoin(apps, eq(apps.id, installations.appId))
+      .where(where)
+      .orderBy(desc(installations.installedAt), desc(installations.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(installations).where(where),
+  ]);
+  return { rows, total };
+}

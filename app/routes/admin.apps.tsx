@@ -1,0 +1,157 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { approveAddedScopes, listBusinessInstallations, uninstallForBusiness } from "~/platform/installs/installs.server";
+import { SCOPES, type Scope } from "~/platform/apps/catalog";
+import { ApiError } from "~/platform/core/http.server";
+import { EmptyState } from "~/components/area-layout";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
+
+const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { rows } = await listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 });
+  const view = rows.map((r) => ({
+    id: r.installation.id,
+    appName: r.appName,
+    appSlug: r.appSlug,
+    iconUrl: r.iconUrl,
+    status: r.installation.status,
+    scopes: r.installation.scopes,
+    addedScopes: r.installation.needsReConsent ? r.approvedScopes.filter((s) => !r.installation.scopes.includes(s)) : [],
+    needsReConsent: r.installation.needsReConsent,
+    isTestInstall: r.installation.isTestInstall,
+    installedAt: r.installation.installedAt.toISOString(),
+    uninstalledAt: r.installation.uninstalledAt?.toISOString() ?? null,
+    erasureScheduledAt: r.installation.erasureScheduledAt?.toISOString() ?? null,
+    erasureDeliveredAt: r.installation.erasureDeliveredAt?.toISOString() ?? null,
+  }));
+  return json({ active: view.filter((v) => v.status === "ACTIVE"), history: view.filter((v) => v.status !== "ACTIVE") });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const installationId = String(form.get("installationId") ?? "");
+  try {
+    if (form.get("intent") === "uninstall") {
+      await uninstallForBusiness(context.db, business.id, installationId);
+      return redirect("/admin/apps?done=uninstalled");
+    }
+    if (form.get("intent") === "consent") {
+      await approveAddedScopes(context.db, business.id, installationId);
+      return redirect("/admin/apps?done=consented");
+    }
+    return json({ error: "Unknown action" }, 400);
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    throw e;
+  }
+}
+
+export default function AdminApps() {
+  const { active, history } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const done = params.get("done");
+  return (
+    <div className="stack-lg">
+      <header className="section-title">
+        <div>
+          <h1>Apps</h1>
+          <p className="lead">Apps installed on your business, what they may do, and what happened to your data when you removed one.</p>
+        </div>
+        <Link to="/marketplace" className="button">Add apps</Link>
+      </header>
+      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      {done === "uninstalled" ? <p className="alert success" role="status">The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.</p> : null}
+      {done === "consented" ? <p className="alert success" role="status">The new permissions were granted.</p> : null}
+
+      {active.length === 0 ? (
+        <EmptyState title="No apps installed">
+          <p>Find payment, shipping, loyalty and analytics apps in the <Link to="/marketplace">marketplace</Link>.</p>
+        </EmptyState>
+      ) : (
+        <ul className="install-list">
+          {active.map((i) => (
+            <li key={i.id} className="card stack" data-testid="installed-app">
+              <div className="section-title">
+                <div>
+                  <h2>{i.appName} {i.isTestInstall ? <span className="badge info">test install</span> : null}</h2>
+                  <p className="muted small">Installed {fmt(i.installedAt)}</p>
+                </div>
+                <details className="confirm">
+                  <summary>Uninstall…</summary>
+                  <p className="muted small">{i.appName} loses access at once, its blocks leave your pages and its widgets leave your storefront. In 48 hours it is told to erase your data.</p>
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="installationId" value={i.id} />
+                    <button type="submit" name="intent" value="uninstall" className="button danger">Uninstall {i.appName}</button>
+                  </Form>
+                </details>
+              </div>
+              {i.needsReConsent ? (
+                <div className="alert warning" role="alert">
+                  <strong>{i.appName} asks for new permissions.</strong>
+                  <ul>
+                    {i.addedScopes.map((s) => (
+                      <li key={s}>{SCOPES[s as Scope] ?? s}</li>
+                    ))}
+                  </ul>
+                  <p className="small">Until you approve, it keeps only its current permissions.</p>
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="installationId" value={i.id} />
+                    <button type="submit" name="intent" value="consent" className="button primary">Approve new permissions</button>
+                  </Form>
+                </div>
+              ) : null}
+              <div>
+                <strong className="small">Permissions</strong>
+                <ul className="scope-list">
+                  {i.scopes.map((s) => (
+                    <li key={s}>{SCOPES[s as Scope] ?? s} <code className="muted small">{s}</code></li>
+                  ))}
+                </ul>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <section className="stack">
+        <h2>Removed apps</h2>
+        {history.length === 0 ? (
+          <p className="muted">No app has been uninstalled.</p>
+        ) : (
+          <table className="table">
+            <thead><tr><th>App</th><th>Installed</th><th>Uninstalled</th><th>Data erasure</th></tr></thead>
+            <tbody>
+              {history.map((i) => (
+                <tr key={i.id}>
+                  <td>{i.appName}</td>
+                  <td>{fmt(i.installedAt)}</td>
+                  <td>{fmt(i.uninstalledAt)}</td>
+                  <td>
+                    {i.erasureDeliveredAt
+                      ? `Requested ${fmt(i.erasureDeliveredAt)} ✓`
+                      : i.erasureScheduledAt
+                        ? `Scheduled for ${fmt(i.erasureScheduledAt)}`
+                        : "Cancelled: the app was reinstalled"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

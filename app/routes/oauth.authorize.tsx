@@ -1,0 +1,141 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { eq } from "drizzle-orm";
+import { accounts } from "../../db/schema";
+import { getSignedInAccount, requireCsrf } from "~/platform/accounts/session.server";
+import { getBusiness } from "~/platform/accounts/accounts.server";
+import { approveAuthorization, denyAuthorization, installTarget, OAuthPageError, OAuthRedirectError, parseAuthorizeRequest, type AuthorizeRequest } from "~/platform/installs/oauth.server";
+import { getActiveInstallation } from "~/platform/installs/installs.server";
+import { SCOPES, type Scope } from "~/platform/apps/catalog";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
+
+/** The consent screen may never be framed. */
+export const headers: HeadersFunction = () => ({ "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'", "Cache-Control": "no-store" });
+
+const PARAMS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"];
+
+async function parse(db: Parameters<typeof parseAuthorizeRequest>[0], params: URLSearchParams): Promise<AuthorizeRequest | Response> {
+  try {
+    return await parseAuthorizeRequest(db, params);
+  } catch (e) {
+    if (e instanceof OAuthRedirectError) return redirect(e.location);
+    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status, headers: { "X-Frame-Options": "DENY" } });
+    throw e;
+  }
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const req = await parse(context.db, url.searchParams);
+  if (req instanceof Response) return req;
+  const account = await getSignedInAccount(request, context);
+  if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  let target;
+  try {
+    target = installTarget(account, req.app);
+  } catch (e) {
+    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
+    throw e;
+  }
+  const [developer] = await context.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, req.app.developerId));
+  const business = await getBusiness(context.db, target.businessId);
+  const existing = await getActiveInstallation(context.db, req.app.id, target.businessId);
+  return json({
+    error: null,
+    app: { name: req.app.name, iconUrl: req.app.iconUrl, description: req.app.description, redirectHost: new URL(req.redirectUri).host },
+    developerName: developer?.name ?? "",
+    scopes: req.scopes.map((s) => ({ name: s, label: SCOPES[s as Scope] ?? s })),
+    businessName: business?.name ?? "",
+    isTestInstall: target.isTestInstall,
+    alreadyInstalled: !!existing,
+    params: PARAMS.map((name) => [name, url.searchParams.get(name)] as const).filter(([, v]) => v !== null) as [string, string][],
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const params = new URLSearchParams();
+  for (const name of PARAMS) {
+    const v = form.get(name);
+    if (typeof v === "string") params.set(name, v);
+  }
+  const req = await parse(context.db, params);
+  if (req instanceof Response) return req;
+  const account = await getSignedInAccount(request, context);
+  if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(`/oauth/authorize?${params}`)}`);
+  if (form.get("decision") !== "approve") return redirect(denyAuthorization(req));
+  try {
+    return redirect(await approveAuthorization(context.db, context.env, account, req));
+  } catch (e) {
+    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
+    throw e;
+  }
+}
+
+type ConsentData = {
+  app: { name: string; iconUrl: string | null; description: string; redirectHost: string };
+  developerName: string;
+  scopes: { name: string; label: string }[];
+  businessName: string;
+  isTestInstall: boolean;
+  alreadyInstalled: boolean;
+  params: [string, string][];
+};
+
+export default function Authorize() {
+  const loaded = useLoaderData() as ConsentData | { error: string };
+  if (!("app" in loaded)) {
+    const data = loaded;
+    return (
+      <main className="page narrow">
+        <div className="card stack">
+          <h1>This install link does not work</h1>
+          <p className="alert error" role="alert">{data.error}</p>
+          <p className="muted">Nothing was installed. Go back to the app, or find it in the <Link to="/marketplace">marketplace</Link>.</p>
+        </div>
+      </main>
+    );
+  }
+  const data = loaded;
+  return (
+    <main className="page narrow">
+      <div className="card stack consent">
+        <div className="consent-head">
+          {data.app.iconUrl && /^https?:/.test(data.app.iconUrl) ? <img src={data.app.iconUrl} alt="" width={56} height={56} className="app-icon" /> : <span className="app-icon placeholder" aria-hidden>{data.app.name.slice(0, 1)}</span>}
+          <div>
+            <h1>Install {data.app.name}</h1>
+            <p className="muted">by {data.developerName}</p>
+          </div>
+        </div>
+        <p>
+          on <strong>{data.businessName}</strong>
+          {data.isTestInstall ? <span className="badge info"> test install</span> : null}
+        </p>
+        {data.alreadyInstalled ? <p className="alert info">This app is already installed. Continuing gives it a new access token with the permissions below.</p> : null}
+        <section>
+          <h2>{data.app.name} will be able to:</h2>
+          <ul className="scope-list">
+            {data.scopes.map((s) => (
+              <li key={s.name}>
+                <span aria-hidden>✓</span> {s.label} <code className="muted small">{s.name}</code>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <p className="muted small">You will be sent back to {data.app.redirectHost}. You can uninstall the app at any time in Admin → Apps; it must then delete your data.</p>
+        <Form method="post" className="row">
+          <CsrfInput />
+          {data.params.map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <button type="submit" name="decision" value="approve" className="button primary">Install</button>
+          <button type="submit" name="decision" value="deny" className="button">Cancel</button>
+        </Form>
+      </div>
+    </main>
+  );
+}
