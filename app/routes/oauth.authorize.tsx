@@ -12,8 +12,8 @@ import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
 
-/** The consent screen may never be framed. */
-export const headers: HeadersFunction = () => ({ "X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'", "Cache-Control": "no-store" });
+/** The consent screen may never be framed (X-Frame-Options: DENY is set for every page by the server). */
+export const headers: HeadersFunction = () => ({ "Content-Security-Policy": "frame-ancestors 'none'", "Cache-Control": "no-store" });
 
 const PARAMS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"];
 
@@ -22,7 +22,7 @@ async function parse(db: Parameters<typeof parseAuthorizeRequest>[0], params: UR
     return await parseAuthorizeRequest(db, params);
   } catch (e) {
     if (e instanceof OAuthRedirectError) return redirect(e.location);
-    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status, headers: { "X-Frame-Options": "DENY" } });
+    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
     throw e;
   }
 }
@@ -107,8 +107,8 @@ export default function Authorize() {
         <div className="consent-head">
           {data.app.iconUrl && /^https?:/.test(data.app.iconUrl) ? <img src={data.app.iconUrl} alt="" width={56} height={56} className="app-icon" /> : <span className="app-icon placeholder" aria-hidden>{data.app.name.slice(0, 1)}</span>}
           <div>
-            <h1>Install {data.app.name}</h1>
-            <p className="muted">by {data.developerName}</p>
+            <h1>{`Install ${data.app.name}`}</h1>
+            <p className="muted">{`by ${data.developerName}`}</p>
           </div>
         </div>
         <p>
@@ -117,7 +117,7 @@ export default function Authorize() {
         </p>
         {data.alreadyInstalled ? <p className="alert info">This app is already installed. Continuing gives it a new access token with the permissions below.</p> : null}
         <section>
-          <h2>{data.app.name} will be able to:</h2>
+          <h2>{`${data.app.name} will be able to:`}</h2>
           <ul className="scope-list">
             {data.scopes.map((s) => (
               <li key={s.name}>

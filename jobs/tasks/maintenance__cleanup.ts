@@ -8,8 +8,8 @@ export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, 
   const t = now().getTime();
   const hourAgo = new Date(t - 3600_000);
   const dayAgo = new Date(t - 24 * 3600_000);
-  const r1 = await db.execute(sql`delete from rate_limit_windows where window_start < ${hourAgo}`);
-  const r2 = await db.execute(sql`delete from sign_in_attempts where window_start < ${hourAgo}`);
-  const r3 = await db.execute(sql`delete from idempotency_keys where created_at < ${dayAgo}`);
+  const r1 = await db.execute(sql`delete from rate_limit_windows where window_start < ${hourAgo.toISOString()}::timestamptz`);
+  const r2 = await db.execute(sql`delete from sign_in_attempts where window_start < ${hourAgo.toISOString()}::timestamptz`);
+  const r3 = await db.execute(sql`delete from idempotency_keys where created_at < ${dayAgo.toISOString()}::timestamptz`);
   helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count} rows`);
 }

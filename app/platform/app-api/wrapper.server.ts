@@ -23,7 +23,7 @@ export async function countRequest(db: Db, installationId: string, limit: number
   const t = now().getTime();
   const windowStart = new Date(t - (t % WINDOW_MS));
   const [row] = await db.execute<{ count: number }>(sql`
-    insert into rate_limit_windows (installation_id, window_start, count) values (${installationId}, ${windowStart}, 1)
+    insert into rate_limit_windows (installation_id, window_start, count) values (${installationId}, ${windowStart.toISOString()}::timestamptz, 1)
     on conflict (installation_id, window_start) do update set count = rate_limit_windows.count + 1
     returning count`);
   const reset = Math.ceil((windowStart.getTime() + WINDOW_MS) / 1000);

@@ -129,7 +129,7 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
   await tx.execute(sql`
     update pages set blocks = coalesce((select jsonb_agg(b order by ord) from jsonb_array_elements(blocks) with ordinality as e(b, ord)
                                         where not (b->>'kind' = 'app' and b->>'appId' = ${installation.appId})), '[]'::jsonb),
-                     updated_at = ${t}
+                     updated_at = ${t.toISOString()}::timestamptz
     where business_id = ${installation.businessId}
       and exists (select 1 from jsonb_array_elements(blocks) b where b->>'kind' = 'app' and b->>'appId' = ${installation.appId})`);
   await emitEvent(tx, {
