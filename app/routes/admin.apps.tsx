@@ -115,7 +115,7 @@ export default function AdminApps() {
               ) : null}
               <div>
                 <strong className="small">Permissions</strong>
-                <ul className="scope-list">
+                <ul className="perm-list">
                   {i.scopes.map((s) => (
                     <li key={s}>{SCOPES[s as Scope] ?? s} <code className="muted small">{s}</code></li>
                   ))}

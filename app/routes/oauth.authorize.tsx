@@ -118,7 +118,7 @@ export default function Authorize() {
         {data.alreadyInstalled ? <p className="alert info">This app is already installed. Continuing gives it a new access token with the permissions below.</p> : null}
         <section>
           <h2>{`${data.app.name} will be able to:`}</h2>
-          <ul className="scope-list">
+          <ul className="perm-list">
             {data.scopes.map((s) => (
               <li key={s.name}>
                 <span aria-hidden>✓</span> {s.label} <code className="muted small">{s.name}</code>
