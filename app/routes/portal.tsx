@@ -18,6 +18,7 @@ export default function PortalLayout() {
       items={[
         { to: "/portal", label: "Overview", end: true, icon: "▦" },
         { to: "/portal/apps", label: "My apps", icon: "▣" },
+        { to: "/portal/docs", label: "Docs", icon: "☰" },
       ]}
     />
   );

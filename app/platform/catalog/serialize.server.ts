@@ -1,8 +1,64 @@
 /** The App API's JSON shapes of catalogue records (contract section 6). Money in major units. */
-import type { Business } from "../../../db/schema";
+import type { Business, Order, OrderItem, Page, Product, Review } from "../../../db/schema";
 
 export const toMajor = (minor: number) => Math.round(minor) / 100;
+export const toMinor = (major: number) => Math.round(major * 100);
 
 export function serializeBusiness(b: Business) {
   return { id: b.id, name: b.name, slug: b.slug, type: b.type, address: b.address, phone: b.phone, email: b.email, currency: b.currency, locale: b.locale, timezone: b.timezone };
+}
+
+export function serializeProduct(p: Product) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: toMajor(p.price),
+    category: p.category,
+    isAvailable: p.isAvailable,
+    imageUrl: p.imageUrl,
+    slug: p.slug,
+    status: p.status,
+    stock: p.stock,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function serializeOrder(o: Order, items: OrderItem[]) {
+  return {
+    id: o.id,
+    orderNumber: o.orderNumber,
+    status: o.status,
+    subtotal: toMajor(o.subtotal),
+    discount: toMajor(o.discount),
+    deliveryFee: toMajor(o.deliveryFee),
+    amount: toMajor(o.amount),
+    currency: o.currency,
+    deliveryMethod: o.deliveryMethod,
+    paymentMethod: o.paymentMethod,
+    paymentStatus: o.paymentStatus,
+    isGuest: o.isGuest,
+    customer: { name: o.customerName, phone: o.customerPhone, email: o.customerEmail },
+    items: items.map((i) => ({ productId: i.productId, name: i.name, price: toMajor(i.price), quantity: i.quantity })),
+    address: o.address,
+    notes: o.notes,
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
+  };
+}
+
+export function serializeReview(r: Review) {
+  return { id: r.id, productId: r.productId, rating: r.rating, comment: r.comment, authorName: r.authorName, createdAt: r.createdAt.toISOString() };
+}
+
+export function serializePage(p: Page) {
+  return {
+    id: p.id,
+    slug: p.slug,
+    title: p.title,
+    isPublished: p.isPublished,
+    blocks: p.blocks.map((b) => ({ id: b.id, kind: b.kind, type: b.type, ...(b.kind === "app" ? { appId: b.appId } : {}), settings: b.settings })),
+    updatedAt: p.updatedAt.toISOString(),
+  };
 }

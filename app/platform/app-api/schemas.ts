@@ -1,0 +1,69 @@
+/**
+ * The App API's request and response schemas. The same zod schemas validate requests and produce
+ * the OpenAPI document (openapi.server.ts); tests check real answers against them.
+ */
+import { z } from "zod";
+import { ORDER_STATUSES } from "../../../db/schema/catalog";
+import { EVENT_NAMES } from "../apps/catalog";
+
+const isoDate = z.string().describe("ISO 8601 timestamp");
+
+export const ErrorBody = z.object({ statusCode: z.number().int(), message: z.string(), error: z.string() }).meta({ id: "Error" });
+
+export const Business = z.object({
+  id: z.string(), name: z.string(), slug: z.string(), type: z.string(), address: z.string(), phone: z.string(), email: z.string(),
+  currency: z.string(), locale: z.string(), timezone: z.string(),
+}).meta({ id: "Business" });
+
+export const Product = z.object({
+  id: z.string(), name: z.string(), description: z.string(), price: z.number().describe("major units"), category: z.string(), isAvailable: z.boolean(),
+  imageUrl: z.string(), slug: z.string(), status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]), stock: z.number().int().nullable().describe("null: stock not tracked"),
+  createdAt: isoDate, updatedAt: isoDate,
+}).meta({ id: "Product" });
+
+export const OrderStatus = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
+
+export const Order = z.object({
+  id: z.string(), orderNumber: z.string(), status: OrderStatus,
+  subtotal: z.number(), discount: z.number(), deliveryFee: z.number(), amount: z.number(), currency: z.string(),
+  deliveryMethod: z.enum(["DELIVERY", "PICKUP"]), paymentMethod: z.string(), paymentStatus: z.enum(["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"]),
+  isGuest: z.boolean(),
+  customer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
+  items: z.array(z.object({ productId: z.string(), name: z.string(), price: z.number(), quantity: z.number().int() })),
+  address: z.string().nullable(), notes: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
+}).meta({ id: "Order" });
+
+export const Review = z.object({
+  id: z.string(), productId: z.string(), rating: z.number().int().min(1).max(5), comment: z.string(), authorName: z.string(), createdAt: isoDate,
+}).meta({ id: "Review" });
+
+export const ReviewStats = z.object({
+  averageRating: z.number(), totalReviews: z.number().int(),
+  distribution: z.object({ "1": z.number().int(), "2": z.number().int(), "3": z.number().int(), "4": z.number().int(), "5": z.number().int() }),
+}).meta({ id: "ReviewStats" });
+
+export const PageBlock = z.object({
+  id: z.string(), kind: z.enum(["builtin", "app"]), type: z.string(), appId: z.string().optional(), settings: z.record(z.string(), z.unknown()),
+});
+export const Page = z.object({ id: z.string(), slug: z.string(), title: z.string(), isPublished: z.boolean(), blocks: z.array(PageBlock), updatedAt: isoDate }).meta({ id: "Page" });
+
+export const Dashboard = z.object({
+  today: z.object({ orders: z.number().int(), revenue: z.number() }),
+  last30Days: z.object({ orders: z.number().int(), revenue: z.number() }),
+  averageOrderValue: z.number(),
+  ordersByStatus: z.record(z.string(), z.number().int()),
+  topProducts: z.array(z.object({ productId: z.string(), name: z.string(), quantity: z.number().int(), revenue: z.number() })),
+}).meta({ id: "Dashboard" });
+
+export const listOf = <T extends z.ZodType>(item: T, name: string) =>
+  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() }).meta({ id: name });
+
+export const ProductList = listOf(Product, "ProductList");
+export const OrderList = listOf(Order, "OrderList");
+export const ReviewList = listOf(Review, "ReviewList");
+export const PageList = listOf(Page, "PageList");
+
+export const StatusChange = z.object({ status: z.string().describe(`one of ${ORDER_STATUSES.join(", ")}`) }).meta({ id: "StatusChange" });
+export const PaymentReport = z.object({ status: z.enum(["COMPLETED", "EXPIRED"]), invoiceId: z.string().min(1).max(200) }).meta({ id: "PaymentReport" });
+
+export const WebhookEventName = z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test") as [string, ...string[]]);

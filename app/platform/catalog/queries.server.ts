@@ -1,0 +1,129 @@
+/**
+ * Read queries of the catalogue, every one scoped to a business. Lists are newest first
+ * (createdAt, then id), backed by the (business_id, created_at desc, id desc) indexes.
+ */
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { orderItems, orders, pages, products, reviews, ORDER_STATUSES, type Order } from "../../../db/schema";
+import { ApiError } from "../core/http.server";
+import { now } from "../core/clock.server";
+import { serializeOrder } from "./serialize.server";
+
+type Page = { limit: number; offset: number };
+
+export async function listProducts(db: Db, businessId: string, page: Page) {
+  const where = eq(products.businessId, businessId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(products).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function getProduct(db: Db, businessId: string, id: string) {
+  const [row] = await db.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id)));
+  if (!row) throw new ApiError(404, "Product not found");
+  return row;
+}
+
+export async function getProductBySlug(db: Db, businessId: string, slug: string) {
+  const [row] = await db.select().from(products).where(and(eq(products.businessId, businessId), eq(products.slug, slug)));
+  if (!row) throw new ApiError(404, "Product not found");
+  return row;
+}
+
+/** Orders with their items, serialized. */
+export async function withItems(db: Db, rows: Order[]) {
+  if (rows.length === 0) return [];
+  const items = await db.select().from(orderItems).where(inArray(orderItems.orderId, rows.map((o) => o.id))).orderBy(asc(orderItems.id));
+  return rows.map((o) => serializeOrder(o, items.filter((i) => i.orderId === o.id)));
+}
+
+export async function listOrders(db: Db, businessId: string, page: Page, filter: { status?: string } = {}) {
+  const where = filter.status ? and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"])) : eq(orders.businessId, businessId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(orders).where(where),
+  ]);
+  return { data: await withItems(db, rows), total };
+}
+
+export async function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, id)));
+  if (!row) throw new ApiError(404, "Order not found");
+  return row;
+}
+
+export async function getOrder(db: Db, businessId: string, id: string) {
+  const [order] = await withItems(db, [await getOrderRow(db, businessId, id)]);
+  return order;
+}
+
+export async function listReviews(db: Db, businessId: string, page: Page) {
+  const where = eq(reviews.businessId, businessId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(reviews).where(where).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(reviews).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function reviewStats(db: Db, businessId: string) {
+  const rows = await db.select({ rating: reviews.rating, n: count() }).from(reviews).where(eq(reviews.businessId, businessId)).groupBy(reviews.rating);
+  const distribution: Record<"1" | "2" | "3" | "4" | "5", number> = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
+  let total = 0;
+  let sum = 0;
+  for (const r of rows) {
+    distribution[String(r.rating) as keyof typeof distribution] = r.n;
+    total += r.n;
+    sum += r.rating * r.n;
+  }
+  return { averageRating: total ? Math.round((sum / total) * 100) / 100 : 0, totalReviews: total, distribution };
+}
+
+export async function listPages(db: Db, businessId: string, page: Page) {
+  const where = eq(pages.businessId, businessId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(pages).where(where).orderBy(desc(pages.createdAt), desc(pages.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(pages).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function getPage(db: Db, businessId: string, slug: string) {
+  const [row] = await db.select().from(pages).where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
+  if (!row) throw new ApiError(404, "Page not found");
+  return row;
+}
+
+/**
+ * Dashboard figures (UTC days): orders and revenue today and over the last 30 days, average
+ * order value over 30 days, orders by status, top 5 products by quantity over 30 days. Cancelled
+ * orders do not count as revenue.
+ */
+export async function dashboard(db: Db, businessId: string) {
+  const t = now();
+  const todayStart = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
+  const since = new Date(todayStart.getTime() - 29 * 24 * 3600 * 1000);
+  const [figures] = await db.execute<{ today_orders: number; today_revenue: number; month_orders: number; month_revenue: number }>(sql`
+    select count(*) filter (where created_at >= ${todayStart.toISOString()}::timestamptz)::int as today_orders,
+           coalesce(sum(amount) filter (where created_at >= ${todayStart.toISOString()}::timestamptz and status <> 'CANCELLED'), 0)::int as today_revenue,
+           count(*)::int as month_orders,
+           coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as month_revenue
+    from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz`);
+  const [paid] = await db.execute<{ n: number }>(sql`select count(*)::int as n from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz and status <> 'CANCELLED'`);
+  const byStatus = await db.select({ status: orders.status, n: count() }).from(orders).where(eq(orders.businessId, businessId)).groupBy(orders.status);
+  const top = await db.execute<{ product_id: string; name: string; quantity: number; revenue: number }>(sql`
+    select i.product_id, min(i.name) as name, sum(i.quantity)::int as quantity, sum(i.quantity * i.price)::int as revenue
+    from order_items i join orders o on o.id = i.order_id
+    where o.business_id = ${businessId} and o.created_at >= ${since.toISOString()}::timestamptz and o.status <> 'CANCELLED'
+    group by i.product_id order by quantity desc, revenue desc, i.product_id limit 5`);
+  const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]));
+  return {
+    today: { orders: figures.today_orders, revenue: figures.today_revenue / 100 },
+    last30Days: { orders: figures.month_orders, revenue: figures.month_revenue / 100 },
+    averageOrderValue: paid.n ? Math.round(figures.month_revenue / paid.n) / 100 : 0,
+    ordersByStatus,
+    topProducts: top.map((r) => ({ productId: r.product_id, name: r.name, quantity: r.quantity, revenue: r.revenue / 100 })),
+  };
+}

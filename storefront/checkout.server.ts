@@ -1,0 +1,217 @@
+/**
+ * The one checkout pipeline, shared by the storefront and POST /app-api/orders (contract 8):
+ * check products -> order.validate -> checkout.shipping_rates -> order.calculate_discounts ->
+ * create the order (PENDING) and enqueue order.created in one transaction ->
+ * checkout.create_payment when the method is an app's. Hook calls happen outside the transaction.
+ */
+import { createHash } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Tx } from "../db/client";
+import { businesses, idempotencyKeys, orderItems, orders, orderStatusChanges, products, type Business, type Order, type Product } from "../db/schema";
+import { pgErrorCode } from "../db/sql";
+import { ApiError, describeZodError } from "../app/platform/core/http.server";
+import { newId } from "../app/platform/core/ids.server";
+import { now } from "../app/platform/core/clock.server";
+import { emitEvent } from "../app/platform/events/emit.server";
+import { toMajor } from "../app/platform/catalog/serialize.server";
+import { getOrder } from "../app/platform/catalog/queries.server";
+
+export const LOW_STOCK_THRESHOLD = 5;
+export const BUILT_IN_DELIVERY_FEE = 300; // minor units
+
+export const checkoutSchema = z.object({
+  customer: z.object({
+    name: z.string().trim().min(1, "is required").max(100),
+    phone: z.string().trim().min(3, "is required").max(40),
+    email: z.string().trim().email("must be an e-mail address").max(254).optional().nullable(),
+  }),
+  items: z
+    .array(z.object({ productId: z.string().min(1).max(64), quantity: z.number().int().min(1, "must be 1-999").max(999, "must be 1-999") }))
+    .min(1, "must have 1-100 lines")
+    .max(100, "must have 1-100 lines"),
+  deliveryMethod: z.enum(["DELIVERY", "PICKUP"]),
+  paymentMethod: z.string().trim().min(1, "is required").max(200),
+  address: z.string().trim().max(500).optional().nullable(),
+  notes: z.string().trim().max(1000).optional().nullable(),
+}).superRefine((v, ctx) => {
+  if (v.deliveryMethod === "DELIVERY" && !v.address) ctx.addIssue({ code: "custom", path: ["address"], message: "is required for DELIVERY" });
+});
+
+export type CheckoutInput = z.infer<typeof checkoutSchema>;
+export type CheckoutLine = { productId: string; quantity: number; product: Product };
+export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
+export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
+
+/** The points where apps take part; the hooks domain supplies the real ones. */
+export interface CheckoutHooks {
+  paymentMethods(business: Business): Promise<OfferedMethod[]>;
+  validate(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; deliveryMethod: string }): Promise<{ valid: boolean; reason?: string }>;
+  shippingFee(business: Business, ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number }): Promise<number>;
+  discounts(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; promoDiscount: number; deliveryFee: number }): Promise<{ discount: number; reason?: string }>;
+  createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
+}
+
+/** No app takes part: built-in fee, no discount, every order valid, CASH and CARD only. */
+export const noHooks: CheckoutHooks = {
+  paymentMethods: async () => [],
+  validate: async () => ({ valid: true }),
+  shippingFee: async (_b, ctx) => ctx.builtInFee,
+  discounts: async () => ({ discount: 0 }),
+  createPayment: async () => null,
+};
+
+export const BUILT_IN_METHODS = ["CASH", "CARD"];
+
+function requestHash(input: CheckoutInput): string {
+  return createHash("sha256").update(JSON.stringify(input)).digest("hex");
+}
+
+async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<CheckoutLine[]> {
+  const ids = [...new Set(input.items.map((i) => i.productId))];
+  const rows = await db.select().from(products).where(and(eq(products.businessId, business.id), inArray(products.id, ids)));
+  const byId = new Map(rows.map((p) => [p.id, p]));
+  const wanted = new Map<string, number>();
+  for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
+  for (const [id, quantity] of wanted) {
+    const p = byId.get(id);
+    if (!p) throw new ApiError(400, `Unknown product ${id}`);
+    if (p.status !== "ACTIVE" || !p.isAvailable) throw new ApiError(400, `Product ${p.name} (${id}) is not available`);
+    if (p.stock !== null && p.stock < quantity) throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
+  }
+  return input.items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
+}
+
+async function decrementStock(tx: Tx, business: Business, lines: CheckoutLine[]) {
+  const totals = new Map<string, number>();
+  for (const l of lines) totals.set(l.productId, (totals.get(l.productId) ?? 0) + l.quantity);
+  for (const [productId, quantity] of totals) {
+    const [updated] = await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} - ${quantity}`, updatedAt: now() })
+      .where(and(eq(products.id, productId), sql`${products.stock} is not null`))
+      .returning();
+    if (!updated || updated.stock === null) continue;
+    if (updated.stock < 0) throw new ApiError(409, `Product ${updated.name} (${productId}) sold out while you were checking out`);
+    const before = updated.stock + quantity;
+    if (updated.stock === 0) await emitEvent(tx, { businessId: business.id, type: "product.out_of_stock", data: { productId, stock: 0, threshold: LOW_STOCK_THRESHOLD } });
+    else if (updated.stock < LOW_STOCK_THRESHOLD && before >= LOW_STOCK_THRESHOLD)
+      await emitEvent(tx, { businessId: business.id, type: "product.low_stock", data: { productId, stock: updated.stock, threshold: LOW_STOCK_THRESHOLD } });
+  }
+}
+
+export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
+
+/** Runs the pipeline. Throws ApiError: 400 bad input or products, 422 rejected by a hook or key reuse, 502 payment failure. */
+export async function checkout(
+  db: Database,
+  business: Business,
+  rawInput: unknown,
+  options: { hooks?: CheckoutHooks; idempotencyKey?: string | null; actor: string },
+): Promise<CheckoutResult> {
+  const parsed = checkoutSchema.safeParse(rawInput);
+  if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
+  const input = parsed.data;
+  const hooks = options.hooks ?? noHooks;
+  const key = options.idempotencyKey ?? null;
+  const hash = requestHash(input);
+
+  if (key) {
+    const replay = await findIdempotent(db, business.id, key, hash);
+    if (replay) return { order: replay, payment: null, replayed: true };
+  }
+
+  const lines = await checkProducts(db, business, input);
+  const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
+  const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
+
+  let method: OfferedMethod | null = null;
+  if (!BUILT_IN_METHODS.includes(input.paymentMethod)) {
+    method = (await hooks.paymentMethods(business)).find((m) => m.id === input.paymentMethod) ?? null;
+    if (!method) throw new ApiError(400, `paymentMethod: ${input.paymentMethod} is not offered; use CASH, CARD or a method from checkout.payment_methods`);
+  }
+
+  const verdict = await hooks.validate(business, { items: itemRefs, subtotal, deliveryMethod: input.deliveryMethod });
+  if (!verdict.valid) throw new ApiError(422, verdict.reason || "The order was rejected");
+
+  const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
+  const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
+  const { discount: rawDiscount } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
+  const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
+  const amount = subtotal - discount + deliveryFee;
+
+  let orderId: string;
+  try {
+    orderId = await db.transaction(async (tx) => {
+      const [biz] = await tx
+        .update(businesses)
+        .set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
+        .where(eq(businesses.id, business.id))
+        .returning({ number: businesses.lastOrderNumber });
+      const t = now();
+      const id = newId("ord");
+      await tx.insert(orders).values({
+        id, businessId: business.id, orderNumber: String(biz.number), status: "PENDING",
+        subtotal, discount, deliveryFee, amount, currency: business.currency,
+        deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
+        paymentStatus: method ? "PENDING" : "NONE", paymentInstallationId: method?.installationId ?? null,
+        isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,
+        address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
+      });
+      await tx.insert(orderItems).values(lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity })));
+      await tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId: id, fromStatus: null, toStatus: "PENDING", actor: options.actor, createdAt: t });
+      await decrementStock(tx, business, lines);
+      if (key) await tx.insert(idempotencyKeys).values({ businessId: business.id, key, requestHash: hash, orderId: id, createdAt: t });
+      await emitEvent(tx, {
+        businessId: business.id,
+        type: "order.created",
+        data: {
+          orderId: id, orderNumber: String(biz.number), amount: toMajor(amount), deliveryFee: toMajor(deliveryFee),
+          deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod, isGuest: true, createdAt: t.toISOString(),
+        },
+      });
+      return id;
+    });
+  } catch (e) {
+    // the same key raced in from a concurrent retry: answer with the order that won
+    if (key && pgErrorCode(e) === "23505") {
+      const replay = await findIdempotent(db, business.id, key, hash);
+      if (replay) return { order: replay, payment: null, replayed: true };
+    }
+    throw e;
+  }
+
+  let payment: PaymentResult | null = null;
+  if (method) payment = await startPayment(db, business, orderId, method, hooks, options.actor);
+  return { order: await getOrder(db, business.id, orderId), payment, replayed: false };
+}
+
+async function findIdempotent(db: Database, businessId: string, key: string, hash: string) {
+  const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, key)));
+  if (!row || row.createdAt.getTime() < now().getTime() - 24 * 3600 * 1000) return null;
+  if (row.requestHash !== hash) throw new ApiError(422, "This Idempotency-Key was used with a different request body");
+  return getOrder(db, businessId, row.orderId);
+}
+
+/** checkout.create_payment for an app's method; a failure cancels the order. */
+async function startPayment(db: Database, business: Business, orderId: string, method: OfferedMethod, hooks: CheckoutHooks, actor: string): Promise<PaymentResult> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  const result = await hooks.createPayment(business, order, method);
+  if (!result) {
+    await db.transaction(async (tx) => {
+      const t = now();
+      await tx.update(orders).set({ status: "CANCELLED", paymentStatus: "FAILED", updatedAt: t }).where(eq(orders.id, orderId));
+      await tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId, fromStatus: "PENDING", toStatus: "CANCELLED", actor, createdAt: t });
+      const ref = { orderId, orderNumber: order.orderNumber };
+      await emitEvent(tx, { businessId: business.id, type: "order.status_changed", data: { ...ref, previousStatus: "PENDING", status: "CANCELLED" } });
+      await emitEvent(tx, { businessId: business.id, type: "order.cancelled", data: ref });
+    });
+    throw new ApiError(502, `The payment could not be started with ${method.name}; the order was cancelled. Choose another payment method.`);
+  }
+  const expiresAt = result.expiresAt ? new Date(result.expiresAt) : null;
+  await db
+    .update(orders)
+    .set({ paymentInvoiceId: result.invoiceId ?? null, paymentUrl: result.paymentUrl ?? null, paymentQrCode: result.qrCode ?? null, paymentExpiresAt: expiresAt, updatedAt: now() })
+    .where(eq(orders.id, orderId));
+  return result;
+}
