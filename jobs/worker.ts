@@ -7,17 +7,28 @@ import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 import { quietLogger } from "../db/migrate";
 import { maintenanceCleanup } from "./tasks/maintenance__cleanup";
+import { eventFanout } from "./tasks/event__fanout";
+import { webhookDeliver } from "./tasks/webhook__deliver";
+import { installationErasure } from "./tasks/installation__erasure";
+import { sweepAbandoned } from "../app/platform/webhooks/delivery.server";
 
 export type WorkerDeps = { db: Database; env: Env };
+
+export const SWEEP_INTERVAL_MS = 10_000;
 
 export function taskList(deps: WorkerDeps): TaskList {
   return {
     maintenance__cleanup: (payload, helpers) => maintenanceCleanup(deps, payload, helpers),
+    event__fanout: (payload) => eventFanout(deps, payload),
+    webhook__deliver: (payload) => webhookDeliver(deps, payload),
+    installation__erasure: (payload) => installationErasure(deps, payload),
   };
 }
 
-export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Runner> {
-  return run({
+export type Worker = { runner: Runner; stop(): Promise<void> };
+
+export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
+  const runner = await run({
     connectionString: options.url,
     concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
     noHandleSignals: true,
@@ -26,4 +37,16 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     crontab: "17 * * * * maintenance__cleanup",
     logger: quietLogger,
   });
+  // attempts abandoned by a dead worker go back to the queue within seconds, not hours
+  const sweeper = setInterval(() => {
+    sweepAbandoned(options.deps.db).catch((e) => console.error("[worker] sweep failed", e));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  return {
+    runner,
+    async stop() {
+      clearInterval(sweeper);
+      await runner.stop();
+    },
+  };
 }

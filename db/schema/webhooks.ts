@@ -66,7 +66,7 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
-    index("webhook_deliveries_event_idx").on(t.eventId),
+    uniqueIndex("webhook_deliveries_event_webhook_key").on(t.eventId, t.webhookId),
     index("webhook_deliveries_inflight_idx").on(t.inFlightSince),
   ],
 );

@@ -61,8 +61,24 @@ export const OPERATIONS: Record<string, Partial<Record<"get" | "post" | "patch" 
   "/app-api/pages/{slug}": { get: { summary: "One site page", scope: "read_pages", params: [id("slug", "Page slug")], ok: { status: 200, schema: "Page" }, errors: [404] } },
 };
 
-/** Extra operations other modules add (the /webhooks endpoints). */
-export const EXTRA_OPERATIONS: typeof OPERATIONS = {};
+const wh = id("id", "Webhook id");
+/** The /webhooks endpoints (contract 7): installation token, rate-limited with the App API, no scope of their own. */
+export const EXTRA_OPERATIONS: typeof OPERATIONS = {
+  "/webhooks": {
+    get: { summary: "List the installation's webhook registrations (no secrets)", paginated: { limit: 50, max: 100 }, ok: { status: 200, schema: "WebhookList" }, errors: [400] },
+    post: { summary: "Register a webhook; the answer carries its secret, once", body: "WebhookCreate", ok: { status: 201, schema: "WebhookCreated" }, errors: [400, 403, 413] },
+  },
+  "/webhooks/{id}": {
+    get: { summary: "One registration", params: [wh], ok: { status: 200, schema: "Webhook" }, errors: [404] },
+    patch: { summary: "Change a registration; isActive true re-activates it", params: [wh], body: "WebhookUpdate", ok: { status: 200, schema: "Webhook" }, errors: [400, 403, 404] },
+    delete: { summary: "Delete a registration (not the install registration: deactivate that)", params: [wh], ok: { status: 204, description: "Deleted" }, errors: [404, 409] },
+  },
+  "/webhooks/{id}/deliveries": { get: { summary: "The delivery log, newest first", params: [wh], paginated: { limit: 50, max: 100 }, ok: { status: 200, schema: "DeliveryList" }, errors: [400, 404] } },
+  "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+    post: { summary: "A new attempt with the same X-Service-Event-Id", params: [wh, id("deliveryId", "Delivery id")], ok: { status: 202, schema: "Redelivery" }, errors: [404] },
+  },
+  "/webhooks/{id}/test": { post: { summary: "Send webhook.test now: one attempt, no retries, even when inactive", params: [wh], ok: { status: 200, schema: "WebhookTestResult" }, errors: [404] } },
+};
 
 function schemas() {
   z.globalRegistry.add(checkoutSchema, { id: "GuestOrder" });
@@ -102,7 +118,7 @@ export function openApiDocument(publicUrl: string) {
         responses[status] = { description: ERROR_TEXT[status], content: { "application/json": { schema: ref("Error") } } };
       paths[path][method] = {
         summary: op.summary,
-        description: op.scope ? `Needs the \`${op.scope}\` scope (${SCOPES[op.scope as keyof typeof SCOPES] ?? ""}).` : "Needs no scope.",
+        description: op.scope ? `Needs the \`${op.scope}\` scope (${SCOPES[op.scope as keyof typeof SCOPES] ?? ""}).` : path.startsWith("/webhooks") ? "Needs no scope; each event needs the scope that grants it (403 otherwise)." : "Needs no scope.",
         operationId: `${method}${path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
         security: [{ installationToken: [] }],
         ...(parameters.length ? { parameters } : {}),

@@ -67,3 +67,20 @@ export const StatusChange = z.object({ status: z.string().describe(`one of ${ORD
 export const PaymentReport = z.object({ status: z.enum(["COMPLETED", "EXPIRED"]), invoiceId: z.string().min(1).max(200) }).meta({ id: "PaymentReport" });
 
 export const WebhookEventName = z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test") as [string, ...string[]]);
+
+const webhookFields = {
+  id: z.string(), url: z.string(), events: z.array(z.string()), isActive: z.boolean(), description: z.string(), createdAt: isoDate,
+};
+export const WebhookCreate = z.object({ url: z.string().describe("absolute http(s) URL; https in production"), events: z.array(WebhookEventName).min(1), description: z.string().max(500).optional() }).meta({ id: "WebhookCreate" });
+export const WebhookUpdate = z.object({ url: z.string().optional(), events: z.array(WebhookEventName).optional(), description: z.string().max(500).optional(), isActive: z.boolean().optional().describe("true re-activates and resets the failure count") }).meta({ id: "WebhookUpdate" });
+export const WebhookCreated = z.object({ ...webhookFields, secret: z.string().describe("whsec_…, shown only in this answer") }).meta({ id: "WebhookCreated" });
+export const Webhook = z.object({ ...webhookFields, disabledReason: z.string().nullable().describe("consecutive_failures when auto-disabled") }).meta({ id: "Webhook" });
+export const WebhookList = listOf(Webhook, "WebhookList");
+export const Delivery = z.object({
+  id: z.string().describe("also X-Service-Event-Id and the envelope's id"), eventId: z.string(), event: z.string(),
+  status: z.enum(["PENDING", "RETRYING", "SUCCEEDED", "FAILED"]), attempts: z.number().int(), lastStatusCode: z.number().int().nullable(),
+  lastDurationMs: z.number().int().nullable(), nextAttemptAt: isoDate.nullable(), createdAt: isoDate,
+}).meta({ id: "Delivery" });
+export const DeliveryList = listOf(Delivery, "DeliveryList");
+export const Redelivery = z.object({ id: z.string(), status: z.literal("QUEUED") }).meta({ id: "Redelivery" });
+export const WebhookTestResult = z.object({ success: z.boolean(), statusCode: z.number().int().nullable(), durationMs: z.number().int(), error: z.string().optional() }).meta({ id: "WebhookTestResult" });

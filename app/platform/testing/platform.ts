@@ -4,7 +4,7 @@
  */
 import { afterAll } from "vitest";
 import { randomBytes } from "node:crypto";
-import type { Runner } from "graphile-worker";
+import type { Worker } from "../../../jobs/worker";
 import { testDatabase } from "../../../db/testing/database";
 import { loadEnv, type Env } from "../core/env.server";
 import { createWebServer } from "../runtime/web.server";
@@ -28,7 +28,7 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
   const database = await testDatabase();
   const env = testEnv(options.env);
   const web = await createWebServer({ db: database.db, env, port: 0, host: "127.0.0.1" });
-  let worker: Runner | null = null;
+  let worker: Worker | null = null;
   if (options.worker) worker = await startWorker({ url: database.url, deps: { db: database.db, env }, concurrency: 4 });
   afterAll(async () => {
     await worker?.stop();

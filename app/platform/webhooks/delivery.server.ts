@@ -1,0 +1,201 @@
+/**
+ * Deliveries: fan-out of an event to registrations, one attempt per job with an explicit run_at,
+ * a log row per attempt, the retry schedule, auto-disable, the sweeper, and the erasure webhook.
+ * The deliveries table is the source of truth; jobs only say "try this delivery now".
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database, Db } from "../../../db/client";
+import { installations, platformEvents, webhookAttempts, webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { decrypt } from "../core/crypto.server";
+import { eventAllowed } from "../apps/catalog";
+import { addJob } from "../events/emit.server";
+import { signWebhook } from "./verify";
+import { postOutbound, type OutboundResult } from "./outbound.server";
+
+/** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
+export const RETRY_DELAYS_MS = [30_000, 120_000, 480_000, 1_920_000, 7_200_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const AUTO_DISABLE_AFTER = 5;
+/** An attempt in flight longer than this was abandoned by a dead worker. */
+export const STALE_IN_FLIGHT_MS = 25_000;
+export const USER_AGENT = "Service-Webhooks/1.0";
+
+export function envelope(input: { id: string; event: string; timestamp: Date; webhookId: string; businessId: string; data: Record<string, unknown> }) {
+  return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
+}
+
+/** Writes one delivery per subscribed active registration of an active installation with the scope. Idempotent. */
+export async function fanOut(db: Database, eventId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [event] = await tx.select().from(platformEvents).where(eq(platformEvents.id, eventId));
+    if (!event) return 0;
+    const targets = await tx
+      .select({ webhook: webhooks, installation: installations })
+      .from(webhooks)
+      .innerJoin(installations, eq(installations.id, webhooks.installationId))
+      .where(and(eq(webhooks.businessId, event.businessId), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE"), sql`${event.type} = any(${webhooks.events})`));
+    let created = 0;
+    for (const { webhook, installation } of targets) {
+      if (!eventAllowed(event.type, installation.scopes)) continue;
+      const id = newId("dlv");
+      const inserted = await tx
+        .insert(webhookDeliveries)
+        .values({
+          id, eventId: event.id, event: event.type, webhookId: webhook.id, installationId: installation.id, appId: webhook.appId, businessId: event.businessId,
+          isTestInstall: installation.isTestInstall,
+          body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: webhook.id, businessId: event.businessId, data: event.data }),
+          status: "PENDING", nextAttemptAt: now(), createdAt: now(), updatedAt: now(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: webhookDeliveries.id });
+      if (inserted.length) {
+        await addJob(tx, "webhook__deliver", { deliveryId: id });
+        created++;
+      }
+    }
+    return created;
+  });
+}
+
+function headersFor(delivery: Pick<WebhookDelivery, "id" | "event" | "webhookId">, secret: string, body: string) {
+  const timestamp = Math.floor(now().getTime() / 1000).toString();
+  return {
+    "X-Webhook-Id": delivery.webhookId,
+    "X-Webhook-Event": delivery.event,
+    "X-Webhook-Signature": signWebhook(secret, timestamp, body),
+    "X-Webhook-Timestamp": timestamp,
+    "X-Service-Event-Id": delivery.id,
+    "User-Agent": USER_AGENT,
+  };
+}
+
+async function rollup(db: Db, appId: string, at: Date, result: OutboundResult) {
+  const day = at.toISOString().slice(0, 10);
+  const answered = result.statusCode !== null ? 1 : 0;
+  await db.execute(sql`
+    insert into webhook_daily_stats (app_id, day, succeeded, failed, answered, latency_total_ms)
+    values (${appId}, ${day}, ${result.ok ? 1 : 0}, ${result.ok ? 0 : 1}, ${answered}, ${answered ? result.durationMs : 0})
+    on conflict (app_id, day) do update set
+      succeeded = webhook_daily_stats.succeeded + excluded.succeeded,
+      failed = webhook_daily_stats.failed + excluded.failed,
+      answered = webhook_daily_stats.answered + excluded.answered,
+      latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms`);
+}
+
+/**
+ * One attempt of a delivery. Claimed atomically (no two workers send the same attempt), signed
+ * with the registration's secret, logged, then SUCCEEDED, scheduled again, or FAILED.
+ * A manual attempt (redeliver) schedules no retries of its own.
+ */
+export async function attemptDelivery(db: Database, env: Env, deliveryId: string, options: { manual?: boolean } = {}): Promise<"sent" | "skipped"> {
+  const t = now();
+  const staleBefore = new Date(t.getTime() - STALE_IN_FLIGHT_MS);
+  const statuses = options.manual ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"] : ["PENDING", "RETRYING"];
+  const [delivery] = await db
+    .update(webhookDeliveries)
+    .set({ inFlightSince: t })
+    .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, statuses as WebhookDelivery["status"][]), sql`(${webhookDeliveries.inFlightSince} is null or ${webhookDeliveries.inFlightSince} < ${staleBefore.toISOString()}::timestamptz)`))
+    .returning();
+  if (!delivery) return "skipped";
+  const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId));
+  if (!webhook || (!webhook.isActive && delivery.event !== "business.data_erasure" && !options.manual)) {
+    await db.update(webhookDeliveries).set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() }).where(eq(webhookDeliveries.id, delivery.id));
+    return "skipped";
+  }
+  const secret = decrypt(webhook.secretEnc, env.encryptionKey);
+  const result = await postOutbound(webhook.url, delivery.body, headersFor(delivery, secret, delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
+  await recordAttempt(db, delivery, webhook, result, options.manual ?? false);
+  return "sent";
+}
+
+async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: Webhook, result: OutboundResult, manual: boolean) {
+  await db.transaction(async (tx) => {
+    const t = now();
+    const attemptNo = delivery.attempts + 1;
+    await tx.insert(webhookAttempts).values({
+      id: newId("att"), deliveryId: delivery.id, appId: delivery.appId, isTestInstall: delivery.isTestInstall, attemptNo, success: result.ok,
+      statusCode: result.statusCode, durationMs: result.durationMs, error: result.error ?? null, responseExcerpt: result.bodyExcerpt ?? null, createdAt: t,
+    });
+    if (!delivery.isTestInstall) await rollup(tx, delivery.appId, t, result);
+    const base = { attempts: attemptNo, lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, inFlightSince: null, updatedAt: t };
+    if (result.ok) {
+      await tx.update(webhookDeliveries).set({ ...base, status: "SUCCEEDED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
+      await tx.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, webhook.id));
+      if (delivery.event === "business.data_erasure")
+        await tx.update(installations).set({ erasureDeliveredAt: t }).where(and(eq(installations.id, delivery.installationId), sql`${installations.erasureDeliveredAt} is null`));
+      return;
+    }
+    if (manual) {
+      await tx.update(webhookDeliveries).set(base).where(eq(webhookDeliveries.id, delivery.id));
+      return;
+    }
+    if (attemptNo < MAX_ATTEMPTS) {
+      const runAt = new Date(t.getTime() + RETRY_DELAYS_MS[attemptNo - 1]);
+      await tx.update(webhookDeliveries).set({ ...base, status: "RETRYING", nextAttemptAt: runAt }).where(eq(webhookDeliveries.id, delivery.id));
+      await addJob(tx, "webhook__deliver", { deliveryId: delivery.id }, { runAt });
+      return;
+    }
+    await tx.update(webhookDeliveries).set({ ...base, status: "FAILED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
+    const [counted] = await tx
+      .update(webhooks)
+      .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
+      .where(eq(webhooks.id, webhook.id))
+      .returning({ failures: webhooks.consecutiveFailures });
+    if (counted && counted.failures >= AUTO_DISABLE_AFTER)
+      await tx.update(webhooks).set({ isActive: false, disabledReason: "consecutive_failures", updatedAt: t }).where(and(eq(webhooks.id, webhook.id), eq(webhooks.isActive, true)));
+  });
+}
+
+/** Re-queues attempts left in flight by a worker that died (run every few seconds by every worker). */
+export async function sweepAbandoned(db: Database): Promise<number> {
+  const staleBefore = new Date(now().getTime() - STALE_IN_FLIGHT_MS);
+  return db.transaction(async (tx) => {
+    const stale = await tx
+      .update(webhookDeliveries)
+      .set({ inFlightSince: null })
+      .where(and(inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]), sql`${webhookDeliveries.inFlightSince} < ${staleBefore.toISOString()}::timestamptz`))
+      .returning({ id: webhookDeliveries.id });
+    for (const d of stale) await addJob(tx, "webhook__deliver", { deliveryId: d.id });
+    return stale.length;
+  });
+}
+
+/**
+ * 48 hours after an uninstall: business.data_erasure to the registration created at install (its
+ * id and secret), even though uninstall deactivated it, with the normal retries.
+ */
+export async function sendErasure(db: Database, installationId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [inst] = await tx.select().from(installations).where(eq(installations.id, installationId)).for("update");
+    if (!inst || inst.status !== "UNINSTALLED" || !inst.erasureScheduledAt || inst.erasureDeliveredAt) return false;
+    const [webhook] = await tx.select().from(webhooks).where(and(eq(webhooks.installationId, inst.id), eq(webhooks.isInstallDefault, true)));
+    if (!webhook) return false;
+    const existing = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.installationId, inst.id), eq(webhookDeliveries.event, "business.data_erasure")));
+    if (existing.length) return false;
+    const t = now();
+    const eventId = newId("evt");
+    const data = { appId: inst.appId, businessId: inst.businessId, uninstalledAt: inst.uninstalledAt!.toISOString() };
+    await tx.insert(platformEvents).values({ id: eventId, businessId: inst.businessId, type: "business.data_erasure", data, createdAt: t });
+    const id = newId("dlv");
+    await tx.insert(webhookDeliveries).values({
+      id, eventId, event: "business.data_erasure", webhookId: webhook.id, installationId: inst.id, appId: inst.appId, businessId: inst.businessId,
+      isTestInstall: inst.isTestInstall, body: envelope({ id, event: "business.data_erasure", timestamp: t, webhookId: webhook.id, businessId: inst.businessId, data }),
+      status: "PENDING", nextAttemptAt: t, createdAt: t, updatedAt: t,
+    });
+    await addJob(tx, "webhook__deliver", { deliveryId: id });
+    return true;
+  });
+}
+
+/** POST /webhooks/<id>/test: one attempt now, no retries, even on an inactive registration; not logged as a delivery. */
+export async function sendTest(env: Env, webhook: Webhook) {
+  const id = newId("dlv");
+  const body = envelope({ id, event: "webhook.test", timestamp: now(), webhookId: webhook.id, businessId: webhook.businessId, data: { message: "This is a test delivery from Storefront Apps.", webhookId: webhook.id } });
+  const secret = decrypt(webhook.secretEnc, env.encryptionKey);
+  const result = await postOutbound(webhook.url, body, headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
+  return { success: result.ok, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error }) };
+}

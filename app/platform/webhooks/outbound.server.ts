@@ -1,0 +1,134 @@
+/**
+ * The one outbound HTTP client of webhooks and hooks. With the guard on (production unless
+ * OUTBOUND_ALLOW_PRIVATE=true) it refuses http, and any address that is loopback, private,
+ * link-local, multicast or otherwise reserved, checked on the address actually connected to (the
+ * DNS lookup hook), so a name that re-resolves to 127.0.0.1 (DNS rebinding) is refused too.
+ * Redirects are never followed. One deadline covers connect, headers and body.
+ */
+import http from "node:http";
+import https from "node:https";
+import dns from "node:dns";
+import net from "node:net";
+
+export type OutboundResult = { ok: boolean; statusCode: number | null; durationMs: number; error?: string; bodyExcerpt?: string; body?: string };
+
+const blocked = new net.BlockList();
+for (const [addr, prefix] of [
+  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
+  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
+  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+] as const)
+  blocked.addSubnet(addr, prefix, "ipv4");
+for (const [addr, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32], ["100::", 64], ["2001::", 23]] as const)
+  blocked.addSubnet(addr, prefix, "ipv6");
+
+/** Whether an IP address may be reached with the guard on. */
+export function isPublicAddress(ip: string): boolean {
+  const family = net.isIP(ip);
+  if (family === 4) return !blocked.check(ip, "ipv4");
+  if (family === 6) {
+    const lower = ip.toLowerCase();
+    // IPv4-mapped (::ffff:a.b.c.d or ::ffff:7f00:1), NAT64 and IPv4-compatible forms: check the IPv4 inside
+    const mapped = /^(?:::ffff:|64:ff9b::|::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(lower);
+    if (mapped) {
+      const v4 = mapped[1] ?? [parseInt(mapped[2], 16) >> 8, parseInt(mapped[2], 16) & 255, parseInt(mapped[3], 16) >> 8, parseInt(mapped[3], 16) & 255].join(".");
+      return isPublicAddress(v4);
+    }
+    return !blocked.check(ip, "ipv6");
+  }
+  return false;
+}
+
+export class OutboundRefused extends Error {}
+
+/** Checks a URL before any connection: scheme, and a literal IP host. Names are checked at lookup. */
+export function checkUrl(raw: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundRefused("invalid URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`);
+  if (allowPrivate) return url;
+  if (url.protocol !== "https:") throw new OutboundRefused("only https URLs may be called");
+  if (url.username || url.password) throw new OutboundRefused("credentials in URLs are not allowed");
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (net.isIP(host) && !isPublicAddress(host)) throw new OutboundRefused(`address ${host} is not public`);
+  if (host === "localhost" || host.endsWith(".localhost")) throw new OutboundRefused(`${host} is not public`);
+  return url;
+}
+
+type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+
+const guardedLookup = (resolve: Resolver) => (hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+  resolve(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, "", 0);
+    const list = addresses as dns.LookupAddress[];
+    const bad = list.find((a) => !isPublicAddress(a.address));
+    if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad.address}, which is not public`), { code: "EREFUSED_PRIVATE" }), "", 0);
+    if (options.all) return callback(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+};
+
+/** POSTs a body; never throws: failures come back with ok=false and an error. */
+export async function postOutbound(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean; keepBody?: boolean; resolver?: Resolver }): Promise<OutboundResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let url: URL;
+  try {
+    url = checkUrl(rawUrl, options.allowPrivate);
+  } catch (e) {
+    return { ok: false, statusCode: null, durationMs: elapsed(), error: `refused: ${(e as Error).message}` };
+  }
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<OutboundResult>((resolve) => {
+    let settled = false;
+    const finish = (r: OutboundResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = client.request(
+      url,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body).toString(), ...headers },
+        lookup: options.allowPrivate ? undefined : (guardedLookup(options.resolver ?? (dns.lookup as unknown as Resolver)) as unknown as typeof dns.lookup),
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size <= 65536) chunks.push(c);
+        });
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const status = res.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          finish({
+            ok,
+            statusCode: status,
+            durationMs: elapsed(),
+            error: ok ? undefined : status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? "?"} not followed` : `HTTP ${status}`,
+            bodyExcerpt: text.slice(0, 1024),
+            body: options.keepBody ? text : undefined,
+          });
+        });
+        res.on("error", (e) => finish({ ok: false, statusCode: res.statusCode ?? null, durationMs: elapsed(), error: e.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      const refused = e.code === "EREFUSED_PRIVATE";
+      finish({ ok: false, statusCode: null, durationMs: elapsed(), error: refused ? `refused: ${e.message}` : e.message });
+    });
+    req.end(body);
+  });
+}

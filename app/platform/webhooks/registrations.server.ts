@@ -1,0 +1,128 @@
+/**
+ * Webhook registrations of an installation (contract 7): create, list, read, change, delete,
+ * the delivery log and redelivery. Every query is scoped to the calling installation.
+ */
+import { and, count, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Db } from "../../../db/client";
+import { webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { ApiError, parseWith } from "../core/http.server";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { encrypt } from "../core/crypto.server";
+import { webUrl } from "../core/validation.server";
+import { EVENTS, EVENT_NAMES, eventAllowed } from "../apps/catalog";
+import type { AppCaller } from "../installs/installs.server";
+import { newWebhookSecret } from "../installs/installs.server";
+import { addJob } from "../events/emit.server";
+
+const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure");
+
+function eventsSchema() {
+  return z.array(z.string()).min(1, "must name at least one event").max(50).transform((s) => [...new Set(s)]);
+}
+
+export function createSchema(env: Pick<Env, "isProduction">) {
+  return z.object({ url: webUrl(env), events: eventsSchema(), description: z.string().trim().max(500).optional() });
+}
+export function updateSchema(env: Pick<Env, "isProduction">) {
+  return z.object({ url: webUrl(env).optional(), events: eventsSchema().optional(), description: z.string().trim().max(500).optional(), isActive: z.boolean().optional() }).strict();
+}
+
+/** 400 for an unknown event; 403 for one whose scope the installation lacks. */
+function checkEvents(caller: AppCaller, events: string[]) {
+  const unknown = events.filter((e) => !(subscribable as string[]).includes(e));
+  if (unknown.length) throw new ApiError(400, `events: unknown event ${unknown.join(", ")}`);
+  const forbidden = events.filter((e) => !eventAllowed(e, caller.installation.scopes));
+  if (forbidden.length) {
+    const scopes = [...new Set(forbidden.map((e) => EVENTS[e as keyof typeof EVENTS]))];
+    throw new ApiError(403, `events ${forbidden.join(", ")} need the ${scopes.join(", ")} scope, which the installation has not been granted`);
+  }
+}
+
+export function serializeWebhook(w: Webhook) {
+  return { id: w.id, url: w.url, events: w.events, isActive: w.isActive, description: w.description, disabledReason: w.disabledReason, createdAt: w.createdAt.toISOString() };
+}
+
+export function serializeDelivery(d: WebhookDelivery) {
+  return {
+    id: d.id, eventId: d.eventId, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode, lastDurationMs: d.lastDurationMs,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null, createdAt: d.createdAt.toISOString(),
+  };
+}
+
+export async function createRegistration(db: Db, env: Env, caller: AppCaller, body: unknown) {
+  const input = parseWith(createSchema(env), body);
+  checkEvents(caller, input.events);
+  const secret = newWebhookSecret(caller.installation.isTestInstall);
+  const t = now();
+  const [row] = await db
+    .insert(webhooks)
+    .values({
+      id: newId("wh"), installationId: caller.installation.id, appId: caller.app.id, businessId: caller.business.id, url: input.url, events: input.events,
+      secretEnc: encrypt(secret, env.encryptionKey), description: input.description ?? "", createdAt: t, updatedAt: t,
+    })
+    .returning();
+  const { disabledReason: _d, ...rest } = serializeWebhook(row);
+  return { ...rest, secret };
+}
+
+export async function getRegistration(db: Db, caller: AppCaller, id: string): Promise<Webhook> {
+  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.installationId, caller.installation.id)));
+  if (!row) throw new ApiError(404, "Webhook not found");
+  return row;
+}
+
+export async function listRegistrations(db: Db, caller: AppCaller, page: { limit: number; offset: number }) {
+  const where = eq(webhooks.installationId, caller.installation.id);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(webhooks).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, body: unknown) {
+  const existing = await getRegistration(db, caller, id);
+  const input = parseWith(updateSchema(env), body);
+  if (input.events) checkEvents(caller, input.events);
+  const change: Partial<Webhook> = { updatedAt: now() };
+  if (input.url !== undefined) change.url = input.url;
+  if (input.events !== undefined) change.events = input.events;
+  if (input.description !== undefined) change.description = input.description;
+  if (input.isActive !== undefined) {
+    change.isActive = input.isActive;
+    // re-activation starts counting failures again
+    if (input.isActive && !existing.isActive) Object.assign(change, { consecutiveFailures: 0, disabledReason: null });
+    if (!input.isActive) change.disabledReason = null;
+  }
+  const [row] = await db.update(webhooks).set(change).where(eq(webhooks.id, id)).returning();
+  return serializeWebhook(row);
+}
+
+export async function deleteRegistration(db: Db, caller: AppCaller, id: string) {
+  const existing = await getRegistration(db, caller, id);
+  if (existing.isInstallDefault)
+    throw new ApiError(409, "This is the app's install registration: it receives business.data_erasure. Deactivate it with isActive: false instead");
+  await db.delete(webhooks).where(eq(webhooks.id, id));
+}
+
+export async function listDeliveries(db: Db, caller: AppCaller, webhookId: string, page: { limit: number; offset: number }) {
+  await getRegistration(db, caller, webhookId);
+  const where = eq(webhookDeliveries.webhookId, webhookId);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { rows, total };
+}
+
+/** A new attempt of a delivery, with the same X-Service-Event-Id. */
+export async function redeliver(db: Database, caller: AppCaller, webhookId: string, deliveryId: string) {
+  await getRegistration(db, caller, webhookId);
+  const [delivery] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
+  if (!delivery) throw new ApiError(404, "Delivery not found");
+  await addJob(db, "webhook__deliver", { deliveryId, manual: true });
+  return { id: delivery.id, status: "QUEUED" };
+}
