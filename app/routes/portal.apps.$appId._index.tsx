@@ -88,6 +88,9 @@ export default function AppDetail() {
         <div className="section-title">
           <div>
             <h1>{app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} /></h1>
+            <nav className="app-links" aria-label="App sections">
+              <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">Webhooks &amp; deliveries</Link>
+            </nav>
             <p className="muted">{app.slug} · version {app.version}{app.publishedAt ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}</p>
           </div>
           {!inReview ? (

@@ -1,0 +1,114 @@
+/**
+ * Product and review changes made by the merchant (admin) or shoppers (storefront), each with its
+ * events in the same transaction.
+ */
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Tx } from "../../../db/client";
+import { products, reviews, type Product } from "../../../db/schema";
+import { pgErrorCode } from "../../../db/sql";
+import { ApiError } from "../core/http.server";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { emitEvent } from "../events/emit.server";
+import { serializeProduct, serializeReview } from "./serialize.server";
+import { LOW_STOCK_THRESHOLD } from "../../../storefront/checkout.server";
+
+const slugify = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+
+export const productSchema = z.object({
+  name: z.string().trim().min(1, "is required").max(120),
+  slug: z.string().trim().max(60).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and hyphens").optional(),
+  description: z.string().trim().max(2000).default(""),
+  price: z.number().int("must be in cents").min(0).max(100_000_000),
+  category: z.string().trim().max(60).default(""),
+  isAvailable: z.boolean().default(true),
+  imageUrl: z
+    .string()
+    .trim()
+    .max(500)
+    .refine((v) => v === "" || v.startsWith("/") || /^https?:\/\//.test(v), "must be a relative path or an http(s) URL")
+    .refine((v) => !v.startsWith("//"), "must be a relative path or an http(s) URL")
+    .default(""),
+  status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]).default("ACTIVE"),
+  stock: z.number().int().min(0).max(1_000_000).nullable().default(null),
+});
+export type ProductInput = z.infer<typeof productSchema>;
+
+async function stockEvents(tx: Tx, before: Product | null, after: Product) {
+  if (after.stock === null) return;
+  const data = { productId: after.id, stock: after.stock, threshold: LOW_STOCK_THRESHOLD };
+  const was = before?.stock ?? null;
+  if (after.stock === 0 && was !== 0) await emitEvent(tx, { businessId: after.businessId, type: "product.out_of_stock", data });
+  else if (after.stock > 0 && after.stock < LOW_STOCK_THRESHOLD && (was === null || was >= LOW_STOCK_THRESHOLD || was === 0)) {
+    if (was === 0) await emitEvent(tx, { businessId: after.businessId, type: "product.back_in_stock", data });
+    await emitEvent(tx, { businessId: after.businessId, type: "product.low_stock", data });
+  } else if (after.stock >= LOW_STOCK_THRESHOLD && was === 0) await emitEvent(tx, { businessId: after.businessId, type: "product.back_in_stock", data });
+}
+
+export async function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
+  try {
+    return await db.transaction(async (tx) => {
+      const t = now();
+      const [row] = await tx
+        .insert(products)
+        .values({ id: newId("prd"), businessId, ...input, slug: input.slug || slugify(input.name) || newId("p", 8), createdAt: t, updatedAt: t })
+        .returning();
+      await emitEvent(tx, { businessId, type: "product.created", data: serializeProduct(row) });
+      await stockEvents(tx, null, row);
+      return row;
+    });
+  } catch (e) {
+    if (pgErrorCode(e) === "23505") throw new ApiError(409, "Another product already has this slug");
+    throw e;
+  }
+}
+
+export async function updateProduct(db: Database, businessId: string, id: string, input: Partial<ProductInput>): Promise<Product> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).for("update");
+      if (!before) throw new ApiError(404, "Product not found");
+      const [row] = await tx.update(products).set({ ...input, updatedAt: now() }).where(eq(products.id, id)).returning();
+      await emitEvent(tx, { businessId, type: "product.updated", data: serializeProduct(row) });
+      await stockEvents(tx, before, row);
+      return row;
+    });
+  } catch (e) {
+    if (pgErrorCode(e) === "23505") throw new ApiError(409, "Another product already has this slug");
+    throw e;
+  }
+}
+
+/** Deletes a product (its reviews go with it; past orders keep their lines). */
+export async function deleteProduct(db: Database, businessId: string, id: string) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).returning({ id: products.id });
+    if (!row) throw new ApiError(404, "Product not found");
+    await emitEvent(tx, { businessId, type: "product.deleted", data: { id } });
+  });
+}
+
+export const reviewSchema = z.object({
+  rating: z.number().int().min(1, "must be 1-5").max(5, "must be 1-5"),
+  comment: z.string().trim().max(2000).default(""),
+  authorName: z.string().trim().min(1, "is required").max(80),
+});
+
+export async function createReview(db: Database, businessId: string, productId: string, input: z.infer<typeof reviewSchema>) {
+  return db.transaction(async (tx) => {
+    const [product] = await tx.select({ id: products.id }).from(products).where(and(eq(products.businessId, businessId), eq(products.id, productId)));
+    if (!product) throw new ApiError(404, "Product not found");
+    const [row] = await tx.insert(reviews).values({ id: newId("rev"), businessId, productId, ...input, createdAt: now() }).returning();
+    await emitEvent(tx, { businessId, type: "review.created", data: serializeReview(row) });
+    return row;
+  });
+}
+
+export async function deleteReview(db: Database, businessId: string, id: string) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(reviews).where(and(eq(reviews.businessId, businessId), eq(reviews.id, id))).returning({ id: reviews.id });
+    if (!row) throw new ApiError(404, "Review not found");
+    await emitEvent(tx, { businessId, type: "review.deleted", data: { id } });
+  });
+}

@@ -1,0 +1,155 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { ApiError, parsePagination } from "~/platform/core/http.server";
+import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
+import { EmptyState } from "~/components/area-layout";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Webhooks · Developer portal" }];
+
+const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—");
+
+async function ownApp(request: Request, context: LoaderFunctionArgs["context"], appId: string) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  return getDeveloperApp(context.db, account.id, appId).catch((e) => {
+    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
+    throw e;
+  });
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const app = await ownApp(request, context, params.appId!);
+  const url = new URL(request.url);
+  const registrations = await appRegistrations(context.db, app.id);
+  const selected = url.searchParams.get("webhook") ?? registrations[0]?.webhook.id ?? null;
+  let page = { page: 1, limit: 20, offset: 0 };
+  try {
+    page = parsePagination(url, { limit: 20, max: 100 });
+  } catch {
+    /* fall back to the first page */
+  }
+  const log = selected && registrations.some((r) => r.webhook.id === selected) ? await appDeliveries(context.db, app.id, selected, page) : null;
+  return json({
+    app: { id: app.id, name: app.name },
+    registrations: registrations.map((r) => ({
+      id: r.webhook.id, url: r.webhook.url, events: r.webhook.events, isActive: r.webhook.isActive, disabledReason: r.webhook.disabledReason,
+      businessName: r.businessName, installed: r.installationStatus === "ACTIVE", isTestInstall: r.isTestInstall, isInstallDefault: r.webhook.isInstallDefault,
+    })),
+    selected,
+    page: page.page,
+    total: log?.total ?? 0,
+    deliveries: (log?.rows ?? []).map(({ delivery: d, attempts }) => ({
+      id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode, lastDurationMs: d.lastDurationMs,
+      nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null, createdAt: d.createdAt.toISOString(), body: d.body,
+      tries: attempts.map((a) => ({ id: a.id, n: a.attemptNo, at: a.createdAt.toISOString(), success: a.success, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, response: a.responseExcerpt })),
+    })),
+  });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const app = await ownApp(request, context, params.appId!);
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  try {
+    await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));
+  } catch (e) {
+    if (e instanceof ApiError) throw new Response(e.message, { status: e.status });
+    throw e;
+  }
+  const back = new URL(request.url);
+  back.searchParams.set("redelivered", String(form.get("deliveryId")));
+  return redirect(back.pathname + back.search);
+}
+
+const tone = (status: string) => (status === "SUCCEEDED" ? "ok" : status === "FAILED" ? "danger" : status === "RETRYING" ? "warn" : "info");
+
+export default function AppWebhooks() {
+  const data = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const pages = Math.max(1, Math.ceil(data.total / 20));
+  return (
+    <div className="stack-lg">
+      <header>
+        <p><Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link></p>
+        <h1>Webhooks</h1>
+        <p className="lead">Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.</p>
+      </header>
+      {params.get("redelivered") ? <p className="alert success" role="status">A new attempt was queued; it keeps the same X-Service-Event-Id.</p> : null}
+      {data.registrations.length === 0 ? (
+        <EmptyState title="No webhook registrations yet">Registrations appear when a business installs the app (with a webhook URL set) or when the app calls POST /webhooks.</EmptyState>
+      ) : (
+        <table className="table">
+          <thead><tr><th>Business</th><th>Endpoint</th><th>Events</th><th>State</th></tr></thead>
+          <tbody>
+            {data.registrations.map((r) => (
+              <tr key={r.id} className={r.id === data.selected ? "selected" : undefined}>
+                <td>{r.businessName} {r.isTestInstall ? <span className="badge info">test</span> : null}{!r.installed ? <span className="badge">uninstalled</span> : null}</td>
+                <td><Link to={`?webhook=${r.id}`}><code>{r.url}</code></Link>{r.isInstallDefault ? <div className="muted small">install registration</div> : null}</td>
+                <td className="small">{r.events.length ? r.events.join(", ") : <span className="muted">none</span>}</td>
+                <td>{r.isActive ? <span className="badge ok">active</span> : <span className="badge danger">{r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data.selected ? (
+        <section className="stack">
+          <h2>Deliveries</h2>
+          {data.deliveries.length === 0 ? (
+            <EmptyState title="No deliveries yet">Deliveries appear here when subscribed events happen on the business.</EmptyState>
+          ) : (
+            <ul className="delivery-list">
+              {data.deliveries.map((d) => (
+                <li key={d.id} className="card" data-testid="delivery">
+                  <details>
+                    <summary>
+                      <span className={`badge ${tone(d.status)}`}>{d.status}</span> <code>{d.event}</code>
+                      <span className="muted small"> · {fmt(d.createdAt)} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}{d.lastStatusCode ? ` · last HTTP ${d.lastStatusCode}` : ""}{d.lastDurationMs !== null ? ` in ${d.lastDurationMs} ms` : ""}</span>
+                      {d.nextAttemptAt ? <span className="muted small"> · next attempt {fmt(d.nextAttemptAt)}</span> : null}
+                    </summary>
+                    <div className="stack">
+                      <p className="small">Delivery (X-Service-Event-Id): <code>{d.id}</code></p>
+                      <table className="table">
+                        <thead><tr><th>#</th><th>When</th><th>Result</th><th>Duration</th><th>Response</th></tr></thead>
+                        <tbody>
+                          {d.tries.map((a) => (
+                            <tr key={a.id}>
+                              <td>{a.n}</td>
+                              <td className="small">{fmt(a.at)}</td>
+                              <td>{a.success ? <span className="badge ok">HTTP {a.statusCode}</span> : <span className="badge danger">{a.statusCode ? `HTTP ${a.statusCode}` : "no answer"}</span>} <span className="small muted">{a.error && !a.error.startsWith("HTTP ") ? a.error : ""}</span></td>
+                              <td>{a.durationMs ?? "—"} ms</td>
+                              <td><code className="small excerpt">{a.response ?? ""}</code></td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                      <details>
+                        <summary className="small">Payload</summary>
+                        <pre>{JSON.stringify(JSON.parse(d.body), null, 2)}</pre>
+                      </details>
+                      <Form method="post">
+                        <CsrfInput />
+                        <input type="hidden" name="deliveryId" value={d.id} />
+                        <button type="submit" className="button small">Redeliver</button>
+                      </Form>
+                    </div>
+                  </details>
+                </li>
+              ))}
+            </ul>
+          )}
+          {pages > 1 ? (
+            <nav className="row" aria-label="Pages">
+              {data.page > 1 ? <Link to={`?webhook=${data.selected}&page=${data.page - 1}`}>← Newer</Link> : null}
+              <span className="muted small">Page {data.page} of {pages}</span>
+              {data.page < pages ? <Link to={`?webhook=${data.selected}&page=${data.page + 1}`}>Older →</Link> : null}
+            </nav>
+          ) : null}
+        </section>
+      ) : null}
+    </div>
+  );
+}
