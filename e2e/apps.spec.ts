@@ -26,7 +26,7 @@ test("an app goes from creation through rejection and approval into the marketpl
   await page.getByLabel(/^Slug/).fill(slug);
   await page.getByLabel(/^Description/).fill("Digital stamp cards: every tenth coffee is free.");
   await page.getByLabel("Category").selectOption("loyalty");
-  await page.getByRole("checkbox", { name: /read_orders/ }).check();
+  await page.locator('input[name="scopes"][value="read_orders"]').check();
   await page.getByLabel("OAuth redirect URL").fill("https://stamps.example/oauth/callback");
   await page.getByRole("button", { name: "Create app" }).click();
 
@@ -71,7 +71,9 @@ test("an app goes from creation through rejection and approval into the marketpl
   // the reviewer approves
   await signIn(page, DEMO.reviewer.email, DEMO.reviewer.password);
   await page.getByRole("link", { name: appName }).click();
+  await page.waitForLoadState("networkidle");
   for (const box of await page.getByRole("checkbox").all()) await box.check();
+  for (const box of await page.getByRole("checkbox").all()) await expect(box).toBeChecked();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText("App approved and published.")).toBeVisible();
   await signOut(page);

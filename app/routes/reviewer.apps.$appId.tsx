@@ -208,10 +208,10 @@ export default function ReviewApp() {
           <h2 id="decision-title">Decision</h2>
           <fieldset className="checklist">
             <legend>Review checklist</legend>
-            <p className="muted small">An aid for your review; it is not saved. Tick every criterion to enable approval.</p>
+            <p className="muted small" id="checklist-hint">An aid for your review; it is not saved. Tick every criterion before approving{allChecked ? " ✓" : ""}.</p>
             {REVIEW_CRITERIA.map((c) => (
               <label key={c.key} className={checked[c.key] ? "choice selected" : "choice"}>
-                <input type="checkbox" checked={!!checked[c.key]} onChange={(e) => setChecked((prev) => ({ ...prev, [c.key]: e.target.checked }))} />
+                <input type="checkbox" form="approve-form" name="criteria" value={c.key} required onChange={(e) => setChecked((prev) => ({ ...prev, [c.key]: e.target.checked }))} />
                 <strong>{c.label}</strong>
                 <span className="muted">{c.hint}</span>
               </label>
@@ -219,7 +219,7 @@ export default function ReviewApp() {
           </fieldset>
 
           <div className="decision-forms">
-            <Form method="post" className="stack decision-approve">
+            <Form method="post" id="approve-form" className="stack decision-approve">
               <CsrfInput />
               <input type="hidden" name="intent" value="approve" />
               <h3>Approve</h3>
@@ -227,7 +227,7 @@ export default function ReviewApp() {
                 {isUpdate ? "The update replaces the published version; new scopes require merchants to consent again." : "The app is published in the marketplace at once."}
               </p>
               <div>
-                <button type="submit" className="button primary" disabled={!allChecked || busyIntent != null}>
+                <button type="submit" className="button primary" disabled={busyIntent != null} aria-describedby="checklist-hint">
                   Approve
                 </button>
               </div>
