@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
 import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorage } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
@@ -74,9 +74,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   useLoaderData<typeof loader>();
+  // storefronts (/s/<business>) are the merchant's own site: no platform header there
+  const storefront = useLocation().pathname.startsWith("/s/");
   return (
     <>
-      <Header />
+      {storefront ? null : <Header />}
       <Outlet />
     </>
   );

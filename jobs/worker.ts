@@ -10,6 +10,7 @@ import { maintenanceCleanup } from "./tasks/maintenance__cleanup";
 import { eventFanout } from "./tasks/event__fanout";
 import { webhookDeliver } from "./tasks/webhook__deliver";
 import { installationErasure } from "./tasks/installation__erasure";
+import { paymentExpire } from "./tasks/payment__expire";
 import { sweepAbandoned } from "../app/platform/webhooks/delivery.server";
 
 export type WorkerDeps = { db: Database; env: Env };
@@ -22,6 +23,7 @@ export function taskList(deps: WorkerDeps): TaskList {
     event__fanout: (payload) => eventFanout(deps, payload),
     webhook__deliver: (payload) => webhookDeliver(deps, payload),
     installation__erasure: (payload) => installationErasure(deps, payload),
+    payment__expire: (payload) => paymentExpire(deps, payload),
   };
 }
 

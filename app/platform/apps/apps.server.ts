@@ -13,6 +13,7 @@ import { now } from "../core/clock.server";
 import { safeEqual, sha256 } from "../core/crypto.server";
 import { webUrl } from "../core/validation.server";
 import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
+import { parseManifest, syncManifest } from "../extensions/manifest.server";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const VERSION_PATTERN = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
@@ -100,32 +101,37 @@ export type AppJson = ReturnType<typeof serializeApp>;
 const newClientSecret = () => `fbcs_${randomToken(32)}`;
 
 export async function createApp(db: Database, developerId: string, input: CreateAppInput) {
+  const manifest = input.manifest ? parseManifest(input.manifest) : null;
   const clientSecret = newClientSecret();
   const t = now();
   try {
-    const [app] = await db
-      .insert(apps)
-      .values({
-        id: newId("app"),
-        developerId,
-        clientId: `fbci_${newId("x", 24).slice(2)}`,
-        clientSecretHash: sha256(clientSecret),
-        name: input.name,
-        slug: input.slug,
-        description: input.description,
-        category: input.category,
-        scopes: input.scopes,
-        redirectUrl: input.redirectUrl,
-        webhookUrl: input.webhookUrl ?? null,
-        webhookEvents: input.webhookEvents ?? [],
-        iconUrl: input.iconUrl ?? null,
-        screenshots: input.screenshots ?? [],
-        version: input.version ?? "1.0.0",
-        manifest: input.manifest ?? null,
-        createdAt: t,
-        updatedAt: t,
-      })
-      .returning();
+    const app = await db.transaction(async (tx) => {
+      const [app] = await tx
+        .insert(apps)
+        .values({
+          id: newId("app"),
+          developerId,
+          clientId: `fbci_${newId("x", 24).slice(2)}`,
+          clientSecretHash: sha256(clientSecret),
+          name: input.name,
+          slug: input.slug,
+          description: input.description,
+          category: input.category,
+          scopes: input.scopes,
+          redirectUrl: input.redirectUrl,
+          webhookUrl: input.webhookUrl ?? null,
+          webhookEvents: input.webhookEvents ?? [],
+          iconUrl: input.iconUrl ?? null,
+          screenshots: input.screenshots ?? [],
+          version: input.version ?? "1.0.0",
+          manifest: manifest as Record<string, unknown> | null,
+          createdAt: t,
+          updatedAt: t,
+        })
+        .returning();
+      if (manifest) await syncManifest(tx, app.id, manifest);
+      return app;
+    });
     return { app, clientSecret };
   } catch (e) {
     if (pgErrorCode(e) === "23505") throw new ApiError(409, `The slug "${input.slug}" is taken`);
@@ -168,6 +174,7 @@ export async function updateApp(db: Database, developerId: string, appId: string
     const [app] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
     if (!app) throw new ApiError(404, "App not found");
     assertEditable(app);
+    if (input.manifest !== undefined) await syncManifest(tx, appId, input.manifest ? parseManifest(input.manifest) : null);
     const [updated] = await tx
       .update(apps)
       .set({ ...input, updatedAt: now() })

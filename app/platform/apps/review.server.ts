@@ -7,6 +7,8 @@ import type { Database, Db, Tx } from "../../../db/client";
 import { apps, appVersions, installations, type App } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { textArray } from "../../../db/sql";
+import { syncManifest } from "../extensions/manifest.server";
+import type { Manifest } from "../extensions/manifest-schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 
@@ -50,6 +52,7 @@ export async function approveApp(db: Database, reviewerId: string, appId: string
       .set({ status: "APPROVED", updateInReview: false, approvedScopes: app.scopes, publishedAt: app.publishedAt ?? t, reviewNotes: null, updatedAt: t })
       .where(eq(apps.id, appId))
       .returning();
+    await syncManifest(tx, appId, (app.manifest as Manifest | null) ?? null);
     await tx.insert(appVersions).values({ id: newId("ver"), appId, version: app.version, scopes: app.scopes, manifest: app.manifest, reviewerId, approvedAt: t });
     await tx.update(installations).set({ isTestInstall: false }).where(and(eq(installations.appId, appId), eq(installations.isTestInstall, true), eq(installations.status, "ACTIVE")));
     if (app.approvedScopes.length > 0 && gained.length > 0)

@@ -1,11 +1,52 @@
 /**
- * The checkout pipeline's hook points, bound to a database: the installations whose scopes cover a
- * hook point are called through their hook extensions.
+ * The checkout pipeline's hook points bound to the platform: payment methods concatenate
+ * (namespaced `<appSlug>:<id>`), create_payment goes to the app that offered the method, the first
+ * successful shipping fee wins, any `valid: false` rejects with the first reason, discounts add up.
  */
 import type { Database } from "../../../db/client";
+import type { Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
-import { noHooks, type CheckoutHooks } from "../../../storefront/checkout.server";
+import type { CheckoutHooks, OfferedMethod } from "../../../storefront/checkout.server";
+import { addJob } from "../events/emit.server";
+import { callHooks } from "./invoke.server";
 
-export function checkoutHooks(_db: Database, _env: Env): CheckoutHooks {
-  return noHooks;
+export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
+
+export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
+  return {
+    async paymentMethods(business: Business) {
+      const results = await callHooks(db, env, business, "checkout.payment_methods", { businessId: business.id });
+      return results.flatMap((r) =>
+        (r.answer?.methods ?? []).map(
+          (m): PlatformMethod => ({ id: `${r.target.app.slug}:${m.id}`, appMethodId: m.id, appName: r.target.app.name, name: m.name, description: m.description, icon: m.icon, installationId: r.target.installation.id }),
+        ),
+      );
+    },
+    async validate(business, ctx) {
+      const results = await callHooks(db, env, business, "order.validate", ctx);
+      const refusal = results.find((r) => r.answer && !r.answer.valid);
+      return refusal ? { valid: false, reason: refusal.answer!.reason || `${refusal.target.app.name} cannot accept this order` } : { valid: true };
+    },
+    async shippingFee(business, ctx) {
+      const results = await callHooks(db, env, business, "checkout.shipping_rates", { ...ctx });
+      const first = results.find((r) => r.answer);
+      return first ? Math.round(first.answer!.fee) : ctx.builtInFee;
+    },
+    async discounts(business, ctx) {
+      const results = await callHooks(db, env, business, "order.calculate_discounts", ctx);
+      const given = results.filter((r) => r.answer && r.answer.discount > 0);
+      return { discount: given.reduce((s, r) => s + Math.round(r.answer!.discount), 0), reason: given.map((r) => r.answer!.reason).filter(Boolean).join("; ") || undefined };
+    },
+    async createPayment(business, order, method) {
+      const appMethodId = (method as PlatformMethod).appMethodId ?? method.id.split(":").slice(1).join(":");
+      const [result] = await callHooks(
+        db, env, business, "checkout.create_payment",
+        { orderId: order.id, amount: String(order.amount), currency: order.currency, paymentMethodId: appMethodId, businessId: business.id, description: `Order #${order.orderNumber} at ${business.name}` },
+        { onlyInstallationId: method.installationId },
+      );
+      if (!result?.answer) return null;
+      if (result.answer.expiresAt) await addJob(db, "payment__expire", { orderId: order.id }, { runAt: new Date(result.answer.expiresAt), jobKey: `payment-expire:${order.id}` });
+      return result.answer;
+    },
+  };
 }

@@ -1,0 +1,68 @@
+/**
+ * A small bar chart drawn as inline SVG on the server (no script needed). Screen readers get the
+ * chart's summary from aria-label and the numbers from a visually hidden table.
+ */
+export type BarChartPoint = { date: string; value: number };
+
+const W = 600;
+const H = 200;
+const PAD = { top: 22, right: 6, bottom: 24, left: 6 };
+
+const plain = (n: number) => new Intl.NumberFormat("en-US").format(n);
+
+export function BarChart({ series, label, formatValue = plain }: { series: BarChartPoint[]; label: string; formatValue?: (n: number) => string }) {
+  const max = series.reduce((m, p) => Math.max(m, p.value), 0);
+  const total = series.reduce((s, p) => s + p.value, 0);
+  const first = series[0]?.date ?? "";
+  const last = series[series.length - 1]?.date ?? "";
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const slot = series.length ? plotW / series.length : plotW;
+  const barW = Math.max(1, slot * 0.72);
+  const baseline = PAD.top + plotH;
+  const summary = series.length
+    ? `${label}, ${first} to ${last}: total ${formatValue(total)}, highest day ${formatValue(max)}`
+    : `${label}: no data`;
+
+  return (
+    <figure className="bar-chart">
+      <svg role="img" aria-label={summary} viewBox={`0 0 ${W} ${H}`} width="100%" focusable="false">
+        <title>{summary}</title>
+        {/* gridline at the highest value */}
+        <line className="bar-chart-grid" x1={PAD.left} x2={W - PAD.right} y1={PAD.top} y2={PAD.top} />
+        <text className="bar-chart-label" x={PAD.left} y={PAD.top - 6}>
+          {max > 0 ? `max ${formatValue(max)}` : "No data in this period"}
+        </text>
+        {series.map((p, i) => {
+          const h = max > 0 ? (p.value / max) * plotH : 0;
+          const x = PAD.left + i * slot + (slot - barW) / 2;
+          return (
+            <rect key={p.date} className="bar-chart-bar" x={x} y={baseline - h} width={barW} height={h} rx={Math.min(2, barW / 4)}>
+              <title>{`${p.date}: ${formatValue(p.value)}`}</title>
+            </rect>
+          );
+        })}
+        <line className="bar-chart-axis" x1={PAD.left} x2={W - PAD.right} y1={baseline} y2={baseline} />
+        <text className="bar-chart-label" x={PAD.left} y={H - 6} textAnchor="start">{first}</text>
+        <text className="bar-chart-label" x={W - PAD.right} y={H - 6} textAnchor="end">{last}</text>
+      </svg>
+      <table className="sr-only">
+        <caption>{label}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">{label}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {series.map((p) => (
+            <tr key={p.date}>
+              <th scope="row">{p.date}</th>
+              <td>{formatValue(p.value)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * The one registry of active extensions of active installations, read by the hook invoker, the
+ * site builder, the storefront's embed injector and the admin sidebar.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { apps, extensions, installations, type App, type Extension, type ExtensionKind, type Installation } from "../../../db/schema";
+
+export type ActiveExtension = { extension: Extension; installation: Installation; app: App };
+
+export async function activeExtensions(db: Db, businessId: string, kind: ExtensionKind, key?: string): Promise<ActiveExtension[]> {
+  const conditions = [eq(installations.businessId, businessId), eq(installations.status, "ACTIVE"), eq(extensions.kind, kind), eq(extensions.isActive, true)];
+  if (key) conditions.push(eq(extensions.key, key));
+  return db
+    .select({ extension: extensions, installation: installations, app: apps })
+    .from(installations)
+    .innerJoin(apps, eq(apps.id, installations.appId))
+    .innerJoin(extensions, eq(extensions.appId, apps.id))
+    .where(and(...conditions))
+    .orderBy(asc(installations.installedAt), asc(installations.id), asc(extensions.key));
+}
+
+/** Hook targets of a hook point: the installation must hold the hook point's scope, the app a webhook URL. */
+export async function hookTargets(db: Db, businessId: string, hookPoint: string, scope: string) {
+  const rows = await activeExtensions(db, businessId, "hook", hookPoint);
+  return rows
+    .filter((r) => r.app.webhookUrl && r.installation.scopes.includes(scope))
+    .map((r) => ({ ...r, timeout: Math.min(Number(r.extension.definition.timeout ?? 5000), 10_000), priority: Number(r.extension.definition.priority ?? 100), path: String(r.extension.definition.url) }))
+    .sort((a, b) => a.priority - b.priority || a.installation.installedAt.getTime() - b.installation.installedAt.getTime());
+}
+

@@ -1,0 +1,112 @@
+/**
+ * Synchronous hook calls (spec "Hook calls"; contract 8): signed like webhooks, run in parallel per
+ * hook point, each bounded by its own timeout, fail-open (a failure is skipped and logged), with a
+ * circuit breaker per installation and hook point, answers checked against the hook point's shape.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../../db/client";
+import { hookBreakers, hookCalls, type Business } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { decrypt } from "../core/crypto.server";
+import { signWebhook } from "../webhooks/verify";
+import { postOutbound } from "../webhooks/outbound.server";
+import { USER_AGENT } from "../webhooks/delivery.server";
+import { hookTargets, type ActiveExtension } from "../extensions/registry.server";
+import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
+
+export const BREAKER_THRESHOLD = 5;
+export const BREAKER_OPEN_MS = 30_000;
+
+const url = z.string().max(2000);
+export const RESPONSE_SHAPES = {
+  "checkout.payment_methods": z.object({ methods: z.array(z.object({ id: z.string().min(1).max(100), name: z.string().min(1).max(100), description: z.string().max(500).optional(), icon: url.optional() })).max(20) }),
+  "checkout.create_payment": z.object({ paymentUrl: url.optional(), qrCode: z.string().max(4000).optional(), invoiceId: z.string().max(200).optional(), expiresAt: z.string().datetime({ offset: true }).optional() }),
+  "checkout.shipping_rates": z.object({ fee: z.number().finite().min(0).max(100_000_000) }),
+  "order.validate": z.object({ valid: z.boolean(), reason: z.string().max(500).optional() }),
+  "order.calculate_discounts": z.object({ discount: z.number().finite().min(0).max(100_000_000), reason: z.string().max(500).optional() }),
+} as const;
+
+export type HookAnswer<P extends HookPoint> = z.infer<(typeof RESPONSE_SHAPES)[P]>;
+export type HookResult<P extends HookPoint> = { target: ActiveExtension & { priority: number }; ok: boolean; answer?: HookAnswer<P> };
+
+export function hookUrl(webhookUrl: string, path: string) {
+  return webhookUrl.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
+}
+
+/** Whether the breaker lets this call through; claims the single probe when it is half-open. */
+async function breakerAllows(db: Db, installationId: string, hookPoint: string): Promise<boolean> {
+  const [state] = await db.select().from(hookBreakers).where(and(eq(hookBreakers.installationId, installationId), eq(hookBreakers.hookPoint, hookPoint)));
+  if (!state || state.consecutiveFailures < BREAKER_THRESHOLD) return true;
+  const t = now();
+  // open: skip until open_until; then exactly one caller claims the probe by pushing open_until on
+  const claimed = await db
+    .update(hookBreakers)
+    .set({ openUntil: new Date(t.getTime() + BREAKER_OPEN_MS) })
+    .where(and(eq(hookBreakers.installationId, installationId), eq(hookBreakers.hookPoint, hookPoint), sql`(${hookBreakers.openUntil} is null or ${hookBreakers.openUntil} <= ${t.toISOString()}::timestamptz)`))
+    .returning();
+  return claimed.length > 0;
+}
+
+async function recordOutcome(db: Db, installationId: string, hookPoint: string, ok: boolean) {
+  if (ok) {
+    await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, installationId), eq(hookBreakers.hookPoint, hookPoint)));
+    return;
+  }
+  const openUntil = new Date(now().getTime() + BREAKER_OPEN_MS);
+  await db.execute(sql`
+    insert into hook_breakers (installation_id, hook_point, consecutive_failures, open_until)
+    values (${installationId}, ${hookPoint}, 1, null)
+    on conflict (installation_id, hook_point) do update set
+      consecutive_failures = hook_breakers.consecutive_failures + 1,
+      open_until = case when hook_breakers.consecutive_failures + 1 >= ${BREAKER_THRESHOLD} then ${openUntil.toISOString()}::timestamptz else null end`);
+}
+
+/** Calls every active hook of the point (or only one installation's) in parallel; results in priority order. */
+export async function callHooks<P extends HookPoint>(
+  db: Db,
+  env: Env,
+  business: Business,
+  hookPoint: P,
+  data: Record<string, unknown>,
+  options: { onlyInstallationId?: string } = {},
+): Promise<HookResult<P>[]> {
+  let targets = await hookTargets(db, business.id, hookPoint, HOOK_SCOPES[hookPoint]);
+  if (options.onlyInstallationId) targets = targets.filter((t) => t.installation.id === options.onlyInstallationId);
+  return Promise.all(
+    targets.map(async (target): Promise<HookResult<P>> => {
+      const log = (entry: { success: boolean; statusCode: number | null; durationMs: number; error?: string }) =>
+        db.insert(hookCalls).values({ id: newId("hkc"), appId: target.app.id, installationId: target.installation.id, businessId: business.id, hookPoint, ...entry, error: entry.error ?? null, createdAt: now() });
+      if (!(await breakerAllows(db, target.installation.id, hookPoint))) {
+        await log({ success: false, statusCode: null, durationMs: 0, error: "skipped: circuit breaker open after repeated failures" });
+        return { target, ok: false };
+      }
+      const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
+      const timestamp = Math.floor(now().getTime() / 1000).toString();
+      const secret = decrypt(target.installation.webhookSecretEnc, env.encryptionKey);
+      const result = await postOutbound(
+        hookUrl(target.app.webhookUrl!, target.path),
+        body,
+        { "X-Webhook-Signature": signWebhook(secret, timestamp, body), "X-Webhook-Timestamp": timestamp, "X-Hook-Point": hookPoint, "User-Agent": USER_AGENT },
+        { timeoutMs: target.timeout, allowPrivate: env.outboundAllowPrivate, keepBody: true },
+      );
+      let answer: HookAnswer<P> | undefined;
+      let error = result.error;
+      if (result.ok) {
+        try {
+          const parsed = RESPONSE_SHAPES[hookPoint].safeParse(JSON.parse(result.body ?? ""));
+          if (parsed.success) answer = parsed.data as HookAnswer<P>;
+          else error = `answer of the wrong shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`;
+        } catch {
+          error = "answer is not JSON";
+        }
+      }
+      const ok = answer !== undefined;
+      await log({ success: ok, statusCode: result.statusCode, durationMs: result.durationMs, error: ok ? undefined : error });
+      await recordOutcome(db, target.installation.id, hookPoint, ok);
+      return { target, ok, answer };
+    }),
+  );
+}

@@ -1,0 +1,123 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getProduct } from "~/platform/catalog/queries.server";
+import { deleteProduct, productSchema, updateProduct } from "~/platform/catalog/products.server";
+import { formatMoney } from "~/platform/catalog/admin-queries.server";
+import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { CsrfInput } from "~/components/csrf";
+import { ProductForm, describeFormErrors, productToFormValues, readProductForm, type ProductFormErrors } from "~/components/product-form";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.product.name ?? "Product"} · Admin` }];
+
+const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+
+async function loadProduct(context: LoaderFunctionArgs["context"], businessId: string, productId: string) {
+  try {
+    return await getProduct(context.db, businessId, productId);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) throw new Response("Product not found", { status: 404 });
+    throw e;
+  }
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const p = await loadProduct(context, business.id, params.productId ?? "");
+  return json({
+    currency: business.currency,
+    product: {
+      id: p.id,
+      name: p.name,
+      slug: p.slug,
+      description: p.description,
+      price: p.price,
+      priceLabel: formatMoney(p.price, business.currency, business.locale),
+      category: p.category,
+      imageUrl: p.imageUrl,
+      status: p.status,
+      stock: p.stock,
+      isAvailable: p.isAvailable,
+      createdAt: p.createdAt.toISOString(),
+      updatedAt: p.updatedAt.toISOString(),
+    },
+    storefrontUrl: `/s/${business.slug}`,
+  });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const productId = params.productId ?? "";
+  const intent = form.get("intent");
+  try {
+    if (intent === "delete") {
+      await deleteProduct(context.db, business.id, productId);
+      return redirect("/admin/products?saved=deleted");
+    }
+    if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: {} as ProductFormErrors, values: null }, 400);
+    const { values, errors, draft } = readProductForm(form);
+    if (!draft) return json({ error: describeFormErrors(errors), errors, values }, 400);
+    const parsed = productSchema.safeParse(draft);
+    if (!parsed.success) {
+      const fieldErrors: ProductFormErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? "") as keyof ProductFormErrors;
+        if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
+      }
+      return json({ error: describeZodError(parsed.error), errors: fieldErrors, values }, 400);
+    }
+    try {
+      await updateProduct(context.db, business.id, productId, parsed.data);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) return json({ error: e.message, errors: { slug: e.message } as ProductFormErrors, values }, 409);
+      throw e;
+    }
+    return redirect(`/admin/products/${productId}?saved=updated`);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) throw new Response("Product not found", { status: 404 });
+    if (e instanceof ApiError) return json({ error: e.message, errors: {} as ProductFormErrors, values: null }, e.status);
+    throw e;
+  }
+}
+
+export default function EditProduct() {
+  const { product, currency, storefrontUrl } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const saved = params.get("saved");
+  return (
+    <div className="stack-lg">
+      <header className="page-head">
+        <p className="small"><Link to="/admin/products">← Products</Link></p>
+        <h1 className="break">{product.name}</h1>
+        <p className="muted small">
+          {product.priceLabel} · last saved {fmtDate(product.updatedAt)} ·{" "}
+          {product.status === "ACTIVE" ? <a href={storefrontUrl}>View storefront</a> : "not shown in the storefront"}
+        </p>
+      </header>
+      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      {!data?.error && saved === "created" ? <p className="alert success" role="status">The product was created.</p> : null}
+      {!data?.error && saved === "updated" ? <p className="alert success" role="status">Changes saved.</p> : null}
+
+      <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
+
+      <section className="card stack">
+        <h2>Delete product</h2>
+        <p className="muted small">The product leaves your storefront and its reviews are deleted with it. Past orders keep their lines.</p>
+        <details className="confirm">
+          <summary>Delete {product.name}…</summary>
+          <p className="muted small">This cannot be undone.</p>
+          <Form method="post">
+            <CsrfInput />
+            <button type="submit" name="intent" value="delete" className="button danger">Delete product</button>
+          </Form>
+        </details>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { requireUser } from "~/platform/accounts/session.server";
+import { ADMIN_PAGE_SIZE, formatMoney, pageCount, readPage, searchProducts } from "~/platform/catalog/admin-queries.server";
+import { EmptyState } from "~/components/area-layout";
+import { isSafeImageSrc } from "~/components/product-form";
+
+export const meta: MetaFunction = () => [{ title: "Products · Admin" }];
+
+const MAX_QUERY = 100;
+const LOW_STOCK = 5;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY).trim();
+  const page = readPage(url);
+  const { rows, total } = await searchProducts(context.db, business.id, { q, page });
+  return json({
+    q,
+    page,
+    pages: pageCount(total),
+    total,
+    products: rows.map((p) => ({
+      id: p.id,
+      name: p.name,
+      slug: p.slug,
+      price: formatMoney(p.price, business.currency, business.locale),
+      status: p.status,
+      isAvailable: p.isAvailable,
+      stock: p.stock,
+      imageUrl: p.imageUrl,
+    })),
+  });
+}
+
+const STATUS_TONE: Record<string, string> = { ACTIVE: "ok", DRAFT: "", ARCHIVED: "warn" };
+
+function pageHref(q: string, page: number) {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (page > 1) params.set("page", String(page));
+  const s = params.toString();
+  return s ? `/admin/products?${s}` : "/admin/products";
+}
+
+export default function AdminProducts() {
+  const { q, page, pages, total, products } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const saved = params.get("saved");
+  return (
+    <div className="stack-lg">
+      <header className="section-title">
+        <div>
+          <h1>Products</h1>
+          <p className="lead">What you sell: prices, stock and what shows in your storefront.</p>
+        </div>
+        <Link to="/admin/products/new" className="button primary">Add product</Link>
+      </header>
+      {saved === "deleted" ? <p className="alert success" role="status">The product was deleted.</p> : null}
+
+      <Form method="get" className="search-form" role="search">
+        <input type="search" name="q" defaultValue={q} maxLength={MAX_QUERY} placeholder="Search products by name" aria-label="Search products" key={q} />
+        <button type="submit" className="button">Search</button>
+      </Form>
+
+      {products.length === 0 ? (
+        q ? (
+          <EmptyState title={`No products match "${q}"`}>
+            <p><Link to="/admin/products">Clear the search</Link> to see every product.</p>
+          </EmptyState>
+        ) : total > 0 ? (
+          <EmptyState title="No products on this page">
+            <p><Link to="/admin/products">Go to the first page</Link>.</p>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No products yet">
+            <p>Add what you sell and it appears in your storefront.</p>
+            <p><Link to="/admin/products/new" className="button primary">Add your first product</Link></p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <p className="muted small" role="status">
+            {total} {total === 1 ? "product" : "products"}
+            {q ? <> match "{q}" · <Link to="/admin/products">Clear search</Link></> : null}
+          </p>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Product</th>
+                <th scope="col">Price</th>
+                <th scope="col">Status</th>
+                <th scope="col">Availability</th>
+                <th scope="col">Stock</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {products.map((p) => (
+                <tr key={p.id} data-testid="product-row">
+                  <td>
+                    <div className="product-cell">
+                      {p.imageUrl && isSafeImageSrc(p.imageUrl) ? (
+                        <img className="product-thumb" src={p.imageUrl} alt="" width={36} height={36} loading="lazy" />
+                      ) : (
+                        <span className="product-thumb placeholder" aria-hidden>{p.name.trim().charAt(0).toUpperCase() || "?"}</span>
+                      )}
+                      <div>
+                        <Link to={`/admin/products/${p.id}`} className="break"><strong>{p.name}</strong></Link>
+                        <div className="muted small break">/{p.slug}</div>
+                      </div>
+                    </div>
+                  </td>
+                  <td className="num">{p.price}</td>
+                  <td><span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span></td>
+                  <td>{p.isAvailable ? "Available" : <span className="muted">Not for sale</span>}</td>
+                  <td>
+                    {p.stock === null ? (
+                      <span className="muted">untracked</span>
+                    ) : p.stock === 0 ? (
+                      <span className="badge danger">out of stock</span>
+                    ) : p.stock < LOW_STOCK ? (
+                      <>{p.stock} <span className="badge warn">low</span></>
+                    ) : (
+                      p.stock
+                    )}
+                  </td>
+                  <td><Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>Edit</Link></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <Pagination page={page} pages={pages} href={(n) => pageHref(q, n)} />
+      <p className="muted small">{ADMIN_PAGE_SIZE} products per page, newest first.</p>
+    </div>
+  );
+}
+
+function Pagination({ page, pages, href }: { page: number; pages: number; href: (n: number) => string }) {
+  if (pages <= 1 && page <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="Pages">
+      {page > 1 ? <Link to={href(Math.min(page - 1, pages))} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
+      <span>Page {page} of {pages}</span>
+      {page < pages ? <Link to={href(page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
+    </nav>
+  );
+}

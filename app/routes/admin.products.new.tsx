@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { createProduct, productSchema } from "~/platform/catalog/products.server";
+import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { ProductForm, describeFormErrors, emptyProductValues, readProductForm, type ProductFormErrors } from "~/components/product-form";
+
+export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  return json({ currency: business.currency });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const { values, errors, draft } = readProductForm(form);
+  if (!draft) return json({ error: describeFormErrors(errors), errors, values }, 400);
+  const parsed = productSchema.safeParse(draft);
+  if (!parsed.success) {
+    const fieldErrors: ProductFormErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? "") as keyof ProductFormErrors;
+      if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
+    }
+    return json({ error: describeZodError(parsed.error), errors: fieldErrors, values }, 400);
+  }
+  try {
+    const product = await createProduct(context.db, business.id, parsed.data);
+    return redirect(`/admin/products/${product.id}?saved=created`);
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message, errors: (e.status === 409 ? { slug: e.message } : {}) as ProductFormErrors, values }, e.status);
+    throw e;
+  }
+}
+
+export default function NewProduct() {
+  const { currency } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  return (
+    <div className="stack-lg">
+      <header className="page-head">
+        <p className="small"><Link to="/admin/products">← Products</Link></p>
+        <h1>Add product</h1>
+      </header>
+      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      <ProductForm mode="create" values={data?.values ?? emptyProductValues} errors={data?.errors} submitLabel="Create product" currency={currency} />
+    </div>
+  );
+}
