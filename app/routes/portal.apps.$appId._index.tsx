@@ -90,6 +90,7 @@ export default function AppDetail() {
             <h1>{app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} /></h1>
             <nav className="app-links" aria-label="App sections">
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">Webhooks &amp; deliveries</Link>
+              <Link to={`/portal/apps/${app.id}/hooks`} className="button small">Hook calls</Link>
             </nav>
             <p className="muted">{app.slug} · version {app.version}{app.publishedAt ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}</p>
           </div>

@@ -1,0 +1,126 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { listReviewsWithProduct, pageCount, readPage } from "~/platform/catalog/admin-queries.server";
+import { deleteReview } from "~/platform/catalog/products.server";
+import { ApiError } from "~/platform/core/http.server";
+import { EmptyState } from "~/components/area-layout";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
+
+const fmtDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const page = readPage(new URL(request.url));
+  const { rows, total } = await listReviewsWithProduct(context.db, business.id, { page });
+  return json({
+    page,
+    pages: pageCount(total),
+    total,
+    reviews: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  try {
+    if (form.get("intent") !== "delete") return json({ error: "Unknown action" }, 400);
+    await deleteReview(context.db, business.id, String(form.get("reviewId") ?? ""));
+    const page = Number(form.get("page"));
+    return redirect(`/admin/reviews?saved=deleted${Number.isInteger(page) && page > 1 ? `&page=${page}` : ""}`);
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    throw e;
+  }
+}
+
+const stars = (rating: number) => {
+  const r = Math.max(0, Math.min(5, Math.round(rating)));
+  return "★".repeat(r) + "☆".repeat(5 - r);
+};
+
+const pageHref = (page: number) => (page > 1 ? `/admin/reviews?page=${page}` : "/admin/reviews");
+
+export default function AdminReviews() {
+  const { page, pages, total, reviews } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  return (
+    <div className="stack-lg">
+      <header className="page-head">
+        <h1>Reviews</h1>
+        <p className="lead">What customers say about your products. Delete reviews that are spam or abusive.</p>
+      </header>
+      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      {!data?.error && params.get("saved") === "deleted" ? <p className="alert success" role="status">The review was deleted.</p> : null}
+
+      {reviews.length === 0 ? (
+        total > 0 ? (
+          <EmptyState title="No reviews on this page">
+            <p><Link to="/admin/reviews">Go to the first page</Link></p>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No reviews yet">
+            <p>When customers review your products, their reviews appear here.</p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <p className="muted small">{total} {total === 1 ? "review" : "reviews"}, newest first</p>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Product</th>
+                <th scope="col">Rating</th>
+                <th scope="col">Author</th>
+                <th scope="col">Comment</th>
+                <th scope="col">Date</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {reviews.map((r) => (
+                <tr key={r.id} data-testid="review-row">
+                  <td className="break"><Link to={`/admin/products/${r.productId}`}>{r.productName}</Link></td>
+                  <td className="nowrap">
+                    <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>{stars(r.rating)}</span>
+                  </td>
+                  <td className="break">{r.authorName}</td>
+                  <td className="prewrap">{r.comment || <span className="muted">No comment</span>}</td>
+                  <td className="nowrap">{fmtDate(r.createdAt)}</td>
+                  <td>
+                    <details className="confirm compact">
+                      <summary>Delete…</summary>
+                      <p className="muted small">Delete the review by {r.authorName}? This cannot be undone.</p>
+                      <Form method="post">
+                        <CsrfInput />
+                        <input type="hidden" name="reviewId" value={r.id} />
+                        <input type="hidden" name="page" value={page} />
+                        <button type="submit" name="intent" value="delete" className="button danger small">Delete review</button>
+                      </Form>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+
+      {pages > 1 || page > 1 ? (
+        <nav className="pagination" aria-label="Pages">
+          {page > 1 ? <Link to={pageHref(Math.min(page - 1, pages))} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
+          <span>Page {page} of {pages}</span>
+          {page < pages ? <Link to={pageHref(page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/platform/accounts/session.server";
+import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { ApiError, parsePagination } from "~/platform/core/http.server";
+import { appHookCalls } from "~/platform/hooks/hook-log.server";
+import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
+import { EmptyState } from "~/components/area-layout";
+
+export const meta: MetaFunction = () => [{ title: "Hook calls · Developer portal" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
+    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
+    throw e;
+  });
+  const url = new URL(request.url);
+  const point = url.searchParams.get("hookPoint");
+  const hookPoint = point && (HOOK_POINTS as readonly string[]).includes(point) ? point : undefined;
+  let page = { page: 1, limit: 50, offset: 0 };
+  try {
+    page = parsePagination(url, { limit: 50, max: 100 });
+  } catch {
+    /* first page */
+  }
+  const { rows, total } = await appHookCalls(context.db, app.id, page, hookPoint);
+  return json({
+    app: { id: app.id, name: app.name },
+    hookPoint: hookPoint ?? null,
+    page: page.page,
+    pages: Math.max(1, Math.ceil(total / page.limit)),
+    calls: rows.map((r) => ({ id: r.call.id, hookPoint: r.call.hookPoint, business: r.businessName, success: r.call.success, statusCode: r.call.statusCode, durationMs: r.call.durationMs, error: r.call.error, at: r.call.createdAt.toISOString() })),
+  });
+}
+
+export default function HookLog() {
+  const data = useLoaderData<typeof loader>();
+  const q = (extra: Record<string, string>) => "?" + new URLSearchParams({ ...(data.hookPoint ? { hookPoint: data.hookPoint } : {}), ...extra });
+  return (
+    <div className="stack-lg">
+      <header>
+        <p><Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link></p>
+        <h1>Hook calls</h1>
+        <p className="lead">Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped (fail-open); 5 failures in a row pause a hook for 30 seconds.</p>
+      </header>
+      <nav className="pills" aria-label="Hook points">
+        <Link to="?" className={data.hookPoint === null ? "pill active" : "pill"} aria-current={data.hookPoint === null ? "page" : undefined}>All</Link>
+        {HOOK_POINTS.map((h) => (
+          <Link key={h} to={`?hookPoint=${h}`} className={data.hookPoint === h ? "pill active" : "pill"} aria-current={data.hookPoint === h ? "page" : undefined}>{h}</Link>
+        ))}
+      </nav>
+      {data.calls.length === 0 ? (
+        <EmptyState title="No hook calls yet">Declare hooks in the manifest, install the app on your sandbox and check out in its storefront.</EmptyState>
+      ) : (
+        <table className="table" data-testid="hook-calls">
+          <thead><tr><th>When</th><th>Hook point</th><th>Business</th><th>Result</th><th>Duration</th><th>Error</th></tr></thead>
+          <tbody>
+            {data.calls.map((c) => (
+              <tr key={c.id}>
+                <td className="small">{new Date(c.at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC</td>
+                <td><code>{c.hookPoint}</code></td>
+                <td>{c.business}</td>
+                <td>{c.success ? <span className="badge ok">OK {c.statusCode}</span> : <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>}</td>
+                <td>{c.durationMs} ms</td>
+                <td className="small muted">{c.error ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data.pages > 1 ? (
+        <nav className="row" aria-label="Pages">
+          {data.page > 1 ? <Link to={q({ page: String(data.page - 1) })}>← Newer</Link> : null}
+          <span className="muted small">Page {data.page} of {data.pages}</span>
+          {data.page < data.pages ? <Link to={q({ page: String(data.page + 1) })}>Older →</Link> : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

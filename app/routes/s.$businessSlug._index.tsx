@@ -1,0 +1,26 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { StorefrontBlocks, StorefrontErrorBoundary, sfMeta } from "~/components/storefront-blocks";
+import { loadBusinessBySlug, loadHomePage, pageContent } from "../../storefront/site.server";
+
+export const meta: MetaFunction = ({ matches }) => sfMeta(matches);
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const page = await loadHomePage(context.db, business);
+  const content = await pageContent(context.db, business, page.blocks);
+  return json({ slug: business.slug, name: business.name, ...content });
+}
+
+export default function StorefrontHome() {
+  const { slug, name, blocks, products } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1 className="sf-visually-hidden">{name}</h1>
+      <StorefrontBlocks blocks={blocks} products={products} slug={slug} />
+    </>
+  );
+}
+
+export const ErrorBoundary = StorefrontErrorBoundary;

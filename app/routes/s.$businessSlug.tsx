@@ -1,0 +1,106 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, NavLink, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import sf from "~/storefront.css";
+import { shopPath } from "~/components/storefront-blocks";
+import { loadBusinessBySlug, publicBusiness, publishedPages } from "../../storefront/site.server";
+import { cartLines, readCart } from "../../storefront/cart.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.business.name ?? "Shop" }];
+
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const [pages, cart] = await Promise.all([publishedPages(context.db, business.id), readCart(request, context.env, business.id)]);
+  const { count } = await cartLines(context.db, business, cart);
+  return json({
+    business: publicBusiness(business),
+    pages: pages.filter((p) => p.slug !== "home"),
+    cartCount: count,
+  });
+}
+
+export default function StorefrontLayout() {
+  const { business, pages, cartCount } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const slug = business.slug;
+  return (
+    <div className="sf" lang={business.locale}>
+      <a href="#sf-main" className="sf-skip">Skip to content</a>
+      <header className="sf-header">
+        <div className="sf-container sf-header-inner">
+          <Link to={shopPath(slug)} className="sf-brand">
+            {business.name}
+          </Link>
+          <nav aria-label="Shop" className="sf-nav">
+            <ul>
+              <li>
+                <NavLink to={shopPath(slug, "/products")}>Menu</NavLink>
+              </li>
+              {pages.map((p) => (
+                <li key={p.slug}>
+                  <NavLink to={shopPath(slug, `/pages/${encodeURIComponent(p.slug)}`)}>{p.title}</NavLink>
+                </li>
+              ))}
+              <li>
+                <NavLink to={shopPath(slug, "/cart")} className="sf-cart-link" data-testid="cart-link">
+                  Cart <span className="sf-cart-count">({cartCount})</span>
+                </NavLink>
+              </li>
+            </ul>
+          </nav>
+        </div>
+      </header>
+      {params.get("added") ? (
+        <div className="sf-container">
+          <p className="sf-notice" role="status">
+            Added to your cart. <Link to={shopPath(slug, "/cart")}>View cart ({cartCount})</Link>
+          </p>
+        </div>
+      ) : null}
+      <main id="sf-main" className="sf-container sf-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <footer className="sf-footer">
+        <div className="sf-container sf-footer-inner">
+          <div>
+            <p className="sf-footer-name">{business.name}</p>
+            {business.address ? <p>{business.address}</p> : null}
+          </div>
+          <div className="sf-footer-contact">
+            {business.phone ? (
+              <p>
+                Phone: <a href={`tel:${business.phone.replace(/[^\d+]/g, "")}`}>{business.phone}</a>
+              </p>
+            ) : null}
+            {business.email && /^[^\s@<>"]+@[^\s@<>"]+$/.test(business.email) ? (
+              <p>
+                Email: <a href={`mailto:${business.email}`}>{business.email}</a>
+              </p>
+            ) : null}
+          </div>
+        </div>
+      </footer>
+    </div>
+  );
+}
+
+/** The shop itself is missing (or failed): a plain page in the storefront's style. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <div className="sf">
+      <main className="sf-container sf-main">
+        <section className="sf-error">
+          <h1>{status === 404 ? "Shop not found" : "Something went wrong"}</h1>
+          <p>{status === 404 ? "We could not find this shop. Check the address and try again." : "Something went wrong on our side. Please try again."}</p>
+          <p>
+            <Link to="/" className="sf-button">Go to the home page</Link>
+          </p>
+        </section>
+      </main>
+    </div>
+  );
+}
