@@ -2,19 +2,61 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
-import { businessSummary } from "~/platform/catalog/summary.server";
-import { StatCard } from "~/components/area-layout";
+import { dashboard } from "~/platform/catalog/queries.server";
+import { dailyOrders, formatMoney } from "~/platform/catalog/admin-queries.server";
+import { toMinor } from "~/platform/catalog/serialize.server";
+import { now } from "~/platform/core/clock.server";
+import { EmptyState, StatCard } from "~/components/area-layout";
+import { BarChart } from "~/components/bar-chart";
 
 export const meta: MetaFunction = () => [{ title: "Admin · Storefront Apps" }];
+
+const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  return json({ business: { name: business.name, slug: business.slug }, summary: await businessSummary(context.db, business.id) });
+  const [d, daily] = await Promise.all([dashboard(context.db, business.id), dailyOrders(context.db, business.id)]);
+  const money = (major: number) => formatMoney(toMinor(major), business.currency, business.locale);
+  return json({
+    business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
+    today: now().toISOString().slice(0, 10),
+    stats: {
+      todayOrders: d.today.orders,
+      todayRevenue: money(d.today.revenue),
+      monthOrders: d.last30Days.orders,
+      monthRevenue: money(d.last30Days.revenue),
+      averageOrderValue: money(d.averageOrderValue),
+      openOrders: OPEN.reduce((n, s) => n + (d.ordersByStatus[s] ?? 0), 0),
+    },
+    ordersByStatus: Object.entries(d.ordersByStatus).map(([status, n]) => ({ status, n })),
+    topProducts: d.topProducts.map((p) => ({ ...p, revenue: money(p.revenue) })),
+    daily,
+  });
+}
+
+const TONE: Record<string, string> = { PENDING: "warn", CONFIRMED: "info", PREPARING: "info", READY: "info", IN_DELIVERY: "info", DELIVERED: "ok", CANCELLED: "danger" };
+const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
+
+/** Minor units as money in the business currency (client-safe: the same on server and browser). */
+function moneyFormatter(currency: string, locale: string) {
+  let nf: Intl.NumberFormat;
+  try {
+    nf = new Intl.NumberFormat(locale, { style: "currency", currency });
+  } catch {
+    try {
+      nf = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    } catch {
+      return (minor: number) => (minor / 100).toFixed(2);
+    }
+  }
+  return (minor: number) => nf.format(minor / 100);
 }
 
 export default function AdminHome() {
-  const { business, summary } = useLoaderData<typeof loader>();
+  const { business, today, stats, ordersByStatus, topProducts, daily } = useLoaderData<typeof loader>();
+  const money = moneyFormatter(business.currency, business.locale);
+  const totalOrders = ordersByStatus.reduce((n, s) => n + s.n, 0);
   return (
     <div className="stack-lg">
       <header className="page-head">
@@ -23,12 +65,83 @@ export default function AdminHome() {
           Your storefront is live at <a href={`/s/${business.slug}`}>/s/{business.slug}</a>.
         </p>
       </header>
-      <div className="stats">
-        <StatCard label="Products" value={summary.products} />
-        <StatCard label="Orders" value={summary.orders} hint={`${summary.openOrders} open`} />
-        <StatCard label="Reviews" value={summary.reviews} />
-        <StatCard label="Site pages" value={summary.pages} />
+
+      <section aria-labelledby="figures-head" className="stack">
+        <h2 id="figures-head" className="sr-only">Key figures</h2>
+        <div className="stats">
+          <StatCard label="Orders today" value={stats.todayOrders} hint={`${today} (UTC)`} />
+          <StatCard label="Revenue today" value={stats.todayRevenue} />
+          <StatCard label="Orders, 30 days" value={stats.monthOrders} />
+          <StatCard label="Revenue, 30 days" value={stats.monthRevenue} hint="cancelled orders excluded" />
+          <StatCard label="Average order" value={stats.averageOrderValue} hint="over 30 days" />
+          <StatCard label="Open orders" value={stats.openOrders} hint="not delivered or cancelled" />
+        </div>
+      </section>
+
+      <section className="card stack" aria-labelledby="chart-head">
+        <div className="section-title">
+          <h2 id="chart-head">Last 30 days</h2>
+          <span className="muted small">UTC days, cancelled orders excluded from revenue</span>
+        </div>
+        <div className="chart-grid">
+          <div>
+            <h3>Revenue per day</h3>
+            <BarChart series={daily.map((d) => ({ date: d.date, value: d.revenue }))} label="Revenue per day" formatValue={money} />
+          </div>
+          <div>
+            <h3>Orders per day</h3>
+            <BarChart series={daily.map((d) => ({ date: d.date, value: d.orders }))} label="Orders per day" />
+          </div>
+        </div>
+      </section>
+
+      <div className="grid-2">
+        <section className="card stack" aria-labelledby="status-head">
+          <div className="section-title">
+            <h2 id="status-head">Orders by status</h2>
+            <Link to="/admin/orders" className="small">All orders</Link>
+          </div>
+          {totalOrders === 0 ? (
+            <EmptyState title="No orders yet">Orders placed in your storefront appear here.</EmptyState>
+          ) : (
+            <ul className="status-list">
+              {ordersByStatus.map((s) => (
+                <li key={s.status}>
+                  <Link to={`/admin/orders?status=${s.status}`}>
+                    <span className={`badge ${TONE[s.status] ?? ""}`}>{label(s.status)}</span>
+                  </Link>
+                  <strong>{s.n}</strong>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="card stack" aria-labelledby="top-head">
+          <div className="section-title">
+            <h2 id="top-head">Top products</h2>
+            <span className="muted small">by quantity, 30 days</span>
+          </div>
+          {topProducts.length === 0 ? (
+            <EmptyState title="No sales in the last 30 days" />
+          ) : (
+            <table className="table">
+              <thead>
+                <tr><th scope="col">Product</th><th scope="col" className="num">Sold</th><th scope="col" className="num">Revenue</th></tr>
+              </thead>
+              <tbody>
+                {topProducts.map((p) => (
+                  <tr key={p.productId}>
+                    <td className="break">{p.name}</td>
+                    <td className="num">{p.quantity}</td>
+                    <td className="num">{p.revenue}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
       </div>
+
       <section className="card">
         <h2>Grow with apps</h2>
         <p className="muted">Payments, loyalty, shipping, analytics and more: apps plug into your checkout, site and admin.</p>

@@ -17,7 +17,11 @@ export default function AdminLayout() {
       subtitle={businessName}
       items={[
         { to: "/admin", label: "Dashboard", end: true, icon: "▦" },
+        { to: "/admin/orders", label: "Orders", icon: "☰" },
+        { to: "/admin/products", label: "Products", icon: "◈" },
+        { to: "/admin/reviews", label: "Reviews", icon: "★" },
         { to: "/admin/apps", label: "Apps", icon: "▣" },
+        { to: "/admin/settings", label: "Settings", icon: "⚙" },
       ]}
     />
   );

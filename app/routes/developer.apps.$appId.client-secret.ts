@@ -5,6 +5,6 @@ import { regenerateClientSecret } from "~/platform/apps/apps.server";
 export const { loader, action } = apiRoute({
   POST: async ({ request, context, params }) => {
     const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    return { clientSecret: await regenerateClientSecret(context.db, account.id, params.appId!) };
+    return { clientSecret: await regenerateClientSecret(context.db, context.env, account.id, params.appId!) };
   },
 });

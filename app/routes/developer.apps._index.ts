@@ -12,7 +12,7 @@ export const { loader, action } = apiRoute({
   POST: async ({ request, context }) => {
     const { account } = await requireApiAccount(request, context, "DEVELOPER");
     const input = parseWith(createAppSchema(context.env), await readJson(request));
-    const { app, clientSecret } = await createApp(context.db, account.id, input);
+    const { app, clientSecret } = await createApp(context.db, context.env, account.id, input);
     return json({ ...serializeApp(app), clientSecret }, 201);
   },
 });

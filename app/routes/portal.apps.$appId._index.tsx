@@ -63,7 +63,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         await testUninstall(context.db, account, appId);
         return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
       case "regenerate-secret": {
-        const secret = await regenerateClientSecret(context.db, account.id, appId);
+        const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
         return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
       }
       default:

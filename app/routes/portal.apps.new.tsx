@@ -22,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = createAppSchema(context.env).safeParse(input);
   if (!parsed.success) return json({ error: describeZodError(parsed.error), values: input }, 400);
   try {
-    const { app, clientSecret } = await createApp(context.db, account.id, parsed.data);
+    const { app, clientSecret } = await createApp(context.db, context.env, account.id, parsed.data);
     return redirect(`/portal/apps/${app.id}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, app.id, clientSecret) } });
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message, values: input }, e.status);

@@ -12,6 +12,8 @@ export const apps = pgTable(
     developerId: text("developer_id").notNull().references(() => accounts.id),
     clientId: text("client_id").notNull(),
     clientSecretHash: text("client_secret_hash").notNull(),
+    /** encrypted (AES-256-GCM, ENCRYPTION_KEY): it signs the admin-page session tokens */
+    clientSecretEnc: text("client_secret_enc"),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     description: text("description").notNull(),

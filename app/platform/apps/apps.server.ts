@@ -10,7 +10,7 @@ import { pgErrorCode } from "../../../db/sql";
 import { ApiError, parseWith } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { safeEqual, sha256 } from "../core/crypto.server";
+import { encrypt, safeEqual, sha256 } from "../core/crypto.server";
 import { webUrl } from "../core/validation.server";
 import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
 import { parseManifest, syncManifest } from "../extensions/manifest.server";
@@ -100,7 +100,7 @@ export type AppJson = ReturnType<typeof serializeApp>;
 
 const newClientSecret = () => `fbcs_${randomToken(32)}`;
 
-export async function createApp(db: Database, developerId: string, input: CreateAppInput) {
+export async function createApp(db: Database, env: Pick<Env, "encryptionKey">, developerId: string, input: CreateAppInput) {
   const manifest = input.manifest ? parseManifest(input.manifest) : null;
   const clientSecret = newClientSecret();
   const t = now();
@@ -113,6 +113,7 @@ export async function createApp(db: Database, developerId: string, input: Create
           developerId,
           clientId: `fbci_${newId("x", 24).slice(2)}`,
           clientSecretHash: sha256(clientSecret),
+          clientSecretEnc: encrypt(clientSecret, env.encryptionKey),
           name: input.name,
           slug: input.slug,
           description: input.description,
@@ -198,11 +199,11 @@ export async function submitApp(db: Database, developerId: string, appId: string
 }
 
 /** A new client secret; the old one fails at once. */
-export async function regenerateClientSecret(db: Db, developerId: string, appId: string): Promise<string> {
+export async function regenerateClientSecret(db: Db, env: Pick<Env, "encryptionKey">, developerId: string, appId: string): Promise<string> {
   const clientSecret = newClientSecret();
   const updated = await db
     .update(apps)
-    .set({ clientSecretHash: sha256(clientSecret), updatedAt: now() })
+    .set({ clientSecretHash: sha256(clientSecret), clientSecretEnc: encrypt(clientSecret, env.encryptionKey), updatedAt: now() })
     .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
     .returning({ id: apps.id });
   if (updated.length === 0) throw new ApiError(404, "App not found");

@@ -29,6 +29,14 @@ function wantedExtensions(manifest: Manifest | null): Wanted[] {
 
 const label = (w: { kind: string; key: string }) => `${w.kind}:${w.key}`;
 
+/** JSON with sorted keys: jsonb does not keep key order, so compare this way. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  return JSON.stringify(value);
+}
+
 /** What syncing this manifest would do, and (unless dryRun) does it. */
 export async function syncManifest(db: Db, appId: string, manifest: Manifest | null, options: { dryRun?: boolean } = {}): Promise<SyncPlan> {
   const existing = await db.select().from(extensions).where(eq(extensions.appId, appId));
@@ -40,7 +48,7 @@ export async function syncManifest(db: Db, appId: string, manifest: Manifest | n
     if (!found) {
       plan.created.push(label(w));
       if (!options.dryRun) await db.insert(extensions).values({ id: newId("ext"), appId, kind: w.kind, key: w.key, definition: w.definition, isActive: true, createdAt: t, updatedAt: t });
-    } else if (!found.isActive || JSON.stringify(found.definition) !== JSON.stringify(w.definition)) {
+    } else if (!found.isActive || canonical(found.definition) !== canonical(w.definition)) {
       plan.updated.push(label(w));
       if (!options.dryRun) await db.update(extensions).set({ definition: w.definition, isActive: true, updatedAt: t }).where(eq(extensions.id, found.id));
     }

@@ -1,0 +1,278 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CsrfInput } from "~/components/csrf";
+import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
+import { requireCsrf } from "~/platform/accounts/session.server";
+import { ApiError } from "~/platform/core/http.server";
+import { randomToken } from "~/platform/core/ids.server";
+import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
+import type { Business } from "../../db/schema";
+import type { PlatformContext } from "~/platform/core/context";
+import { cartLines, clearCart, readCart } from "../../storefront/cart.server";
+import { checkout, checkoutSchema } from "../../storefront/checkout.server";
+import { orderPath } from "../../storefront/order-link.server";
+import { httpUrl, loadBusinessBySlug } from "../../storefront/site.server";
+
+export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Checkout");
+
+type Method = { id: string; name: string; description: string; icon: string };
+
+const BUILT_IN: Method[] = [
+  { id: "CASH", name: "Cash", description: "Cash on delivery/pickup", icon: "" },
+  { id: "CARD", name: "Card", description: "Card on delivery/pickup", icon: "" },
+];
+
+/** CASH, CARD and the methods installed apps offer (checkout.payment_methods). */
+async function paymentMethods(context: PlatformContext, business: Business): Promise<Method[]> {
+  let offered: Awaited<ReturnType<ReturnType<typeof checkoutHooks>["paymentMethods"]>> = [];
+  try {
+    offered = await checkoutHooks(context.db, context.env).paymentMethods(business);
+  } catch (e) {
+    console.error("[storefront] payment methods hook failed", e);
+  }
+  const methods = [...BUILT_IN];
+  for (const m of Array.isArray(offered) ? offered : []) {
+    if (!m || typeof m.id !== "string" || typeof m.name !== "string" || methods.some((x) => x.id === m.id)) continue;
+    methods.push({
+      id: m.id.slice(0, 200),
+      name: m.name.slice(0, 100),
+      description: typeof m.description === "string" ? m.description.slice(0, 300) : "",
+      icon: httpUrl(m.icon),
+    });
+  }
+  return methods;
+}
+
+const newCheckoutKey = () => `sf-${randomToken(18)}`;
+
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
+  if (cart.lines.length === 0) throw redirect(shopPath(business.slug, "/cart"));
+  return json(
+    { slug: business.slug, cart, methods: await paymentMethods(context, business), checkoutKey: newCheckoutKey() },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type Field = "name" | "phone" | "email" | "deliveryMethod" | "address" | "notes" | "paymentMethod";
+type Values = Record<Field, string>;
+
+const FIELD_OF: Record<string, Field> = {
+  "customer.name": "name",
+  "customer.phone": "phone",
+  "customer.email": "email",
+  deliveryMethod: "deliveryMethod",
+  address: "address",
+  notes: "notes",
+  paymentMethod: "paymentMethod",
+};
+
+const MESSAGES: Record<Field, string> = {
+  name: "Enter your name.",
+  phone: "Enter a phone number we can call about your order.",
+  email: "Enter a valid e-mail address, or leave it empty.",
+  deliveryMethod: "Choose delivery or pickup.",
+  address: "Enter the delivery address, or choose pickup.",
+  notes: "Notes can be up to 1000 characters.",
+  paymentMethod: "Choose a payment method.",
+};
+
+export async function action({ params, request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
+  if (cart.lines.length === 0) return redirect(shopPath(business.slug, "/cart"));
+
+  const text = (name: Field, max: number) => String(form.get(name) ?? "").slice(0, max);
+  const values: Values = {
+    name: text("name", 200),
+    phone: text("phone", 100),
+    email: text("email", 300),
+    deliveryMethod: text("deliveryMethod", 20),
+    address: text("address", 1000),
+    notes: text("notes", 2000),
+    paymentMethod: text("paymentMethod", 200),
+  };
+  const delivery = values.deliveryMethod === "DELIVERY";
+  const input = {
+    customer: { name: values.name, phone: values.phone, email: values.email.trim() || undefined },
+    items: cart.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+    deliveryMethod: values.deliveryMethod,
+    paymentMethod: values.paymentMethod,
+    address: delivery ? values.address.trim() || undefined : undefined,
+    notes: values.notes.trim() || undefined,
+  };
+
+  // the shopper's mistakes, field by field, before the pipeline runs
+  const parsed = checkoutSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<Field, string>> = {};
+    const other: string[] = [];
+    for (const issue of parsed.error.issues) {
+      const field = FIELD_OF[issue.path.join(".")];
+      if (field) fieldErrors[field] = MESSAGES[field];
+      else other.push(issue.message);
+    }
+    const messages = [...new Set([...Object.values(fieldErrors), ...other])];
+    return json({ error: `Please check your details: ${messages.join(" ")}`, fieldErrors, values, checkoutKey: newCheckoutKey() }, 400);
+  }
+
+  const key = form.get("checkoutKey");
+  try {
+    const result = await checkout(context.db, business, input, {
+      hooks: checkoutHooks(context.db, context.env),
+      actor: "customer",
+      idempotencyKey: typeof key === "string" && /^[A-Za-z0-9_-]{16,100}$/.test(key) ? key : null,
+    });
+    // payment links and codes are on the order row; the confirmation page reads them from there
+    return redirect(orderPath(context.env, business.slug, result.order.id), {
+      headers: { "Set-Cookie": await clearCart(request, context.env, business.id) },
+    });
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message, fieldErrors: {} as Partial<Record<Field, string>>, values, checkoutKey: newCheckoutKey() }, e.status);
+    throw e;
+  }
+}
+
+export default function CheckoutPage() {
+  const { slug, cart, methods, checkoutKey } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const values: Partial<Values> = data?.values ?? {};
+  const errors: Partial<Record<Field, string>> = data?.fieldErrors ?? {};
+  const invalid = (f: Field) => (errors[f] ? { "aria-invalid": true as const, "aria-describedby": `co-${f}-error` } : {});
+  const fieldError = (f: Field) => (errors[f] ? <p id={`co-${f}-error`} className="sf-field-error">{errors[f]}</p> : null);
+  const delivery = values.deliveryMethod === "DELIVERY" ? "DELIVERY" : "PICKUP";
+  const payment = methods.some((m) => m.id === values.paymentMethod) ? values.paymentMethod : "CASH";
+  return (
+    <div className="sf-checkout">
+      <h1>Checkout</h1>
+      {data?.error ? (
+        <p className="sf-alert sf-alert-error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      <div className="sf-checkout-layout">
+        <Form method="post" className="sf-form sf-checkout-form">
+          <CsrfInput />
+          <input type="hidden" name="checkoutKey" value={data?.checkoutKey ?? checkoutKey} />
+
+          <fieldset className="sf-fieldset">
+            <legend>Your details</legend>
+            <div className="sf-field">
+              <label htmlFor="co-name">Name</label>
+              <input id="co-name" name="name" autoComplete="name" required maxLength={100} defaultValue={values.name} {...invalid("name")} />
+              {fieldError("name")}
+            </div>
+            <div className="sf-field">
+              <label htmlFor="co-phone">Phone</label>
+              <input id="co-phone" name="phone" type="tel" autoComplete="tel" required minLength={3} maxLength={40} defaultValue={values.phone} {...invalid("phone")} />
+              {fieldError("phone")}
+            </div>
+            <div className="sf-field">
+              <label htmlFor="co-email">
+                Email <span className="sf-muted">(optional)</span>
+              </label>
+              <input id="co-email" name="email" type="email" autoComplete="email" maxLength={254} defaultValue={values.email} {...invalid("email")} />
+              {fieldError("email")}
+            </div>
+          </fieldset>
+
+          <fieldset className="sf-fieldset" {...(errors.deliveryMethod ? { "aria-describedby": "co-deliveryMethod-error" } : {})}>
+            <legend>Delivery or pickup</legend>
+            <div className="sf-choices">
+              <label className="sf-choice">
+                <input type="radio" name="deliveryMethod" value="DELIVERY" defaultChecked={delivery === "DELIVERY"} required />
+                <span>
+                  <strong>Delivery</strong>
+                  <span className="sf-muted">We bring the order to your address.</span>
+                </span>
+              </label>
+              <label className="sf-choice">
+                <input type="radio" name="deliveryMethod" value="PICKUP" defaultChecked={delivery === "PICKUP"} required />
+                <span>
+                  <strong>Pickup</strong>
+                  <span className="sf-muted">Collect it from us when it is ready.</span>
+                </span>
+              </label>
+            </div>
+            {fieldError("deliveryMethod")}
+            <div className="sf-field">
+              <label htmlFor="co-address">Delivery address</label>
+              <textarea
+                id="co-address"
+                name="address"
+                rows={2}
+                maxLength={500}
+                autoComplete="street-address"
+                defaultValue={values.address}
+                {...invalid("address")}
+                aria-describedby={errors.address ? "co-address-error co-address-hint" : "co-address-hint"}
+              />
+              <p id="co-address-hint" className="sf-hint">Required for delivery; leave it empty for pickup.</p>
+              {fieldError("address")}
+            </div>
+          </fieldset>
+
+          <fieldset className="sf-fieldset">
+            <legend>Payment</legend>
+            <div className="sf-choices">
+              {methods.map((m) => (
+                <label key={m.id} className="sf-choice">
+                  <input type="radio" name="paymentMethod" value={m.id} defaultChecked={m.id === payment} required />
+                  {m.icon ? <img src={m.icon} alt="" width={28} height={28} className="sf-method-icon" /> : null}
+                  <span>
+                    <strong>{m.name}</strong>
+                    {m.description ? <span className="sf-muted">{m.description}</span> : null}
+                  </span>
+                </label>
+              ))}
+            </div>
+            {fieldError("paymentMethod")}
+          </fieldset>
+
+          <div className="sf-field">
+            <label htmlFor="co-notes">
+              Notes <span className="sf-muted">(optional)</span>
+            </label>
+            <textarea id="co-notes" name="notes" rows={3} maxLength={1000} defaultValue={values.notes} {...invalid("notes")} />
+            {fieldError("notes")}
+          </div>
+
+          <button type="submit" className="sf-button sf-button-primary sf-button-block sf-button-large" disabled={busy}>
+            {busy ? "Placing your order…" : "Place order"}
+          </button>
+        </Form>
+
+        <aside className="sf-summary" aria-labelledby="co-summary-title">
+          <h2 id="co-summary-title">Your order</h2>
+          <ul className="sf-summary-lines">
+            {cart.lines.map((l) => (
+              <li key={l.productId}>
+                <span>
+                  {l.quantity} × {l.name}
+                </span>
+                <span>{l.lineTotalLabel}</span>
+              </li>
+            ))}
+          </ul>
+          <dl className="sf-totals">
+            <div>
+              <dt>Subtotal</dt>
+              <dd>{cart.subtotalLabel}</dd>
+            </div>
+          </dl>
+          <p className="sf-muted sf-small">Any delivery fee and discounts are added when you place the order; the confirmation shows the final total.</p>
+          <p className="sf-center">
+            <Link to={shopPath(slug, "/cart")}>Edit cart</Link>
+          </p>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = StorefrontErrorBoundary;
