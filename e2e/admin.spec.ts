@@ -19,7 +19,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
 
   // products: create, find, edit, delete
   const name = `Test Pie ${randomBytes(3).toString("hex")}`;
-  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: "Products" }).click();
+  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Products" }).click();
   await expect(page.getByRole("heading", { name: "Products", level: 1 })).toBeVisible();
   await expect(page.getByTestId("product-row")).toHaveCount(20);
   await page.getByRole("link", { name: "Add product" }).click();
@@ -64,7 +64,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await expect(page.getByText(`No products match "${name}"`)).toBeVisible();
 
   // orders: filter to PENDING, confirm one
-  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: "Orders" }).click();
+  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Orders" }).click();
   await expect(page.getByTestId("order-row")).toHaveCount(20);
   await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: /^pending/ }).click();
   await expect(page).toHaveURL(/status=PENDING/);
@@ -86,7 +86,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await page.screenshot({ path: ".data/e2e-results/admin-order.png", fullPage: true });
 
   // reviews: delete one
-  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: "Reviews" }).click();
+  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Reviews" }).click();
   const countText = (await page.getByText(/^\d+ reviews?, newest first$/).textContent()) ?? "";
   const before = Number(countText.split(" ")[0]);
   expect(before).toBeGreaterThan(0);
@@ -99,7 +99,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await expect(page.getByText(`${before - 1} ${before - 1 === 1 ? "review" : "reviews"}, newest first`)).toBeVisible();
 
   // settings: a bad time zone is refused, a new phone number is saved
-  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Settings" }).click();
   await expect(page.getByLabel("Business name")).toHaveValue("Demo Bistro");
   const phone = `+1 555 01${randomBytes(1)[0] % 90 + 10}`;
   await page.getByLabel("Time zone").fill("Mars/Base");

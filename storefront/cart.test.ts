@@ -18,8 +18,8 @@ async function shop() {
   return { m, business, slug: business.slug, pizza, fries, draft };
 }
 
-/** Text of server-rendered HTML, without React's text separators. */
-const text = (html: string) => html.replace(/<!-- -->/g, "");
+/** The text of server-rendered HTML: no tags, no React text separators, whitespace collapsed. */
+const text = (html: string) => html.replace(/<!-- -->/g, "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").replace(/ \)/g, ")").replace(/\( /g, "(");
 
 const orderCount = async (businessId: string) => (await p.db.select({ n: count() }).from(orders).where(eq(orders.businessId, businessId)))[0].n;
 
@@ -189,6 +189,34 @@ describe("the cart and checkout in a browser", () => {
     expect(page).toContain("Delivery fee");
     expect(page).toContain("$3.00");
     expect(page).toContain("1 Main Street");
+  });
+
+  it("shows an app payment's link and code, and a discount, on the confirmation", async () => {
+    const { business, slug, pizza } = await shop();
+    const b = new BrowserSession(p.url);
+    await b.get(`/s/${slug}`);
+    await b.post(`/s/${slug}/cart`, { intent: "add", productId: pizza.id, quantity: "2" });
+    const { checkoutKey } = hiddenFields((await b.get(`/s/${slug}/checkout`)).html);
+    const res = await b.post(`/s/${slug}/checkout`, { checkoutKey, name: "Dee", phone: "555 0103", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
+    const orderId = new URL(res.location!, p.url).pathname.split("/").pop()!;
+    // what checkout.create_payment leaves on the order row for an app's method
+    await p.db
+      .update(orders)
+      .set({ paymentStatus: "PENDING", paymentUrl: "https://pay.example/i/1?x=1&y=2", paymentQrCode: "PAYCODE-<123>", paymentExpiresAt: new Date(Date.now() + 3600_000), discount: 300, amount: 2000 })
+      .where(eq(orders.id, orderId));
+    let html = (await b.get(res.location!)).html;
+    expect(html).toMatch(/<a href="https:\/\/pay\.example\/i\/1\?x=1&amp;y=2"[^>]*>Pay now<\/a>/);
+    expect(html).toContain("<figcaption>Payment code</figcaption>");
+    expect(html).toContain("<code>PAYCODE-&lt;123&gt;</code>");
+    expect(text(html)).toContain("Pay before");
+    expect(text(html)).toContain("Discount −$3.00");
+    expect(text(html)).toContain("Total $20.00");
+
+    await p.db.update(orders).set({ paymentUrl: "javascript:alert(1)", paymentQrCode: null }).where(eq(orders.id, orderId));
+    html = (await b.get(res.location!)).html;
+    expect(html).not.toContain("Pay now");
+    expect(html).not.toContain("javascript:");
+    expect(html).not.toContain("Payment code");
   });
 
   it("shows what is wrong, keeps the form values and creates no order", async () => {

@@ -16,6 +16,7 @@ async function shop() {
 }
 
 const text = (html: string) => html.replace(/<!-- -->/g, "");
+const plain = (html: string) => text(html).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").replace(/ \)/g, ")").replace(/\( /g, "(");
 
 async function addPage(businessId: string, slug: string, title: string, blocks: PageBlock[], isPublished = true) {
   const t = new Date();
@@ -115,7 +116,7 @@ describe("storefront pages", () => {
     const res = await p.request("GET", `/s/${slug}`);
     expect(res.status).toBe(200);
     const html = text(res.text);
-    expect(html).toContain(`<a class="sf-brand" href="/s/${slug}">${business.name.replace(/'/g, "&#x27;")}</a>`);
+    expect(html).toMatch(new RegExp(`<a class="sf-brand"[^>]* href="/s/${slug}">${business.name}</a>`));
     expect(html).toMatch(/<h2 class="sf-block-heading">Welcome &lt;b&gt;friends&lt;\/b&gt;<\/h2>/);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).not.toContain("<script>alert(1)");
@@ -129,7 +130,7 @@ describe("storefront pages", () => {
     expect(html).toContain(`href="/s/${slug}/pages/about"`);
     expect(html).not.toContain("Hidden page");
     expect(html).toContain(`href="/s/${slug}/products"`);
-    expect(html).toContain("Cart (0)");
+    expect(plain(html)).toContain("Cart (0)");
     expect(html).toContain("/build/_assets/storefront-");
     // no platform header on a storefront
     expect(html).not.toContain("Storefront Apps</a>");

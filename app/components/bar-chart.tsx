@@ -4,8 +4,8 @@
  */
 export type BarChartPoint = { date: string; value: number };
 
-const W = 600;
-const H = 200;
+const W = 900;
+const H = 220;
 const PAD = { top: 22, right: 6, bottom: 24, left: 6 };
 
 const plain = (n: number) => new Intl.NumberFormat("en-US").format(n);

@@ -91,6 +91,8 @@ export default function AppDetail() {
             <nav className="app-links" aria-label="App sections">
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">Webhooks &amp; deliveries</Link>
               <Link to={`/portal/apps/${app.id}/hooks`} className="button small">Hook calls</Link>
+              <Link to={`/portal/apps/${app.id}/manifest`} className="button small">Manifest</Link>
+              <Link to={`/portal/apps/${app.id}/preview`} className="button small">Block preview</Link>
             </nav>
             <p className="muted">{app.slug} · version {app.version}{app.publishedAt ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}</p>
           </div>

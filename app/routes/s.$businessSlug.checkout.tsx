@@ -19,8 +19,8 @@ export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Checkout");
 type Method = { id: string; name: string; description: string; icon: string };
 
 const BUILT_IN: Method[] = [
-  { id: "CASH", name: "Cash", description: "Cash on delivery/pickup", icon: "" },
-  { id: "CARD", name: "Card", description: "Card on delivery/pickup", icon: "" },
+  { id: "CASH", name: "Cash on delivery/pickup", description: "Pay when you get your order.", icon: "" },
+  { id: "CARD", name: "Card on delivery/pickup", description: "Pay by card when you get your order.", icon: "" },
 ];
 
 /** CASH, CARD and the methods installed apps offer (checkout.payment_methods). */

@@ -37,7 +37,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (!found) throw notFound;
   const { order, items } = found;
   const money = moneyFormatter(business, order.currency);
-  const when = dateFormatter(business, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" } as Intl.DateTimeFormatOptions);
+  const when = dateFormatter(business, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
   const paymentUrl = httpUrl(order.paymentUrl);
   return json(
     {

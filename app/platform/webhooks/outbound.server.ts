@@ -10,7 +10,7 @@ import https from "node:https";
 import dns from "node:dns";
 import net from "node:net";
 
-export type OutboundResult = { ok: boolean; statusCode: number | null; durationMs: number; error?: string; bodyExcerpt?: string; body?: string };
+export type OutboundResult = { ok: boolean; statusCode: number | null; durationMs: number; error?: string; bodyExcerpt?: string; body?: string; headers?: Record<string, string | string[] | undefined> };
 
 const blocked = new net.BlockList();
 for (const [addr, prefix] of [
@@ -73,7 +73,7 @@ const guardedLookup = (resolve: Resolver) => (hostname: string, options: dns.Loo
 };
 
 /** POSTs a body; never throws: failures come back with ok=false and an error. */
-export async function postOutbound(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean; keepBody?: boolean; resolver?: Resolver }): Promise<OutboundResult> {
+export async function postOutbound(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean; keepBody?: boolean; resolver?: Resolver; method?: "POST" | "GET" }): Promise<OutboundResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
@@ -94,8 +94,8 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
     const req = client.request(
       url,
       {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body).toString(), ...headers },
+        method: options.method ?? "POST",
+        headers: options.method === "GET" ? headers : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body).toString(), ...headers },
         lookup: options.allowPrivate ? undefined : (guardedLookup(options.resolver ?? (dns.lookup as unknown as Resolver)) as unknown as typeof dns.lookup),
         agent: false,
       },
@@ -117,6 +117,7 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
             error: ok ? undefined : status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? "?"} not followed` : `HTTP ${status}`,
             bodyExcerpt: text.slice(0, 1024),
             body: options.keepBody ? text : undefined,
+            headers: res.headers,
           });
         });
         res.on("error", (e) => finish({ ok: false, statusCode: res.statusCode ?? null, durationMs: elapsed(), error: e.message }));
@@ -129,6 +130,6 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
       const refused = e.code === "EREFUSED_PRIVATE";
       finish({ ok: false, statusCode: null, durationMs: elapsed(), error: refused ? `refused: ${e.message}` : e.message });
     });
-    req.end(body);
+    req.end(options.method === "GET" ? undefined : body);
   });
 }

@@ -1,0 +1,132 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { eq } from "drizzle-orm";
+import { extensions } from "../../db/schema";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { ApiError } from "~/platform/core/http.server";
+import { parseManifest, putManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
+import { validateManifest } from "~/platform/extensions/manifest-schema";
+import { checkFraming, type FramingResult } from "~/platform/extensions/framing.server";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Manifest · Developer portal" }];
+
+async function ownApp(request: Request, context: LoaderFunctionArgs["context"], appId: string) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const app = await getDeveloperApp(context.db, account.id, appId).catch((e) => {
+    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
+    throw e;
+  });
+  return { account, app };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { app } = await ownApp(request, context, params.appId!);
+  const rows = await context.db.select().from(extensions).where(eq(extensions.appId, app.id));
+  return json({
+    app: { id: app.id, name: app.name, locked: app.status === "PENDING_REVIEW" || app.updateInReview },
+    text: JSON.stringify(app.manifest ?? { blocks: [], embeds: [], hooks: [], adminPages: [] }, null, 2),
+    extensions: rows.map((e) => ({ kind: e.kind, key: e.key, isActive: e.isActive })).sort((a, b) => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`)),
+  });
+}
+
+type Result = { text: string; errors: string[]; plan: SyncPlan | null; framing: FramingResult[]; saved: boolean };
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { account, app } = await ownApp(request, context, params.appId!);
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const text = String(form.get("manifest") ?? "");
+  const result: Result = { text, errors: [], plan: null, framing: [], saved: false };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    result.errors = [`manifest: not valid JSON (${(e as Error).message})`];
+    return json(result, 400);
+  }
+  const problems = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? validateManifest(raw) : ["manifest: must be a JSON object"];
+  if (problems.length) return json({ ...result, errors: problems }, 400);
+  const manifest = parseManifest(raw);
+  result.framing = await checkFraming(context.env, manifest);
+  try {
+    if (form.get("intent") === "save") {
+      const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
+      return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
+    }
+    return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });
+  } catch (e) {
+    if (e instanceof ApiError) return json({ ...result, errors: [e.message] }, e.status);
+    throw e;
+  }
+}
+
+export default function ManifestEditor() {
+  const { app, text, extensions } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const plan = result?.plan;
+  return (
+    <div className="stack-lg">
+      <header>
+        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <h1>Manifest</h1>
+        <p className="lead">Blocks, embeds, hooks and admin pages, as JSON. Check shows what saving would change; saving syncs extensions at once (new ones active, changed ones updated in place, removed ones deactivated, never deleted).</p>
+      </header>
+      {app.locked ? <p className="alert info">The app is in review: the manifest can be checked but not saved until the review ends.</p> : null}
+      {result?.saved ? <p className="alert success" role="status">Manifest saved and synced.</p> : null}
+      {result?.errors.length ? (
+        <div className="alert error" role="alert">
+          <strong>The manifest has problems:</strong>
+          <ul data-testid="manifest-errors">{result.errors.map((e) => <li key={e}><code>{e}</code></li>)}</ul>
+        </div>
+      ) : null}
+      <div className="builder-grid">
+        <Form method="post" className="stack">
+          <CsrfInput />
+          <label>
+            Manifest JSON
+            <textarea name="manifest" defaultValue={result?.text ?? text} key={result?.text ?? text} rows={28} spellCheck={false} className="code-input" />
+          </label>
+          <div className="row">
+            <button type="submit" name="intent" value="check" className="button" disabled={busy}>Check</button>
+            <button type="submit" name="intent" value="save" className="button primary" disabled={busy || app.locked}>{busy ? "Working…" : "Save manifest"}</button>
+          </div>
+        </Form>
+        <aside className="panel stack">
+          {plan ? (
+            <section>
+              <h2>{result?.saved ? "What changed" : "What saving would change"}</h2>
+              <ul className="plan" data-testid="sync-plan">
+                {plan.created.map((x) => <li key={x}><span className="badge ok">create</span> <code>{x}</code></li>)}
+                {plan.updated.map((x) => <li key={x}><span className="badge info">update</span> <code>{x}</code></li>)}
+                {plan.deactivated.map((x) => <li key={x}><span className="badge warn">deactivate</span> <code>{x}</code></li>)}
+                {plan.created.length + plan.updated.length + plan.deactivated.length === 0 ? <li className="muted">No changes.</li> : null}
+              </ul>
+            </section>
+          ) : null}
+          {result?.framing.length ? (
+            <section>
+              <h2>Framing check</h2>
+              <ul className="plan" data-testid="framing">
+                {result.framing.map((f) => (
+                  <li key={f.field}>{f.ok ? <span className="badge ok">frameable</span> : <span className="badge warn">warning</span>} <code>{f.field}</code>{f.problem ? <div className="small muted">{f.problem}</div> : null}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <section>
+            <h2>Extensions</h2>
+            {extensions.length === 0 ? <p className="muted">None yet.</p> : (
+              <ul className="plan">
+                {extensions.map((e) => <li key={`${e.kind}:${e.key}`}><code>{e.kind}:{e.key}</code> {e.isActive ? <span className="badge ok">active</span> : <span className="badge">deactivated</span>}</li>)}
+              </ul>
+            )}
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
