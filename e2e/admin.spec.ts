@@ -1,12 +1,18 @@
-import { test, expect } from "@playwright/test";
+import { test, expect, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { signIn, DEMO } from "./helpers";
+
+/** Opens a page and waits until it is hydrated, so that clicks go through the client router. */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+}
 
 test("the merchant runs the shop from the admin: dashboard, products, orders, reviews, settings", async ({ page }) => {
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
 
   // dashboard: figures and the 30-day chart
-  await page.goto("/admin");
+  await open(page, "/admin");
   await expect(page.getByRole("heading", { name: "Demo Bistro", level: 1 })).toBeVisible();
   await expect(page.getByText("Revenue, 30 days")).toBeVisible();
   const chart = page.locator('svg[role="img"]').first();
@@ -20,6 +26,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   // products: create, find, edit, delete
   const name = `Test Pie ${randomBytes(3).toString("hex")}`;
   await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Products" }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
   await expect(page.getByRole("heading", { name: "Products", level: 1 })).toBeVisible();
   await expect(page.getByTestId("product-row")).toHaveCount(20);
   await page.getByRole("link", { name: "Add product" }).click();
@@ -36,7 +43,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await expect(page.getByText("The product was created.")).toBeVisible();
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
 
-  await page.goto("/admin/products");
+  await open(page, "/admin/products");
   await page.getByRole("searchbox", { name: "Search products" }).fill(name.toUpperCase());
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\?q=/);
@@ -55,19 +62,21 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await expect(page.getByText("Changes saved.")).toBeVisible();
   await expect(page.getByText(/\$8\.50 · last saved/)).toBeVisible();
   await expect(page.getByLabel(/^Price/)).toHaveValue("8.50");
+  await page.screenshot({ path: ".data/e2e-results/admin-product-edit.png", fullPage: true });
 
   await page.getByText(`Delete ${name}…`).click();
   await page.getByRole("button", { name: "Delete product" }).click();
   await expect(page).toHaveURL(/\/admin\/products\?saved=deleted$/);
   await expect(page.getByText("The product was deleted.")).toBeVisible();
-  await page.goto(`/admin/products?q=${encodeURIComponent(name)}`);
+  await open(page, `/admin/products?q=${encodeURIComponent(name)}`);
   await expect(page.getByText(`No products match "${name}"`)).toBeVisible();
 
   // orders: filter to PENDING, confirm one
-  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Orders" }).click();
+  await open(page, "/admin/orders");
   await expect(page.getByTestId("order-row")).toHaveCount(20);
   await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: /^pending/ }).click();
   await expect(page).toHaveURL(/status=PENDING/);
+  await page.screenshot({ path: ".data/e2e-results/admin-orders.png", fullPage: true });
   const pendingRows = page.getByTestId("order-row");
   await expect(pendingRows.first()).toBeVisible();
   for (const badge of await pendingRows.locator(".badge.warn").allTextContents()) expect(badge).toBe("pending");
@@ -86,7 +95,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await page.screenshot({ path: ".data/e2e-results/admin-order.png", fullPage: true });
 
   // reviews: delete one
-  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Reviews" }).click();
+  await open(page, "/admin/reviews");
   const countText = (await page.getByText(/^\d+ reviews?, newest first$/).textContent()) ?? "";
   const before = Number(countText.split(" ")[0]);
   expect(before).toBeGreaterThan(0);
@@ -97,14 +106,16 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await firstReview.getByRole("button", { name: "Delete review" }).click();
   await expect(page.getByText("The review was deleted.")).toBeVisible();
   await expect(page.getByText(`${before - 1} ${before - 1 === 1 ? "review" : "reviews"}, newest first`)).toBeVisible();
+  await page.screenshot({ path: ".data/e2e-results/admin-reviews.png", fullPage: true });
 
   // settings: a bad time zone is refused, a new phone number is saved
-  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Settings" }).click();
+  await open(page, "/admin/settings");
   await expect(page.getByLabel("Business name")).toHaveValue("Demo Bistro");
   const phone = `+1 555 01${randomBytes(1)[0] % 90 + 10}`;
   await page.getByLabel("Time zone").fill("Mars/Base");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("alert")).toContainText("timezone");
+  await page.screenshot({ path: ".data/e2e-results/admin-settings.png", fullPage: true });
   await page.getByLabel("Time zone").fill("UTC");
   await page.getByLabel("Phone").fill(phone);
   await page.getByRole("button", { name: "Save settings" }).click();

@@ -3,6 +3,7 @@ import { test, expect } from "@playwright/test";
 test("a shopper browses the Demo Bistro, fills a cart and places a pickup order", async ({ page }) => {
   await page.goto("/s/demo-bistro");
   const cart = page.getByTestId("cart-link");
+  const menu = page.getByRole("navigation", { name: "Shop" }).getByRole("link", { name: "Menu" });
   await expect(page.getByRole("link", { name: "Demo Bistro" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Welcome to Demo Bistro" })).toBeVisible();
   await expect(cart).toHaveText("Cart (0)");
@@ -11,7 +12,7 @@ test("a shopper browses the Demo Bistro, fills a cart and places a pickup order"
   await page.screenshot({ path: ".data/e2e-results/storefront-home.png", fullPage: true });
 
   // the menu, grouped by category
-  await page.getByRole("link", { name: "Menu", exact: true }).click();
+  await menu.click();
   await expect(page.getByRole("heading", { level: 1, name: "Menu" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Pizza" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Desserts" })).toBeVisible();
@@ -28,7 +29,7 @@ test("a shopper browses the Demo Bistro, fills a cart and places a pickup order"
   await expect(page.getByRole("status")).toContainText("Added to your cart");
 
   // a second product straight from the menu
-  await page.getByRole("link", { name: "Menu", exact: true }).click();
+  await menu.click();
   await page.getByRole("button", { name: "Add to cart: Tiramisu" }).click();
   await expect(cart).toHaveText("Cart (2)");
 

@@ -70,8 +70,9 @@ export function AddToCartForm({
       ) : (
         <input type="hidden" name="quantity" value="1" />
       )}
-      <button type="submit" className="sf-button sf-button-primary">
-        Add to cart{compact ? <VisuallyHidden>: {product.name}</VisuallyHidden> : null}
+      {/* in a grid of cards, the name says which product ("Add to cart: Tiramisu") */}
+      <button type="submit" className="sf-button sf-button-primary" aria-label={compact ? `Add to cart: ${product.name}` : undefined}>
+        Add to cart
       </button>
     </Form>
   );

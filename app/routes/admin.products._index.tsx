@@ -21,6 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({
     q,
     page,
+    pageSize: ADMIN_PAGE_SIZE,
     pages: pageCount(total),
     total,
     products: rows.map((p) => ({
@@ -47,7 +48,7 @@ function pageHref(q: string, page: number) {
 }
 
 export default function AdminProducts() {
-  const { q, page, pages, total, products } = useLoaderData<typeof loader>();
+  const { q, page, pageSize, pages, total, products } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const saved = params.get("saved");
   return (
@@ -85,7 +86,7 @@ export default function AdminProducts() {
         <>
           <p className="muted small" role="status">
             {total} {total === 1 ? "product" : "products"}
-            {q ? <> match "{q}" · <Link to="/admin/products">Clear search</Link></> : null}
+            {q ? <> {total === 1 ? "matches" : "match"} "{q}" · <Link to="/admin/products">Clear search</Link></> : null}
           </p>
           <table className="table">
             <thead>
@@ -136,7 +137,7 @@ export default function AdminProducts() {
         </>
       )}
       <Pagination page={page} pages={pages} href={(n) => pageHref(q, n)} />
-      <p className="muted small">{ADMIN_PAGE_SIZE} products per page, newest first.</p>
+      <p className="muted small">{pageSize} products per page, newest first.</p>
     </div>
   );
 }

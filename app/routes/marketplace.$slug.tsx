@@ -97,9 +97,9 @@ export default function MarketplaceApp() {
 }
 
 function AppIcon({ name, iconUrl }: { name: string; iconUrl: string | null }) {
-  if (isWebUrl(iconUrl)) return <img className="app-icon large" src={iconUrl} alt="" width={64} height={64} />;
+  if (isWebUrl(iconUrl)) return <img className="app-logo large" src={iconUrl} alt="" width={64} height={64} />;
   return (
-    <span className="app-icon large placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
+    <span className="app-logo large placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
       {name.trim().charAt(0).toUpperCase() || "?"}
     </span>
   );

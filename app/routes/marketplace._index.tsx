@@ -106,9 +106,9 @@ export default function Marketplace() {
 }
 
 function AppIcon({ name, iconUrl }: { name: string; iconUrl: string | null }) {
-  if (isWebUrl(iconUrl)) return <img className="app-icon" src={iconUrl} alt="" width={48} height={48} loading="lazy" />;
+  if (isWebUrl(iconUrl)) return <img className="app-logo" src={iconUrl} alt="" width={48} height={48} loading="lazy" />;
   return (
-    <span className="app-icon placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
+    <span className="app-logo placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
       {name.trim().charAt(0).toUpperCase() || "?"}
     </span>
   );

@@ -1,0 +1,141 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
+import { and, eq } from "drizzle-orm";
+import { installations } from "../../db/schema";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getAppForReview } from "~/platform/apps/review.server";
+import { businessAdminPages, businessEmbeds, setAppSettings, setEmbed } from "~/platform/extensions/merchant.server";
+import type { Manifest } from "~/platform/extensions/manifest-schema";
+import { ApiError } from "~/platform/core/http.server";
+import { SettingsForm } from "~/components/settings-form";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
+
+async function load(request: Request, context: LoaderFunctionArgs["context"], installationId: string) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const [installation] = await context.db.select().from(installations).where(and(eq(installations.id, installationId), eq(installations.businessId, business.id), eq(installations.status, "ACTIVE")));
+  if (!installation) throw new Response("App not found", { status: 404 });
+  const app = await getAppForReview(context.db, installation.appId);
+  return { business, installation, app };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { business, installation, app } = await load(request, context, params.installationId!);
+  const manifest = (app.manifest as Manifest | null) ?? {};
+  const embeds = (await businessEmbeds(context.db, business.id)).filter((e) => e.installationId === installation.id);
+  const adminPages = (await businessAdminPages(context.db, business.id)).filter((p) => p.installationId === installation.id);
+  return json({
+    installationId: installation.id,
+    app: { name: app.name, description: app.description, iconUrl: app.iconUrl },
+    settingsSchema: manifest.settingsSchema ?? null,
+    settings: installation.settings,
+    embeds: embeds.map((e) => ({ embedType: e.embedType, name: e.name, description: e.description ?? "", kind: e.kind, position: e.position, enabled: e.enabled, settings: e.settings, settingsSchema: e.settingsSchema ?? null })),
+    adminPages: adminPages.map((p) => ({ pageId: p.pageId, title: p.title })),
+  });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { business, installation, app } = await load(request, context, params.installationId!);
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const parseJson = (name: string) => {
+    try {
+      return JSON.parse(String(form.get(name) ?? "{}"));
+    } catch {
+      throw new ApiError(400, "The settings could not be read");
+    }
+  };
+  try {
+    if (form.get("intent") === "settings") {
+      await setAppSettings(context.db, business.id, installation.id, parseJson("settings"), (app.manifest as Manifest | null) ?? null);
+      return redirect(`?saved=settings`);
+    }
+    if (form.get("intent") === "embed") {
+      const embedType = String(form.get("embedType") ?? "");
+      const body: Record<string, unknown> = { enabled: form.get("enabled") === "true" };
+      if (form.has("settings")) body.settings = parseJson("settings");
+      await setEmbed(context.db, business.id, installation.id, embedType, body);
+      return redirect(`?saved=${encodeURIComponent(embedType)}`);
+    }
+    return json({ error: "Unknown action" }, 400);
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    throw e;
+  }
+}
+
+function EmbedCard({ embed }: { embed: { embedType: string; name: string; description: string; kind: string; position: string; enabled: boolean; settings: Record<string, unknown>; settingsSchema: Record<string, unknown> | null } }) {
+  const [settings, setSettings] = useState(embed.settings);
+  return (
+    <li className="card stack" data-testid={`embed-${embed.embedType}`}>
+      <div className="section-title">
+        <div>
+          <h3>{embed.name} {embed.enabled ? <span className="badge ok">on</span> : <span className="badge">off</span>}</h3>
+          <p className="muted small">{embed.kind === "GLOBAL_SCRIPT" ? `Script in the page ${embed.position === "head" ? "head" : "end"}` : `Floating widget, ${embed.position.replace("_", " ")}`}{embed.description ? ` · ${embed.description}` : ""}</p>
+        </div>
+        <Form method="post">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="embed" />
+          <input type="hidden" name="embedType" value={embed.embedType} />
+          <input type="hidden" name="enabled" value={embed.enabled ? "false" : "true"} />
+          <button type="submit" className="button small">{embed.enabled ? `Turn off ${embed.name}` : `Turn on ${embed.name}`}</button>
+        </Form>
+      </div>
+      {embed.settingsSchema ? (
+        <Form method="post" className="stack">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="embed" />
+          <input type="hidden" name="embedType" value={embed.embedType} />
+          <input type="hidden" name="enabled" value={String(embed.enabled)} />
+          <SettingsForm schema={embed.settingsSchema} value={settings} onChange={setSettings} name="settings" idPrefix={`embed-${embed.embedType}`} />
+          <div><button type="submit" className="button">Save {embed.name} settings</button></div>
+        </Form>
+      ) : null}
+    </li>
+  );
+}
+
+export default function InstalledApp() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const [settings, setSettings] = useState<Record<string, unknown>>(data.settings);
+  return (
+    <div className="stack-lg">
+      <header>
+        <p><Link to="/admin/apps">← Apps</Link></p>
+        <h1>{data.app.name}</h1>
+        <p className="lead">{data.app.description}</p>
+      </header>
+      {params.get("saved") && !result ? <p className="alert success" role="status">Saved.</p> : null}
+      {result?.error ? <p className="alert error" role="alert">{result.error}</p> : null}
+      {data.adminPages.length ? (
+        <section className="card stack">
+          <h2>Pages of this app</h2>
+          <p className="row">{data.adminPages.map((p) => <Link key={p.pageId} to={`/admin/ext/${data.installationId}/${p.pageId}`} className="button">{p.title}</Link>)}</p>
+        </section>
+      ) : null}
+      <section className="card stack">
+        <h2>App settings</h2>
+        {data.settingsSchema ? (
+          <Form method="post" className="stack">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="settings" />
+            <SettingsForm schema={data.settingsSchema} value={settings} onChange={setSettings} name="settings" idPrefix="app-settings" />
+            <div><button type="submit" className="button primary">Save settings</button></div>
+          </Form>
+        ) : (
+          <p className="muted">This app has no settings.</p>
+        )}
+      </section>
+      <section className="stack">
+        <h2>Storefront embeds</h2>
+        {data.embeds.length === 0 ? <p className="muted">This app adds nothing to your storefront pages.</p> : <ul className="install-list">{data.embeds.map((e) => <EmbedCard key={e.embedType} embed={e} />)}</ul>}
+      </section>
+    </div>
+  );
+}

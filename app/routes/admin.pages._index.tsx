@@ -1,0 +1,74 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { and, asc, eq } from "drizzle-orm";
+import { pages } from "../../db/schema";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
+import { ApiError } from "~/platform/core/http.server";
+import { CsrfInput } from "~/components/csrf";
+
+export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const rows = await context.db.select().from(pages).where(eq(pages.businessId, business.id)).orderBy(asc(pages.createdAt));
+  return json({ slug: business.slug, pages: rows.map((p) => ({ slug: p.slug, title: p.title, isPublished: p.isPublished, blocks: p.blocks.length, updatedAt: p.updatedAt.toISOString() })) });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { business } = await requireUser(request, context, "MERCHANT");
+  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const form = await request.formData();
+  await requireCsrf(request, form, context.env);
+  const slug = String(form.get("slug") ?? "").trim();
+  const title = String(form.get("title") ?? "").trim();
+  if (!PAGE_SLUG.test(slug)) return json({ error: "The address must be lowercase letters, digits and hyphens, like summer-menu." }, 400);
+  const [existing] = await context.db.select({ id: pages.id }).from(pages).where(and(eq(pages.slug, slug), eq(pages.businessId, business.id)));
+  if (existing) return json({ error: `A page /${slug} exists already.` }, 409);
+  try {
+    await savePage(context.db, business.id, slug, { title: title || slug, isPublished: false, blocks: [{ kind: "builtin", type: "heading", settings: { text: title || slug } }] });
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    throw e;
+  }
+  return redirect(`/admin/pages/${slug}`);
+}
+
+export default function SitePages() {
+  const { slug, pages } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  return (
+    <div className="stack-lg">
+      <header>
+        <h1>Site pages</h1>
+        <p className="lead">Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your installed apps.</p>
+      </header>
+      <table className="table">
+        <thead><tr><th>Page</th><th>Address</th><th>Blocks</th><th>State</th><th></th></tr></thead>
+        <tbody>
+          {pages.map((p) => (
+            <tr key={p.slug}>
+              <td><Link to={`/admin/pages/${p.slug}`}><strong>{p.title}</strong></Link></td>
+              <td><a href={p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
+              <td>{p.blocks}</td>
+              <td>{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
+              <td><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <section className="card stack">
+        <h2>New page</h2>
+        {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+        <Form method="post" className="row">
+          <CsrfInput />
+          <label>Title <input name="title" required maxLength={120} /></label>
+          <label>Address <input name="slug" required pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder="summer-menu" /></label>
+          <button type="submit" className="button primary">Create page</button>
+        </Form>
+      </section>
+    </div>
+  );
+}
