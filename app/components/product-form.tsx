@@ -162,7 +162,7 @@ export function ProductForm({
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
   const invalid = (field: keyof ProductFormValues) => (errors[field] ? { "aria-invalid": true as const, "aria-describedby": `err-${field}` } : {});
   return (
-    <Form method="post" className="card stack product-form" noValidate>
+    <Form method="post" className="card stack admin-form product-form" noValidate>
       <CsrfInput />
       <div className="grid-2">
         <label>

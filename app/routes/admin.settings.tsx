@@ -77,7 +77,7 @@ export default function AdminSettings() {
       {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
       {!data?.error && params.get("saved") === "settings" ? <p className="alert success" role="status">Settings saved.</p> : null}
 
-      <Form method="post" className="card stack" noValidate key={JSON.stringify(loaded.values)}>
+      <Form method="post" className="card stack admin-form" noValidate key={JSON.stringify(loaded.values)}>
         <CsrfInput />
         <h2>Business</h2>
         <label>

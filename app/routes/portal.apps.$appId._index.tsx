@@ -89,6 +89,7 @@ export default function AppDetail() {
           <div>
             <h1>{app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} /></h1>
             <nav className="app-links" aria-label="App sections">
+              <Link to={`/portal/apps/${app.id}/analytics`} className="button small">Analytics</Link>
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">Webhooks &amp; deliveries</Link>
               <Link to={`/portal/apps/${app.id}/hooks`} className="button small">Hook calls</Link>
               <Link to={`/portal/apps/${app.id}/manifest`} className="button small">Manifest</Link>
