@@ -1,10 +1,17 @@
 /**
  * Demo data, loaded on the first start of an empty database: a merchant "Demo Bistro" with a full
- * catalogue, a developer with a sandbox business, and a reviewer.
+ * catalogue, a developer with a sandbox business and a published demo app ("Loyalty Stars",
+ * installed on a few demo shops, with 30 days of history for its analytics), and a reviewer.
  */
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "./client";
-import { createAccount } from "../app/platform/accounts/accounts.server";
+import { installations, webhookDailyStats } from "./schema";
+import type { Env } from "../app/platform/core/env.server";
+import { createAccount, createBusiness } from "../app/platform/accounts/accounts.server";
+import { createApp, submitApp } from "../app/platform/apps/apps.server";
+import { approveApp } from "../app/platform/apps/review.server";
+import { createInstallation, issueAccessToken, uninstall } from "../app/platform/installs/installs.server";
+import { now } from "../app/platform/core/clock.server";
 
 export const DEMO_LOGINS = [
   { role: "MERCHANT", email: "merchant@demo.test", password: "demo-merchant-1", name: "Maria Rossi", businessName: "Demo Bistro" },
@@ -12,12 +19,58 @@ export const DEMO_LOGINS = [
   { role: "REVIEWER", email: "reviewer@demo.test", password: "demo-reviewer-1", name: "Rita Reviewer" },
 ] as const;
 
+const DAY = 24 * 3600 * 1000;
+
 /** Loads the demo data when the database has no accounts. Returns whether it did. */
-export async function seedDemoData(db: Database): Promise<boolean> {
+export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   const [{ count }] = await db.execute<{ count: number }>(sql`select count(*)::int as count from accounts`);
   if (count > 0) return false;
-  for (const login of DEMO_LOGINS) {
-    await createAccount(db, { ...login, withDemoData: true });
+  const created = [];
+  for (const login of DEMO_LOGINS) created.push(await createAccount(db, { ...login, withDemoData: true }));
+  const bistro = created[0].business!;
+  const dev = created[1].account;
+  const rev = created[2].account;
+
+  // a published app with some history, so the marketplace and the analytics are not empty
+  const { app } = await createApp(db, env, dev.id, {
+    name: "Loyalty Stars",
+    slug: "loyalty-stars",
+    description: "Reward repeat customers with points and a stamp card on your storefront.",
+    category: "loyalty",
+    scopes: ["read_orders", "read_products", "read_business"],
+    redirectUrl: "https://loyalty-stars.example/oauth/callback",
+    webhookUrl: null,
+    webhookEvents: [],
+    version: "1.2.0",
+  });
+  await submitApp(db, dev.id, app.id);
+  const approved = await approveApp(db, rev.id, app.id);
+  const shops = [bistro, ...(await Promise.all(["Corner Café", "Noodle Bar", "Green Grocer", "Pizza Piazza"].map((name) => createBusiness(db, { name, isSandbox: false }))))];
+  const t = now().getTime();
+  const installedDaysAgo = [26, 21, 14, 9, 3];
+  for (const [i, shop] of shops.entries()) {
+    const installation = await db.transaction(async (tx) => {
+      const { installation } = await createInstallation(tx, env, { app: approved, businessId: shop.id, scopes: approved.approvedScopes, isTestInstall: false, installedBy: dev.id });
+      await issueAccessToken(tx, installation);
+      return installation;
+    });
+    await db.update(installations).set({ installedAt: new Date(t - installedDaysAgo[i] * DAY) }).where(eq(installations.id, installation.id));
+    if (shop.name === "Noodle Bar") {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(installations).where(eq(installations.id, installation.id));
+        await uninstall(tx, row);
+      });
+      await db.update(installations).set({ uninstalledAt: new Date(t - 6 * DAY), erasureScheduledAt: new Date(t - 4 * DAY), erasureDeliveredAt: new Date(t - 4 * DAY) }).where(eq(installations.id, installation.id));
+    }
   }
+  // 30 days of delivery history (the daily rollup the analytics read)
+  const rows = Array.from({ length: 30 }, (_, i) => {
+    const day = new Date(t - (29 - i) * DAY).toISOString().slice(0, 10);
+    const succeeded = 20 + ((i * 7) % 13) + i;
+    const failed = i % 6 === 0 ? 3 : i % 4 === 0 ? 1 : 0;
+    const answered = succeeded + failed;
+    return { appId: app.id, day, succeeded, failed, answered, latencyTotalMs: answered * (110 + ((i * 17) % 60)) };
+  });
+  await db.insert(webhookDailyStats).values(rows);
   return true;
 }

@@ -29,7 +29,7 @@ export async function openDatabase(env: Env, options: { seed?: boolean; log?: (l
     await migrateDatabase(url);
     const handle = createDb(url, { max: 2 });
     try {
-      if (options.seed !== false) seeded = await seedDemoData(handle.db);
+      if (options.seed !== false) seeded = await seedDemoData(handle.db, env);
     } finally {
       await handle.close();
     }

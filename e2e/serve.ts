@@ -16,7 +16,6 @@ const template = await prepareTemplate(adminUrl, "e2e_");
 const name = `e2e_${randomBytes(4).toString("hex")}`;
 const url = await cloneTemplate(adminUrl, template, name);
 const database = createDb(url);
-await seedDemoData(database.db);
 const env = loadEnv({
   NODE_ENV: "test",
   PORT: String(port),
@@ -26,6 +25,7 @@ const env = loadEnv({
   OUTBOUND_ALLOW_PRIVATE: "true",
   DATA_DIR: ".data/e2e-tmp",
 });
+await seedDemoData(database.db, env);
 const worker = await startWorker({ url, deps: { db: database.db, env }, concurrency: 4 });
 const web = await createWebServer({ db: database.db, env, port, host: "127.0.0.1" });
 console.log(`e2e platform on ${web.url} (database ${name})`);

@@ -49,6 +49,7 @@ test("a shopper browses the Demo Bistro, fills a cart and places a pickup order"
   await page.getByRole("radio", { name: /^Pickup/ }).check();
   await page.getByRole("radio", { name: /^Cash on delivery\/pickup/ }).check();
   await page.getByLabel(/^Notes/).fill("No onions, please");
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: ".data/e2e-results/storefront-checkout.png", fullPage: true });
   await page.getByRole("button", { name: "Place order" }).click();
 

@@ -54,6 +54,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
         total: money(order.amount),
         deliveryMethod: order.deliveryMethod,
         address: order.deliveryMethod === "DELIVERY" ? order.address : null,
+        pickupAddress: business.address,
         notes: order.notes,
         customerName: order.customerName,
         paymentMethod: PAYMENT_TEXT[order.paymentMethod] ?? "Online payment",
@@ -159,7 +160,7 @@ export default function OrderConfirmation() {
             </div>
             <div>
               <dt>{order.deliveryMethod === "DELIVERY" ? "Delivery to" : "Pickup"}</dt>
-              <dd>{order.deliveryMethod === "DELIVERY" ? order.address : "Collect your order from the shop."}</dd>
+              <dd>{order.deliveryMethod === "DELIVERY" ? order.address : order.pickupAddress ? `Collect your order from ${order.pickupAddress}.` : "Collect your order from the shop."}</dd>
             </div>
             <div>
               <dt>Payment</dt>
