@@ -4,6 +4,8 @@ import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, i
 import styles from "./styles.css";
 import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorage } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
+import { useNonce } from "./components/nonce";
+import { EmbedScripts } from "./components/embeds";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Storefront App Platform" }];
@@ -55,6 +57,7 @@ function Header() {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -62,11 +65,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <EmbedScripts position="head" />
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+        <EmbedScripts position="body_end" />
       </body>
     </html>
   );

@@ -25,8 +25,10 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
 
   // products: create, find, edit, delete
   const name = `Test Pie ${randomBytes(3).toString("hex")}`;
-  await page.getByRole("complementary", { name: "Admin navigation" }).getByRole("link", { name: "Products" }).click();
-  await expect(page).toHaveURL(/\/admin\/products$/);
+  const sidebar = page.getByRole("complementary", { name: "Admin navigation" });
+  for (const [label, href] of [["Dashboard", "/admin"], ["Orders", "/admin/orders"], ["Products", "/admin/products"], ["Reviews", "/admin/reviews"], ["Apps", "/admin/apps"], ["Settings", "/admin/settings"]])
+    await expect(sidebar.getByRole("link", { name: label })).toHaveAttribute("href", href);
+  await open(page, "/admin/products");
   await expect(page.getByRole("heading", { name: "Products", level: 1 })).toBeVisible();
   await expect(page.getByTestId("product-row")).toHaveCount(20);
   await page.getByRole("link", { name: "Add product" }).click();

@@ -1,6 +1,12 @@
 import { test, expect } from "@playwright/test";
 
 test("a shopper browses the Demo Bistro, fills a cart and places a pickup order", async ({ page }) => {
+  // no script errors or hydration mismatches (missing demo product pictures aside)
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
+  });
   await page.goto("/s/demo-bistro");
   const cart = page.getByTestId("cart-link");
   const menu = page.getByRole("navigation", { name: "Shop" }).getByRole("link", { name: "Menu" });
@@ -67,6 +73,8 @@ test("a shopper browses the Demo Bistro, fills a cart and places a pickup order"
   const url = new URL(page.url());
   const res = await page.goto(url.pathname + "?t=" + "0".repeat(32));
   expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
 });
 
 test("the storefront works without JavaScript", async ({ browser }) => {

@@ -65,6 +65,20 @@ describe("cart functions", () => {
     expect(await readCart(withCookie(odd), p.env, "biz_one")).toEqual([{ productId: "prd_d", quantity: 4 }]);
   });
 
+  it("drops other businesses' carts, oldest first, before the cookie grows too large", async () => {
+    const full = (prefix: string) => Array.from({ length: MAX_LINES }, (_, i) => ({ productId: `prd_${prefix}${String(i).padStart(18, "0")}`, quantity: 999 }));
+    let header = await writeCart(new Request("http://x/"), p.env, "biz_one", full("a"));
+    header = await writeCart(withCookie(header), p.env, "biz_two", full("b"));
+    header = await writeCart(withCookie(header), p.env, "biz_three", [{ productId: "prd_c", quantity: 1 }]);
+    expect(header.split(";")[0].length).toBeLessThanOrEqual(3800);
+    expect(await readCart(withCookie(header), p.env, "biz_three")).toEqual([{ productId: "prd_c", quantity: 1 }]);
+    expect(await readCart(withCookie(header), p.env, "biz_one")).toEqual([]);
+    expect(await readCart(withCookie(header), p.env, "biz_two")).toHaveLength(MAX_LINES);
+    // emptying the only cart expires the cookie
+    const cleared = await writeCart(withCookie(await writeCart(new Request("http://x/"), p.env, "biz_one", [{ productId: "prd_a", quantity: 1 }])), p.env, "biz_one", []);
+    expect(cleared).toMatch(/Max-Age=0/);
+  });
+
   it("joins the products of the business, dropping missing, other businesses' and unavailable ones", async () => {
     const { business, pizza, fries, draft } = await shop();
     const other = await shop();

@@ -1,3 +1,4 @@
+import { availableBlocks, type AvailableBlock } from "../app/platform/extensions/merchant.server";
 /**
  * What a shopper sees of a business at /s/<businessSlug>: the business, its published pages, its
  * ACTIVE products and their reviews. Every query is scoped to the business found by its slug.
@@ -69,7 +70,7 @@ export async function loadBusinessBySlug(db: Db, slug: string | undefined): Prom
 
 /** What the storefront shows of the business. */
 export function publicBusiness(b: Business) {
-  return { name: b.name, slug: b.slug, address: b.address, phone: b.phone, email: b.email, currency: b.currency, locale: b.locale };
+  return { id: b.id, name: b.name, slug: b.slug, address: b.address, phone: b.phone, email: b.email, currency: b.currency, locale: b.locale };
 }
 export type PublicBusiness = ReturnType<typeof publicBusiness>;
 
@@ -182,17 +183,21 @@ export type PublicBlock =
   | { id: string; kind: "builtin"; type: "text"; text: string }
   | { id: string; kind: "builtin"; type: "image"; url: string; alt: string }
   | { id: string; kind: "builtin"; type: "product-grid"; limit: number }
-  | { id: string; kind: "app"; type: string };
+  | { id: string; kind: "app"; type: string; appId: string; name: string; renderUrl: string; settings: Record<string, unknown> };
 
 const str = (v: unknown, max = 5000) => (typeof v === "string" ? v.slice(0, max) : "");
 
 /** The blocks the storefront knows how to render, with only the settings it needs. */
-export function publicBlocks(blocks: PageBlock[]): PublicBlock[] {
+export function publicBlocks(blocks: PageBlock[], appBlocks: AvailableBlock[] = []): PublicBlock[] {
   const out: PublicBlock[] = [];
   for (const b of Array.isArray(blocks) ? blocks : []) {
     if (!b || typeof b !== "object" || typeof b.id !== "string" || typeof b.type !== "string") continue;
     const s = (b.settings && typeof b.settings === "object" ? b.settings : {}) as Record<string, unknown>;
-    if (b.kind === "app") out.push({ id: b.id, kind: "app", type: b.type });
+    if (b.kind === "app") {
+      // only while the app is installed and the block extension active
+      const def = appBlocks.find((a) => a.appId === b.appId && a.blockType === b.type);
+      if (def) out.push({ id: b.id, kind: "app", type: b.type, appId: def.appId, name: def.name, renderUrl: def.renderUrl, settings: s });
+    }
     else if (b.type === "heading") out.push({ id: b.id, kind: "builtin", type: "heading", text: str(s.text, 300) });
     else if (b.type === "text") out.push({ id: b.id, kind: "builtin", type: "text", text: str(s.text) });
     else if (b.type === "image") {
@@ -208,7 +213,7 @@ export function publicBlocks(blocks: PageBlock[]): PublicBlock[] {
 
 /** A page's blocks and the products its product grids show (one query for all grids). */
 export async function pageContent(db: Db, business: Business, blocks: PageBlock[]) {
-  const list = publicBlocks(blocks);
+  const list = publicBlocks(blocks, await availableBlocks(db, business.id));
   const limits = list.flatMap((b) => (b.kind === "builtin" && b.type === "product-grid" ? [b.limit] : []));
   const money = moneyFormatter(business);
   const rows = limits.length ? await gridProducts(db, business.id, Math.max(...limits)) : [];

@@ -1,9 +1,9 @@
 import { NavLink, Outlet } from "@remix-run/react";
 
-export type NavItem = { to: string; label: string; end?: boolean; icon?: string };
+export type NavItem = { to: string; label: string; end?: boolean; icon?: string; iconUrl?: string | null };
 
 /** The shell of the three audiences' areas: a sidebar of sections and the page beside it. */
-export function AreaLayout({ title, subtitle, items, badge }: { title: string; subtitle?: string; items: NavItem[]; badge?: string }) {
+export function AreaLayout({ title, subtitle, items, badge, extra }: { title: string; subtitle?: string; items: NavItem[]; badge?: string; extra?: { heading: string; items: NavItem[] } }) {
   return (
     <div className="area">
       <aside className="sidebar" aria-label={`${title} navigation`}>
@@ -20,6 +20,17 @@ export function AreaLayout({ title, subtitle, items, badge }: { title: string; s
             </NavLink>
           ))}
         </nav>
+        {extra && extra.items.length ? (
+          <nav aria-label={extra.heading} className="sidebar-extra">
+            <span className="sidebar-heading">{extra.heading}</span>
+            {extra.items.map((item) => (
+              <NavLink key={item.to} to={item.to} className={({ isActive }) => (isActive ? "active" : undefined)}>
+                {item.iconUrl ? <img src={item.iconUrl} alt="" className="nav-img" width={18} height={18} /> : <span className="nav-icon" aria-hidden>{item.icon ?? "◆"}</span>}
+                {item.label}
+              </NavLink>
+            ))}
+          </nav>
+        ) : null}
       </aside>
       <main className="area-main">
         <Outlet />

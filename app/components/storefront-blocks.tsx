@@ -7,6 +7,7 @@ import { Form, Link, isRouteErrorResponse, useLocation, useParams, useRouteError
 import type { MetaDescriptor } from "@remix-run/node";
 import type { ProductView, PublicBlock } from "../../storefront/site.server";
 import { CsrfInput } from "./csrf";
+import { BlockFrame } from "./block-frame";
 
 export const LAYOUT_ROUTE_ID = "routes/s.$businessSlug";
 
@@ -34,10 +35,10 @@ export function VisuallyHidden({ children }: { children: React.ReactNode }) {
 }
 
 /** A product photo; a warm placeholder (CSS) stands in when there is none or it fails to load. */
-export function ProductImage({ src, alt, className = "" }: { src: string; alt: string; className?: string }) {
+export function ProductImage({ src, alt, className = "", eager = false }: { src: string; alt: string; className?: string; eager?: boolean }) {
   return (
     <div className={`sf-media ${className}`.trim()} data-initial={alt.trim().charAt(0).toUpperCase()}>
-      {src ? <img src={src} alt={alt} loading="lazy" decoding="async" width={400} height={300} /> : null}
+      {src ? <img src={src} alt={alt} loading={eager ? "eager" : "lazy"} decoding="async" width={400} height={300} /> : null}
     </div>
   );
 }
@@ -119,11 +120,16 @@ export function ProductGrid({ products, slug, label }: { products: ProductView[]
 }
 
 /** A page's blocks: heading → h2, text → p, image → img, product-grid → cards; app blocks are placeholders. */
-export function StorefrontBlocks({ blocks, products, slug }: { blocks: PublicBlock[]; products: ProductView[]; slug: string }) {
+export function StorefrontBlocks({ blocks, products, slug, businessId = "", locale = "en-US" }: { blocks: PublicBlock[]; products: ProductView[]; slug: string; businessId?: string; locale?: string }) {
   return (
     <div className="sf-blocks">
       {blocks.map((block) => {
-        if (block.kind === "app") return <div key={block.id} className="app-block" data-app-block={block.id} data-block-type={block.type}></div>;
+        if (block.kind === "app")
+          return (
+            <div key={block.id} className="app-block" data-app-block={block.id} data-block-type={block.type}>
+              <BlockFrame blockId={block.id} renderUrl={block.renderUrl} settings={block.settings} businessId={businessId} locale={locale} mode="storefront" title={block.name} className="sf-block-frame" />
+            </div>
+          );
         switch (block.type) {
           case "heading":
             return block.text ? <h2 key={block.id} className="sf-block-heading">{block.text}</h2> : null;

@@ -3,14 +3,25 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
 import { AreaLayout } from "~/components/area-layout";
+import { businessAdminPages } from "~/platform/extensions/merchant.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
-  return json({ businessName: business?.name ?? "" });
+  const appPages = business ? await businessAdminPages(context.db, business.id) : [];
+  return json({
+    businessName: business?.name ?? "",
+    appPages: appPages.map((p) => ({
+      to: `/admin/ext/${p.installationId}/${p.pageId}`,
+      label: p.title,
+      // the page's icon name, else the app's icon
+      icon: p.iconName ? p.iconName.slice(0, 1).toUpperCase() : undefined,
+      iconUrl: !p.iconName && p.appIconUrl && /^https?:\/\//.test(p.appIconUrl) ? p.appIconUrl : null,
+    })),
+  });
 }
 
 export default function AdminLayout() {
-  const { businessName } = useLoaderData<typeof loader>();
+  const { businessName, appPages } = useLoaderData<typeof loader>();
   return (
     <AreaLayout
       title="Admin"
@@ -20,9 +31,11 @@ export default function AdminLayout() {
         { to: "/admin/orders", label: "Orders", icon: "☰" },
         { to: "/admin/products", label: "Products", icon: "◈" },
         { to: "/admin/reviews", label: "Reviews", icon: "★" },
+        { to: "/admin/pages", label: "Site pages", icon: "❏" },
         { to: "/admin/apps", label: "Apps", icon: "▣" },
         { to: "/admin/settings", label: "Settings", icon: "⚙" },
       ]}
+      extra={{ heading: "App pages", items: appPages }}
     />
   );
 }

@@ -10,15 +10,15 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const page = await loadHomePage(context.db, business);
   const content = await pageContent(context.db, business, page.blocks);
-  return json({ slug: business.slug, name: business.name, ...content });
+  return json({ businessId: business.id, locale: business.locale, slug: business.slug, name: business.name, ...content });
 }
 
 export default function StorefrontHome() {
-  const { slug, name, blocks, products } = useLoaderData<typeof loader>();
+  const { businessId, locale, slug, name, blocks, products } = useLoaderData<typeof loader>();
   return (
     <>
       <h1 className="sf-visually-hidden">{name}</h1>
-      <StorefrontBlocks blocks={blocks} products={products} slug={slug} />
+      <StorefrontBlocks blocks={blocks} products={products} slug={slug} businessId={businessId} locale={locale} />
     </>
   );
 }

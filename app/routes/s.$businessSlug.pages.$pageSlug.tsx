@@ -12,15 +12,15 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   if (params.pageSlug === "home") throw redirect(shopPath(business.slug));
   const page = await loadPage(context.db, business.id, params.pageSlug);
   const content = await pageContent(context.db, business, page.blocks);
-  return json({ slug: business.slug, title: page.title, ...content });
+  return json({ businessId: business.id, locale: business.locale, slug: business.slug, title: page.title, ...content });
 }
 
 export default function StorefrontPage() {
-  const { slug, title, blocks, products } = useLoaderData<typeof loader>();
+  const { businessId, locale, slug, title, blocks, products } = useLoaderData<typeof loader>();
   return (
     <article className="sf-page">
       <h1>{title}</h1>
-      <StorefrontBlocks blocks={blocks} products={products} slug={slug} />
+      <StorefrontBlocks blocks={blocks} products={products} slug={slug} businessId={businessId} locale={locale} />
     </article>
   );
 }

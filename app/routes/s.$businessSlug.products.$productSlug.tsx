@@ -90,7 +90,7 @@ export default function ProductPage() {
         {product.category ? <span>{product.category}</span> : null}
       </nav>
       <article className="sf-product">
-        <ProductImage src={product.imageUrl} alt={product.name} className="sf-product-media" />
+        <ProductImage src={product.imageUrl} alt={product.name} className="sf-product-media" eager />
         <div className="sf-product-info">
           <h1>{product.name}</h1>
           <p className="sf-product-price">{product.priceLabel}</p>

@@ -5,6 +5,9 @@ import sf from "~/storefront.css";
 import { shopPath } from "~/components/storefront-blocks";
 import { loadBusinessBySlug, publicBusiness, publishedPages } from "../../storefront/site.server";
 import { cartLines, readCart } from "../../storefront/cart.server";
+import { availableBlocks, businessEmbeds } from "~/platform/extensions/merchant.server";
+import { originOf } from "~/components/block-frame";
+import { FloatingWidgets } from "~/components/embeds";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
 
@@ -14,10 +17,18 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const [pages, cart] = await Promise.all([publishedPages(context.db, business.id), readCart(request, context.env, business.id)]);
   const { count } = await cartLines(context.db, business, cart);
+  const [embeds, blocks] = await Promise.all([businessEmbeds(context.db, business.id), availableBlocks(context.db, business.id)]);
+  const active = embeds.filter((e) => e.enabled);
   return json({
     business: publicBusiness(business),
     pages: pages.filter((p) => p.slug !== "home"),
     cartCount: count,
+    embeds: active.map((e) => ({ appSlug: e.appSlug, embedType: e.embedType, name: e.name, kind: e.kind, position: e.position, scriptUrl: e.scriptUrl, renderUrl: e.renderUrl, settings: e.settings })),
+    // read by entry.server for the Content-Security-Policy: exactly these origins
+    csp: {
+      scriptOrigins: active.flatMap((e) => (e.kind === "GLOBAL_SCRIPT" && e.scriptUrl ? [originOf(e.scriptUrl)] : [])).filter((o): o is string => !!o),
+      frameOrigins: [...active.flatMap((e) => (e.kind === "FLOATING_WIDGET" && e.renderUrl ? [originOf(e.renderUrl)] : [])), ...blocks.map((b) => originOf(b.renderUrl))].filter((o): o is string => !!o),
+    },
   });
 }
 
@@ -82,6 +93,7 @@ export default function StorefrontLayout() {
           </div>
         </div>
       </footer>
+      <FloatingWidgets />
     </div>
   );
 }

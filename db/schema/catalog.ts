@@ -152,3 +152,17 @@ export type Order = typeof orders.$inferSelect;
 export type OrderItem = typeof orderItems.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
 export type Page = typeof pages.$inferSelect;
+
+/**
+ * Row counts per business and table, kept by triggers (migration 0004), so that list totals do not
+ * count millions of rows on every page.
+ */
+export const businessCounts = pgTable(
+  "business_counts",
+  {
+    businessId: text("business_id").notNull(),
+    entity: text("entity").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity)],
+);

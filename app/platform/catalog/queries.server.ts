@@ -4,18 +4,24 @@
  */
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { orderItems, orders, pages, products, reviews, ORDER_STATUSES, type Order } from "../../../db/schema";
+import { businessCounts, orderItems, orders, pages, products, reviews, ORDER_STATUSES, type Order } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { serializeOrder } from "./serialize.server";
 
 type Page = { limit: number; offset: number };
 
+/** The business's row count of a table, kept by triggers (business_counts). */
+export async function countOf(db: Db, businessId: string, entity: "orders" | "products" | "reviews" | "pages"): Promise<number> {
+  const [row] = await db.select({ n: businessCounts.n }).from(businessCounts).where(and(eq(businessCounts.businessId, businessId), eq(businessCounts.entity, entity)));
+  return row?.n ?? 0;
+}
+
 export async function listProducts(db: Db, businessId: string, page: Page) {
   const where = eq(products.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(products).where(where),
+    countOf(db, businessId, "products"),
   ]);
   return { rows, total };
 }
@@ -41,9 +47,9 @@ export async function withItems(db: Db, rows: Order[]) {
 
 export async function listOrders(db: Db, businessId: string, page: Page, filter: { status?: string } = {}) {
   const where = filter.status ? and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"])) : eq(orders.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(orders).where(where),
+    filter.status ? db.select({ total: count() }).from(orders).where(where).then(([r]) => r.total) : countOf(db, businessId, "orders"),
   ]);
   return { data: await withItems(db, rows), total };
 }
@@ -61,9 +67,9 @@ export async function getOrder(db: Db, businessId: string, id: string) {
 
 export async function listReviews(db: Db, businessId: string, page: Page) {
   const where = eq(reviews.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(reviews).where(where).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(reviews).where(where),
+    countOf(db, businessId, "reviews"),
   ]);
   return { rows, total };
 }
@@ -83,9 +89,9 @@ export async function reviewStats(db: Db, businessId: string) {
 
 export async function listPages(db: Db, businessId: string, page: Page) {
   const where = eq(pages.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(pages).where(where).orderBy(desc(pages.createdAt), desc(pages.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(pages).where(where),
+    countOf(db, businessId, "pages"),
   ]);
   return { rows, total };
 }

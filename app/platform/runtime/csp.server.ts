@@ -1,0 +1,24 @@
+/**
+ * The storefront's Content-Security-Policy: scripts from the platform (with the response's nonce
+ * for Remix's inline scripts) and from exactly the origins of the active GLOBAL_SCRIPT embeds;
+ * frames from exactly the origins of the active blocks and FLOATING_WIDGET embeds.
+ */
+export type CspOrigins = { scriptOrigins: string[]; frameOrigins: string[] };
+
+export function storefrontCsp(nonce: string, origins: CspOrigins | null): string {
+  const scripts = [...new Set(origins?.scriptOrigins ?? [])].sort();
+  const frames = [...new Set(origins?.frameOrigins ?? [])].sort();
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'${scripts.length ? " " + scripts.join(" ") : ""}`,
+    `frame-src ${frames.length ? frames.join(" ") : "'none'"}`,
+    "img-src 'self' https: http: data:",
+    "style-src 'self' 'unsafe-inline'",
+    "connect-src 'self'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}

@@ -1,0 +1,99 @@
+/**
+ * Shared pieces of the benchmarks: a fresh database on a dedicated embedded cluster, the platform
+ * in production mode (NODE_ENV=production, the production Remix build), autocannon runs, tables and
+ * JSON results under bench/results/.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import { startTestCluster, cloneTemplate, prepareTemplate, dropDatabase } from "../db/testing/cluster";
+import { createDb, type DbHandle } from "../db/client";
+import { loadEnv, type Env } from "../app/platform/core/env.server";
+import { createWebServer, type WebServer } from "../app/platform/runtime/web.server";
+import { startWorker, type Worker } from "../jobs/worker";
+import { createAccount, issueAccountToken } from "../app/platform/accounts/accounts.server";
+
+export type Bench = { db: DbHandle; env: Env; web: WebServer; worker: Worker | null; dbUrl: string; adminUrl: string; close(): Promise<void> };
+
+let cluster: Awaited<ReturnType<typeof startTestCluster>> | null = null;
+
+export async function startBench(options: { worker?: boolean; workerConcurrency?: number } = {}): Promise<Bench> {
+  cluster ??= await startTestCluster("bench-postgres");
+  const template = await prepareTemplate(cluster.adminUrl, "bench_");
+  const name = `bench_${randomBytes(4).toString("hex")}`;
+  const dbUrl = await cloneTemplate(cluster.adminUrl, template, name);
+  const env = loadEnv({
+    NODE_ENV: "production",
+    DATABASE_URL: dbUrl,
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    APP_API_RATE_LIMIT: "1000000000",
+    DATA_DIR: ".data/bench-tmp",
+    WORKER_CONCURRENCY: String(options.workerConcurrency ?? 20),
+  });
+  const db = createDb(dbUrl, { max: 20 });
+  const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
+  const worker = options.worker ? await startWorker({ url: dbUrl, deps: { db: db.db, env }, concurrency: options.workerConcurrency ?? 20 }) : null;
+  const adminUrl = cluster.adminUrl;
+  return {
+    db, env, web, worker, dbUrl, adminUrl,
+    async close() {
+      await worker?.stop();
+      await web.close();
+      await db.close();
+      await dropDatabase(adminUrl, name).catch(() => {});
+    },
+  };
+}
+
+export async function stopCluster() {
+  await cluster?.embedded?.stop();
+  cluster = null;
+}
+
+export async function developer(b: Bench) {
+  const email = `bench-${randomBytes(4).toString("hex")}@example.test`;
+  const { account, business } = await createAccount(b.db.db, { email, password: "bench-password", name: "Bench", role: "DEVELOPER" });
+  return { account, business: business!, token: issueAccountToken(account, b.env.sessionSecret) };
+}
+
+export type LoadResult = { connections: number; requests: number; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+export async function load(url: string, options: { connections: number; durationSec: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections, duration: options.durationSec, headers: options.headers, method: options.method as "GET" | undefined, body: options.body, pipelining: 1 });
+  return {
+    connections: options.connections,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Milliseconds of one async call. */
+export async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await fn();
+  return { ms: Math.round((performance.now() - started) * 100) / 100, value };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export function table(title: string, rows: Record<string, unknown>[]) {
+  console.log(`\n${title}`);
+  console.table(rows);
+}
+
+export function writeResult(name: string, data: unknown) {
+  const file = path.join("bench", "results", `${name}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, ...((data as object) ?? {}) }, null, 2) + "\n");
+  console.log(`wrote ${file}`);
+}
