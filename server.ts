@@ -94,11 +94,23 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
-    await web?.close();
-    await worker?.stop();
-    await database.close();
-    await database.embedded?.stop();
-    process.exit(0);
+    // in-flight requests and jobs finish first; every step runs even if one fails
+    const steps: [string, (() => Promise<void>) | undefined][] = [
+      ["web server", web?.close],
+      ["worker", worker?.stop],
+      ["database pool", database.close],
+      ["embedded postgres", database.embedded?.stop],
+    ];
+    let failed = false;
+    for (const [name, step] of steps) {
+      try {
+        await step?.();
+      } catch (e) {
+        failed = true;
+        console.error(`could not stop the ${name}:`, e);
+      }
+    }
+    process.exit(failed ? 1 : 0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -42,7 +42,7 @@ export async function publishApp(request: APIRequestContext, body: Record<string
   await request.post(`/developer/apps/${app.id}/submit`, { headers: { Authorization: `Bearer ${devToken}` } });
   const approved = await request.post(`/review/apps/${app.id}/approve`, { headers: { Authorization: `Bearer ${reviewerToken}` } });
   expect(approved.status()).toBe(200);
-  return { ...app, devToken };
+  return { ...app, devToken } as typeof app & { devToken: string; clientSecret: string; clientId: string; slug: string; name: string; id: string };
 }
 
 /** A tiny app backend on 127.0.0.1: records requests and answers its OAuth callback with a page. */

@@ -79,9 +79,12 @@ describe("site queries", () => {
       block("unknown", {}),
       block("reviews-widget", { secret: "s" }, "app", "app_1"),
     ]);
-    expect(blocks.map((b) => b.type)).toEqual(["heading", "image", "product-grid", "reviews-widget"]);
+    // an app block renders only while an installed app offers it
+    expect(blocks.map((b) => b.type)).toEqual(["heading", "image", "product-grid"]);
     expect(blocks[2]).toMatchObject({ limit: 48 });
-    expect(blocks[3]).toEqual({ id: expect.any(String), kind: "app", type: "reviews-widget" });
+    const offered = [{ appId: "app_1", blockType: "reviews-widget", name: "Reviews", renderUrl: "https://reviews.example/block", appName: "Reviews", installationId: "inst_1" }];
+    const withApp = publicBlocks([block("reviews-widget", { color: "#fff" }, "app", "app_1")], offered);
+    expect(withApp).toEqual([{ id: expect.any(String), kind: "app", type: "reviews-widget", appId: "app_1", name: "Reviews", renderUrl: "https://reviews.example/block", settings: { color: "#fff" } }]);
   });
 
   it("formats money in the business's locale and currency", () => {
@@ -92,7 +95,7 @@ describe("site queries", () => {
 });
 
 describe("storefront pages", () => {
-  it("renders the home page's blocks, the navigation, and app block placeholders", async () => {
+  it("renders the home page's blocks and the navigation, and no block of an app that is not installed", async () => {
     const { business, slug } = await shop();
     await createProduct(p.db, business.id, productSchema.parse({ name: "Espresso", price: 250, imageUrl: "/images/espresso.svg" }));
     await createProduct(p.db, business.id, productSchema.parse({ name: "Draft Cake", price: 500, status: "DRAFT" }));
@@ -125,7 +128,8 @@ describe("storefront pages", () => {
     expect(html).toContain("Espresso");
     expect(html).toContain("$2.50");
     expect(html).not.toContain("Draft Cake");
-    expect(html).toContain(`<div class="app-block" data-app-block="${home.id}" data-block-type="reviews-widget"></div>`);
+    // the app behind this block is not installed: nothing of it is rendered
+    expect(html).not.toContain(`data-app-block="${home.id}"`);
     // the navigation: published pages other than home, the menu and the cart
     expect(html).toContain(`href="/s/${slug}/pages/about"`);
     expect(html).not.toContain("Hidden page");

@@ -1,0 +1,65 @@
+/**
+ * A tiny app backend on its own 127.0.0.1 port (another origin than the platform): a block page, a
+ * floating widget, a GLOBAL_SCRIPT, an admin page and an OAuth callback, speaking the postMessage
+ * protocol of the spec. Pages record every message they receive in window.received.
+ */
+import http from "node:http";
+
+const blockPage = (kind: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${kind}</title>
+<style>body{margin:0;font-family:sans-serif}#box{padding:16px;border-radius:10px;color:#fff;background:#888}</style></head>
+<body><div id="box"><strong id="label">${kind}</strong> <span id="mode"></span></div>
+<script>
+  window.loadId = Math.random().toString(36).slice(2);
+  window.received = [];
+  window.addEventListener("message", function (e) {
+    if (e.source !== window.parent) return;
+    window.received.push({ origin: e.origin, data: e.data });
+    var s = e.data && e.data.settings;
+    if (s && s.color) document.getElementById("box").style.background = s.color;
+    if (s && s.title) document.getElementById("label").textContent = s.title;
+    if (e.data && e.data.mode) document.getElementById("mode").textContent = e.data.mode;
+  });
+  window.parent.postMessage({ type: "SERVICE_BLOCK_READY" }, "*");
+</script></body></html>`;
+
+const adminPage = `<!doctype html><html><head><meta charset="utf-8"><title>Admin</title></head><body>
+<h1>App admin page</h1><p id="query"></p><p id="init">waiting</p>
+<script>
+  document.getElementById("query").textContent = location.search;
+  window.received = [];
+  window.addEventListener("message", function (e) {
+    window.received.push({ origin: e.origin, data: e.data });
+    if (e.data && e.data.type === "service:init") document.getElementById("init").textContent = "init for " + e.data.businessName;
+  });
+</script></body></html>`;
+
+const script = `(function () {
+  var me = document.currentScript;
+  var marker = document.createElement("div");
+  marker.id = "app-embed-marker";
+  marker.textContent = "embed " + (me && me.dataset.embedType) + " " + (me && me.dataset.settings);
+  (document.body ? Promise.resolve() : new Promise(function (r) { document.addEventListener("DOMContentLoaded", r); })).then(function () { document.body.appendChild(marker); });
+})();`;
+
+export async function startAppServer() {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/block" || path === "/widget" || path === "/other") {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      return res.end(blockPage(path.slice(1)));
+    }
+    if (path === "/admin") {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      return res.end(adminPage);
+    }
+    if (path === "/embed.js") {
+      res.writeHead(200, { "Content-Type": "text/javascript" });
+      return res.end(script);
+    }
+    res.writeHead(200, { "Content-Type": "text/html" });
+    res.end(`<!doctype html><h1>Connected to the app</h1>`);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
