@@ -41,9 +41,30 @@ const script = `(function () {
   (document.body ? Promise.resolve() : new Promise(function (r) { document.addEventListener("DOMContentLoaded", r); })).then(function () { document.body.appendChild(marker); });
 })();`;
 
+export type Delivery = { event: string; headers: http.IncomingHttpHeaders; body: any };
+
 export async function startAppServer() {
+  const webhooks: Delivery[] = [];
+  const hookCalls: { hookPoint: string; body: any }[] = [];
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "POST") {
+      let raw = "";
+      req.on("data", (c) => (raw += c));
+      req.on("end", () => {
+        const body = raw ? JSON.parse(raw) : null;
+        res.writeHead(200, { "Content-Type": "application/json" });
+        if (path === "/webhooks") {
+          webhooks.push({ event: String(req.headers["x-webhook-event"]), headers: req.headers, body });
+          return res.end("{}");
+        }
+        hookCalls.push({ hookPoint: String(req.headers["x-hook-point"]), body });
+        if (path.endsWith("/hooks/payment-methods")) return res.end(JSON.stringify({ methods: [{ id: "qr", name: "QR Pay", description: "Pay with your banking app" }] }));
+        if (path.endsWith("/hooks/create-payment")) return res.end(JSON.stringify({ paymentUrl: `https://qrpay.example/pay/${body.data.orderId}`, invoiceId: `inv_${body.data.orderId}`, qrCode: "QRPAY:" + body.data.amount }));
+        res.end("{}");
+      });
+      return;
+    }
     if (path === "/block" || path === "/widget" || path === "/other") {
       res.writeHead(200, { "Content-Type": "text/html" });
       return res.end(blockPage(path.slice(1)));
@@ -61,5 +82,5 @@ export async function startAppServer() {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${port}`, webhooks, hookCalls, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

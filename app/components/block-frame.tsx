@@ -35,6 +35,9 @@ export function originOf(url: string): string | null {
 export function BlockFrame({ blockId, renderUrl, settings, businessId, locale, mode, sessionToken, title, className, initialHeight = 150 }: BlockFrameProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState(initialHeight);
+  // the iframe is created only after hydration, so that its READY never arrives before our listener
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
   const ready = useRef(false);
   const latest = useRef(settings);
   latest.current = settings;
@@ -67,6 +70,7 @@ export function BlockFrame({ blockId, renderUrl, settings, businessId, locale, m
   }, [serialized, blockId, origin]);
 
   if (!origin) return null;
+  if (!mounted) return <div className={className ?? "block-frame"} style={{ height, width: "100%" }} aria-busy="true" data-block-id={blockId} />;
   return (
     <iframe
       ref={frame}
