@@ -40,6 +40,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   const clientSecret = (await page.getByTestId("client-secret").textContent())!;
   app.setCredentials(clientId, clientSecret);
   await page.getByRole("link", { name: /continue/ }).click();
+  await expect(page).toHaveURL(/\/portal\/apps\/app_[0-9a-z]+$/);
   const appPath = new URL(page.url()).pathname;
 
   // … uploads its manifest
@@ -112,7 +113,8 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await expect(page.locator("#reference-app-badge")).toContainText("Loyalty club");
   await expect(page.frameLocator(".embed-widget.bottom_left iframe").locator("#title")).toHaveText("Questions about points?");
   await shot(page, "storefront");
-  await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).first().click();
+  await page.getByRole("link", { name: "Menu", exact: true }).click();
+  await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
   await page.getByTestId("cart-link").click();
   await page.getByRole("link", { name: "Checkout", exact: true }).click();
   await page.getByLabel(/^Name/).fill("Sam Shopper");

@@ -1,15 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
+import { DOCS } from "~/platform/docs/docs.server";
 
 export const meta: MetaFunction = () => [{ title: "Docs · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context, "DEVELOPER");
-  return null;
+  return json({ docs: DOCS.map(({ slug, title, summary }) => ({ slug, title, summary })) });
 }
 
 export default function Docs() {
+  const { docs } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
       <header>
@@ -17,6 +20,12 @@ export default function Docs() {
         <p className="lead">Everything an app needs to talk to the platform.</p>
       </header>
       <ul className="doc-cards">
+        {docs.map((d) => (
+          <li key={d.slug} className="card">
+            <h2><Link to={`/portal/docs/${d.slug}`}>{d.title}</Link></h2>
+            <p className="muted">{d.summary}</p>
+          </li>
+        ))}
         <li className="card">
           <h2><Link to="/portal/docs/api">App API reference</Link></h2>
           <p className="muted">Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.</p>

@@ -66,7 +66,7 @@ export const PageList = listOf(Page, "PageList");
 export const StatusChange = z.object({ status: z.string().describe(`one of ${ORDER_STATUSES.join(", ")}`) }).meta({ id: "StatusChange" });
 export const PaymentReport = z.object({ status: z.enum(["COMPLETED", "EXPIRED"]), invoiceId: z.string().min(1).max(200) }).meta({ id: "PaymentReport" });
 
-export const WebhookEventName = z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test") as [string, ...string[]]);
+export const WebhookEventName = z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]]);
 
 const webhookFields = {
   id: z.string(), url: z.string(), events: z.array(z.string()), isActive: z.boolean(), description: z.string(), createdAt: isoDate,

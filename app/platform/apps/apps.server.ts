@@ -31,7 +31,7 @@ function appFields(env: Pick<Env, "isProduction">) {
     redirectUrl: url,
     webhookUrl: url.nullable().optional(),
     webhookEvents: z
-      .array(z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test") as [string, ...string[]], { message: "must be known event names" }))
+      .array(z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]], { message: "must be known event names (business.data_erasure is always sent)" }))
       .transform((s) => [...new Set(s)])
       .optional(),
     iconUrl: url.nullable().optional(),
