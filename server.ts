@@ -75,6 +75,13 @@ async function main() {
     process.exit(2);
   }
 
+  // signals may arrive while starting: remember them and shut down once started
+  let pendingSignal: string | null = null;
+  let shutdown: ((signal: string) => Promise<void>) | null = null;
+  const onSignal = (signal: string) => (shutdown ? void shutdown(signal) : (pendingSignal = signal));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+
   if (mode !== "worker") ensureBuild(env.isProduction);
   const database = await openDatabase(env);
   const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
@@ -90,7 +97,7 @@ async function main() {
   }
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: shutting down…`);
@@ -112,8 +119,7 @@ async function main() {
     }
     process.exit(failed ? 1 : 0);
   };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  if (pendingSignal) void shutdown(pendingSignal);
 }
 
 main().catch((e) => {

@@ -41,7 +41,7 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours
   const sweeper = setInterval(() => {
-    sweepAbandoned(options.deps.db).catch((e) => console.error("[worker] sweep failed", e));
+    sweepAbandoned(options.deps.db, options.deps.env.workerStrandedAfterMs).catch((e) => console.error("[worker] sweep failed:", (e as Error).message));
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
   return {

@@ -1,4 +1,5 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { createdAt, id, ts, updatedAt } from "./columns";
 
 /** Every platform event, written in the transaction of the change that causes it. */
@@ -9,9 +10,11 @@ export const platformEvents = pgTable(
     businessId: text("business_id").notNull(),
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** set when the fan-out wrote this event's deliveries; a sweeper re-queues stranded fan-outs */
+    fannedOutAt: ts("fanned_out_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("platform_events_business_idx").on(t.businessId, t.createdAt.desc())],
+  (t) => [index("platform_events_business_idx").on(t.businessId, t.createdAt.desc()), index("platform_events_unfanned_idx").on(t.createdAt).where(sql`fanned_out_at is null`)],
 );
 
 export const webhooks = pgTable(

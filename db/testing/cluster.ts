@@ -21,6 +21,27 @@ export async function startTestCluster(name: string): Promise<{ adminUrl: string
   return { adminUrl: embedded.adminUrl, embedded };
 }
 
+/**
+ * A throwaway cluster of this process alone (so that two test runs on one machine never stop each
+ * other's server); `remove()` stops it and deletes its files.
+ */
+export async function startPrivateCluster(name: string) {
+  if (process.env.TEST_DATABASE_URL) return { adminUrl: process.env.TEST_DATABASE_URL, remove: async () => {} };
+  const dataDir = path.join(".data", `${name}-${process.pid}`);
+  const embedded = await startEmbeddedPostgres({ dataDir, settings: FAST_SETTINGS });
+  return {
+    adminUrl: embedded.adminUrl,
+    async remove() {
+      await embedded.stop();
+      const real = fs.existsSync(dataDir) ? fs.realpathSync(dataDir) : null;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (real) fs.rmSync(real, { recursive: true, force: true });
+      const pw = real ? path.join(path.dirname(real), path.basename(real) + ".password") : null;
+      if (pw) fs.rmSync(pw, { force: true });
+    },
+  };
+}
+
 function templateName(): string {
   const hash = createHash("sha256");
   for (const file of fs.readdirSync(migrationsFolder).sort()) {

@@ -65,9 +65,13 @@ export async function requireCsrf(request: Request, form: FormData, env: Env): P
     throw new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
 }
 
-/** Only same-site paths: "/portal", never "//evil.example" or "https://…". */
+/**
+ * Only same-site paths: "/portal", never "//evil.example", "/\\evil.example" or "https://…". Control
+ * characters are refused too: browsers drop tabs and newlines from a Location, so "/<TAB>/evil.example"
+ * would become "//evil.example".
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || /[\r\n]/.test(to)) return fallback;
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || /[\u0000-\u001f\u007f]/.test(to)) return fallback;
   return to;
 }
 

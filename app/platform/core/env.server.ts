@@ -23,6 +23,7 @@ const schema = z.object({
   OUTBOUND_ALLOW_PRIVATE: boolString.optional(),
   DATA_DIR: z.string().default(".data"),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
+  WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
 export type Env = {
@@ -37,6 +38,8 @@ export type Env = {
   outboundAllowPrivate: boolean;
   dataDir: string;
   workerConcurrency: number;
+  /** how long after it was due a job counts as lost and is re-queued by the sweeper */
+  workerStrandedAfterMs: number;
 };
 
 export class EnvError extends Error {}
@@ -72,6 +75,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? !isProduction,
     dataDir: e.DATA_DIR,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
   };
 }
 

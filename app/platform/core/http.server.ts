@@ -103,11 +103,26 @@ export async function readJson(request: Request, options: { optional?: boolean }
     throw new ApiError(400, "Request body must be a JSON document");
   }
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw new ApiError(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, "Malformed JSON in request body");
   }
+  // PostgreSQL text and jsonb cannot hold U+0000 or unpaired surrogates: refuse them here instead of failing in the database
+  if (hasUnstorableText(value)) throw new ApiError(400, "Strings in the request body may not contain NUL (\\u0000) or unpaired surrogate characters");
+  return value;
+}
+
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a parsed JSON value has U+0000 or an unpaired surrogate in a string or a key (depth is bounded by MAX_JSON_DEPTH). */
+export function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === "string") return UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  if (typeof value === "object" && value !== null)
+    return Object.entries(value).some(([k, v]) => UNSTORABLE.test(k) || hasUnstorableText(v));
+  return false;
 }
 
 export type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response | object | null> | Response | object | null;

@@ -29,8 +29,10 @@ export async function removeJob(db: Db, jobKey: string) {
  * subscribed registration; internal events (app.uninstalled) are only recorded.
  */
 export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
+  const fansOut = event.type in EVENTS;
   const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: now() };
-  await db.insert(platformEvents).values(row);
-  if (event.type in EVENTS) await addJob(db, "event__fanout", { eventId: row.id });
+  // internal events have nothing to fan out: mark them done at once
+  await db.insert(platformEvents).values({ ...row, fannedOutAt: fansOut ? null : row.createdAt });
+  if (fansOut) await addJob(db, "event__fanout", { eventId: row.id });
   return row;
 }

@@ -135,7 +135,11 @@ export function parseBasicAuth(header: string | null): { clientId: string; clien
       return v;
     }
   };
-  return { clientId: unescape(decoded.slice(0, colon)), clientSecret: unescape(decoded.slice(colon + 1)) };
+  const clientId = unescape(decoded.slice(0, colon));
+  const clientSecret = unescape(decoded.slice(colon + 1));
+  // a NUL cannot be looked up in PostgreSQL text; no client id or secret contains one
+  if (clientId.includes("\u0000") || clientSecret.includes("\u0000")) return null;
+  return { clientId, clientSecret };
 }
 
 export type TokenRequest = { grant_type?: string; code?: string; redirect_uri?: string; code_verifier?: string };
@@ -163,7 +167,7 @@ export async function exchangeCode(db: Database, env: Env, basic: string | null,
     if (code.expiresAt.getTime() <= now().getTime()) throw invalid("The code has expired");
     if (code.redirectUri !== body.redirect_uri) throw invalid("redirect_uri does not match the authorization request");
     if (code.codeChallenge) {
-      if (!body.code_verifier) throw invalid("code_verifier is required");
+      if (!body.code_verifier || typeof body.code_verifier !== "string") throw invalid("code_verifier is required");
       const computed = createHash("sha256").update(body.code_verifier).digest("base64url");
       if (computed !== code.codeChallenge) throw invalid("code_verifier does not match the code_challenge");
     }

@@ -39,7 +39,25 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > MAX_BODY_BYTES) {
       res.status(413).setHeader("Connection", "close");
-      res.json(errorBody(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+      const message = `Request body exceeds ${MAX_BODY_BYTES} bytes`;
+      // the token endpoint answers RFC 6749 error bodies (contract section 4)
+      res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: message } : errorBody(413, message));
+      req.resume();
+      return;
+    }
+    // A handler that answers without reading the body (a 404, a POST that takes none) leaves the rest
+    // of it unread and the stream paused by Remix: the keep-alive connection would hang. Discard it.
+    res.on("finish", () => {
+      if (!req.complete) {
+        req.removeAllListeners("data");
+        req.resume();
+      }
+    });
+    // A NUL character (%00) in the path or query cannot be stored or looked up in PostgreSQL text.
+    if (/%00/.test(req.url)) {
+      res.status(400);
+      if (isJsonPath(req.path)) res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: "The address may not contain %00" } : errorBody(400, "The address may not contain %00"));
+      else res.type("text/plain").send("The address may not contain %00");
       req.resume();
       return;
     }
@@ -68,7 +86,9 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   app.use(express.static("public", { maxAge: "1h" }));
 
   const handler = createRequestHandler({ build, mode: env.isProduction ? "production" : "development", getLoadContext: () => ({ db, env }) });
-  app.all("*", (req, res, next) => {
+  // app.use, not app.all("*"): Express would decode the path as a route parameter and answer an
+  // invalid percent-encoding (/developer/apps/%FF) with its own HTML error page and stack trace.
+  app.use((req, res, next) => {
     Promise.resolve(handler(req, res, next)).catch((error) => {
       console.error("[web] request failed", error);
       if (!res.headersSent) res.status(500).json(errorBody(500, "Internal server error"));

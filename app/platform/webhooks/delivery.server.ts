@@ -31,7 +31,8 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
 /** Writes one delivery per subscribed active registration of an active installation with the scope. Idempotent. */
 export async function fanOut(db: Database, eventId: string): Promise<number> {
   return db.transaction(async (tx) => {
-    const [event] = await tx.select().from(platformEvents).where(eq(platformEvents.id, eventId));
+    // the row lock makes concurrent fan-outs of one event (a re-queued stranded job) wait, then do nothing
+    const [event] = await tx.select().from(platformEvents).where(eq(platformEvents.id, eventId)).for("update");
     if (!event) return 0;
     const targets = await tx
       .select({ webhook: webhooks, installation: installations })
@@ -57,6 +58,7 @@ export async function fanOut(db: Database, eventId: string): Promise<number> {
         created++;
       }
     }
+    if (!event.fannedOutAt) await tx.update(platformEvents).set({ fannedOutAt: now() }).where(eq(platformEvents.id, event.id));
     return created;
   });
 }
@@ -150,17 +152,35 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: W
   });
 }
 
-/** Re-queues attempts left in flight by a worker that died (run every few seconds by every worker). */
-export async function sweepAbandoned(db: Database): Promise<number> {
-  const staleBefore = new Date(now().getTime() - STALE_IN_FLIGHT_MS);
+/** A job whose work has not happened this long after it was due was lost (its worker died holding it). */
+export const STRANDED_AFTER_MS = 60_000;
+
+/**
+ * Run every few seconds by every worker: re-queues (1) attempts left in flight by a worker that
+ * died, (2) deliveries due long ago whose job was lost, (3) events whose fan-out job was lost. The
+ * work is idempotent (atomic claims, unique deliveries), so a job that was only slow, not lost,
+ * costs nothing but a skipped run. Job keys keep the sweeper from piling up copies.
+ */
+export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AFTER_MS): Promise<number> {
+  const t = now().getTime();
+  const staleBefore = new Date(t - STALE_IN_FLIGHT_MS).toISOString();
+  const strandedBefore = new Date(t - strandedAfterMs).toISOString();
   return db.transaction(async (tx) => {
     const stale = await tx
       .update(webhookDeliveries)
       .set({ inFlightSince: null })
-      .where(and(inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]), sql`${webhookDeliveries.inFlightSince} < ${staleBefore.toISOString()}::timestamptz`))
+      .where(and(inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]), sql`${webhookDeliveries.inFlightSince} < ${staleBefore}::timestamptz`))
       .returning({ id: webhookDeliveries.id });
-    for (const d of stale) await addJob(tx, "webhook__deliver", { deliveryId: d.id });
-    return stale.length;
+    const overdue = await tx.execute<{ id: string }>(sql`
+      select id from webhook_deliveries
+      where status in ('PENDING', 'RETRYING') and in_flight_since is null and next_attempt_at < ${strandedBefore}::timestamptz
+      order by next_attempt_at limit 500`);
+    const ids = new Set([...stale.map((d) => d.id), ...overdue.map((d) => d.id)]);
+    for (const id of ids) await addJob(tx, "webhook__deliver", { deliveryId: id }, { jobKey: `redo:${id}` });
+    const unfanned = await tx.execute<{ id: string }>(sql`
+      select id from platform_events where fanned_out_at is null and created_at < ${strandedBefore}::timestamptz order by created_at limit 500`);
+    for (const e of unfanned) await addJob(tx, "event__fanout", { eventId: e.id }, { jobKey: `refan:${e.id}` });
+    return ids.size + unfanned.length;
   });
 }
 
@@ -179,7 +199,7 @@ export async function sendErasure(db: Database, installationId: string): Promise
     const t = now();
     const eventId = newId("evt");
     const data = { appId: inst.appId, businessId: inst.businessId, uninstalledAt: inst.uninstalledAt!.toISOString() };
-    await tx.insert(platformEvents).values({ id: eventId, businessId: inst.businessId, type: "business.data_erasure", data, createdAt: t });
+    await tx.insert(platformEvents).values({ id: eventId, businessId: inst.businessId, type: "business.data_erasure", data, createdAt: t, fannedOutAt: t });
     const id = newId("dlv");
     await tx.insert(webhookDeliveries).values({
       id, eventId, event: "business.data_erasure", webhookId: webhook.id, installationId: inst.id, appId: inst.appId, businessId: inst.businessId,

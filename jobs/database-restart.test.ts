@@ -1,0 +1,87 @@
+/**
+ * The database restarted during a burst: web, worker and pools reconnect, and the ledger balances.
+ * Runs on a cluster of its own (the shared one must not go down under other test files).
+ */
+import { expect, it, afterAll } from "vitest";
+import http from "node:http";
+import path from "node:path";
+import fs from "node:fs";
+import { randomBytes } from "node:crypto";
+import { startEmbeddedPostgres, databaseUrl, ensureDatabase } from "../db/embedded";
+import { FAST_SETTINGS } from "../db/testing/cluster";
+import { migrateDatabase } from "../db/migrate";
+import { createDb } from "../db/client";
+import { startWorker } from "./worker";
+import { testEnv } from "../app/platform/testing/platform";
+import { eventually } from "../app/platform/testing/receiver";
+import { ledger } from "../app/platform/testing/ledger";
+import { createAccount } from "../app/platform/accounts/accounts.server";
+import { createApp } from "../app/platform/apps/apps.server";
+import { testInstall } from "../app/platform/installs/test-installs.server";
+import { emitEvent } from "../app/platform/events/emit.server";
+
+const dataDir = path.join(".data", `restart-pg-${process.pid}`);
+const cleanup: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c().catch(() => {});
+  const real = fs.existsSync(dataDir) ? fs.realpathSync(dataDir) : null;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (real) fs.rmSync(real, { recursive: true, force: true });
+});
+
+it("delivers every event of a burst during which the database restarts", async () => {
+  let pg = await startEmbeddedPostgres({ dataDir, settings: FAST_SETTINGS });
+  const port = pg.port;
+  await ensureDatabase(pg.adminUrl, "platform");
+  const url = databaseUrl(pg.adminUrl, "platform");
+  await migrateDatabase(url);
+  const env = testEnv({ WORKER_STRANDED_AFTER_MS: "5000" });
+  const db = createDb(url);
+  cleanup.push(() => db.close());
+
+  const received: string[] = [];
+  const server = http.createServer((req, res) => {
+    received.push(String(req.headers["x-service-event-id"]));
+    req.resume();
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  cleanup.push(() => new Promise((r) => server.close(() => r())));
+  const { account, business } = await createAccount(db.db, { email: `r${randomBytes(3).toString("hex")}@example.test`, password: "restart-pass", name: "R", role: "DEVELOPER" });
+  const { app } = await createApp(db.db, env, account.id, { name: "Restart", slug: `restart-${randomBytes(3).toString("hex")}`, description: "x", category: "other", scopes: ["read_orders"], redirectUrl: "https://x.example/cb", webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, webhookEvents: ["order.status_changed"] } as never);
+  await testInstall(db.db, env, account, app.id);
+
+  const worker = await startWorker({ url, deps: { db: db.db, env }, concurrency: 4 });
+  cleanup.push(() => worker.stop());
+  const events: string[] = [];
+  const emit = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      for (;;) {
+        try {
+          events.push((await db.db.transaction((tx) => emitEvent(tx, { businessId: business!.id, type: "order.status_changed", data: { n: events.length } }))).id);
+          break;
+        } catch {
+          // the database is down: the change did not commit; try again like a caller would
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+    }
+  };
+  await emit(100);
+  await eventually(async () => expect(received.length).toBeGreaterThan(20), 30_000);
+  // restart the server in the middle of the burst
+  await pg.stop();
+  const during = emit(100);
+  await new Promise((r) => setTimeout(r, 1500));
+  pg = await startEmbeddedPostgres({ dataDir, port, settings: FAST_SETTINGS });
+  cleanup.push(() => pg.stop());
+  await during;
+  await emit(100);
+  const result = await eventually(async () => {
+    const l = await ledger(db.db, events, received);
+    expect(l.received).toBe(events.length);
+    return l;
+  }, 120_000);
+  expect(result).toMatchObject({ events: 300, received: 300, failed: 0, pending: 0, lost: 0 });
+  console.log(`[faults] database restart during burst: ${JSON.stringify(result)}`);
+}, 180_000);
