@@ -1,0 +1,28 @@
+/** npm run bench: every benchmark, one after the other, each writing bench/results/<name>.json. */
+import { stopCluster } from "./lib";
+
+const benches: [string, () => Promise<unknown>][] = [
+  ["B1 App API", () => import("./b1-app-api").then((m) => m.run())],
+  ["B2 Webhooks", () => import("./b2-webhooks").then((m) => m.run())],
+  ["B3 Hooks", () => import("./b3-hooks").then((m) => m.run())],
+  ["B4 Storefront", () => import("./b4-storefront").then((m) => m.run())],
+  ["B5 Scale", () => import("./b5-scale").then((m) => m.run())],
+  ["Load with faults", () => import("./load-faults").then((m) => m.run())],
+];
+
+const only = process.argv.slice(2);
+const started = Date.now();
+let failed = 0;
+for (const [name, run] of benches) {
+  if (only.length && !only.some((o) => name.toLowerCase().startsWith(o.toLowerCase()))) continue;
+  console.log(`\n=== ${name} ===`);
+  try {
+    await run();
+  } catch (e) {
+    failed++;
+    console.error(`${name} failed:`, e);
+  }
+}
+await stopCluster();
+console.log(`\nbenchmarks finished in ${Math.round((Date.now() - started) / 1000)} s${failed ? `, ${failed} failed` : ""}`);
+process.exit(failed ? 1 : 0);
