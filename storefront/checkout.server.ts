@@ -136,7 +136,7 @@ export async function checkout(
 
   const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
   const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
-  const { discount: rawDiscount } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
+  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
   const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
   const amount = subtotal - discount + deliveryFee;
 
@@ -152,7 +152,7 @@ export async function checkout(
       const id = newId("ord");
       await tx.insert(orders).values({
         id, businessId: business.id, orderNumber: String(biz.number), status: "PENDING",
-        subtotal, discount, deliveryFee, amount, currency: business.currency,
+        subtotal, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, deliveryFee, amount, currency: business.currency,
         deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
         paymentStatus: method ? "PENDING" : "NONE", paymentInstallationId: method?.installationId ?? null,
         isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,

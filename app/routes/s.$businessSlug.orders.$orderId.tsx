@@ -50,6 +50,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
         items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity, priceLabel: money(i.price), totalLabel: money(i.price * i.quantity) })),
         subtotal: money(order.subtotal),
         discount: order.discount > 0 ? money(order.discount) : null,
+        discountReason: order.discountReason ?? null,
         deliveryFee: money(order.deliveryFee),
         total: money(order.amount),
         deliveryMethod: order.deliveryMethod,
@@ -137,7 +138,7 @@ export default function OrderConfirmation() {
             </div>
             {order.discount ? (
               <div className="sf-discount">
-                <dt>Discount</dt>
+                <dt>Discount{order.discountReason ? <span className="sf-muted"> ({order.discountReason})</span> : null}</dt>
                 <dd>−{order.discount}</dd>
               </div>
             ) : null}

@@ -40,6 +40,8 @@ export const orders = pgTable(
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
     subtotal: integer("subtotal").notNull(),
     discount: integer("discount").notNull().default(0),
+    /** what the discount apps said, shown to the shopper */
+    discountReason: text("discount_reason"),
     deliveryFee: integer("delivery_fee").notNull().default(0),
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),

@@ -96,6 +96,12 @@ describe("reads", () => {
     expect(stats.json.averageRating).toBe(Number(avg.a));
   });
 
+  it("tells an app about its own installation and the merchant's settings", async () => {
+    const res = await call("GET", "/app-api/installation", "/app-api/installation");
+    expect(res.json).toMatchObject({ installationId: full.installationId, appId: full.appId, businessId: devA.businessId, isTestInstall: true, needsReConsent: false, settings: {} });
+    expect(res.json.scopes.sort()).toEqual([...SCOPE_NAMES].sort());
+  });
+
   it("answers the dashboard, business and pages", async () => {
     const dash = await call("GET", "/app-api/analytics/dashboard", "/app-api/analytics/dashboard");
     expect(Object.values(dash.json.ordersByStatus).reduce((a: number, b) => a + (b as number), 0)).toBe(30);

@@ -56,6 +56,7 @@ export const OPERATIONS: Record<string, Partial<Record<"get" | "post" | "patch" 
   "/app-api/reviews": { get: { summary: "List reviews, newest first", scope: "read_reviews", paginated: { limit: 10, max: 50 }, ok: { status: 200, schema: "ReviewList" }, errors: [400] } },
   "/app-api/reviews/stats": { get: { summary: "Review statistics", scope: "read_reviews", ok: { status: 200, schema: "ReviewStats" }, errors: [] } },
   "/app-api/analytics/dashboard": { get: { summary: "Dashboard figures (UTC days)", scope: "read_analytics", ok: { status: 200, schema: "Dashboard" }, errors: [] } },
+  "/app-api/installation": { get: { summary: "The calling installation: scopes, re-consent state and the merchant's app settings", ok: { status: 200, schema: "InstallationInfo" }, errors: [] } },
   "/app-api/business": { get: { summary: "The business of the token", scope: "read_business", ok: { status: 200, schema: "Business" }, errors: [] } },
   "/app-api/pages": { get: { summary: "Site pages", scope: "read_pages", paginated: { limit: 50, max: 100 }, ok: { status: 200, schema: "PageList" }, errors: [400] } },
   "/app-api/pages/{slug}": { get: { summary: "One site page", scope: "read_pages", params: [id("slug", "Page slug")], ok: { status: 200, schema: "Page" }, errors: [404] } },

@@ -84,3 +84,8 @@ export const Delivery = z.object({
 export const DeliveryList = listOf(Delivery, "DeliveryList");
 export const Redelivery = z.object({ id: z.string(), status: z.literal("QUEUED") }).meta({ id: "Redelivery" });
 export const WebhookTestResult = z.object({ success: z.boolean(), statusCode: z.number().int().nullable(), durationMs: z.number().int(), error: z.string().optional() }).meta({ id: "WebhookTestResult" });
+
+export const InstallationInfo = z.object({
+  installationId: z.string(), appId: z.string(), businessId: z.string(), scopes: z.array(z.string()), needsReConsent: z.boolean(), isTestInstall: z.boolean(),
+  settings: z.record(z.string(), z.unknown()).describe("the app settings the merchant saved (manifest settingsSchema)"), installedAt: isoDate,
+}).meta({ id: "InstallationInfo" });

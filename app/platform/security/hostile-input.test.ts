@@ -140,6 +140,8 @@ function expectOAuthAnswer(res: Answer, where: string) {
  */
 async function fuzz(method: string, path: string | (() => string), token: string, valid: Record<string, unknown>, snapshot: () => Promise<unknown>, options: { onSuccess?: () => Promise<void>; runs?: number } = {}) {
   let refused = 0;
+  // besides the random runs: every field once with NUL and once with an unpaired surrogate
+  const examples: [string][] = Object.keys(valid).flatMap((k) => [[JSON.stringify({ ...valid, [k]: "a\u0000b" })], [JSON.stringify({ ...valid, [k]: "x\ud800" })]] as [string][]);
   await fc.assert(
     fc.asyncProperty(hostileBodies(valid), async (raw) => {
       const target = typeof path === "function" ? path() : path;
@@ -151,7 +153,7 @@ async function fuzz(method: string, path: string | (() => string), token: string
         expect(await snapshot(), `${method} ${target} changed state on ${res.status} for ${raw.slice(0, 120)}`).toEqual(before);
       } else await options.onSuccess?.();
     }),
-    { numRuns: options.runs ?? RUNS },
+    { numRuns: options.runs ?? RUNS, examples },
   );
   // the property ran into refusals (random bodies are almost never valid)
   expect(refused).toBeGreaterThan(0);
