@@ -62,7 +62,15 @@ export async function developer(b: Bench) {
 export type LoadResult = { connections: number; requests: number; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 export async function load(url: string, options: { connections: number; durationSec: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections, duration: options.durationSec, headers: options.headers, method: options.method as "GET" | undefined, body: options.body, pipelining: 1 });
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.durationSec,
+    pipelining: 1,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.method ? { method: options.method as "GET" } : {}),
+    ...(options.body ? { body: options.body } : {}),
+  });
   return {
     connections: options.connections,
     requests: result.requests.total,

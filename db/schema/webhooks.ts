@@ -101,12 +101,14 @@ export const webhookDailyStats = pgTable(
   {
     appId: text("app_id").notNull(),
     day: text("day").notNull(),
+    /** rows are spread over a few shards so that concurrent attempts do not queue on one row */
+    shard: integer("shard").notNull().default(0),
     succeeded: integer("succeeded").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     answered: integer("answered").notNull().default(0),
     latencyTotalMs: bigint("latency_total_ms", { mode: "number" }).notNull().default(0),
   },
-  (t) => [uniqueIndex("webhook_daily_stats_key").on(t.appId, t.day)],
+  (t) => [uniqueIndex("webhook_daily_stats_key").on(t.appId, t.day, t.shard)],
 );
 
 export type Webhook = typeof webhooks.$inferSelect;

@@ -28,8 +28,8 @@ export async function appAnalytics(db: Db, appId: string) {
     select to_char(uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
     from installations where app_id = ${appId} and not is_test_install and uninstalled_at >= ${since}::timestamptz group by 1`);
   const stats = await db.execute<{ day: string; succeeded: number; failed: number; answered: number; latency: string }>(sql`
-    select day, succeeded, failed, answered, latency_total_ms::text as latency
-    from webhook_daily_stats where app_id = ${appId} and day >= ${days[0]} and day <= ${days[29]}`);
+    select day, sum(succeeded)::int as succeeded, sum(failed)::int as failed, sum(answered)::int as answered, sum(latency_total_ms)::text as latency
+    from webhook_daily_stats where app_id = ${appId} and day >= ${days[0]} and day <= ${days[29]} group by day`);
   const sum = (f: (r: (typeof stats)[number]) => number) => stats.reduce((s, r) => s + f(r), 0);
   const succeeded = sum((r) => r.succeeded);
   const attempts = succeeded + sum((r) => r.failed);

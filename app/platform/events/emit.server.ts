@@ -8,6 +8,7 @@ import { platformEvents } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { EVENTS } from "../apps/catalog";
+import { textArray } from "../../../db/sql";
 
 export type EmittedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
 
@@ -35,4 +36,18 @@ export async function emitEvent(db: Db, event: { businessId: string; type: strin
   await db.insert(platformEvents).values({ ...row, fannedOutAt: fansOut ? null : row.createdAt });
   if (fansOut) await addJob(db, "event__fanout", { eventId: row.id });
   return row;
+}
+
+/** Many events in one go (bulk changes, imports): one insert and one add_jobs call. */
+export async function emitEvents(db: Db, events: { businessId: string; type: string; data: Record<string, unknown> }[]): Promise<EmittedEvent[]> {
+  if (events.length === 0) return [];
+  const t = now();
+  const rows = events.map((e) => ({ id: newId("evt"), businessId: e.businessId, type: e.type, data: e.data, createdAt: t }));
+  await db.insert(platformEvents).values(rows.map((r) => ({ ...r, fannedOutAt: r.type in EVENTS ? null : t })));
+  const fan = rows.filter((r) => r.type in EVENTS).map((r) => r.id);
+  if (fan.length)
+    await db.execute(sql`select graphile_worker.add_jobs((
+      select array_agg(row('event__fanout', json_build_object('eventId', id), null, null, null, null, null, null)::graphile_worker.job_spec)
+      from unnest(${textArray(fan)}) as id))`);
+  return rows;
 }

@@ -20,9 +20,11 @@ export async function activeExtensions(db: Db, businessId: string, kind: Extensi
     .orderBy(asc(installations.installedAt), asc(installations.id), asc(extensions.key));
 }
 
+export type HookTarget = ActiveExtension & { timeout: number; priority: number; path: string };
+
 /** Hook targets of a hook point: the installation must hold the hook point's scope, the app a webhook URL. */
-export async function hookTargets(db: Db, businessId: string, hookPoint: string, scope: string) {
-  const rows = await activeExtensions(db, businessId, "hook", hookPoint);
+export async function hookTargets(db: Db, businessId: string, hookPoint: string, scope: string, preloaded?: ActiveExtension[]): Promise<HookTarget[]> {
+  const rows = preloaded ? preloaded.filter((r) => r.extension.key === hookPoint) : await activeExtensions(db, businessId, "hook", hookPoint);
   return rows
     .filter((r) => r.app.webhookUrl && r.installation.scopes.includes(scope))
     .map((r) => ({ ...r, timeout: Math.min(Number(r.extension.definition.timeout ?? 5000), 10_000), priority: Number(r.extension.definition.priority ?? 100), path: String(r.extension.definition.url) }))

@@ -8,11 +8,21 @@ import type { Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import type { CheckoutHooks, OfferedMethod } from "../../../storefront/checkout.server";
 import { addJob } from "../events/emit.server";
-import { callHooks } from "./invoke.server";
+import { callHooks as call } from "./invoke.server";
+import { activeExtensions, type ActiveExtension } from "../extensions/registry.server";
 
 export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
 
 export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
+  // one query for every hook extension of the business, shared by the steps of one checkout
+  const loaded = new Map<string, Promise<ActiveExtension[]>>();
+  const preload = (businessId: string) => {
+    let p = loaded.get(businessId);
+    if (!p) loaded.set(businessId, (p = activeExtensions(db, businessId, "hook")));
+    return p;
+  };
+  const callHooks: typeof call = async (dbx, envx, business, hookPoint, data, options = {}) =>
+    call(dbx, envx, business, hookPoint, data, { ...options, preloaded: await preload(business.id) });
   return {
     async paymentMethods(business: Business) {
       const results = await callHooks(db, env, business, "checkout.payment_methods", { businessId: business.id });

@@ -3,7 +3,7 @@
  * hook point, each bounded by its own timeout, fail-open (a failure is skipped and logged), with a
  * circuit breaker per installation and hook point, answers checked against the hook point's shape.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { hookBreakers, hookCalls, type Business } from "../../../db/schema";
@@ -36,12 +36,9 @@ export function hookUrl(webhookUrl: string, path: string) {
   return webhookUrl.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
 }
 
-/** Whether the breaker lets this call through; claims the single probe when it is half-open. */
-async function breakerAllows(db: Db, installationId: string, hookPoint: string): Promise<boolean> {
-  const [state] = await db.select().from(hookBreakers).where(and(eq(hookBreakers.installationId, installationId), eq(hookBreakers.hookPoint, hookPoint)));
-  if (!state || state.consecutiveFailures < BREAKER_THRESHOLD) return true;
+/** Claims the single probe of an open breaker whose 30 s have passed; false while it stays open. */
+async function claimProbe(db: Db, installationId: string, hookPoint: string): Promise<boolean> {
   const t = now();
-  // open: skip until open_until; then exactly one caller claims the probe by pushing open_until on
   const claimed = await db
     .update(hookBreakers)
     .set({ openUntil: new Date(t.getTime() + BREAKER_OPEN_MS) })
@@ -50,11 +47,7 @@ async function breakerAllows(db: Db, installationId: string, hookPoint: string):
   return claimed.length > 0;
 }
 
-async function recordOutcome(db: Db, installationId: string, hookPoint: string, ok: boolean) {
-  if (ok) {
-    await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, installationId), eq(hookBreakers.hookPoint, hookPoint)));
-    return;
-  }
+async function recordFailure(db: Db, installationId: string, hookPoint: string) {
   const openUntil = new Date(now().getTime() + BREAKER_OPEN_MS);
   await db.execute(sql`
     insert into hook_breakers (installation_id, hook_point, consecutive_failures, open_until)
@@ -71,16 +64,22 @@ export async function callHooks<P extends HookPoint>(
   business: Business,
   hookPoint: P,
   data: Record<string, unknown>,
-  options: { onlyInstallationId?: string } = {},
+  options: { onlyInstallationId?: string; preloaded?: ActiveExtension[] } = {},
 ): Promise<HookResult<P>[]> {
-  let targets = await hookTargets(db, business.id, hookPoint, HOOK_SCOPES[hookPoint]);
+  let targets = await hookTargets(db, business.id, hookPoint, HOOK_SCOPES[hookPoint], options.preloaded);
   if (options.onlyInstallationId) targets = targets.filter((t) => t.installation.id === options.onlyInstallationId);
-  return Promise.all(
+  if (targets.length === 0) return [];
+  // one query for the breakers of every target, one insert for the log of every call
+  const breakers = await db.select().from(hookBreakers).where(and(eq(hookBreakers.hookPoint, hookPoint), inArray(hookBreakers.installationId, targets.map((t) => t.installation.id))));
+  const logs: (typeof hookCalls.$inferInsert)[] = [];
+  const outcomes: { installationId: string; ok: boolean; hadFailures: boolean }[] = [];
+  const results = await Promise.all(
     targets.map(async (target): Promise<HookResult<P>> => {
       const log = (entry: { success: boolean; statusCode: number | null; durationMs: number; error?: string }) =>
-        db.insert(hookCalls).values({ id: newId("hkc"), appId: target.app.id, installationId: target.installation.id, businessId: business.id, hookPoint, ...entry, error: entry.error ?? null, createdAt: now() });
-      if (!(await breakerAllows(db, target.installation.id, hookPoint))) {
-        await log({ success: false, statusCode: null, durationMs: 0, error: "skipped: circuit breaker open after repeated failures" });
+        logs.push({ id: newId("hkc"), appId: target.app.id, installationId: target.installation.id, businessId: business.id, hookPoint, ...entry, error: entry.error ?? null, createdAt: now() });
+      const state = breakers.find((b) => b.installationId === target.installation.id);
+      if (state && state.consecutiveFailures >= BREAKER_THRESHOLD && !(await claimProbe(db, target.installation.id, hookPoint))) {
+        log({ success: false, statusCode: null, durationMs: 0, error: "skipped: circuit breaker open after repeated failures" });
         return { target, ok: false };
       }
       const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
@@ -104,9 +103,15 @@ export async function callHooks<P extends HookPoint>(
         }
       }
       const ok = answer !== undefined;
-      await log({ success: ok, statusCode: result.statusCode, durationMs: result.durationMs, error: ok ? undefined : error });
-      await recordOutcome(db, target.installation.id, hookPoint, ok);
+      log({ success: ok, statusCode: result.statusCode, durationMs: result.durationMs, error: ok ? undefined : error });
+      outcomes.push({ installationId: target.installation.id, ok, hadFailures: (state?.consecutiveFailures ?? 0) > 0 });
       return { target, ok, answer };
     }),
   );
+  await db.insert(hookCalls).values(logs);
+  for (const o of outcomes) {
+    if (!o.ok) await recordFailure(db, o.installationId, hookPoint);
+    else if (o.hadFailures) await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
+  }
+  return results;
 }

@@ -75,13 +75,16 @@ function headersFor(delivery: Pick<WebhookDelivery, "id" | "event" | "webhookId"
   };
 }
 
+export const ROLLUP_SHARDS = 8;
+
 async function rollup(db: Db, appId: string, at: Date, result: OutboundResult) {
   const day = at.toISOString().slice(0, 10);
   const answered = result.statusCode !== null ? 1 : 0;
+  const shard = Math.floor(Math.random() * ROLLUP_SHARDS);
   await db.execute(sql`
-    insert into webhook_daily_stats (app_id, day, succeeded, failed, answered, latency_total_ms)
-    values (${appId}, ${day}, ${result.ok ? 1 : 0}, ${result.ok ? 0 : 1}, ${answered}, ${answered ? result.durationMs : 0})
-    on conflict (app_id, day) do update set
+    insert into webhook_daily_stats (app_id, day, shard, succeeded, failed, answered, latency_total_ms)
+    values (${appId}, ${day}, ${shard}, ${result.ok ? 1 : 0}, ${result.ok ? 0 : 1}, ${answered}, ${answered ? result.durationMs : 0})
+    on conflict (app_id, day, shard) do update set
       succeeded = webhook_daily_stats.succeeded + excluded.succeeded,
       failed = webhook_daily_stats.failed + excluded.failed,
       answered = webhook_daily_stats.answered + excluded.answered,
@@ -126,7 +129,8 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: W
     const base = { attempts: attemptNo, lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, inFlightSince: null, updatedAt: t };
     if (result.ok) {
       await tx.update(webhookDeliveries).set({ ...base, status: "SUCCEEDED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
-      await tx.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, webhook.id));
+      // touch the registration row only when there is a failure streak to reset (no hot row on success)
+      if (webhook.consecutiveFailures !== 0) await tx.update(webhooks).set({ consecutiveFailures: 0 }).where(and(eq(webhooks.id, webhook.id), sql`${webhooks.consecutiveFailures} <> 0`));
       if (delivery.event === "business.data_erasure")
         await tx.update(installations).set({ erasureDeliveredAt: t }).where(and(eq(installations.id, delivery.installationId), sql`${installations.erasureDeliveredAt} is null`));
       return;

@@ -41,6 +41,22 @@ export function isPublicAddress(ip: string): boolean {
 
 export class OutboundRefused extends Error {}
 
+/**
+ * Keep-alive agents, one set per guard mode: deliveries and hook calls reuse connections to the
+ * same endpoint. The guard still runs on every new connection (the lookup hook of each request).
+ */
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}:${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000, scheduling: "lifo" as const };
+    agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /** Checks a URL before any connection: scheme, and a literal IP host. Names are checked at lookup. */
 export function checkUrl(raw: string, allowPrivate: boolean): URL {
   let url: URL;
@@ -97,7 +113,8 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
         method: options.method ?? "POST",
         headers: options.method === "GET" ? headers : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body).toString(), ...headers },
         lookup: options.allowPrivate ? undefined : (guardedLookup(options.resolver ?? (dns.lookup as unknown as Resolver)) as unknown as typeof dns.lookup),
-        agent: false,
+        // a custom resolver (tests) gets a connection of its own
+        agent: options.resolver ? false : agentFor(url.protocol, options.allowPrivate),
       },
       (res) => {
         const chunks: Buffer[] = [];
