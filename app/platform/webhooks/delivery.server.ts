@@ -3,7 +3,8 @@
  * a log row per attempt, the retry schedule, auto-disable, the sweeper, and the erasure webhook.
  * The deliveries table is the source of truth; jobs only say "try this delivery now".
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { textArray } from "../../../db/sql";
 import type { Database, Db } from "../../../db/client";
 import { installations, platformEvents, webhookAttempts, webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
 import type { Env } from "../core/env.server";
@@ -31,35 +32,34 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
 /** Writes one delivery per subscribed active registration of an active installation with the scope. Idempotent. */
 export async function fanOut(db: Database, eventId: string): Promise<number> {
   return db.transaction(async (tx) => {
-    // the row lock makes concurrent fan-outs of one event (a re-queued stranded job) wait, then do nothing
-    const [event] = await tx.select().from(platformEvents).where(eq(platformEvents.id, eventId)).for("update");
+    // claims the event: a second fan-out of it (a re-queued stranded job) finds it done, or waits for this one
+    const [event] = await tx.update(platformEvents).set({ fannedOutAt: now() }).where(and(eq(platformEvents.id, eventId), isNull(platformEvents.fannedOutAt))).returning();
     if (!event) return 0;
     const targets = await tx
       .select({ webhook: webhooks, installation: installations })
       .from(webhooks)
       .innerJoin(installations, eq(installations.id, webhooks.installationId))
       .where(and(eq(webhooks.businessId, event.businessId), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE"), sql`${event.type} = any(${webhooks.events})`));
-    let created = 0;
-    for (const { webhook, installation } of targets) {
-      if (!eventAllowed(event.type, installation.scopes)) continue;
-      const id = newId("dlv");
-      const inserted = await tx
-        .insert(webhookDeliveries)
-        .values({
+    const t = now();
+    const rows = targets
+      .filter(({ installation }) => eventAllowed(event.type, installation.scopes))
+      .map(({ webhook, installation }) => {
+        const id = newId("dlv");
+        return {
           id, eventId: event.id, event: event.type, webhookId: webhook.id, installationId: installation.id, appId: webhook.appId, businessId: event.businessId,
           isTestInstall: installation.isTestInstall,
           body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: webhook.id, businessId: event.businessId, data: event.data }),
-          status: "PENDING", nextAttemptAt: now(), createdAt: now(), updatedAt: now(),
-        })
-        .onConflictDoNothing()
-        .returning({ id: webhookDeliveries.id });
-      if (inserted.length) {
-        await addJob(tx, "webhook__deliver", { deliveryId: id });
-        created++;
-      }
-    }
-    if (!event.fannedOutAt) await tx.update(platformEvents).set({ fannedOutAt: now() }).where(eq(platformEvents.id, event.id));
-    return created;
+          status: "PENDING" as const, nextAttemptAt: t, createdAt: t, updatedAt: t,
+        };
+      });
+    if (rows.length === 0) return 0;
+    const inserted = await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().returning({ id: webhookDeliveries.id });
+    if (inserted.length === 1) await addJob(tx, "webhook__deliver", { deliveryId: inserted[0].id });
+    else if (inserted.length > 1)
+      await tx.execute(sql`select graphile_worker.add_jobs((
+        select array_agg(row('webhook__deliver', json_build_object('deliveryId', id), null, null, null, null, null, null)::graphile_worker.job_spec)
+        from unnest(${textArray(inserted.map((d) => d.id))}) as id))`);
+    return inserted.length;
   });
 }
 
@@ -118,6 +118,27 @@ export async function attemptDelivery(db: Database, env: Env, deliveryId: string
 }
 
 async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: Webhook, result: OutboundResult, manual: boolean) {
+  // the common case, a success with no failure streak to reset: one statement (atomic) instead of a transaction
+  if (result.ok && webhook.consecutiveFailures === 0 && delivery.event !== "business.data_erasure") {
+    const t = now();
+    const answered = result.statusCode !== null;
+    const rollupCte = delivery.isTestInstall
+      ? sql``
+      : sql`, stats as (
+          insert into webhook_daily_stats (app_id, day, shard, succeeded, failed, answered, latency_total_ms)
+          values (${delivery.appId}, ${t.toISOString().slice(0, 10)}, ${Math.floor(Math.random() * ROLLUP_SHARDS)}, 1, 0, ${answered ? 1 : 0}, ${answered ? result.durationMs : 0})
+          on conflict (app_id, day, shard) do update set succeeded = webhook_daily_stats.succeeded + 1,
+            answered = webhook_daily_stats.answered + excluded.answered, latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms)`;
+    await db.execute(sql`
+      with attempt as (
+        insert into webhook_attempts (id, delivery_id, app_id, is_test_install, attempt_no, success, status_code, duration_ms, error, response_excerpt, created_at)
+        values (${newId("att")}, ${delivery.id}, ${delivery.appId}, ${delivery.isTestInstall}, ${delivery.attempts + 1}, true, ${result.statusCode}, ${result.durationMs}, null, ${result.bodyExcerpt ?? null}, ${t.toISOString()}::timestamptz))
+      ${rollupCte}
+      update webhook_deliveries set status = 'SUCCEEDED', attempts = ${delivery.attempts + 1}, last_status_code = ${result.statusCode}, last_duration_ms = ${result.durationMs},
+        next_attempt_at = null, in_flight_since = null, updated_at = ${t.toISOString()}::timestamptz
+      where id = ${delivery.id}`);
+    return;
+  }
   await db.transaction(async (tx) => {
     const t = now();
     const attemptNo = delivery.attempts + 1;
