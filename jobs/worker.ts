@@ -33,6 +33,7 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   const runner = await run({
     connectionString: options.url,
     concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
+    maxPoolSize: (options.concurrency ?? options.deps.env.workerConcurrency) + 2,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(options.deps),

@@ -89,14 +89,15 @@ export async function issueAccessToken(tx: Db, installation: Installation): Prom
   return token;
 }
 
-export type AppCaller = { installation: Installation; app: App; business: Business };
+/** What an App API call knows about its caller (the app's big fields, like the manifest, are not read). */
+export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slug" | "name">; business: Business };
 
 /** The installation behind an access token, or 401: missing, malformed, unknown or revoked. */
 export async function authenticateInstallation(db: Db, authorization: string | null): Promise<AppCaller> {
   const match = /^Bearer\s+(fbat_\S+)$/i.exec(authorization ?? "");
   if (!match) throw new ApiError(401, authorization ? "Invalid access token" : "Missing bearer token");
   const [row] = await db
-    .select({ installation: installations, app: apps, business: businesses })
+    .select({ installation: installations, app: { id: apps.id, slug: apps.slug, name: apps.name }, business: businesses })
     .from(installations)
     .innerJoin(apps, eq(apps.id, installations.appId))
     .innerJoin(businesses, eq(businesses.id, installations.businessId))

@@ -15,6 +15,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";
+import { signJwt } from "../core/crypto.server";
 import { accounts, apps, embedSettings, extensions, installations, oauthCodes, orders, pages, webhooks } from "../../../db/schema";
 
 // a high App API limit, so that the properties exercise the handlers rather than the 429 path
@@ -360,6 +361,48 @@ describe("hostile paths", () => {
       { numRuns: 80 },
     );
   }, 60_000);
+});
+
+describe("forged credentials", () => {
+  it("a bearer JWT that is unsigned, re-signed, tampered, expired or for no account answers 401", async () => {
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const [header, payload, signature] = dev.token.split(".");
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const nowS = Math.floor(Date.now() / 1000);
+    const forged = [
+      `${b64({ alg: "none", typ: "JWT" })}.${payload}.`,
+      `${b64({ alg: "none", typ: "JWT" })}.${payload}.${signature}`,
+      `${b64({ alg: "HS512", typ: "JWT" })}.${payload}.${signature}`,
+      `${header}.${b64({ ...claims, role: "REVIEWER" })}.${signature}`,
+      `${header}.${b64({ ...claims, sub: merchant.account.id })}.${signature}`,
+      `${header}.${payload}.${signature.slice(0, -2)}AA`,
+      signJwt({ sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId }, "not the platform's secret", 3600, nowS),
+      signJwt({ sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId }, p.env.sessionSecret, 60, nowS - 3600),
+      signJwt({ sub: "acct_nobody", role: "DEVELOPER", businessId: dev.businessId }, p.env.sessionSecret, 3600, nowS),
+      `${header}.${payload}`,
+      "",
+    ];
+    for (const token of forged) {
+      for (const path of ["/developer/apps", "/merchant/installations", "/review/apps"]) {
+        const res = await send("GET", path, undefined, { Authorization: `Bearer ${token}` });
+        expect(res.status, `${path} ${token.slice(0, 40)}`).toBe(401);
+        expectContractAnswer(res, path);
+      }
+    }
+    // positive control: the real token works
+    expect((await send("GET", "/developer/apps", undefined, { Authorization: `Bearer ${dev.token}` })).status).toBe(200);
+  });
+
+  it("an installation token that is unknown, altered or of another form answers 401", async () => {
+    for (const token of [`fbat_${randomBytes(32).toString("base64url")}`, appToken.slice(0, -1) + (appToken.endsWith("A") ? "B" : "A"), appToken.toUpperCase(), ` ${appToken}x`, dev.token, published.clientSecret, "fbat_", "fbat_test_"]) {
+      for (const path of ["/app-api/business", "/webhooks"]) {
+        const res = await send("GET", path, undefined, { Authorization: `Bearer ${token}` });
+        expect(res.status, `${path} ${token.slice(0, 20)}`).toBe(401);
+        expectContractAnswer(res, path);
+      }
+    }
+    expect((await send("GET", "/app-api/business", undefined, { Authorization: `Bearer ${appToken}` })).status).toBe(200);
+  });
 });
 
 describe("bodies nobody reads", () => {

@@ -94,7 +94,7 @@ describe("CSRF: every page form action", () => {
     /** the page that shows the form (its CSRF token is read from there) */
     page: string;
     path: string;
-    fields: () => Promise<Record<string, string>> | Record<string, string>;
+    fields: Record<string, string> | (() => Promise<Record<string, string>>);
     /** what the action changes; equal before and after a refused post, different after the accepted one */
     state?: () => Promise<unknown>;
     /** for actions whose effect is a cookie (sign-in, sign-out, cart): checks the accepted answer */
