@@ -27,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const account = await authenticate(context.db, parsed.data, clientAddress(request));
     return signIn(request, context.env, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    if (e instanceof ApiError) return json({ error: e.message }, { status: e.status, headers: e.headers });
     throw e;
   }
 }
