@@ -40,7 +40,8 @@ export async function run() {
     const dev = await developer(b);
     const { token } = await testInstallToken(b, dev, ["read_orders"]);
     const caller = await authenticateInstallation(b.db.db, `Bearer ${token}`);
-    for (let i = 0; i < REGISTRATIONS; i++) await createRegistration(b.db.db, b.env, caller, { url: `${url}?r=${i}`, events: ["order.status_changed"] });
+    // receivers on 127.0.0.1 speak http: register them as a development setup would
+    for (let i = 0; i < REGISTRATIONS; i++) await createRegistration(b.db.db, { ...b.env, isProduction: false }, caller, { url: `${url}?r=${i}`, events: ["order.status_changed"] });
     // 200 events x 50 registrations = 10,000 deliveries
     const events: string[] = [];
     const started = Date.now();

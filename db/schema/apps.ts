@@ -38,7 +38,7 @@ export const apps = pgTable(
   (t) => [
     uniqueIndex("apps_slug_key").on(t.slug),
     uniqueIndex("apps_client_id_key").on(t.clientId),
-    index("apps_developer_idx").on(t.developerId, t.createdAt.desc()),
+    index("apps_developer_idx").on(t.developerId, t.createdAt.desc().nullsFirst()),
     index("apps_status_idx").on(t.status, t.category),
   ],
 );
@@ -55,7 +55,7 @@ export const appVersions = pgTable(
     reviewerId: text("reviewer_id").references(() => accounts.id),
     approvedAt: ts("approved_at").notNull(),
   },
-  (t) => [index("app_versions_app_idx").on(t.appId, t.approvedAt.desc())],
+  (t) => [index("app_versions_app_idx").on(t.appId, t.approvedAt.desc().nullsFirst())],
 );
 
 export const installations = pgTable(
@@ -152,7 +152,7 @@ export const hookCalls = pgTable(
     error: text("error"),
     createdAt: createdAt(),
   },
-  (t) => [index("hook_calls_app_idx").on(t.appId, t.createdAt.desc())],
+  (t) => [index("hook_calls_app_idx").on(t.appId, t.createdAt.desc().nullsFirst())],
 );
 
 export const hookBreakers = pgTable(

@@ -24,7 +24,7 @@ export const products = pgTable(
   },
   (t) => [
     uniqueIndex("products_business_slug_key").on(t.businessId, t.slug),
-    index("products_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
+    index("products_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 
@@ -64,8 +64,8 @@ export const orders = pgTable(
   },
   (t) => [
     uniqueIndex("orders_business_number_key").on(t.businessId, t.orderNumber),
-    index("orders_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
-    index("orders_business_status_idx").on(t.businessId, t.status, t.createdAt.desc()),
+    index("orders_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("orders_business_status_idx").on(t.businessId, t.status, t.createdAt.desc().nullsFirst()),
     index("orders_payment_open_idx").on(t.paymentExpiresAt).where(sql`payment_status = 'PENDING'`),
   ],
 );
@@ -121,7 +121,7 @@ export const reviews = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("reviews_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
+    index("reviews_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("reviews_product_idx").on(t.productId),
   ],
 );

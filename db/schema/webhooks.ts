@@ -14,7 +14,7 @@ export const platformEvents = pgTable(
     fannedOutAt: ts("fanned_out_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("platform_events_business_idx").on(t.businessId, t.createdAt.desc()), index("platform_events_unfanned_idx").on(t.createdAt).where(sql`fanned_out_at is null`)],
+  (t) => [index("platform_events_business_idx").on(t.businessId, t.createdAt.desc().nullsFirst()), index("platform_events_unfanned_idx").on(t.createdAt).where(sql`fanned_out_at is null`)],
 );
 
 export const webhooks = pgTable(
@@ -37,7 +37,7 @@ export const webhooks = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("webhooks_installation_idx").on(t.installationId, t.createdAt.desc()),
+    index("webhooks_installation_idx").on(t.installationId, t.createdAt.desc().nullsFirst()),
     index("webhooks_business_active_idx").on(t.businessId, t.isActive),
   ],
 );
@@ -68,7 +68,7 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     uniqueIndex("webhook_deliveries_event_webhook_key").on(t.eventId, t.webhookId),
     index("webhook_deliveries_inflight_idx").on(t.inFlightSince),
   ],
