@@ -97,6 +97,14 @@ async function main() {
   }
 
   let stopping = false;
+  // while stopping, a pool noticing that the database went away is expected, not a crash
+  const whileStopping = (error: unknown) => {
+    if (stopping) return;
+    console.error(error);
+    process.exit(1);
+  };
+  process.on("unhandledRejection", whileStopping);
+  process.on("uncaughtException", whileStopping);
   shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;

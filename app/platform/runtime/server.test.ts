@@ -95,7 +95,7 @@ describe("npm start", () => {
 
     second.child.kill("SIGTERM");
     const code = await new Promise((r) => second.child.on("exit", r));
-    expect(code).toBe(0);
+    expect(code, second.output()).toBe(0);
   }, 120_000);
 
   it("refuses to start with an invalid setting, naming it", () => {

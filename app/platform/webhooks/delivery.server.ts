@@ -29,12 +29,20 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
   return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
 }
 
-/** Writes one delivery per subscribed active registration of an active installation with the scope. Idempotent. */
-export async function fanOut(db: Database, eventId: string): Promise<number> {
+/** A fan-out this small makes the first attempts itself instead of queueing a job per delivery. */
+export const INLINE_FIRST_ATTEMPTS = 3;
+
+/**
+ * Writes one delivery per subscribed active registration of an active installation with the
+ * scope. Idempotent. Returns the ids of the deliveries whose first attempt the caller must make
+ * (small fan-outs); larger ones get one job per delivery. A first attempt lost with a dead worker
+ * is re-queued by the sweeper (the delivery is overdue).
+ */
+export async function fanOut(db: Database, eventId: string): Promise<string[]> {
   return db.transaction(async (tx) => {
     // claims the event: a second fan-out of it (a re-queued stranded job) finds it done, or waits for this one
     const [event] = await tx.update(platformEvents).set({ fannedOutAt: now() }).where(and(eq(platformEvents.id, eventId), isNull(platformEvents.fannedOutAt))).returning();
-    if (!event) return 0;
+    if (!event) return [];
     const targets = await tx
       .select({ webhook: webhooks, installation: installations })
       .from(webhooks)
@@ -52,14 +60,14 @@ export async function fanOut(db: Database, eventId: string): Promise<number> {
           status: "PENDING" as const, nextAttemptAt: t, createdAt: t, updatedAt: t,
         };
       });
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return [];
     const inserted = await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().returning({ id: webhookDeliveries.id });
-    if (inserted.length === 1) await addJob(tx, "webhook__deliver", { deliveryId: inserted[0].id });
-    else if (inserted.length > 1)
-      await tx.execute(sql`select graphile_worker.add_jobs((
-        select array_agg(row('webhook__deliver', json_build_object('deliveryId', id), null, null, null, null, null, null)::graphile_worker.job_spec)
-        from unnest(${textArray(inserted.map((d) => d.id))}) as id))`);
-    return inserted.length;
+    const ids = inserted.map((d) => d.id);
+    if (ids.length <= INLINE_FIRST_ATTEMPTS) return ids;
+    await tx.execute(sql`select graphile_worker.add_jobs((
+      select array_agg(row('webhook__deliver', json_build_object('deliveryId', id), null, null, null, null, null, null)::graphile_worker.job_spec)
+      from unnest(${textArray(ids)}) as id))`);
+    return [];
   });
 }
 
