@@ -97,9 +97,23 @@ async function main() {
   }
 
   let stopping = false;
-  // while stopping, a pool noticing that the database went away is expected, not a crash
+  // while stopping, a pool noticing that the database went away is expected, not a crash; so is a
+  // lost connection while running (the database restarts): pools reconnect, the sweeper re-queues
+  const CONNECTION_ERRORS = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE", "CONNECTION_CLOSED", "CONNECTION_ENDED"]);
   const whileStopping = (error: unknown) => {
     if (stopping) return;
+    const code = (error as { code?: string })?.code;
+    if (code && CONNECTION_ERRORS.has(code)) {
+      console.error(`[server] lost a database connection (${code}); reconnecting`);
+      return;
+    }
+    // the database drivers can throw from a socket that closed under them (a restart, a failover)
+    const stack = String((error as Error)?.stack ?? "");
+    const message = String((error as Error)?.message ?? "");
+    if (/node_modules[\\/](pg|pg-pool|postgres)[\\/]/.test(stack) || /Connection terminated|not queryable|terminating connection/.test(message)) {
+      console.error(`[server] a database client failed after its connection closed (${(error as Error).message}); reconnecting`);
+      return;
+    }
     console.error(error);
     process.exit(1);
   };

@@ -11,7 +11,7 @@ import { startEmbeddedPostgres, databaseUrl, ensureDatabase } from "../db/embedd
 import { FAST_SETTINGS } from "../db/testing/cluster";
 import { migrateDatabase } from "../db/migrate";
 import { createDb } from "../db/client";
-import { startWorker } from "./worker";
+import { spawn } from "node:child_process";
 import { testEnv } from "../app/platform/testing/platform";
 import { eventually } from "../app/platform/testing/receiver";
 import { ledger } from "../app/platform/testing/ledger";
@@ -51,8 +51,18 @@ it("delivers every event of a burst during which the database restarts", async (
   const { app } = await createApp(db.db, env, account.id, { name: "Restart", slug: `restart-${randomBytes(3).toString("hex")}`, description: "x", category: "other", scopes: ["read_orders"], redirectUrl: "https://x.example/cb", webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, webhookEvents: ["order.status_changed"] } as never);
   await testInstall(db.db, env, account, app.id);
 
-  const worker = await startWorker({ url, deps: { db: db.db, env }, concurrency: 4 });
-  cleanup.push(() => worker.stop());
+  // the worker runs as its own process, as in production (it rides out the restart there)
+  const worker = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: "test", SESSION_SECRET: env.sessionSecret, ENCRYPTION_KEY: env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp", OUTBOUND_ALLOW_PRIVATE: "true", WORKER_CONCURRENCY: "4", WORKER_STRANDED_AFTER_MS: "5000" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let workerOutput = "";
+  worker.stdout!.on("data", (d) => (workerOutput += d));
+  worker.stderr!.on("data", (d) => (workerOutput += d));
+  cleanup.push(async () => {
+    worker.kill("SIGTERM");
+    await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.on("exit", r)));
+  });
   const events: string[] = [];
   const emit = async (n: number) => {
     for (let i = 0; i < n; i++) {
@@ -81,7 +91,10 @@ it("delivers every event of a burst during which the database restarts", async (
     const l = await ledger(db.db, events, received);
     expect(l.received).toBe(events.length);
     return l;
-  }, 120_000);
+  }, 120_000).catch((e) => {
+    throw new Error(`${(e as Error).message}\nworker output:\n${workerOutput.slice(-3000)}`);
+  });
+  expect(worker.exitCode, workerOutput.slice(-2000)).toBeNull();
   expect(result).toMatchObject({ events: 300, received: 300, failed: 0, pending: 0, lost: 0 });
   console.log(`[faults] database restart during burst: ${JSON.stringify(result)}`);
 }, 180_000);

@@ -267,7 +267,7 @@ describe("POST /oauth/token", () => {
       unicode.map((s) => `Basic ${Buffer.from(s).toString("base64")}`),
       unicode.map((s) => `Basic ${headerSafe(s)}`),
       fc.tuple(fc.constant(published.clientId), unicode).map(([id, s]) => basic(id, s)),
-      fc.tuple(unicode, fc.constant(published.clientSecret)).map(([id, s]) => basic(encodeURIComponent(id), s)),
+      fc.tuple(unicode, fc.constant(published.clientSecret)).map(([id, s]) => basic(encodeURIComponent(id.replace(/[\uD800-\uDFFF]/g, "?")), s)),
       fc.constant(basic(`${published.clientId}%00`, published.clientSecret)),
       fc.constant(basic(`${published.clientId}\u0000`, published.clientSecret)),
       fc.constant(undefined),
