@@ -29,8 +29,12 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
   return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
 }
 
-/** A fan-out this small makes the first attempts itself instead of queueing a job per delivery. */
-export const INLINE_FIRST_ATTEMPTS = 3;
+/**
+ * A fan-out this small would make the first attempts itself instead of queueing a job per
+ * delivery. Off (0): with it on, a SIGTERM during a burst left attempts in flight (see
+ * docs/performance.md); the mechanism stays for when that is understood.
+ */
+export const INLINE_FIRST_ATTEMPTS = 0;
 
 /**
  * Writes one delivery per subscribed active registration of an active installation with the
