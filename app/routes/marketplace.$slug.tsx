@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { getMarketplaceApp } from "~/platform/apps/apps.server";
 import { CATEGORY_LABELS, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
+import { AppIcon } from "~/components/app-icon";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.app.name} · Marketplace · Storefront Apps` : "App not found · Storefront Apps" },
@@ -40,7 +41,7 @@ export default function MarketplaceApp() {
       <p className="small"><Link to="/marketplace">← Back to the marketplace</Link></p>
 
       <header className="app-head">
-        <AppIcon name={app.name} iconUrl={app.iconUrl} />
+        <AppIcon name={app.name} iconUrl={app.iconUrl} large />
         <div className="app-head-text">
           <h1>{app.name}</h1>
           <p className="muted">by {app.developerName}</p>
@@ -96,18 +97,3 @@ export default function MarketplaceApp() {
   );
 }
 
-function AppIcon({ name, iconUrl }: { name: string; iconUrl: string | null }) {
-  if (isWebUrl(iconUrl)) return <img className="app-logo large" src={iconUrl} alt="" width={64} height={64} />;
-  return (
-    <span className="app-logo large placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
-      {name.trim().charAt(0).toUpperCase() || "?"}
-    </span>
-  );
-}
-
-/** A stable colour per app name for the letter placeholder. */
-function placeholderColor(name: string) {
-  let h = 0;
-  for (const ch of name) h = (h * 31 + ch.codePointAt(0)!) % 360;
-  return `hsl(${h} 55% 45%)`;
-}

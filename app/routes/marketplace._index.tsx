@@ -4,6 +4,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { listMarketplaceApps } from "~/platform/apps/apps.server";
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
+import { AppIcon } from "~/components/app-icon";
 
 export const meta: MetaFunction = () => [{ title: "Marketplace · Storefront Apps" }];
 
@@ -105,18 +106,3 @@ export default function Marketplace() {
   );
 }
 
-function AppIcon({ name, iconUrl }: { name: string; iconUrl: string | null }) {
-  if (isWebUrl(iconUrl)) return <img className="app-logo" src={iconUrl} alt="" width={48} height={48} loading="lazy" />;
-  return (
-    <span className="app-logo placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
-      {name.trim().charAt(0).toUpperCase() || "?"}
-    </span>
-  );
-}
-
-/** A stable colour per app name for the letter placeholder. */
-function placeholderColor(name: string) {
-  let h = 0;
-  for (const ch of name) h = (h * 31 + ch.codePointAt(0)!) % 360;
-  return `hsl(${h} 55% 45%)`;
-}

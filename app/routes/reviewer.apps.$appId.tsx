@@ -10,6 +10,7 @@ import { listAppVersions, serializeApp } from "~/platform/apps/apps.server";
 import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform/apps/review.server";
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
+import { AppIcon } from "~/components/app-icon";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Storefront Apps` }];
 
@@ -87,7 +88,7 @@ export default function ReviewApp() {
       <p className="small"><Link to="/reviewer">← Back to the review queue</Link></p>
 
       <header className="app-head">
-        <AppIcon name={app.name} iconUrl={app.iconUrl} />
+        <AppIcon name={app.name} iconUrl={app.iconUrl} large />
         <div className="app-head-text">
           <h1>{app.name}</h1>
           <div className="meta-row">
@@ -261,18 +262,3 @@ export default function ReviewApp() {
   );
 }
 
-function AppIcon({ name, iconUrl }: { name: string; iconUrl: string | null }) {
-  if (isWebUrl(iconUrl)) return <img className="app-logo large" src={iconUrl} alt="" width={64} height={64} />;
-  return (
-    <span className="app-logo large placeholder" style={{ background: placeholderColor(name) }} aria-hidden>
-      {name.trim().charAt(0).toUpperCase() || "?"}
-    </span>
-  );
-}
-
-/** A stable colour per app name for the letter placeholder. */
-function placeholderColor(name: string) {
-  let h = 0;
-  for (const ch of name) h = (h * 31 + ch.codePointAt(0)!) % 360;
-  return `hsl(${h} 55% 45%)`;
-}
