@@ -69,7 +69,7 @@ export async function fanOut(db: Database, eventId: string): Promise<string[]> {
     const ids = inserted.map((d) => d.id);
     if (ids.length <= INLINE_FIRST_ATTEMPTS) return ids;
     await tx.execute(sql`select graphile_worker.add_jobs((
-      select array_agg(row('webhook__deliver', json_build_object('deliveryId', id), null, null, null, null, null, null)::graphile_worker.job_spec)
+      select array_agg(row('webhook__deliver', json_build_object('deliveryId', id, 'after', 0), null, null, null, null, null, null)::graphile_worker.job_spec)
       from unnest(${textArray(ids)}) as id))`);
     return [];
   });
@@ -108,14 +108,22 @@ async function rollup(db: Db, appId: string, at: Date, result: OutboundResult) {
  * with the registration's secret, logged, then SUCCEEDED, scheduled again, or FAILED.
  * A manual attempt (redeliver) schedules no retries of its own.
  */
-export async function attemptDelivery(db: Database, env: Env, deliveryId: string, options: { manual?: boolean } = {}): Promise<"sent" | "skipped"> {
+export async function attemptDelivery(db: Database, env: Env, deliveryId: string, options: { manual?: boolean; after?: number } = {}): Promise<"sent" | "skipped"> {
   const t = now();
   const staleBefore = new Date(t.getTime() - STALE_IN_FLIGHT_MS);
   const statuses = options.manual ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"] : ["PENDING", "RETRYING"];
   const [delivery] = await db
     .update(webhookDeliveries)
     .set({ inFlightSince: t })
-    .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, statuses as WebhookDelivery["status"][]), sql`(${webhookDeliveries.inFlightSince} is null or ${webhookDeliveries.inFlightSince} < ${staleBefore.toISOString()}::timestamptz)`))
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        inArray(webhookDeliveries.status, statuses as WebhookDelivery["status"][]),
+        sql`(${webhookDeliveries.inFlightSince} is null or ${webhookDeliveries.inFlightSince} < ${staleBefore.toISOString()}::timestamptz)`,
+        // a job made for attempt n+1 does nothing once that attempt happened (a duplicate job never sends early)
+        options.after === undefined ? undefined : eq(webhookDeliveries.attempts, options.after),
+      ),
+    )
     .returning();
   if (!delivery) return "skipped";
   const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId));
@@ -175,7 +183,7 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: W
     if (attemptNo < MAX_ATTEMPTS) {
       const runAt = new Date(t.getTime() + RETRY_DELAYS_MS[attemptNo - 1]);
       await tx.update(webhookDeliveries).set({ ...base, status: "RETRYING", nextAttemptAt: runAt }).where(eq(webhookDeliveries.id, delivery.id));
-      await addJob(tx, "webhook__deliver", { deliveryId: delivery.id }, { runAt });
+      await addJob(tx, "webhook__deliver", { deliveryId: delivery.id, after: attemptNo }, { runAt });
       return;
     }
     await tx.update(webhookDeliveries).set({ ...base, status: "FAILED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
@@ -207,17 +215,17 @@ export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AF
       .update(webhookDeliveries)
       .set({ inFlightSince: null })
       .where(and(inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]), sql`${webhookDeliveries.inFlightSince} < ${staleBefore}::timestamptz`))
-      .returning({ id: webhookDeliveries.id });
-    const overdue = await tx.execute<{ id: string }>(sql`
-      select id from webhook_deliveries
+      .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts });
+    const overdue = await tx.execute<{ id: string; attempts: number }>(sql`
+      select id, attempts from webhook_deliveries
       where status in ('PENDING', 'RETRYING') and in_flight_since is null and next_attempt_at < ${strandedBefore}::timestamptz
       order by next_attempt_at limit 500`);
-    const ids = new Set([...stale.map((d) => d.id), ...overdue.map((d) => d.id)]);
-    for (const id of ids) await addJob(tx, "webhook__deliver", { deliveryId: id }, { jobKey: `redo:${id}` });
+    const due = new Map<string, number>([...stale, ...overdue].map((d) => [d.id, d.attempts]));
+    for (const [id, attempts] of due) await addJob(tx, "webhook__deliver", { deliveryId: id, after: attempts }, { jobKey: `redo:${id}` });
     const unfanned = await tx.execute<{ id: string }>(sql`
       select id from platform_events where fanned_out_at is null and created_at < ${strandedBefore}::timestamptz order by created_at limit 500`);
     for (const e of unfanned) await addJob(tx, "event__fanout", { eventId: e.id }, { jobKey: `refan:${e.id}` });
-    return ids.size + unfanned.length;
+    return due.size + unfanned.length;
   });
 }
 
@@ -243,7 +251,7 @@ export async function sendErasure(db: Database, installationId: string): Promise
       isTestInstall: inst.isTestInstall, body: envelope({ id, event: "business.data_erasure", timestamp: t, webhookId: webhook.id, businessId: inst.businessId, data }),
       status: "PENDING", nextAttemptAt: t, createdAt: t, updatedAt: t,
     });
-    await addJob(tx, "webhook__deliver", { deliveryId: id });
+    await addJob(tx, "webhook__deliver", { deliveryId: id, after: 0 });
     return true;
   });
 }
