@@ -2,7 +2,7 @@ import postgres from "postgres";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import * as schema from "./schema";
 
-export type Database = PostgresJsDatabase<typeof schema>;
+export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Domain functions take either the database or a transaction as their first argument. */
 export type Db = Database | Tx;

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type Column, type SQL, type Table } from "drizzle-orm";
 
 /** A text[] parameter (drizzle expands a plain array parameter into a tuple). */
 export function textArray(values: readonly string[]): SQL {
@@ -10,4 +10,30 @@ export function textArray(values: readonly string[]): SQL {
 export function pgErrorCode(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code ?? e?.cause?.code;
+}
+
+/**
+ * For hand-written statements that return whole rows of several tables: the select list of a
+ * table's columns under a prefix (`i."id" as "i.id"`), and the row read back into the table's
+ * TypeScript shape with each column's own driver mapping (what drizzle does for its own selects).
+ */
+export function selectColumns(table: Table, alias: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([key, column]) => `${alias}."${column.name}" as "${alias}.${key}"`)
+    .join(", ");
+}
+
+const readers = new WeakMap<Table, Map<string, [key: string, field: string, column: Column][]>>();
+
+export function readColumns<T extends Table>(table: T, alias: string, row: Record<string, unknown>): T["$inferSelect"] {
+  let byAlias = readers.get(table);
+  if (!byAlias) readers.set(table, (byAlias = new Map()));
+  let fields = byAlias.get(alias);
+  if (!fields) byAlias.set(alias, (fields = Object.entries(getTableColumns(table)).map(([key, column]) => [key, `${alias}.${key}`, column])));
+  const out: Record<string, unknown> = {};
+  for (const [key, field, column] of fields) {
+    const value = row[field];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out as T["$inferSelect"];
 }

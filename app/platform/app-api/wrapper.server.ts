@@ -4,8 +4,6 @@
  * the contract's error body.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { sql } from "drizzle-orm";
-import type { Db } from "../../../db/client";
 import type { PlatformContext } from "../core/context";
 import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.server";
 import { now } from "../core/clock.server";
@@ -18,22 +16,22 @@ export type AppApiHandler = { scope?: Scope; handler: (args: AppApiArgs) => Prom
 
 const WINDOW_MS = 60_000;
 
-/** Counts one request in the installation's current fixed one-minute window. */
-export async function countRequest(db: Db, installationId: string, limit: number) {
+/** The installation's current fixed one-minute window, and the X-RateLimit headers after `hits` requests in it. */
+export function rateWindow(limit: number) {
   const t = now().getTime();
-  const windowStart = new Date(t - (t % WINDOW_MS));
-  const [row] = await db.execute<{ count: number }>(sql`
-    insert into rate_limit_windows (installation_id, window_start, count) values (${installationId}, ${windowStart.toISOString()}::timestamptz, 1)
-    on conflict (installation_id, window_start) do update set count = rate_limit_windows.count + 1
-    returning count`);
-  const reset = Math.ceil((windowStart.getTime() + WINDOW_MS) / 1000);
-  const headers = {
-    "X-RateLimit-Limit": String(limit),
-    "X-RateLimit-Remaining": String(Math.max(0, limit - row.count)),
-    "X-RateLimit-Reset": String(reset),
+  const start = new Date(t - (t % WINDOW_MS));
+  return {
+    start,
+    verdict(hits: number) {
+      const headers = {
+        "X-RateLimit-Limit": String(limit),
+        "X-RateLimit-Remaining": String(Math.max(0, limit - hits)),
+        "X-RateLimit-Reset": String(Math.ceil((start.getTime() + WINDOW_MS) / 1000)),
+      };
+      const retryAfter = Math.max(1, Math.ceil((start.getTime() + WINDOW_MS - t) / 1000));
+      return { allowed: hits <= limit, headers, retryAfter };
+    },
   };
-  const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - t) / 1000));
-  return { allowed: row.count <= limit, headers, retryAfter };
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
@@ -45,13 +43,15 @@ export function appApiRoute(handlers: Partial<Record<Method, AppApiHandler>>) {
   const allowed = Object.keys(handlers).join(", ");
   const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
     const { request, context } = args;
-    let caller: AppCaller;
+    const window = rateWindow(context.env.appApiRateLimit);
+    let caller: AppCaller & { hits: number };
     try {
-      caller = await authenticateInstallation(context.db, request.headers.get("Authorization"));
+      // the token's installation and this request counted in its window: one statement
+      caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
     } catch (e) {
       return toErrorResponse(e);
     }
-    const rate = await countRequest(context.db, caller.installation.id, context.env.appApiRateLimit);
+    const rate = window.verdict(caller.hits);
     if (!rate.allowed)
       return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, { ...rate.headers, "Retry-After": String(rate.retryAfter) });
     const method = request.method.toUpperCase() as Method;

@@ -11,6 +11,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type { Database } from "../../../db/client";
 import type { Env } from "../core/env.server";
 import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
+import { serveJsonRoutes } from "./json-routes.server";
 
 /** The JSON areas (Bearer-authenticated resource routes). */
 export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
@@ -29,6 +30,8 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   const build = options.build ?? (await loadBuild());
   const app = express();
   app.disable("x-powered-by");
+  // handlers read the query from the request URL; Express need not parse it into req.query
+  app.set("query parser", false);
 
   app.use((req, res, next) => {
     // The address the socket saw; a client cannot supply it.
@@ -82,6 +85,8 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
   });
+  // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
+  app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env })));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 

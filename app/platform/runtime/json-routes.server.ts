@@ -1,0 +1,125 @@
+/**
+ * The JSON areas (/app-api, /webhooks, /developer, …) are resource routes: no document, no parent
+ * loaders, no hydration. Remix's request pipeline still matched each request against the whole
+ * route tree by flattening and ranking it again (a quarter of the CPU of an App API call, see
+ * docs/performance.md). This table is built once from the same route modules, ranks them the way
+ * Remix does (@remix-run/router computeScore), and calls the matched route's loader or action
+ * directly. Anything it does not know (a page, a `?_data=` request, a method the module does not
+ * export) goes on to Remix unchanged.
+ */
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { ServerBuild } from "@remix-run/node";
+import { createRemixRequest } from "@remix-run/express/dist/server.js";
+import { errorBody } from "../core/http.server";
+
+type ServerRoute = ServerBuild["routes"][string];
+type Compiled = { route: ServerRoute; regex: RegExp; params: string[]; score: number; order: number };
+type Handler = (args: { request: Request; params: Record<string, string>; context: unknown }) => Promise<unknown> | unknown;
+
+const PARAM = /^:[\w-]+$/;
+
+/** Remix's ranking: more segments, static over dynamic, index routes up, splats down. */
+export function routeScore(path: string, index: boolean): number {
+  const segments = path.split("/");
+  let score = segments.length + (segments.includes("*") ? -2 : 0) + (index ? 2 : 0);
+  for (const s of segments) if (s !== "*") score += PARAM.test(s) ? 3 : s === "" ? 1 : 10;
+  return score;
+}
+
+/** The same regular expression as @remix-run/router's compilePath(path, false, true). */
+function compile(path: string): { regex: RegExp; params: string[] } {
+  const params: string[] = [];
+  let source =
+    "^" +
+    path
+      .replace(/\/*\*?$/, "")
+      .replace(/^\/*/, "/")
+      .replace(/[\\.*+^${}|()[\]]/g, "\\$&")
+      .replace(/\/:([\w-]+)/g, (_m, name: string) => {
+        params.push(name);
+        return "/([^\\/]+)";
+      });
+  if (path.endsWith("*")) {
+    params.push("*");
+    source += "(?:\\/(.+)|\\/*)$";
+  } else source += "\\/*$";
+  return { regex: new RegExp(source, "i"), params };
+}
+
+function fullPath(routes: ServerBuild["routes"], route: ServerRoute): string {
+  const parts: string[] = [];
+  for (let r: ServerRoute | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+  return "/" + parts.join("/");
+}
+
+/** Like @remix-run/router's decodePath: each segment decoded, an encoded slash kept; malformed stays raw. */
+function decodePath(value: string): string {
+  try {
+    return value
+      .split("/")
+      .map((v) => decodeURIComponent(v).replace(/\//g, "%2F"))
+      .join("/");
+  } catch {
+    return value;
+  }
+}
+
+export function jsonRouteTable(build: ServerBuild, prefixes: string[]) {
+  const table: Compiled[] = [];
+  let order = 0;
+  for (const route of Object.values(build.routes)) {
+    if (!route || route.module.default) continue; // pages go through Remix
+    const path = fullPath(build.routes, route);
+    if (!prefixes.some((p) => path === p || path.startsWith(p + "/"))) continue;
+    table.push({ route, ...compile(path), score: routeScore(path, Boolean(route.index)), order: order++ });
+  }
+  table.sort((a, b) => b.score - a.score || a.order - b.order);
+  return {
+    size: table.length,
+    has: (routeId: string) => table.some((e) => e.route.id === routeId),
+    match(pathname: string): { route: ServerRoute; params: Record<string, string> } | null {
+      const decoded = decodePath(pathname);
+      for (const entry of table) {
+        const m = entry.regex.exec(decoded);
+        if (!m) continue;
+        const params: Record<string, string> = {};
+        entry.params.forEach((name, i) => (params[name] = (m[i + 1] ?? "").replace(/%2F/g, "/")));
+        return { route: entry.route, params };
+      }
+      return null;
+    },
+  };
+}
+
+/** Express middleware answering the JSON areas' resource routes without Remix's document pipeline. */
+export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getContext: () => unknown) {
+  const table = jsonRouteTable(build, prefixes);
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (!prefixes.some((p) => req.path === p || req.path.startsWith(p + "/")) || req.url.includes("_data=")) return next();
+    const found = table.match(req.path);
+    const method = req.method.toUpperCase();
+    const handler = (found && (method === "GET" || method === "HEAD" ? found.route.module.loader : found.route.module.action)) as Handler | undefined;
+    if (!found || !handler) return next();
+    void (async () => {
+      try {
+        const request = createRemixRequest(req, res);
+        const result = await handler({ request, params: found.params, context: getContext() });
+        await send(res, result instanceof Response ? result : Response.json(result ?? null));
+      } catch (error) {
+        if (error instanceof Response) return send(res, error);
+        console.error("[web] request failed", error);
+        if (!res.headersSent) res.status(500).json(errorBody(500, "Internal server error"));
+      }
+    })().catch((error) => {
+      console.error("[web] could not answer", error);
+      if (!res.headersSent) res.status(500).end();
+    });
+  };
+}
+
+async function send(res: ExpressResponse, response: Response) {
+  res.status(response.status);
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [key, value] of response.headers) res.append(key, value);
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
