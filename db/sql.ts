@@ -6,6 +6,12 @@ export function textArray(values: readonly string[]): SQL {
   return sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
 }
 
+/** An int[] parameter. */
+export function intArray(values: readonly number[]): SQL {
+  if (values.length === 0) return sql`'{}'::int[]`;
+  return sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::int[]`;
+}
+
 /** The SQLSTATE of a database error, also when drizzle wrapped it. */
 export function pgErrorCode(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } };

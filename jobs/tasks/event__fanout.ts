@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { WorkerDeps } from "../worker";
-import { attemptDelivery, fanOut } from "../../app/platform/webhooks/delivery.server";
+import { FANOUT_BATCH, fanOut } from "../../app/platform/webhooks/delivery.server";
 
-const payload = z.object({ eventId: z.string() });
+/** {eventId} from emitEvent and the sweeper, {eventIds} from emitEvents (bulk). */
+const payload = z.union([z.object({ eventId: z.string() }), z.object({ eventIds: z.array(z.string()).max(FANOUT_BATCH) })]);
 
-/** One delivery per subscribed registration of the event's business; small fan-outs make their first attempts here. */
-export async function eventFanout({ db, env }: WorkerDeps, raw: unknown) {
-  const inline = await fanOut(db, payload.parse(raw).eventId);
-  await Promise.all(inline.map((id) => attemptDelivery(db, env, id)));
+/** Deliveries for the job's events, and for other events still waiting (see fanOut). */
+export async function eventFanout({ db }: WorkerDeps, raw: unknown) {
+  const p = payload.parse(raw);
+  await fanOut(db, "eventId" in p ? [p.eventId] : p.eventIds, { steal: FANOUT_BATCH });
 }

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import type { WorkerDeps } from "../worker";
-import { attemptDelivery } from "../../app/platform/webhooks/delivery.server";
+import { attemptDeliveries } from "../../app/platform/webhooks/delivery.server";
 
 /** after: how many attempts the delivery had when this job was made (its job is attempt after+1). */
-const payload = z.object({ deliveryId: z.string(), manual: z.boolean().optional(), after: z.number().int().min(0).optional() });
+const one = z.object({ deliveryId: z.string(), manual: z.boolean().optional(), after: z.number().int().min(0).optional() });
+/** A first-attempt job of a fan-out is a list of deliveries; a retry, a redelivery or a sweep is one. */
+const payload = z.union([one, z.array(one.omit({ manual: true })).min(1)]);
 
-/** One attempt of one delivery; failures are scheduled again by the delivery itself, not by graphile-worker. */
+/** Attempts of deliveries; failures are scheduled again by the delivery itself, not by graphile-worker. */
 export async function webhookDeliver({ db, env }: WorkerDeps, raw: unknown) {
-  const { deliveryId, manual, after } = payload.parse(raw);
-  await attemptDelivery(db, env, deliveryId, { manual, after: manual ? undefined : after });
+  const p = payload.parse(raw);
+  if (Array.isArray(p)) await attemptDeliveries(db, env, p);
+  else await attemptDeliveries(db, env, [{ deliveryId: p.deliveryId, after: p.manual ? undefined : p.after }], { manual: p.manual });
 }

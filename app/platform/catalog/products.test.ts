@@ -51,6 +51,6 @@ describe("catalogue changes and their events", () => {
 
   it("fans out nothing when no installation subscribes", async () => {
     const [e] = await p.db.execute<{ id: string }>(sql`select id from platform_events where business_id = ${merchant.businessId} limit 1`);
-    expect(await fanOut(p.db, e.id)).toEqual([]);
+    expect(await fanOut(p.db, e.id)).toBe(0);
   });
 });

@@ -38,16 +38,17 @@ export async function emitEvent(db: Db, event: { businessId: string; type: strin
   return row;
 }
 
-/** Many events in one go (bulk changes, imports): one insert and one add_jobs call. */
+/** Many events in one go (bulk changes, imports): one insert, and one add_jobs call queueing a fan-out job per 100 events. */
 export async function emitEvents(db: Db, events: { businessId: string; type: string; data: Record<string, unknown> }[]): Promise<EmittedEvent[]> {
   if (events.length === 0) return [];
   const t = now();
   const rows = events.map((e) => ({ id: newId("evt"), businessId: e.businessId, type: e.type, data: e.data, createdAt: t }));
   await db.insert(platformEvents).values(rows.map((r) => ({ ...r, fannedOutAt: r.type in EVENTS ? null : t })));
   const fan = rows.filter((r) => r.type in EVENTS).map((r) => r.id);
+  // one fan-out job per 100 events
   if (fan.length)
     await db.execute(sql`select graphile_worker.add_jobs((
-      select array_agg(row('event__fanout', json_build_object('eventId', id), null, null, null, null, null, null)::graphile_worker.job_spec)
-      from unnest(${textArray(fan)}) as id))`);
+      select array_agg(row('event__fanout', json_build_object('eventIds', ids), null, null, null, null, null, null)::graphile_worker.job_spec)
+      from (select json_agg(id) as ids from unnest(${textArray(fan)}) with ordinality as u(id, n) group by (n - 1) / 100) b))`);
   return rows;
 }

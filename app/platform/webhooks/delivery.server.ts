@@ -3,8 +3,8 @@
  * a log row per attempt, the retry schedule, auto-disable, the sweeper, and the erasure webhook.
  * The deliveries table is the source of truth; jobs only say "try this delivery now".
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { textArray } from "../../../db/sql";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { intArray, readColumns, selectColumns, textArray } from "../../../db/sql";
 import type { Database, Db } from "../../../db/client";
 import { installations, platformEvents, webhookAttempts, webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
 import type { Env } from "../core/env.server";
@@ -29,49 +29,60 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
   return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
 }
 
-/**
- * A fan-out this small would make the first attempts itself instead of queueing a job per
- * delivery. Off (0): with it on, a SIGTERM during a burst left attempts in flight (see
- * docs/performance.md); the mechanism stays for when that is understood.
- */
-export const INLINE_FIRST_ATTEMPTS = 0;
+/** Events one fan-out job claims: its own, and others still waiting (work-stealing during a burst). */
+export const FANOUT_BATCH = 200;
+/** Deliveries whose first attempt shares one job: sent in parallel, successes recorded in one statement. */
+export const DELIVERY_BATCH = 10;
 
 /**
- * Writes one delivery per subscribed active registration of an active installation with the
- * scope. Idempotent. Returns the ids of the deliveries whose first attempt the caller must make
- * (small fan-outs); larger ones get one job per delivery. A first attempt lost with a dead worker
- * is re-queued by the sweeper (the delivery is overdue).
+ * Fans out events: for each, one delivery per subscribed active registration of an active
+ * installation with the event's scope, and first-attempt jobs of up to DELIVERY_BATCH deliveries
+ * each, in one transaction. Idempotent: an event is claimed once (fanned_out_at), so a re-queued
+ * or stolen event is never fanned out twice. With `steal`, the job also claims up to that many
+ * other waiting events, skipping any another fan-out holds, so a burst of events costs a handful
+ * of fan-out transactions instead of one per event. Returns the number of deliveries written.
  */
-export async function fanOut(db: Database, eventId: string): Promise<string[]> {
+export async function fanOut(db: Database, eventIds: string | string[], options: { steal?: number } = {}): Promise<number> {
+  const ids = typeof eventIds === "string" ? [eventIds] : eventIds;
   return db.transaction(async (tx) => {
-    // claims the event: a second fan-out of it (a re-queued stranded job) finds it done, or waits for this one
-    const [event] = await tx.update(platformEvents).set({ fannedOutAt: now() }).where(and(eq(platformEvents.id, eventId), isNull(platformEvents.fannedOutAt))).returning();
-    if (!event) return [];
+    const t = now();
+    const claimed = await tx.execute<Record<string, unknown>>(sql`
+      with mine as (select id from platform_events where id = any(${textArray(ids)}) and fanned_out_at is null for update skip locked),
+      waiting as (select id from platform_events where fanned_out_at is null order by created_at limit ${options.steal ?? 0} for update skip locked)
+      update platform_events e set fanned_out_at = ${t.toISOString()}::timestamptz
+      where e.id in (select id from mine union select id from waiting)
+      returning ${sql.raw(selectColumns(platformEvents, "e"))}`);
+    const events = claimed.map((row) => readColumns(platformEvents, "e", row));
+    if (events.length === 0) return 0;
     const targets = await tx
       .select({ webhook: webhooks, installation: installations })
       .from(webhooks)
       .innerJoin(installations, eq(installations.id, webhooks.installationId))
-      .where(and(eq(webhooks.businessId, event.businessId), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE"), sql`${event.type} = any(${webhooks.events})`));
-    const t = now();
-    const rows = targets
-      .filter(({ installation }) => eventAllowed(event.type, installation.scopes))
-      .map(({ webhook, installation }) => {
-        const id = newId("dlv");
-        return {
-          id, eventId: event.id, event: event.type, webhookId: webhook.id, installationId: installation.id, appId: webhook.appId, businessId: event.businessId,
-          isTestInstall: installation.isTestInstall,
-          body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: webhook.id, businessId: event.businessId, data: event.data }),
-          status: "PENDING" as const, nextAttemptAt: t, createdAt: t, updatedAt: t,
-        };
-      });
-    if (rows.length === 0) return [];
-    const inserted = await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing().returning({ id: webhookDeliveries.id });
-    const ids = inserted.map((d) => d.id);
-    if (ids.length <= INLINE_FIRST_ATTEMPTS) return ids;
+      .where(and(inArray(webhooks.businessId, [...new Set(events.map((e) => e.businessId))]), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE")));
+    const rows = events.flatMap((event) =>
+      targets
+        .filter(({ webhook, installation }) => webhook.businessId === event.businessId && webhook.events.includes(event.type) && eventAllowed(event.type, installation.scopes))
+        .map(({ webhook, installation }) => {
+          const id = newId("dlv");
+          return {
+            id, eventId: event.id, event: event.type, webhookId: webhook.id, installationId: installation.id, appId: webhook.appId, businessId: event.businessId,
+            isTestInstall: installation.isTestInstall,
+            body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: webhook.id, businessId: event.businessId, data: event.data }),
+            status: "PENDING" as const, nextAttemptAt: t, createdAt: t, updatedAt: t,
+          };
+        }),
+    );
+    if (rows.length === 0) return 0;
+    const inserted: { id: string }[] = [];
+    for (let i = 0; i < rows.length; i += 1000)
+      inserted.push(...(await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing().returning({ id: webhookDeliveries.id })));
+    if (inserted.length === 0) return 0;
+    // first attempts: one job per DELIVERY_BATCH deliveries, its payload the list of them
     await tx.execute(sql`select graphile_worker.add_jobs((
-      select array_agg(row('webhook__deliver', json_build_object('deliveryId', id, 'after', 0), null, null, null, null, null, null)::graphile_worker.job_spec)
-      from unnest(${textArray(ids)}) as id))`);
-    return [];
+      select array_agg(row('webhook__deliver', batch, null, null, null, null, null, null)::graphile_worker.job_spec)
+      from (select json_agg(json_build_object('deliveryId', id, 'after', 0)) as batch
+            from unnest(${textArray(inserted.map((d) => d.id))}) with ordinality as u(id, n) group by (n - 1) / ${DELIVERY_BATCH}) b))`);
+    return inserted.length;
   });
 }
 
@@ -103,62 +114,130 @@ async function rollup(db: Db, appId: string, at: Date, result: OutboundResult) {
       latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms`);
 }
 
-/**
- * One attempt of a delivery. Claimed atomically (no two workers send the same attempt), signed
- * with the registration's secret, logged, then SUCCEEDED, scheduled again, or FAILED.
- * A manual attempt (redeliver) schedules no retries of its own.
- */
+export type AttemptRequest = { deliveryId: string; after?: number };
+/** Requests one attempt job sends at once. */
+export const ATTEMPT_PARALLELISM = DELIVERY_BATCH;
+
+/** One attempt of one delivery (see attemptDeliveries). */
 export async function attemptDelivery(db: Database, env: Env, deliveryId: string, options: { manual?: boolean; after?: number } = {}): Promise<"sent" | "skipped"> {
+  const sent = await attemptDeliveries(db, env, [{ deliveryId, after: options.after }], { manual: options.manual });
+  return sent ? "sent" : "skipped";
+}
+
+/**
+ * One attempt of each delivery. Claimed atomically (no two workers send the same attempt; a job
+ * made for attempt n+1 does nothing once that attempt happened, so a duplicate job never sends
+ * early), signed with the registration's secret, sent in parallel, logged, then SUCCEEDED,
+ * scheduled again, or FAILED. Plain successes are recorded together in one statement. A manual
+ * attempt (redeliver) schedules no retries of its own. Returns how many were sent.
+ */
+export async function attemptDeliveries(db: Database, env: Env, requests: AttemptRequest[], options: { manual?: boolean } = {}): Promise<number> {
+  if (requests.length === 0) return 0;
   const t = now();
   const staleBefore = new Date(t.getTime() - STALE_IN_FLIGHT_MS);
-  const statuses = options.manual ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"] : ["PENDING", "RETRYING"];
-  const [delivery] = await db
+  const statuses: WebhookDelivery["status"][] = options.manual ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"] : ["PENDING", "RETRYING"];
+  const exact = options.manual ? [] : requests.filter((r) => r.after !== undefined);
+  const any = options.manual ? requests : requests.filter((r) => r.after === undefined);
+  const which = [
+    exact.length ? sql`(${webhookDeliveries.id}, ${webhookDeliveries.attempts}) in (select * from unnest(${textArray(exact.map((r) => r.deliveryId))}, ${intArray(exact.map((r) => r.after!))}))` : undefined,
+    any.length ? inArray(webhookDeliveries.id, any.map((r) => r.deliveryId)) : undefined,
+  ].filter(Boolean);
+  const claimed = await db
     .update(webhookDeliveries)
     .set({ inFlightSince: t })
     .where(
       and(
-        eq(webhookDeliveries.id, deliveryId),
-        inArray(webhookDeliveries.status, statuses as WebhookDelivery["status"][]),
+        which.length === 1 ? which[0] : or(...which),
+        inArray(webhookDeliveries.status, statuses),
         sql`(${webhookDeliveries.inFlightSince} is null or ${webhookDeliveries.inFlightSince} < ${staleBefore.toISOString()}::timestamptz)`,
-        // a job made for attempt n+1 does nothing once that attempt happened (a duplicate job never sends early)
-        options.after === undefined ? undefined : eq(webhookDeliveries.attempts, options.after),
       ),
     )
     .returning();
-  if (!delivery) return "skipped";
-  const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId));
-  if (!webhook || (!webhook.isActive && delivery.event !== "business.data_erasure" && !options.manual)) {
-    await db.update(webhookDeliveries).set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() }).where(eq(webhookDeliveries.id, delivery.id));
-    return "skipped";
+  if (claimed.length === 0) return 0;
+  const registrations = new Map((await db.select().from(webhooks).where(inArray(webhooks.id, [...new Set(claimed.map((d) => d.webhookId))]))).map((w) => [w.id, w]));
+  const sendable: { delivery: WebhookDelivery; webhook: Webhook }[] = [];
+  const dropped: string[] = [];
+  for (const delivery of claimed) {
+    const webhook = registrations.get(delivery.webhookId);
+    if (!webhook || (!webhook.isActive && delivery.event !== "business.data_erasure" && !options.manual)) dropped.push(delivery.id);
+    else sendable.push({ delivery, webhook });
   }
-  const secret = decrypt(webhook.secretEnc, env.encryptionKey);
-  const result = await postOutbound(webhook.url, delivery.body, headersFor(delivery, secret, delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
-  await recordAttempt(db, delivery, webhook, result, options.manual ?? false);
-  return "sent";
+  if (dropped.length)
+    await db.update(webhookDeliveries).set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() }).where(inArray(webhookDeliveries.id, dropped));
+  const secrets = new Map<string, string>();
+  const secretOf = (w: Webhook) => secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
+  const results = await inParallel(sendable, ATTEMPT_PARALLELISM, async ({ delivery, webhook }) => ({
+    delivery,
+    webhook,
+    result: await postOutbound(webhook.url, delivery.body, headersFor(delivery, secretOf(webhook), delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate }),
+  }));
+  // the common case, a success with no failure streak to reset: all of them in one statement
+  const plain = (r: (typeof results)[number]) => r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
+  await recordSuccesses(db, results.filter(plain));
+  for (const r of results.filter((x) => !plain(x))) await recordAttempt(db, r.delivery, r.webhook, r.result, options.manual ?? false);
+  return sendable.length;
 }
 
-async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: Webhook, result: OutboundResult, manual: boolean) {
-  // the common case, a success with no failure streak to reset: one statement (atomic) instead of a transaction
-  if (result.ok && webhook.consecutiveFailures === 0 && delivery.event !== "business.data_erasure") {
-    const t = now();
-    const answered = result.statusCode !== null;
-    const rollupCte = delivery.isTestInstall
-      ? sql``
-      : sql`, stats as (
-          insert into webhook_daily_stats (app_id, day, shard, succeeded, failed, answered, latency_total_ms)
-          values (${delivery.appId}, ${t.toISOString().slice(0, 10)}, ${Math.floor(Math.random() * ROLLUP_SHARDS)}, 1, 0, ${answered ? 1 : 0}, ${answered ? result.durationMs : 0})
-          on conflict (app_id, day, shard) do update set succeeded = webhook_daily_stats.succeeded + 1,
-            answered = webhook_daily_stats.answered + excluded.answered, latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms)`;
-    await db.execute(sql`
-      with attempt as (
-        insert into webhook_attempts (id, delivery_id, app_id, is_test_install, attempt_no, success, status_code, duration_ms, error, response_excerpt, created_at)
-        values (${newId("att")}, ${delivery.id}, ${delivery.appId}, ${delivery.isTestInstall}, ${delivery.attempts + 1}, true, ${result.statusCode}, ${result.durationMs}, null, ${result.bodyExcerpt ?? null}, ${t.toISOString()}::timestamptz))
-      ${rollupCte}
-      update webhook_deliveries set status = 'SUCCEEDED', attempts = ${delivery.attempts + 1}, last_status_code = ${result.statusCode}, last_duration_ms = ${result.durationMs},
-        next_attempt_at = null, in_flight_since = null, updated_at = ${t.toISOString()}::timestamptz
-      where id = ${delivery.id}`);
-    return;
+/** Runs `fn` over the items, at most `limit` at a time, results in the items' order. */
+async function inParallel<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+/**
+ * Plain successes in one atomic statement: their attempt rows, the analytics rollup (one row per
+ * app on a random shard; test installs stay out of it), and the deliveries SUCCEEDED.
+ */
+async function recordSuccesses(db: Database, done: { delivery: WebhookDelivery; result: OutboundResult }[]) {
+  if (done.length === 0) return;
+  const t = now();
+  const at = t.toISOString();
+  const day = at.slice(0, 10);
+  const stats = new Map<string, { n: number; answered: number; latency: number }>();
+  for (const { delivery, result } of done) {
+    if (delivery.isTestInstall) continue;
+    const s = stats.get(delivery.appId) ?? { n: 0, answered: 0, latency: 0 };
+    s.n++;
+    if (result.statusCode !== null) {
+      s.answered++;
+      s.latency += result.durationMs;
+    }
+    stats.set(delivery.appId, s);
   }
+  const rollup = stats.size
+    ? sql`, stats as (
+        insert into webhook_daily_stats (app_id, day, shard, succeeded, failed, answered, latency_total_ms)
+        values ${sql.join([...stats].map(([appId, s]) => sql`(${appId}, ${day}, ${Math.floor(Math.random() * ROLLUP_SHARDS)}, ${s.n}, 0, ${s.answered}, ${s.latency})`), sql`, `)}
+        on conflict (app_id, day, shard) do update set succeeded = webhook_daily_stats.succeeded + excluded.succeeded,
+          answered = webhook_daily_stats.answered + excluded.answered, latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms)`
+    : sql``;
+  await db.execute(sql`
+    with attempt as (
+      insert into webhook_attempts (id, delivery_id, app_id, is_test_install, attempt_no, success, status_code, duration_ms, error, response_excerpt, created_at)
+      values ${sql.join(
+        done.map(({ delivery: d, result: r }) => sql`(${newId("att")}, ${d.id}, ${d.appId}, ${d.isTestInstall}, ${d.attempts + 1}, true, ${r.statusCode}::int, ${r.durationMs}::int, null, ${r.bodyExcerpt ?? null}, ${at}::timestamptz)`),
+        sql`, `,
+      )})
+    ${rollup}
+    update webhook_deliveries d set status = 'SUCCEEDED', attempts = v.attempts, last_status_code = v.code, last_duration_ms = v.ms,
+      next_attempt_at = null, in_flight_since = null, updated_at = ${at}::timestamptz
+    from (values ${sql.join(
+      done.map(({ delivery: d, result: r }) => sql`(${d.id}, ${d.attempts + 1}::int, ${r.statusCode}::int, ${r.durationMs}::int)`),
+      sql`, `,
+    )}) as v(id, attempts, code, ms)
+    where d.id = v.id`);
+}
+
+/** An attempt that failed, reset a failure streak, or delivered an erasure: its own transaction with every consequence. */
+async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: Webhook, result: OutboundResult, manual: boolean) {
   await db.transaction(async (tx) => {
     const t = now();
     const attemptNo = delivery.attempts + 1;
