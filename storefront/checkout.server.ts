@@ -14,7 +14,7 @@ import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
 import { now } from "../app/platform/core/clock.server";
 import { emitEvent } from "../app/platform/events/emit.server";
-import { toMajor } from "../app/platform/catalog/serialize.server";
+import { serializeOrder, toMajor } from "../app/platform/catalog/serialize.server";
 import { getOrder } from "../app/platform/catalog/queries.server";
 
 export const LOW_STOCK_THRESHOLD = 5;
@@ -50,6 +50,10 @@ export interface CheckoutHooks {
   shippingFee(business: Business, ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number }): Promise<number>;
   discounts(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; promoDiscount: number; deliveryFee: number }): Promise<{ discount: number; reason?: string }>;
   createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
+  /** Optional: load what the steps need, started while the products are checked. */
+  prepare?(business: Business): Promise<void>;
+  /** Optional: wait for bookkeeping the steps left running (their call logs). */
+  settle?(): Promise<void>;
 }
 
 /** No app takes part: built-in fee, no discount, every order valid, CASH and CARD only. */
@@ -82,15 +86,25 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
   return input.items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
 }
 
+/**
+ * Takes the lines' quantities off tracked stock (untracked products, stock null, are untouched).
+ * The updates are sent together (one round trip in the transaction); a line that went below zero
+ * is a 409, a product that reached zero or crossed the low-stock threshold emits its event.
+ */
 async function decrementStock(tx: Tx, business: Business, lines: CheckoutLine[]) {
   const totals = new Map<string, number>();
   for (const l of lines) totals.set(l.productId, (totals.get(l.productId) ?? 0) + l.quantity);
-  for (const [productId, quantity] of totals) {
-    const [updated] = await tx
-      .update(products)
-      .set({ stock: sql`${products.stock} - ${quantity}`, updatedAt: now() })
-      .where(and(eq(products.id, productId), sql`${products.stock} is not null`))
-      .returning();
+  const updates = await Promise.all(
+    [...totals].map(([productId, quantity]) =>
+      tx
+        .update(products)
+        .set({ stock: sql`${products.stock} - ${quantity}`, updatedAt: now() })
+        .where(and(eq(products.id, productId), sql`${products.stock} is not null`))
+        .returning({ id: products.id, name: products.name, stock: products.stock })
+        .then(([updated]) => ({ productId, quantity, updated })),
+    ),
+  );
+  for (const { productId, quantity, updated } of updates) {
     if (!updated || updated.stock === null) continue;
     if (updated.stock < 0) throw new ApiError(409, `Product ${updated.name} (${productId}) sold out while you were checking out`);
     const before = updated.stock + quantity;
@@ -109,6 +123,19 @@ export async function checkout(
   rawInput: unknown,
   options: { hooks?: CheckoutHooks; idempotencyKey?: string | null; actor: string },
 ): Promise<CheckoutResult> {
+  try {
+    return await runCheckout(db, business, rawInput, options);
+  } finally {
+    await options.hooks?.settle?.();
+  }
+}
+
+async function runCheckout(
+  db: Database,
+  business: Business,
+  rawInput: unknown,
+  options: { hooks?: CheckoutHooks; idempotencyKey?: string | null; actor: string },
+): Promise<CheckoutResult> {
   const parsed = checkoutSchema.safeParse(rawInput);
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
   const input = parsed.data;
@@ -121,7 +148,14 @@ export async function checkout(
     if (replay) return { order: replay, payment: null, replayed: true };
   }
 
+  // the hooks' registry is read while the products are checked
+  const prepared = hooks.prepare?.(business).then(
+    () => null,
+    (e: unknown) => e,
+  );
   const lines = await checkProducts(db, business, input);
+  const prepareError = await prepared;
+  if (prepareError) throw prepareError;
   const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
   const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
 
@@ -136,41 +170,48 @@ export async function checkout(
 
   const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
   const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
+  // the order's number is taken while the discount hooks run, outside the order's transaction (like a
+  // sequence: a checkout that fails after this point leaves a gap; no checkout waits on another's lock)
+  const numbered = nextOrderNumber(db, business.id);
+  numbered.catch(() => {});
   const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
   const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
   const amount = subtotal - discount + deliveryFee;
 
-  let orderId: string;
+  const orderNumber = String(await numbered);
+  let created: { order: Order; items: (typeof orderItems.$inferSelect)[] };
   try {
-    orderId = await db.transaction(async (tx) => {
-      const [biz] = await tx
-        .update(businesses)
-        .set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
-        .where(eq(businesses.id, business.id))
-        .returning({ number: businesses.lastOrderNumber });
+    created = await db.transaction(async (tx) => {
       const t = now();
       const id = newId("ord");
-      await tx.insert(orders).values({
-        id, businessId: business.id, orderNumber: String(biz.number), status: "PENDING",
-        subtotal, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, deliveryFee, amount, currency: business.currency,
-        deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
-        paymentStatus: method ? "PENDING" : "NONE", paymentInstallationId: method?.installationId ?? null,
-        isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,
-        address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
-      });
-      await tx.insert(orderItems).values(lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity })));
-      await tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId: id, fromStatus: null, toStatus: "PENDING", actor: options.actor, createdAt: t });
-      await decrementStock(tx, business, lines);
-      if (key) await tx.insert(idempotencyKeys).values({ businessId: business.id, key, requestHash: hash, orderId: id, createdAt: t });
-      await emitEvent(tx, {
-        businessId: business.id,
-        type: "order.created",
-        data: {
-          orderId: id, orderNumber: String(biz.number), amount: toMajor(amount), deliveryFee: toMajor(deliveryFee),
-          deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod, isGuest: true, createdAt: t.toISOString(),
-        },
-      });
-      return id;
+      // the order is sent together: postgres.js pipelines the statements of a transaction that are
+      // issued at once, so this is one round trip, not six
+      const [[order], items] = await Promise.all([
+        tx
+          .insert(orders)
+          .values({
+            id, businessId: business.id, orderNumber, status: "PENDING",
+            subtotal, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, deliveryFee, amount, currency: business.currency,
+            deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
+            paymentStatus: method ? "PENDING" : "NONE", paymentInstallationId: method?.installationId ?? null,
+            isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,
+            address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
+          })
+          .returning(),
+        tx.insert(orderItems).values(lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity }))).returning(),
+        tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId: id, fromStatus: null, toStatus: "PENDING", actor: options.actor, createdAt: t }),
+        key ? tx.insert(idempotencyKeys).values({ businessId: business.id, key, requestHash: hash, orderId: id, createdAt: t }) : null,
+        emitEvent(tx, {
+          businessId: business.id,
+          type: "order.created",
+          data: {
+            orderId: id, orderNumber, amount: toMajor(amount), deliveryFee: toMajor(deliveryFee),
+            deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod, isGuest: true, createdAt: t.toISOString(),
+          },
+        }),
+        decrementStock(tx, business, lines),
+      ]);
+      return { order, items };
     });
   } catch (e) {
     // the same key raced in from a concurrent retry: answer with the order that won
@@ -181,9 +222,19 @@ export async function checkout(
     throw e;
   }
 
-  let payment: PaymentResult | null = null;
-  if (method) payment = await startPayment(db, business, orderId, method, hooks, options.actor);
-  return { order: await getOrder(db, business.id, orderId), payment, replayed: false };
+  if (!method) return { order: serializeOrder(created.order, [...created.items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))), payment: null, replayed: false };
+  const payment = await startPayment(db, business, created.order.id, method, hooks, options.actor);
+  return { order: await getOrder(db, business.id, created.order.id), payment, replayed: false };
+}
+
+/** The business's next order number (committed at once, so numbers are unique but may have gaps). */
+async function nextOrderNumber(db: Database, businessId: string): Promise<number> {
+  const [biz] = await db
+    .update(businesses)
+    .set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
+    .where(eq(businesses.id, businessId))
+    .returning({ number: businesses.lastOrderNumber });
+  return biz.number;
 }
 
 async function findIdempotent(db: Database, businessId: string, key: string, hash: string) {

@@ -180,3 +180,4 @@ export type App = typeof apps.$inferSelect;
 export type AppVersion = typeof appVersions.$inferSelect;
 export type Installation = typeof installations.$inferSelect;
 export type Extension = typeof extensions.$inferSelect;
+export type HookBreaker = typeof hookBreakers.$inferSelect;

@@ -33,8 +33,12 @@ export async function emitEvent(db: Db, event: { businessId: string; type: strin
   const fansOut = event.type in EVENTS;
   const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: now() };
   // internal events have nothing to fan out: mark them done at once
-  await db.insert(platformEvents).values({ ...row, fannedOutAt: fansOut ? null : row.createdAt });
-  if (fansOut) await addJob(db, "event__fanout", { eventId: row.id });
+  const insert = db.insert(platformEvents).values({ ...row, fannedOutAt: fansOut ? null : row.createdAt });
+  if (!fansOut) await insert;
+  // the row and its job in one statement (one round trip inside the caller's transaction)
+  else
+    await db.execute(sql`with event as (${insert.getSQL()})
+      select graphile_worker.add_job('event__fanout', json_build_object('eventId', ${row.id}::text), max_attempts => 25)`);
   return row;
 }
 

@@ -4,7 +4,8 @@
  * successful shipping fee wins, any `valid: false` rejects with the first reason, discounts add up.
  */
 import type { Database } from "../../../db/client";
-import type { Business } from "../../../db/schema";
+import { eq } from "drizzle-orm";
+import { hookBreakers, installations, type Business, type HookBreaker } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import type { CheckoutHooks, OfferedMethod } from "../../../storefront/checkout.server";
 import { addJob } from "../events/emit.server";
@@ -14,16 +15,34 @@ import { activeExtensions, type ActiveExtension } from "../extensions/registry.s
 export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
 
 export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
-  // one query for every hook extension of the business, shared by the steps of one checkout
-  const loaded = new Map<string, Promise<ActiveExtension[]>>();
+  // one read of every hook extension of the business and their breakers, shared by the steps of one checkout
+  const loaded = new Map<string, Promise<{ extensions: ActiveExtension[]; breakers: HookBreaker[] }>>();
   const preload = (businessId: string) => {
     let p = loaded.get(businessId);
-    if (!p) loaded.set(businessId, (p = activeExtensions(db, businessId, "hook")));
+    if (!p)
+      loaded.set(
+        businessId,
+        (p = Promise.all([
+          activeExtensions(db, businessId, "hook"),
+          db.select({ breaker: hookBreakers }).from(hookBreakers).innerJoin(installations, eq(installations.id, hookBreakers.installationId)).where(eq(installations.businessId, businessId)),
+        ]).then(([extensions, rows]) => ({ extensions, breakers: rows.map((r) => r.breaker) }))),
+      );
     return p;
   };
-  const callHooks: typeof call = async (dbx, envx, business, hookPoint, data, options = {}) =>
-    call(dbx, envx, business, hookPoint, data, { ...options, preloaded: await preload(business.id) });
+  // the call logs are written while the checkout goes on; settle() waits for them
+  const pending: Promise<unknown>[] = [];
+  const callHooks: typeof call = async (dbx, envx, business, hookPoint, data, options = {}) => {
+    const { extensions, breakers } = await preload(business.id);
+    return call(dbx, envx, business, hookPoint, data, { ...options, preloaded: extensions, breakers, background: (work) => pending.push(work) });
+  };
   return {
+    async prepare(business) {
+      await preload(business.id);
+    },
+    async settle() {
+      const results = await Promise.allSettled(pending.splice(0));
+      for (const r of results) if (r.status === "rejected") console.error("[hooks] could not record hook calls:", r.reason);
+    },
     async paymentMethods(business: Business) {
       const results = await callHooks(db, env, business, "checkout.payment_methods", { businessId: business.id });
       return results.flatMap((r) =>

@@ -6,7 +6,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { hookBreakers, hookCalls, type Business } from "../../../db/schema";
+import { hookBreakers, hookCalls, type Business, type HookBreaker } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -64,13 +64,22 @@ export async function callHooks<P extends HookPoint>(
   business: Business,
   hookPoint: P,
   data: Record<string, unknown>,
-  options: { onlyInstallationId?: string; preloaded?: ActiveExtension[] } = {},
+  options: {
+    onlyInstallationId?: string;
+    preloaded?: ActiveExtension[];
+    /** the breaker rows of the business's hook installations, read beforehand */
+    breakers?: HookBreaker[];
+    /** takes the call log and breaker bookkeeping instead of waiting for it (the caller waits later) */
+    background?: (work: Promise<unknown>) => void;
+  } = {},
 ): Promise<HookResult<P>[]> {
   let targets = await hookTargets(db, business.id, hookPoint, HOOK_SCOPES[hookPoint], options.preloaded);
   if (options.onlyInstallationId) targets = targets.filter((t) => t.installation.id === options.onlyInstallationId);
   if (targets.length === 0) return [];
   // one query for the breakers of every target, one insert for the log of every call
-  const breakers = await db.select().from(hookBreakers).where(and(eq(hookBreakers.hookPoint, hookPoint), inArray(hookBreakers.installationId, targets.map((t) => t.installation.id))));
+  const breakers = options.breakers
+    ? options.breakers.filter((b) => b.hookPoint === hookPoint)
+    : await db.select().from(hookBreakers).where(and(eq(hookBreakers.hookPoint, hookPoint), inArray(hookBreakers.installationId, targets.map((t) => t.installation.id))));
   const logs: (typeof hookCalls.$inferInsert)[] = [];
   const outcomes: { installationId: string; ok: boolean; hadFailures: boolean }[] = [];
   const results = await Promise.all(
@@ -108,10 +117,14 @@ export async function callHooks<P extends HookPoint>(
       return { target, ok, answer };
     }),
   );
-  await db.insert(hookCalls).values(logs);
-  for (const o of outcomes) {
-    if (!o.ok) await recordFailure(db, o.installationId, hookPoint);
-    else if (o.hadFailures) await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
-  }
+  const bookkeeping = (async () => {
+    await db.insert(hookCalls).values(logs);
+    for (const o of outcomes) {
+      if (!o.ok) await recordFailure(db, o.installationId, hookPoint);
+      else if (o.hadFailures) await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
+    }
+  })();
+  if (options.background) options.background(bookkeeping);
+  else await bookkeeping;
   return results;
 }
