@@ -4,7 +4,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { apps, extensions, installations, type App, type Extension, type ExtensionKind, type Installation } from "../../../db/schema";
+import { apps, extensions, hookBreakers, installations, type App, type Extension, type ExtensionKind, type HookBreaker, type Installation } from "../../../db/schema";
 
 export type ActiveExtension = { extension: Extension; installation: Installation; app: App };
 
@@ -18,6 +18,22 @@ export async function activeExtensions(db: Db, businessId: string, kind: Extensi
     .innerJoin(extensions, eq(extensions.appId, apps.id))
     .where(and(...conditions))
     .orderBy(asc(installations.installedAt), asc(installations.id), asc(extensions.key));
+}
+
+/**
+ * Every active hook extension of the business with its breaker row (null when it never failed):
+ * what one checkout needs of the registry, in one statement.
+ */
+export async function hookRegistry(db: Db, businessId: string): Promise<{ extensions: ActiveExtension[]; breakers: HookBreaker[] }> {
+  const rows = await db
+    .select({ extension: extensions, installation: installations, app: apps, breaker: hookBreakers })
+    .from(installations)
+    .innerJoin(apps, eq(apps.id, installations.appId))
+    .innerJoin(extensions, eq(extensions.appId, apps.id))
+    .leftJoin(hookBreakers, and(eq(hookBreakers.installationId, installations.id), eq(hookBreakers.hookPoint, extensions.key)))
+    .where(and(eq(installations.businessId, businessId), eq(installations.status, "ACTIVE"), eq(extensions.kind, "hook"), eq(extensions.isActive, true)))
+    .orderBy(asc(installations.installedAt), asc(installations.id), asc(extensions.key));
+  return { extensions: rows.map(({ extension, installation, app }) => ({ extension, installation, app })), breakers: rows.flatMap((r) => (r.breaker ? [r.breaker] : [])) };
 }
 
 export type HookTarget = ActiveExtension & { timeout: number; priority: number; path: string };

@@ -4,13 +4,12 @@
  * successful shipping fee wins, any `valid: false` rejects with the first reason, discounts add up.
  */
 import type { Database } from "../../../db/client";
-import { eq } from "drizzle-orm";
-import { hookBreakers, installations, type Business, type HookBreaker } from "../../../db/schema";
+import type { Business, HookBreaker } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import type { CheckoutHooks, OfferedMethod } from "../../../storefront/checkout.server";
 import { addJob } from "../events/emit.server";
 import { callHooks as call } from "./invoke.server";
-import { activeExtensions, type ActiveExtension } from "../extensions/registry.server";
+import { hookRegistry, type ActiveExtension } from "../extensions/registry.server";
 
 export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
 
@@ -19,14 +18,7 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
   const loaded = new Map<string, Promise<{ extensions: ActiveExtension[]; breakers: HookBreaker[] }>>();
   const preload = (businessId: string) => {
     let p = loaded.get(businessId);
-    if (!p)
-      loaded.set(
-        businessId,
-        (p = Promise.all([
-          activeExtensions(db, businessId, "hook"),
-          db.select({ breaker: hookBreakers }).from(hookBreakers).innerJoin(installations, eq(installations.id, hookBreakers.installationId)).where(eq(installations.businessId, businessId)),
-        ]).then(([extensions, rows]) => ({ extensions, breakers: rows.map((r) => r.breaker) }))),
-      );
+    if (!p) loaded.set(businessId, (p = hookRegistry(db, businessId)));
     return p;
   };
   // the call logs are written while the checkout goes on; settle() waits for them
