@@ -24,7 +24,7 @@ export async function run() {
   try {
     await floor.db.db.execute(sql`select graphile_worker.add_jobs(array(select row('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec from generate_series(1, ${EVENTS})))`);
     const started = performance.now();
-    const runner: Runner = await runWorker({ connectionString: floor.dbUrl, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 100, taskList: { noop: async () => {} }, logger: quietLogger });
+    const runner: Runner = await runWorker({ connectionString: floor.dbUrl, concurrency: CONCURRENCY, maxPoolSize: CONCURRENCY + 2, noHandleSignals: true, pollInterval: 100, taskList: { noop: async () => {} }, logger: quietLogger });
     for (;;) {
       const [{ n }] = await floor.db.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs`);
       if (n === 0) break;

@@ -1,6 +1,30 @@
 import postgres from "postgres";
-import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { drizzle, PostgresJsSession, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import * as schema from "./schema";
+
+/** Statements with more parameters than this stay unnamed (bulk inserts vary in size; caching each is waste). */
+export const PREPARE_MAX_PARAMETERS = 64;
+
+/**
+ * drizzle hands every query to postgres.js with `prepare: false`. For a query with parameters,
+ * postgres.js then sends Parse/Describe first, waits for the parameter types, and only then binds
+ * and executes: two round trips per query. As a named prepared statement (cached per connection)
+ * it is one round trip after the first use. So every statement with up to PREPARE_MAX_PARAMETERS
+ * parameters is prepared (docs/performance.md, decision 012). Set DATABASE_PREPARE=false behind a
+ * pooler in transaction mode (PgBouncer before 1.21), which cannot keep prepared statements.
+ */
+function preferPreparedStatements() {
+  type PrepareQuery = (this: unknown, query: { params: unknown[] }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
+  const proto = PostgresJsSession.prototype as unknown as { prepareQuery: PrepareQuery; preparesStatements?: boolean };
+  if (proto.preparesStatements) return; // the Remix bundle and the server both load this module
+  const original = proto.prepareQuery;
+  proto.prepareQuery = function (query, fields, name, ...rest) {
+    const prepare = process.env.DATABASE_PREPARE !== "false" && query.params.length <= PREPARE_MAX_PARAMETERS;
+    return original.call(this, query, fields, name ?? (prepare ? "" : undefined), ...rest);
+  };
+  proto.preparesStatements = true;
+}
+preferPreparedStatements();
 
 export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];

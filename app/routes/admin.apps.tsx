@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { approveAddedScopes, listBusinessInstallations, uninstallForBusiness } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 
@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const installationId = String(form.get("installationId") ?? "");
   try {

@@ -8,7 +8,7 @@ import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { businessAdminPages, businessEmbeds, setAppSettings, setEmbed } from "~/platform/extensions/merchant.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 
@@ -40,7 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business, installation, app } = await load(request, context, params.installationId!);
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const parseJson = (name: string) => {
     try {

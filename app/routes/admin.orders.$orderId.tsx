@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParam
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { formatMoney, getOrderDetail } from "~/platform/catalog/admin-queries.server";
 import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/catalog/orders.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.number ?? ""} · Admin` }];
@@ -50,7 +50,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const orderId = params.orderId ?? "";
   try {

@@ -5,7 +5,7 @@ import { useMemo, useState } from "react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { adminSessionToken, availableBlocks, savePage } from "~/platform/extensions/merchant.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
 import { BlockFrame } from "~/components/block-frame";
@@ -39,7 +39,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   let body: unknown;
   try {

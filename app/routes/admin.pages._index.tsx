@@ -5,7 +5,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { pages } from "../../db/schema";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const slug = String(form.get("slug") ?? "").trim();
   const title = String(form.get("title") ?? "").trim();

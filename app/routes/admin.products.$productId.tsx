@@ -5,7 +5,7 @@ import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, productSchema, updateProduct } from "~/platform/catalog/products.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
-import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { ProductForm, describeFormErrors, productToFormValues, readProductForm, type ProductFormErrors } from "~/components/product-form";
 
@@ -50,7 +50,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const productId = params.productId ?? "";
   const intent = form.get("intent");

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { createProduct, productSchema } from "~/platform/catalog/products.server";
-import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
 import { ProductForm, describeFormErrors, emptyProductValues, readProductForm, type ProductFormErrors } from "~/components/product-form";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const { values, errors, draft } = readProductForm(form);
   if (!draft) return json({ error: describeFormErrors(errors), errors, values }, 400);

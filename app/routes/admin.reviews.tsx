@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { listReviewsWithProduct, pageCount, readPage } from "~/platform/catalog/admin-queries.server";
 import { deleteReview } from "~/platform/catalog/products.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   try {
     if (form.get("intent") !== "delete") return json({ error: "Unknown action" }, 400);

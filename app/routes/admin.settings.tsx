@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
-import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const values = Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
   const parsed = businessSettingsSchema.safeParse(values);

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { authenticate, loginSchema } from "~/platform/accounts/accounts.server";
 import { getSignedInAccount, homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { clientAddress } from "~/platform/core/client-address.server";
 import { CsrfInput } from "~/components/csrf";
 
@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const parsed = loginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
   if (!parsed.success) return json({ error: "Enter your email and password." }, 400);

@@ -9,6 +9,7 @@ import { approveAuthorization, denyAuthorization, installTarget, OAuthPageError,
 import { getActiveInstallation } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
+import { readForm } from "~/platform/core/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
 
@@ -56,7 +57,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const params = new URLSearchParams();
   for (const name of PARAMS) {

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
 import { AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
@@ -40,7 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const appId = params.appId!;
   await getDeveloperApp(context.db, account.id, appId).catch(notFound);

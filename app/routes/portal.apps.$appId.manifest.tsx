@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { extensions } from "../../db/schema";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { parseManifest, putManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
 import { validateManifest } from "~/platform/extensions/manifest-schema";
 import { checkFraming, type FramingResult } from "~/platform/extensions/framing.server";
@@ -36,7 +36,7 @@ type Result = { text: string; errors: string[]; plan: SyncPlan | null; framing: 
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await ownApp(request, context, params.appId!);
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const text = String(form.get("manifest") ?? "");
   const result: Result = { text, errors: [], plan: null, framing: [], saved: false };

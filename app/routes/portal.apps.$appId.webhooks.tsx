@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError, parsePagination } from "~/platform/core/http.server";
+import { ApiError, parsePagination, readForm } from "~/platform/core/http.server";
 import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
@@ -51,7 +51,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const app = await ownApp(request, context, params.appId!);
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   try {
     await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { createApp, createAppSchema } from "~/platform/apps/apps.server";
-import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
 import { AppForm, appFormToInput, emptyApp, type AppFormValues } from "~/components/app-form";
 import { flashSecret } from "~/platform/apps/secret-flash.server";
 
@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const input = appFormToInput(form, "create");
   const parsed = createAppSchema(context.env).safeParse(input);

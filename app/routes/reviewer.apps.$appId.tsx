@@ -5,7 +5,7 @@ import { useState } from "react";
 import { eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { listAppVersions, serializeApp } from "~/platform/apps/apps.server";
 import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform/apps/review.server";
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
@@ -39,7 +39,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const { account } = await requireUser(request, context, "REVIEWER");
   const appId = params.appId ?? "";

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { CsrfInput } from "~/components/csrf";
 import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf, safeRedirect } from "~/platform/accounts/session.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { products } from "../../db/schema";
 import { addToCart, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, writeCart } from "../../storefront/cart.server";
 import { isSellable, loadBusinessBySlug } from "../../storefront/site.server";
@@ -46,7 +46,7 @@ function productIdOf(form: FormData): string {
 }
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const cartPath = shopPath(business.slug, "/cart");

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf } from "~/platform/accounts/session.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { randomToken } from "~/platform/core/ids.server";
 import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
 import type { Business } from "../../db/schema";
@@ -80,7 +80,7 @@ const MESSAGES: Record<Field, string> = {
 };
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));

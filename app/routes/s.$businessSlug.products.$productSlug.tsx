@@ -5,7 +5,7 @@ import { CsrfInput } from "~/components/csrf";
 import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf } from "~/platform/accounts/session.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
-import { ApiError } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView } from "../../storefront/site.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
@@ -37,7 +37,7 @@ const MESSAGES: Record<ReviewFields, string> = {
 };
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });

@@ -4,13 +4,13 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remi
 import { useState } from "react";
 import { createAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { ApiError, describeZodError } from "~/platform/core/http.server";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Storefront Apps" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const role = form.get("role");
   const parsed = registerSchema.safeParse({

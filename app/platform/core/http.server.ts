@@ -25,11 +25,19 @@ export function errorBody(status: number, message: string) {
   return { statusCode: status, message, error: statusPhrase(status) };
 }
 
+/** A JSON answer that keeps its text, so the server can write it without reading the body stream back. */
+export class JsonResponse extends Response {
+  constructor(
+    readonly jsonText: string,
+    init: ResponseInit,
+  ) {
+    super(jsonText, init);
+  }
+}
+
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(data === undefined ? null : JSON.stringify(data), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
-  });
+  const init = { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers } };
+  return data === undefined ? new Response(null, init) : new JsonResponse(JSON.stringify(data), init);
 }
 
 export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -123,6 +131,23 @@ export function hasUnstorableText(value: unknown): boolean {
   if (typeof value === "object" && value !== null)
     return Object.entries(value).some(([k, v]) => UNSTORABLE.test(k) || hasUnstorableText(v));
   return false;
+}
+
+/**
+ * A page form's fields. 400 (the error page with this message) when the body is not a form or a
+ * field holds text PostgreSQL cannot store (NUL, unpaired surrogates), instead of a 500 later.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new Response("The form could not be read. Please send it again from the page.", { status: 400 });
+  }
+  for (const [name, value] of form)
+    if (UNSTORABLE.test(name) || (typeof value === "string" && UNSTORABLE.test(value)))
+      throw new Response("Form fields may not contain NUL characters or unpaired surrogates.", { status: 400 });
+  return form;
 }
 
 export type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response | object | null> | Response | object | null;

@@ -9,8 +9,8 @@
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerBuild } from "@remix-run/node";
-import { createRemixRequest } from "@remix-run/express/dist/server.js";
-import { errorBody } from "../core/http.server";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { errorBody, JsonResponse } from "../core/http.server";
 
 type ServerRoute = ServerBuild["routes"][string];
 type Compiled = { route: ServerRoute; regex: RegExp; params: string[]; score: number; order: number };
@@ -102,7 +102,7 @@ export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getConte
     if (!found || !handler) return next();
     void (async () => {
       try {
-        const request = createRemixRequest(req, res);
+        const request = toRequest(req);
         const result = await handler({ request, params: found.params, context: getContext() });
         await send(res, result instanceof Response ? result : Response.json(result ?? null));
       } catch (error) {
@@ -117,9 +117,26 @@ export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getConte
   };
 }
 
+/**
+ * The Fetch request of an Express request, like @remix-run/express's createRemixRequest but without
+ * an abort signal (no JSON handler uses one, and it costs an AbortController per request).
+ */
+function toRequest(req: ExpressRequest): globalThis.Request {
+  const host = req.get("X-Forwarded-Host") ?? req.get("host") ?? "localhost";
+  const port = /:(\d+)$/.exec(host)?.[1];
+  const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers });
+  return new Request(url, { method: req.method, headers, body: createReadableStreamFromReadable(req), duplex: "half" } as RequestInit);
+}
+
 async function send(res: ExpressResponse, response: Response) {
   res.status(response.status);
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [key, value] of response.headers) res.append(key, value);
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+  // our JSON answers carry their text: no need to read it back through a stream
+  if (response instanceof JsonResponse) res.end(response.jsonText);
+  else res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }

@@ -103,7 +103,7 @@ describe("CSRF: every page form action", () => {
 
   /**
    * Without the token, with a forged one, and with the right one from a foreign Origin: 403, no
-   * cookie, no change. Then the same post with the token from this site is accepted and does change
+   * cookie, no change. With the right token but a NUL character in the fields: 400, no change. Then the same post with the token from this site is accepted and does change
    * it, so the refusals cannot come from a broken form.
    */
   async function check(c: Case) {
@@ -128,6 +128,11 @@ describe("CSRF: every page form action", () => {
       expect(res.location, `${c.name}: ${why}`).toBeNull();
     }
     if (c.state) expect(await c.state(), `${c.name}: changed by a refused post`).toEqual(before);
+    // a NUL character (which PostgreSQL cannot store) in the form, with a valid token: 400 with a message, no change
+    const nul = await rawPost(session, c.path, { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, `${v}\u0000`])), extra: "a\u0000b", csrf: session.csrf }, { Origin: ORIGIN });
+    expect(nul.status, `${c.name}: NUL: ${nul.html.slice(0, 200)}`).toBe(400);
+    expect(nul.html, c.name).toContain("may not contain NUL characters");
+    if (c.state) expect(await c.state(), `${c.name}: changed by a form with NUL`).toEqual(before);
     const ok = await rawPost(session, c.path, { ...fields, csrf: session.csrf }, { Origin: ORIGIN });
     expect(ok.status, `${c.name}: accepted post: ${ok.html.slice(0, 300)}`).toBeLessThan(400);
     if (c.state) expect(await c.state(), `${c.name}: the accepted post changed nothing`).not.toEqual(before);
@@ -428,6 +433,11 @@ describe("open redirects", () => {
       const session = new BrowserSession(p.url);
       await session.get("/login");
       const res = await rawPost(session, "/login", { email: dev.email, password: PASSWORD, csrf: session.csrf, redirectTo: to });
+      // a form with a NUL character is refused as a whole (400, no Location, not signed in)
+      if (to.includes("\u0000")) {
+        expect([res.status, res.location, res.setCookie.length], JSON.stringify(to)).toEqual([400, null, 0]);
+        continue;
+      }
       expect(res.status, JSON.stringify(to)).toBe(302);
       expectSameSite(res.location, `POST /login ${JSON.stringify(to)}`);
       // already signed in, the sign-in page sends the browser on
@@ -447,6 +457,10 @@ describe("open redirects", () => {
       const session = new BrowserSession(p.url);
       await session.get("/signup");
       const res = await rawPost(session, "/signup", { role: "MERCHANT", name: "Sam", email: `redirect-${random()}@example.test`, password: PASSWORD, businessName: "Bakery", csrf: session.csrf, redirectTo: to });
+      if (to.includes("\u0000")) {
+        expect([res.status, res.location], JSON.stringify(to)).toEqual([400, null]);
+        continue;
+      }
       expect(res.status, JSON.stringify(to)).toBe(302);
       expectSameSite(res.location, `POST /signup ${JSON.stringify(to)}`);
     }
@@ -458,6 +472,10 @@ describe("open redirects", () => {
       const shopper = new BrowserSession(p.url);
       await shopper.get(`/s/${slug}/products/${shopProduct.slug}`);
       const res = await shopper.post(`/s/${slug}/cart`, { intent: "add", productId: shopProduct.id, quantity: "1", redirectTo: to });
+      if (to.includes("\u0000")) {
+        expect([res.status, res.location], JSON.stringify(to)).toEqual([400, null]);
+        continue;
+      }
       expect(res.status, JSON.stringify(to)).toBe(302);
       expectSameSite(res.location, `cart ${JSON.stringify(to)}`);
       expect(new URL(res.location!, p.url).pathname.startsWith(`/s/${slug}`), `${JSON.stringify(to)} -> ${res.location}`).toBe(true);
