@@ -32,18 +32,8 @@ export const emptyProductValues: ProductFormValues = {
   isAvailable: true,
 };
 
-/** Form values of a saved product (price in minor units). */
-export function productToFormValues(p: {
-  name: string;
-  slug: string;
-  description: string;
-  price: number;
-  category: string;
-  imageUrl: string;
-  status: string;
-  stock: number | null;
-  isAvailable: boolean;
-}): ProductFormValues {
+/** Form values of a saved product: a draft's fields with its slug set (price in minor units). */
+export function productToFormValues(p: Required<ProductDraft>): ProductFormValues {
   return {
     name: p.name,
     slug: p.slug,

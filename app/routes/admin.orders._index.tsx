@@ -7,6 +7,7 @@ import { ADMIN_PAGE_SIZE, formatMoney, orderStatusCounts, pageCount, readPage } 
 import { toMinor } from "~/platform/catalog/serialize.server";
 import { ORDER_STATUSES, type OrderStatus } from "../../db/schema";
 import { EmptyState } from "~/components/area-layout";
+import { Pagination, pageHref } from "~/components/pagination";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -57,13 +58,7 @@ const ORDER_TONE: Record<string, string> = {
 const PAYMENT_TONE: Record<string, string> = { COMPLETED: "ok", PENDING: "warn", EXPIRED: "danger", FAILED: "danger", NONE: "" };
 const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
-function href(status: string | null, page = 1) {
-  const params = new URLSearchParams();
-  if (status) params.set("status", status);
-  if (page > 1) params.set("page", String(page));
-  const s = params.toString();
-  return s ? `/admin/orders?${s}` : "/admin/orders";
-}
+const href = (status: string | null) => pageHref("/admin/orders", { status });
 
 export default function AdminOrders() {
   const { statuses, status, unknownStatus, page, pages, total, counts, orders } = useLoaderData<typeof loader>();
@@ -137,13 +132,7 @@ export default function AdminOrders() {
         </>
       )}
 
-      {pages > 1 || page > 1 ? (
-        <nav className="pagination" aria-label="Pages">
-          {page > 1 ? <Link to={href(status, Math.min(page - 1, pages))} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
-          <span>Page {page} of {pages}</span>
-          {page < pages ? <Link to={href(status, page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
-        </nav>
-      ) : null}
+      <Pagination page={page} pages={pages} path="/admin/orders" query={{ status }} />
     </div>
   );
 }

@@ -3,11 +3,12 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getProduct } from "~/platform/catalog/queries.server";
-import { deleteProduct, productSchema, updateProduct } from "~/platform/catalog/products.server";
+import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
+import { parseProductForm } from "~/platform/catalog/product-form.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
-import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
-import { ProductForm, describeFormErrors, productToFormValues, readProductForm, type ProductFormErrors } from "~/components/product-form";
+import { ProductForm, productToFormValues, type ProductFormErrors } from "~/components/product-form";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.product.name ?? "Product"} · Admin` }];
 
@@ -60,19 +61,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect("/admin/products?saved=deleted");
     }
     if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: {} as ProductFormErrors, values: null }, 400);
-    const { values, errors, draft } = readProductForm(form);
-    if (!draft) return json({ error: describeFormErrors(errors), errors, values }, 400);
-    const parsed = productSchema.safeParse(draft);
-    if (!parsed.success) {
-      const fieldErrors: ProductFormErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? "") as keyof ProductFormErrors;
-        if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
-      }
-      return json({ error: describeZodError(parsed.error), errors: fieldErrors, values }, 400);
-    }
+    const parsed = parseProductForm(form);
+    const { values } = parsed;
+    if (!parsed.ok) return json({ error: parsed.error, errors: parsed.errors, values }, 400);
     try {
-      await updateProduct(context.db, business.id, productId, parsed.data);
+      await updateProduct(context.db, business.id, productId, parsed.input);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) return json({ error: e.message, errors: { slug: e.message } as ProductFormErrors, values }, 409);
       throw e;

@@ -5,6 +5,7 @@ import { requireUser } from "~/platform/accounts/session.server";
 import { ADMIN_PAGE_SIZE, formatMoney, pageCount, readPage, searchProducts } from "~/platform/catalog/admin-queries.server";
 import { EmptyState } from "~/components/area-layout";
 import { isSafeImageSrc } from "~/components/product-form";
+import { Pagination } from "~/components/pagination";
 
 export const meta: MetaFunction = () => [{ title: "Products · Admin" }];
 
@@ -38,14 +39,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const STATUS_TONE: Record<string, string> = { ACTIVE: "ok", DRAFT: "", ARCHIVED: "warn" };
-
-function pageHref(q: string, page: number) {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (page > 1) params.set("page", String(page));
-  const s = params.toString();
-  return s ? `/admin/products?${s}` : "/admin/products";
-}
 
 export default function AdminProducts() {
   const { q, page, pageSize, pages, total, products } = useLoaderData<typeof loader>();
@@ -136,19 +129,8 @@ export default function AdminProducts() {
           </table>
         </>
       )}
-      <Pagination page={page} pages={pages} href={(n) => pageHref(q, n)} />
+      <Pagination page={page} pages={pages} path="/admin/products" query={{ q }} />
       <p className="muted small">{pageSize} products per page, newest first.</p>
     </div>
-  );
-}
-
-function Pagination({ page, pages, href }: { page: number; pages: number; href: (n: number) => string }) {
-  if (pages <= 1 && page <= 1) return null;
-  return (
-    <nav className="pagination" aria-label="Pages">
-      {page > 1 ? <Link to={href(Math.min(page - 1, pages))} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
-      <span>Page {page} of {pages}</span>
-      {page < pages ? <Link to={href(page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
-    </nav>
   );
 }

@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { createProduct, productSchema } from "~/platform/catalog/products.server";
-import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
-import { ProductForm, describeFormErrors, emptyProductValues, readProductForm, type ProductFormErrors } from "~/components/product-form";
+import { createProduct } from "~/platform/catalog/products.server";
+import { parseProductForm } from "~/platform/catalog/product-form.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
+import { ProductForm, emptyProductValues, type ProductFormErrors } from "~/components/product-form";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
@@ -19,19 +20,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!business) throw new Response("This account has no business.", { status: 403 });
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
-  const { values, errors, draft } = readProductForm(form);
-  if (!draft) return json({ error: describeFormErrors(errors), errors, values }, 400);
-  const parsed = productSchema.safeParse(draft);
-  if (!parsed.success) {
-    const fieldErrors: ProductFormErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? "") as keyof ProductFormErrors;
-      if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
-    }
-    return json({ error: describeZodError(parsed.error), errors: fieldErrors, values }, 400);
-  }
+  const parsed = parseProductForm(form);
+  const { values } = parsed;
+  if (!parsed.ok) return json({ error: parsed.error, errors: parsed.errors, values }, 400);
   try {
-    const product = await createProduct(context.db, business.id, parsed.data);
+    const product = await createProduct(context.db, business.id, parsed.input);
     return redirect(`/admin/products/${product.id}?saved=created`);
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message, errors: (e.status === 409 ? { slug: e.message } : {}) as ProductFormErrors, values }, e.status);

@@ -7,6 +7,7 @@ import { deleteReview } from "~/platform/catalog/products.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
+import { Pagination } from "~/components/pagination";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
@@ -45,8 +46,6 @@ const stars = (rating: number) => {
   const r = Math.max(0, Math.min(5, Math.round(rating)));
   return "★".repeat(r) + "☆".repeat(5 - r);
 };
-
-const pageHref = (page: number) => (page > 1 ? `/admin/reviews?page=${page}` : "/admin/reviews");
 
 export default function AdminReviews() {
   const { page, pages, total, reviews } = useLoaderData<typeof loader>();
@@ -114,13 +113,7 @@ export default function AdminReviews() {
         </>
       )}
 
-      {pages > 1 || page > 1 ? (
-        <nav className="pagination" aria-label="Pages">
-          {page > 1 ? <Link to={pageHref(Math.min(page - 1, pages))} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
-          <span>Page {page} of {pages}</span>
-          {page < pages ? <Link to={pageHref(page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
-        </nav>
-      ) : null}
+      <Pagination page={page} pages={pages} path="/admin/reviews" />
     </div>
   );
 }

@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return json({ error: "Enter your email and password." }, 400);
   try {
     const account = await authenticate(context.db, parsed.data, clientAddress(request));
-    return signIn(request, context.env, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
+    return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message }, { status: e.status, headers: e.headers });
     throw e;

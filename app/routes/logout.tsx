@@ -5,7 +5,7 @@ import { readForm } from "~/platform/core/http.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireCsrf(request, await readForm(request), context.env);
-  return signOut(request, context.env);
+  return signOut(request, context);
 }
 
 export const loader = () => redirect("/");

@@ -23,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return json({ error: describeZodError(parsed.error) }, 400);
   try {
     const { account } = await createAccount(context.db, parsed.data);
-    return signIn(request, context.env, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
+    return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message }, e.status);
     throw e;

@@ -48,5 +48,23 @@ export const signInAttempts = pgTable(
   (t) => [uniqueIndex("sign_in_attempts_key").on(t.key, t.windowStart)],
 );
 
+/**
+ * Browser sessions. The cookie carries a random session id; only its SHA-256 is stored, so a
+ * database dump opens no session. Signing out revokes the row, so a copied cookie stops working.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("sessions_account_idx").on(t.accountId)],
+);
+
 export type Business = typeof businesses.$inferSelect;
 export type Account = typeof accounts.$inferSelect;

@@ -3,7 +3,7 @@ import type { JobHelpers } from "graphile-worker";
 import type { WorkerDeps } from "../worker";
 import { now } from "../../app/platform/core/clock.server";
 
-/** Hourly: drops rate-limit windows, sign-in throttle rows and idempotency keys that have expired. */
+/** Hourly: drops rate-limit windows, sign-in throttle rows, idempotency keys and sessions that have expired (or were revoked a day ago). */
 export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, helpers: JobHelpers) {
   const t = now().getTime();
   const hourAgo = new Date(t - 3600_000);
@@ -11,5 +11,6 @@ export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, 
   const r1 = await db.execute(sql`delete from rate_limit_windows where window_start < ${hourAgo.toISOString()}::timestamptz`);
   const r2 = await db.execute(sql`delete from sign_in_attempts where window_start < ${hourAgo.toISOString()}::timestamptz`);
   const r3 = await db.execute(sql`delete from idempotency_keys where created_at < ${dayAgo.toISOString()}::timestamptz`);
-  helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count} rows`);
+  const r4 = await db.execute(sql`delete from sessions where expires_at < ${new Date(t).toISOString()}::timestamptz or revoked_at < ${dayAgo.toISOString()}::timestamptz`);
+  helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count + r4.count} rows`);
 }

@@ -4,12 +4,13 @@
  * the JSON endpoints (Bearer JWT).
  */
 import { createCookieSessionStorage, redirect, type Session, type SessionStorage } from "@remix-run/node";
-import type { Account, Business } from "../../../db/schema";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { accounts, sessions, type Account, type Business } from "../../../db/schema";
 import type { PlatformContext } from "../core/context";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { randomToken } from "../core/ids.server";
-import { safeEqual, verifyJwt } from "../core/crypto.server";
+import { safeEqual, sha256, verifyJwt } from "../core/crypto.server";
 import { now } from "../core/clock.server";
 import { getAccount, getBusiness, type Role } from "./accounts.server";
 
@@ -27,7 +28,7 @@ export function sessionStorage(env: Env): SessionStorage {
         secure: env.isProduction,
         path: "/",
         secrets: [env.sessionSecret],
-        maxAge: 7 * 24 * 3600,
+        maxAge: 7 * 24 * 3600, // SESSION_TTL_MS
       },
     });
     storages.set(key, storage);
@@ -77,25 +78,45 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 
 export const homeFor = (role: Role) => (role === "DEVELOPER" ? "/portal" : role === "MERCHANT" ? "/admin" : "/reviewer");
 
-export async function signIn(request: Request, env: Env, account: Account, redirectTo: string) {
+/** How long a sign-in lasts (the cookie's max-age and the session row's expiry). */
+export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Starts a session: a random id in the signed cookie, its SHA-256 in `sessions` (so the server can
+ * end it), and a new CSRF token.
+ */
+export async function signIn(request: Request, { db, env }: PlatformContext, account: Account, redirectTo: string) {
   const storage = sessionStorage(env);
   const session = await storage.getSession(request.headers.get("Cookie"));
-  session.set("accountId", account.id);
+  const sid = randomToken(32);
+  const t = now();
+  await db.insert(sessions).values({ idHash: sha256(sid), accountId: account.id, createdAt: t, expiresAt: new Date(t.getTime() + SESSION_TTL_MS) });
+  session.unset("accountId");
+  session.set("sid", sid);
   session.set("csrf", randomToken(24)); // a new token on every sign-in
   return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(session) } });
 }
 
-export async function signOut(request: Request, env: Env) {
+/** Ends the session on the server (a copy of the cookie stops working) and clears the cookie. */
+export async function signOut(request: Request, { db, env }: PlatformContext) {
   const storage = sessionStorage(env);
   const session = await storage.getSession(request.headers.get("Cookie"));
+  const sid = session.get("sid");
+  if (typeof sid === "string") await db.update(sessions).set({ revokedAt: now() }).where(and(eq(sessions.idHash, sha256(sid)), isNull(sessions.revokedAt)));
   return redirect("/", { headers: { "Set-Cookie": await storage.destroySession(session) } });
 }
 
+/** The account of a live session: not revoked, not expired. */
 export async function getSignedInAccount(request: Request, context: PlatformContext): Promise<Account | null> {
   const session = await getSession(request, context.env);
-  const id = session.get("accountId");
-  if (typeof id !== "string") return null;
-  return (await getAccount(context.db, id)) ?? null;
+  const sid = session.get("sid");
+  if (typeof sid !== "string") return null;
+  const [row] = await context.db
+    .select({ account: accounts })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(and(eq(sessions.idHash, sha256(sid)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now())));
+  return row?.account ?? null;
 }
 
 export type UserContext = { account: Account; business: Business | null };

@@ -78,6 +78,11 @@ for (const token of [accessToken, testInstall.json.accessToken]) {
 }
 // a JWT of a signed-in account, for good measure
 keep("account JWT", dev.token);
+// the browser session's id (inside the signed cookie; the sessions table keeps its hash)
+{
+  const cookie = decodeURIComponent(browser.cookies.get("__session")!);
+  keep("browser session id", JSON.parse(Buffer.from(cookie.slice(0, cookie.lastIndexOf(".")), "base64").toString("utf8")).sid);
+}
 
 /** Every row of every table of every schema the platform writes (public and graphile_worker), as text. */
 async function dumpDatabase(): Promise<{ tables: string[]; text: string }> {

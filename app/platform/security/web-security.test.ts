@@ -394,6 +394,55 @@ describe("the session cookie", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+describe("server-side sessions", () => {
+  const cookieOf = (b: BrowserSession) => [...b.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  const portalWith = (cookie: string) => fetch(p.url + "/portal", { headers: { Cookie: cookie }, redirect: "manual" });
+  /** The session id inside the signed cookie (Remix: base64 JSON, then a signature). */
+  const sidOf = (b: BrowserSession) => {
+    const value = decodeURIComponent(b.cookies.get("__session")!);
+    return JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64").toString("utf8")).sid as string;
+  };
+
+  it("signing out ends the session on the server: a copy of the cookie no longer opens a page", async () => {
+    const browser = await BrowserSession.signIn(p.url, dev.email, PASSWORD);
+    const copied = cookieOf(browser);
+    expect((await portalWith(copied)).status).toBe(200);
+    await browser.get("/portal");
+    const out = await browser.post("/logout", {});
+    expect(out.status).toBe(302);
+    const after = await portalWith(copied);
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+    // another session of the same account is not affected
+    const other = await BrowserSession.signIn(p.url, dev.email, PASSWORD);
+    expect((await portalWith(cookieOf(other))).status).toBe(200);
+  });
+
+  it("a session ends after 7 days even when the browser keeps the cookie", async () => {
+    const browser = await BrowserSession.signIn(p.url, dev.email, PASSWORD);
+    const cookie = cookieOf(browser);
+    try {
+      setClockOffset(7 * 24 * 3600_000 - 60_000);
+      expect((await portalWith(cookie)).status).toBe(200);
+      setClockOffset(7 * 24 * 3600_000 + 60_000);
+      expect((await portalWith(cookie)).status).toBe(302);
+    } finally {
+      setClockOffset(0);
+    }
+  });
+
+  it("stores only a hash of the session id", async () => {
+    const browser = await BrowserSession.signIn(p.url, dev.email, PASSWORD);
+    const sid = sidOf(browser);
+    expect(sid).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    const rows = await p.db.execute<{ id_hash: string }>(sql`select id_hash from sessions where id_hash = encode(sha256(convert_to(${sid}, 'UTF8')), 'hex')`);
+    expect(rows).toHaveLength(1);
+    const [plain] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from sessions s where s::text like ${"%" + sid + "%"}`);
+    expect(plain.n).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 describe("framing", () => {
   it("the consent screen, admin, portal and sign-in pages may not be framed", async () => {
     const app = await publishedApp({ scopes: ["read_business"] });
