@@ -101,7 +101,7 @@ export function ErrorBoundary() {
     : "Something went wrong on our side. Please try again.";
   return (
     <main className="page narrow error-page">
-      <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : "Something went wrong"}</h1>
+      <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"}</h1>
       <p className="lead">{message}</p>
       <p>
         <Link to="/">Back to the home page</Link>

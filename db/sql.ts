@@ -23,10 +23,20 @@ export function pgErrorCode(error: unknown): string | undefined {
  * table's columns under a prefix (`i."id" as "i.id"`), and the row read back into the table's
  * TypeScript shape with each column's own driver mapping (what drizzle does for its own selects).
  */
+const selectLists = new WeakMap<Table, Map<string, string>>();
+
 export function selectColumns(table: Table, alias: string): string {
-  return Object.entries(getTableColumns(table))
-    .map(([key, column]) => `${alias}."${column.name}" as "${alias}.${key}"`)
-    .join(", ");
+  let byAlias = selectLists.get(table);
+  if (!byAlias) selectLists.set(table, (byAlias = new Map()));
+  let list = byAlias.get(alias);
+  if (list === undefined)
+    byAlias.set(
+      alias,
+      (list = Object.entries(getTableColumns(table))
+        .map(([key, column]) => `${alias}."${column.name}" as "${alias}.${key}"`)
+        .join(", ")),
+    );
+  return list;
 }
 
 const readers = new WeakMap<Table, Map<string, [key: string, field: string, column: Column][]>>();
