@@ -27,9 +27,12 @@ test("a shopper pays with an app's payment method; the merchant confirms; the ap
   await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
   await expect(page.getByText("Added to your cart")).toBeVisible();
   await page.getByRole("button", { name: "Add to cart: Tiramisu" }).click();
+  await expect(page.getByTestId("cart-link")).toHaveText("Cart (2)");
   await page.getByTestId("cart-link").click();
-  await expect(page.getByText("Margherita Pizza")).toBeVisible();
-  await expect(page.getByText("Tiramisu")).toBeVisible();
+  // on the cart page (not the menu it came from): both lines, each with its quantity field
+  await expect(page.getByRole("heading", { level: 1, name: "Your cart" })).toBeVisible();
+  await expect(page.getByLabel("Quantity of Margherita Pizza")).toHaveValue("1");
+  await expect(page.getByLabel("Quantity of Tiramisu")).toHaveValue("1");
   await page.getByRole("link", { name: "Checkout", exact: true }).click();
   await page.getByLabel(/^Name/).fill("Olga Shopper");
   await page.getByLabel(/^Phone/).fill("+1 555 0199");

@@ -115,6 +115,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await shot(page, "storefront");
   await page.getByRole("link", { name: "Menu", exact: true }).click();
   await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
+  await expect(page.getByTestId("cart-link")).toHaveText("Cart (1)");
   await page.getByTestId("cart-link").click();
   await page.getByRole("link", { name: "Checkout", exact: true }).click();
   await page.getByLabel(/^Name/).fill("Sam Shopper");
