@@ -3,6 +3,7 @@
  * @remix-run/router's own matchRoutes over the real build, for each route with sample, tricky and
  * malformed addresses. And the fast path answers exactly like Remix did (status, headers, body).
  */
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { ServerBuild } from "@remix-run/node";
@@ -102,5 +103,32 @@ describe("JSON fast path over HTTP", () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     expect(body.account.email).toMatch(/^fast-/);
+  });
+});
+
+describe("a malformed Host header", () => {
+  /** The raw answer to a GET with the given Host header. */
+  const rawGet = (path: string, host: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(platform.url).port), "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+      let text = "";
+      socket.on("data", (d) => (text += d));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+
+  it("answers 400 in the contract's body on JSON areas and a plain 400 on pages, never 500", async () => {
+    for (const host of ["bad host name", "a/b", "[::1", "user@example.com", "example.com:99999999", "x?y"]) {
+      const api = await rawGet("/app-api/products", host);
+      expect(api, host).toMatch(/^HTTP\/1\.1 400/);
+      expect(api, host).toContain('"statusCode":400');
+      for (const page of ["/login", "/", "/s/demo-bistro"]) {
+        const answer = await rawGet(page, host);
+        expect(answer, `${page} ${host}`).toMatch(/^HTTP\/1\.1 400/);
+        expect(answer, `${page} ${host}`).toContain("Malformed Host header");
+      }
+    }
+    // ordinary Host headers still work: the address itself, a name, an explicit default port, IPv6
+    for (const host of [new URL(platform.url).host, "localhost", "shop.example.com:80", "[::1]:3000"]) expect(await rawGet("/login", host), host).toMatch(/^HTTP\/1\.1 200/);
   });
 });

@@ -17,6 +17,18 @@ import { serveJsonRoutes } from "./json-routes.server";
 export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
 export const isJsonPath = (path: string) => JSON_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
 
+/** Whether a Host header value (absent is fine: Node answers that itself) can be the host of a URL. */
+function validHost(value: string | string[] | undefined): boolean {
+  if (value === undefined) return true;
+  // a name or address and a port: nothing that could add a path, a query or credentials to the URL
+  if (typeof value !== "string" || !/^[A-Za-z0-9._~\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value)) return false;
+  try {
+    return new URL(`http://${value}/`).host !== "";
+  } catch {
+    return false;
+  }
+}
+
 export type WebServer = { url: string; port: number; server: http.Server; close(): Promise<void> };
 
 export const BUILD_PATH = path.resolve("build/index.js");
@@ -61,6 +73,14 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
       res.status(400);
       if (isJsonPath(req.path)) res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: "The address may not contain %00" } : errorBody(400, "The address may not contain %00"));
       else res.type("text/plain").send("The address may not contain %00");
+      req.resume();
+      return;
+    }
+    // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
+    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) {
+      res.status(400);
+      if (isJsonPath(req.path)) res.json(errorBody(400, "Malformed Host header"));
+      else res.type("text/plain").send("Malformed Host header");
       req.resume();
       return;
     }
