@@ -98,12 +98,12 @@ export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slu
  * is one round trip before the query itself. Missing, malformed, unknown or revoked: 401, and
  * nothing counted.
  */
-const CALLER = `
+export const CALLER_SQL = `
   select ${selectColumns(installations, "i")}, ${selectColumns(businesses, "b")}, a."id" as "a.id", a."slug" as "a.slug", a."name" as "a.name"
   from installations i join apps a on a.id = i.app_id join businesses b on b.id = i.business_id
   where i.access_token_hash = $1 and i.status = 'ACTIVE'`;
-const CALLER_COUNTED = `
-  with caller as (${CALLER}),
+export const CALLER_COUNTED_SQL = `
+  with caller as (${CALLER_SQL}),
   hit as (
     insert into rate_limit_windows (installation_id, window_start, count) select "i.id", $2::timestamptz, 1 from caller
     on conflict (installation_id, window_start) do update set count = rate_limit_windows.count + 1
@@ -117,8 +117,8 @@ export async function authenticateInstallation(db: Database, authorization: stri
   if (!match) throw new ApiError(401, authorization ? "Invalid access token" : "Missing bearer token");
   const hash = sha256(match[1]);
   const [row] = window
-    ? await db.$client.unsafe(CALLER_COUNTED, [hash, window.toISOString()], { prepare: true })
-    : await db.$client.unsafe(CALLER, [hash], { prepare: true });
+    ? await db.$client.unsafe(CALLER_COUNTED_SQL, [hash, window.toISOString()], { prepare: true })
+    : await db.$client.unsafe(CALLER_SQL, [hash], { prepare: true });
   if (!row) throw new ApiError(401, "Invalid or revoked access token");
   return {
     installation: readColumns(installations, "i", row),
