@@ -5,13 +5,6 @@
  *   tsx server.ts worker   the worker alone (npm run worker)
  *   tsx server.ts reviewer:create EMAIL PASSWORD [NAME]
  */
-import { EnvError, loadEnv } from "./app/platform/core/env.server";
-import { openDatabase } from "./db/start";
-import { DEMO_LOGINS } from "./db/seed";
-import { createWebServer } from "./app/platform/runtime/web.server";
-import { startWorker } from "./jobs/worker";
-import { createAccount } from "./app/platform/accounts/accounts.server";
-import { ApiError } from "./app/platform/core/http.server";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -36,8 +29,32 @@ function ensureBuild(isProduction: boolean) {
   }
 }
 
+// Signals may arrive while the platform's modules load or while it starts: remember them (instead of
+// dying by signal) and shut down cleanly once started. The handlers are in place before the first
+// platform module is even loaded; the modules come in through import() below.
+let pendingSignal: string | null = null;
+let shutdown: ((signal: string) => Promise<void>) | null = null;
+const onSignal = (signal: string) => {
+  if (shutdown) return void shutdown(signal);
+  // a second signal while still starting (a start-up stuck waiting for its database): stop now
+  if (pendingSignal) process.exit(130);
+  pendingSignal = signal;
+};
+process.on("SIGINT", () => onSignal("SIGINT"));
+process.on("SIGTERM", () => onSignal("SIGTERM"));
+if (["all", "web", "worker", undefined].includes(process.argv[2])) console.log("Starting…");
+
 async function main() {
   const [mode = "all", ...args] = process.argv.slice(2);
+  const [{ EnvError, loadEnv }, { openDatabase }, { DEMO_LOGINS }, { createWebServer }, { startWorker }, { createAccount }, { ApiError }] = await Promise.all([
+    import("./app/platform/core/env.server"),
+    import("./db/start"),
+    import("./db/seed"),
+    import("./app/platform/runtime/web.server"),
+    import("./jobs/worker"),
+    import("./app/platform/accounts/accounts.server"),
+    import("./app/platform/core/http.server"),
+  ]);
   let env;
   try {
     env = loadEnv();
@@ -74,13 +91,6 @@ async function main() {
     console.error(`unknown mode ${mode}; use all, web or worker`);
     process.exit(2);
   }
-
-  // signals may arrive while starting: remember them and shut down once started
-  let pendingSignal: string | null = null;
-  let shutdown: ((signal: string) => Promise<void>) | null = null;
-  const onSignal = (signal: string) => (shutdown ? void shutdown(signal) : (pendingSignal = signal));
-  process.on("SIGINT", () => onSignal("SIGINT"));
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
 
   if (mode !== "worker") ensureBuild(env.isProduction);
   const database = await openDatabase(env);

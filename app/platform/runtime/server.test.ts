@@ -98,6 +98,19 @@ describe("npm start", () => {
     expect(code, second.output()).toBe(0);
   }, 120_000);
 
+  it("stops cleanly on a SIGTERM that arrives while it is still loading", async () => {
+    const s = startServer(await freePort());
+    s.ready.catch(() => {});
+    // "Starting…" is printed once the signal handlers are in place, before the platform's modules load
+    const deadline = Date.now() + 20_000;
+    while (!s.output().includes("Starting…") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(s.output()).not.toContain("is running at");
+    s.child.kill("SIGTERM");
+    const code = await new Promise((r) => s.child.on("exit", r));
+    expect(code, s.output()).toBe(0);
+    expect(s.output()).toContain("SIGTERM: shutting down");
+  }, 120_000);
+
   it("refuses to start with an invalid setting, naming it", () => {
     const res = spawnSync(process.execPath, ["--import", "tsx", "server.ts", "all"], {
       env: { ...process.env, PORT: "not-a-port", APP_API_RATE_LIMIT: "-3", DATA_DIR: dataDir },
