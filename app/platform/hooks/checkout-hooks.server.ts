@@ -4,39 +4,39 @@
  * successful shipping fee wins, any `valid: false` rejects with the first reason, discounts add up.
  */
 import type { Database } from "../../../db/client";
-import type { Business, HookBreaker } from "../../../db/schema";
+import type { Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import type { CheckoutHooks, OfferedMethod } from "../../../storefront/checkout.server";
 import { addJob } from "../events/emit.server";
-import { callHooks as call } from "./invoke.server";
-import { hookRegistry, type ActiveExtension } from "../extensions/registry.server";
+import { callHooks } from "./invoke.server";
+import { hookRegistry, type HookRegistry } from "../extensions/registry.server";
+import type { HookPoint } from "../extensions/manifest-schema";
 
 export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
 
 export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
   // one read of every hook extension of the business and their breakers, shared by the steps of one checkout
-  const loaded = new Map<string, Promise<{ extensions: ActiveExtension[]; breakers: HookBreaker[] }>>();
-  const preload = (businessId: string) => {
-    let p = loaded.get(businessId);
-    if (!p) loaded.set(businessId, (p = hookRegistry(db, businessId)));
+  const registries = new Map<string, Promise<HookRegistry>>();
+  const registryOf = (businessId: string) => {
+    let p = registries.get(businessId);
+    if (!p) registries.set(businessId, (p = hookRegistry(db, businessId)));
     return p;
   };
-  // the call logs are written while the checkout goes on; settle() waits for them
-  const pending: Promise<unknown>[] = [];
-  const callHooks: typeof call = async (dbx, envx, business, hookPoint, data, options = {}) => {
-    const { extensions, breakers } = await preload(business.id);
-    return call(dbx, envx, business, hookPoint, data, { ...options, preloaded: extensions, breakers, background: (work) => pending.push(work) });
-  };
+  // the call logs are written while the checkout goes on; settle() waits for them. A failure to
+  // write one is logged, never thrown at the shopper (and never left as an unhandled rejection).
+  const pending: Promise<void>[] = [];
+  const record = (work: Promise<void>) => pending.push(work.catch((e) => console.error("[hooks] could not record hook calls:", e)));
+  const call = async <P extends HookPoint>(business: Business, hookPoint: P, data: Record<string, unknown>, onlyInstallationId?: string) =>
+    callHooks(db, env, business, hookPoint, data, { registry: await registryOf(business.id), record, onlyInstallationId });
   return {
     async prepare(business) {
-      await preload(business.id);
+      await registryOf(business.id);
     },
     async settle() {
-      const results = await Promise.allSettled(pending.splice(0));
-      for (const r of results) if (r.status === "rejected") console.error("[hooks] could not record hook calls:", r.reason);
+      await Promise.all(pending.splice(0));
     },
     async paymentMethods(business: Business) {
-      const results = await callHooks(db, env, business, "checkout.payment_methods", { businessId: business.id });
+      const results = await call(business, "checkout.payment_methods", { businessId: business.id });
       return results.flatMap((r) =>
         (r.answer?.methods ?? []).map(
           (m): PlatformMethod => ({ id: `${r.target.app.slug}:${m.id}`, appMethodId: m.id, appName: r.target.app.name, name: m.name, description: m.description, icon: m.icon, installationId: r.target.installation.id }),
@@ -44,26 +44,27 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
       );
     },
     async validate(business, ctx) {
-      const results = await callHooks(db, env, business, "order.validate", ctx);
+      const results = await call(business, "order.validate", ctx);
       const refusal = results.find((r) => r.answer && !r.answer.valid);
       return refusal ? { valid: false, reason: refusal.answer!.reason || `${refusal.target.app.name} cannot accept this order` } : { valid: true };
     },
     async shippingFee(business, ctx) {
-      const results = await callHooks(db, env, business, "checkout.shipping_rates", { ...ctx });
+      const results = await call(business, "checkout.shipping_rates", { ...ctx });
       const first = results.find((r) => r.answer);
       return first ? Math.round(first.answer!.fee) : ctx.builtInFee;
     },
     async discounts(business, ctx) {
-      const results = await callHooks(db, env, business, "order.calculate_discounts", ctx);
+      const results = await call(business, "order.calculate_discounts", ctx);
       const given = results.filter((r) => r.answer && r.answer.discount > 0);
       return { discount: given.reduce((s, r) => s + Math.round(r.answer!.discount), 0), reason: given.map((r) => r.answer!.reason).filter(Boolean).join("; ") || undefined };
     },
     async createPayment(business, order, method) {
       const appMethodId = (method as PlatformMethod).appMethodId ?? method.id.split(":").slice(1).join(":");
-      const [result] = await callHooks(
-        db, env, business, "checkout.create_payment",
+      const [result] = await call(
+        business,
+        "checkout.create_payment",
         { orderId: order.id, amount: String(order.amount), currency: order.currency, paymentMethodId: appMethodId, businessId: business.id, description: `Order #${order.orderNumber} at ${business.name}` },
-        { onlyInstallationId: method.installationId },
+        method.installationId,
       );
       if (!result?.answer) return null;
       if (result.answer.expiresAt) await addJob(db, "payment__expire", { orderId: order.id }, { runAt: new Date(result.answer.expiresAt), jobKey: `payment-expire:${order.id}` });

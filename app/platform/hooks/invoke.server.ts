@@ -3,10 +3,10 @@
  * hook point, each bounded by its own timeout, fail-open (a failure is skipped and logged), with a
  * circuit breaker per installation and hook point, answers checked against the hook point's shape.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { hookBreakers, hookCalls, type Business, type HookBreaker } from "../../../db/schema";
+import { hookBreakers, hookCalls, type Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -14,7 +14,7 @@ import { decrypt } from "../core/crypto.server";
 import { signWebhook } from "../webhooks/verify";
 import { postOutbound } from "../webhooks/outbound.server";
 import { USER_AGENT } from "../webhooks/delivery.server";
-import { hookTargets, type ActiveExtension } from "../extensions/registry.server";
+import { hookTargets, type ActiveExtension, type HookRegistry } from "../extensions/registry.server";
 import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
 
 export const BREAKER_THRESHOLD = 5;
@@ -57,29 +57,24 @@ async function recordFailure(db: Db, installationId: string, hookPoint: string) 
       open_until = case when hook_breakers.consecutive_failures + 1 >= ${BREAKER_THRESHOLD} then ${openUntil.toISOString()}::timestamptz else null end`);
 }
 
-/** Calls every active hook of the point (or only one installation's) in parallel; results in priority order. */
+/**
+ * Calls every active hook of the point (or only one installation's) in parallel; results in
+ * priority order. The targets and breaker states come from the checkout's registry (one read per
+ * checkout); the call log and breaker bookkeeping start once the answers are in and are handed to
+ * `record`, so the checkout goes on while they are written.
+ */
 export async function callHooks<P extends HookPoint>(
   db: Db,
   env: Env,
   business: Business,
   hookPoint: P,
   data: Record<string, unknown>,
-  options: {
-    onlyInstallationId?: string;
-    preloaded?: ActiveExtension[];
-    /** the breaker rows of the business's hook installations, read beforehand */
-    breakers?: HookBreaker[];
-    /** takes the call log and breaker bookkeeping instead of waiting for it (the caller waits later) */
-    background?: (work: Promise<unknown>) => void;
-  } = {},
+  options: { registry: HookRegistry; record: (work: Promise<void>) => void; onlyInstallationId?: string },
 ): Promise<HookResult<P>[]> {
-  let targets = await hookTargets(db, business.id, hookPoint, HOOK_SCOPES[hookPoint], options.preloaded);
+  let targets = hookTargets(options.registry.extensions, hookPoint, HOOK_SCOPES[hookPoint]);
   if (options.onlyInstallationId) targets = targets.filter((t) => t.installation.id === options.onlyInstallationId);
   if (targets.length === 0) return [];
-  // one query for the breakers of every target, one insert for the log of every call
-  const breakers = options.breakers
-    ? options.breakers.filter((b) => b.hookPoint === hookPoint)
-    : await db.select().from(hookBreakers).where(and(eq(hookBreakers.hookPoint, hookPoint), inArray(hookBreakers.installationId, targets.map((t) => t.installation.id))));
+  const breakers = options.registry.breakers.filter((b) => b.hookPoint === hookPoint);
   const logs: (typeof hookCalls.$inferInsert)[] = [];
   const outcomes: { installationId: string; ok: boolean; hadFailures: boolean }[] = [];
   const results = await Promise.all(
@@ -117,14 +112,15 @@ export async function callHooks<P extends HookPoint>(
       return { target, ok, answer };
     }),
   );
-  const bookkeeping = (async () => {
-    await db.insert(hookCalls).values(logs);
-    for (const o of outcomes) {
-      if (!o.ok) await recordFailure(db, o.installationId, hookPoint);
-      else if (o.hadFailures) await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
-    }
-  })();
-  if (options.background) options.background(bookkeeping);
-  else await bookkeeping;
+  // one insert for the log of every call
+  options.record(
+    (async () => {
+      await db.insert(hookCalls).values(logs);
+      for (const o of outcomes) {
+        if (!o.ok) await recordFailure(db, o.installationId, hookPoint);
+        else if (o.hadFailures) await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
+      }
+    })(),
+  );
   return results;
 }
