@@ -149,13 +149,7 @@ async function runCheckout(
   }
 
   // the hooks' registry is read while the products are checked
-  const prepared = hooks.prepare?.(business).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  const lines = await checkProducts(db, business, input);
-  const prepareError = await prepared;
-  if (prepareError) throw prepareError;
+  const [lines] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business)]);
   const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
   const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
 
@@ -172,13 +166,13 @@ async function runCheckout(
   const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
   // the order's number is taken while the discount hooks run, outside the order's transaction (like a
   // sequence: a checkout that fails after this point leaves a gap; no checkout waits on another's lock)
-  const numbered = nextOrderNumber(db, business.id);
-  numbered.catch(() => {});
-  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
+  const [{ discount: rawDiscount, reason: discountReason }, orderNumber] = await Promise.all([
+    hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee }),
+    nextOrderNumber(db, business.id).then(String),
+  ]);
   const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
   const amount = subtotal - discount + deliveryFee;
 
-  const orderNumber = String(await numbered);
   let created: { order: Order; items: (typeof orderItems.$inferSelect)[] };
   try {
     created = await db.transaction(async (tx) => {

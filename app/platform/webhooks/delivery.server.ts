@@ -115,9 +115,6 @@ async function rollup(db: Db, appId: string, at: Date, result: OutboundResult) {
 }
 
 export type AttemptRequest = { deliveryId: string; after?: number };
-/** Requests one attempt job sends at once. */
-export const ATTEMPT_PARALLELISM = DELIVERY_BATCH;
-
 /** One attempt of one delivery (see attemptDeliveries). */
 export async function attemptDelivery(db: Database, env: Env, deliveryId: string, options: { manual?: boolean; after?: number } = {}): Promise<"sent" | "skipped"> {
   const sent = await attemptDeliveries(db, env, [{ deliveryId, after: options.after }], { manual: options.manual });
@@ -166,30 +163,19 @@ export async function attemptDeliveries(db: Database, env: Env, requests: Attemp
     await db.update(webhookDeliveries).set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() }).where(inArray(webhookDeliveries.id, dropped));
   const secrets = new Map<string, string>();
   const secretOf = (w: Webhook) => secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
-  const results = await inParallel(sendable, ATTEMPT_PARALLELISM, async ({ delivery, webhook }) => ({
-    delivery,
-    webhook,
-    result: await postOutbound(webhook.url, delivery.body, headersFor(delivery, secretOf(webhook), delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate }),
-  }));
+  // a job holds at most DELIVERY_BATCH deliveries: all of them at once
+  const results = await Promise.all(
+    sendable.map(async ({ delivery, webhook }) => ({
+      delivery,
+      webhook,
+      result: await postOutbound(webhook.url, delivery.body, headersFor(delivery, secretOf(webhook), delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate }),
+    })),
+  );
   // the common case, a success with no failure streak to reset: all of them in one statement
   const plain = (r: (typeof results)[number]) => r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
   await recordSuccesses(db, results.filter(plain));
   for (const r of results.filter((x) => !plain(x))) await recordAttempt(db, r.delivery, r.webhook, r.result, options.manual ?? false);
   return sendable.length;
-}
-
-/** Runs `fn` over the items, at most `limit` at a time, results in the items' order. */
-async function inParallel<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
 }
 
 /**
