@@ -100,16 +100,10 @@ export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getConte
     const method = req.method.toUpperCase();
     const handler = (found && (method === "GET" || method === "HEAD" ? found.route.module.loader : found.route.module.action)) as Handler | undefined;
     if (!found || !handler) return next();
-    let request: globalThis.Request;
-    try {
-      request = toRequest(req);
-    } catch {
-      // a Host header or address no URL can be made of
-      res.status(400).json(errorBody(400, "Malformed request address or Host header"));
-      return;
-    }
     void (async () => {
       try {
+        // (a Host no URL can be made of was refused before routing, runtime/web.server.ts)
+        const request = toRequest(req);
         const result = await handler({ request, params: found.params, context: getContext() });
         await send(res, result instanceof Response ? result : Response.json(result ?? null));
       } catch (error) {

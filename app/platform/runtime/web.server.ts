@@ -29,6 +29,17 @@ function validHost(value: string | string[] | undefined): boolean {
   }
 }
 
+/**
+ * Refuses a request before routing: the contract's error body on the JSON areas (RFC 6749's on the
+ * token endpoint, contract section 4), plain text on pages; the unread body is discarded.
+ */
+function refuse(req: express.Request, res: express.Response, status: number, message: string, options: { json?: boolean } = {}) {
+  res.status(status);
+  if (options.json || isJsonPath(req.path)) res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: message } : errorBody(status, message));
+  else res.type("text/plain").send(message);
+  req.resume();
+}
+
 export type WebServer = { url: string; port: number; server: http.Server; close(): Promise<void> };
 
 export const BUILD_PATH = path.resolve("build/index.js");
@@ -53,12 +64,8 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     if (!res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > MAX_BODY_BYTES) {
-      res.status(413).setHeader("Connection", "close");
-      const message = `Request body exceeds ${MAX_BODY_BYTES} bytes`;
-      // the token endpoint answers RFC 6749 error bodies (contract section 4)
-      res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: message } : errorBody(413, message));
-      req.resume();
-      return;
+      res.setHeader("Connection", "close");
+      return refuse(req, res, 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, { json: true });
     }
     // A handler that answers without reading the body (a 404, a POST that takes none) leaves the rest
     // of it unread and the stream paused by Remix: the keep-alive connection would hang. Discard it.
@@ -69,21 +76,9 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
       }
     });
     // A NUL character (%00) in the path or query cannot be stored or looked up in PostgreSQL text.
-    if (/%00/.test(req.url)) {
-      res.status(400);
-      if (isJsonPath(req.path)) res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: "The address may not contain %00" } : errorBody(400, "The address may not contain %00"));
-      else res.type("text/plain").send("The address may not contain %00");
-      req.resume();
-      return;
-    }
+    if (/%00/.test(req.url)) return refuse(req, res, 400, "The address may not contain %00");
     // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
-    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) {
-      res.status(400);
-      if (isJsonPath(req.path)) res.json(errorBody(400, "Malformed Host header"));
-      else res.type("text/plain").send("Malformed Host header");
-      req.resume();
-      return;
-    }
+    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) return refuse(req, res, 400, "Malformed Host header");
     // Pages: a state-changing request from another site is refused before it reaches a form action.
     const origin = req.headers.origin;
     if (req.method !== "GET" && req.method !== "HEAD" && origin && origin !== "null" && !isJsonPath(req.path)) {
@@ -93,11 +88,7 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
       } catch {
         originHost = "";
       }
-      if (originHost !== req.headers.host) {
-        res.status(403).type("text/plain").send("Cross-site form submission refused");
-        req.resume();
-        return;
-      }
+      if (originHost !== req.headers.host) return refuse(req, res, 403, "Cross-site form submission refused");
     }
     next();
   });
