@@ -13,7 +13,8 @@ export default defineConfig({
   reporter: [["list"]],
   outputDir: ".data/e2e-results",
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    // the platform's origin; storefront pages (/s/…) move to http://127.0.0.1:PORT (decision 013)
+    baseURL: `http://localhost:${PORT}`,
     browserName: "chromium",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

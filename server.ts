@@ -98,10 +98,11 @@ async function main() {
   const web = mode === "worker" ? null : await createWebServer({ db: database.db, env });
 
   if (web) {
-    console.log(`\n  Storefront App Platform is running at ${env.publicUrl}${web.port !== env.port ? ` (port ${web.port})` : ""}\n`);
+    console.log(`\n  Storefront App Platform is running at ${env.publicUrl}${web.port !== env.port ? ` (port ${web.port})` : ""}`);
+    console.log(`  Storefronts are served at           ${env.storefrontUrl} (an origin of their own)\n`);
     console.log("  Demo logins:");
     for (const l of DEMO_LOGINS) console.log(`    ${l.role.padEnd(9)} ${l.email.padEnd(22)} ${l.password}`);
-    console.log(`  Demo storefront: ${env.publicUrl}/s/demo-bistro\n`);
+    console.log(`  Demo storefront: ${env.storefrontUrl}/s/demo-bistro\n`);
   } else {
     console.log("  Worker running.");
   }

@@ -2,10 +2,11 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json } from "@remix-run/node";
 import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
-import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorage } from "./platform/accounts/session.server";
+import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorageFor } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
 import { useNonce } from "./components/nonce";
 import { EmbedScripts } from "./components/embeds";
+import { isStorefrontPath } from "./platform/core/areas";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Storefront App Platform" }];
@@ -14,9 +15,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await getSession(request, context.env);
   const { token, created } = csrfTokenOf(session);
   const account = await getSignedInAccount(request, context);
-  const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorage(context.env).commitSession(session) } : {};
+  const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorageFor(request, context.env).commitSession(session) } : {};
   return json(
-    { csrf: token, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
+    { csrf: token, origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
     { headers },
   );
 }
@@ -80,7 +81,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   useLoaderData<typeof loader>();
   // storefronts (/s/<business>) are the merchant's own site: no platform header there
-  const storefront = useLocation().pathname.startsWith("/s/");
+  const storefront = isStorefrontPath(useLocation().pathname);
   return (
     <>
       {storefront ? null : <Header />}
@@ -91,6 +92,9 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const path = useLocation().pathname;
+  // on the storefront's origin "home" is the shop; the platform's home page is on the other origin
+  const shop = isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : null;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = isRouteErrorResponse(error)
     ? typeof error.data === "string" && error.data
@@ -104,7 +108,7 @@ export function ErrorBoundary() {
       <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"}</h1>
       <p className="lead">{message}</p>
       <p>
-        <Link to="/">Back to the home page</Link>
+        {shop && shop.length > 3 ? <Link to={shop} reloadDocument>Back to the shop</Link> : shop ? null : <Link to="/">Back to the home page</Link>}
       </p>
     </main>
   );

@@ -4,6 +4,7 @@ import { signIn } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("a developer edits the manifest (errors by field, the sync plan, the framing check) and previews a draft block live", async ({ page, request }) => {
+  test.setTimeout(120_000);
   const appServer = await startAppServer();
   const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
   const reg = await request.post("/auth/register", { data: { email, password: "manifest-pass-1", name: "Mani Fest", role: "DEVELOPER" } });

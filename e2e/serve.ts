@@ -19,7 +19,9 @@ const database = createDb(url);
 const env = loadEnv({
   NODE_ENV: "test",
   PORT: String(port),
-  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  // two origins on one port (decision 013): the platform on localhost, storefronts on 127.0.0.1
+  PUBLIC_URL: `http://localhost:${port}`,
+  STOREFRONT_URL: `http://127.0.0.1:${port}`,
   SESSION_SECRET: randomBytes(32).toString("base64url"),
   ENCRYPTION_KEY: randomBytes(32).toString("base64"),
   OUTBOUND_ALLOW_PRIVATE: "true",

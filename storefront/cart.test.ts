@@ -190,9 +190,9 @@ describe("the cart and checkout in a browser", () => {
     await b.post(`/s/${slug}/cart`, { intent: "add", productId: pizza.id, quantity: "1" });
     const { checkoutKey } = hiddenFields((await b.get(`/s/${slug}/checkout`)).html);
     const form = { checkoutKey, name: "Ben", phone: "555 0101", deliveryMethod: "DELIVERY", address: "1 Main Street", paymentMethod: "CARD" };
-    const cookies = new Map(b.cookies); // both requests leave the browser with the same cookies
+    const cookies = new Map([...b.jars].map(([host, jar]) => [host, new Map(jar)])); // both requests leave the browser with the same cookies
     const first = await b.post(`/s/${slug}/checkout`, form);
-    b.cookies = new Map(cookies);
+    b.jars = cookies;
     const second = await b.post(`/s/${slug}/checkout`, form);
     expect(first.status).toBe(302);
     expect(second.location).toBe(first.location);

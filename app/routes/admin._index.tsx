@@ -1,3 +1,4 @@
+import { useStorefrontUrl } from "~/components/origins";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -55,6 +56,7 @@ function moneyFormatter(currency: string, locale: string) {
 
 export default function AdminHome() {
   const { business, today, stats, ordersByStatus, topProducts, daily } = useLoaderData<typeof loader>();
+  const storefront = useStorefrontUrl();
   const money = moneyFormatter(business.currency, business.locale);
   const totalOrders = ordersByStatus.reduce((n, s) => n + s.n, 0);
   return (
@@ -62,7 +64,7 @@ export default function AdminHome() {
       <header className="page-head">
         <h1>{business.name}</h1>
         <p className="lead">
-          Your storefront is live at <a href={`/s/${business.slug}`}>/s/{business.slug}</a>.
+          Your storefront is live at <a href={storefront(`/s/${business.slug}`)}>{storefront(`/s/${business.slug}`)}</a>.
         </p>
       </header>
 

@@ -35,6 +35,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     settings: installation.settings,
     embeds: embeds.map((e) => ({ embedType: e.embedType, name: e.name, description: e.description ?? "", kind: e.kind, position: e.position, enabled: e.enabled, settings: e.settings, settingsSchema: e.settingsSchema ?? null })),
     adminPages: adminPages.map((p) => ({ pageId: p.pageId, title: p.title })),
+    cspEval: true, // JSON-Schema settings forms (page-csp.server.ts)
   });
 }
 

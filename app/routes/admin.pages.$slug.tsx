@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useStorefrontUrl } from "~/components/origins";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useMemo, useState } from "react";
@@ -33,6 +34,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     page: { slug: page.slug, title: page.title, isPublished: page.isPublished, blocks: page.blocks },
     available: blocks.map((b) => ({ appId: b.appId, appName: b.appName, blockType: b.blockType, name: b.name, description: b.description ?? "", category: b.category || "Apps", iconName: b.iconName ?? "", renderUrl: b.renderUrl, settingsSchema: b.settingsSchema ?? null, defaultConfig: b.defaultConfig ?? {} })),
     tokens,
+    // the apps' block iframes and their JSON-Schema settings forms (page-csp.server.ts)
+    cspFrameOrigins: blocks.map((b) => b.renderUrl),
+    cspEval: true,
   });
 }
 
@@ -100,6 +104,7 @@ export default function PageEditor() {
   const updateSettings = (id: string, settings: Record<string, unknown>) => setBlocks((bs) => bs.map((b) => (b.id === id ? { ...b, settings } : b)));
 
   const payload = JSON.stringify({ title, isPublished, blocks: blocks.map((b) => ({ ...(b.id.startsWith("new") ? {} : { id: b.id }), kind: b.kind, type: b.type, ...(b.appId ? { appId: b.appId } : {}), settings: b.settings })) });
+  const storefront = useStorefrontUrl();
   const address = page.slug === "home" ? `/s/${business.slug}` : `/s/${business.slug}/pages/${page.slug}`;
 
   return (
@@ -108,7 +113,7 @@ export default function PageEditor() {
         <div>
           <p><Link to="/admin/pages">← Site pages</Link></p>
           <h1>{title}</h1>
-          <p className="muted">Live at <a href={address} target="_blank" rel="noreferrer">{address}</a> {isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</p>
+          <p className="muted">Live at <a href={storefront(address)} target="_blank" rel="noreferrer">{storefront(address)}</a> {isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</p>
         </div>
         <Form method="post" className="row">
           <CsrfInput />

@@ -1,3 +1,4 @@
+import { useStorefrontUrl } from "~/components/origins";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -38,6 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SitePages() {
   const { slug, pages } = useLoaderData<typeof loader>();
+  const storefront = useStorefrontUrl();
   const data = useActionData<typeof action>();
   return (
     <div className="stack-lg">
@@ -51,7 +53,7 @@ export default function SitePages() {
           {pages.map((p) => (
             <tr key={p.slug}>
               <td><Link to={`/admin/pages/${p.slug}`}><strong>{p.title}</strong></Link></td>
-              <td><a href={p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
+              <td><a href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
               <td>{p.blocks}</td>
               <td>{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
               <td><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>

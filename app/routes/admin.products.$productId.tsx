@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useStorefrontUrl } from "~/components/origins";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
@@ -80,6 +81,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function EditProduct() {
   const { product, currency, storefrontUrl } = useLoaderData<typeof loader>();
+  const storefront = useStorefrontUrl();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
   const saved = params.get("saved");
@@ -90,7 +92,7 @@ export default function EditProduct() {
         <h1 className="break">{product.name}</h1>
         <p className="muted small">
           {product.priceLabel} · last saved {fmtDate(product.updatedAt)} ·{" "}
-          {product.status === "ACTIVE" ? <a href={storefrontUrl}>View storefront</a> : "not shown in the storefront"}
+          {product.status === "ACTIVE" ? <a href={storefront(storefrontUrl)}>View storefront</a> : "not shown in the storefront"}
         </p>
       </header>
       {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}

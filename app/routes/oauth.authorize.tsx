@@ -48,6 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     error: null,
     app: { name: req.app.name, iconUrl: req.app.iconUrl, description: req.app.description, redirectHost: new URL(req.redirectUri).host },
     developerName: developer?.name ?? "",
+    // "Install" and "Cancel" answer with a redirect to the app: the policy's form-action must allow it
+    cspFormActionOrigins: [req.redirectUri],
     scopes: req.scopes.map((s) => ({ name: s, label: SCOPES[s as Scope] ?? s })),
     businessName: business?.name ?? "",
     isTestInstall: target.isTestInstall,

@@ -1,3 +1,4 @@
+import { useStorefrontUrl } from "~/components/origins";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -15,6 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function PortalHome() {
   const { name, sandbox, summary } = useLoaderData<typeof loader>();
+  const storefront = useStorefrontUrl();
   return (
     <div className="stack-lg">
       <header className="page-head">
@@ -38,7 +40,7 @@ export default function PortalHome() {
             <StatCard label="Pages" value={summary.pages} />
           </div>
           <p>
-            <a href={`/s/${sandbox.slug}`}>Open the sandbox storefront →</a>
+            <a href={storefront(`/s/${sandbox.slug}`)}>Open the sandbox storefront →</a>
           </p>
         </section>
       ) : null}

@@ -19,7 +19,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     throw e;
   });
   const manifest = (app.manifest as Manifest | null) ?? {};
-  return json({ app: { id: app.id, name: app.name }, blocks: manifest.blocks ?? [], businessId: business?.id ?? "", locale: business?.locale ?? "en-US" });
+  const blocks = manifest.blocks ?? [];
+  // the blocks' iframes and their JSON-Schema settings forms (page-csp.server.ts)
+  return json({ app: { id: app.id, name: app.name }, blocks, businessId: business?.id ?? "", locale: business?.locale ?? "en-US", cspFrameOrigins: blocks.map((b) => b.renderUrl), cspEval: true });
 }
 
 function BlockPreview({ block, businessId, locale }: { block: BlockDef; businessId: string; locale: string }) {

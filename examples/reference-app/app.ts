@@ -10,6 +10,8 @@ import { adminPage, blockPage, connectedPage, embedScript, errorPage } from "./p
 
 export type ReferenceAppOptions = {
   platformUrl: string;
+  /** the platform's storefront origin (STOREFRONT_URL); by default the other loopback name of platformUrl, as the platform's own default */
+  storefrontUrl?: string;
   clientId: string;
   clientSecret: string;
   port?: number;
@@ -68,9 +70,17 @@ export function verifySessionToken(token: string, clientSecret: string, clientId
   }
 }
 
+/** The platform's default storefront origin for a platform on localhost or 127.0.0.1: the other name, same port. */
+function defaultStorefront(platformOrigin: string): string {
+  const url = new URL(platformOrigin);
+  url.hostname = url.hostname === "localhost" ? "127.0.0.1" : url.hostname === "127.0.0.1" ? "localhost" : url.hostname;
+  return url.origin;
+}
+
 export async function startReferenceApp(options: ReferenceAppOptions): Promise<ReferenceApp> {
   const platform = options.platformUrl.replace(/\/$/, "");
   const platformOrigin = new URL(platform).origin;
+  const storefrontOrigin = new URL(options.storefrontUrl ?? defaultStorefront(platformOrigin)).origin;
   const store = new Store(options.dataFile ?? null);
   const say = options.log ?? (() => {});
   const log: ReferenceApp["log"] = [];
@@ -192,8 +202,8 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
         const [business, orders] = await Promise.all([appApi(claims.businessId, "/business"), appApi(claims.businessId, "/orders?limit=5")]);
         return send(res, 200, JSON.stringify({ business, orders: (orders as { data: unknown[] }).data, events: store.events(claims.businessId).length }));
       }
-      if (req.method === "GET" && path === "/block") return send(res, 200, blockPage(platformOrigin, "block"), "text/html");
-      if (req.method === "GET" && path === "/widget") return send(res, 200, blockPage(platformOrigin, "widget"), "text/html");
+      if (req.method === "GET" && path === "/block") return send(res, 200, blockPage([platformOrigin, storefrontOrigin], "block"), "text/html");
+      if (req.method === "GET" && path === "/widget") return send(res, 200, blockPage([platformOrigin, storefrontOrigin], "widget"), "text/html");
       if (req.method === "GET" && path === "/embed.js") return send(res, 200, embedScript(), "text/javascript");
       if (req.method === "GET" && path === "/admin") return send(res, 200, adminPage(platformOrigin), "text/html");
       if (req.method === "GET" && path.startsWith("/pay/")) return send(res, 200, `<!doctype html><h1>RefPay</h1><p>Payment page for ${decodeURIComponent(path.slice(5)).replace(/[<>&"]/g, "")}</p>`, "text/html");

@@ -2,8 +2,12 @@
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-/** A block (or floating widget) page: READY -> INIT -> UPDATE, and RESIZE to its own height. */
-export function blockPage(platformOrigin: string, kind: "block" | "widget") {
+/**
+ * A block (or floating widget) page: READY -> INIT -> UPDATE, and RESIZE to its own height. It is shown
+ * in two places on two origins: the site builder (the platform's, mode "editor") and the storefront
+ * (the storefront's, mode "storefront"); it talks only to its parent, and only when the parent is one of them.
+ */
+export function blockPage(hostOrigins: string[], kind: "block" | "widget") {
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Reference App ${kind}</title>
 <style>
@@ -13,7 +17,10 @@ export function blockPage(platformOrigin: string, kind: "block" | "widget") {
 </style></head><body>
 <div id="card"><p id="title">${kind === "block" ? "Loyalty club" : "Need help?"}</p><p id="sub"></p><p id="stars"></p></div>
 <script>
-  var PLATFORM = ${JSON.stringify(platformOrigin)};
+  var HOSTS = ${JSON.stringify(hostOrigins)};
+  // the parent's origin (Chromium and Safari tell it; elsewhere the referrer, which carries the origin)
+  var parentOrigin = (location.ancestorOrigins && location.ancestorOrigins[0]) || (document.referrer ? new URL(document.referrer).origin : "");
+  var PLATFORM = HOSTS.indexOf(parentOrigin) >= 0 ? parentOrigin : null;
   window.received = [];
   function render(s) {
     s = s || {};
@@ -25,7 +32,7 @@ export function blockPage(platformOrigin: string, kind: "block" | "widget") {
     resize();
   }
   function resize() {
-    window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: document.documentElement.scrollHeight }, PLATFORM);
+    if (PLATFORM) window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: document.documentElement.scrollHeight }, PLATFORM);
   }
   window.addEventListener("message", function (event) {
     // only the platform may talk to us, and only our parent
@@ -35,7 +42,7 @@ export function blockPage(platformOrigin: string, kind: "block" | "widget") {
     if (m.type === "SERVICE_BLOCK_INIT" || m.type === "SERVICE_BLOCK_UPDATE") render(m.settings);
     if (m.type === "SERVICE_BLOCK_INIT") document.body.dataset.mode = m.mode;
   });
-  window.parent.postMessage({ type: "SERVICE_BLOCK_READY" }, PLATFORM);
+  if (PLATFORM) window.parent.postMessage({ type: "SERVICE_BLOCK_READY" }, PLATFORM);
 </script></body></html>`;
 }
 

@@ -24,7 +24,7 @@ async function main() {
     console.error(`The platform does not answer at ${platform}. Start it first with: npm start`);
     process.exit(1);
   }
-  const app = await startReferenceApp({ platformUrl: platform, clientId: "pending", clientSecret: "pending", port, dataFile: ".data/reference-app.json", log: (l) => console.log(`[reference-app] ${l}`) });
+  const app = await startReferenceApp({ platformUrl: platform, storefrontUrl: process.env.STOREFRONT_URL, clientId: "pending", clientSecret: "pending", port, dataFile: ".data/reference-app.json", log: (l) => console.log(`[reference-app] ${l}`) });
   const { token } = await api("POST", "/auth/login", undefined, developer);
   const listing = {
     name: "Reference App",

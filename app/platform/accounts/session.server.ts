@@ -13,20 +13,26 @@ import { randomToken } from "../core/ids.server";
 import { safeEqual, sha256, verifyJwt } from "../core/crypto.server";
 import { now } from "../core/clock.server";
 import { getAccount, getBusiness, type Role } from "./accounts.server";
+import { isStorefrontPath } from "../core/areas";
 
 const storages = new Map<string, SessionStorage>();
 
-export function sessionStorage(env: Env): SessionStorage {
-  const key = `${env.sessionSecret}:${env.isProduction}`;
+/**
+ * The cookie of each origin (decision 013). The platform's `__session` (sign-in and CSRF token) is
+ * host-only on PUBLIC_URL's host; the storefront's `__shop` holds only the shopper's CSRF token, on
+ * STOREFRONT_URL's host. Neither is ever set on the other's host.
+ */
+function storageOf(env: Env, area: "platform" | "storefront"): SessionStorage {
+  const key = `${area}:${env.sessionSecret}:${env.isProduction}`;
   let storage = storages.get(key);
   if (!storage) {
     storage = createCookieSessionStorage({
       cookie: {
-        name: "__session",
+        name: area === "platform" ? "__session" : "__shop",
         httpOnly: true,
         sameSite: "lax",
         secure: env.isProduction,
-        path: "/",
+        path: area === "platform" ? "/" : "/s/",
         secrets: [env.sessionSecret],
         maxAge: 7 * 24 * 3600, // SESSION_TTL_MS
       },
@@ -36,8 +42,14 @@ export function sessionStorage(env: Env): SessionStorage {
   return storage;
 }
 
+/** The platform's session storage (sign-in). */
+export const sessionStorage = (env: Env) => storageOf(env, "platform");
+
+/** The storage of the request's origin: the storefront's own cookie on storefront pages, the platform's elsewhere. */
+export const sessionStorageFor = (request: Request, env: Env) => storageOf(env, isStorefrontPath(new URL(request.url).pathname) ? "storefront" : "platform");
+
 export function getSession(request: Request, env: Env): Promise<Session> {
-  return sessionStorage(env).getSession(request.headers.get("Cookie"));
+  return sessionStorageFor(request, env).getSession(request.headers.get("Cookie"));
 }
 
 /** The session's CSRF token, created when missing; commit the session when `created` is true. */
@@ -56,8 +68,8 @@ export function csrfTokenOf(session: Session): { token: string; created: boolean
 export async function requireCsrf(request: Request, form: FormData, env: Env): Promise<void> {
   const origin = request.headers.get("Origin");
   if (origin && origin !== "null") {
-    const own = new URL(request.url).origin;
-    if (origin !== own && origin !== new URL(env.publicUrl).origin) throw new Response("Cross-site form submission refused", { status: 403 });
+    const own = isStorefrontPath(new URL(request.url).pathname) ? env.storefrontUrl : env.publicUrl;
+    if (origin !== own) throw new Response("Cross-site form submission refused", { status: 403 });
   }
   const session = await getSession(request, env);
   const expected = session.get("csrf");
@@ -108,6 +120,8 @@ export async function signOut(request: Request, { db, env }: PlatformContext) {
 
 /** The account of a live session: not revoked, not expired. */
 export async function getSignedInAccount(request: Request, context: PlatformContext): Promise<Account | null> {
+  // nobody is signed in on the storefront's origin: the platform's cookie never reaches it
+  if (isStorefrontPath(new URL(request.url).pathname)) return null;
   const session = await getSession(request, context.env);
   const sid = session.get("sid");
   if (typeof sid !== "string") return null;

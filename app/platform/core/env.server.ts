@@ -14,6 +14,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
   PUBLIC_URL: z.string().url().optional(),
+  STOREFRONT_URL: z.string().url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ENCRYPTION_KEY: z
     .string()
@@ -31,7 +32,10 @@ export type Env = {
   isProduction: boolean;
   port: number;
   databaseUrl?: string;
+  /** the platform's origin: admin, portal, reviewer, sign-in, consent, marketplace */
   publicUrl: string;
+  /** the storefront's origin (`/s/<business>`): another host, so it never holds the platform's session */
+  storefrontUrl: string;
   sessionSecret: string;
   encryptionKey: Buffer;
   appApiRateLimit: number;
@@ -56,19 +60,24 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   let sessionSecret = e.SESSION_SECRET;
   let encryptionKey = e.ENCRYPTION_KEY;
   if (isProduction) {
-    const missing = [!sessionSecret && "SESSION_SECRET", !encryptionKey && "ENCRYPTION_KEY", !e.DATABASE_URL && "DATABASE_URL"].filter(Boolean);
+    const missing = [!sessionSecret && "SESSION_SECRET", !encryptionKey && "ENCRYPTION_KEY", !e.DATABASE_URL && "DATABASE_URL", !e.STOREFRONT_URL && "STOREFRONT_URL"].filter(Boolean);
     if (missing.length) throw new EnvError(`Invalid settings:\n${missing.map((m) => `  ${m}: required in production`).join("\n")}`);
   } else if (!sessionSecret || !encryptionKey) {
     const kept = keptSecrets(e.DATA_DIR);
     sessionSecret ??= kept.SESSION_SECRET;
     encryptionKey ??= kept.ENCRYPTION_KEY;
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+  const storefrontUrl = (e.STOREFRONT_URL ?? defaultStorefrontUrl(publicUrl)).replace(/\/$/, "");
+  const originProblem = checkOrigins(publicUrl, storefrontUrl);
+  if (originProblem) throw new EnvError(`Invalid settings:\n  ${originProblem}`);
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    publicUrl,
+    storefrontUrl,
     sessionSecret: sessionSecret!,
     encryptionKey: Buffer.from(encryptionKey!, "base64"),
     appApiRateLimit: e.APP_API_RATE_LIMIT,
@@ -77,6 +86,31 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
   };
+}
+
+/**
+ * Without STOREFRONT_URL, the storefront takes the other loopback name of PUBLIC_URL's host on the same
+ * port (localhost <-> 127.0.0.1): two hosts, so two cookie jars, and nothing to set up on a fresh machine.
+ */
+function defaultStorefrontUrl(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  const other: Record<string, string> = { localhost: "127.0.0.1", "127.0.0.1": "localhost" };
+  if (!other[url.hostname]) return "";
+  url.hostname = other[url.hostname];
+  return url.origin;
+}
+
+/** Both addresses are bare http(s) origins, and the storefront's host differs from the platform's. */
+function checkOrigins(publicUrl: string, storefrontUrl: string): string | null {
+  if (!storefrontUrl) return "STOREFRONT_URL: required when PUBLIC_URL is not on localhost or 127.0.0.1 (a host of its own for the storefront)";
+  for (const [name, value] of [["PUBLIC_URL", publicUrl], ["STOREFRONT_URL", storefrontUrl]] as const) {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return `${name}: must be an http(s) address`;
+    if (url.origin !== value) return `${name}: must be an origin only (scheme, host and port; no path, query or credentials)`;
+  }
+  if (new URL(publicUrl).hostname === new URL(storefrontUrl).hostname)
+    return "STOREFRONT_URL: must have a different host from PUBLIC_URL (the storefront runs app scripts and must never see the platform's session)";
+  return null;
 }
 
 function keptSecrets(dataDir: string): { SESSION_SECRET: string; ENCRYPTION_KEY: string } {

@@ -6,7 +6,7 @@ const base = { DATA_DIR: ".data/test-tmp" };
 describe("loadEnv", () => {
   it("applies the contract's defaults outside production", () => {
     const env = loadEnv({ ...base });
-    expect(env).toMatchObject({ port: 3000, publicUrl: "http://localhost:3000", appApiRateLimit: 60, outboundAllowPrivate: true, isProduction: false });
+    expect(env).toMatchObject({ port: 3000, publicUrl: "http://localhost:3000", storefrontUrl: "http://127.0.0.1:3000", appApiRateLimit: 60, outboundAllowPrivate: true, isProduction: false });
     expect(env.encryptionKey).toHaveLength(32);
     expect(env.sessionSecret.length).toBeGreaterThanOrEqual(32);
     // generated secrets are kept: a second read gives the same ones
@@ -21,8 +21,30 @@ describe("loadEnv", () => {
       SESSION_SECRET: "s".repeat(40),
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
+      PUBLIC_URL: "https://apps.example.com",
+      STOREFRONT_URL: "https://shops.example-stores.com",
     });
     expect(env.outboundAllowPrivate).toBe(false);
+    expect(env.storefrontUrl).toBe("https://shops.example-stores.com");
+  });
+
+  it("puts the storefront on a host of its own", () => {
+    const production = {
+      ...base,
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
+      PUBLIC_URL: "https://apps.example.com",
+    };
+    expect(() => loadEnv(production)).toThrow(/STOREFRONT_URL: required in production/);
+    // same host, another port: one cookie jar, refused
+    expect(() => loadEnv({ ...production, STOREFRONT_URL: "https://apps.example.com:8443" })).toThrow(/STOREFRONT_URL: must have a different host/);
+    expect(() => loadEnv({ ...base, PUBLIC_URL: "http://127.0.0.1:4000", STOREFRONT_URL: "http://127.0.0.1:4001" })).toThrow(/STOREFRONT_URL/);
+    expect(() => loadEnv({ ...base, STOREFRONT_URL: "http://shop.test/s" })).toThrow(/STOREFRONT_URL: must be an origin only/);
+    // outside production the other loopback name is the default, whichever PUBLIC_URL names
+    expect(loadEnv({ ...base, PUBLIC_URL: "http://127.0.0.1:4000" }).storefrontUrl).toBe("http://localhost:4000");
+    expect(() => loadEnv({ ...base, PUBLIC_URL: "http://platform.test" })).toThrow(/STOREFRONT_URL: required when PUBLIC_URL/);
   });
 
   it("names every invalid setting", () => {

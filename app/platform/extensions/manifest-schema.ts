@@ -115,10 +115,10 @@ export function settingsAjv() {
   return ajv;
 }
 
-const structural = (() => {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  return ajv.compile(manifestJsonSchema);
-})();
+// Compiled on first use, not on import: pages import this module for its constants, and ajv compiles
+// with `new Function`, which the pages' Content-Security-Policy does not allow (page-csp.server.ts).
+let compiledStructural: ReturnType<Ajv2020["compile"]> | null = null;
+const structuralValidator = () => (compiledStructural ??= new Ajv2020({ strict: false, allErrors: true }).compile(manifestJsonSchema));
 
 function fieldOf(instancePath: string, manifest: unknown, params: Record<string, unknown>): string {
   // /blocks/0/renderUrl -> blocks[0].renderUrl
@@ -133,6 +133,7 @@ function fieldOf(instancePath: string, manifest: unknown, params: Record<string,
 export function validateManifest(manifest: unknown): string[] {
   const size = Buffer.byteLength(JSON.stringify(manifest ?? null));
   if (size > MAX_MANIFEST_BYTES) return [`manifest: ${size} bytes exceeds ${MAX_MANIFEST_BYTES} bytes`];
+  const structural = structuralValidator();
   if (!structural(manifest)) {
     const errors = (structural.errors ?? []).filter((e) => e.keyword !== "if");
     return [...new Set(errors.map((e) => `${fieldOf(e.instancePath, manifest, e.params as Record<string, unknown>)}: ${e.keyword === "additionalProperties" ? "is not allowed" : e.keyword === "enum" ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}` : e.message}`))].slice(0, 10);

@@ -136,7 +136,11 @@ function toRequest(req: ExpressRequest): globalThis.Request {
 async function send(res: ExpressResponse, response: Response) {
   res.status(response.status);
   if (response.statusText) res.statusMessage = response.statusText;
-  for (const [key, value] of response.headers) res.append(key, value);
+  // the route's own headers replace the defaults set before routing (Cache-Control); cookies add up
+  for (const [key, value] of response.headers) {
+    if (key === "set-cookie") res.append(key, value);
+    else res.setHeader(key, value);
+  }
   // our JSON answers carry their text: no need to read it back through a stream
   if (response instanceof JsonResponse) res.end(response.jsonText);
   else res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);

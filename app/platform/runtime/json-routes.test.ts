@@ -128,7 +128,13 @@ describe("a malformed Host header", () => {
         expect(answer, `${page} ${host}`).toContain("Malformed Host header");
       }
     }
-    // ordinary Host headers still work: the address itself, a name, an explicit default port, IPv6
-    for (const host of [new URL(platform.url).host, "localhost", "shop.example.com:80", "[::1]:3000"]) expect(await rawGet("/login", host), host).toMatch(/^HTTP\/1\.1 200/);
+    // ordinary Host headers still work: the platform's own host serves the page; a name, an explicit
+    // default port or IPv6 that is not the platform's host is moved to it (decision 013), never a 400 or 500
+    expect(await rawGet("/login", new URL(platform.url).host)).toMatch(/^HTTP\/1\.1 200/);
+    for (const host of ["localhost", "shop.example.com:80", "[::1]:3000"]) {
+      const answer = await rawGet("/login", host);
+      expect(answer, host).toMatch(/^HTTP\/1\.1 308/);
+      expect(answer, host).toContain(`Location: ${platform.url}/login`);
+    }
   });
 });

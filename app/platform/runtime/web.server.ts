@@ -12,10 +12,9 @@ import type { Database } from "../../../db/client";
 import type { Env } from "../core/env.server";
 import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
 import { serveJsonRoutes } from "./json-routes.server";
+import { areaOf, isJsonPath, JSON_PREFIXES } from "../core/areas";
 
-/** The JSON areas (Bearer-authenticated resource routes). */
-export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
-export const isJsonPath = (path: string) => JSON_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
+export { JSON_PREFIXES, isJsonPath };
 
 /** Whether a Host header value (absent is fine: Node answers that itself) can be the host of a URL. */
 function validHost(value: string | string[] | undefined): boolean {
@@ -61,6 +60,9 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     req.headers["x-platform-client-address"] = req.socket.remoteAddress ?? "unknown";
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    if (env.isProduction) res.setHeader("Strict-Transport-Security", "max-age=31536000");
+    // JSON answers carry merchants' and shoppers' data: no cache keeps them unless a route says otherwise
+    if (isJsonPath(req.path)) res.setHeader("Cache-Control", "no-store");
     if (!res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > MAX_BODY_BYTES) {
@@ -91,6 +93,18 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
       if (originHost !== req.headers.host) return refuse(req, res, 403, "Cross-site form submission refused");
     }
     next();
+  });
+
+  // Two origins (decision 013): a storefront page asked for on the platform's host, or a platform page on
+  // the storefront's, moves (308, method and body kept) to the same path on the right origin. The
+  // platform's session cookie is host-only, so it never reaches the storefront's host, where apps run script.
+  app.use((req, res, next) => {
+    const area = areaOf(req.path);
+    if (area === "shared") return next();
+    const target = new URL(area === "storefront" ? env.storefrontUrl : env.publicUrl);
+    if ((req.headers.host ?? "").toLowerCase() === target.host) return next();
+    res.redirect(308, target.origin + req.originalUrl);
+    req.resume();
   });
 
   app.get("/healthz", (_req, res) => {

@@ -67,8 +67,9 @@ type Posted = { status: number; location: string | null; setCookie: string[]; ht
 
 /** A form post as a browser (or an attacker's page) would send it, with the session's cookies. */
 async function rawPost(session: BrowserSession, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Posted> {
-  const cookie = [...session.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const res = await fetch(p.url + path, { method: "POST", body: new URLSearchParams(fields), headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers }, redirect: "manual" });
+  const url = session.urlOf(path);
+  const cookie = session.cookieHeader(url);
+  const res = await fetch(url, { method: "POST", body: new URLSearchParams(fields), headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers }, redirect: "manual" });
   return { status: res.status, location: res.headers.get("location"), setCookie: res.headers.getSetCookie(), html: await res.text() };
 }
 
@@ -129,11 +130,11 @@ describe("CSRF: every page form action", () => {
     }
     if (c.state) expect(await c.state(), `${c.name}: changed by a refused post`).toEqual(before);
     // a NUL character (which PostgreSQL cannot store) in the form, with a valid token: 400 with a message, no change
-    const nul = await rawPost(session, c.path, { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, `${v}\u0000`])), extra: "a\u0000b", csrf: session.csrf }, { Origin: ORIGIN });
+    const nul = await rawPost(session, c.path, { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, `${v}\u0000`])), extra: "a\u0000b", csrf: session.csrf }, { Origin: session.urlOf(c.path).origin });
     expect(nul.status, `${c.name}: NUL: ${nul.html.slice(0, 200)}`).toBe(400);
     expect(nul.html, c.name).toContain("may not contain NUL characters");
     if (c.state) expect(await c.state(), `${c.name}: changed by a form with NUL`).toEqual(before);
-    const ok = await rawPost(session, c.path, { ...fields, csrf: session.csrf }, { Origin: ORIGIN });
+    const ok = await rawPost(session, c.path, { ...fields, csrf: session.csrf }, { Origin: session.urlOf(c.path).origin });
     expect(ok.status, `${c.name}: accepted post: ${ok.html.slice(0, 300)}`).toBeLessThan(400);
     if (c.state) expect(await c.state(), `${c.name}: the accepted post changed nothing`).not.toEqual(before);
     c.accepted?.(ok);

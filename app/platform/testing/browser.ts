@@ -1,39 +1,72 @@
+import { isStorefrontPath } from "../core/areas";
 /**
  * A minimal browser for HTTP-level tests of pages: a cookie jar, sign-in through the real form,
  * and form posts carrying the CSRF token the page gave.
  */
 export class BrowserSession {
-  cookies = new Map<string, string>();
+  /** one cookie jar per host, as a browser keeps them: the platform's and the storefront's never mix */
+  jars = new Map<string, Map<string, string>>();
   csrf = "";
-  constructor(public baseUrl: string) {}
+  storefrontUrl: string;
+  /** `baseUrl` is the platform's origin; storefront paths (/s/…) go to the storefront's (by default the other loopback name on the same port). */
+  constructor(
+    public baseUrl: string,
+    storefrontUrl?: string,
+  ) {
+    const other = new URL(baseUrl);
+    other.hostname = other.hostname === "localhost" ? "127.0.0.1" : other.hostname === "127.0.0.1" ? "localhost" : other.hostname;
+    this.storefrontUrl = storefrontUrl ?? other.origin;
+  }
 
-  private absorb(res: Response) {
+  /** The cookies this browser holds for one host (all hosts when none is named). */
+  get cookies(): Map<string, string> {
+    return new Map([...this.jars.values()].flatMap((jar) => [...jar]));
+  }
+
+  /** The address a path is asked for at: storefront paths on the storefront's origin, the rest on the platform's. */
+  urlOf(path: string): URL {
+    if (/^https?:\/\//.test(path)) return new URL(path);
+    return new URL(path, isStorefrontPath(path) ? this.storefrontUrl : this.baseUrl);
+  }
+
+  private jar(url: URL): Map<string, string> {
+    let jar = this.jars.get(url.hostname);
+    if (!jar) this.jars.set(url.hostname, (jar = new Map()));
+    return jar;
+  }
+
+  private absorb(url: URL, res: Response) {
     const all = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie?.() ?? [];
     for (const c of all) {
       const [pair] = c.split(";");
       const eq = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(c)) this.jar(url).delete(pair.slice(0, eq));
+      else this.jar(url).set(pair.slice(0, eq), pair.slice(eq + 1));
     }
   }
 
-  private cookieHeader() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  /** The Cookie header this browser sends with a request to that address. */
+  cookieHeader(url: URL) {
+    return [...this.jar(url)].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
   async get(path: string): Promise<{ status: number; location: string | null; html: string }> {
-    const res = await fetch(new URL(path, this.baseUrl), { headers: { Cookie: this.cookieHeader() }, redirect: "manual" });
-    this.absorb(res);
+    const url = this.urlOf(path);
+    const res = await fetch(url, { headers: { Cookie: this.cookieHeader(url) }, redirect: "manual" });
+    this.absorb(url, res);
     const html = await res.text();
-    const m = /name="csrf" value="([^"]+)"/.exec(html);
+    // the token of a form on the page, or the one the page's scripts hold (root loader data)
+    const m = /name="csrf" value="([^"]+)"/.exec(html) ?? /"csrf":"([^"]+)"/.exec(html);
     if (m) this.csrf = m[1];
     return { status: res.status, location: res.headers.get("location"), html };
   }
 
   async post(path: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; html: string }> {
-    if (!this.csrf) await this.get("/login");
+    if (!this.csrf) await this.get(isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : "/login");
+    const url = this.urlOf(path);
     const body = new URLSearchParams({ csrf: this.csrf, ...fields });
-    const res = await fetch(new URL(path, this.baseUrl), { method: "POST", body, headers: { Cookie: this.cookieHeader() }, redirect: "manual" });
-    this.absorb(res);
+    const res = await fetch(url, { method: "POST", body, headers: { Cookie: this.cookieHeader(url) }, redirect: "manual" });
+    this.absorb(url, res);
     return { status: res.status, location: res.headers.get("location"), html: await res.text() };
   }
 

@@ -8,6 +8,7 @@ import type { Worker } from "../../../jobs/worker";
 import { testDatabase } from "../../../db/testing/database";
 import { loadEnv, type Env } from "../core/env.server";
 import { createWebServer } from "../runtime/web.server";
+import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
 import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";
 
@@ -26,8 +27,11 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
 
 export async function startPlatform(options: { worker?: boolean; env?: Record<string, string> } = {}) {
   const database = await testDatabase();
-  const env = testEnv(options.env);
+  // the origins are known once the server listens (below); placeholders until then
+  const env = testEnv({ PUBLIC_URL: "http://localhost", STOREFRONT_URL: "http://127.0.0.1", ...options.env });
   const web = await createWebServer({ db: database.db, env, port: 0, host: "127.0.0.1" });
+  // the two origins of the running server: the platform on localhost, the storefront on 127.0.0.1 (same port)
+  if (!options.env?.PUBLIC_URL) Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
   let worker: Worker | null = null;
   if (options.worker) worker = await startWorker({ url: database.url, deps: { db: database.db, env }, concurrency: 4 });
   afterAll(async () => {
@@ -43,7 +47,8 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
       body = JSON.stringify(init.body);
       headers["Content-Type"] ??= "application/json";
     }
-    const res = await fetch(web.url + path, { method, headers, body, redirect: "manual" });
+    // as a browser following links would: storefront pages on the storefront's origin, the rest on the platform's
+    const res = await fetch((isStorefrontPath(path) ? env.storefrontUrl : env.publicUrl) + path, { method, headers, body, redirect: "manual" });
     const text = await res.text();
     let json: any = null;
     try {
@@ -71,5 +76,5 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
     return { account, business, token: issueAccountToken(account, env.sessionSecret), email };
   };
 
-  return { url: web.url, db: database.db, sql: database.sql, dbUrl: database.url, env, worker: () => worker, request, register, createUser };
+  return { url: env.publicUrl, storefrontUrl: env.storefrontUrl, port: web.port, db: database.db, sql: database.sql, dbUrl: database.url, env, worker: () => worker, request, register, createUser };
 }

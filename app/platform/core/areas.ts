@@ -1,0 +1,22 @@
+/**
+ * The two origins (contract section 10, docs/decisions/013-two-origins.md): storefront pages live on
+ * STOREFRONT_URL, every other page on PUBLIC_URL, and the JSON APIs and static assets answer on both.
+ * Shared by the server (routing, cookies, headers) and the browser (which header to show).
+ */
+export type Area = "storefront" | "platform" | "shared";
+
+export const isStorefrontPath = (path: string) => path === "/s" || path.startsWith("/s/");
+
+/** The JSON areas (Bearer-authenticated resource routes, no cookies). */
+export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
+export const isJsonPath = (path: string) => JSON_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
+
+/** Served on both origins: the JSON APIs, the health check, scripts, styles and images, Remix's route manifest. */
+const SHARED_PREFIXES = ["/build/", "/images/", "/__manifest"];
+const SHARED_PATHS = ["/healthz", "/favicon.ico", "/robots.txt"];
+
+export function areaOf(path: string): Area {
+  if (isStorefrontPath(path)) return "storefront";
+  if (isJsonPath(path) || SHARED_PATHS.includes(path) || SHARED_PREFIXES.some((p) => path.startsWith(p))) return "shared";
+  return "platform";
+}
