@@ -56,7 +56,7 @@ export async function stopCluster() {
 export async function developer(b: Bench) {
   const email = `bench-${randomBytes(4).toString("hex")}@example.test`;
   const { account, business } = await createAccount(b.db.db, { email, password: "bench-password", name: "Bench", role: "DEVELOPER" });
-  return { account, business: business!, token: issueAccountToken(account, b.env.sessionSecret) };
+  return { account, business: business!, token: await issueAccountToken(account, b.env.sessionSecret) };
 }
 
 export type LoadResult = { connections: number; requests: number; rps: number; p50: number; p99: number; errors: number; non2xx: number };

@@ -19,6 +19,16 @@ export function pgErrorCode(error: unknown): string | undefined {
 }
 
 /**
+ * The constraint a unique violation (SQLSTATE 23505) broke, also when drizzle wrapped the error;
+ * undefined for any other error. The constraint decides which field really collided.
+ */
+export function uniqueViolation(error: unknown): string | undefined {
+  if (pgErrorCode(error) !== "23505") return undefined;
+  const e = error as { constraint_name?: string; constraint?: string; cause?: { constraint_name?: string; constraint?: string } };
+  return e.constraint_name ?? e.constraint ?? e.cause?.constraint_name ?? e.cause?.constraint ?? "";
+}
+
+/**
  * For hand-written statements that return whole rows of several tables: the select list of a
  * table's columns under a prefix (`i."id" as "i.id"`), and the row read back into the table's
  * TypeScript shape with each column's own driver mapping (what drizzle does for its own selects).

@@ -24,7 +24,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       appName: page.appName,
       src: src.toString(),
       cspFrameOrigins: [page.renderUrl],
-      init: { type: "service:init", businessId: business.id, businessName: business.name, role: account.role, locale: business.locale, sessionToken: adminSessionToken(context.env, app, account.id, business.id) },
+      init: { type: "service:init", businessId: business.id, businessName: business.name, role: account.role, locale: business.locale, sessionToken: await adminSessionToken(context.env, app, account.id, business.id) },
     },
     { headers: { "Cache-Control": "no-store" } },
   );

@@ -26,7 +26,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const tokens: Record<string, string> = {};
   for (const appId of new Set(blocks.map((b) => b.appId))) {
     const app = await getAppForReview(context.db, appId);
-    const token = adminSessionToken(context.env, app, account.id, business.id);
+    const token = await adminSessionToken(context.env, app, account.id, business.id);
     if (token) tokens[appId] = token;
   }
   return json({

@@ -2,7 +2,7 @@ import { useStorefrontUrl } from "~/components/origins";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { pages } from "../../db/schema";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
@@ -26,10 +26,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const slug = String(form.get("slug") ?? "").trim();
   const title = String(form.get("title") ?? "").trim();
   if (!PAGE_SLUG.test(slug)) return json({ error: "The address must be lowercase letters, digits and hyphens, like summer-menu." }, 400);
-  const [existing] = await context.db.select({ id: pages.id }).from(pages).where(and(eq(pages.slug, slug), eq(pages.businessId, business.id)));
-  if (existing) return json({ error: `A page /${slug} exists already.` }, 409);
   try {
-    await savePage(context.db, business.id, slug, { title: title || slug, isPublished: false, blocks: [{ kind: "builtin", type: "heading", settings: { text: title || slug } }] });
+    await savePage(context.db, business.id, slug, { title: title || slug, isPublished: false, blocks: [{ kind: "builtin", type: "heading", settings: { text: title || slug } }] }, { createOnly: true });
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message }, e.status);
     throw e;

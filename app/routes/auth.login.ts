@@ -6,6 +6,6 @@ export const { loader, action } = apiRoute({
   POST: async ({ request, context }) => {
     const input = parseWith(loginSchema, await readJson(request));
     const account = await authenticate(context.db, input, clientAddress(request));
-    return { token: issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account) };
+    return { token: await issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account) };
   },
 });

@@ -5,6 +5,6 @@ export const { loader, action } = apiRoute({
   POST: async ({ request, context }) => {
     const input = parseWith(registerSchema, await readJson(request));
     const { account, business } = await createAccount(context.db, input);
-    return json({ token: issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account), businessId: business?.id ?? null }, 201);
+    return json({ token: await issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account), businessId: business?.id ?? null }, 201);
   },
 });

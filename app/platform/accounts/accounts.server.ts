@@ -5,9 +5,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { accounts, businesses, pages, signInAttempts, type Account, type Business } from "../../../db/schema";
-import { pgErrorCode } from "../../../db/sql";
+import { uniqueViolation } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
-import { newId } from "../core/ids.server";
+import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, signJwt, verifyPassword } from "../core/crypto.server";
 import { defaultHomePage, seedBusinessCatalog } from "../catalog/demo-data.server";
@@ -38,21 +38,33 @@ export const publicAccount = (a: Account): PublicAccount => ({ id: a.id, email: 
 const slugify = (s: string) =>
   s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "shop";
 
-async function uniqueBusinessSlug(db: Db, name: string): Promise<string> {
+/**
+ * Inserts a business under a slug nobody else holds, without failing the transaction: the name's
+ * slug, else the next free number after it, else a random suffix; each try is an
+ * `insert … on conflict do nothing`, so a slug taken by a concurrent sign-up (even one not yet
+ * committed: the insert waits for it) moves on to the next candidate instead of aborting.
+ */
+async function insertWithFreeSlug(db: Db, name: string, values: Omit<typeof businesses.$inferInsert, "slug">): Promise<Business> {
   const base = slugify(name);
-  const taken = await db.execute<{ slug: string }>(sql`select slug from businesses where slug = ${base} or slug like ${base + "-%"}`);
-  const set = new Set(taken.map((r) => r.slug));
-  if (!set.has(base)) return base;
-  for (let i = 2; ; i++) if (!set.has(`${base}-${i}`)) return `${base}-${i}`;
+  const candidates = async (attempt: number): Promise<string> => {
+    if (attempt === 0) return base;
+    if (attempt === 1) {
+      const taken = new Set((await db.execute<{ slug: string }>(sql`select slug from businesses where slug = ${base} or slug like ${base + "-%"}`)).map((r) => r.slug));
+      for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+    }
+    return `${base}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "0")}`;
+  };
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [row] = await db.insert(businesses).values({ ...values, slug: await candidates(attempt) }).onConflictDoNothing({ target: businesses.slug }).returning();
+    if (row) return row;
+  }
+  throw new Error(`no free business slug for ${base} after 10 attempts`);
 }
 
 /** Creates a business; a sandbox is filled with the demo catalogue, a shop starts with a home page. */
 export async function createBusiness(db: Db, input: { name: string; isSandbox: boolean; withDemoData?: boolean }): Promise<Business> {
   const t = now();
-  const [business] = await db
-    .insert(businesses)
-    .values({ id: newId("biz"), name: input.name, slug: await uniqueBusinessSlug(db, input.name), isSandbox: input.isSandbox, createdAt: t, updatedAt: t })
-    .returning();
+  const business = await insertWithFreeSlug(db, input.name, { id: newId("biz"), name: input.name, isSandbox: input.isSandbox, createdAt: t, updatedAt: t });
   if (input.isSandbox || input.withDemoData) {
     await seedBusinessCatalog(db, business);
   } else {
@@ -81,12 +93,14 @@ export async function createAccount(
       return { account, business };
     });
   } catch (e) {
-    if (pgErrorCode(e) === "23505") throw new ApiError(409, "An account with this email already exists");
+    // only the e-mail is the user's to collide on (a concurrent sign-up with the same address); the
+    // business slug never collides (insertWithFreeSlug), and any other violation is not theirs to see
+    if (uniqueViolation(e) === "accounts_email_key") throw new ApiError(409, "An account with this email already exists");
     throw e;
   }
 }
 
-export function issueAccountToken(account: Account, secret: string): string {
+export function issueAccountToken(account: Account, secret: string): Promise<string> {
   return signJwt({ sub: account.id, role: account.role, businessId: account.businessId }, secret, 24 * 3600, Math.floor(now().getTime() / 1000));
 }
 

@@ -26,7 +26,7 @@ describe("POST /auth/register", () => {
     expect(counts.untracked).toBeGreaterThan(counts.products / 2);
     expect(counts).toMatchObject({ orders: 30, statuses: 7, reviews: 15, pages: 3 });
 
-    const claims = verifyJwt(res.json.token, p.env.sessionSecret, Math.floor(Date.now() / 1000));
+    const claims = await verifyJwt(res.json.token, p.env.sessionSecret, Math.floor(Date.now() / 1000));
     expect(claims).toMatchObject({ sub: res.json.account.id, role: "DEVELOPER", businessId });
     expect((claims!.exp as number) - (claims!.iat as number)).toBe(24 * 3600);
   });

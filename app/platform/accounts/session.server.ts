@@ -152,7 +152,7 @@ export async function requireApiAccount(request: Request, context: PlatformConte
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, "Missing bearer token");
-  const claims = verifyJwt(match[1], context.env.sessionSecret, Math.floor(now().getTime() / 1000));
+  const claims = await verifyJwt(match[1], context.env.sessionSecret, Math.floor(now().getTime() / 1000));
   if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
   const account = await getAccount(context.db, claims.sub);
   if (!account) throw new ApiError(401, "Invalid or expired token");

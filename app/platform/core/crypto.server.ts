@@ -1,3 +1,4 @@
+import { SignJWT, jwtVerify } from "jose";
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 // ---- passwords: scrypt, a memory-hard function (N=2^15, r=8, p=1: 32 MiB per hash) ----
@@ -66,31 +67,18 @@ export function decrypt(sealed: string, key: Buffer): string {
   return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
 }
 
-// ---- JWT, HS256 only ----
-const b64url = (v: string | Buffer) => Buffer.from(v).toString("base64url");
+// ---- JWT, HS256 only, with jose (a maintained library; the algorithm is pinned) ----
+const hmacKey = (secret: string) => new TextEncoder().encode(secret);
 
-export function signJwt(claims: Record<string, unknown>, secret: string, ttlSeconds: number, nowSeconds: number): string {
-  const header = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const payload = b64url(JSON.stringify({ iat: nowSeconds, exp: nowSeconds + ttlSeconds, ...claims }));
-  const signature = createHmac("sha256", secret).update(`${header}.${payload}`).digest("base64url");
-  return `${header}.${payload}.${signature}`;
+export async function signJwt(claims: Record<string, unknown>, secret: string, ttlSeconds: number, nowSeconds: number): Promise<string> {
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt(nowSeconds).setExpirationTime(nowSeconds + ttlSeconds).sign(hmacKey(secret));
 }
 
-/** Returns the claims of a valid, unexpired HS256 token, else null. */
-export function verifyJwt(token: string, secret: string, nowSeconds: number, audience?: string): Record<string, unknown> | null {
-  const parts = token.split(".");
-  if (parts.length !== 3) return null;
-  const [header, payload, signature] = parts;
+/** Returns the claims of a valid, unexpired HS256 token (an `exp` is required), else null. */
+export async function verifyJwt(token: string, secret: string, nowSeconds: number, audience?: string): Promise<Record<string, unknown> | null> {
   try {
-    const h = JSON.parse(Buffer.from(header, "base64url").toString("utf8"));
-    if (h.alg !== "HS256") return null;
-    const expected = createHmac("sha256", secret).update(`${header}.${payload}`).digest("base64url");
-    if (!safeEqual(expected, signature)) return null;
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-    if (typeof claims !== "object" || claims === null) return null;
-    if (typeof claims.exp !== "number" || claims.exp <= nowSeconds) return null;
-    if (audience !== undefined && claims.aud !== audience) return null;
-    return claims;
+    const { payload } = await jwtVerify(token, hmacKey(secret), { algorithms: ["HS256"], currentDate: new Date(nowSeconds * 1000), requiredClaims: ["exp"], ...(audience !== undefined ? { audience } : {}) });
+    return payload as Record<string, unknown>;
   } catch {
     return null;
   }

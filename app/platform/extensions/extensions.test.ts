@@ -182,7 +182,7 @@ describe("merchant endpoints for settings, embeds and pages", () => {
     expect((await p.request("PUT", "/merchant/pages/landing", { token: other.token, body: { title: "L", isPublished: true, blocks: [{ kind: "app", type: "stars", appId: created.json.id, settings: {} }] } })).status).toBe(400);
 
     // the admin page session token verifies with the client secret (independent JWT library)
-    const token = adminSessionToken(p.env, appRow.client_secret_enc ? { clientId: appRow.client_id, clientSecretEnc: appRow.client_secret_enc } : { clientId: "", clientSecretEnc: null }, merchant.account.id, merchant.businessId)!;
+    const token = (await adminSessionToken(p.env, appRow.client_secret_enc ? { clientId: appRow.client_id, clientSecretEnc: appRow.client_secret_enc } : { clientId: "", clientSecretEnc: null }, merchant.account.id, merchant.businessId))!;
     const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(created.json.clientSecret), { audience: created.json.clientId });
     expect(protectedHeader.alg).toBe("HS256");
     expect(payload).toMatchObject({ sub: merchant.account.id, businessId: merchant.businessId, aud: created.json.clientId });

@@ -120,7 +120,7 @@ export const pageInputSchema = z.object({
 export const PAGE_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Creates or replaces a page. An app block must name an active block of an app installed here. */
-export async function savePage(db: Database, businessId: string, slug: string, body: unknown) {
+export async function savePage(db: Database, businessId: string, slug: string, body: unknown, options: { createOnly?: boolean } = {}) {
   if (!PAGE_SLUG.test(slug) || slug.length > 60) throw new ApiError(400, "slug: must be lowercase letters, digits and hyphens (at most 60)");
   const input = parseWith(pageInputSchema, body);
   const blocks = await availableBlocks(db, businessId);
@@ -145,11 +145,16 @@ export async function savePage(db: Database, businessId: string, slug: string, b
     return { id, kind: "app", type: b.type, appId: b.appId, settings: validateSettings(def.settingsSchema, b.settings, `blocks[${i}].settings`) };
   });
   const t = now();
-  if (existing) {
-    const [row] = await db.update(pages).set({ title: input.title, isPublished: input.isPublished, blocks: stored, updatedAt: t }).where(eq(pages.id, existing.id)).returning();
+  const insert = db.insert(pages).values({ id: newId("pg"), businessId, slug, title: input.title, isPublished: input.isPublished, blocks: stored, createdAt: t, updatedAt: t });
+  if (options.createOnly) {
+    // "New page": of two creations of one address at once, one creates it and the other is told it exists
+    const [row] = await insert.onConflictDoNothing({ target: [pages.businessId, pages.slug] }).returning();
+    if (!row) throw new ApiError(409, `A page /${slug} exists already.`);
     return row;
   }
-  const [row] = await db.insert(pages).values({ id: newId("pg"), businessId, slug, title: input.title, isPublished: input.isPublished, blocks: stored, createdAt: t, updatedAt: t }).returning();
+  // PUT creates or replaces, in one statement: two saves of a new slug at once both succeed, the
+  // later one's content stays (pages_business_slug_key), never a unique violation
+  const [row] = await insert.onConflictDoUpdate({ target: [pages.businessId, pages.slug], set: { title: input.title, isPublished: input.isPublished, blocks: stored, updatedAt: t } }).returning();
   return row;
 }
 
@@ -166,7 +171,7 @@ export async function renderableBlocks(db: Db, business: Pick<Business, "id">, b
 // ---- admin page session tokens ----
 
 /** JWT signed with the app's client secret: HS256, 60 s, aud = clientId, sub = account, businessId claim. */
-export function adminSessionToken(env: Env, app: { clientId: string; clientSecretEnc: string | null }, accountId: string, businessId: string): string | null {
+export async function adminSessionToken(env: Env, app: { clientId: string; clientSecretEnc: string | null }, accountId: string, businessId: string): Promise<string | null> {
   if (!app.clientSecretEnc) return null;
   const secret = decrypt(app.clientSecretEnc, env.encryptionKey);
   return signJwt({ iss: env.publicUrl, aud: app.clientId, sub: accountId, businessId }, secret, 60, Math.floor(now().getTime() / 1000));

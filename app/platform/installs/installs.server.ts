@@ -10,7 +10,7 @@ import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt, encrypt, sha256 } from "../core/crypto.server";
-import { pgErrorCode, readColumns, selectColumns } from "../../../db/sql";
+import { readColumns, selectColumns } from "../../../db/sql";
 import { eventAllowed } from "../apps/catalog";
 import { addJob, emitEvent, removeJob } from "../events/emit.server";
 
@@ -33,28 +33,28 @@ export async function createInstallation(
   tx: Tx,
   env: Env,
   input: { app: App; businessId: string; scopes: string[]; isTestInstall: boolean; installedBy: string },
+  options: { alreadyInstalled?: string } = {},
 ): Promise<{ installation: Installation; webhookSecret: string }> {
   const t = now();
   const webhookSecret = newWebhookSecret(input.isTestInstall);
-  let installation: Installation;
-  try {
-    [installation] = await tx
-      .insert(installations)
-      .values({
-        id: newId("inst"),
-        appId: input.app.id,
-        businessId: input.businessId,
-        scopes: input.scopes,
-        isTestInstall: input.isTestInstall,
-        webhookSecretEnc: encrypt(webhookSecret, env.encryptionKey),
-        installedBy: input.installedBy,
-        installedAt: t,
-      })
-      .returning();
-  } catch (e) {
-    if (pgErrorCode(e) === "23505") throw new ApiError(409, "The app is already installed on this business");
-    throw e;
-  }
+  // One active installation per app and business (installations_active_key). The insert does nothing
+  // when another transaction holds it, even one not yet committed (it waits for it), so the
+  // caller's transaction stays usable and the loser is answered 409 with the caller's words.
+  const [installation] = await tx
+    .insert(installations)
+    .values({
+      id: newId("inst"),
+      appId: input.app.id,
+      businessId: input.businessId,
+      scopes: input.scopes,
+      isTestInstall: input.isTestInstall,
+      webhookSecretEnc: encrypt(webhookSecret, env.encryptionKey),
+      installedBy: input.installedBy,
+      installedAt: t,
+    })
+    .onConflictDoNothing({ target: [installations.appId, installations.businessId], where: sql`status = 'ACTIVE'` })
+    .returning();
+  if (!installation) throw new ApiError(409, options.alreadyInstalled ?? "The app is already installed on this business");
   if (input.app.webhookUrl) {
     await tx.insert(webhooks).values({
       id: newId("wh"),
@@ -128,8 +128,10 @@ export async function authenticateInstallation(db: Database, authorization: stri
   };
 }
 
-export async function getActiveInstallation(db: Db, appId: string, businessId: string): Promise<Installation | undefined> {
-  const [row] = await db.select().from(installations).where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), eq(installations.status, "ACTIVE")));
+/** The active installation of an app on a business; `lock` holds its row until the transaction ends (an uninstall waits). */
+export async function getActiveInstallation(db: Db, appId: string, businessId: string, options: { lock?: boolean } = {}): Promise<Installation | undefined> {
+  const query = db.select().from(installations).where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), eq(installations.status, "ACTIVE")));
+  const [row] = options.lock ? await query.for("update") : await query;
   return row;
 }
 

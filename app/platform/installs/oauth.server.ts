@@ -8,6 +8,7 @@ import { apps, installations, oauthCodes, type Account, type App } from "../../.
 import type { Env } from "../core/env.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
+import { ApiError } from "../core/http.server";
 import { sha256 } from "../core/crypto.server";
 import { verifyClientCredentials } from "../apps/apps.server";
 import { createInstallation, getActiveInstallation, issueAccessToken, webhookSecretOf } from "./installs.server";
@@ -95,8 +96,12 @@ export function installTarget(account: Account, app: App): { businessId: string;
 export async function approveAuthorization(db: Database, env: Env, account: Account, req: AuthorizeRequest): Promise<string> {
   const target = installTarget(account, req.app);
   const code = randomToken(32);
-  await db.transaction(async (tx) => {
-    let installation = await getActiveInstallation(tx, req.app.id, target.businessId);
+  // Two "Install" clicks at once, or a click racing an uninstall: the active installation's row is
+  // locked (an uninstall waits for this code to be written, and then the exchange says the
+  // installation is gone); when there is none, the first click creates it and a second one, waiting
+  // on the unique index, is sent round again to use it. Every click gets a code for the one installation.
+  await withRetryOnce(async () => db.transaction(async (tx) => {
+    let installation = await getActiveInstallation(tx, req.app.id, target.businessId, { lock: true });
     if (!installation) {
       ({ installation } = await createInstallation(tx, env, { app: req.app, businessId: target.businessId, scopes: req.scopes, isTestInstall: target.isTestInstall, installedBy: account.id }));
     }
@@ -113,8 +118,18 @@ export async function approveAuthorization(db: Database, env: Env, account: Acco
       installationId: installation.id,
       createdAt: now(),
     });
-  });
+  }));
   return redirectWith(req.redirectUri, { code, state: req.state });
+}
+
+/** Runs `work` again once when it lost a race for the one active installation (409 from createInstallation). */
+async function withRetryOnce<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) return work();
+    throw e;
+  }
 }
 
 export function denyAuthorization(req: AuthorizeRequest): string {

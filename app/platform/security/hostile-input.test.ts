@@ -376,9 +376,9 @@ describe("forged credentials", () => {
       `${header}.${b64({ ...claims, role: "REVIEWER" })}.${signature}`,
       `${header}.${b64({ ...claims, sub: merchant.account.id })}.${signature}`,
       `${header}.${payload}.${signature.slice(0, -2)}AA`,
-      signJwt({ sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId }, "not the platform's secret", 3600, nowS),
-      signJwt({ sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId }, p.env.sessionSecret, 60, nowS - 3600),
-      signJwt({ sub: "acct_nobody", role: "DEVELOPER", businessId: dev.businessId }, p.env.sessionSecret, 3600, nowS),
+      await signJwt({ sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId }, "not the platform's secret", 3600, nowS),
+      await signJwt({ sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId }, p.env.sessionSecret, 60, nowS - 3600),
+      await signJwt({ sub: "acct_nobody", role: "DEVELOPER", businessId: dev.businessId }, p.env.sessionSecret, 3600, nowS),
       `${header}.${payload}`,
       "",
     ];

@@ -73,7 +73,7 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
   const createUser = async (role: Role) => {
     const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
     const { account, business } = await createAccount(database.db, { email, password: "correct horse battery", name: role, role, businessName: "Shop" });
-    return { account, business, token: issueAccountToken(account, env.sessionSecret), email };
+    return { account, business, token: await issueAccountToken(account, env.sessionSecret), email };
   };
 
   return { url: env.publicUrl, storefrontUrl: env.storefrontUrl, port: web.port, db: database.db, sql: database.sql, dbUrl: database.url, env, worker: () => worker, request, register, createUser };
