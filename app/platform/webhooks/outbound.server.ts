@@ -9,34 +9,53 @@ import http from "node:http";
 import https from "node:https";
 import dns from "node:dns";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 
 export type OutboundResult = { ok: boolean; statusCode: number | null; durationMs: number; error?: string; bodyExcerpt?: string; body?: string; headers?: Record<string, string | string[] | undefined> };
 
-const blocked = new net.BlockList();
-for (const [addr, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const)
-  blocked.addSubnet(addr, prefix, "ipv4");
-for (const [addr, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32], ["100::", 64], ["2001::", 23]] as const)
-  blocked.addSubnet(addr, prefix, "ipv6");
-
-/** Whether an IP address may be reached with the guard on. */
-export function isPublicAddress(ip: string): boolean {
-  const family = net.isIP(ip);
-  if (family === 4) return !blocked.check(ip, "ipv4");
-  if (family === 6) {
-    const lower = ip.toLowerCase();
-    // IPv4-mapped (::ffff:a.b.c.d or ::ffff:7f00:1), NAT64 and IPv4-compatible forms: check the IPv4 inside
-    const mapped = /^(?:::ffff:|64:ff9b::|::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(lower);
-    if (mapped) {
-      const v4 = mapped[1] ?? [parseInt(mapped[2], 16) >> 8, parseInt(mapped[2], 16) & 255, parseInt(mapped[3], 16) >> 8, parseInt(mapped[3], 16) & 255].join(".");
-      return isPublicAddress(v4);
-    }
-    return !blocked.check(ip, "ipv6");
+/**
+ * The IPv4 addresses an IPv6 address carries, by its range (ipaddr.js names them): IPv4-mapped
+ * (`::ffff:a.b.c.d`), SIIT (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`, local-use `64:ff9b:1::/48`),
+ * 6to4 (`2002:AABB:CCDD::/16`), Teredo (server in bits 32-63, client inverted in the last 32) and
+ * the deprecated IPv4-compatible `::a.b.c.d`. A packet to such an address can end at the IPv4 one.
+ */
+function embeddedIPv4(addr: ipaddr.IPv6, range: string): ipaddr.IPv4[] {
+  const p = addr.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+  switch (range) {
+    case "ipv4Mapped":
+    case "rfc6145":
+    case "rfc6052":
+      return [v4(p[6], p[7])];
+    case "6to4":
+      return [v4(p[1], p[2])];
+    case "teredo":
+      return [v4(p[2], p[3]), v4(~p[6] & 0xffff, ~p[7] & 0xffff)];
+    default:
+      return p.slice(0, 6).every((x) => x === 0) ? [v4(p[6], p[7])] : [];
   }
-  return false;
+}
+
+/**
+ * Whether an IP address may be reached with the guard on: only public unicast, classified by range
+ * with a maintained library (ipaddr.js), never by a hand-kept list. Loopback, private, link-local,
+ * unique-local, carrier-grade NAT, multicast, broadcast, unspecified, reserved, documentation,
+ * benchmarking and every other special range are refused; an IPv6 address that carries an IPv4
+ * one is judged by that IPv4 address (and refused when it carries several and any is not public).
+ */
+export function isPublicAddress(ip: string): boolean {
+  if (!net.isIP(ip)) return false;
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.parse(ip);
+  } catch {
+    return false;
+  }
+  if (addr.kind() === "ipv4") return addr.range() === "unicast";
+  const range = addr.range();
+  const carried = embeddedIPv4(addr as ipaddr.IPv6, range);
+  if (carried.length) return carried.every((v4) => v4.range() === "unicast");
+  return range === "unicast";
 }
 
 export class OutboundRefused extends Error {}

@@ -36,8 +36,68 @@ describe("the outbound address guard", () => {
     expect(result).toMatchObject({ ok: true, statusCode: 204 });
   });
 
+  // every spelling of a non-public address a URL can carry: the URL parser turns numeric hosts into
+  // dotted quads, and IPv6 forms that carry an IPv4 address are judged by it
+  const refused: [string, string][] = [
+    ["decimal IPv4", "https://2130706433/"],
+    ["hex IPv4", "https://0x7f000001/"],
+    ["hex octets", "https://0x7f.0.0.1/"],
+    ["octal IPv4", "https://0177.0.0.1/"],
+    ["short IPv4 (127.1)", "https://127.1/"],
+    ["short IPv4 (127.0.1)", "https://127.0.1/"],
+    ["short private (10.1)", "https://10.1/"],
+    ["unspecified", "https://0.0.0.0/"],
+    ["this network 0/8", "https://0.1.2.3/"],
+    ["broadcast", "https://255.255.255.255/"],
+    ["carrier-grade NAT", "https://100.64.0.1/"],
+    ["benchmarking 198.18/15", "https://198.18.0.1/"],
+    ["documentation 192.0.2/24", "https://192.0.2.1/"],
+    ["metadata (AWS, GCP, Azure)", "https://169.254.169.254/latest/meta-data"],
+    ["metadata (AWS IPv6)", "https://[fd00:ec2::254]/"],
+    ["IPv4-mapped", "https://[::ffff:127.0.0.1]/"],
+    ["IPv4-mapped, hex", "https://[::ffff:7f00:1]/"],
+    ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/"],
+    ["SIIT (::ffff:0:a.b.c.d)", "https://[::ffff:0:7f00:1]/"],
+    ["IPv4-compatible (::a.b.c.d)", "https://[::7f00:1]/"],
+    ["6to4 of loopback", "https://[2002:7f00:1::]/"],
+    ["6to4 of a private address", "https://[2002:c0a8:101::1]/"],
+    ["Teredo with a reserved client", "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"],
+    ["NAT64 well-known prefix", "https://[64:ff9b::7f00:1]/"],
+    ["NAT64 local-use prefix", "https://[64:ff9b:1::7f00:1]/"],
+    ["unique local (ULA)", "https://[fc00::1]/"],
+    ["unique local fd00::/8", "https://[fd12:3456::1]/"],
+    ["link-local IPv6", "https://[fe80::1]/"],
+    ["multicast IPv6", "https://[ff02::1]/"],
+    ["loopback IPv6", "https://[::1]/"],
+    ["unspecified IPv6", "https://[::]/"],
+    ["documentation IPv6", "https://[2001:db8::1]/"],
+    ["discard-only IPv6", "https://[100::1]/"],
+  ];
+  for (const [name, url] of refused)
+    it(`refuses ${name}: ${url}`, async () => {
+      expect(() => checkUrl(url, false), url).toThrow(/not public/);
+      const result = await postOutbound(url, "{}", {}, { timeoutMs: 2000, allowPrivate: false });
+      expect(result).toMatchObject({ ok: false, statusCode: null });
+      expect(result.error).toMatch(/^refused: /);
+    });
+
+  it("lets public unicast through, also when an IPv6 form carries a public IPv4 address", () => {
+    for (const url of ["https://8.8.8.8/", "https://[2606:4700::1111]/", "https://[2002:808:808::1]/", "https://[64:ff9b::808:808]/", "https://[::ffff:8.8.8.8]/", "https://hooks.example.com/x"])
+      expect(checkUrl(url, false).href, url).toBe(new URL(url).href);
+  });
+
+  it("refuses a name whose resolver answers with any non-public address, in any form", async () => {
+    for (const address of ["10.0.0.5", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe", "fd00:ec2::254"]) {
+      const family = address.includes(":") ? 6 : 4;
+      const resolver = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "93.184.216.34", family: 4 }, { address, family }]);
+      const result = await postOutbound("https://mixed.example.com/", "{}", {}, { timeoutMs: 2000, allowPrivate: false, resolver });
+      expect(result.ok, address).toBe(false);
+      expect(result.error, address).toMatch(/resolves to .* which is not public/);
+    }
+  });
+
   it("knows public from private addresses", () => {
     for (const ip of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "93.184.216.34"]) expect(isPublicAddress(ip), ip).toBe(true);
-    for (const ip of ["127.0.0.1", "10.1.2.3", "::1", "::ffff:10.0.0.1", "::ffff:7f00:1", "64:ff9b::7f00:1", "169.254.1.1", "224.0.0.1", "not-an-ip"]) expect(isPublicAddress(ip), ip).toBe(false);
+    for (const ip of ["127.0.0.1", "10.1.2.3", "::1", "::ffff:10.0.0.1", "::ffff:7f00:1", "64:ff9b::7f00:1", "169.254.1.1", "224.0.0.1", "not-an-ip", "0x7f000001", "127.1", "2002:7f00:1::", "::ffff:0:7f00:1", "64:ff9b:1::7f00:1"]) expect(isPublicAddress(ip), ip).toBe(false);
   });
 });
