@@ -1,3 +1,4 @@
+import { exactOrigin } from "~/platform/core/urls";
 import { useEffect, useRef, useState } from "react";
 
 /** The block iframe protocol of the spec and contract 10. */
@@ -17,14 +18,7 @@ export type BlockFrameProps = {
   initialHeight?: number;
 };
 
-export function originOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return u.protocol === "http:" || u.protocol === "https:" ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
+export const originOf = (url: string): string | null => exactOrigin(url);
 
 /**
  * Hosts an app's block: answers SERVICE_BLOCK_READY with SERVICE_BLOCK_INIT, sends

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Env } from "./env.server";
+import { appUrlProblem } from "./urls";
 
 /**
  * An absolute http(s) URL; in production https only. javascript:, data: and every other scheme
@@ -10,13 +11,8 @@ export function webUrl(env: Pick<Env, "isProduction">) {
     .string()
     .trim()
     .max(2000)
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        if (env.isProduction) return url.protocol === "https:";
-        return url.protocol === "https:" || url.protocol === "http:";
-      } catch {
-        return false;
-      }
-    }, env.isProduction ? "must be an absolute https URL" : "must be an absolute http(s) URL");
+    .superRefine((value, ctx) => {
+      const problem = appUrlProblem(value, { httpsOnly: env.isProduction });
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    });
 }

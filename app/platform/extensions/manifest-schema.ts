@@ -2,6 +2,7 @@
  * The manifest's JSON Schema (contract 9), checked with ajv, plus the rules a schema cannot say
  * (uniqueness, settings schemas that compile, defaults that validate, size).
  */
+import { appUrlProblem } from "../core/urls";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 
@@ -151,6 +152,17 @@ export function validateManifest(manifest: unknown): string[] {
   unique(m.embeds, "embedType", "embeds");
   unique(m.hooks, "hookPoint", "hooks");
   unique(m.adminPages, "pageId", "adminPages");
+  // every URL the app supplies: absolute http(s), no credentials, a plain host (core/urls.ts)
+  const checkUrl = (value: string | undefined, field: string) => {
+    const problem = value === undefined ? null : appUrlProblem(value);
+    if (problem) problems.push(`${field}: ${problem}`);
+  };
+  m.blocks?.forEach((b, i) => checkUrl(b.renderUrl, `blocks[${i}].renderUrl`));
+  m.embeds?.forEach((e, i) => {
+    checkUrl(e.scriptUrl, `embeds[${i}].scriptUrl`);
+    checkUrl(e.renderUrl, `embeds[${i}].renderUrl`);
+  });
+  m.adminPages?.forEach((a, i) => checkUrl(a.renderUrl, `adminPages[${i}].renderUrl`));
   const ajv = settingsAjv();
   const checkSettings = (schema: Record<string, unknown> | undefined, defaults: Record<string, unknown> | undefined, field: string) => {
     if (!schema) return;

@@ -3,11 +3,14 @@
  * for Remix's inline scripts) and from exactly the origins of the active GLOBAL_SCRIPT embeds;
  * frames from exactly the origins of the active blocks and FLOATING_WIDGET embeds.
  */
+import { policySources } from "../core/urls";
+
 export type CspOrigins = { scriptOrigins: string[]; frameOrigins: string[] };
 
 export function storefrontCsp(nonce: string, origins: CspOrigins | null): string {
-  const scripts = [...new Set(origins?.scriptOrigins ?? [])].sort();
-  const frames = [...new Set(origins?.frameOrigins ?? [])].sort();
+  // only exact origins reach the policy, whatever a stored URL holds (core/urls.ts)
+  const scripts = policySources(origins?.scriptOrigins ?? []);
+  const frames = policySources(origins?.frameOrigins ?? []);
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${scripts.length ? " " + scripts.join(" ") : ""}`,

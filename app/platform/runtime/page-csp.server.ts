@@ -12,27 +12,13 @@
  * A policy belongs to a document, so a client-side navigation to such a page is turned into a
  * document load (`needsOwnDocument`, used by entry.server's handleDataRequest).
  */
+import { policySources } from "../core/urls";
+
 export type PageCspNeeds = { frameOrigins: string[]; formActionOrigins: string[]; eval: boolean };
 
-/** The exact origin of an http(s) URL, or null: only `scheme://host[:port]` can reach a policy. */
-export function exactOrigin(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    // a host the URL parser kept but a policy would misread (`*`, `;`, quotes, spaces never survive
-    // the parser in special URLs, but check the serialised origin anyway)
-    return /^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/.test(url.origin) ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
-const sources = (values: string[]) => [...new Set(values.map(exactOrigin).filter((o): o is string => !!o))].sort();
-
 export function platformPageCsp(nonce: string, needs: PageCspNeeds): string {
-  const frames = sources(needs.frameOrigins);
-  const formActions = sources(needs.formActionOrigins);
+  const frames = policySources(needs.frameOrigins);
+  const formActions = policySources(needs.formActionOrigins);
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'${needs.eval ? " 'unsafe-eval'" : ""}`,
