@@ -9,7 +9,15 @@ test("a developer signs up, sees the sandbox business and signs out", async ({ p
   await page.getByLabel("An app developer").check();
   await page.getByLabel("Your name").fill("Ada Lovelace");
   await page.getByLabel("Email").fill(email);
+  // the strength meter reacts as the password is typed, and the most common passwords are refused
+  await page.getByLabel(/^Password/).fill("password1");
+  await expect(page.getByTestId("password-strength")).toContainText("Too weak");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("alert")).toContainText("password: is one of the most common passwords");
+  await page.getByLabel("Your name").fill("Ada Lovelace");
+  await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill("analytical-engine");
+  await expect(page.getByTestId("password-strength")).toContainText(/Good|Strong/);
   await page.getByRole("button", { name: "Create account" }).click();
 
   await expect(page).toHaveURL(/\/portal$/);

@@ -6,6 +6,7 @@ import { createAccount, registerSchema } from "~/platform/accounts/accounts.serv
 import { homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
 import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
+import { PasswordStrength } from "~/components/password-strength";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Storefront Apps" }];
 
@@ -35,6 +36,7 @@ export default function Signup() {
   const [params] = useSearchParams();
   const [role, setRole] = useState(params.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER");
   const busy = useNavigation().state !== "idle";
+  const [password, setPassword] = useState("");
   return (
     <main className="page narrow">
       <div className="card auth-card">
@@ -65,9 +67,12 @@ export default function Signup() {
             <input type="email" name="email" autoComplete="email" required />
           </label>
           <label>
-            Password <span className="muted">(at least 8 characters)</span>
-            <input type="password" name="password" autoComplete="new-password" minLength={8} required />
+            Password <span className="muted">(at least 8 characters, not one of the most common)</span>
+            <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="password-help" />
           </label>
+          <div id="password-help">
+            <PasswordStrength password={password} />
+          </div>
           {role === "MERCHANT" ? (
             <label>
               Business name

@@ -68,3 +68,24 @@ export const sessions = pgTable(
 
 export type Business = typeof businesses.$inferSelect;
 export type Account = typeof accounts.$inferSelect;
+
+/**
+ * Growing delays per (account e-mail, client address) pair: after 3 failures from one address for
+ * one account, each further attempt from that pair waits twice as long (1 s, 2 s, 4 s … 15 min).
+ * A success from the pair removes its row; 24 hours without a failure start it afresh.
+ */
+export const signInDelays = pgTable("sign_in_delays", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  lastFailureAt: ts("last_failure_at").notNull(),
+  lockedUntil: ts("locked_until"),
+});
+
+/**
+ * Addresses an account has signed in from, as the SHA-256 of account id and address: exempt from
+ * the per-account budget, so that failures sprayed from elsewhere cannot lock the owner out.
+ */
+export const signInKnownAddresses = pgTable("sign_in_known_addresses", {
+  hash: text("hash").primaryKey(),
+  lastSeenAt: ts("last_seen_at").notNull(),
+});

@@ -4,12 +4,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
-import { accounts, businesses, pages, signInAttempts, type Account, type Business } from "../../../db/schema";
+import { accounts, businesses, pages, signInAttempts, signInDelays, signInKnownAddresses, type Account, type Business } from "../../../db/schema";
 import { uniqueViolation } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { DUMMY_PASSWORD_HASH, hashPassword, signJwt, verifyPassword } from "../core/crypto.server";
+import { DUMMY_PASSWORD_HASH, hashPassword, sha256, signJwt, verifyPassword } from "../core/crypto.server";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./passwords.server";
 import { defaultHomePage, seedBusinessCatalog } from "../catalog/demo-data.server";
 
 export type Role = Account["role"];
@@ -18,7 +19,11 @@ export type PublicAccount = { id: string; email: string; name: string; role: Rol
 export const registerSchema = z
   .object({
     email: z.string().trim().toLowerCase().email("must be an e-mail address").max(254),
-    password: z.string().min(8, "must be at least 8 characters").max(200),
+    password: z
+      .string()
+      .min(8, "must be at least 8 characters")
+      .max(200)
+      .refine((p) => !isCommonPassword(p), COMMON_PASSWORD_MESSAGE),
     name: z.string().trim().min(1, "is required").max(100),
     role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"], { message: "must be DEVELOPER or MERCHANT" }),
     businessName: z.string().trim().min(1).max(100).optional(),
@@ -104,49 +109,104 @@ export function issueAccountToken(account: Account, secret: string): Promise<str
   return signJwt({ sub: account.id, role: account.role, businessId: account.businessId }, secret, 24 * 3600, Math.floor(now().getTime() / 1000));
 }
 
-const THROTTLE_WINDOW_MS = 15 * 60_000;
-/** failures allowed per window: per account, and per client address (many people share one) */
-const THROTTLE_LIMITS = { email: 10, ip: 50 };
+/**
+ * Sign-in throttling (docs/security.md, "Sign-in"), three budgets, counted in PostgreSQL so that every
+ * server process shares them, each with its own answer and Retry-After:
+ * - per account and address: after 3 failures, growing delays (1 s, 2 s, 4 s … 15 min) for that pair
+ *   only; a success from the pair ends them. The owner signing in from elsewhere is not affected.
+ * - per account, across addresses: 100 failures an hour, after which the account is closed to sign-in
+ *   for the rest of the hour — except from addresses it has signed in from before, so a spray from
+ *   elsewhere cannot lock the owner out of their usual place.
+ * - per address, across accounts: 50 failures in 15 minutes (one address guessing many accounts).
+ */
+export const THROTTLE = {
+  pairFreeFailures: 3,
+  pairMaxDelayS: 15 * 60,
+  pairForgetAfterMs: 24 * 3600_000,
+  accountWindowMs: 3600_000,
+  accountFailures: 100,
+  addressWindowMs: 15 * 60_000,
+  addressFailures: 50,
+};
 
-function throttleWindow() {
+const windowOf = (ms: number) => {
   const t = now().getTime();
-  return new Date(t - (t % THROTTLE_WINDOW_MS));
+  return new Date(t - (t % ms));
+};
+const secondsUntil = (t: Date) => String(Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 1000)));
+const knownAddressHash = (accountId: string, address: string) => sha256(`${accountId}|${address}`);
+
+async function failuresIn(db: Db, key: string, windowStart: Date): Promise<number> {
+  const [row] = await db.select({ failures: signInAttempts.failures }).from(signInAttempts).where(and(eq(signInAttempts.key, key), eq(signInAttempts.windowStart, windowStart)));
+  return row?.failures ?? 0;
 }
 
-async function isThrottled(db: Db, keys: string[]): Promise<boolean> {
-  const rows = await db
-    .select({ key: signInAttempts.key, failures: signInAttempts.failures })
-    .from(signInAttempts)
-    .where(and(sql`${signInAttempts.key} in ${keys}`, eq(signInAttempts.windowStart, throttleWindow())));
-  return rows.some((r) => r.failures >= (r.key.startsWith("ip:") ? THROTTLE_LIMITS.ip : THROTTLE_LIMITS.email));
+/** A 429 (with Retry-After) when any budget is spent for this attempt; nothing otherwise. */
+async function checkThrottle(db: Db, email: string, address: string, account: Account | undefined) {
+  const t = now();
+  const tooMany = (retryAfter: string) => new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": retryAfter });
+  const [pair] = await db.select({ lockedUntil: signInDelays.lockedUntil }).from(signInDelays).where(eq(signInDelays.key, `pair:${email}|${address}`));
+  if (pair?.lockedUntil && pair.lockedUntil > t) throw tooMany(secondsUntil(pair.lockedUntil));
+  const addressWindow = windowOf(THROTTLE.addressWindowMs);
+  if ((await failuresIn(db, `ip:${address}`, addressWindow)) >= THROTTLE.addressFailures) throw tooMany(secondsUntil(new Date(addressWindow.getTime() + THROTTLE.addressWindowMs)));
+  const accountWindow = windowOf(THROTTLE.accountWindowMs);
+  if ((await failuresIn(db, `email:${email}`, accountWindow)) >= THROTTLE.accountFailures) {
+    const known = account ? await db.select({ hash: signInKnownAddresses.hash }).from(signInKnownAddresses).where(eq(signInKnownAddresses.hash, knownAddressHash(account.id, address))) : [];
+    if (known.length === 0) throw tooMany(secondsUntil(new Date(accountWindow.getTime() + THROTTLE.accountWindowMs)));
+  }
 }
 
-async function recordFailure(db: Db, keys: string[]) {
-  const windowStart = throttleWindow();
-  for (const key of keys)
+/** Counts a failure in every budget; each count is one atomic upsert, exact under concurrency. */
+async function recordFailure(db: Db, email: string, address: string) {
+  const t = now();
+  for (const [key, windowStart] of [
+    [`email:${email}`, windowOf(THROTTLE.accountWindowMs)],
+    [`ip:${address}`, windowOf(THROTTLE.addressWindowMs)],
+  ] as const)
     await db
       .insert(signInAttempts)
       .values({ key, windowStart, failures: 1 })
       .onConflictDoUpdate({ target: [signInAttempts.key, signInAttempts.windowStart], set: { failures: sql`${signInAttempts.failures} + 1` } });
+  // the pair's count starts afresh after a day without failures; from the 3rd failure on, a delay doubling each time
+  const forgetBefore = new Date(t.getTime() - THROTTLE.pairForgetAfterMs).toISOString();
+  const count = sql`case when ${signInDelays.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${signInDelays.failures} + 1 end`;
+  await db
+    .insert(signInDelays)
+    .values({ key: `pair:${email}|${address}`, failures: 1, lastFailureAt: t, lockedUntil: null })
+    .onConflictDoUpdate({
+      target: signInDelays.key,
+      set: {
+        failures: count,
+        lastFailureAt: t,
+        lockedUntil: sql`case when ${count} >= ${THROTTLE.pairFreeFailures}
+          then ${t.toISOString()}::timestamptz + least(power(2, ${count} - ${THROTTLE.pairFreeFailures}), ${THROTTLE.pairMaxDelayS}) * interval '1 second' end`,
+      },
+    });
+}
+
+/** A success: the pair's delays end, and the address becomes one the account is known from. */
+async function recordSuccess(db: Db, account: Account, email: string, address: string) {
+  await db.delete(signInDelays).where(eq(signInDelays.key, `pair:${email}|${address}`));
+  await db
+    .insert(signInKnownAddresses)
+    .values({ hash: knownAddressHash(account.id, address), lastSeenAt: now() })
+    .onConflictDoUpdate({ target: signInKnownAddresses.hash, set: { lastSeenAt: now() } });
 }
 
 /**
- * Checks e-mail and password. One message for both kinds of failure; after 10 failures in 15
- * minutes for the same account (50 for the same client address), sign-in answers 429.
+ * Checks e-mail and password. One message for both kinds of failure (401); the budgets above answer
+ * 429 with Retry-After.
  */
 export async function authenticate(db: Database, input: { email: string; password: string }, clientAddress: string): Promise<Account> {
   const email = input.email.trim().toLowerCase();
-  const keys = [`email:${email}`, `ip:${clientAddress}`];
-  if (await isThrottled(db, keys)) {
-    const retry = Math.max(1, Math.ceil((throttleWindow().getTime() + THROTTLE_WINDOW_MS - now().getTime()) / 1000));
-    throw new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": String(retry) });
-  }
   const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
+  await checkThrottle(db, email, clientAddress, account);
   const ok = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!account || !ok) {
-    await recordFailure(db, keys);
+    await recordFailure(db, email, clientAddress);
     throw new ApiError(401, "Invalid email or password");
   }
+  await recordSuccess(db, account, email, clientAddress);
   return account;
 }
 

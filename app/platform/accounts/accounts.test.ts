@@ -92,17 +92,26 @@ describe("POST /auth/login", () => {
     expect(wrong.json).toEqual({ statusCode: 401, message: "Invalid email or password", error: "Unauthorized" });
   });
 
-  it("throttles an account after 10 failures with 429 and Retry-After, even for the right password", async () => {
-    await p.db.execute(sql`delete from sign_in_attempts`);
+  it("makes an address wait after 3 failures for one account: 429 with Retry-After, even for the right password", async () => {
     const dev = await p.register("DEVELOPER");
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 3; i++) {
       const res = await p.request("POST", "/auth/login", { body: { email: dev.email, password: `wrong-${i}-password` } });
       expect(res.status).toBe(401);
     }
     const blocked = await p.request("POST", "/auth/login", { body: { email: dev.email, password: dev.password } });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    await p.db.execute(sql`delete from sign_in_attempts`);
+    await p.db.execute(sql`delete from sign_in_delays`);
+  });
+
+  it("refuses the most common passwords, naming the field, and takes a strong one", async () => {
+    for (const password of ["password", "123456789", "Password1", "iloveyou", "QWERTYUIOP"]) {
+      const res = await p.request("POST", "/auth/register", { body: { email: `common-${Math.random().toString(36).slice(2)}@example.test`, password, name: "C", role: "DEVELOPER" } });
+      expect(res.status, password).toBe(400);
+      expect(res.json.message, password).toMatch(/password: is one of the most common passwords/);
+    }
+    const ok = await p.request("POST", "/auth/register", { body: { email: `strong-${Math.random().toString(36).slice(2)}@example.test`, password: "tangerine orbit willow 42", name: "S", role: "DEVELOPER" } });
+    expect(ok.status).toBe(201);
   });
 });
 

@@ -122,13 +122,17 @@ export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getConte
  * The Fetch request of an Express request, like @remix-run/express's createRemixRequest but without
  * an abort signal (no JSON handler uses one, and it costs an AbortController per request).
  */
+const CLIENT_ADDRESS = "x-platform-client-address";
+
 function toRequest(req: ExpressRequest): globalThis.Request {
   const host = req.get("X-Forwarded-Host") ?? req.get("host") ?? "localhost";
   const port = /:(\d+)$/.exec(host)?.[1];
   const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
   const headers = new Headers();
   const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  // the client's own X-Platform-Client-Address is dropped: only the address the socket saw counts (sign-in throttling)
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.append(raw[i], raw[i + 1]);
+  headers.set(CLIENT_ADDRESS, req.socket.remoteAddress ?? "unknown");
   if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers });
   return new Request(url, { method: req.method, headers, body: createReadableStreamFromReadable(req), duplex: "half" } as RequestInit);
 }

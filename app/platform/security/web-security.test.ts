@@ -11,8 +11,10 @@ import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
 import { setClockOffset } from "../core/clock.server";
+import { authenticate } from "../accounts/accounts.server";
+import type { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
-import { accounts, apps, businesses, embedSettings, installations, orders, pages, products, reviews, webhookDeliveries } from "../../../db/schema";
+import { accounts, apps, businesses, embedSettings, installations, orders, pages, products, reviews, signInAttempts, webhookDeliveries } from "../../../db/schema";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";
@@ -686,28 +688,91 @@ describe("javascript: and data: URLs are refused wherever a URL is stored", () =
 // Last in the file: these move the platform clock to fresh 15-minute windows (the address is 127.0.0.1 for every test).
 describe("sign-in throttling", () => {
   const WINDOW = 15 * 60_000;
+  const HOUR = 3600_000;
   const login = (email: string, password: string) => p.request("POST", "/auth/login", { body: { email, password } });
+  const signInFrom = (address: string, email: string, password: string) =>
+    authenticate(p.db, { email, password }, address).then(
+      () => ({ status: 200, retryAfter: null as string | null }),
+      (e: ApiError) => ({ status: e.status, retryAfter: e.headers?.["Retry-After"] ?? null }),
+    );
 
-  it("locks an account after 10 failures in 15 minutes, even for the right password, through the API and the page", async () => {
+  it("after 3 failures from one address for one account, that address waits, twice as long each time, through the API and the page", async () => {
     setClockOffset(2 * WINDOW);
     const victim = await p.register("MERCHANT");
-    for (let i = 1; i <= 10; i++) expect((await login(victim.email, `wrong-${i}`)).status, `failure ${i}`).toBe(401);
-    const locked = await login(victim.email, PASSWORD);
-    expect(locked.status).toBe(429);
-    expect(locked.json).toMatchObject({ statusCode: 429, error: "Too Many Requests" });
-    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(15 * 60);
-    // the sign-in page refuses it too, and sets no session
+    // a client cannot choose the address it is counted under: a forged X-Platform-Client-Address is ignored
+    const forged = (i: number) => ({ "X-Platform-Client-Address": `203.0.113.${i}` });
+    for (let i = 1; i <= 3; i++) expect((await p.request("POST", "/auth/login", { body: { email: victim.email, password: `wrong-${i}` }, headers: forged(i) })).status, `failure ${i}`).toBe(401);
+    // the 4th attempt from this address waits 1 s, even with the right password
+    const waiting = await p.request("POST", "/auth/login", { body: { email: victim.email, password: PASSWORD }, headers: forged(9) });
+    expect(waiting.status).toBe(429);
+    expect(waiting.json).toMatchObject({ statusCode: 429, error: "Too Many Requests" });
+    expect(waiting.headers.get("retry-after")).toBe("1");
+    // each further failure doubles the wait: 2 s, 4 s, 8 s
+    let offset = 2 * WINDOW;
+    for (const expected of ["2", "4", "8"]) {
+      offset += Number(expected) * 1000; // the previous wait is over
+      setClockOffset(offset);
+      expect((await login(victim.email, "wrong again")).status).toBe(401);
+      expect((await login(victim.email, PASSWORD)).headers.get("retry-after")).toBe(expected);
+    }
+    // the sign-in page refuses it too while the wait lasts, says why, and sets no session
     const session = new BrowserSession(p.url);
     await session.get("/login");
     const page = await rawPost(session, "/login", { email: victim.email, password: PASSWORD, csrf: session.csrf });
     expect(page.status).toBe(429);
+    expect(page.html).toContain("Too many failed sign-in attempts");
     expect(page.setCookie.join(";")).not.toMatch(/__session=/);
-    // other accounts from the same address still sign in (10 failures is far below the address limit)
+    // other accounts from the same address are not delayed
     expect((await login(dev.email, PASSWORD)).status).toBe(200);
-    // the next window lets the account in again
-    setClockOffset(3 * WINDOW);
+    // once the wait is over the right password signs in, and the delays end
+    setClockOffset(offset + 8000);
     expect((await login(victim.email, PASSWORD)).status).toBe(200);
+    expect((await login(victim.email, "one more typo")).status).toBe(401);
+    expect((await login(victim.email, PASSWORD)).status).toBe(200);
+    setClockOffset(0);
+  }, 60_000);
+
+  it("never locks the owner out: failures from one address leave the right password working from another", async () => {
+    setClockOffset(4 * WINDOW);
+    const owner = await p.register("MERCHANT");
+    // 12 guesses from one address, each after the previous wait (at most 15 minutes) is over
+    for (let i = 0; i < 12; i++) {
+      setClockOffset(4 * WINDOW + i * 16 * 60_000);
+      expect((await signInFrom("203.0.113.66", owner.email, `guess-${i}`)).status).toBe(401);
+    }
+    const attacker = await signInFrom("203.0.113.66", owner.email, PASSWORD);
+    expect(attacker.status).toBe(429);
+    expect(Number(attacker.retryAfter)).toBeGreaterThan(60);
+    expect((await signInFrom("198.51.100.20", owner.email, PASSWORD)).status).toBe(200);
+    setClockOffset(0);
+  }, 60_000);
+
+  it("closes an account to new addresses after 100 failures in an hour, but not to an address it signed in from before", async () => {
+    setClockOffset(10 * HOUR);
+    const owner = await p.register("MERCHANT");
+    expect((await signInFrom("198.51.100.7", owner.email, PASSWORD)).status).toBe(200); // the owner's usual place
+    // a spray: 100 failures from 100 addresses (no pair reaches its delays, no address its limit)
+    for (let i = 0; i < 100; i++) expect((await signInFrom(`10.9.${Math.floor(i / 250)}.${i % 250}`, owner.email, `spray-${i}`)).status, `failure ${i}`).toBe(401);
+    // a new address is refused even with the right password, until the hour is over
+    const elsewhere = await signInFrom("192.0.2.44", owner.email, PASSWORD);
+    expect(elsewhere.status).toBe(429);
+    expect(Number(elsewhere.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(elsewhere.retryAfter)).toBeLessThanOrEqual(3600);
+    // the owner's known address still signs in
+    expect((await signInFrom("198.51.100.7", owner.email, PASSWORD)).status).toBe(200);
+    // the next hour opens the account again
+    setClockOffset(11 * HOUR);
+    expect((await signInFrom("192.0.2.44", owner.email, PASSWORD)).status).toBe(200);
+    setClockOffset(0);
+  }, 120_000);
+
+  it("counts failures exactly when they arrive at once", async () => {
+    setClockOffset(20 * HOUR);
+    const owner = await p.register("MERCHANT");
+    await Promise.all(Array.from({ length: 30 }, (_, i) => signInFrom(`10.20.0.${i}`, owner.email, `concurrent-${i}`)));
+    const [row] = await p.db.select({ failures: signInAttempts.failures }).from(signInAttempts).where(eq(signInAttempts.key, `email:${owner.email}`));
+    expect(row.failures).toBe(30);
+    setClockOffset(0);
   }, 60_000);
 
   it("locks an address after 50 failures in 15 minutes, whatever the accounts", async () => {
