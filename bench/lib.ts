@@ -30,11 +30,15 @@ export async function startBench(options: { worker?: boolean; workerConcurrency?
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     OUTBOUND_ALLOW_PRIVATE: "true",
     APP_API_RATE_LIMIT: "1000000000",
+    // the two origins, on the port the server gets (below): the platform on localhost, storefronts on 127.0.0.1
+    PUBLIC_URL: "http://localhost",
+    STOREFRONT_URL: "http://127.0.0.1",
     DATA_DIR: ".data/bench-tmp",
     WORKER_CONCURRENCY: String(options.workerConcurrency ?? 20),
   });
   const db = createDb(dbUrl, { max: 20 });
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
+  Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
   const worker = options.worker ? await startWorker({ url: dbUrl, deps: { db: db.db, env }, concurrency: options.workerConcurrency ?? 20 }) : null;
   const adminUrl = cluster.adminUrl;
   return {

@@ -4,6 +4,7 @@ import { stopCluster } from "./lib";
 const benches: [string, () => Promise<unknown>][] = [
   ["B1 App API", () => import("./b1-app-api").then((m) => m.run())],
   ["B2 Webhooks", () => import("./b2-webhooks").then((m) => m.run())],
+  ["B2e Flash sale", () => import("./b2e-flash-sale").then((m) => m.run())],
   ["B3 Hooks", () => import("./b3-hooks").then((m) => m.run())],
   ["B4 Storefront", () => import("./b4-storefront").then((m) => m.run())],
   ["B5 Scale", () => import("./b5-scale").then((m) => m.run())],

@@ -168,6 +168,11 @@ export async function cartLines(db: Db, business: Business, cart: CartItem[]) {
     count: lines.reduce((s, l) => s + l.quantity, 0),
     /** lines of the cookie that no longer count (deleted or unavailable products) */
     dropped: cart.length - lines.length,
+    /** names of the cart's products that exist but can no longer be bought (sold out, unavailable, archived) */
+    unavailable: cart.flatMap((item) => {
+      const p = byId.get(item.productId);
+      return p && !isSellable(p) ? [p.name] : [];
+    }),
   };
 }
 export type CartView = Awaited<ReturnType<typeof cartLines>>;

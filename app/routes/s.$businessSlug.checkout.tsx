@@ -49,7 +49,8 @@ const newCheckoutKey = () => `sf-${randomToken(18)}`;
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
-  if (cart.lines.length === 0) throw redirect(shopPath(business.slug, "/cart"));
+  // an empty cart goes back to the cart; one whose products sold out stays here and says which (action)
+  if (cart.lines.length === 0 && cart.unavailable.length === 0) throw redirect(shopPath(business.slug, "/cart"));
   return json(
     { slug: business.slug, cart, methods: await paymentMethods(context, business), checkoutKey: newCheckoutKey() },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -84,7 +85,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   await requireCsrf(request, form, context.env);
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
-  if (cart.lines.length === 0) return redirect(shopPath(business.slug, "/cart"));
+  if (cart.lines.length === 0 && cart.unavailable.length === 0) return redirect(shopPath(business.slug, "/cart"));
 
   const text = (name: Field, max: number) => String(form.get(name) ?? "").slice(0, max);
   const values: Values = {
@@ -96,6 +97,11 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     notes: text("notes", 2000),
     paymentMethod: text("paymentMethod", 200),
   };
+  if (cart.unavailable.length) {
+    // sold out (or withdrawn) while the shopper was checking out: say which, never a silent trip back to the cart
+    const names = cart.unavailable.join(", ");
+    return json({ error: `${names} ${cart.unavailable.length > 1 ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${cart.unavailable.length > 1 ? "them" : "it"} from your cart to order the rest.`, fieldErrors: {} as Partial<Record<Field, string>>, values, checkoutKey: newCheckoutKey() }, 409);
+  }
   const delivery = values.deliveryMethod === "DELIVERY";
   const input = {
     customer: { name: values.name, phone: values.phone, email: values.email.trim() || undefined },
