@@ -57,8 +57,17 @@ describe("a flash sale on one business", () => {
   it("sells exactly the stock: N units, N+k buyers at once, k told which product sold out", async () => {
     const item = await product(20);
     const answers = await atOnce(50, (i) => order(item.id, i));
-    expectOutcome(answers, { 201: 20, 409: 30 }, { what: "stock 20, 50 buyers" });
-    for (const a of answers.filter((x) => x.status === 409)) expect(a.json.message).toContain(item.name);
+    // 20 sold; each of the 30 others is told the product sold out: 409 when it sold out during their
+    // checkout, 400 "has only 0 left" when it was gone before it began
+    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(20);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(refused).toHaveLength(30);
+    for (const a of refused) {
+      expect([400, 409]).toContain(a.status);
+      expect(a.json.message).toContain(item.name);
+      expect(a.json.message).toMatch(/sold out|has only 0 left/);
+    }
     const [row] = await p.sql<{ stock: number }[]>`select stock from products where id = ${item.id}`;
     expect(row.stock).toBe(0);
     const [{ sold }] = await p.sql<{ sold: number }[]>`select coalesce(sum(quantity), 0)::int as sold from order_items where product_id = ${item.id}`;
@@ -119,10 +128,12 @@ describe("a flash sale on one business", () => {
       }),
     );
     const answers = await atOnce(12, (i) => shoppers[i].b.post(`/s/${shop.slug}/checkout`, { checkoutKey: shoppers[i].checkoutKey, name: `Shopper ${i}`, phone: "555 0101", deliveryMethod: "PICKUP", paymentMethod: "CASH" }));
-    expectOutcome(answers, { 302: 5, 409: 7 }, { what: "storefront checkout, stock 5" });
-    for (const a of answers.filter((x) => x.status === 409)) {
+    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    expect(answers.filter((a) => a.status === 302)).toHaveLength(5);
+    for (const a of answers.filter((x) => x.status !== 302)) {
+      expect([400, 409]).toContain(a.status);
       expect(a.html).toContain(item.name);
-      expect(a.html).toContain("sold out");
+      expect(a.html).toMatch(/sold out|has only 0 left/);
     }
     for (const a of answers.filter((x) => x.status === 302)) expect(a.location).toMatch(new RegExp(`^/s/${shop.slug}/orders/ord_`));
     const [row] = await p.sql<{ stock: number }[]>`select stock from products where id = ${item.id}`;

@@ -9,6 +9,7 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { EVENTS } from "../apps/catalog";
 import { textArray } from "../../../db/sql";
+import { writeDeliveries } from "../webhooks/fanout.server";
 
 export type EmittedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
 
@@ -32,13 +33,12 @@ export async function removeJob(db: Db, jobKey: string) {
 export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
   const fansOut = event.type in EVENTS;
   const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: now() };
-  // internal events have nothing to fan out: mark them done at once
-  const insert = db.insert(platformEvents).values({ ...row, fannedOutAt: fansOut ? null : row.createdAt });
-  if (!fansOut) await insert;
-  // the row and its job in one statement (one round trip inside the caller's transaction)
-  else
-    await db.execute(sql`with event as (${insert.getSQL()})
-      select graphile_worker.add_job('event__fanout', json_build_object('eventId', ${row.id}::text), max_attempts => 25)`);
+  // Fanned out here, in the transaction of the change: the deliveries and their first-attempt jobs
+  // commit with it (one job hop between commit and the POST, no fan-out job). The event row and the
+  // registrations' read are sent together (one round trip); internal events have nothing to fan out.
+  const insert = db.insert(platformEvents).values({ ...row, fannedOutAt: row.createdAt });
+  if (fansOut) await Promise.all([insert, writeDeliveries(db, [row], row.createdAt)]);
+  else await insert;
   return row;
 }
 

@@ -11,9 +11,10 @@ import type { Env } from "../core/env.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
-import { eventAllowed } from "../apps/catalog";
 import { addJob } from "../events/emit.server";
 import { signWebhook } from "./verify";
+import { envelope, writeDeliveries } from "./fanout.server";
+export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
 
 /** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
@@ -25,14 +26,8 @@ export const AUTO_DISABLE_AFTER = 5;
 export const STALE_IN_FLIGHT_MS = 25_000;
 export const USER_AGENT = "Service-Webhooks/1.0";
 
-export function envelope(input: { id: string; event: string; timestamp: Date; webhookId: string; businessId: string; data: Record<string, unknown> }) {
-  return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
-}
-
 /** Events one fan-out job claims: its own, and others still waiting (work-stealing during a burst). */
 export const FANOUT_BATCH = 200;
-/** Deliveries whose first attempt shares one job: sent in parallel, successes recorded in one statement. */
-export const DELIVERY_BATCH = 10;
 
 /**
  * Fans out events: for each, one delivery per subscribed active registration of an active
@@ -54,35 +49,7 @@ export async function fanOut(db: Database, eventIds: string | string[], options:
       returning ${sql.raw(selectColumns(platformEvents, "e"))}`);
     const events = claimed.map((row) => readColumns(platformEvents, "e", row));
     if (events.length === 0) return 0;
-    const targets = await tx
-      .select({ webhook: webhooks, installation: installations })
-      .from(webhooks)
-      .innerJoin(installations, eq(installations.id, webhooks.installationId))
-      .where(and(inArray(webhooks.businessId, [...new Set(events.map((e) => e.businessId))]), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE")));
-    const rows = events.flatMap((event) =>
-      targets
-        .filter(({ webhook, installation }) => webhook.businessId === event.businessId && webhook.events.includes(event.type) && eventAllowed(event.type, installation.scopes))
-        .map(({ webhook, installation }) => {
-          const id = newId("dlv");
-          return {
-            id, eventId: event.id, event: event.type, webhookId: webhook.id, installationId: installation.id, appId: webhook.appId, businessId: event.businessId,
-            isTestInstall: installation.isTestInstall,
-            body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: webhook.id, businessId: event.businessId, data: event.data }),
-            status: "PENDING" as const, nextAttemptAt: t, createdAt: t, updatedAt: t,
-          };
-        }),
-    );
-    if (rows.length === 0) return 0;
-    const inserted: { id: string }[] = [];
-    for (let i = 0; i < rows.length; i += 1000)
-      inserted.push(...(await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing().returning({ id: webhookDeliveries.id })));
-    if (inserted.length === 0) return 0;
-    // first attempts: one job per DELIVERY_BATCH deliveries, its payload the list of them
-    await tx.execute(sql`select graphile_worker.add_jobs((
-      select array_agg(row('webhook__deliver', batch, null, null, null, null, null, null)::graphile_worker.job_spec)
-      from (select json_agg(json_build_object('deliveryId', id, 'after', 0)) as batch
-            from unnest(${textArray(inserted.map((d) => d.id))}) with ordinality as u(id, n) group by (n - 1) / ${DELIVERY_BATCH}) b))`);
-    return inserted.length;
+    return writeDeliveries(tx, events, t);
   });
 }
 
