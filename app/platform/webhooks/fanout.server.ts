@@ -25,7 +25,11 @@ export type FannedEvent = { id: string; type: string; businessId: string; data: 
 export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): Promise<number> {
   if (events.length === 0) return 0;
   const targets = await tx
-    .select({ webhook: webhooks, installation: installations })
+    // only the columns a delivery needs (the rows are read in the order's transaction: keep it light)
+    .select({
+      webhook: { id: webhooks.id, businessId: webhooks.businessId, appId: webhooks.appId, events: webhooks.events },
+      installation: { id: installations.id, scopes: installations.scopes, isTestInstall: installations.isTestInstall },
+    })
     .from(webhooks)
     .innerJoin(installations, eq(installations.id, webhooks.installationId))
     .where(and(inArray(webhooks.businessId, [...new Set(events.map((e) => e.businessId))]), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE")));
