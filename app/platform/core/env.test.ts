@@ -2,6 +2,15 @@ import { describe, expect, it } from "vitest";
 import { EnvError, loadEnv } from "./env.server";
 
 const base = { DATA_DIR: ".data/test-tmp" };
+/** What production needs besides the origins. */
+const production = {
+  ...base,
+  NODE_ENV: "production",
+  SESSION_SECRET: "s".repeat(40),
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
+  PUBLIC_URL: "https://apps.example.com",
+};
 
 describe("loadEnv", () => {
   it("applies the contract's defaults outside production", () => {
@@ -15,28 +24,12 @@ describe("loadEnv", () => {
 
   it("requires secrets and a database in production, and keeps the guard on", () => {
     expect(() => loadEnv({ ...base, NODE_ENV: "production" })).toThrow(/SESSION_SECRET: required in production[\s\S]*ENCRYPTION_KEY[\s\S]*DATABASE_URL/);
-    const env = loadEnv({
-      ...base,
-      NODE_ENV: "production",
-      SESSION_SECRET: "s".repeat(40),
-      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-      DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
-      PUBLIC_URL: "https://apps.example.com",
-      STOREFRONT_URL: "https://shops.example-stores.com",
-    });
+    const env = loadEnv({ ...production, STOREFRONT_URL: "https://shops.example-stores.com" });
     expect(env.outboundAllowPrivate).toBe(false);
     expect(env.storefrontUrl).toBe("https://shops.example-stores.com");
   });
 
   it("puts the storefront on a host of its own", () => {
-    const production = {
-      ...base,
-      NODE_ENV: "production",
-      SESSION_SECRET: "s".repeat(40),
-      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-      DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
-      PUBLIC_URL: "https://apps.example.com",
-    };
     expect(() => loadEnv(production)).toThrow(/STOREFRONT_URL: required in production/);
     // same host, another port: one cookie jar, refused
     expect(() => loadEnv({ ...production, STOREFRONT_URL: "https://apps.example.com:8443" })).toThrow(/STOREFRONT_URL: must have a different host/);

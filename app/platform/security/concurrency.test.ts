@@ -38,6 +38,21 @@ async function exchange(app: { clientId: string; clientSecret: string; redirectU
 const activeInstallations = async (appId: string, businessId: string) =>
   (await p.sql<{ id: string }[]>`select id from installations where app_id = ${appId} and business_id = ${businessId} and status = 'ACTIVE'`).map((r) => r.id);
 
+/** A published app, a merchant signed in in a browser, and the app's consent screen for them. */
+async function consentScreen() {
+  const dev = await p.register("DEVELOPER");
+  const app = await publishedApp(dev, { scopes: ["read_business"] });
+  const merchant = await p.register("MERCHANT");
+  const browser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);
+  const authorize = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`;
+  const open = async () => {
+    const page = await browser.get(authorize);
+    expect(page.status).toBe(200);
+    return hiddenFields(page.html);
+  };
+  return { app, merchant, browser, open };
+}
+
 describe("sign-up", () => {
   it("20 developers with the same name at once: 20 accounts, 20 distinct sandbox slugs", async () => {
     const name = `Same Name ${tag()}`;
@@ -157,13 +172,8 @@ describe("installations", () => {
   });
 
   it("'Install' clicked five times at once: one installation, every click gets a code for it", async () => {
-    const dev = await p.register("DEVELOPER");
-    const app = await publishedApp(dev, { scopes: ["read_business"] });
-    const merchant = await p.register("MERCHANT");
-    const browser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);
-    const page = await browser.get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`);
-    expect(page.status).toBe(200);
-    const fields = hiddenFields(page.html);
+    const { app, merchant, browser, open } = await consentScreen();
+    const fields = await open();
     const clicks = await atOnce(5, () => browser.post("/oauth/authorize", { ...fields, decision: "approve" }));
     expectOutcome(clicks, { 302: 5 }, { what: "consent clicks" });
     const installed = await activeInstallations(app.id, merchant.businessId);
@@ -181,12 +191,8 @@ describe("installations", () => {
   });
 
   it("one code exchanged five times at once: one token, four invalid_grant, and the token is revoked as the contract says", async () => {
-    const dev = await p.register("DEVELOPER");
-    const app = await publishedApp(dev, { scopes: ["read_business"] });
-    const merchant = await p.register("MERCHANT");
-    const browser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);
-    const page = await browser.get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`);
-    const click = await browser.post("/oauth/authorize", { ...hiddenFields(page.html), decision: "approve" });
+    const { app, browser, open } = await consentScreen();
+    const click = await browser.post("/oauth/authorize", { ...(await open()), decision: "approve" });
     const code = new URL(click.location!).searchParams.get("code")!;
     const answers = await atOnce(5, () => exchange(app, code));
     expectOutcome(answers, { 200: 1, 400: 4 }, { what: "code replay" });
@@ -196,19 +202,14 @@ describe("installations", () => {
   });
 
   it("re-authorization racing an uninstall: never a 500, and the exchange tells the truth about the installation", async () => {
-    const dev = await p.register("DEVELOPER");
-    const app = await publishedApp(dev, { scopes: ["read_business"] });
-    const merchant = await p.register("MERCHANT");
-    const browser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);
-    const authorize = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`;
+    const { app, merchant, browser, open } = await consentScreen();
     for (let round = 0; round < 5; round++) {
-      const page = await browser.get(authorize);
-      const first = await browser.post("/oauth/authorize", { ...hiddenFields(page.html), decision: "approve" });
+      const first = await browser.post("/oauth/authorize", { ...(await open()), decision: "approve" });
       expect((await exchange(app, new URL(first.location!).searchParams.get("code")!)).status).toBe(200);
       const [installationId] = await activeInstallations(app.id, merchant.businessId);
-      const again = await browser.get(authorize);
+      const again = await open();
       const [click, removal] = (await atOnce(2, (i): Promise<{ status: number; location?: string | null }> =>
-        i === 0 ? browser.post("/oauth/authorize", { ...hiddenFields(again.html), decision: "approve" }) : p.request("DELETE", `/merchant/installations/${installationId}`, { token: merchant.token }),
+        i === 0 ? browser.post("/oauth/authorize", { ...again, decision: "approve" }) : p.request("DELETE", `/merchant/installations/${installationId}`, { token: merchant.token }),
       )) as [{ status: number; location: string | null }, { status: number }];
       expect(click.status).toBe(302);
       expect(removal.status).toBe(200);
