@@ -12,6 +12,21 @@ export function intArray(values: readonly number[]): SQL {
   return sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::int[]`;
 }
 
+/**
+ * A constant statement text with its parameters, run straight through the postgres.js client under a
+ * drizzle database or transaction: prepared once per connection (unless DATABASE_PREPARE=false), no
+ * query building. For the busiest statements, where building SQL costs more than running it
+ * (docs/performance.md, B2e). Arrays are passed as parameters (`$3::text[]`). drizzle makes the client's
+ * json, jsonb and timestamp serializers pass values through, so pass those as strings
+ * (`JSON.stringify(data)`, `date.toISOString()`).
+ */
+export function rawQuery<T = Record<string, unknown>>(db: unknown, text: string, params: unknown[]): Promise<T[]> {
+  const d = db as { session?: { client?: unknown }; $client?: unknown };
+  const client = (d.session?.client ?? d.$client) as { unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<T[]> } | undefined;
+  if (!client) throw new Error("rawQuery: no postgres.js client under this database");
+  return client.unsafe(text, params, { prepare: process.env.DATABASE_PREPARE !== "false" });
+}
+
 /** The SQLSTATE of a database error, also when drizzle wrapped it. */
 export function pgErrorCode(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } };

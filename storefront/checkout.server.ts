@@ -9,7 +9,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Tx } from "../db/client";
 import { businesses, idempotencyKeys, orderItems, orders, orderStatusChanges, products, type Business, type Order, type Product } from "../db/schema";
-import { intArray, pgErrorCode, textArray } from "../db/sql";
+import { pgErrorCode, rawQuery } from "../db/sql";
 import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
 import { now } from "../app/platform/core/clock.server";
@@ -101,6 +101,38 @@ async function stockEvents(tx: Tx, business: Business, updated: { id: string; na
   }
 }
 
+/**
+ * The order, its items, its first status, the idempotency key (when $28 is not null) and the stock,
+ * in one statement; answers the tracked products' stock after the order (a line below zero is a 409).
+ */
+const ORDER_SQL = `
+  with o as (
+    insert into orders (id, business_id, order_number, status, subtotal, discount, discount_reason, delivery_fee, amount, currency,
+                        delivery_method, payment_method, payment_status, payment_installation_id, is_guest, customer_name, customer_phone,
+                        customer_email, address, notes, created_at, updated_at)
+    values ($1, $2, $3, 'PENDING', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, true, $14, $15, $16, $17, $18, $19, $19)
+    returning id),
+  i as (
+    insert into order_items (id, order_id, product_id, name, price, quantity)
+    select u.id, (select id from o), u.product_id, u.name, u.price, u.quantity
+    from unnest($20::text[], $21::text[], $22::text[], $23::int[], $24::int[]) as u(id, product_id, name, price, quantity)
+    returning id),
+  s as (
+    insert into order_status_changes (id, order_id, from_status, to_status, actor, created_at)
+    select $25, id, null, 'PENDING', $26, $19 from o
+    returning id),
+  k as (
+    insert into idempotency_keys (business_id, key, request_hash, order_id, created_at)
+    select $2, $27::text, $28, id, $19 from o where $27::text is not null
+    returning order_id),
+  st as (
+    update products p set stock = p.stock - q.quantity, updated_at = $19
+    from (select product_id, sum(quantity)::int as quantity from unnest($21::text[], $24::int[]) as u(product_id, quantity) group by product_id) q
+    where p.id = q.product_id and p.business_id = $2 and p.stock is not null
+    returning p.id, p.name, p.stock, q.quantity)
+  select (select count(*) from i) + (select count(*) from s) + (select count(*) from k) as written,
+         (select json_agg(json_build_object('id', id, 'name', name, 'stock', stock, 'quantity', quantity)) from st) as stock`;
+
 export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
 
 /** Runs the pipeline. Throws ApiError: 400 bad input or products, 422 rejected by a hook or key reuse, 502 payment failure. */
@@ -179,36 +211,13 @@ async function runCheckout(
       // statement (one round trip, no query builder on the busiest write: issue 16); the event and its
       // deliveries are sent with it. A line whose stock went below zero rolls it all back (409).
       const [[written]] = await Promise.all([
-        tx.execute<{ stock: { id: string; name: string; stock: number; quantity: number }[] | null }>(sql`
-          with o as (
-            insert into orders (id, business_id, order_number, status, subtotal, discount, discount_reason, delivery_fee, amount, currency,
-                                delivery_method, payment_method, payment_status, payment_installation_id, is_guest, customer_name, customer_phone,
-                                customer_email, address, notes, created_at, updated_at)
-            values (${id}, ${business.id}, ${orderNumber}, 'PENDING', ${subtotal}, ${discount}, ${values.discountReason}, ${deliveryFee}, ${amount}, ${business.currency},
-                    ${input.deliveryMethod}, ${input.paymentMethod}, ${values.paymentStatus}, ${values.paymentInstallationId}, true, ${values.customerName}, ${values.customerPhone},
-                    ${values.customerEmail}, ${values.address}, ${values.notes}, ${t.toISOString()}::timestamptz, ${t.toISOString()}::timestamptz)
-            returning id),
-          i as (
-            insert into order_items (id, order_id, product_id, name, price, quantity)
-            select u.id, (select id from o), u.product_id, u.name, u.price, u.quantity
-            from unnest(${textArray(items.map((x) => x.id))}, ${textArray(items.map((x) => x.productId))}, ${textArray(items.map((x) => x.name))},
-                        ${intArray(items.map((x) => x.price))}, ${intArray(items.map((x) => x.quantity))}) as u(id, product_id, name, price, quantity)
-            returning id),
-          s as (
-            insert into order_status_changes (id, order_id, from_status, to_status, actor, created_at)
-            select ${newId("osc")}, id, null, 'PENDING', ${options.actor}, ${t.toISOString()}::timestamptz from o
-            returning id),
-          k as (
-            insert into idempotency_keys (business_id, key, request_hash, order_id, created_at)
-            select ${business.id}, ${key}::text, ${hash}, id, ${t.toISOString()}::timestamptz from o where ${key}::text is not null
-            returning order_id),
-          st as (
-            update products p set stock = p.stock - q.quantity, updated_at = ${t.toISOString()}::timestamptz
-            from (select product_id, sum(quantity)::int as quantity from unnest(${textArray(items.map((x) => x.productId))}, ${intArray(items.map((x) => x.quantity))}) as u(product_id, quantity) group by product_id) q
-            where p.id = q.product_id and p.business_id = ${business.id} and p.stock is not null
-            returning p.id, p.name, p.stock, q.quantity)
-          select (select count(*) from i) + (select count(*) from s) + (select count(*) from k) as written,
-                 (select json_agg(json_build_object('id', id, 'name', name, 'stock', stock, 'quantity', quantity)) from st) as stock`),
+        rawQuery<{ stock: { id: string; name: string; stock: number; quantity: number }[] | null }>(tx, ORDER_SQL, [
+          id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
+          input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
+          values.customerEmail, values.address, values.notes, t.toISOString(),
+          items.map((x) => x.id), items.map((x) => x.productId), items.map((x) => x.name), items.map((x) => x.price), items.map((x) => x.quantity),
+          newId("osc"), options.actor, key, hash,
+        ]),
         emitEvent(tx, {
           businessId: business.id,
           type: "order.created",

@@ -8,7 +8,7 @@ import { platformEvents } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { EVENTS } from "../apps/catalog";
-import { textArray } from "../../../db/sql";
+import { rawQuery, textArray } from "../../../db/sql";
 import { writeDeliveries } from "../webhooks/fanout.server";
 
 export type EmittedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
@@ -30,13 +30,15 @@ export async function removeJob(db: Db, jobKey: string) {
  * Records an event. Events of the public catalogue get a fan-out job that writes one delivery per
  * subscribed registration; internal events (app.uninstalled) are only recorded.
  */
+const EVENT_SQL = `insert into platform_events (id, business_id, type, data, fanned_out_at, created_at) values ($1, $2, $3, $4, $5, $5)`;
+
 export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
   const fansOut = event.type in EVENTS;
   const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: now() };
   // Fanned out here, in the transaction of the change: the deliveries and their first-attempt jobs
   // commit with it (one job hop between commit and the POST, no fan-out job). The event row and the
   // registrations' read are sent together (one round trip); internal events have nothing to fan out.
-  const insert = db.insert(platformEvents).values({ ...row, fannedOutAt: row.createdAt });
+  const insert = rawQuery(db, EVENT_SQL, [row.id, row.businessId, row.type, JSON.stringify(row.data), row.createdAt.toISOString()]);
   if (fansOut) await Promise.all([insert, writeDeliveries(db, [row], row.createdAt)]);
   else await insert;
   return row;

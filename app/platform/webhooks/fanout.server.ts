@@ -5,10 +5,8 @@
  * job hop between commit and the POST) and by the fan-out job (bulk emits, the sweeper).
  * It imports nothing of the events module, which calls it.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { textArray } from "../../../db/sql";
+import { rawQuery } from "../../../db/sql";
 import type { Db } from "../../../db/client";
-import { installations, webhookDeliveries, webhooks } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { eventAllowed } from "../apps/catalog";
 
@@ -21,40 +19,54 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
 
 export type FannedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
 
-/** Writes the events' deliveries and queues their first attempts; returns how many were written. */
+/** The active registrations of active installations of these businesses (what a delivery needs of them). */
+const TARGETS_SQL = `
+  select w.id, w.business_id as "businessId", w.app_id as "appId", w.events, i.id as "installationId", i.scopes, i.is_test_install as "isTestInstall"
+  from webhooks w join installations i on i.id = w.installation_id
+  where w.business_id = any($1::text[]) and w.is_active and i.status = 'ACTIVE'`;
+
+/** The deliveries, and their first attempts as jobs of up to DELIVERY_BATCH deliveries, in one statement. */
+const DELIVERIES_SQL = `
+  with d as (
+    insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, status, next_attempt_at, created_at, updated_at)
+    select u.id, u.event_id, u.event, u.webhook_id, u.installation_id, u.app_id, u.business_id, u.is_test_install::boolean, u.body, 'PENDING', $10, $10, $10
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+      as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body)
+    on conflict do nothing
+    returning id),
+  numbered as (select id, row_number() over () as n from d),
+  jobs as (
+    select count(*) as queued from graphile_worker.add_jobs((
+      select array_agg(row('webhook__deliver', batch, null, null, null, null, null, null)::graphile_worker.job_spec)
+      from (select json_agg(json_build_object('deliveryId', id, 'after', 0)) as batch from numbered group by (n - 1) / ${DELIVERY_BATCH}) b))
+    where exists (select 1 from d))
+  select (select count(*) from d)::int as written, (select queued from jobs) as queued`;
+
+type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
+
+/**
+ * Writes the events' deliveries and queues their first attempts; returns how many were written.
+ * Hand-written statements (rawQuery): this runs inside every order's transaction (issue 16).
+ */
 export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): Promise<number> {
   if (events.length === 0) return 0;
-  const targets = await tx
-    // only the columns a delivery needs (the rows are read in the order's transaction: keep it light)
-    .select({
-      webhook: { id: webhooks.id, businessId: webhooks.businessId, appId: webhooks.appId, events: webhooks.events },
-      installation: { id: installations.id, scopes: installations.scopes, isTestInstall: installations.isTestInstall },
-    })
-    .from(webhooks)
-    .innerJoin(installations, eq(installations.id, webhooks.installationId))
-    .where(and(inArray(webhooks.businessId, [...new Set(events.map((e) => e.businessId))]), eq(webhooks.isActive, true), eq(installations.status, "ACTIVE")));
+  const targets = await rawQuery<Target>(tx, TARGETS_SQL, [[...new Set(events.map((e) => e.businessId))]]);
   const rows = events.flatMap((event) =>
     targets
-      .filter(({ webhook, installation }) => webhook.businessId === event.businessId && webhook.events.includes(event.type) && eventAllowed(event.type, installation.scopes))
-      .map(({ webhook, installation }) => {
+      .filter((w) => w.businessId === event.businessId && w.events.includes(event.type) && eventAllowed(event.type, w.scopes))
+      .map((w) => {
         const id = newId("dlv");
-        return {
-          id, eventId: event.id, event: event.type, webhookId: webhook.id, installationId: installation.id, appId: webhook.appId, businessId: event.businessId,
-          isTestInstall: installation.isTestInstall,
-          body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: webhook.id, businessId: event.businessId, data: event.data }),
-          status: "PENDING" as const, nextAttemptAt: t, createdAt: t, updatedAt: t,
-        };
+        return { id, eventId: event.id, event: event.type, webhookId: w.id, installationId: w.installationId, appId: w.appId, businessId: event.businessId, isTestInstall: w.isTestInstall, body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: w.id, businessId: event.businessId, data: event.data }) };
       }),
   );
-  if (rows.length === 0) return 0;
-  const inserted: { id: string }[] = [];
-  for (let i = 0; i < rows.length; i += 1000)
-    inserted.push(...(await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing().returning({ id: webhookDeliveries.id })));
-  if (inserted.length === 0) return 0;
-  // first attempts: one job per DELIVERY_BATCH deliveries, its payload the list of them
-  await tx.execute(sql`select graphile_worker.add_jobs((
-    select array_agg(row('webhook__deliver', batch, null, null, null, null, null, null)::graphile_worker.job_spec)
-    from (select json_agg(json_build_object('deliveryId', id, 'after', 0)) as batch
-          from unnest(${textArray(inserted.map((d) => d.id))}) with ordinality as u(id, n) group by (n - 1) / ${DELIVERY_BATCH}) b))`);
-  return inserted.length;
+  let written = 0;
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    const col = <K extends keyof (typeof chunk)[number]>(k: K) => chunk.map((r) => r[k]);
+    const [result] = await rawQuery<{ written: number }>(tx, DELIVERIES_SQL, [
+      col("id"), col("eventId"), col("event"), col("webhookId"), col("installationId"), col("appId"), col("businessId"), col("isTestInstall").map(String), col("body"), t.toISOString(),
+    ]);
+    written += result.written;
+  }
+  return written;
 }
