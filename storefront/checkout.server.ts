@@ -5,10 +5,10 @@
  * checkout.create_payment when the method is an app's. Hook calls happen outside the transaction.
  */
 import { createHash } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Tx } from "../db/client";
-import { businesses, idempotencyKeys, orderItems, orders, orderStatusChanges, products, type Business, type Order, type Product } from "../db/schema";
+import { idempotencyKeys, orderItems, orders, orderStatusChanges, type Business, type Order, type Product } from "../db/schema";
 import { pgErrorCode, rawQuery } from "../db/sql";
 import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
@@ -39,7 +39,11 @@ export const checkoutSchema = z.object({
 });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
-export type CheckoutLine = { productId: string; quantity: number; product: Product };
+type LineProduct = Pick<Product, "id" | "name" | "price" | "status" | "isAvailable" | "stock">;
+export type CheckoutLine = { productId: string; quantity: number; product: LineProduct };
+
+const PRODUCTS_SQL = `select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])`;
+const NEXT_ORDER_NUMBER_SQL = `update businesses set last_order_number = last_order_number + 1 where id = $1 returning last_order_number as number`;
 export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
 export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
 
@@ -73,7 +77,7 @@ function requestHash(input: CheckoutInput): string {
 
 async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<CheckoutLine[]> {
   const ids = [...new Set(input.items.map((i) => i.productId))];
-  const rows = await db.select().from(products).where(and(eq(products.businessId, business.id), inArray(products.id, ids)));
+  const rows = await rawQuery<LineProduct>(db, PRODUCTS_SQL, [business.id, ids]);
   const byId = new Map(rows.map((p) => [p.id, p]));
   const wanted = new Map<string, number>();
   for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
@@ -246,11 +250,7 @@ async function runCheckout(
 
 /** The business's next order number (committed at once, so numbers are unique but may have gaps). */
 async function nextOrderNumber(db: Database, businessId: string): Promise<number> {
-  const [biz] = await db
-    .update(businesses)
-    .set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
-    .where(eq(businesses.id, businessId))
-    .returning({ number: businesses.lastOrderNumber });
+  const [biz] = await rawQuery<{ number: number }>(db, NEXT_ORDER_NUMBER_SQL, [businessId]);
   return biz.number;
 }
 
