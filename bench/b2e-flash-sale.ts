@@ -5,6 +5,9 @@
  * Measured as a user sees it: orders/s (API answers), deliveries/s (receipts), p50/p99 from the
  * order's createdAt to its webhook's receipt.
  *
+ * The same sale through the storefront (add to cart, checkout form, place the order) is measured
+ * beside it, so that shoppers' figures are seen too.
+ *
  * The floor, in the same run and alternating with the platform: graphile-worker alone on the same
  * cluster, 8 clients each committing `insert order` + `add_job` in one transaction, the job signing
  * and POSTing the same kind of envelope to the same kind of receiver.
@@ -140,6 +143,78 @@ async function floorRun(): Promise<Figures> {
 }
 
 /** The platform: the real API, the real checkout, the real outbox, fan-out and delivery. */
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** One shopper's browser: a cookie jar and the storefront's CSRF token, over a keep-alive agent. */
+function shopper(base: string, agent: http.Agent) {
+  const cookies = new Map<string, string>();
+  let csrf = "";
+  const send = (method: string, path: string, form?: Record<string, string>) =>
+    new Promise<Answer>((resolve, reject) => {
+      const body = form ? new URLSearchParams({ csrf, ...form }).toString() : undefined;
+      const headers: Record<string, string> = { Cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
+      if (body) headers["Content-Type"] = "application/x-www-form-urlencoded";
+      const req = http.request(base + path, { method, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          for (const c of res.headers["set-cookie"] ?? []) {
+            const [pair] = c.split(";");
+            const eq = pair.indexOf("=");
+            cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+          }
+          const text = Buffer.concat(chunks).toString();
+          csrf = /"csrf":"([^"]+)"/.exec(text)?.[1] ?? csrf;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+        });
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  return { send };
+}
+
+/**
+ * The same sale through the storefront, as shoppers do it: add to cart, open the checkout form,
+ * place the order (PICKUP, cash), 8 shoppers at once, each ordering again and again.
+ */
+export async function storefrontRun(): Promise<Figures & { "failed checkouts": number }> {
+  const b = await startBench({ worker: true, workerConcurrency: WORKER_CONCURRENCY });
+  const receiver = await startReceiver((body) => body.data.orderId, (body) => body.data.createdAt);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
+  try {
+    const dev = await developer(b);
+    await testInstallToken(b, dev, ["read_orders"], { webhookUrl: receiver.url, webhookEvents: ["order.created"] });
+    const products = (await b.db.sql<{ id: string }[]>`select id from products where business_id = ${dev.business.id} and status = 'ACTIVE' and is_available and stock is null order by id`).map((r) => r.id);
+    const shop = `/s/${dev.business.slug}`;
+    const shoppers = await Promise.all(Array.from({ length: CLIENTS }, async () => {
+      const s = shopper(b.web.url, agent);
+      await s.send("GET", shop);
+      return s;
+    }));
+    let failed = 0;
+    let next = 0;
+    const started = Date.now();
+    let lastOrder = 0;
+    await Promise.all(shoppers.map(async (s) => {
+      for (let i = next++; i < ORDERS; i = next++) {
+        await s.send("POST", `${shop}/cart`, { intent: "add", productId: products[i % products.length], quantity: "1" });
+        const form = await s.send("GET", `${shop}/checkout`);
+        const checkoutKey = /name="checkoutKey" value="([^"]+)"/.exec(form.body)?.[1] ?? "";
+        const placed = await s.send("POST", `${shop}/checkout`, { checkoutKey, name: `Shopper ${i}`, phone: "555 0100", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
+        if (placed.status !== 302 || !String(placed.headers.location).includes("/orders/")) failed++;
+        lastOrder = Date.now();
+      }
+    }));
+    await receiver.wait(ORDERS - failed);
+    return { ...figures(started, lastOrder, receiver), "failed checkouts": failed };
+  } finally {
+    agent.destroy();
+    receiver.close();
+    await b.close();
+  }
+}
+
 export async function platformRun(): Promise<Figures & { "API errors": number }> {
   const b = await startBench({ worker: true, workerConcurrency: WORKER_CONCURRENCY });
   const receiver = await startReceiver((body) => body.data.orderId, (body) => body.data.createdAt);
@@ -185,6 +260,7 @@ export async function run() {
     const platform = await platformRun();
     platforms.push(platform);
     rows.push({ round, run: "platform: API + webhook", ...platform });
+    rows.push({ round, run: "platform: storefront checkout + webhook", ...(await storefrontRun()) });
   }
   const median = (xs: number[]) => percentile(xs, 50);
   const summary = {
