@@ -42,7 +42,12 @@ export function exactOrigin(value: unknown): string | null {
   }
 }
 
-/** Only exact origins, deduplicated and sorted: what a policy's source list may hold. */
-export function policySources(values: unknown[]): string[] {
-  return [...new Set(values.map(exactOrigin).filter((o): o is string => o !== null))].sort();
+/**
+ * Only exact origins, deduplicated and sorted: what a policy's source list may hold. By default each
+ * value is reduced to its origin (a page's own iframe URLs); with `exactOnly`, anything that is not
+ * already exactly a serialised origin is dropped, not repaired (stored origins: a bad row cannot widen the policy).
+ */
+export function policySources(values: readonly unknown[], options: { exactOnly?: boolean } = {}): string[] {
+  const origins = options.exactOnly ? values.filter((v): v is string => typeof v === "string" && exactOrigin(v) === v) : values.map(exactOrigin).filter((o): o is string => o !== null);
+  return [...new Set(origins)].sort();
 }

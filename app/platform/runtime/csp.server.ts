@@ -8,9 +8,9 @@ import { policySources } from "../core/urls";
 export type CspOrigins = { scriptOrigins: string[]; frameOrigins: string[] };
 
 export function storefrontCsp(nonce: string, origins: CspOrigins | null): string {
-  // only exact origins reach the policy, whatever a stored URL holds (core/urls.ts)
-  const scripts = policySources(origins?.scriptOrigins ?? []);
-  const frames = policySources(origins?.frameOrigins ?? []);
+  // only strings that already are exact origins reach the policy; anything else is dropped (core/urls.ts)
+  const scripts = policySources(origins?.scriptOrigins ?? [], { exactOnly: true });
+  const frames = policySources(origins?.frameOrigins ?? [], { exactOnly: true });
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${scripts.length ? " " + scripts.join(" ") : ""}`,

@@ -72,10 +72,53 @@ describe("the outbound address guard", () => {
     ["unspecified IPv6", "https://[::]/"],
     ["documentation IPv6", "https://[2001:db8::1]/"],
     ["discard-only IPv6", "https://[100::1]/"],
+    // more numeric spellings, each normalised by the URL parser to a dotted quad before the check
+    ["octal, one number (017700000001)", "https://017700000001/"],
+    ["hex and short (0x7f.1)", "https://0x7f.1/"],
+    ["octal and short (0177.1)", "https://0177.1/"],
+    ["zero-padded octets", "https://127.000.000.001/"],
+    ["trailing dot", "https://127.0.0.1./"],
+    ["bare zero (0 = 0.0.0.0)", "https://0/"],
+    ["hex zero", "https://0x0/"],
+    ["decimal metadata (2852039166)", "https://2852039166/latest/meta-data"],
+    // more IPv4 special ranges
+    ["loopback 127/8", "https://127.0.0.1/"],
+    ["private 172.16/12", "https://172.31.255.255/"],
+    ["private 192.168/16", "https://192.168.0.1/"],
+    ["link-local 169.254/16", "https://169.254.1.1/"],
+    ["multicast IPv4", "https://224.0.0.1/"],
+    ["reserved 240/4", "https://240.0.0.1/"],
+    ["IETF protocol assignments 192.0.0/24", "https://192.0.0.1/"],
+    ["6to4 relay anycast 192.88.99/24", "https://192.88.99.1/"],
+    ["AMT 192.52.193/24", "https://192.52.193.1/"],
+    ["AS112 192.175.48/24", "https://192.175.48.1/"],
+    // more IPv4-in-IPv6 forms
+    ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/"],
+    ["IPv4-mapped, long form", "https://[0:0:0:0:0:ffff:127.0.0.1]/"],
+    ["SIIT of a private address", "https://[::ffff:0:10.0.0.1]/"],
+    ["IPv4-compatible, dotted (::127.0.0.1)", "https://[::127.0.0.1]/"],
+    ["6to4 of metadata", "https://[2002:a9fe:a9fe::1]/"],
+    ["6to4 of carrier-grade NAT", "https://[2002:6440:1::1]/"],
+    ["Teredo with a loopback client", "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/"],
+    ["Teredo with a private server (public client)", "https://[2001:0:a00:1::f7f7:f7f7]/"],
+    ["NAT64 of a private address", "https://[64:ff9b::10.0.0.1]/"],
+    ["NAT64 of metadata", "https://[64:ff9b::a9fe:a9fe]/"],
+    ["NAT64 local-use of a private address", "https://[64:ff9b:1::a00:1]/"],
+    // more IPv6 special ranges
+    ["site-local (deprecated) IPv6", "https://[fec0::1]/"],
+    ["multicast IPv6, site scope", "https://[ff05::1]/"],
+    ["benchmarking IPv6", "https://[2001:2::1]/"],
+    ["AMT IPv6", "https://[2001:3::1]/"],
+    ["ORCHIDv2", "https://[2001:20::1]/"],
+    ["AS112 IPv6", "https://[2620:4f:8000::1]/"],
+    ["segment routing", "https://[5f00::1]/"],
+    ["documentation IPv6 3fff::/20", "https://[3fff::1]/"],
   ];
   for (const [name, url] of refused)
     it(`refuses ${name}: ${url}`, async () => {
       expect(() => checkUrl(url, false), url).toThrow(/not public/);
+      // OUTBOUND_ALLOW_PRIVATE=true (development, tests) lets it through, as before
+      expect(checkUrl(url, true).href, url).toBe(new URL(url).href);
       const result = await postOutbound(url, "{}", {}, { timeoutMs: 2000, allowPrivate: false });
       expect(result).toMatchObject({ ok: false, statusCode: null });
       expect(result.error).toMatch(/^refused: /);
@@ -86,8 +129,27 @@ describe("the outbound address guard", () => {
       expect(checkUrl(url, false).href, url).toBe(new URL(url).href);
   });
 
+  const accepted: [string, string][] = [
+    ["public IPv4", "https://8.8.8.8/"],
+    ["public IPv4, decimal", "https://134744072/"],
+    ["public IPv4, hex", "https://0x08080808/"],
+    ["public IPv6", "https://[2606:4700::1111]/"],
+    ["6to4 of a public IPv4, zero-padded", "https://[2002:0808:0808::1]/"],
+    ["NAT64 of a public IPv4", "https://[64:ff9b::808:808]/"],
+    ["NAT64 local-use of a public IPv4", "https://[64:ff9b:1::808:808]/"],
+    ["IPv4-mapped public", "https://[::ffff:8.8.8.8]/"],
+    ["SIIT of a public IPv4", "https://[::ffff:0:808:808]/"],
+    ["Teredo with a public server and client", "https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/"],
+  ];
+  for (const [name, url] of accepted)
+    it(`accepts ${name}: ${url}`, () => {
+      expect(checkUrl(url, false).href, url).toBe(new URL(url).href);
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+      expect(isPublicAddress(host), host).toBe(true);
+    });
+
   it("refuses a name whose resolver answers with any non-public address, in any form", async () => {
-    for (const address of ["10.0.0.5", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe", "fd00:ec2::254"]) {
+    for (const address of ["10.0.0.5", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe", "fd00:ec2::254", "::1", "169.254.169.254", "2002:7f00:1::", "2001:0:4136:e378:8000:63bf:80ff:fffe"]) {
       const family = address.includes(":") ? 6 : 4;
       const resolver = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "93.184.216.34", family: 4 }, { address, family }]);
       const result = await postOutbound("https://mixed.example.com/", "{}", {}, { timeoutMs: 2000, allowPrivate: false, resolver });
