@@ -38,7 +38,8 @@ const script = `(function () {
   var marker = document.createElement("div");
   marker.id = "app-embed-marker";
   marker.textContent = "embed " + (me && me.dataset.embedType) + " " + (me && me.dataset.settings);
-  (document.body ? Promise.resolve() : new Promise(function (r) { document.addEventListener("DOMContentLoaded", r); })).then(function () { document.body.appendChild(marker); });
+  // after the storefront says it is hydrated: elements added before that would be re-rendered away
+  (document.documentElement.dataset.storefrontReady ? Promise.resolve() : new Promise(function (r) { window.addEventListener("storefront:ready", r, { once: true }); })).then(function () { document.body.appendChild(marker); });
 })();`;
 
 export type Delivery = { event: string; headers: http.IncomingHttpHeaders; body: any };

@@ -8,6 +8,7 @@ import { cartLines, readCart } from "../../storefront/cart.server";
 import { availableBlocks, businessEmbeds } from "~/platform/extensions/merchant.server";
 import { originOf } from "~/components/block-frame";
 import { FloatingWidgets } from "~/components/embeds";
+import { useEffect } from "react";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
 
@@ -32,10 +33,24 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   });
 }
 
+/**
+ * The page is hydrated: app scripts may now add their own elements to it. React 18 re-renders a
+ * document whose body holds nodes it did not render, which removes what a script added before
+ * hydration, so GLOBAL_SCRIPT embeds wait for this signal (`storefront:ready` on window, and
+ * `data-storefront-ready` on <html> for scripts that load later; docs/developers/extensions.md).
+ */
+function useReadySignal() {
+  useEffect(() => {
+    document.documentElement.dataset.storefrontReady = "true";
+    window.dispatchEvent(new Event("storefront:ready"));
+  }, []);
+}
+
 export default function StorefrontLayout() {
   const { business, pages, cartCount } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const slug = business.slug;
+  useReadySignal();
   return (
     <div className="sf" lang={business.locale}>
       <a href="#sf-main" className="sf-skip">Skip to content</a>

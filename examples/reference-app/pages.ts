@@ -57,7 +57,8 @@ export function embedScript() {
   badge.textContent = "\\u2605 " + (settings.text || "Loyalty club");
   badge.setAttribute("style", "position:fixed;top:12px;right:12px;background:#7c3aed;color:#fff;padding:4px 10px;border-radius:999px;font:600 12px system-ui;z-index:40");
   function add() { document.body.appendChild(badge); }
-  if (document.body) add(); else document.addEventListener("DOMContentLoaded", add);
+  // the storefront re-renders nodes added before it is hydrated: wait for its signal
+  if (document.documentElement.dataset.storefrontReady) add(); else window.addEventListener("storefront:ready", add, { once: true });
 })();`;
 }
 
