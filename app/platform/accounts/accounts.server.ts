@@ -1,7 +1,7 @@
 /**
  * Accounts, businesses and sandbox provisioning (contract section 1).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { accounts, businesses, pages, signInAttempts, signInDelays, signInKnownAddresses, type Account, type Business } from "../../../db/schema";
@@ -10,7 +10,7 @@ import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, signJwt, verifyPassword } from "../core/crypto.server";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./passwords.server";
+import { COMMON_PASSWORD_MESSAGE, MIN_PASSWORD_LENGTH, isCommonPassword, passwordProblem } from "./passwords.server";
 import { defaultHomePage, seedBusinessCatalog } from "../catalog/demo-data.server";
 
 export type Role = Account["role"];
@@ -21,7 +21,7 @@ export const registerSchema = z
     email: z.string().trim().toLowerCase().email("must be an e-mail address").max(254),
     password: z
       .string()
-      .min(8, "must be at least 8 characters")
+      .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
       .max(200)
       .refine((p) => !isCommonPassword(p), COMMON_PASSWORD_MESSAGE),
     name: z.string().trim().min(1, "is required").max(100),
@@ -82,6 +82,9 @@ export async function createAccount(
   db: Database,
   input: { email: string; password: string; name: string; role: Role; businessName?: string; withDemoData?: boolean },
 ): Promise<{ account: Account; business: Business | null }> {
+  // the same rules as registerSchema, for the callers that do not go through it (reviewer:create, seeds)
+  const problem = passwordProblem(input.password);
+  if (problem) throw new ApiError(400, `password: ${problem}`);
   const passwordHash = await hashPassword(input.password);
   const email = input.email.trim().toLowerCase();
   try {
@@ -118,6 +121,10 @@ export function issueAccountToken(account: Account, secret: string): Promise<str
  *   for the rest of the hour — except from addresses it has signed in from before, so a spray from
  *   elsewhere cannot lock the owner out of their usual place.
  * - per address, across accounts: 50 failures in 15 minutes (one address guessing many accounts).
+ *
+ * An attempt takes its place in every budget before the password is checked (one short transaction of
+ * atomic upserts, see reserveAttempt), so a burst of concurrent guesses gets no more tries than the
+ * same guesses one after another; a success gives the places back.
  */
 export const THROTTLE = {
   pairFreeFailures: 3,
@@ -129,64 +136,82 @@ export const THROTTLE = {
   addressFailures: 50,
 };
 
-const windowOf = (ms: number) => {
-  const t = now().getTime();
-  return new Date(t - (t % ms));
-};
+const windowOf = (ms: number, t: Date) => new Date(t.getTime() - (t.getTime() % ms));
 const secondsUntil = (t: Date) => String(Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 1000)));
 const knownAddressHash = (accountId: string, address: string) => sha256(`${accountId}|${address}`);
+const pairKey = (email: string, address: string) => `pair:${email}|${address}`;
+const tooMany = (retryAfter: string) => new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": retryAfter });
 
-async function failuresIn(db: Db, key: string, windowStart: Date): Promise<number> {
-  const [row] = await db.select({ failures: signInAttempts.failures }).from(signInAttempts).where(and(eq(signInAttempts.key, key), eq(signInAttempts.windowStart, windowStart)));
-  return row?.failures ?? 0;
+/** The windows an attempt was counted in, to give its places back if it succeeds. */
+type Reservation = { addressWindow: Date; accountWindow: Date };
+
+/**
+ * Counts this attempt as a failure in all three budgets, or answers 429 (with Retry-After) and counts
+ * nothing when a budget is spent. One transaction of upserts, each taking the row's lock and reading
+ * the count it wrote, so concurrent attempts are counted exactly and the n-th one sees n: no
+ * read-then-write. Rows are locked in one order (pair, address, account), so two attempts never deadlock.
+ */
+async function reserveAttempt(db: Database, email: string, address: string, account: Account | undefined): Promise<Reservation> {
+  const t = now();
+  const at = t.toISOString();
+  const addressWindow = windowOf(THROTTLE.addressWindowMs, t);
+  const accountWindow = windowOf(THROTTLE.accountWindowMs, t);
+  const known =
+    account !== undefined &&
+    (await db.select({ hash: signInKnownAddresses.hash }).from(signInKnownAddresses).where(eq(signInKnownAddresses.hash, knownAddressHash(account.id, address)))).length > 0;
+
+  await db.transaction(async (tx) => {
+    // (1) the pair: free while its delay (if any) is over. The n-th attempt (n >= 3) starts a delay of
+    // 2^(n-3) s (capped) at once, so the next attempt waits whether or not this one has finished.
+    // A day without attempts starts the count afresh. Exponent capped before power(): no overflow.
+    const count = sql`case when ${signInDelays.lastFailureAt} < ${new Date(t.getTime() - THROTTLE.pairForgetAfterMs).toISOString()}::timestamptz then 1 else ${signInDelays.failures} + 1 end`;
+    const [claimed] = await tx
+      .insert(signInDelays)
+      .values({ key: pairKey(email, address), failures: 1, lastFailureAt: t, lockedUntil: null })
+      .onConflictDoUpdate({
+        target: signInDelays.key,
+        set: {
+          failures: count,
+          lastFailureAt: t,
+          lockedUntil: sql`case when ${count} >= ${THROTTLE.pairFreeFailures}::int
+            then ${at}::timestamptz + least(power(2, least(${count} - ${THROTTLE.pairFreeFailures}::int, 30)), ${THROTTLE.pairMaxDelayS}::int) * interval '1 second' end`,
+        },
+        setWhere: sql`${signInDelays.lockedUntil} is null or ${signInDelays.lockedUntil} <= ${at}::timestamptz`,
+      })
+      .returning({ failures: signInDelays.failures });
+    if (!claimed) {
+      const [row] = await tx.select({ lockedUntil: signInDelays.lockedUntil }).from(signInDelays).where(eq(signInDelays.key, pairKey(email, address)));
+      throw tooMany(row?.lockedUntil ? secondsUntil(row.lockedUntil) : "1");
+    }
+    // (2) the address, across accounts; (3) the account, across addresses (known addresses exempt)
+    const bump = async (key: string, windowStart: Date) => {
+      const [row] = await tx
+        .insert(signInAttempts)
+        .values({ key, windowStart, failures: 1 })
+        .onConflictDoUpdate({ target: [signInAttempts.key, signInAttempts.windowStart], set: { failures: sql`${signInAttempts.failures} + 1` } })
+        .returning({ failures: signInAttempts.failures });
+      return row.failures;
+    };
+    if ((await bump(`ip:${address}`, addressWindow)) > THROTTLE.addressFailures)
+      throw tooMany(secondsUntil(new Date(addressWindow.getTime() + THROTTLE.addressWindowMs)));
+    if ((await bump(`email:${email}`, accountWindow)) > THROTTLE.accountFailures && !known)
+      throw tooMany(secondsUntil(new Date(accountWindow.getTime() + THROTTLE.accountWindowMs)));
+  });
+  return { addressWindow, accountWindow };
 }
 
-/** A 429 (with Retry-After) when any budget is spent for this attempt; nothing otherwise. */
-async function checkThrottle(db: Db, email: string, address: string, account: Account | undefined) {
-  const t = now();
-  const tooMany = (retryAfter: string) => new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": retryAfter });
-  const [pair] = await db.select({ lockedUntil: signInDelays.lockedUntil }).from(signInDelays).where(eq(signInDelays.key, `pair:${email}|${address}`));
-  if (pair?.lockedUntil && pair.lockedUntil > t) throw tooMany(secondsUntil(pair.lockedUntil));
-  const addressWindow = windowOf(THROTTLE.addressWindowMs);
-  if ((await failuresIn(db, `ip:${address}`, addressWindow)) >= THROTTLE.addressFailures) throw tooMany(secondsUntil(new Date(addressWindow.getTime() + THROTTLE.addressWindowMs)));
-  const accountWindow = windowOf(THROTTLE.accountWindowMs);
-  if ((await failuresIn(db, `email:${email}`, accountWindow)) >= THROTTLE.accountFailures) {
-    const known = account ? await db.select({ hash: signInKnownAddresses.hash }).from(signInKnownAddresses).where(eq(signInKnownAddresses.hash, knownAddressHash(account.id, address))) : [];
-    if (known.length === 0) throw tooMany(secondsUntil(new Date(accountWindow.getTime() + THROTTLE.accountWindowMs)));
-  }
-}
-
-/** Counts a failure in every budget; each count is one atomic upsert, exact under concurrency. */
-async function recordFailure(db: Db, email: string, address: string) {
-  const t = now();
-  for (const [key, windowStart] of [
-    [`email:${email}`, windowOf(THROTTLE.accountWindowMs)],
-    [`ip:${address}`, windowOf(THROTTLE.addressWindowMs)],
-  ] as const)
-    await db
-      .insert(signInAttempts)
-      .values({ key, windowStart, failures: 1 })
-      .onConflictDoUpdate({ target: [signInAttempts.key, signInAttempts.windowStart], set: { failures: sql`${signInAttempts.failures} + 1` } });
-  // the pair's count starts afresh after a day without failures; from the 3rd failure on, a delay doubling each time
-  const forgetBefore = new Date(t.getTime() - THROTTLE.pairForgetAfterMs).toISOString();
-  const count = sql`case when ${signInDelays.lastFailureAt} < ${forgetBefore}::timestamptz then 1 else ${signInDelays.failures} + 1 end`;
+/** A success: its places in the windows are given back, the pair's delays end, and the address becomes one the account is known from. */
+async function recordSuccess(db: Database, account: Account, email: string, address: string, r: Reservation) {
   await db
-    .insert(signInDelays)
-    .values({ key: `pair:${email}|${address}`, failures: 1, lastFailureAt: t, lockedUntil: null })
-    .onConflictDoUpdate({
-      target: signInDelays.key,
-      set: {
-        failures: count,
-        lastFailureAt: t,
-        lockedUntil: sql`case when ${count} >= ${THROTTLE.pairFreeFailures}
-          then ${t.toISOString()}::timestamptz + least(power(2, ${count} - ${THROTTLE.pairFreeFailures}), ${THROTTLE.pairMaxDelayS}) * interval '1 second' end`,
-      },
-    });
-}
-
-/** A success: the pair's delays end, and the address becomes one the account is known from. */
-async function recordSuccess(db: Db, account: Account, email: string, address: string) {
-  await db.delete(signInDelays).where(eq(signInDelays.key, `pair:${email}|${address}`));
+    .update(signInAttempts)
+    .set({ failures: sql`greatest(${signInAttempts.failures} - 1, 0)` })
+    .where(
+      or(
+        and(eq(signInAttempts.key, `ip:${address}`), eq(signInAttempts.windowStart, r.addressWindow)),
+        and(eq(signInAttempts.key, `email:${email}`), eq(signInAttempts.windowStart, r.accountWindow)),
+      ),
+    );
+  await db.delete(signInDelays).where(eq(signInDelays.key, pairKey(email, address)));
   await db
     .insert(signInKnownAddresses)
     .values({ hash: knownAddressHash(account.id, address), lastSeenAt: now() })
@@ -195,18 +220,16 @@ async function recordSuccess(db: Db, account: Account, email: string, address: s
 
 /**
  * Checks e-mail and password. One message for both kinds of failure (401); the budgets above answer
- * 429 with Retry-After.
+ * 429 with Retry-After. The attempt is counted as a failure before the password is checked, and
+ * uncounted if it was right.
  */
 export async function authenticate(db: Database, input: { email: string; password: string }, clientAddress: string): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
-  await checkThrottle(db, email, clientAddress, account);
+  const reservation = await reserveAttempt(db, email, clientAddress, account);
   const ok = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!account || !ok) {
-    await recordFailure(db, email, clientAddress);
-    throw new ApiError(401, "Invalid email or password");
-  }
-  await recordSuccess(db, account, email, clientAddress);
+  if (!account || !ok) throw new ApiError(401, "Invalid email or password");
+  await recordSuccess(db, account, email, clientAddress, reservation);
   return account;
 }
 

@@ -2,6 +2,12 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { verifyJwt } from "../core/crypto.server";
+import { BrowserSession } from "../testing/browser";
+import { ApiError } from "../core/http.server";
+import { createAccount } from "./accounts.server";
+import { isCommonPassword } from "./passwords.server";
+import { dictionary } from "@zxcvbn-ts/language-common";
+import { DEMO_LOGINS } from "../../../db/seed";
 
 const p = await startPlatform();
 
@@ -112,6 +118,31 @@ describe("POST /auth/login", () => {
     }
     const ok = await p.request("POST", "/auth/register", { body: { email: `strong-${Math.random().toString(36).slice(2)}@example.test`, password: "tangerine orbit willow 42", name: "S", role: "DEVELOPER" } });
     expect(ok.status).toBe(201);
+  });
+
+  it("refuses them on the sign-up page too, and for accounts made without the API (reviewer:create, seeds)", async () => {
+    const browser = new BrowserSession(p.url);
+    await browser.get("/signup");
+    const email = `page-${Math.random().toString(36).slice(2)}@example.test`;
+    const page = await browser.post("/signup", { role: "DEVELOPER", name: "Page", email, password: "Password1" });
+    expect(page.status).toBe(400);
+    expect(page.html).toContain("password: is one of the most common passwords");
+    for (const password of ["trustno1", "QWERTY123", "short"]) {
+      const refused = await createAccount(p.db, { email: `rev-${Math.random().toString(36).slice(2)}@example.test`, password, name: "R", role: "REVIEWER" }).catch((e) => e);
+      expect(refused, password).toBeInstanceOf(ApiError);
+      expect(refused.status, password).toBe(400);
+      expect(refused.message, password).toMatch(/^password: (is one of the most common passwords|must be at least 8 characters)/);
+    }
+    const [{ n }] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from accounts where email like 'rev-%' or email = ${email}`);
+    expect(n).toBe(0);
+  });
+
+  it("holds at least the 10,000 most common passwords, without refusing the ones this repository uses", () => {
+    const list = dictionary.passwords as string[];
+    expect(list.length).toBeGreaterThanOrEqual(10_000); // 49,233 in @zxcvbn-ts/language-common 3
+    for (const common of list.slice(0, 10_000)) if (common.length >= 8) expect(isCommonPassword(common.toUpperCase()), common).toBe(true);
+    const ours = [...DEMO_LOGINS.map((l) => l.password), "correct horse battery", "longenough", "bench-password", "restart-pass", "analytical-engine", "cobol-compiler", "reference-pass-1"];
+    for (const password of ours) expect(isCommonPassword(password), password).toBe(false);
   });
 });
 

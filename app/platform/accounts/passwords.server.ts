@@ -13,3 +13,12 @@ export function isCommonPassword(password: string): boolean {
 }
 
 export const COMMON_PASSWORD_MESSAGE = "is one of the most common passwords; choose another (a few unrelated words work well)";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** What is wrong with a new password (said after "password: "), or null: the rules every account creation applies. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (isCommonPassword(password)) return COMMON_PASSWORD_MESSAGE;
+  return null;
+}

@@ -30,11 +30,23 @@ export async function removeJob(db: Db, jobKey: string) {
  * Records an event. Events of the public catalogue get a fan-out job that writes one delivery per
  * subscribed registration; internal events (app.uninstalled) are only recorded.
  */
+/**
+ * Event times strictly increase within a process (a millisecond apart at least), so that events of
+ * one change (product.updated, then product.out_of_stock) keep their order for readers of the log.
+ * A clock set back (tests) by more than a second starts afresh.
+ */
+let lastEventAt = 0;
+function eventTime(): Date {
+  const t = now().getTime();
+  lastEventAt = t > lastEventAt || lastEventAt - t > 1000 ? t : lastEventAt + 1;
+  return new Date(lastEventAt);
+}
+
 const EVENT_SQL = `insert into platform_events (id, business_id, type, data, fanned_out_at, created_at) values ($1, $2, $3, $4, $5, $5)`;
 
 export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
   const fansOut = event.type in EVENTS;
-  const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: now() };
+  const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: eventTime() };
   // Fanned out here, in the transaction of the change: the deliveries and their first-attempt jobs
   // commit with it (one job hop between commit and the POST, no fan-out job). The event row and the
   // registrations' read are sent together (one round trip); internal events have nothing to fan out.

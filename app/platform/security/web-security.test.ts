@@ -775,6 +775,49 @@ describe("sign-in throttling", () => {
     setClockOffset(0);
   }, 60_000);
 
+  // an offset that puts now() just after the start of an hour (and so of a 15-minute window), hours ahead
+  const atHourStart = (hoursAhead: number) => Math.ceil((Date.now() + hoursAhead * HOUR) / HOUR) * HOUR + 1000 - Date.now();
+  const tally = (results: { status: number; retryAfter: string | null }[]) => ({
+    401: results.filter((r) => r.status === 401).length,
+    429: results.filter((r) => r.status === 429 && Number(r.retryAfter) >= 1).length,
+  });
+
+  it("a burst of concurrent guesses gets no more tries than the same guesses one by one, and refused ones count nowhere", async () => {
+    setClockOffset(atHourStart(30));
+    const owner = await p.register("MERCHANT");
+    const emailCount = async () =>
+      (await p.db.select({ failures: signInAttempts.failures }).from(signInAttempts).where(eq(signInAttempts.key, `email:${owner.email}`)))[0]?.failures ?? 0;
+    // one address, one account: 3 tries, then the pair waits
+    const pair = await Promise.all(Array.from({ length: 40 }, (_, i) => signInFrom("203.0.113.90", owner.email, `burst-${i}`)));
+    expect(tally(pair)).toEqual({ 401: 3, 429: 37 });
+    expect(await emailCount()).toBe(3);
+    // one address, many accounts: 50 tries in the window, then the address is refused
+    const spray = await Promise.all(Array.from({ length: 80 }, (_, i) => signInFrom("203.0.113.91", `nobody-${i}-${random()}@example.test`, "wrong password")));
+    expect(tally(spray)).toEqual({ 401: 50, 429: 30 });
+    // one account, many addresses: 100 tries in the hour (3 already spent above), then new addresses are refused
+    expect((await signInFrom("198.51.100.99", owner.email, PASSWORD)).status).toBe(200); // the owner's place; its try is given back
+    expect(await emailCount()).toBe(3);
+    const many = await Promise.all(Array.from({ length: 120 }, (_, i) => signInFrom(`10.30.0.${i}`, owner.email, `many-${i}`)));
+    expect(tally(many)).toEqual({ 401: 97, 429: 23 });
+    expect(await emailCount()).toBe(100);
+    expect((await signInFrom("198.51.100.99", owner.email, PASSWORD)).status).toBe(200);
+    setClockOffset(0);
+  }, 120_000);
+
+  it("the delay stops growing at 15 minutes, however long a pair keeps failing", async () => {
+    setClockOffset(atHourStart(40));
+    const owner = await p.register("MERCHANT");
+    for (let i = 0; i < 3; i++) expect((await signInFrom("203.0.113.77", owner.email, `w-${i}`)).status).toBe(401);
+    // a pair that has failed thousands of times (2^5000 s would overflow), its last delay over
+    await p.db.execute(sql`update sign_in_delays set failures = 5000, locked_until = now() - interval '100 days' where key = ${`pair:${owner.email}|203.0.113.77`}`);
+    expect((await signInFrom("203.0.113.77", owner.email, "w-again")).status).toBe(401);
+    const waiting = await signInFrom("203.0.113.77", owner.email, PASSWORD);
+    expect(waiting.status).toBe(429);
+    expect(Number(waiting.retryAfter)).toBeGreaterThan(890);
+    expect(Number(waiting.retryAfter)).toBeLessThanOrEqual(15 * 60);
+    setClockOffset(0);
+  }, 60_000);
+
   it("locks an address after 50 failures in 15 minutes, whatever the accounts", async () => {
     setClockOffset(5 * WINDOW);
     for (let i = 1; i <= 50; i++) expect((await login(`nobody-${i}-${random()}@example.test`, "wrong password")).status, `failure ${i}`).toBe(401);
