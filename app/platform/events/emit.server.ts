@@ -27,10 +27,6 @@ export async function removeJob(db: Db, jobKey: string) {
 }
 
 /**
- * Records an event. Events of the public catalogue get a fan-out job that writes one delivery per
- * subscribed registration; internal events (app.uninstalled) are only recorded.
- */
-/**
  * Event times strictly increase within a process (a millisecond apart at least), so that events of
  * one change (product.updated, then product.out_of_stock) keep their order for readers of the log.
  * A clock set back (tests) by more than a second starts afresh.
@@ -44,6 +40,11 @@ function eventTime(): Date {
 
 const EVENT_SQL = `insert into platform_events (id, business_id, type, data, fanned_out_at, created_at) values ($1, $2, $3, $4, $5, $5)`;
 
+/**
+ * Records an event. Events of the public catalogue are fanned out at once, in the caller's
+ * transaction (one delivery per subscribed registration, with its first-attempt job); internal
+ * events (app.uninstalled) are only recorded.
+ */
 export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
   const fansOut = event.type in EVENTS;
   const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: eventTime() };
