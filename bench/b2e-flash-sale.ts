@@ -13,6 +13,8 @@
  * and POSTing the same kind of envelope to the same kind of receiver.
  */
 import http from "node:http";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { run as runWorker } from "graphile-worker";
@@ -24,46 +26,34 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const CLIENTS = 8;
 const WORKER_CONCURRENCY = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const DURABLE = process.env.BENCH_DURABLE === "1";
 
-type Receiver = { url: string; receivedAt: Map<string, number>; latencies: number[]; duplicates: number; close(): void; wait(n: number): Promise<void> };
+/** The peer process (bench/b2e-peer.ts): the receiver and the clients, outside the measured process. */
+type Peer = { call<T>(cmd: Record<string, unknown>): Promise<T>; close(): void };
+type Receipts = { count: number; lastReceipt: number; latencies: number[]; duplicates: number };
 
-/** A webhook receiver that answers 200 at once and records when each order's delivery arrived. */
-async function startReceiver(orderIdOf: (body: any) => string, createdAtOf: (body: any) => string): Promise<Receiver> {
-  const receivedAt = new Map<string, number>();
-  const latencies: number[] = [];
-  let duplicates = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      const at = Date.now();
-      res.writeHead(200).end();
-      const body = JSON.parse(Buffer.concat(chunks).toString());
-      const id = orderIdOf(body);
-      if (receivedAt.has(id)) return void duplicates++;
-      receivedAt.set(id, at);
-      latencies.push(at - Date.parse(createdAtOf(body)));
-    });
+export function startPeer(): Peer {
+  const child = fork(fileURLToPath(new URL("./b2e-peer.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let next = 0;
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  child.on("message", (m: { id: number; result?: unknown; error?: string }) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.error) w?.reject(new Error(m.error));
+    else w?.resolve(m.result);
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
-    receivedAt,
-    latencies,
-    get duplicates() {
-      return duplicates;
-    },
-    close: () => server.close(),
-    async wait(n) {
-      const deadline = Date.now() + 300_000;
-      while (receivedAt.size < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      if (receivedAt.size < n) throw new Error(`only ${receivedAt.size} of ${n} deliveries arrived`);
-    },
+    call: <T>(cmd: Record<string, unknown>) =>
+      new Promise<T>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.send({ id, ...cmd });
+      }),
+    close: () => child.kill(),
   };
 }
 
-/** Runs `total` calls of `one` over `clients` concurrent loops; returns when the last answered. */
+/** Runs `total` calls of `one` over `count` concurrent loops; returns when the last answered. */
 async function clients(total: number, count: number, one: (i: number) => Promise<void>) {
   let next = 0;
   await Promise.all(
@@ -73,14 +63,19 @@ async function clients(total: number, count: number, one: (i: number) => Promise
   );
 }
 
-type Figures = { orders: number; "orders/s": number; "deliveries/s": number; "p50 order→receipt ms": number; "p99 order→receipt ms": number; duplicates: number };
+type Figures = { orders: number; "orders/s": number; "deliveries/s": number; "p50 order→receipt ms": number; "p99 order→receipt ms": number; duplicates: number; "node CPU ms/order": number };
 
-function figures(started: number, lastOrder: number, r: Receiver): Figures {
-  const lastReceipt = Math.max(...r.receivedAt.values());
+/**
+ * The figures of a run. `cpu`: process.cpuUsage() at its start: CPU time of the measured process
+ * (the platform, or the floor's worker and clients) per order, a figure that holds on a busy machine too.
+ */
+function figures(started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
+  const used = process.cpuUsage(cpu);
   return {
-    orders: r.receivedAt.size,
+    "node CPU ms/order": Math.round(((used.user + used.system) / 1000 / ORDERS) * 100) / 100,
+    orders: r.count,
     "orders/s": Math.round(ORDERS / ((lastOrder - started) / 1000)),
-    "deliveries/s": Math.round(ORDERS / ((lastReceipt - started) / 1000)),
+    "deliveries/s": Math.round(ORDERS / ((r.lastReceipt - started) / 1000)),
     "p50 order→receipt ms": percentile(r.latencies, 50),
     "p99 order→receipt ms": percentile(r.latencies, 99),
     duplicates: r.duplicates,
@@ -88,9 +83,10 @@ function figures(started: number, lastOrder: number, r: Receiver): Figures {
 }
 
 /** The floor: graphile-worker alone, insert + add_job per order, a job that signs and POSTs. */
-async function floorRun(): Promise<Figures> {
-  const b = await startBench();
-  const receiver = await startReceiver((body) => body.data.orderId, (body) => body.data.createdAt);
+async function floorRun(peer: Peer): Promise<Figures> {
+  const b = await startBench({ durable: DURABLE });
+  await peer.call({ cmd: "reset" });
+  const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });
   const sql = postgres(b.dbUrl, { max: CLIENTS, onnotice: () => {} });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
@@ -120,6 +116,7 @@ async function floorRun(): Promise<Figures> {
       },
     });
     const started = Date.now();
+    const cpu = process.cpuUsage();
     let lastOrder = 0;
     await clients(ORDERS, CLIENTS, async (i) => {
       const id = `ord_${i}_${randomBytes(6).toString("hex")}`;
@@ -130,121 +127,55 @@ async function floorRun(): Promise<Figures> {
       });
       lastOrder = Date.now();
     });
-    await receiver.wait(ORDERS);
-    const result = figures(started, lastOrder, receiver);
+    const result = figures(started, lastOrder, await peer.call<Receipts>({ cmd: "wait", n: ORDERS }), cpu);
     await runner.stop();
     return result;
   } finally {
     agent.destroy();
-    receiver.close();
     await sql.end();
     await b.close();
   }
 }
 
-/** The platform: the real API, the real checkout, the real outbox, fan-out and delivery. */
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-/** One shopper's browser: a cookie jar and the storefront's CSRF token, over a keep-alive agent. */
-function shopper(base: string, agent: http.Agent) {
-  const cookies = new Map<string, string>();
-  let csrf = "";
-  const send = (method: string, path: string, form?: Record<string, string>) =>
-    new Promise<Answer>((resolve, reject) => {
-      const body = form ? new URLSearchParams({ csrf, ...form }).toString() : undefined;
-      const headers: Record<string, string> = { Cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
-      if (body) headers["Content-Type"] = "application/x-www-form-urlencoded";
-      const req = http.request(base + path, { method, agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => {
-          for (const c of res.headers["set-cookie"] ?? []) {
-            const [pair] = c.split(";");
-            const eq = pair.indexOf("=");
-            cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-          }
-          const text = Buffer.concat(chunks).toString();
-          csrf = /"csrf":"([^"]+)"/.exec(text)?.[1] ?? csrf;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
-        });
-      });
-      req.on("error", reject);
-      req.end(body);
-    });
-  return { send };
+/** The fixture of a platform run: a developer's sandbox with a test-installed app subscribed to order.created at the peer's receiver. */
+async function platformFixture(peer: Peer) {
+  const b = await startBench({ worker: true, workerConcurrency: WORKER_CONCURRENCY, durable: DURABLE });
+  await peer.call({ cmd: "reset" });
+  const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });
+  const dev = await developer(b);
+  const { token } = await testInstallToken(b, dev, ["write_orders", "read_orders", "read_products"], { webhookUrl: receiver.url, webhookEvents: ["order.created"] });
+  const products = (await b.db.sql<{ id: string }[]>`select id from products where business_id = ${dev.business.id} and status = 'ACTIVE' and is_available and stock is null order by id`).map((r) => r.id);
+  return { b, dev, token, products };
 }
 
 /**
  * The same sale through the storefront, as shoppers do it: add to cart, open the checkout form,
  * place the order (PICKUP, cash), 8 shoppers at once, each ordering again and again.
  */
-export async function storefrontRun(): Promise<Figures & { "failed checkouts": number }> {
-  const b = await startBench({ worker: true, workerConcurrency: WORKER_CONCURRENCY });
-  const receiver = await startReceiver((body) => body.data.orderId, (body) => body.data.createdAt);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 });
+export async function storefrontRun(peer: Peer): Promise<Figures & { "failed checkouts": number }> {
+  const { b, dev, products } = await platformFixture(peer);
   try {
-    const dev = await developer(b);
-    await testInstallToken(b, dev, ["read_orders"], { webhookUrl: receiver.url, webhookEvents: ["order.created"] });
-    const products = (await b.db.sql<{ id: string }[]>`select id from products where business_id = ${dev.business.id} and status = 'ACTIVE' and is_available and stock is null order by id`).map((r) => r.id);
-    const shop = `/s/${dev.business.slug}`;
-    const shoppers = await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      const s = shopper(b.web.url, agent);
-      await s.send("GET", shop);
-      return s;
-    }));
-    let failed = 0;
-    let next = 0;
-    const started = Date.now();
-    let lastOrder = 0;
-    await Promise.all(shoppers.map(async (s) => {
-      for (let i = next++; i < ORDERS; i = next++) {
-        await s.send("POST", `${shop}/cart`, { intent: "add", productId: products[i % products.length], quantity: "1" });
-        const form = await s.send("GET", `${shop}/checkout`);
-        const checkoutKey = /name="checkoutKey" value="([^"]+)"/.exec(form.body)?.[1] ?? "";
-        const placed = await s.send("POST", `${shop}/checkout`, { checkoutKey, name: `Shopper ${i}`, phone: "555 0100", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
-        if (placed.status !== 302 || !String(placed.headers.location).includes("/orders/")) failed++;
-        lastOrder = Date.now();
-      }
-    }));
-    await receiver.wait(ORDERS - failed);
-    return { ...figures(started, lastOrder, receiver), "failed checkouts": failed };
+    const cpu = process.cpuUsage();
+    const run = await peer.call<{ started: number; lastOrder: number; failed: number }>({ cmd: "storefront", base: b.env.storefrontUrl, shop: `/s/${dev.business.slug}`, products, total: ORDERS, clients: CLIENTS });
+    const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.failed });
+    return { ...figures(run.started, run.lastOrder, receipts, cpu), "failed checkouts": run.failed };
   } finally {
-    agent.destroy();
-    receiver.close();
     await b.close();
   }
 }
 
-export async function platformRun(): Promise<Figures & { "API errors": number }> {
-  const b = await startBench({ worker: true, workerConcurrency: WORKER_CONCURRENCY });
-  const receiver = await startReceiver((body) => body.data.orderId, (body) => body.data.createdAt);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+/** The platform: the real API, the real checkout, the real outbox and dispatcher. */
+export async function platformRun(peer: Peer): Promise<Figures & { "API errors": number }> {
+  const { b, token, products } = await platformFixture(peer);
   try {
-    const dev = await developer(b);
-    const { token } = await testInstallToken(b, dev, ["write_orders", "read_orders", "read_products"], { webhookUrl: receiver.url, webhookEvents: ["order.created"] });
-    const products = (await b.db.sql<{ id: string }[]>`select id from products where business_id = ${dev.business.id} and status = 'ACTIVE' and is_available and stock is null order by id`).map((r) => r.id);
-    const post = (body: string) =>
-      new Promise<number>((resolve, reject) => {
-        const req = http.request(`${b.web.url}/app-api/orders`, { method: "POST", agent, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        });
-        req.on("error", reject);
-        req.end(body);
-      });
-    let errors = 0;
-    const started = Date.now();
-    let lastOrder = 0;
-    await clients(ORDERS, CLIENTS, async (i) => {
-      const status = await post(JSON.stringify({ customer: { name: `Shopper ${i}`, phone: "555 0100" }, items: [{ productId: products[i % products.length], quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }));
-      if (status !== 201) errors++;
-      lastOrder = Date.now();
-    });
-    await receiver.wait(ORDERS - errors);
-    return { ...figures(started, lastOrder, receiver), "API errors": errors };
+    const bodies = Array.from({ length: ORDERS }, (_, i) =>
+      JSON.stringify({ customer: { name: `Shopper ${i}`, phone: "555 0100" }, items: [{ productId: products[i % products.length], quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }),
+    );
+    const cpu = process.cpuUsage();
+    const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({ cmd: "api", url: `${b.web.url}/app-api/orders`, token, bodies, clients: CLIENTS });
+    const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.errors });
+    return { ...figures(run.started, run.lastOrder, receipts, cpu), "API errors": run.errors };
   } finally {
-    agent.destroy();
-    receiver.close();
     await b.close();
   }
 }
@@ -253,15 +184,17 @@ export async function run() {
   const rows: Record<string, unknown>[] = [];
   const floors: Figures[] = [];
   const platforms: Figures[] = [];
+  const peer = startPeer();
   for (let round = 1; round <= ROUNDS; round++) {
-    const floor = await floorRun();
+    const floor = await floorRun(peer);
     floors.push(floor);
     rows.push({ round, run: "floor: graphile-worker alone", ...floor });
-    const platform = await platformRun();
+    const platform = await platformRun(peer);
     platforms.push(platform);
     rows.push({ round, run: "platform: API + webhook", ...platform });
-    rows.push({ round, run: "platform: storefront checkout + webhook", ...(await storefrontRun()) });
+    rows.push({ round, run: "platform: storefront checkout + webhook", ...(await storefrontRun(peer)) });
   }
+  peer.close();
   const median = (xs: number[]) => percentile(xs, 50);
   const summary = {
     "platform orders/s": median(platforms.map((p) => p["orders/s"])),

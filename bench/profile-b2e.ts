@@ -1,7 +1,7 @@
 /** Profiling aid (not part of `npm run bench`): B2e's platform run under the CPU profiler, written to .data/prof/b2e.cpuprofile, with a summary of the hottest functions. */
 import fs from "node:fs";
 import inspector from "node:inspector/promises";
-import { platformRun } from "./b2e-flash-sale";
+import { platformRun, startPeer } from "./b2e-flash-sale";
 import { stopCluster } from "./lib";
 
 const session = new inspector.Session();
@@ -9,7 +9,9 @@ session.connect();
 await session.post("Profiler.enable");
 await session.post("Profiler.setSamplingInterval", { interval: 200 });
 await session.post("Profiler.start");
-console.log(await platformRun());
+const peer = startPeer();
+console.log(await platformRun(peer));
+peer.close();
 const { profile } = await session.post("Profiler.stop");
 fs.mkdirSync(".data/prof", { recursive: true });
 fs.writeFileSync(".data/prof/b2e.cpuprofile", JSON.stringify(profile));

@@ -98,7 +98,7 @@ it("delivers every event of a burst during which the database restarts", async (
   expect(worker.exitCode, workerOutput.slice(-2000)).toBeNull();
   expect(result).toMatchObject({ events: 300, received: 300, failed: 0, pending: 0, lost: 0 });
   // deliveries sent while the database went away could not be recorded and are sent again (same id):
-  // at most the ones in flight, WORKER_CONCURRENCY (4) jobs of DELIVERY_BATCH deliveries each
+  // at most the ones claimed and not yet recorded: the dispatcher holds at most WORKER_CONCURRENCY (4) x DELIVERY_BATCH
   expect(result.duplicates).toBeLessThanOrEqual(4 * DELIVERY_BATCH);
   console.log(`[faults] database restart during burst: ${JSON.stringify(result)}`);
 }, 180_000);

@@ -69,7 +69,7 @@ describe("faults", () => {
     }, 90_000);
     expect(result).toMatchObject({ events: 500, deliveries: 500, received: 500, failed: 0, pending: 0, lost: 0 });
     // a delivery the killed worker sent but could not record yet is sent again (same delivery id):
-    // at most the ones in flight, WORKER_CONCURRENCY jobs of DELIVERY_BATCH deliveries each
+    // at most the ones claimed and not yet recorded: the dispatcher holds at most WORKER_CONCURRENCY x DELIVERY_BATCH
     expect(result.duplicates).toBeLessThanOrEqual(8 * DELIVERY_BATCH);
     console.log(`[faults] SIGKILL during burst: ${before} received before the kill, ledger ${JSON.stringify(result)}`);
     second.child.kill("SIGTERM");

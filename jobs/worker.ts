@@ -11,7 +11,8 @@ import { eventFanout } from "./tasks/event__fanout";
 import { webhookDeliver } from "./tasks/webhook__deliver";
 import { installationErasure } from "./tasks/installation__erasure";
 import { paymentExpire } from "./tasks/payment__expire";
-import { sweepAbandoned } from "../app/platform/webhooks/delivery.server";
+import { DELIVERY_BATCH, sweepAbandoned } from "../app/platform/webhooks/delivery.server";
+import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
 
 export type WorkerDeps = { db: Database; env: Env };
 
@@ -27,7 +28,7 @@ export function taskList(deps: WorkerDeps): TaskList {
   };
 }
 
-export type Worker = { runner: Runner; stop(): Promise<void> };
+export type Worker = { runner: Runner; dispatcher: Dispatcher; stop(): Promise<void> };
 
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
   const runner = await run({
@@ -45,11 +46,14 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     sweepAbandoned(options.deps.db, options.deps.env.workerStrandedAfterMs).catch((e) => console.error("[worker] sweep failed:", (e as Error).message));
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
+  // first attempts of deliveries, straight from the deliveries table (decision 019)
+  const dispatcher = await startDispatcher(options.deps.db, options.deps.env, { maxInFlight: (options.concurrency ?? options.deps.env.workerConcurrency) * DELIVERY_BATCH });
   return {
     runner,
+    dispatcher,
     async stop() {
       clearInterval(sweeper);
-      await runner.stop();
+      await Promise.all([dispatcher.stop(), runner.stop()]);
     },
   };
 }

@@ -15,9 +15,10 @@ import { migrateDatabase, migrationsFolder } from "../migrate";
 
 export const FAST_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" };
 
-export async function startTestCluster(name: string): Promise<{ adminUrl: string; embedded: EmbeddedPostgres | null }> {
+/** `settings`: the server's settings (default FAST_SETTINGS; `{}` keeps PostgreSQL's crash-safe defaults). */
+export async function startTestCluster(name: string, settings: Record<string, string> = FAST_SETTINGS): Promise<{ adminUrl: string; embedded: EmbeddedPostgres | null }> {
   if (process.env.TEST_DATABASE_URL) return { adminUrl: process.env.TEST_DATABASE_URL, embedded: null };
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(".data", name), settings: FAST_SETTINGS });
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(".data", name), settings });
   return { adminUrl: embedded.adminUrl, embedded };
 }
 

@@ -119,30 +119,48 @@ export async function attemptDeliveries(db: Database, env: Env, requests: Attemp
     .returning();
   if (claimed.length === 0) return 0;
   const registrations = new Map((await db.select().from(webhooks).where(inArray(webhooks.id, [...new Set(claimed.map((d) => d.webhookId))]))).map((w) => [w.id, w]));
-  const sendable: { delivery: WebhookDelivery; webhook: Webhook }[] = [];
-  const dropped: string[] = [];
-  for (const delivery of claimed) {
-    const webhook = registrations.get(delivery.webhookId);
-    if (!webhook || (!webhook.isActive && delivery.event !== "business.data_erasure" && !options.manual)) dropped.push(delivery.id);
-    else sendable.push({ delivery, webhook });
-  }
+  const results = await sendClaimed(env, claimed.map((delivery) => ({ delivery, webhook: registrations.get(delivery.webhookId) ?? null })), options.manual ?? false);
+  await recordResults(db, results, options.manual ?? false);
+  return results.filter((r) => r.result !== null).length;
+}
+
+/** What sending a delivery needs of its registration. */
+export type DeliveryTarget = Pick<Webhook, "id" | "url" | "secretEnc" | "isActive" | "consecutiveFailures">;
+export type ClaimedDelivery = { delivery: WebhookDelivery; webhook: DeliveryTarget | null };
+/** A claimed delivery after its attempt; `result` null: dropped (its registration is gone or inactive). */
+export type AttemptResult = { delivery: WebhookDelivery; webhook: DeliveryTarget | null; result: OutboundResult | null };
+
+/** Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure or a manual redelivery goes anyway). */
+function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): boolean {
+  return !!webhook && (webhook.isActive || delivery.event === "business.data_erasure" || manual);
+}
+
+/** Signs and sends one claimed delivery with the registration's secret (decrypted once per call site through `secretOf`). */
+export function sendOne(env: Env, delivery: WebhookDelivery, webhook: DeliveryTarget, secret: string): Promise<OutboundResult> {
+  return postOutbound(webhook.url, delivery.body, headersFor(delivery, secret, delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
+}
+
+/** Sends claimed deliveries in parallel (a job holds at most DELIVERY_BATCH); dropped ones come back with a null result. */
+async function sendClaimed(env: Env, claimed: ClaimedDelivery[], manual: boolean): Promise<AttemptResult[]> {
+  const secrets = new Map<string, string>();
+  const secretOf = (w: DeliveryTarget) => secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
+  return Promise.all(
+    claimed.map(async (c) => ({ ...c, result: sendable(c, manual) ? await sendOne(env, c.delivery, c.webhook!, secretOf(c.webhook!)) : null })),
+  );
+}
+
+/**
+ * Records attempts: dropped deliveries FAILED, plain successes (no failure streak to reset, not an
+ * erasure) together in one statement, every other outcome in its own transaction.
+ */
+export async function recordResults(db: Database, results: AttemptResult[], manual: boolean) {
+  const dropped = results.filter((r) => r.result === null).map((r) => r.delivery.id);
   if (dropped.length)
     await db.update(webhookDeliveries).set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() }).where(inArray(webhookDeliveries.id, dropped));
-  const secrets = new Map<string, string>();
-  const secretOf = (w: Webhook) => secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
-  // a job holds at most DELIVERY_BATCH deliveries: all of them at once
-  const results = await Promise.all(
-    sendable.map(async ({ delivery, webhook }) => ({
-      delivery,
-      webhook,
-      result: await postOutbound(webhook.url, delivery.body, headersFor(delivery, secretOf(webhook), delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate }),
-    })),
-  );
-  // the common case, a success with no failure streak to reset: all of them in one statement
-  const plain = (r: (typeof results)[number]) => r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
-  await recordSuccesses(db, results.filter(plain));
-  for (const r of results.filter((x) => !plain(x))) await recordAttempt(db, r.delivery, r.webhook, r.result, options.manual ?? false);
-  return sendable.length;
+  const sent = results.filter((r): r is AttemptResult & { webhook: DeliveryTarget; result: OutboundResult } => r.result !== null && r.webhook !== null);
+  const plain = (r: (typeof sent)[number]) => r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
+  await recordSuccesses(db, sent.filter(plain));
+  for (const r of sent.filter((x) => !plain(x))) await recordAttempt(db, r.delivery, r.webhook, r.result, manual);
 }
 
 /**
@@ -190,7 +208,7 @@ async function recordSuccesses(db: Database, done: { delivery: WebhookDelivery; 
 }
 
 /** An attempt that failed, reset a failure streak, or delivered an erasure: its own transaction with every consequence. */
-async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: Webhook, result: OutboundResult, manual: boolean) {
+async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: DeliveryTarget, result: OutboundResult, manual: boolean) {
   await db.transaction(async (tx) => {
     const t = now();
     const attemptNo = delivery.attempts + 1;

@@ -1,8 +1,8 @@
 /**
  * Fan-out: for each event, one delivery per subscribed active registration of an active installation
- * whose scopes cover the event, with first-attempt jobs of up to DELIVERY_BATCH deliveries each, in
- * the caller's transaction. Used by emitEvent (inline, in the transaction that makes the change: one
- * job hop between commit and the POST) and by the fan-out job (bulk emits, the sweeper).
+ * whose scopes cover the event, in the caller's transaction, with a NOTIFY that wakes the dispatchers
+ * when it commits. Used by emitEvent (inline, in the transaction that makes the change: no job
+ * between the commit and the POST) and by the fan-out job (bulk emits, the sweeper).
  * It imports nothing of the events module, which calls it.
  */
 import { rawQuery } from "../../../db/sql";
@@ -10,8 +10,10 @@ import type { Db } from "../../../db/client";
 import { newId } from "../core/ids.server";
 import { eventAllowed } from "../apps/catalog";
 
-/** Deliveries whose first attempt shares one job: sent in parallel, successes recorded in one statement. */
+/** Deliveries one retry or redelivery job may name (jobs queued by earlier versions named up to 10 first attempts). */
 export const DELIVERY_BATCH = 10;
+/** The channel a transaction that writes deliveries notifies; dispatchers listen on it. */
+export const DELIVERIES_CHANNEL = "webhook_deliveries";
 
 export function envelope(input: { id: string; event: string; timestamp: Date; webhookId: string; businessId: string; data: Record<string, unknown> }) {
   return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
@@ -25,7 +27,10 @@ const TARGETS_SQL = `
   from webhooks w join installations i on i.id = w.installation_id
   where w.business_id = any($1::text[]) and w.is_active and i.status = 'ACTIVE'`;
 
-/** The deliveries, and their first attempts as jobs of up to DELIVERY_BATCH deliveries, in one statement. */
+/**
+ * The deliveries, and a wake-up for the dispatchers (NOTIFY, sent at commit), in one statement. Their
+ * first attempts are claimed from the table by the dispatcher (dispatcher.server.ts, decision 019).
+ */
 const DELIVERIES_SQL = `
   with d as (
     insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, status, next_attempt_at, created_at, updated_at)
@@ -34,18 +39,13 @@ const DELIVERIES_SQL = `
       as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body)
     on conflict do nothing
     returning id),
-  numbered as (select id, row_number() over () as n from d),
-  jobs as (
-    select count(*) as queued from graphile_worker.add_jobs((
-      select array_agg(row('webhook__deliver', batch, null, null, null, null, null, null)::graphile_worker.job_spec)
-      from (select json_agg(json_build_object('deliveryId', id, 'after', 0)) as batch from numbered group by (n - 1) / ${DELIVERY_BATCH}) b))
-    where exists (select 1 from d))
-  select (select count(*) from d)::int as written, (select queued from jobs) as queued`;
+  woken as (select pg_notify('${DELIVERIES_CHANNEL}', '') as n where exists (select 1 from d))
+  select (select count(*) from d)::int as written, (select count(*) from woken)::int as woken`;
 
 type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
 
 /**
- * Writes the events' deliveries and queues their first attempts; returns how many were written.
+ * Writes the events' deliveries and wakes the dispatchers (at commit); returns how many were written.
  * Hand-written statements (rawQuery): this runs inside every order's transaction (issue 16).
  */
 export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): Promise<number> {

@@ -1,0 +1,160 @@
+/**
+ * The dispatcher: first attempts of deliveries straight from the deliveries table (a transactional
+ * outbox and its relay), without a job per attempt (decision 019).
+ *
+ * The transaction that writes deliveries also sends `NOTIFY webhook_deliveries` (fanout.server.ts);
+ * every worker process LISTENs and, when woken (or once a second, for anything a lost notification
+ * left behind), claims waiting first attempts with FOR UPDATE SKIP LOCKED (several workers share the
+ * queue, none sends a delivery another holds), joined with what sending needs of the registration,
+ * and sends them at once. Results are recorded in batches: while one record statement runs, the next
+ * results gather. Claims work the same way, so under load each claim and each record statement
+ * covers many deliveries, and at rest a delivery is sent one round trip after its commit.
+ *
+ * Retries, redeliveries and the sweeper's re-queues stay graphile-worker jobs with an explicit run_at
+ * (delivery.server.ts). A worker that dies holding claimed deliveries leaves them in flight; the
+ * sweeper hands them back after WORKER_STRANDED_AFTER_MS, exactly as for a job's attempt.
+ */
+import type { Database } from "../../../db/client";
+import type { WebhookDelivery } from "../../../db/schema";
+import { rawQuery, readColumns, selectColumns } from "../../../db/sql";
+import { webhookDeliveries } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { now } from "../core/clock.server";
+import { decrypt } from "../core/crypto.server";
+import { DELIVERIES_CHANNEL } from "./fanout.server";
+import { recordResults, sendOne, type AttemptResult, type ClaimedDelivery, type DeliveryTarget } from "./delivery.server";
+
+/** Deliveries one process holds claimed and unrecorded at once (the worker passes WORKER_CONCURRENCY x DELIVERY_BATCH). */
+export const DISPATCH_MAX_IN_FLIGHT = 100;
+/** How often a dispatcher looks without being woken. */
+export const DISPATCH_POLL_MS = 1000;
+
+/** Waiting first attempts, oldest first, claimed with their registration (left join: a removed one drops the delivery). */
+const CLAIM_SQL = `
+  with c as (
+    select d.id, w.id as wid, w.url, w.secret_enc, w.is_active, w.consecutive_failures
+    from webhook_deliveries d left join webhooks w on w.id = d.webhook_id
+    where d.status = 'PENDING' and d.attempts = 0 and d.in_flight_since is null
+    order by d.created_at
+    limit $2
+    for update of d skip locked),
+  u as (update webhook_deliveries d set in_flight_since = $1 from c where d.id = c.id returning ${selectColumns(webhookDeliveries, "d")})
+  select u.*, c.wid, c.url, c.secret_enc, c.is_active, c.consecutive_failures from u join c on c.id = u."d.id"`;
+
+type ClaimRow = Record<string, unknown> & { wid: string | null; url: string; secret_enc: string; is_active: boolean; consecutive_failures: number };
+
+export async function claimFirstAttempts(db: Database, limit: number): Promise<ClaimedDelivery[]> {
+  const rows = await rawQuery<ClaimRow>(db, CLAIM_SQL, [now().toISOString(), limit]);
+  return rows.map((row) => ({
+    delivery: readColumns(webhookDeliveries, "d", row) as WebhookDelivery,
+    webhook: row.wid ? { id: row.wid, url: row.url, secretEnc: row.secret_enc, isActive: row.is_active, consecutiveFailures: row.consecutive_failures } : null,
+  }));
+}
+
+export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
+
+export async function startDispatcher(db: Database, env: Env, options: { maxInFlight?: number; pollMs?: number; listen?: boolean } = {}): Promise<Dispatcher> {
+  const maxInFlight = options.maxInFlight ?? DISPATCH_MAX_IN_FLIGHT;
+  let stopped = false;
+  let inFlight = 0;
+  let claiming: Promise<void> | null = null;
+  let wanted = false;
+  /** the last claim filled every free slot: more may be waiting */
+  let full = false;
+  const sends = new Set<Promise<void>>();
+  const done: AttemptResult[] = [];
+  let recording: Promise<void> | null = null;
+  const secrets = new Map<string, string>();
+  const secretOf = (w: DeliveryTarget) => {
+    let secret = secrets.get(w.secretEnc);
+    if (secret === undefined) {
+      if (secrets.size >= 1000) secrets.clear();
+      secrets.set(w.secretEnc, (secret = decrypt(w.secretEnc, env.encryptionKey)));
+    }
+    return secret;
+  };
+
+  const fail = (what: string) => (e: unknown) => console.error(`[dispatcher] ${what} failed:`, (e as Error).message);
+
+  /**
+   * Records what has been sent, one statement batch at a time (the next gathers meanwhile). A
+   * delivery keeps its slot until its attempt is recorded, so a process never holds more than
+   * maxInFlight deliveries claimed but unrecorded: what a kill can make it send twice.
+   */
+  const record = () => {
+    if (recording || done.length === 0) return;
+    recording = (async () => {
+      while (done.length) {
+        const batch = done.splice(0);
+        await recordResults(db, batch, false).catch(fail("recording"));
+        inFlight -= batch.length;
+        // a full claim may have left more waiting: look again now that there is room
+        if (full) wake();
+      }
+    })().finally(() => {
+      recording = null;
+      record();
+    });
+  };
+
+  const send = (c: ClaimedDelivery) => {
+    inFlight++;
+    const active = !!c.webhook && (c.webhook.isActive || c.delivery.event === "business.data_erasure");
+    const p: Promise<void> = (active ? sendOne(env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
+      .catch((e: Error) => ({ ok: false, statusCode: null, durationMs: 0, error: e.message }))
+      .then((result) => {
+        done.push({ ...c, result });
+        sends.delete(p);
+        record();
+      });
+    sends.add(p);
+  };
+
+  /** Claims as many waiting first attempts as there is room for; coalesces wake-ups that come meanwhile. */
+  function wake() {
+    if (stopped) return;
+    wanted = true;
+    if (claiming) return;
+    claiming = (async () => {
+      while (wanted && !stopped) {
+        wanted = false;
+        const room = maxInFlight - inFlight;
+        full = room <= 0;
+        if (full) return;
+        const claimed = await claimFirstAttempts(db, room);
+        full = claimed.length === room;
+        for (const c of claimed) send(c);
+        if (full) wanted = true;
+      }
+    })()
+      .catch(fail("claiming"))
+      .finally(() => {
+        claiming = null;
+        if (wanted && !full) wake();
+      });
+  }
+
+  const listener = options.listen === false ? null : await db.$client.listen(DELIVERIES_CHANNEL, () => wake(), () => wake());
+  const timer = setInterval(wake, options.pollMs ?? DISPATCH_POLL_MS);
+  timer.unref();
+  wake();
+
+  return {
+    wake,
+    get inFlight() {
+      return inFlight;
+    },
+    /** Stops claiming, lets the deliveries in flight finish (each within its 10 s deadline) and records them. */
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await listener?.unlisten().catch(() => {});
+      await claiming;
+      await Promise.all([...sends]);
+      while (recording || done.length) {
+        record();
+        await recording;
+      }
+    },
+  };
+}

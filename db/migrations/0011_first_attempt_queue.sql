@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_first_attempt_idx" ON "webhook_deliveries" USING btree ("created_at") WHERE status = 'PENDING' and attempts = 0 and in_flight_since is null;
