@@ -7,13 +7,14 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Database, Tx } from "../db/client";
+import type { Database } from "../db/client";
 import { idempotencyKeys, orderItems, orders, orderStatusChanges, type Business, type Order, type Product } from "../db/schema";
 import { pgErrorCode, rawQuery } from "../db/sql";
 import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
 import { now } from "../app/platform/core/clock.server";
-import { emitEvent } from "../app/platform/events/emit.server";
+import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../app/platform/events/emit.server";
+import { deliveriesCtes, deliveryParams, deliveryRows, readTargets } from "../app/platform/webhooks/fanout.server";
 import { serializeOrder, toMajor } from "../app/platform/catalog/serialize.server";
 import { getOrder } from "../app/platform/catalog/queries.server";
 
@@ -42,8 +43,24 @@ export type CheckoutInput = z.infer<typeof checkoutSchema>;
 type LineProduct = Pick<Product, "id" | "name" | "price" | "status" | "isAvailable" | "stock">;
 export type CheckoutLine = { productId: string; quantity: number; product: LineProduct };
 
-const PRODUCTS_SQL = `select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])`;
-const NEXT_ORDER_NUMBER_SQL = `update businesses set last_order_number = last_order_number + 1 where id = $1 returning last_order_number as number`;
+/**
+ * The lines' products, and the order's number when every line can be sold ($2 distinct product ids,
+ * $3 the quantities wanted of each): the business's counter is bumped in this statement, which
+ * commits without waiting for its WAL flush (synchronous_commit off, for this statement only), so
+ * the counter row is held for microseconds, not through a disk flush: a flash sale on one business
+ * does not queue on it. Numbers stay unique after a crash: an order that used a number commits
+ * (synchronously) after the bump, and its flush covers the bump's earlier WAL record. A checkout
+ * that fails after this statement leaves a gap, as a sequence would (decision 012).
+ */
+const PRODUCTS_SQL = `
+  with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
+  ok as (
+    select count(*) = cardinality($2::text[]) as ok
+    from p join unnest($2::text[], $3::int[]) as q(id, quantity) on q.id = p.id
+    where p.status = 'ACTIVE' and p."isAvailable" and (p.stock is null or p.stock >= q.quantity)),
+  n as (update businesses set last_order_number = last_order_number + 1 where id = $1 and (select ok from ok) returning last_order_number),
+  quick as (select set_config('synchronous_commit', 'off', true) where exists (select 1 from n))
+  select p.*, (select last_order_number from n) as "orderNumber", (select count(*) from quick)::int as "quick" from p`;
 export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
 export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
 
@@ -75,39 +92,29 @@ function requestHash(input: CheckoutInput): string {
   return createHash("sha256").update(JSON.stringify(input)).digest("hex");
 }
 
-async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<CheckoutLine[]> {
-  const ids = [...new Set(input.items.map((i) => i.productId))];
-  const rows = await rawQuery<LineProduct>(db, PRODUCTS_SQL, [business.id, ids]);
-  const byId = new Map(rows.map((p) => [p.id, p]));
+/** The lines with their products, and the order's number (taken only when every line can be sold). */
+async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string }> {
   const wanted = new Map<string, number>();
   for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const byId = new Map(rows.map((p) => [p.id, p]));
   for (const [id, quantity] of wanted) {
     const p = byId.get(id);
     if (!p) throw new ApiError(400, `Unknown product ${id}`);
     if (p.status !== "ACTIVE" || !p.isAvailable) throw new ApiError(400, `Product ${p.name} (${id}) is not available`);
     if (p.stock !== null && p.stock < quantity) throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
   }
-  return input.items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
+  if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
+  return { lines: input.items.map((i) => ({ ...i, product: byId.get(i.productId)! })), orderNumber: String(rows[0].orderNumber) };
 }
 
 /**
- * After the order statement took the lines' quantities off tracked stock (untracked products, stock
- * null, are untouched): a line that went below zero is a 409 (the transaction rolls back), a
- * product that reached zero or crossed the low-stock threshold emits its event.
- */
-async function stockEvents(tx: Tx, business: Business, updated: { id: string; name: string; stock: number; quantity: number }[]) {
-  for (const u of updated) if (u.stock < 0) throw new ApiError(409, `Product ${u.name} (${u.id}) sold out while you were checking out`);
-  for (const u of updated) {
-    const before = u.stock + u.quantity;
-    if (u.stock === 0) await emitEvent(tx, { businessId: business.id, type: "product.out_of_stock", data: { productId: u.id, stock: 0, threshold: LOW_STOCK_THRESHOLD } });
-    else if (u.stock < LOW_STOCK_THRESHOLD && before >= LOW_STOCK_THRESHOLD)
-      await emitEvent(tx, { businessId: business.id, type: "product.low_stock", data: { productId: u.id, stock: u.stock, threshold: LOW_STOCK_THRESHOLD } });
-  }
-}
-
-/**
- * The order, its items, its first status, the idempotency key (when $28 is not null) and the stock,
- * in one statement; answers the tracked products' stock after the order (a line below zero is a 409).
+ * The whole order in one statement, committed on its own (no transaction block: one round trip):
+ * the order, its items, its first status, the idempotency key (when $27 is not null), the stock of
+ * tracked products ($30 the distinct product ids, with $29 an event id ready for each), product.out_of_stock
+ * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare), the
+ * order.created event and its deliveries with the dispatchers' wake-up. Stock never goes below zero: the
+ * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
 const ORDER_SQL = `
   with o as (
@@ -133,9 +140,19 @@ const ORDER_SQL = `
     update products p set stock = p.stock - q.quantity, updated_at = $19
     from (select product_id, sum(quantity)::int as quantity from unnest($21::text[], $24::int[]) as u(product_id, quantity) group by product_id) q
     where p.id = q.product_id and p.business_id = $2 and p.stock is not null
-    returning p.id, p.name, p.stock, q.quantity)
-  select (select count(*) from i) + (select count(*) from s) + (select count(*) from k) as written,
-         (select json_agg(json_build_object('id', id, 'name', name, 'stock', stock, 'quantity', quantity)) from st) as stock`;
+    returning p.id, p.stock, q.quantity),
+  se as (
+    insert into platform_events (id, business_id, type, data, fanned_out_at, created_at)
+    select e.event_id, $2, case when st.stock = 0 then 'product.out_of_stock' else 'product.low_stock' end,
+           jsonb_build_object('productId', st.id, 'stock', st.stock, 'threshold', ${LOW_STOCK_THRESHOLD}), null, $31
+    from st join unnest($30::text[], $29::text[]) as e(product_id, event_id) on e.product_id = st.id
+    where st.stock = 0 or (st.stock < ${LOW_STOCK_THRESHOLD} and st.stock + st.quantity >= ${LOW_STOCK_THRESHOLD})
+    returning id),
+  sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job from se having count(*) > 0),
+  ${eventCte(32)},
+  ${deliveriesCtes(37)}
+  select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
+         (select count(*) from sj)::int as "stockEvents"`;
 
 export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
 
@@ -171,8 +188,8 @@ async function runCheckout(
     if (replay) return { order: replay, payment: null, replayed: true };
   }
 
-  // the hooks' registry is read while the products are checked
-  const [lines] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business)]);
+  // the hooks' registry and the registrations of order.created are read while the products are checked
+  const [{ lines, orderNumber }, , targets] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business), readTargets(db, [business.id])]);
   const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
   const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
 
@@ -187,71 +204,62 @@ async function runCheckout(
 
   const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
   const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
-  // the order's number is taken while the discount hooks run, outside the order's transaction (like a
-  // sequence: a checkout that fails after this point leaves a gap; no checkout waits on another's lock)
-  const [{ discount: rawDiscount, reason: discountReason }, orderNumber] = await Promise.all([
-    hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee }),
-    nextOrderNumber(db, business.id).then(String),
-  ]);
+  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
   const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
   const amount = subtotal - discount + deliveryFee;
 
-  let created: { order: Order; items: (typeof orderItems.$inferSelect)[] };
+  const t = now();
+  const id = newId("ord");
+  const values = {
+    id, businessId: business.id, orderNumber, status: "PENDING" as const,
+    subtotal, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, deliveryFee, amount, currency: business.currency,
+    deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
+    paymentStatus: method ? ("PENDING" as const) : ("NONE" as const), paymentInstallationId: method?.installationId ?? null,
+    paymentInvoiceId: null, paymentUrl: null, paymentQrCode: null, paymentExpiresAt: null,
+    isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,
+    address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
+  };
+  const items = lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity }));
+  const created = eventRow({
+    businessId: business.id,
+    type: "order.created",
+    data: { orderId: id, orderNumber, amount: toMajor(amount), deliveryFee: toMajor(deliveryFee), deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod, isGuest: true, createdAt: t.toISOString() },
+  });
+  const products = [...new Set(items.map((x) => x.productId))];
   try {
-    created = await db.transaction(async (tx) => {
-      const t = now();
-      const id = newId("ord");
-      const values = {
-        id, businessId: business.id, orderNumber, status: "PENDING" as const,
-        subtotal, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, deliveryFee, amount, currency: business.currency,
-        deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
-        paymentStatus: method ? ("PENDING" as const) : ("NONE" as const), paymentInstallationId: method?.installationId ?? null,
-        paymentInvoiceId: null, paymentUrl: null, paymentQrCode: null, paymentExpiresAt: null,
-        isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,
-        address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
-      };
-      const items = lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity }));
-      // The order, its items, its first status, the idempotency key and the stock, in one hand-written
-      // statement (one round trip, no query builder on the busiest write: issue 16); the event and its
-      // deliveries are sent with it. A line whose stock went below zero rolls it all back (409).
-      const [[written]] = await Promise.all([
-        rawQuery<{ stock: { id: string; name: string; stock: number; quantity: number }[] | null }>(tx, ORDER_SQL, [
-          id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
-          input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
-          values.customerEmail, values.address, values.notes, t.toISOString(),
-          items.map((x) => x.id), items.map((x) => x.productId), items.map((x) => x.name), items.map((x) => x.price), items.map((x) => x.quantity),
-          newId("osc"), options.actor, key, hash,
-        ]),
-        emitEvent(tx, {
-          businessId: business.id,
-          type: "order.created",
-          data: {
-            orderId: id, orderNumber, amount: toMajor(amount), deliveryFee: toMajor(deliveryFee),
-            deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod, isGuest: true, createdAt: t.toISOString(),
-          },
-        }),
-      ]);
-      await stockEvents(tx, business, written.stock ?? []);
-      return { order: values as Order, items: items as (typeof orderItems.$inferSelect)[] };
-    });
+    await rawQuery(db, ORDER_SQL, [
+      id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
+      input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
+      values.customerEmail, values.address, values.notes, t.toISOString(),
+      items.map((x) => x.id), items.map((x) => x.productId), items.map((x) => x.name), items.map((x) => x.price), items.map((x) => x.quantity),
+      newId("osc"), options.actor, key, hash,
+      products.map(() => newId("evt")), products, eventTime().toISOString(),
+      ...eventParams(created),
+      ...deliveryParams(deliveryRows([created], targets), created.createdAt),
+    ]);
   } catch (e) {
     // the same key raced in from a concurrent retry: answer with the order that won
     if (key && pgErrorCode(e) === "23505") {
       const replay = await findIdempotent(db, business.id, key, hash);
       if (replay) return { order: replay, payment: null, replayed: true };
     }
+    // a tracked product sold out between the check and the order (nothing was written)
+    if (pgErrorCode(e) === "23514") throw await soldOut(db, business, lines);
     throw e;
   }
 
-  if (!method) return { order: serializeOrder(created.order, [...created.items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))), payment: null, replayed: false };
-  const payment = await startPayment(db, business, created.order.id, method, hooks, options.actor);
-  return { order: await getOrder(db, business.id, created.order.id), payment, replayed: false };
+  if (!method) return { order: serializeOrder(values as Order, [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) as (typeof orderItems.$inferSelect)[]), payment: null, replayed: false };
+  const payment = await startPayment(db, business, id, method, hooks, options.actor);
+  return { order: await getOrder(db, business.id, id), payment, replayed: false };
 }
 
-/** The business's next order number (committed at once, so numbers are unique but may have gaps). */
-async function nextOrderNumber(db: Database, businessId: string): Promise<number> {
-  const [biz] = await rawQuery<{ number: number }>(db, NEXT_ORDER_NUMBER_SQL, [businessId]);
-  return biz.number;
+/** The 409 of an order refused by the stock constraint: names the line that no longer fits. */
+async function soldOut(db: Database, business: Business, lines: CheckoutLine[]): Promise<ApiError> {
+  const wanted = new Map<string, number>();
+  for (const l of lines) wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
+  const now = await rawQuery<{ id: string; name: string; stock: number | null }>(db, `select id, name, stock from products where business_id = $1 and id = any($2::text[])`, [business.id, [...wanted.keys()]]);
+  const short = now.find((p) => p.stock !== null && p.stock < (wanted.get(p.id) ?? 0)) ?? now.find((p) => p.stock !== null);
+  return new ApiError(409, short ? `Product ${short.name} (${short.id}) sold out while you were checking out` : "A product sold out while you were checking out");
 }
 
 async function findIdempotent(db: Database, businessId: string, key: string, hash: string) {

@@ -1,4 +1,4 @@
-import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, check } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { businesses } from "./accounts";
@@ -25,6 +25,8 @@ export const products = pgTable(
   (t) => [
     uniqueIndex("products_business_slug_key").on(t.businessId, t.slug),
     index("products_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // stock never goes below zero, whatever writes it (the checkout's order statement relies on it)
+    check("products_stock_nonnegative", sql`stock is null or stock >= 0`),
   ],
 );
 

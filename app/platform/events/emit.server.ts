@@ -32,13 +32,31 @@ export async function removeJob(db: Db, jobKey: string) {
  * A clock set back (tests) by more than a second starts afresh.
  */
 let lastEventAt = 0;
-function eventTime(): Date {
+export function eventTime(): Date {
   const t = now().getTime();
   lastEventAt = t > lastEventAt || lastEventAt - t > 1000 ? t : lastEventAt + 1;
   return new Date(lastEventAt);
 }
 
-const EVENT_SQL = `insert into platform_events (id, business_id, type, data, fanned_out_at, created_at) values ($1, $2, $3, $4, $5, $5)`;
+/** A new event: its id and its time (see eventTime). */
+export function eventRow(event: { businessId: string; type: string; data: Record<string, unknown> }): EmittedEvent {
+  return { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: eventTime() };
+}
+
+/**
+ * The insert of an event fanned out in the same statement or transaction, as a CTE `ev` for statements
+ * that write it with other rows (the checkout's order statement); its five parameters (`eventParams`)
+ * are numbered from `first`.
+ */
+export function eventCte(first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `ev as (insert into platform_events (id, business_id, type, data, fanned_out_at, created_at)
+    values (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}::jsonb, ${p(4)}::timestamptz, ${p(4)}::timestamptz) returning id)`;
+}
+
+export const eventParams = (row: EmittedEvent): unknown[] => [row.id, row.businessId, row.type, JSON.stringify(row.data), row.createdAt.toISOString()];
+
+const EVENT_SQL = `with ${eventCte(1)} select 1`;
 
 /**
  * Records an event. Events of the public catalogue are fanned out at once, in the caller's
@@ -47,11 +65,11 @@ const EVENT_SQL = `insert into platform_events (id, business_id, type, data, fan
  */
 export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
   const fansOut = event.type in EVENTS;
-  const row = { id: newId("evt"), businessId: event.businessId, type: event.type, data: event.data, createdAt: eventTime() };
+  const row = eventRow(event);
   // Fanned out here, in the transaction of the change: the deliveries and their first-attempt jobs
   // commit with it (one job hop between commit and the POST, no fan-out job). The event row and the
   // registrations' read are sent together (one round trip); internal events have nothing to fan out.
-  const insert = rawQuery(db, EVENT_SQL, [row.id, row.businessId, row.type, JSON.stringify(row.data), row.createdAt.toISOString()]);
+  const insert = rawQuery(db, EVENT_SQL, eventParams(row));
   if (fansOut) await Promise.all([insert, writeDeliveries(db, [row], row.createdAt)]);
   else await insert;
   return row;

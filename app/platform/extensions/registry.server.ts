@@ -2,14 +2,14 @@
  * The one registry of active extensions of active installations, read by the hook invoker, the
  * site builder, the storefront's embed injector and the admin sidebar.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { apps, extensions, hookBreakers, installations, type App, type Extension, type ExtensionKind, type HookBreaker, type Installation } from "../../../db/schema";
 
 export type ActiveExtension = { extension: Extension; installation: Installation; app: App };
 
 /** Active extensions of a kind, of the business's ACTIVE installations, in installation order. */
-const activeOf = (businessId: string, kind: ExtensionKind) =>
+const activeOf = (businessId: string | ReturnType<typeof sql.placeholder>, kind: ExtensionKind) =>
   and(eq(installations.businessId, businessId), eq(installations.status, "ACTIVE"), eq(extensions.kind, kind), eq(extensions.isActive, true));
 const installationOrder = [asc(installations.installedAt), asc(installations.id), asc(extensions.key)];
 
@@ -26,18 +26,32 @@ export async function activeExtensions(db: Db, businessId: string, kind: Extensi
 export type HookRegistry = { extensions: ActiveExtension[]; breakers: HookBreaker[] };
 
 /**
- * Every active hook extension of the business with its breaker row (none when it never failed):
- * what one checkout needs of the registry, in one statement.
+ * Read by every checkout (issue 16): the statement is built once per database handle (drizzle's
+ * prepared query with a placeholder), not on every call.
  */
-export async function hookRegistry(db: Db, businessId: string): Promise<HookRegistry> {
-  const rows = await db
+const buildHookRegistryQuery = (db: Db) =>
+  db
     .select({ extension: extensions, installation: installations, app: apps, breaker: hookBreakers })
     .from(installations)
     .innerJoin(apps, eq(apps.id, installations.appId))
     .innerJoin(extensions, eq(extensions.appId, apps.id))
     .leftJoin(hookBreakers, and(eq(hookBreakers.installationId, installations.id), eq(hookBreakers.hookPoint, extensions.key)))
-    .where(activeOf(businessId, "hook"))
-    .orderBy(...installationOrder);
+    .where(activeOf(sql.placeholder("businessId"), "hook"))
+    .orderBy(...installationOrder)
+    .prepare("hook_registry");
+const hookRegistryQueries = new WeakMap<object, ReturnType<typeof buildHookRegistryQuery>>();
+function hookRegistryQuery(db: Db) {
+  let query = hookRegistryQueries.get(db);
+  if (!query) hookRegistryQueries.set(db, (query = buildHookRegistryQuery(db)));
+  return query;
+}
+
+/**
+ * Every active hook extension of the business with its breaker row (none when it never failed):
+ * what one checkout needs of the registry, in one statement.
+ */
+export async function hookRegistry(db: Db, businessId: string): Promise<HookRegistry> {
+  const rows = await hookRegistryQuery(db).execute({ businessId });
   return { extensions: rows.map(({ extension, installation, app }) => ({ extension, installation, app })), breakers: rows.flatMap((r) => (r.breaker ? [r.breaker] : [])) };
 }
 

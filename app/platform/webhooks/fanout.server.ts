@@ -27,31 +27,18 @@ const TARGETS_SQL = `
   from webhooks w join installations i on i.id = w.installation_id
   where w.business_id = any($1::text[]) and w.is_active and i.status = 'ACTIVE'`;
 
-/**
- * The deliveries, and a wake-up for the dispatchers (NOTIFY, sent at commit), in one statement. Their
- * first attempts are claimed from the table by the dispatcher (dispatcher.server.ts, decision 019).
- */
-const DELIVERIES_SQL = `
-  with d as (
-    insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, status, next_attempt_at, created_at, updated_at)
-    select u.id, u.event_id, u.event, u.webhook_id, u.installation_id, u.app_id, u.business_id, u.is_test_install::boolean, u.body, 'PENDING', $10, $10, $10
-    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-      as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body)
-    on conflict do nothing
-    returning id),
-  woken as (select pg_notify('${DELIVERIES_CHANNEL}', '') as n where exists (select 1 from d))
-  select (select count(*) from d)::int as written, (select count(*) from woken)::int as woken`;
+export type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
 
-type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
+/** The registrations events of these businesses may go to (read once; `deliveryRows` picks per event). */
+export function readTargets(db: Db, businessIds: string[]): Promise<Target[]> {
+  return rawQuery<Target>(db, TARGETS_SQL, [businessIds]);
+}
 
-/**
- * Writes the events' deliveries and wakes the dispatchers (at commit); returns how many were written.
- * Hand-written statements (rawQuery): this runs inside every order's transaction (issue 16).
- */
-export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): Promise<number> {
-  if (events.length === 0) return 0;
-  const targets = await rawQuery<Target>(tx, TARGETS_SQL, [[...new Set(events.map((e) => e.businessId))]]);
-  const rows = events.flatMap((event) =>
+export type DeliveryRow = { id: string; eventId: string; event: string; webhookId: string; installationId: string; appId: string; businessId: string; isTestInstall: boolean; body: string };
+
+/** One delivery per event and subscribed registration whose installation holds the event's scope, with its body as it will be sent. */
+export function deliveryRows(events: FannedEvent[], targets: Target[]): DeliveryRow[] {
+  return events.flatMap((event) =>
     targets
       .filter((w) => w.businessId === event.businessId && w.events.includes(event.type) && eventAllowed(event.type, w.scopes))
       .map((w) => {
@@ -59,13 +46,47 @@ export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): P
         return { id, eventId: event.id, event: event.type, webhookId: w.id, installationId: w.installationId, appId: w.appId, businessId: event.businessId, isTestInstall: w.isTestInstall, body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: w.id, businessId: event.businessId, data: event.data }) };
       }),
   );
+}
+
+/**
+ * The deliveries' insert (`d`) and the dispatchers' wake-up (`woken`, a NOTIFY sent at commit) as two
+ * CTEs, for statements that write deliveries with other rows (the checkout's order statement). Their
+ * ten parameters are numbered from `first`, in the order of `deliveryParams`.
+ */
+export function deliveriesCtes(first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `d as (
+    insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, status, next_attempt_at, created_at, updated_at)
+    select u.id, u.event_id, u.event, u.webhook_id, u.installation_id, u.app_id, u.business_id, u.is_test_install::boolean, u.body, 'PENDING', ${p(9)}::timestamptz, ${p(9)}::timestamptz, ${p(9)}::timestamptz
+    from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::text[], ${p(8)}::text[])
+      as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body)
+    on conflict do nothing
+    returning id),
+  woken as (select pg_notify('${DELIVERIES_CHANNEL}', '') as n where exists (select 1 from d))`;
+}
+
+export function deliveryParams(rows: DeliveryRow[], t: Date): unknown[] {
+  const col = <K extends keyof DeliveryRow>(k: K) => rows.map((r) => r[k]);
+  return [col("id"), col("eventId"), col("event"), col("webhookId"), col("installationId"), col("appId"), col("businessId"), col("isTestInstall").map(String), col("body"), t.toISOString()];
+}
+
+/**
+ * The deliveries, and a wake-up for the dispatchers, in one statement. Their first attempts are
+ * claimed from the table by the dispatcher (dispatcher.server.ts, decision 019).
+ */
+const DELIVERIES_SQL = `with ${deliveriesCtes(1)}
+  select (select count(*) from d)::int as written, (select count(*) from woken)::int as woken`;
+
+/**
+ * Writes the events' deliveries and wakes the dispatchers (at commit); returns how many were written.
+ * Hand-written statements (rawQuery): this runs inside every order's transaction (issue 16).
+ */
+export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = deliveryRows(events, await readTargets(tx, [...new Set(events.map((e) => e.businessId))]));
   let written = 0;
   for (let i = 0; i < rows.length; i += 1000) {
-    const chunk = rows.slice(i, i + 1000);
-    const col = <K extends keyof (typeof chunk)[number]>(k: K) => chunk.map((r) => r[k]);
-    const [result] = await rawQuery<{ written: number }>(tx, DELIVERIES_SQL, [
-      col("id"), col("eventId"), col("event"), col("webhookId"), col("installationId"), col("appId"), col("businessId"), col("isTestInstall").map(String), col("body"), t.toISOString(),
-    ]);
+    const [result] = await rawQuery<{ written: number }>(tx, DELIVERIES_SQL, deliveryParams(rows.slice(i, i + 1000), t));
     written += result.written;
   }
   return written;

@@ -1,0 +1,1 @@
+ALTER TABLE "products" ADD CONSTRAINT "products_stock_nonnegative" CHECK (stock is null or stock >= 0);
