@@ -14,7 +14,7 @@ import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
 import { now } from "../app/platform/core/clock.server";
 import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../app/platform/events/emit.server";
-import { deliveriesCtes, deliveryParams, deliveryRows, readTargets } from "../app/platform/webhooks/fanout.server";
+import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, type Target } from "../app/platform/webhooks/fanout.server";
 import { serializeOrder, toMajor } from "../app/platform/catalog/serialize.server";
 import { getOrder } from "../app/platform/catalog/queries.server";
 
@@ -50,7 +50,8 @@ export type CheckoutLine = { productId: string; quantity: number; product: LineP
  * the counter row is held for microseconds, not through a disk flush: a flash sale on one business
  * does not queue on it. Numbers stay unique after a crash: an order that used a number commits
  * (synchronously) after the bump, and its flush covers the bump's earlier WAL record. A checkout
- * that fails after this statement leaves a gap, as a sequence would (decision 012).
+ * that fails after this statement leaves a gap, as a sequence would (decision 012). The registrations
+ * an order.created of the business goes to come with it (the order statement writes their deliveries).
  */
 const PRODUCTS_SQL = `
   with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
@@ -60,7 +61,9 @@ const PRODUCTS_SQL = `
     where p.status = 'ACTIVE' and p."isAvailable" and (p.stock is null or p.stock >= q.quantity)),
   n as (update businesses set last_order_number = last_order_number + 1 where id = $1 and (select ok from ok) returning last_order_number),
   quick as (select set_config('synchronous_commit', 'off', true) where exists (select 1 from n))
-  select p.*, (select last_order_number from n) as "orderNumber", (select count(*) from quick)::int as "quick" from p`;
+  select p.*, (select last_order_number from n) as "orderNumber", (select count(*) from quick)::int as "quick",
+    (select coalesce(json_agg(t), '[]'::json) from (${targetsSelect("array[$1]")}) t) as "targets"
+  from p`;
 export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
 export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
 
@@ -92,11 +95,11 @@ function requestHash(input: CheckoutInput): string {
   return createHash("sha256").update(JSON.stringify(input)).digest("hex");
 }
 
-/** The lines with their products, and the order's number (taken only when every line can be sold). */
-async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string }> {
+/** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
+async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[] }> {
   const wanted = new Map<string, number>();
   for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
   const byId = new Map(rows.map((p) => [p.id, p]));
   for (const [id, quantity] of wanted) {
     const p = byId.get(id);
@@ -105,7 +108,8 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
     if (p.stock !== null && p.stock < quantity) throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
   }
   if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
-  return { lines: input.items.map((i) => ({ ...i, product: byId.get(i.productId)! })), orderNumber: String(rows[0].orderNumber) };
+  const targets = rows[0].targets;
+  return { lines: input.items.map((i) => ({ ...i, product: byId.get(i.productId)! })), orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets };
 }
 
 /**
@@ -188,8 +192,8 @@ async function runCheckout(
     if (replay) return { order: replay, payment: null, replayed: true };
   }
 
-  // the hooks' registry and the registrations of order.created are read while the products are checked
-  const [{ lines, orderNumber }, , targets] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business), readTargets(db, [business.id])]);
+  // the hooks' registry is read while the products are checked
+  const [{ lines, orderNumber, targets }] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business)]);
   const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
   const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
 

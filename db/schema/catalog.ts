@@ -158,15 +158,19 @@ export type Review = typeof reviews.$inferSelect;
 export type Page = typeof pages.$inferSelect;
 
 /**
- * Row counts per business and table, kept by triggers (migration 0004), so that list totals do not
- * count millions of rows on every page.
+ * Row counts per business and table, kept by triggers (migrations 0004, 0013), so that list totals
+ * do not count millions of rows on every page. Each insert or delete adds to one of 8 shard rows
+ * chosen at random, so concurrent orders of one business do not queue on one row; a total is the
+ * sum of the shards (exact: every change is counted in its own transaction).
  */
 export const businessCounts = pgTable(
   "business_counts",
   {
     businessId: text("business_id").notNull(),
     entity: text("entity").notNull(),
+    /** one of COUNT_SHARDS rows per business and table: a sale's orders add to different rows (migration 0013) */
+    shard: integer("shard").notNull().default(0),
     n: integer("n").notNull().default(0),
   },
-  (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity)],
+  (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity, t.shard)],
 );

@@ -21,11 +21,15 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
 
 export type FannedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
 
-/** The active registrations of active installations of these businesses (what a delivery needs of them). */
-const TARGETS_SQL = `
+/**
+ * The active registrations of active installations of the businesses `ids` (an SQL text[] expression),
+ * with what a delivery needs of them.
+ */
+export const targetsSelect = (ids: string) => `
   select w.id, w.business_id as "businessId", w.app_id as "appId", w.events, i.id as "installationId", i.scopes, i.is_test_install as "isTestInstall"
   from webhooks w join installations i on i.id = w.installation_id
-  where w.business_id = any($1::text[]) and w.is_active and i.status = 'ACTIVE'`;
+  where w.business_id = any(${ids}) and w.is_active and i.status = 'ACTIVE'`;
+const TARGETS_SQL = targetsSelect("$1::text[]");
 
 export type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
 
