@@ -164,17 +164,50 @@ export async function storefrontRun(peer: Peer): Promise<Figures & { "failed che
   }
 }
 
+/**
+ * Lock waits while a run goes on (issue 16: rows every order of one business updates): samples
+ * pg_stat_activity every 20 ms; answers the mean number of sessions waiting on a lock and what
+ * they waited for most.
+ */
+function sampleLockWaits(sql: postgres.Sql) {
+  let samples = 0;
+  let waiting = 0;
+  const kinds = new Map<string, number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const rows = await sql<{ event: string; n: number }[]>`
+        select wait_event as event, count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' group by wait_event`;
+      samples++;
+      for (const r of rows) {
+        waiting += r.n;
+        kinds.set(r.event, (kinds.get(r.event) ?? 0) + r.n);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    const top = [...kinds].sort((a, b) => b[1] - a[1])[0];
+    return { "lock waiters (mean)": Math.round((waiting / Math.max(1, samples)) * 100) / 100, "most waited for": top ? top[0] : "-" };
+  };
+}
+
 /** The platform: the real API, the real checkout, the real outbox and dispatcher. */
-export async function platformRun(peer: Peer): Promise<Figures & { "API errors": number }> {
+export async function platformRun(peer: Peer): Promise<Figures & { "API errors": number; "lock waiters (mean)": number; "most waited for": string }> {
   const { b, token, products } = await platformFixture(peer);
   try {
     const bodies = Array.from({ length: ORDERS }, (_, i) =>
       JSON.stringify({ customer: { name: `Shopper ${i}`, phone: "555 0100" }, items: [{ productId: products[i % products.length], quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }),
     );
     const cpu = process.cpuUsage();
+    const locks = sampleLockWaits(b.db.sql);
     const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({ cmd: "api", url: `${b.web.url}/app-api/orders`, token, bodies, clients: CLIENTS });
+    const waits = await locks();
     const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.errors });
-    return { ...figures(run.started, run.lastOrder, receipts, cpu), "API errors": run.errors };
+    return { ...figures(run.started, run.lastOrder, receipts, cpu), "API errors": run.errors, ...waits };
   } finally {
     await b.close();
   }

@@ -14,7 +14,7 @@ import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
 import { now } from "../app/platform/core/clock.server";
 import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../app/platform/events/emit.server";
-import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, type Target } from "../app/platform/webhooks/fanout.server";
+import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, wakeDispatchers, type Target } from "../app/platform/webhooks/fanout.server";
 import { serializeOrder, toMajor } from "../app/platform/catalog/serialize.server";
 import { getOrder } from "../app/platform/catalog/queries.server";
 
@@ -117,7 +117,7 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
  * the order, its items, its first status, the idempotency key (when $27 is not null), the stock of
  * tracked products ($30 the distinct product ids, with $29 an event id ready for each), product.out_of_stock
  * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare), the
- * order.created event and its deliveries with the dispatchers' wake-up. Stock never goes below zero: the
+ * order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
 const ORDER_SQL = `
@@ -154,7 +154,7 @@ const ORDER_SQL = `
     returning id),
   sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job from se having count(*) > 0),
   ${eventCte(32)},
-  ${deliveriesCtes(37)}
+  ${deliveriesCtes(37, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
 
@@ -251,6 +251,8 @@ async function runCheckout(
     if (pgErrorCode(e) === "23514") throw await soldOut(db, business, lines);
     throw e;
   }
+  // the deliveries are committed: wake the dispatchers now (not by a NOTIFY inside the statement, see deliveriesCtes)
+  wakeDispatchers(db);
 
   if (!method) return { order: serializeOrder(values as Order, [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) as (typeof orderItems.$inferSelect)[]), payment: null, replayed: false };
   const payment = await startPayment(db, business, id, method, hooks, options.actor);

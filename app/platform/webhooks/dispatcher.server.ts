@@ -2,7 +2,8 @@
  * The dispatcher: first attempts of deliveries straight from the deliveries table (a transactional
  * outbox and its relay), without a job per attempt (decision 019).
  *
- * The transaction that writes deliveries also sends `NOTIFY webhook_deliveries` (fanout.server.ts);
+ * The transaction that writes deliveries also sends `NOTIFY webhook_deliveries` (fanout.server.ts;
+ * the checkout's order statement wakes them right after it commits instead, see wakeDispatchers);
  * every worker process LISTENs and, when woken (or once a second, for anything a lost notification
  * left behind), claims waiting first attempts with FOR UPDATE SKIP LOCKED (several workers share the
  * queue, none sends a delivery another holds), joined with what sending needs of the registration,
@@ -21,7 +22,7 @@ import { webhookDeliveries } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
-import { DELIVERIES_CHANNEL } from "./fanout.server";
+import { DELIVERIES_CHANNEL, onLocalWake } from "./fanout.server";
 import { recordResults, sendOne, type AttemptResult, type ClaimedDelivery, type DeliveryTarget } from "./delivery.server";
 
 /** Deliveries one process holds claimed and unrecorded at once (the worker passes WORKER_CONCURRENCY x DELIVERY_BATCH). */
@@ -135,6 +136,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
   }
 
   const listener = options.listen === false ? null : await db.$client.listen(DELIVERIES_CHANNEL, () => wake(), () => wake());
+  const offLocal = onLocalWake(wake);
   const timer = setInterval(wake, options.pollMs ?? DISPATCH_POLL_MS);
   timer.unref();
   wake();
@@ -147,6 +149,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
     /** Stops claiming, lets the deliveries in flight finish (each within its 10 s deadline) and records them. */
     async stop() {
       stopped = true;
+      offLocal();
       clearInterval(timer);
       await listener?.unlisten().catch(() => {});
       await claiming;
