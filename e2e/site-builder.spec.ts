@@ -95,6 +95,13 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   await page.keyboard.press("Control+z");
   await expect(names(page)).toHaveText(["Heading", "Text", "Product grid"]);
   await expect(preview.locator(".sfp-tag")).toHaveText(["Heading", "Text", "Product grid"]);
+  // and with the focus in the preview (after a click on a block there)
+  await page.getByRole("button", { name: "Move Text up" }).click();
+  await expect(names(page)).toHaveText(["Text", "Heading", "Product grid"]);
+  await preview.getByRole("button", { name: "Select block: Heading" }).click();
+  await page.keyboard.press("Control+z");
+  await expect(names(page)).toHaveText(["Heading", "Text", "Product grid"]);
+  await expect(preview.locator(".sfp-tag")).toHaveText(["Heading", "Text", "Product grid"]);
   // the heading edit is still there
   await expect(preview.getByRole("heading", { name: "Fresh pasta every day" })).toBeVisible();
 

@@ -7,7 +7,8 @@
  * platform's session never goes), opened with a short-lived preview token. The builder posts the
  * draft to it (`PREVIEW_DRAFT`, targetOrigin = the storefront's origin) whenever it changes and when
  * the preview says `PREVIEW_READY`; the preview says `PREVIEW_SELECT` when the merchant clicks a
- * block. Messages are accepted only from the preview iframe's window on the storefront's origin.
+ * block and `PREVIEW_UNDO` on Ctrl/Cmd+Z. Messages are accepted only from the preview iframe's
+ * window on the storefront's origin, and can do no more than select a block or undo.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
@@ -174,9 +175,12 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
 
   // ---- leaving with unsaved changes: another page of the admin (useBlocker), or the browser (beforeunload) ----
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  // once the merchant chose to leave, a navigation that becomes a document load asks no second time
+  const leaving = useRef(false);
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (leaving.current) return;
       e.preventDefault();
       e.returnValue = "";
     };
@@ -215,6 +219,8 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
       if (message.type === "PREVIEW_READY") {
         setPreviewState("ready");
         postDraft();
+      } else if (message.type === "PREVIEW_UNDO") {
+        undo();
       } else if (message.type === "PREVIEW_SELECT" && typeof message.blockId === "string") {
         const id = message.blockId;
         if (!latest.current.draft.blocks.some((b) => b.id === id)) return;
@@ -224,7 +230,7 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
-  }, [preview.origin, postDraft]);
+  }, [preview.origin, postDraft, undo]);
 
   useEffect(() => {
     if (previewState === "ready") postDraft();
@@ -457,7 +463,15 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
         </section>
       </div>
 
-      {blocker.state === "blocked" ? <LeaveDialog onStay={() => blocker.reset?.()} onLeave={() => blocker.proceed?.()} /> : null}
+      {blocker.state === "blocked" ? (
+        <LeaveDialog
+          onStay={() => blocker.reset?.()}
+          onLeave={() => {
+            leaving.current = true;
+            blocker.proceed?.();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
@@ -503,17 +517,34 @@ function PreviewStage({ device, children }: { device: "desktop" | "phone"; child
 
 function LeaveDialog({ onStay, onLeave }: { onStay: () => void; onLeave: () => void }) {
   const stay = useRef<HTMLButtonElement>(null);
+  const staying = useRef(onStay);
+  staying.current = onStay;
   useEffect(() => {
+    // the safe choice has the focus; Escape stays too
     stay.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onStay();
+      if (e.key === "Escape") staying.current();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [onStay]);
+  }, []);
   return (
     <div className="sb-dialog-backdrop">
-      <div className="sb-dialog card" role="alertdialog" aria-modal="true" aria-labelledby="sb-leave-title" aria-describedby="sb-leave-text">
+      <div
+        className="sb-dialog card"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="sb-leave-title"
+        aria-describedby="sb-leave-text"
+        onKeyDown={(e) => {
+          // the focus stays in the dialog
+          if (e.key !== "Tab") return;
+          const buttons = [...e.currentTarget.querySelectorAll("button")];
+          const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+          e.preventDefault();
+          buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length]?.focus();
+        }}
+      >
         <h2 id="sb-leave-title">Leave without saving?</h2>
         <p id="sb-leave-text">Your changes to this page are not saved. If you leave now, they are lost.</p>
         <div className="row">

@@ -148,11 +148,30 @@ export default function StorefrontPreview() {
     };
   }, []);
 
+  // Ctrl/Cmd+Z while the preview has the focus undoes in the builder (outside the preview's own fields)
+  useEffect(() => {
+    if (window.parent === window) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== "z") return;
+      const el = e.target as HTMLElement | null;
+      if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return;
+      e.preventDefault();
+      window.parent.postMessage({ type: "PREVIEW_UNDO" }, platformOrigin);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [platformOrigin]);
+
   useEffect(() => {
     const id = scrollTo.current;
     if (!id) return;
     scrollTo.current = null;
-    document.querySelector(`[data-preview-block="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    // scrolls this window only (scrollIntoView would scroll the builder's page too, to bring the frame into view)
+    const el = document.querySelector(`[data-preview-block="${CSS.escape(id)}"]`);
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    window.scrollTo({ top: Math.max(0, window.scrollY + box.top - 24), behavior: "smooth" });
   }, [selected]);
 
   const select = (id: string) => {
