@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
 import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorageFor } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
@@ -57,8 +57,13 @@ function Header() {
   );
 }
 
+/** The site builder's live preview (decision 017): framed by the admin, where a browser may refuse it storage. */
+const PREVIEW_ROUTE = "routes/s.$businessSlug_.preview.$pageSlug";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // scroll restoration keeps positions in sessionStorage, which a framed page of another site may not have
+  const preview = useMatches().some((m) => m.id === PREVIEW_ROUTE);
   return (
     <html lang="en">
       <head>
@@ -70,7 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
+        {preview ? null : <ScrollRestoration nonce={nonce} />}
         <Scripts nonce={nonce} />
         <EmbedScripts position="body_end" />
       </body>

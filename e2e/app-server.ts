@@ -83,5 +83,15 @@ export async function startAppServer() {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, webhooks, hookCalls, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    webhooks,
+    hookCalls,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // the browser keeps idle keep-alive connections to the block pages; close() would wait for them
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -60,11 +60,16 @@ test("every page works under its Content-Security-Policy", async ({ page, contex
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   const admin = await crawl(page, problems, ["/admin"], ["/admin"], 60);
-  // the builder's settings form (RJSF) works: open a block's settings and edit a field
+  // the builder's settings form (RJSF) and its live preview (the storefront's origin) work: select a
+  // block in the preview, edit a field, see the preview change, undo (so that nothing is left unsaved)
   await page.goto("/admin/pages/home");
   await page.waitForLoadState("networkidle");
-  const firstBlock = page.locator(".block-card, [data-block-id]").first();
-  if (await firstBlock.count()) await firstBlock.click();
+  const preview = page.frameLocator("iframe.sb-frame");
+  await preview.getByRole("button", { name: "Select block: Text" }).click();
+  await page.getByRole("region", { name: "Settings: Text" }).getByRole("textbox").fill("Checked under the policy");
+  await expect(preview.getByText("Checked under the policy")).toBeVisible();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "All changes saved" })).toBeVisible();
   await context.clearCookies();
 
   await signIn(page, DEMO.developer.email, DEMO.developer.password);

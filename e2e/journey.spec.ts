@@ -94,14 +94,15 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   // 4. places the block on the home page and changes its color
   await page.goto("/admin/pages/home");
   await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: "Add a block" }).click();
   await page.getByRole("button", { name: /Loyalty banner/ }).click();
-  const block = page.frameLocator('.canvas iframe[title="Loyalty banner"]');
+  // the block runs in the live preview (the storefront's origin, decision 017)
+  const block = page.frameLocator("iframe.sb-frame").frameLocator('iframe[title="Loyalty banner"]');
   await expect(block.locator("#title")).toHaveText("Join our loyalty club");
-  await page.locator('.panel input[type="color"]').fill("#0f766e");
+  await page.getByRole("region", { name: "Settings: Loyalty banner" }).locator('input[type="color"]').fill("#0f766e");
   await expect(block.locator("#card")).toHaveCSS("background-color", "rgb(15, 118, 110)");
   await page.getByRole("button", { name: "Save page" }).click();
   await expect(page.getByText("Page saved.")).toBeVisible();
-  await shot(page, "site-builder");
   await page.goto("/admin");
   await shot(page, "admin-dashboard");
   await signOut(page);
