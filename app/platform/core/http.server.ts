@@ -77,7 +77,16 @@ function jsonDepthExceeds(text: string, max: number): boolean {
 }
 
 /** Reads the raw body, at most MAX_BODY_BYTES (413 beyond). */
+/**
+ * Bodies the JSON fast path already read (runtime/json-routes.server.ts), by request: taken without
+ * reading the stream again; null for one over the size limit.
+ */
+export const readBodies = ((globalThis as { __readBodies?: WeakMap<Request, string | null> }).__readBodies ??= new WeakMap<Request, string | null>());
+
 export async function readBodyText(request: Request): Promise<string> {
+  const already = readBodies.get(request);
+  if (already === null) throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (already !== undefined) return already;
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (!request.body) return "";
