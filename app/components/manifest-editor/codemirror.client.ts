@@ -125,12 +125,13 @@ function manifestCompletions(context: CompletionContext): CompletionResult | nul
   const root = partialValue(rootValue(tree), text);
   const from = at.quoted ? at.from + 1 : at.from;
   if (at.kind === "key") {
-    const options: Completion[] = keyOptions(SCHEMA, at.path, root, at.existing).map((o) => ({
+    // in the schema's order, required ones first (CodeMirror sorts equal matches by label otherwise)
+    const options: Completion[] = keyOptions(SCHEMA, at.path, root, at.existing).map((o, i) => ({
       label: o.name,
       type: "property",
       detail: [o.type, o.required ? "required" : ""].filter(Boolean).join(", "),
       info: o.info,
-      boost: o.required ? 1 : 0,
+      boost: (o.required ? 20 : 0) - i,
       apply: applyKey(o.name, o.type, valueOptions(SCHEMA, [...at.path, o.name], root).length > 0),
     }));
     return options.length ? { from, options, validFor: /^[\w$-]*$/ } : null;
@@ -139,7 +140,7 @@ function manifestCompletions(context: CompletionContext): CompletionResult | nul
   if (!values.length) return null;
   return {
     from,
-    options: values.map((v) => ({ label: typeof v === "string" ? v : JSON.stringify(v), type: "enum", apply: applyValue(v) })),
+    options: values.map((v, i) => ({ label: typeof v === "string" ? v : JSON.stringify(v), type: "enum", boost: -i, apply: applyValue(v) })),
     validFor: /^[\w$.-]*$/,
   };
 }
@@ -205,7 +206,8 @@ const theme = EditorView.theme({
   ".cm-tooltip-autocomplete > ul > li": { padding: ".15rem .5rem !important" },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { background: "#2447bd", color: "#fff" },
   ".cm-completionDetail": { color: "inherit", opacity: ".85" },
-  ".cm-completionInfo": { padding: ".4rem .6rem", maxWidth: "22rem" },
+  // on a narrow screen CodeMirror lays the info over the options below the selected one: let taps through
+  ".cm-completionInfo": { padding: ".4rem .6rem", maxWidth: "22rem", pointerEvents: "none" },
   ".cm-diagnostic-error": { borderLeft: "4px solid #c62f3e" },
 });
 

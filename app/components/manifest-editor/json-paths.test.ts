@@ -28,6 +28,8 @@ describe("contextAt: what the cursor is in", () => {
     expect(at('{"blocks": [{"name": "A"}, {"ren|"}]}')).toMatchObject({ kind: "key", path: ["blocks", 1], typed: "ren", existing: [] });
     expect(at('{"blocks": [{"name": "A", ren|}]}')).toMatchObject({ kind: "key", path: ["blocks", 0], typed: "ren", quoted: false, existing: ["name"] });
     expect(at('{"blocks": [{|}]}')).toMatchObject({ kind: "key", path: ["blocks", 0], typed: "" });
+    // a key typed before another property (no comma yet): the keys after it still count as written
+    expect(at('{"embeds": [{\n  "name": "A",\n  "|"\n  "kind": "GLOBAL_SCRIPT", "x": {"inner": 1}\n}]}')).toMatchObject({ kind: "key", path: ["embeds", 0], existing: ["name", "kind", "x"] });
   });
 
   it("a value after a key: the path of that value", () => {

@@ -129,10 +129,7 @@ export function contextAt(tree: Tree, text: string, pos: number): CursorContext 
 
   if (container.name === "Object") {
     if (previous === "{" || previous === ",") {
-      const existing = objectProperties(container)
-        .filter((p) => !(p.from === from && quoted))
-        .map((p) => propertyName(p, text))
-        .filter((n): n is string => n !== null);
+      const existing = keysInObject(text, container.from, container.to, from);
       return { kind: "key", path: containerPath, from, to, quoted, typed, existing };
     }
     if (previous === ":") {
@@ -148,6 +145,38 @@ export function contextAt(tree: Tree, text: string, pos: number): CursorContext 
     return { kind: "value", path: [...containerPath, index], from, to, quoted, typed };
   }
   return null;
+}
+
+/**
+ * The keys written directly in the object spanning [from, to), but not the one starting at `skip`
+ * (the key being typed). Read from the text rather than the tree: while a key is half typed, the
+ * parser's recovery can swallow the property after it, and that key must still count as written.
+ */
+export function keysInObject(text: string, from: number, to: number, skip: number): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const c = text[i];
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === '"') {
+      let end = i + 1;
+      while (end < to && text[end] !== '"' && text[end] !== "\n") end += text[end] === "\\" ? 2 : 1;
+      if (depth === 1 && i !== skip && text[end] === '"') {
+        let next = end + 1;
+        while (next < to && /\s/.test(text[next])) next++;
+        if (text[next] === ":") {
+          try {
+            keys.push(JSON.parse(text.slice(i, end + 1)) as string);
+          } catch {
+            // an invalid escape: not a key anyone can mean
+          }
+        }
+      }
+      i = end;
+    }
+  }
+  return keys;
 }
 
 /** The values the document holds so far, read from the tree: what cannot be read is left out. */

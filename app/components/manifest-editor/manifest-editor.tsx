@@ -69,6 +69,7 @@ export function ManifestEditor({ text, checkUrl, exampleOrigin }: Props) {
           },
         });
         handleRef.current = handle;
+        textarea.hidden = true; // at once, not on the next render: one field under the label at any time
         form = textarea.form;
         form?.addEventListener("submit", onSubmit);
         setEnhanced(true);
@@ -107,41 +108,45 @@ export function ManifestEditor({ text, checkUrl, exampleOrigin }: Props) {
       ? ""
       : status === "unavailable"
         ? "Could not check with the server just now; Check and Save still validate."
-        : count === 0
-          ? "No problems: the server accepts this manifest."
-          : `${count} ${count === 1 ? "problem" : "problems"}, in the server's words:`;
+        : status === "syntax"
+          ? "The JSON does not parse yet:"
+          : count === 0
+            ? "No problems: the server accepts this manifest."
+            : `${count} ${count === 1 ? "problem" : "problems"}, in the server's words:`;
 
   return (
     <div className="manifest-field">
-      {enhanced ? (
-        <div id="manifest-label" className="manifest-label">
-          Manifest JSON
-        </div>
-      ) : (
-        <label id="manifest-label" htmlFor="manifest-text" className="manifest-label">
-          Manifest JSON
-        </label>
-      )}
+      <div className="manifest-header">
+        {enhanced ? (
+          <div id="manifest-label" className="manifest-label">
+            Manifest JSON
+          </div>
+        ) : (
+          <label id="manifest-label" htmlFor="manifest-text" className="manifest-label">
+            Manifest JSON
+          </label>
+        )}
+        {enhanced ? (
+          <button type="button" className="button small" onClick={format}>
+            Format
+          </button>
+        ) : null}
+      </div>
       <p id="manifest-help" className="small muted">
         {enhanced
           ? "Type a quote for the keys that fit where the cursor is, Ctrl+Space to list them; enum values complete the same way. Shift+Alt+F formats, Ctrl+Shift+M lists the problems, Tab leaves the editor."
           : "The manifest as JSON."}
       </p>
       {enhanced ? (
-        <div className="manifest-toolbar">
-          <button type="button" className="button small" onClick={format}>
-            Format
-          </button>
-          <div role="group" aria-labelledby="manifest-examples-label" className="manifest-examples">
-            <span id="manifest-examples-label" className="small muted">
-              Insert an example:
-            </span>
-            {EXAMPLE_KINDS.map((kind) => (
-              <button key={kind} type="button" className="button small" onClick={() => insert(kind)}>
-                {EXAMPLE_LABELS[kind]}
-              </button>
-            ))}
-          </div>
+        <div role="group" aria-labelledby="manifest-examples-label" className="manifest-examples">
+          <span id="manifest-examples-label" className="small muted">
+            Insert an example:
+          </span>
+          {EXAMPLE_KINDS.map((kind) => (
+            <button key={kind} type="button" className="button small" onClick={() => insert(kind)}>
+              {EXAMPLE_LABELS[kind]}
+            </button>
+          ))}
         </div>
       ) : null}
       {notice ? (
@@ -154,7 +159,7 @@ export function ManifestEditor({ text, checkUrl, exampleOrigin }: Props) {
       {enhanced ? (
         <div className="manifest-problems" data-testid="manifest-live-problems">
           <p role="status" className={`small ${status === "checked" && count === 0 ? "ok-text" : ""}`}>
-            {checking ? <span aria-hidden="true">Checking… </span> : null}
+            {checking ? <span aria-hidden="true" className="muted">Checking… </span> : null}
             {summary}
           </p>
           {count > 0 ? (
