@@ -51,7 +51,8 @@ export type CheckoutLine = { productId: string; quantity: number; product: LineP
  * does not queue on it. Numbers stay unique after a crash: an order that used a number commits
  * (synchronously) after the bump, and its flush covers the bump's earlier WAL record. A checkout
  * that fails after this statement leaves a gap, as a sequence would (decision 012). The registrations
- * an order.created of the business goes to come with it (the order statement writes their deliveries).
+ * an order.created of the business goes to come with it (the order statement writes their deliveries),
+ * and whether any app takes part in its checkouts (when none does, no hook registry is read).
  */
 const PRODUCTS_SQL = `
   with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
@@ -62,7 +63,9 @@ const PRODUCTS_SQL = `
   n as (update businesses set last_order_number = last_order_number + 1 where id = $1 and (select ok from ok) returning last_order_number),
   quick as (select set_config('synchronous_commit', 'off', true) where exists (select 1 from n))
   select p.*, (select last_order_number from n) as "orderNumber", (select count(*) from quick)::int as "quick",
-    (select coalesce(json_agg(t), '[]'::json) from (${targetsSelect("array[$1]")}) t) as "targets"
+    (select coalesce(json_agg(t), '[]'::json) from (${targetsSelect("array[$1]")}) t) as "targets",
+    exists (select 1 from installations i join extensions e on e.app_id = i.app_id
+            where i.business_id = $1 and i.status = 'ACTIVE' and e.kind = 'hook' and e.is_active) as "hasHooks"
   from p`;
 export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
 export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
@@ -74,8 +77,6 @@ export interface CheckoutHooks {
   shippingFee(business: Business, ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number }): Promise<number>;
   discounts(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; promoDiscount: number; deliveryFee: number }): Promise<{ discount: number; reason?: string }>;
   createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
-  /** Optional: load what the steps need, started while the products are checked. */
-  prepare?(business: Business): Promise<void>;
   /** Optional: wait for bookkeeping the steps left running (their call logs). */
   settle?(): Promise<void>;
 }
@@ -96,10 +97,10 @@ function requestHash(input: CheckoutInput): string {
 }
 
 /** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
-async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[] }> {
+async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
   const wanted = new Map<string, number>();
   for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
   const byId = new Map(rows.map((p) => [p.id, p]));
   for (const [id, quantity] of wanted) {
     const p = byId.get(id);
@@ -109,7 +110,7 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
   }
   if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
   const targets = rows[0].targets;
-  return { lines: input.items.map((i) => ({ ...i, product: byId.get(i.productId)! })), orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets };
+  return { lines: input.items.map((i) => ({ ...i, product: byId.get(i.productId)! })), orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets, hasHooks: rows[0].hasHooks };
 }
 
 /**
@@ -183,7 +184,6 @@ async function runCheckout(
   const parsed = checkoutSchema.safeParse(rawInput);
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
   const input = parsed.data;
-  const hooks = options.hooks ?? noHooks;
   const key = options.idempotencyKey ?? null;
   const hash = requestHash(input);
 
@@ -192,8 +192,9 @@ async function runCheckout(
     if (replay) return { order: replay, payment: null, replayed: true };
   }
 
-  // the hooks' registry is read while the products are checked
-  const [{ lines, orderNumber, targets }] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business)]);
+  const { lines, orderNumber, targets, hasHooks } = await checkProducts(db, business, input);
+  // a business no app takes part in the checkouts of (most of them) has no hook registry to read
+  const hooks = hasHooks ? (options.hooks ?? noHooks) : noHooks;
   const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
   const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
 
