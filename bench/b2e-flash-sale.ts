@@ -25,7 +25,7 @@ import { quietLogger } from "../db/migrate";
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const CLIENTS = 8;
 const WORKER_CONCURRENCY = 20;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURABLE = process.env.BENCH_DURABLE === "1";
 
 /** The peer process (bench/b2e-peer.ts): the receiver and the clients, outside the measured process. */
@@ -69,13 +69,13 @@ type Figures = { orders: number; "orders/s": number; "deliveries/s": number; "p5
  * The figures of a run. `cpu`: process.cpuUsage() at its start: CPU time of the measured process
  * (the platform, or the floor's worker and clients) per order, a figure that holds on a busy machine too.
  */
-function figures(started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
+function figures(orders: number, started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
   const used = process.cpuUsage(cpu);
   return {
-    "node CPU ms/order": Math.round(((used.user + used.system) / 1000 / ORDERS) * 100) / 100,
+    "node CPU ms/order": Math.round(((used.user + used.system) / 1000 / orders) * 100) / 100,
     orders: r.count,
-    "orders/s": Math.round(ORDERS / ((lastOrder - started) / 1000)),
-    "deliveries/s": Math.round(ORDERS / ((r.lastReceipt - started) / 1000)),
+    "orders/s": Math.round(orders / ((lastOrder - started) / 1000)),
+    "deliveries/s": Math.round(orders / ((r.lastReceipt - started) / 1000)),
     "p50 order→receipt ms": percentile(r.latencies, 50),
     "p99 order→receipt ms": percentile(r.latencies, 99),
     duplicates: r.duplicates,
@@ -83,7 +83,7 @@ function figures(started: number, lastOrder: number, r: Receipts, cpu: NodeJS.Cp
 }
 
 /** The floor: graphile-worker alone, insert + add_job per order, a job that signs and POSTs. */
-async function floorRun(peer: Peer): Promise<Figures> {
+async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
   const b = await startBench({ durable: DURABLE });
   await peer.call({ cmd: "reset" });
   const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });
@@ -118,7 +118,7 @@ async function floorRun(peer: Peer): Promise<Figures> {
     const started = Date.now();
     const cpu = process.cpuUsage();
     let lastOrder = 0;
-    await clients(ORDERS, CLIENTS, async (i) => {
+    await clients(orders, CLIENTS, async (i) => {
       const id = `ord_${i}_${randomBytes(6).toString("hex")}`;
       const createdAt = new Date();
       await sql.begin(async (tx) => {
@@ -127,7 +127,7 @@ async function floorRun(peer: Peer): Promise<Figures> {
       });
       lastOrder = Date.now();
     });
-    const result = figures(started, lastOrder, await peer.call<Receipts>({ cmd: "wait", n: ORDERS }), cpu);
+    const result = figures(orders, started, lastOrder, await peer.call<Receipts>({ cmd: "wait", n: orders }), cpu);
     await runner.stop();
     return result;
   } finally {
@@ -158,7 +158,7 @@ export async function storefrontRun(peer: Peer): Promise<Figures & { "failed che
     const cpu = process.cpuUsage();
     const run = await peer.call<{ started: number; lastOrder: number; failed: number }>({ cmd: "storefront", base: b.env.storefrontUrl, shop: `/s/${dev.business.slug}`, products, total: ORDERS, clients: CLIENTS });
     const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.failed });
-    return { ...figures(run.started, run.lastOrder, receipts, cpu), "failed checkouts": run.failed };
+    return { ...figures(ORDERS, run.started, run.lastOrder, receipts, cpu), "failed checkouts": run.failed };
   } finally {
     await b.close();
   }
@@ -196,18 +196,18 @@ function sampleLockWaits(sql: postgres.Sql) {
 }
 
 /** The platform: the real API, the real checkout, the real outbox and dispatcher. */
-export async function platformRun(peer: Peer): Promise<Figures & { "API errors": number; "lock waiters (mean)": number; "most waited for": string }> {
+export async function platformRun(peer: Peer, orders = ORDERS): Promise<Figures & { "API errors": number; "lock waiters (mean)": number; "most waited for": string }> {
   const { b, token, products } = await platformFixture(peer);
   try {
-    const bodies = Array.from({ length: ORDERS }, (_, i) =>
+    const bodies = Array.from({ length: orders }, (_, i) =>
       JSON.stringify({ customer: { name: `Shopper ${i}`, phone: "555 0100" }, items: [{ productId: products[i % products.length], quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }),
     );
     const cpu = process.cpuUsage();
     const locks = sampleLockWaits(b.db.sql);
     const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({ cmd: "api", url: `${b.web.url}/app-api/orders`, token, bodies, clients: CLIENTS });
     const waits = await locks();
-    const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.errors });
-    return { ...figures(run.started, run.lastOrder, receipts, cpu), "API errors": run.errors, ...waits };
+    const receipts = await peer.call<Receipts>({ cmd: "wait", n: orders - run.errors });
+    return { ...figures(orders, run.started, run.lastOrder, receipts, cpu), "API errors": run.errors, ...waits };
   } finally {
     await b.close();
   }
@@ -218,6 +218,9 @@ export async function run() {
   const floors: Figures[] = [];
   const platforms: Figures[] = [];
   const peer = startPeer();
+  // a warm-up of each (not counted): the first thousand orders of a fresh process run cold (JIT)
+  await floorRun(peer, 300);
+  await platformRun(peer, 300);
   for (let round = 1; round <= ROUNDS; round++) {
     const floor = await floorRun(peer);
     floors.push(floor);
