@@ -100,6 +100,9 @@ export function apiFormErrors(e: unknown, labels: FieldLabels, owners: { test: R
   return messageFormErrors(e.message, labels, owners);
 }
 
+/** The status of an ApiError (after apiFormErrors, which re-throws anything else); 400 otherwise. */
+export const errorStatus = (e: unknown) => (e instanceof ApiError ? e.status : 400);
+
 /** Two sets of form errors as one (the first message of a field wins). */
 export function mergeFormErrors(...all: FormErrors[]): FormErrors {
   const out: FormErrors = { fields: {}, form: [] };
