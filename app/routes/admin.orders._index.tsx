@@ -1,23 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
-import {
-  ADMIN_PAGE_SIZE,
-  MIN_TEXT_SEARCH,
-  ORDER_SORTS,
-  ORDER_SORT_LABELS,
-  formatMoney,
-  isFiltered,
-  orderFilterQuery,
-  orderStatusCounts,
-  pageCount,
-  parseOrderFilter,
-  readPage,
-  searchOrders,
-} from "~/platform/catalog/admin-queries.server";
+import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
+import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
 import { bulkMoveOrders, type BulkMoveResult } from "~/platform/catalog/bulk-moves.server";
 import { parseOrderStatus } from "~/platform/catalog/orders.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
@@ -102,7 +91,6 @@ const ORDER_TONE: Record<string, string> = {
 };
 const PAYMENT_TONE: Record<string, string> = { COMPLETED: "ok", PENDING: "warn", EXPIRED: "danger", FAILED: "danger", NONE: "" };
 const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();
-const MOVE_TARGETS = ORDER_STATUSES.filter((s) => s !== "PENDING");
 
 function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStatus }) {
   const moved = results.filter((r) => r.ok);
@@ -154,7 +142,16 @@ export default function AdminOrders() {
       return next;
     });
   const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
-  const searching = navigation.state === "loading" && navigation.location?.pathname === "/admin/orders" && navigation.formMethod?.toUpperCase() === "GET";
+  const searching = navigation.state === "loading" && navigation.location?.pathname === "/admin/orders" && !navigation.formMethod;
+  const navigate = useNavigate();
+  // the address keeps only the filters that are set (without JavaScript the form sends them all, which reads the same)
+  const applyFilters = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const value = (name: string) => String(data.get(name) ?? "").trim() || null;
+    const sort = value("sort");
+    navigate(pageHref("/admin/orders", { q: value("q"), status: value("status"), from: value("from"), to: value("to"), sort: sort === "newest" ? null : sort }));
+  };
 
   return (
     <div className="stack-lg orders-page">
@@ -171,7 +168,7 @@ export default function AdminOrders() {
         <p key={n} className="alert warning" role="alert">{n}</p>
       ))}
 
-      <Form method="get" className="card order-filters" role="search" aria-label="Search and filter orders">
+      <Form method="get" className="card order-filters" role="search" aria-label="Search and filter orders" onSubmit={applyFilters}>
         {filter.status ? <input type="hidden" name="status" value={filter.status} /> : null}
         <label className="order-filter-q">
           Search
@@ -195,7 +192,7 @@ export default function AdminOrders() {
         </label>
         <div className="order-filter-actions">
           <button type="submit" className="button primary" aria-busy={searching || undefined}>
-            {searching ? "Searching…" : "Apply"}
+            {searching ? "Searching…" : "Apply filters"}
           </button>
           {filtered || filter.sort !== "newest" ? <Link to="/admin/orders" className="button subtle">Clear filters</Link> : null}
         </div>
@@ -247,7 +244,7 @@ export default function AdminOrders() {
               Move selected to
               <select name="status" defaultValue="" required>
                 <option value="" disabled>Choose a status…</option>
-                {MOVE_TARGETS.map((s) => (
+                {statuses.filter((s) => s !== "PENDING").map((s) => (
                   <option key={s} value={s}>{statusLabel(s)}</option>
                 ))}
               </select>
@@ -261,12 +258,15 @@ export default function AdminOrders() {
               <thead>
                 <tr>
                   <th scope="col" className="select-col">
-                    <input
-                      type="checkbox"
-                      aria-label="Select every order on this page"
-                      checked={allSelected}
-                      onChange={(e) => setSelected(e.target.checked ? new Set(orders.map((o) => o.id)) : new Set())}
-                    />
+                    <label className="select-hit">
+                      <input
+                        type="checkbox"
+                        aria-label="Select every order on this page"
+                        checked={allSelected}
+                        onChange={(e) => setSelected(e.target.checked ? new Set(orders.map((o) => o.id)) : new Set())}
+                      />
+                      <span className="select-all-text" aria-hidden="true">Select all</span>
+                    </label>
                   </th>
                   <th scope="col">Order</th>
                   <th scope="col">Date</th>
@@ -281,7 +281,9 @@ export default function AdminOrders() {
                 {orders.map((o) => (
                   <tr key={o.id} data-testid="order-row" className={selected.has(o.id) ? "selected" : undefined}>
                     <td className="select-col">
-                      <input type="checkbox" name="orderIds" value={o.id} aria-label={`Select order #${o.number}`} checked={selected.has(o.id)} onChange={(e) => toggle(o.id, e.target.checked)} />
+                      <label className="select-hit">
+                        <input type="checkbox" name="orderIds" value={o.id} aria-label={`Select order #${o.number}`} checked={selected.has(o.id)} onChange={(e) => toggle(o.id, e.target.checked)} />
+                      </label>
                     </td>
                     <td data-label="Order"><Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}><strong>#{o.number}</strong></Link></td>
                     <td data-label="Date" className="nowrap">{fmtDate(o.createdAt)}</td>

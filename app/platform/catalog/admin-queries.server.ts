@@ -8,6 +8,7 @@ import { orderItems, orders, orderStatusChanges, products, reviews, ORDER_SEARCH
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { countOf } from "./queries.server";
+import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
 
 export const ADMIN_PAGE_SIZE = 20;
 const MAX_PAGE = 10_000;
@@ -143,29 +144,8 @@ export async function dailyOrders(db: Db, businessId: string, days = 30): Promis
 // created_at desc) for a status, (business_id, amount desc, id desc) for the amount sorts, and the
 // trigram index on ORDER_SEARCH_TEXT for the search.
 
-export const ORDER_SORTS = ["newest", "oldest", "amount_desc", "amount_asc"] as const;
-export type OrderSort = (typeof ORDER_SORTS)[number];
-export const ORDER_SORT_LABELS: Record<OrderSort, string> = {
-  newest: "Newest first",
-  oldest: "Oldest first",
-  amount_desc: "Amount: high to low",
-  amount_asc: "Amount: low to high",
-};
-
-/** Searches shorter than this match order numbers only (trigrams need three characters). */
-export const MIN_TEXT_SEARCH = 3;
+export { ORDER_SORTS, ORDER_SORT_LABELS, MIN_TEXT_SEARCH, orderFilterQuery, isFiltered, type OrderSort, type OrderFilter } from "./order-filter";
 const MAX_SEARCH = 100;
-
-export type OrderFilter = {
-  /** as typed, trimmed; "" for none */
-  q: string;
-  status: OrderStatus | null;
-  /** YYYY-MM-DD, inclusive, in the business's time zone */
-  from: string | null;
-  to: string | null;
-  sort: OrderSort;
-  timeZone: string;
-};
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 function isCalendarDate(s: string): boolean {
@@ -204,12 +184,6 @@ export function parseOrderFilter(params: URLSearchParams, timeZone: string): { f
   return { filter: { q, status, from, to, sort, timeZone }, notices };
 }
 
-/** The filter as query parameters (set ones only), for links that keep it. */
-export function orderFilterQuery(f: Pick<OrderFilter, "q" | "status" | "from" | "to" | "sort">): Record<string, string | null> {
-  return { q: f.q || null, status: f.status, from: f.from, to: f.to, sort: f.sort === "newest" ? null : f.sort };
-}
-
-export const isFiltered = (f: OrderFilter) => Boolean(f.q || f.status || f.from || f.to);
 
 /** The search's conditions: an order number, or text in the number, name, phone (also as digits) or e-mail. */
 function searchCondition(q: string): SQL | undefined {
