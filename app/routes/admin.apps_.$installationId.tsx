@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { useState } from "react";
 import { and, eq } from "drizzle-orm";
 import { installations } from "../../db/schema";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getSignedInAccount, requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { businessAdminPages, businessEmbeds, setAppSettings, setEmbed } from "~/platform/extensions/merchant.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
@@ -26,6 +26,9 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], in
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  // an app sends whoever installed it here after the OAuth exchange; a developer who installed an
+  // approved app on their sandbox has no admin, and finds the sandbox in the portal
+  if (new URL(request.url).searchParams.has("installed") && (await getSignedInAccount(request, context))?.role === "DEVELOPER") throw redirect("/portal");
   const { business, installation, app } = await load(request, context, params.installationId!);
   const manifest = (app.manifest as Manifest | null) ?? {};
   const embeds = (await businessEmbeds(context.db, business.id)).filter((e) => e.installationId === installation.id);
