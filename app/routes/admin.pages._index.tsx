@@ -8,6 +8,7 @@ import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
@@ -66,7 +67,7 @@ export default function SitePages() {
           <CsrfInput />
           <label>Title <input name="title" required maxLength={120} /></label>
           <label>Address <input name="slug" required pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder="summer-menu" /></label>
-          <button type="submit" className="button primary">Create page</button>
+          <SubmitButton className="button primary" busyLabel="Creating…">Create page</SubmitButton>
         </Form>
       </section>
     </div>

@@ -8,6 +8,7 @@ import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
@@ -102,7 +103,7 @@ export default function AdminReviews() {
                         <CsrfInput />
                         <input type="hidden" name="reviewId" value={r.id} />
                         <input type="hidden" name="page" value={page} />
-                        <button type="submit" name="intent" value="delete" className="button danger small">Delete review</button>
+                        <SubmitButton name="intent" value="delete" className="button danger small" busyLabel="Deleting…">Delete review</SubmitButton>
                       </Form>
                     </details>
                   </td>

@@ -10,6 +10,7 @@ import { getActiveInstallation } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
 import { readForm } from "~/platform/core/http.server";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
 
@@ -135,8 +136,8 @@ export default function Authorize() {
           {data.params.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
-          <button type="submit" name="decision" value="approve" className="button primary">Install</button>
-          <button type="submit" name="decision" value="deny" className="button">Cancel</button>
+          <SubmitButton name="decision" value="approve" className="button primary" busyLabel="Installing…">Install</SubmitButton>
+          <SubmitButton name="decision" value="deny" className="button" busyLabel="Cancelling…">Cancel</SubmitButton>
         </Form>
       </div>
     </main>

@@ -7,6 +7,7 @@ import { ApiError, parsePagination, readForm } from "~/platform/core/http.server
 import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Webhooks · Developer portal" }];
 
@@ -133,7 +134,7 @@ export default function AppWebhooks() {
                       <Form method="post">
                         <CsrfInput />
                         <input type="hidden" name="deliveryId" value={d.id} />
-                        <button type="submit" className="button small">Redeliver</button>
+                        <SubmitButton className="button small" busyLabel="Queueing…">Redeliver</SubmitButton>
                       </Form>
                     </div>
                   </details>
