@@ -17,6 +17,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
+import pg from "pg";
 import { run as runWorker } from "graphile-worker";
 import { startBench, developer, percentile, table, writeResult } from "./lib";
 import { testInstallToken } from "./fixtures";
@@ -84,6 +85,7 @@ function figures(orders: number, started: number, lastOrder: number, r: Receipts
 
 /** The floor: graphile-worker alone, insert + add_job per order, a job that signs and POSTs. */
 async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
+  let pool: pg.Pool;
   const b = await startBench({ durable: DURABLE });
   await peer.call({ cmd: "reset" });
   const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });
@@ -92,10 +94,12 @@ async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
   try {
     await sql`create table floor_orders (id text primary key, business_id text not null, amount integer not null, created_at timestamptz not null)`;
+    // its own pool, ended after the runner stops (the database is dropped after each run)
+    pool = new pg.Pool({ connectionString: b.dbUrl, max: WORKER_CONCURRENCY + 2 });
+    pool.on("error", () => {});
     const runner = await runWorker({
-      connectionString: b.dbUrl,
+      pgPool: pool,
       concurrency: WORKER_CONCURRENCY,
-      maxPoolSize: WORKER_CONCURRENCY + 2,
       noHandleSignals: true,
       pollInterval: 1000,
       logger: quietLogger,
@@ -129,6 +133,7 @@ async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
     });
     const result = figures(orders, started, lastOrder, await peer.call<Receipts>({ cmd: "wait", n: orders }), cpu);
     await runner.stop();
+    await pool.end();
     return result;
   } finally {
     agent.destroy();
@@ -232,14 +237,21 @@ export async function run() {
   }
   peer.close();
   const median = (xs: number[]) => percentile(xs, 50);
+  const round2 = (x: number) => Math.round(x * 100) / 100;
+  // ratios within each round (the floor and the platform ran back to back), then their median
+  const deliveryRatios = platforms.map((p, i) => p["deliveries/s"] / floors[i]["deliveries/s"]);
+  const p50Ratios = platforms.map((p, i) => p["p50 order→receipt ms"] / Math.max(1, floors[i]["p50 order→receipt ms"]));
   const summary = {
     "platform orders/s": median(platforms.map((p) => p["orders/s"])),
     "platform deliveries/s": median(platforms.map((p) => p["deliveries/s"])),
     "floor deliveries/s": median(floors.map((f) => f["deliveries/s"])),
-    "deliveries ratio": Math.round((median(platforms.map((p) => p["deliveries/s"])) / median(floors.map((f) => f["deliveries/s"]))) * 100) / 100,
+    "deliveries ratio (median of rounds)": round2(median(deliveryRatios)),
+    "deliveries ratios": deliveryRatios.map(round2).join(" "),
     "platform p50 ms": median(platforms.map((p) => p["p50 order→receipt ms"])),
     "floor p50 ms": median(floors.map((f) => f["p50 order→receipt ms"])),
-    "p50 ratio": Math.round((median(platforms.map((p) => p["p50 order→receipt ms"])) / Math.max(1, median(floors.map((f) => f["p50 order→receipt ms"])))) * 100) / 100,
+    "p50 ratio (median of rounds)": round2(median(p50Ratios)),
+    "CPU ms/order platform : floor": `${median(platforms.map((p) => p["node CPU ms/order"]))} : ${median(floors.map((f) => f["node CPU ms/order"]))}`,
+    durable: DURABLE,
   };
   table(`B2e Flash sale: ${ORDERS} orders, ${CLIENTS} clients, one business, order.created to one receiver`, rows);
   table("B2e summary (medians of the rounds)", [summary]);
