@@ -104,14 +104,15 @@ it("delivers every event of a burst during which the database restarts", async (
   console.log(`[faults] database restart during burst: ${JSON.stringify(result)}`);
 }, 180_000);
 
-it("answers 503 with Retry-After at once while the database is down, says so on /healthz, and serves every request within 1 s soon after it is back", async () => {
+it("answers 503 with Retry-After at once while the database is down after an immediate stop, says so on /healthz, and serves every request within 1 s soon after it is back", async () => {
   const dir = `${dataDir}-web`;
   cleanup.push(async () => {
     const real = fs.existsSync(dir) ? fs.realpathSync(dir) : null;
     fs.rmSync(dir, { recursive: true, force: true });
     if (real) fs.rmSync(real, { recursive: true, force: true });
   });
-  let pg = await startEmbeddedPostgres({ dataDir: dir, settings: FAST_SETTINGS });
+  // crash-safe settings: an immediate stop must not lose what was committed (the fast test settings would)
+  let pg = await startEmbeddedPostgres({ dataDir: dir, settings: {} });
   const port = pg.port;
   await ensureDatabase(pg.adminUrl, "platform");
   const url = databaseUrl(pg.adminUrl, "platform");
@@ -133,8 +134,8 @@ it("answers 503 with Retry-After at once while the database is down, says so on 
   expect((await call()).status).toBe(200);
   expect(await health()).toMatchObject({ status: 200, body: { ok: true, database: { ok: true } } });
 
-  await pg.stop();
-  // down: a clear 503 with Retry-After, at once, in the contract's body; the health check says why
+  await pg.stop({ immediate: true });
+  // down (crashed, as pg_ctl stop -m immediate): a clear 503 with Retry-After, at once, in the contract's body; the health check says why
   for (let i = 0; i < 5; i++) {
     const down = await call();
     expect(down).toMatchObject({ status: 503, retryAfter: "5", body: { statusCode: 503, error: "Service Unavailable" } });
@@ -142,7 +143,7 @@ it("answers 503 with Retry-After at once while the database is down, says so on 
   }
   expect(await health()).toMatchObject({ status: 503, body: { ok: false, database: { ok: false } } });
 
-  pg = await startEmbeddedPostgres({ dataDir: dir, port, settings: FAST_SETTINGS });
+  pg = await startEmbeddedPostgres({ dataDir: dir, port, settings: {} });
   cleanup.push(() => pg.stop());
   const back = Date.now();
   await eventually(async () => expect((await health()).status).toBe(200), 10_000);
