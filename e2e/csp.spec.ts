@@ -3,8 +3,8 @@
  * a developer and a reviewer each walk every page their area links to; any CSP violation in the
  * console, or any script error (hydration, RJSF forms, charts), fails the test.
  */
-import { test, expect, type Page } from "@playwright/test";
-import { signIn, DEMO } from "./helpers";
+import { type Page } from "@playwright/test";
+import { test, expect, signIn, DEMO } from "./helpers";
 
 /** Collects what the browser reports about the policy and script errors while `page` is used. */
 function watch(page: Page) {

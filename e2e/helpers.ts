@@ -1,5 +1,81 @@
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { randomBytes } from "node:crypto";
+
+/**
+ * Fails on any serious or critical axe-core violation on the page as it is now (WCAG 2.x A and AA
+ * rules and axe's best practices). The content of iframes (app blocks, app admin pages) is the
+ * app's own and is not checked; the iframe elements themselves are (a title, for instance).
+ */
+export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
+  await page.waitForLoadState("load");
+  const builder = new AxeBuilder({ page }).options({ iframes: false });
+  for (const selector of options.exclude ?? []) builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes.slice(0, 8).map((n) => `    ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`).join("\n")}`);
+  expect(report, `axe-core on ${page.url()} (${page.viewportSize()?.width}px wide)`).toEqual([]);
+  audited.get(page)?.add(pageKey(page.url()));
+}
+
+/** expectAccessible, unless this kind of page (pageKey) was already checked in this test. */
+export async function expectAccessibleOnce(page: Page) {
+  if (!audited.get(page)?.has(pageKey(page.url()))) await expectAccessible(page);
+}
+
+/** The platform's two origins in the tests (decision 013): pages here are ours to check. */
+const OUR_ORIGINS = (() => {
+  const port = Number(process.env.E2E_PORT ?? 3199);
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+})();
+
+/** A page "kind": the path with record ids (ord_…, 1030, uuids) folded, and the query's keys. */
+export function pageKey(href: string): string {
+  const url = new URL(href);
+  const path = url.pathname
+    .split("/")
+    .map((seg) => (/^[a-z]{2,5}_[A-Za-z0-9]{6,}$|^\d+$|^[0-9a-f-]{32,36}$/.test(seg) ? ":id" : seg))
+    .join("/");
+  const keys = [...new Set(url.searchParams.keys())].sort().join("&");
+  return `${url.origin}${path}${keys ? `?${keys}` : ""}`;
+}
+
+const audited = new WeakMap<Page, Set<string>>();
+
+/**
+ * The test of every spec: its `page` runs expectAccessible after each `page.goto` to one of the
+ * platform's pages (once per page kind in a test), and at the end of a passing test fails if a
+ * page of the platform was shown (reached by a click, a form or a redirect) without a check:
+ * call `expectAccessible(page)` there.
+ */
+export const test = base.extend({
+  page: async ({ page }, use, testInfo) => {
+    const seen = new Set<string>();
+    audited.set(page, new Set());
+    const ours = (href: string) => OUR_ORIGINS.some((o) => href.startsWith(`${o}/`));
+    const notPages = new Set<string>();
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame() && ours(frame.url())) seen.add(pageKey(frame.url()));
+    });
+    // a JSON document or a download opened in the tab is not a page
+    page.on("response", (response) => {
+      const request = response.request();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !(response.headers()["content-type"] ?? "").startsWith("text/html")) notPages.add(pageKey(response.url()));
+    });
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      const html = (response?.headers()["content-type"] ?? "").startsWith("text/html");
+      if (response && html && ours(page.url())) await expectAccessibleOnce(page);
+      return response;
+    };
+    await use(page);
+    if (testInfo.status !== testInfo.expectedStatus) return;
+    const missed = [...seen].filter((key) => !audited.get(page)!.has(key) && !notPages.has(key));
+    expect(missed, "pages shown without an accessibility check: call expectAccessible(page) on them").toEqual([]);
+  },
+});
+export { expect };
 
 export const uniqueEmail = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}@example.test`;
 
@@ -9,11 +85,13 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.locator('input[name="password"]').fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expectAccessibleOnce(page);
 }
 
 export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expectAccessibleOnce(page);
 }
 
 export const DEMO = {

@@ -126,7 +126,7 @@ export default function AdminHome() {
           {topProducts.length === 0 ? (
             <EmptyState title="No sales in the last 30 days" />
           ) : (
-            <table className="table">
+            <table className="table keep">
               <thead>
                 <tr><th scope="col">Product</th><th scope="col" className="num">Sold</th><th scope="col" className="num">Revenue</th></tr>
               </thead>

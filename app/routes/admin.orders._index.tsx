@@ -116,12 +116,12 @@ export default function AdminOrders() {
               {orders.map((o) => (
                 <tr key={o.id} data-testid="order-row">
                   <td><Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}><strong>#{o.number}</strong></Link></td>
-                  <td className="nowrap">{fmtDate(o.createdAt)}</td>
-                  <td className="break">{o.customer}</td>
-                  <td>{o.items}</td>
-                  <td className="num">{o.total}</td>
-                  <td><span className={`badge ${ORDER_TONE[o.status] ?? ""}`}>{statusLabel(o.status)}</span></td>
-                  <td>
+                  <td data-label="Date (UTC)" className="nowrap">{fmtDate(o.createdAt)}</td>
+                  <td data-label="Customer" className="break">{o.customer}</td>
+                  <td data-label="Items">{o.items}</td>
+                  <td data-label="Total" className="num">{o.total}</td>
+                  <td data-label="Status"><span className={`badge ${ORDER_TONE[o.status] ?? ""}`}>{statusLabel(o.status)}</span></td>
+                  <td data-label="Payment">
                     <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>{o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}</span>
                     <div className="muted small">{o.paymentMethod.toLowerCase()}</div>
                   </td>

@@ -42,7 +42,7 @@ function BlockPreview({ block, businessId, locale }: { block: BlockDef; business
           {block.settingsSchema ? <SettingsForm schema={block.settingsSchema} value={settings} onChange={setSettings} idPrefix={`preview-${block.blockType}`} /> : <p className="muted">This block has no settings.</p>}
           <details>
             <summary className="small">Settings sent to the block</summary>
-            <pre>{JSON.stringify(settings, null, 2)}</pre>
+            <pre tabIndex={0}>{JSON.stringify(settings, null, 2)}</pre>
           </details>
         </aside>
       </div>

@@ -38,7 +38,7 @@ export default function Signup() {
   const busy = useNavigation().state !== "idle";
   const [password, setPassword] = useState("");
   return (
-    <main className="page narrow">
+    <main id="main" tabIndex={-1} className="page narrow">
       <div className="card auth-card">
         <h1>Create your account</h1>
         {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
