@@ -83,5 +83,9 @@ export async function startAppServer() {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, webhooks, hookCalls, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${port}`, webhooks, hookCalls, close: () => new Promise<void>((r) => {
+    server.close(() => r());
+    // a browser's idle keep-alive connections would hold close() open for a long while
+    server.closeAllConnections();
+  }) };
 }

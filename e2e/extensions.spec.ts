@@ -68,6 +68,7 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
     const foreign = document.createElement("iframe");
     foreign.src = url;
     foreign.id = "foreign";
+    foreign.title = "A foreign frame";
     document.body.appendChild(foreign);
   }, `${appServer.url}/other`);
   const foreignFrame = page.frame({ url: /\/other$/ })!;

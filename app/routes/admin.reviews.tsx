@@ -92,7 +92,7 @@ export default function AdminReviews() {
                     <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>{stars(r.rating)}</span>
                   </td>
                   <td data-label="Author" className="break">{r.authorName}</td>
-                  <td data-label="Comment" className="prewrap">{r.comment || <span className="muted">No comment</span>}</td>
+                  <td data-label="Comment" className="prewrap wide">{r.comment || <span className="muted">No comment</span>}</td>
                   <td data-label="Date" className="nowrap">{fmtDate(r.createdAt)}</td>
                   <td data-label="">
                     <details className="confirm compact">

@@ -64,7 +64,7 @@ export default function HookLog() {
                 <td data-label="Business">{c.business}</td>
                 <td data-label="Result">{c.success ? <span className="badge ok">OK {c.statusCode}</span> : <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>}</td>
                 <td data-label="Duration">{c.durationMs} ms</td>
-                <td data-label="Error" className="small muted">{c.error ?? ""}</td>
+                <td data-label="Error" className="small muted wide">{c.error ?? ""}</td>
               </tr>
             ))}
           </tbody>

@@ -87,8 +87,8 @@ export default function AppWebhooks() {
             {data.registrations.map((r) => (
               <tr key={r.id} className={r.id === data.selected ? "selected" : undefined}>
                 <td>{r.businessName} {r.isTestInstall ? <span className="badge info">test</span> : null}{!r.installed ? <span className="badge">uninstalled</span> : null}</td>
-                <td data-label="Endpoint"><Link to={`?webhook=${r.id}`}><code>{r.url}</code></Link>{r.isInstallDefault ? <div className="muted small">install registration</div> : null}</td>
-                <td data-label="Events" className="small">{r.events.length ? r.events.join(", ") : <span className="muted">none</span>}</td>
+                <td data-label="Endpoint" className="wide"><Link to={`?webhook=${r.id}`}><code>{r.url}</code></Link>{r.isInstallDefault ? <div className="muted small">install registration</div> : null}</td>
+                <td data-label="Events" className="small wide">{r.events.length ? r.events.join(", ") : <span className="muted">none</span>}</td>
                 <td data-label="State">{r.isActive ? <span className="badge ok">active</span> : <span className="badge danger">{r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}</span>}</td>
               </tr>
             ))}
@@ -121,7 +121,7 @@ export default function AppWebhooks() {
                               <td data-label="When" className="small">{fmt(a.at)}</td>
                               <td data-label="Result">{a.success ? <span className="badge ok">HTTP {a.statusCode}</span> : <span className="badge danger">{a.statusCode ? `HTTP ${a.statusCode}` : "no answer"}</span>} <span className="small muted">{a.error && !a.error.startsWith("HTTP ") ? a.error : ""}</span></td>
                               <td data-label="Duration">{a.durationMs ?? "—"} ms</td>
-                              <td data-label="Response"><code className="small excerpt">{a.response ?? ""}</code></td>
+                              <td data-label="Response" className="wide"><code className="small excerpt">{a.response ?? ""}</code></td>
                             </tr>
                           ))}
                         </tbody>

@@ -98,6 +98,10 @@ const marked = new Marked({
     table(token) {
       return defaultRenderer.table.call(this, token).replace(/^<table>/, '<table tabindex="0">');
     },
+    // a task list's box is read out with its state (it is not a form control anyone can tick)
+    checkbox({ checked }) {
+      return `<input type="checkbox" disabled${checked ? " checked" : ""} aria-label="${checked ? "Done" : "Not done"}"> `;
+    },
     // raw HTML in the Markdown is shown as text, never rendered
     html(token) {
       return escapeHtml(token.text);
