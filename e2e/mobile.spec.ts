@@ -24,6 +24,8 @@ async function visit(page: Page, path: string) {
   expect(response?.status(), path).toBeLessThan(400);
   await page.waitForLoadState("networkidle");
   await expect(page.locator("main h1").first()).toBeVisible();
+  // a title that names the page and its area ("Orders · Admin")
+  expect(await page.title(), path).toMatch(/\S · \S/);
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth, `${path} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
   const small = await page.locator(TARGETS).evaluateAll((els) =>

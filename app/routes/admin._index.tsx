@@ -10,7 +10,7 @@ import { now } from "~/platform/core/clock.server";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
 
-export const meta: MetaFunction = () => [{ title: "Admin · Storefront Apps" }];
+export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 
 const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 

@@ -8,7 +8,7 @@ import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Hook calls · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");

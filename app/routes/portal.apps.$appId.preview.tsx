@@ -10,7 +10,7 @@ import { BlockFrame } from "~/components/block-frame";
 import { SettingsForm } from "~/components/settings-form";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Block preview · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Block preview${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account, business } = await requireUser(request, context, "DEVELOPER");

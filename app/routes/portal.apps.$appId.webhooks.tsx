@@ -8,7 +8,7 @@ import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/web
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 
-export const meta: MetaFunction = () => [{ title: "Webhooks · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—");
 

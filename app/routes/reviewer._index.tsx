@@ -6,7 +6,7 @@ import { apps } from "../../db/schema";
 import { requireUser } from "~/platform/accounts/session.server";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Review queue · Storefront Apps" }];
+export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context, "REVIEWER");

@@ -12,7 +12,7 @@ import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } f
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Storefront Apps` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` }];
 
 async function loadApp(context: LoaderFunctionArgs["context"], appId: string) {
   try {
