@@ -39,12 +39,11 @@ export function AreaLayout({ title, subtitle, items, badge, extra }: { title: st
   }, []);
 
   // a followed link (or any navigation) closes the drawer and starts the keyboard on the new page
+  const isOpen = useRef(open);
+  isOpen.current = open;
   useEffect(() => {
-    setOpen((was) => {
-      if (was) focusAfterClose.current = "main";
-      return false;
-    });
-  }, [location.pathname, location.search]);
+    if (isOpen.current) close("main");
+  }, [location.pathname, location.search, close]);
 
   // open: focus moves in, the page behind stops scrolling; closed: focus goes where it belongs
   useEffect(() => {
