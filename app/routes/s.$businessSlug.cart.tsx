@@ -7,7 +7,7 @@ import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath
 import { requireCsrf, safeRedirect } from "~/platform/accounts/session.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { products } from "../../db/schema";
-import { addToCart, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, writeCart } from "../../storefront/cart.server";
+import { addToCart, cartCookies, cartLines, parseQuantity, readCart, removeFromCart, setQuantity } from "../../storefront/cart.server";
 import { isSellable, loadBusinessBySlug } from "../../storefront/site.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
@@ -61,7 +61,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       const next = addToCart(items, productId, quantity);
       const wanted = next.find((l) => l.productId === productId)!.quantity;
       if (product.stock !== null && wanted > product.stock) throw new ApiError(400, `Sorry, only ${product.stock} of ${product.name} ${product.stock === 1 ? "is" : "are"} left.`);
-      const headers = { "Set-Cookie": await writeCart(request, context.env, business.id, next) };
+      const headers = await cartCookies(request, context.env, business.id, next);
       return redirect(storefrontRedirect(form.get("redirectTo"), business.slug) ?? cartPath, { headers });
     }
     if (intent === "update" || intent === "remove") {
@@ -76,7 +76,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
         }
         next = setQuantity(items, productId, quantity);
       }
-      return redirect(cartPath, { headers: { "Set-Cookie": await writeCart(request, context.env, business.id, next) } });
+      return redirect(cartPath, { headers: await cartCookies(request, context.env, business.id, next) });
     }
     throw new ApiError(400, "Unknown cart action.");
   } catch (e) {

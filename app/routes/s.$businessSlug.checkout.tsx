@@ -9,7 +9,7 @@ import { randomToken } from "~/platform/core/ids.server";
 import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
-import { cartLines, clearCart, readCart } from "../../storefront/cart.server";
+import { cartCookies, cartLines, readCart } from "../../storefront/cart.server";
 import { checkout, checkoutSchema } from "../../storefront/checkout.server";
 import { orderPath } from "../../storefront/order-link.server";
 import { httpUrl, loadBusinessBySlug } from "../../storefront/site.server";
@@ -135,7 +135,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     });
     // payment links and codes are on the order row; the confirmation page reads them from there
     return redirect(orderPath(context.env, business.slug, result.order.id), {
-      headers: { "Set-Cookie": await clearCart(request, context.env, business.id) },
+      headers: await cartCookies(request, context.env, business.id, []),
     });
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message, fieldErrors: {} as Partial<Record<Field, string>>, values, checkoutKey: newCheckoutKey() }, e.status);

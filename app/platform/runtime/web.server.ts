@@ -13,6 +13,7 @@ import type { Database } from "../../../db/client";
 import type { Env } from "../core/env.server";
 import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
 import { serveJsonRoutes } from "./json-routes.server";
+import { storefrontPages } from "./storefront-pages.server";
 import { areaOf, isJsonPath, JSON_PREFIXES } from "../core/areas";
 
 export { JSON_PREFIXES, isJsonPath };
@@ -119,6 +120,8 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   });
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
   app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env })));
+  // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)
+  app.use(storefrontPages({ build, db, env, mode: env.isProduction ? "production" : "development" }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
