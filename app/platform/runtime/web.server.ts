@@ -83,9 +83,10 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     if (/%00/.test(req.url)) return refuse(req, res, 400, "The address may not contain %00");
     // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
     if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) return refuse(req, res, 400, "Malformed Host header");
-    // Pages: a state-changing request from another site is refused before it reaches a form action.
+    // Pages: a state-changing request from another site is refused before it reaches a form action
+    // ("null", an opaque origin, too: Remix would refuse it with a 500)
     const origin = req.headers.origin;
-    if (req.method !== "GET" && req.method !== "HEAD" && origin && origin !== "null" && !isJsonPath(req.path)) {
+    if (req.method !== "GET" && req.method !== "HEAD" && origin && !isJsonPath(req.path)) {
       let originHost = "";
       try {
         originHost = new URL(origin).host;
