@@ -284,7 +284,8 @@ describe("the cart and checkout in a browser", () => {
       fetch(url, { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: b.cookieHeader(new URL(url)), ...headers }, redirect: "manual" });
     const add = { intent: "add", productId: pizza.id, quantity: "1" };
     // no cart yet, so no token (decision 021): the browser must say the form is the storefront's own
-    for (const headers of [{}, { Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "null" }]) {
+    const attempts: Record<string, string>[] = [{}, { Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "null" }];
+    for (const headers of attempts) {
       const res = await post(add, headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.headers.getSetCookie(), JSON.stringify(headers)).toEqual([]);
