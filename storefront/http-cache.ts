@@ -15,7 +15,7 @@
 /** Seconds a shared cache serves a page without asking again; a change shows within this window. */
 export const SHARED_MAX_AGE = 10;
 /** Seconds after that a shared cache may still answer with the old page while it fetches the new one. */
-export const STALE_WHILE_REVALIDATE = 60;
+export const STALE_WHILE_REVALIDATE = 30;
 
 /**
  * Browsers keep the page too but ask every time (max-age=0, answered 304 while nothing changed);

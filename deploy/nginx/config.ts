@@ -12,6 +12,7 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { SHARED_CACHE_CONTROL } from "../../storefront/http-cache";
 
 export type NginxOptions = {
   /** PUBLIC_URL's host name: admin, portal, sign-in, consent, marketplace; never cached */
@@ -61,7 +62,7 @@ export function nginxHttpConfig(o: NginxOptions): string {
   return `# Storefront Apps behind nginx: a shared cache for the storefront's pages (issue 17, decision 021).
 # Made by deploy/nginx/config.ts; see docs/deployment.md. The platform says what may be cached:
 # a storefront page the same for every anonymous visitor answers
-#   Cache-Control: public, max-age=0, s-maxage=10, stale-while-revalidate=60
+#   Cache-Control: ${SHARED_CACHE_CONTROL}
 # with a strong ETag (the shop's content version); everything else is no-store or private.
 
 proxy_cache_path ${o.cacheDir} levels=1:2 keys_zone=storefront_pages:10m max_size=${o.cacheMaxSize ?? "1g"} inactive=10m use_temp_path=off;
@@ -127,17 +128,16 @@ ${block(["proxy_pass http://storefront_apps;", ...proxyHeaders], "        ")}
 
 ${
   o.tls
-    ? `
-# plain http: moved to https
+    ? `# plain http: moved to https
 server {
     listen ${o.listen};
     server_name ${o.storefrontHost} ${o.platformHost};
     return 301 https://$host$request_uri;
 }
+
 `
     : ""
-}
-# any other host name: no answer (the platform would move it to one of the two origins)
+}# any other host name: no answer (the platform would move it to one of the two origins)
 server {
 ${block([...listens(" default_server"), "server_name _;", ...(o.tls ? ["ssl_reject_handshake on;"] : []), "return 444;"], "    ")}
 }
@@ -167,6 +167,7 @@ http {
     keepalive_requests 100000;
 
 ${nginxHttpConfig(o)
+  .trimEnd()
   .split("\n")
   .map((l) => (l ? "    " + l : ""))
   .join("\n")}
