@@ -163,8 +163,11 @@ type ShopExtensionRow = { kind: "block" | "embed"; definition: Record<string, un
  * Everything the storefront's layout and its pages read of a business, in one statement: the
  * business, its content version, the navigation, and the app blocks and embeds of its ACTIVE
  * installations (the registry's order: installation, then key) with the embeds' merchant settings.
+ * (Statements are made on first use: a call at a module's top level would keep this module, and
+ * what it imports, in the browser's bundle of the routes that import it.)
  */
-const SHOP_SQL = `
+let shopSql: string | undefined;
+const SHOP_SQL = () => (shopSql ??= `
   select ${selectList(businesses, "b")}, coalesce(v.version, 0) as "contentVersion",
     (select coalesce(json_agg(json_build_object('slug', n.slug, 'title', n.title) order by n.created_at, n.title, n.id), '[]'::json)
        from (select slug, title, created_at, id from pages where business_id = b.id and is_published order by created_at, title, id limit 20) n) as "nav",
@@ -178,12 +181,12 @@ const SHOP_SQL = `
        where i.business_id = b.id and i.status = 'ACTIVE') as "extensions"
   from businesses b
   left join storefront_versions v on v.business_id = b.id
-  where b.slug = $1`;
+  where b.slug = $1`);
 
 /** The shop of a storefront URL, or null when no business has that slug. */
 export async function loadShop(db: Db, slug: string | undefined): Promise<Shop | null> {
   if (!slug || slug.length > 100) return null;
-  const [row] = await rawQuery<Record<string, unknown> & { contentVersion: number; nav: Shop["nav"]; extensions: ShopExtensionRow[] }>(db, SHOP_SQL, [slug]);
+  const [row] = await rawQuery<Record<string, unknown> & { contentVersion: number; nav: Shop["nav"]; extensions: ShopExtensionRow[] }>(db, SHOP_SQL(), [slug]);
   if (!row) return null;
   const { contentVersion, nav, extensions, ...business } = row;
   const blocks: ShopBlock[] = [];
@@ -289,18 +292,19 @@ export function groupByCategory<T extends { category: string }>(items: T[]): { c
  * An ACTIVE product by its slug with its reviews (newest first, at most reviewLimit) and their
  * stats, in one statement; null when none.
  */
-const PRODUCT_SQL = `
+let productSql: string | undefined;
+const PRODUCT_SQL = () => (productSql ??= `
   with p as (select ${selectList(products, "x")} from products x where x.business_id = $1 and x.slug = $2 and x.status = 'ACTIVE')
   select row_to_json(p) as "product",
     (select coalesce(json_agg(r order by r."createdAt" desc, r.id desc), '[]'::json)
        from (select ${selectList(reviews, "y")} from reviews y where y.business_id = $1 and y.product_id = p.id order by y.created_at desc, y.id desc limit $3) r) as "reviews",
     (select json_build_object('total', count(*), 'average', avg(rating)::float8) from reviews where business_id = $1 and product_id = p.id) as "stats"
-  from p`;
+  from p`);
 
 export async function productBySlug(db: Db, businessId: string, slug: string | undefined, options: { reviewLimit?: number } = {}) {
   if (!slug || slug.length > 100) return null;
   const limit = Math.max(0, Math.min(50, options.reviewLimit ?? 50));
-  const [row] = await rawQuery<{ product: Record<string, unknown>; reviews: Record<string, unknown>[]; stats: { total: number; average: number | null } }>(db, PRODUCT_SQL, [businessId, slug, limit]);
+  const [row] = await rawQuery<{ product: Record<string, unknown>; reviews: Record<string, unknown>[]; stats: { total: number; average: number | null } }>(db, PRODUCT_SQL(), [businessId, slug, limit]);
   if (!row) return null;
   const total = Number(row.stats?.total ?? 0);
   const average = total ? Math.round(Number(row.stats.average) * 10) / 10 : 0;
@@ -314,7 +318,8 @@ export async function productBySlug(db: Db, businessId: string, slug: string | u
  * ACTIVE and available, newest first, as many as its largest grid (block settings as publicBlock
  * reads them; when the page does not exist, $3: the default home page's grid).
  */
-const PAGE_SQL = `
+let pageSql: string | undefined;
+const PAGE_SQL = () => (pageSql ??= `
   with pg as (select slug, title, is_published as "isPublished", blocks from pages where business_id = $1 and slug = $2),
   grid as (
     select coalesce(max(case when jsonb_typeof(blk->'settings'->'limit') = 'number' and (blk->'settings'->>'limit') ~ '^[0-9]+(\\.[0-9]+)?$'
@@ -325,7 +330,7 @@ const PAGE_SQL = `
     (select coalesce(json_agg(g order by g.created_at desc, g.id desc), '[]'::json) from (
        select ${SHOWN_PRODUCT}, created_at from products where business_id = $1 and status = 'ACTIVE' and is_available
        order by created_at desc, id desc
-       limit (select case when exists (select 1 from pg) then (select n from grid) else $3 end)) g) as "products"`;
+       limit (select case when exists (select 1 from pg) then (select n from grid) else $3 end)) g) as "products"`);
 
 export type PageContent = { title: string; blocks: ReturnType<typeof publicBlocks>; products: ProductView[] };
 
@@ -337,7 +342,7 @@ export type PageContent = { title: string; blocks: ReturnType<typeof publicBlock
 export async function pageContentOf(db: Db, shop: Shop, pageSlug: string | undefined): Promise<PageContent> {
   if (!pageSlug || pageSlug.length > 100) throw notFound("We could not find this page.");
   const home = pageSlug === "home";
-  const [row] = await rawQuery<{ page: { slug: string; title: string; isPublished: boolean; blocks: PageBlock[] } | null; products: ShownProduct[] }>(db, PAGE_SQL, [shop.business.id, pageSlug, home ? 8 : 0]);
+  const [row] = await rawQuery<{ page: { slug: string; title: string; isPublished: boolean; blocks: PageBlock[] } | null; products: ShownProduct[] }>(db, PAGE_SQL(), [shop.business.id, pageSlug, home ? 8 : 0]);
   const page = row?.page ?? (home ? { slug: "home", title: "Home", isPublished: true, blocks: defaultHomeBlocks(shop.business.name) } : null);
   if (!page || !page.isPublished) throw notFound("We could not find this page.");
   const money = moneyFormatter(shop.business);
