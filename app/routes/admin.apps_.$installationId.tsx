@@ -13,7 +13,8 @@ import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { SubmitButton } from "~/components/submit-button";
-import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema, REVIEW_BODY_MAX } from "~/platform/apps/app-reviews.server";
+import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
+import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
 import { describeZodError } from "~/platform/core/http.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];

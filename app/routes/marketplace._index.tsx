@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { listMarketplaceCards, listStaffPicks, roundedInstalls, MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace.server";
+import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
+import { roundedInstalls, MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace-shared";
 import { RatingSummary } from "~/components/rating";
 import { Pagination } from "~/components/pagination";
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";

@@ -13,7 +13,8 @@ import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 
-export const REVIEW_BODY_MAX = 2000;
+import { REVIEW_BODY_MAX } from "./marketplace-shared";
+export { REVIEW_BODY_MAX };
 /** An installation uninstalled sooner than this after it was installed does not qualify (stuffing). */
 export const MIN_INSTALL_MS = 3600 * 1000;
 /** The admin Apps page invites a review after this much use. */

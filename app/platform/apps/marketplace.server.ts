@@ -8,9 +8,8 @@ import { and, asc, count, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm
 import type { Db } from "../../../db/client";
 import { accounts, apps, appVersions } from "../../../db/schema";
 
-export const MARKET_SORTS = ["popular", "rating", "newest", "name"] as const;
-export type MarketSort = (typeof MARKET_SORTS)[number];
-export const MARKET_PAGE_SIZE = 48;
+import { MARKET_PAGE_SIZE, type MarketSort } from "./marketplace-shared";
+export { MARKET_SORTS, MARKET_PAGE_SIZE, roundedInstalls, formatRating, type MarketSort } from "./marketplace-shared";
 
 const cardColumns = {
   id: apps.id,
@@ -90,16 +89,4 @@ export async function listChangelog(db: Db, appId: string, limit = 20) {
     .where(eq(appVersions.appId, appId))
     .orderBy(desc(appVersions.approvedAt), desc(appVersions.id))
     .limit(limit);
-}
-
-/** "1,200+": below 10 the exact number, then rounded down to a readable step, with a plus. */
-export function roundedInstalls(n: number): string {
-  if (n < 10) return String(n);
-  const step = n < 100 ? 10 : n < 1000 ? 100 : n < 10000 ? 100 : n < 100000 ? 1000 : 10000;
-  return `${(Math.floor(n / step) * step).toLocaleString("en-US")}+`;
-}
-
-/** "4.3" (one decimal), or null when unrated. */
-export function formatRating(avg: number | null): string | null {
-  return avg === null ? null : (Math.round(avg * 10) / 10).toFixed(1);
 }
