@@ -140,6 +140,7 @@ export default function Marketplace() {
               {total} {total === 1 ? "app" : "apps"} found · <Link to="/marketplace">Clear filters</Link>
             </p>
           ) : null}
+          {picks.length > 0 ? <h2 id="all-title">All apps</h2> : null}
           <ul className="app-grid">
             {apps.map((a) => (
               <AppCard key={a.id} a={a} />

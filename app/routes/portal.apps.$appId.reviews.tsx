@@ -72,7 +72,7 @@ export default function AppReviews() {
       {total === 0 ? (
         <p className="alert info">{app.status === "APPROVED" ? "No reviews yet. Merchants with a production installation can review the app from their Apps page." : "Reviews start once the app is approved and merchants install it."}</p>
       ) : (
-        <ul className="review-list card">
+        <div className="card"><ul className="review-list">
           {reviews.map((r) => (
             <li key={r.id} id={r.id} className="review-item stack-sm" data-testid="portal-review">
               <div className="review-head">
@@ -101,7 +101,7 @@ export default function AppReviews() {
               )}
             </li>
           ))}
-        </ul>
+        </ul></div>
       )}
       <Pagination page={page} pages={pages} path={`/portal/apps/${app.id}/reviews`} />
     </div>

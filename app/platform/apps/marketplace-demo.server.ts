@@ -129,11 +129,13 @@ export async function seedMarketplaceDemo(db: Database, env: Env, input: { devel
     ["Green Grocer", 4, "Simple and it works. I would like to give double points on quiet days."],
     ["Noodle Bar", 3, "Good idea, but we went back to paper cards."],
   ];
-  for (const [shopName, rating, body, reply] of loyaltyReviews) {
+  for (const [k, [shopName, rating, body, reply]] of loyaltyReviews.entries()) {
     const shop = input.loyaltyShops.find((s) => s.name === shopName);
     const inst = shop && byShop.get(shop.id);
     if (!shop || !inst) continue;
     const review = await putReview(db, shop.id, inst.id, { rating, body });
+    const at = new Date(t - (3 + k * 5) * DAY);
+    await db.update(appReviews).set({ createdAt: at, updatedAt: at }).where(eq(appReviews.id, review.id));
     if (reply) await replyToReview(db, input.developerId, input.loyaltyStars.id, review.id, reply);
   }
 
