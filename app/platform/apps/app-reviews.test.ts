@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
+import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "./apps.test-helpers";
 import { atOnce, expectOutcome } from "../testing/concurrency";
 import { newId } from "../core/ids.server";
@@ -238,5 +239,43 @@ describe("marketplace figures", () => {
 
   it("rounds install counts for display", () => {
     expect([0, 7, 12, 99, 150, 1234, 12_345, 123_456].map(roundedInstalls)).toEqual(["0", "7", "10+", "90+", "100+", "1,200+", "12,000+", "120,000+"]);
+  });
+});
+
+describe("pages", () => {
+  it("a reviewer picks an app for the Staff picks row and unpicks it; forms need the CSRF token", async () => {
+    const app = await publishedApp({ name: `Pickable ${Math.random().toString(36).slice(2, 7)}` });
+    const browser = await BrowserSession.signIn(p.url, reviewer.email, "correct horse battery");
+    const page = await browser.get("/reviewer/marketplace");
+    expect(page.status).toBe(200);
+    const csrf = hiddenFields(page.html);
+    expect((await browser.post("/reviewer/marketplace", { intent: "pick", appId: app.id })).status).toBe(403);
+    const picked = await browser.post("/reviewer/marketplace", { ...csrf, intent: "pick", appId: app.id });
+    expect(picked.status).toBe(302);
+    const [row] = await p.sql`select staff_picked_at from apps where id = ${app.id}`;
+    expect(row.staff_picked_at).not.toBeNull();
+    const market = (await p.request("GET", "/marketplace")).text;
+    expect(market).toContain("Staff picks");
+    expect(market.indexOf(app.name)).toBeLessThan(market.indexOf("All apps"));
+    await browser.post("/reviewer/marketplace", { ...csrf, intent: "unpick", appId: app.id });
+    const [after] = await p.sql`select staff_picked_at from apps where id = ${app.id}`;
+    expect(after.staff_picked_at).toBeNull();
+  });
+
+  it("the invitation to review shows after 7 days of production use and stays dismissed", async () => {
+    const app = await publishedApp({ name: `Invite ${Math.random().toString(36).slice(2, 7)}` });
+    const m = await p.register("MERCHANT");
+    const fresh = await publishedApp({ name: `Fresh ${Math.random().toString(36).slice(2, 7)}` });
+    const inst = await installation(app.id, m.businessId, { installedAgoMs: 8 * 24 * HOUR });
+    await installation(fresh.id, m.businessId, { installedAgoMs: 2 * 24 * HOUR });
+    const browser = await BrowserSession.signIn(p.url, m.email, m.password);
+    const page = await browser.get("/admin/apps");
+    expect(page.html).toContain(`Review ${app.name}`);
+    expect(page.html).not.toContain(`Review ${fresh.name}`);
+    const dismissed = await browser.post("/admin/apps", { ...hiddenFields(page.html), intent: "dismiss-review-invite", installationId: inst });
+    expect(dismissed.status).toBe(302);
+    expect((await browser.get("/admin/apps")).html).not.toContain(`Review ${app.name}`);
+    const [row] = await p.sql`select review_prompt_dismissed_at from installations where id = ${inst}`;
+    expect(row.review_prompt_dismissed_at).not.toBeNull();
   });
 });
