@@ -9,7 +9,12 @@ import { EmbedScripts } from "./components/embeds";
 import { isStorefrontPath } from "./platform/core/areas";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Storefront App Platform" }];
+export const meta: MetaFunction = ({ error }) => {
+  // a page whose loader failed shows the root's error page: its title says what happened
+  if (!error) return [{ title: "Storefront Apps" }];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return [{ title: `${status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"} · Storefront Apps` }];
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await getSession(request, context.env);
@@ -38,7 +43,7 @@ function Header() {
       <div className="topbar-account">
         {account ? (
           <>
-            <span className="muted" title={account.email}>
+            <span className="muted topbar-who" title={account.email}>
               {account.name} · <span className="role">{account.role.toLowerCase()}</span>
             </span>
             <Form method="post" action="/logout">
@@ -89,7 +94,13 @@ export default function App() {
   const storefront = isStorefrontPath(useLocation().pathname);
   return (
     <>
-      {storefront ? null : <Header />}
+      {storefront ? null : (
+        <>
+          {/* every platform page's <main> is #main (the storefront has its own skip link) */}
+          <a className="skip-link" href="#main">Skip to content</a>
+          <Header />
+        </>
+      )}
       <Outlet />
     </>
   );
@@ -109,7 +120,7 @@ export function ErrorBoundary() {
         : error.statusText
     : "Something went wrong on our side. Please try again.";
   return (
-    <main className="page narrow error-page">
+    <main id="main" tabIndex={-1} className="page narrow error-page">
       <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"}</h1>
       <p className="lead">{message}</p>
       <p>

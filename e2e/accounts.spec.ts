@@ -1,5 +1,4 @@
-import { test, expect } from "@playwright/test";
-import { uniqueEmail, signIn, signOut, DEMO } from "./helpers";
+import { test, expect, uniqueEmail, signIn, signOut, DEMO } from "./helpers";
 
 test("a developer signs up, sees the sandbox business and signs out", async ({ page }) => {
   const email = uniqueEmail("dev");

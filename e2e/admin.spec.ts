@@ -1,6 +1,6 @@
-import { test, expect, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { signIn, DEMO } from "./helpers";
+import { test, expect, signIn, DEMO } from "./helpers";
 
 /** Opens a page and waits until it is hydrated, so that clicks go through the client router. */
 async function open(page: Page, path: string) {

@@ -1,10 +1,11 @@
 /**
  * Every page under its Content-Security-Policy (docs/security.md, "Headers"): a visitor, a merchant,
  * a developer and a reviewer each walk every page their area links to; any CSP violation in the
- * console, or any script error (hydration, RJSF forms, charts), fails the test.
+ * console, or any script error (hydration, RJSF forms, charts), fails the test. Each page is also
+ * checked by axe-core (the `test` of ./helpers) and must have a title of its own.
  */
-import { test, expect, type Page } from "@playwright/test";
-import { signIn, DEMO } from "./helpers";
+import { type Page } from "@playwright/test";
+import { test, expect, signIn, DEMO } from "./helpers";
 
 /** Collects what the browser reports about the policy and script errors while `page` is used. */
 function watch(page: Page) {
@@ -37,6 +38,9 @@ async function crawl(page: Page, problems: string[], start: string[], prefixes: 
       .then(() => true)
       .catch(() => false);
     if (!hydrated) problems.push(`${path}: did not hydrate`);
+    // every page names itself: its route's meta title, never the platform's bare name
+    const title = await page.title();
+    if (!title.trim() || title === "Storefront Apps") problems.push(`${path}: no page title of its own ("${title}")`);
     const origin = new URL(page.url()).origin;
     const links = await page.locator("a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     for (const href of links) {

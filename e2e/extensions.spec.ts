@@ -1,7 +1,6 @@
-import { test, expect } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { jwtVerify } from "jose";
-import { publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, publishApp, signIn, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("blocks, embeds and admin pages of an installed app, from the builder to the storefront and back out", async ({ page, request }) => {
@@ -74,6 +73,7 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
     const foreign = document.createElement("iframe");
     foreign.src = url;
     foreign.id = "foreign";
+    foreign.title = "A foreign frame";
     document.body.appendChild(foreign);
   }, `${appServer.url}/other`);
   await expect.poll(() => page.frame({ url: /\/other$/ })?.evaluate(() => 1).catch(() => 0)).toBe(1);

@@ -3,11 +3,11 @@
  * builds and tests it, a reviewer approves it, a merchant installs and uses it, a shopper buys
  * with it, and the merchant uninstalls it.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { startReferenceApp } from "../examples/reference-app/app";
 import { referenceManifest } from "../examples/reference-app/manifest";
-import { signIn, signOut, DEMO } from "./helpers";
+import { test, expect, signIn, signOut, DEMO } from "./helpers";
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `docs/images/${name}.png`, fullPage: true });
 

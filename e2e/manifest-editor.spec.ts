@@ -4,10 +4,10 @@
  * format, Check, Save (formatted on the way), and the saved manifest after a reload. Without
  * JavaScript the plain textarea still does the job.
  */
-import { test, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { apiToken, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, signIn, DEMO } from "./helpers";
 
 async function draftApp(request: APIRequestContext) {
   const token = await apiToken(request, DEMO.developer.email, DEMO.developer.password);

@@ -1,6 +1,5 @@
-import { test, expect } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { signIn } from "./helpers";
+import { test, expect, signIn } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("a developer edits the manifest (errors by field, the sync plan, the framing check) and previews a draft block live", async ({ page, request }) => {

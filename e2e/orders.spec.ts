@@ -1,7 +1,7 @@
-import { test, expect, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { apiToken, publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
 /** Opens a page and waits until it is hydrated, so that clicks go through the client router. */

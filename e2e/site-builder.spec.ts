@@ -4,9 +4,9 @@
  * settings, drag and drop, undo and the phone width show at once; leaving asks first; saving
  * publishes. An installed app's block runs in the preview with `mode: "editor"`.
  */
-import { test, expect, type Frame, type Page } from "@playwright/test";
+import { type Frame, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { apiToken, publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
 const names = (page: Page) => page.getByTestId("builder-block").locator(".sb-item-label");

@@ -34,7 +34,15 @@ export type Worker = { runner: Runner; dispatcher: Dispatcher; stop(): Promise<v
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
   // graphile-worker's pool is ours, so that an idle connection the server ends (a restart, a
   // dropped database) is logged instead of an unhandled 'error' event that ends the process
-  const pool = new pg.Pool({ connectionString: options.url, max: (options.concurrency ?? options.deps.env.workerConcurrency) + 2 });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: (options.concurrency ?? options.deps.env.workerConcurrency) + 2,
+    // as the web's pool (db/client.ts): fail fast, heal, keep-alive (issue 25)
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 300_000,
+    maxLifetimeSeconds: 30 * 60,
+    keepAlive: true,
+  });
   pool.on("error", (e) => console.error("[worker] idle database connection lost:", e.message));
   const runner = await run({
     pgPool: pool,

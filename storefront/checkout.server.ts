@@ -54,7 +54,7 @@ export type CheckoutLine = { productId: string; quantity: number; product: LineP
  * an order.created of the business goes to come with it (the order statement writes their deliveries),
  * and whether any app takes part in its checkouts (when none does, no hook registry is read).
  */
-const PRODUCTS_SQL = `
+const productsSql = () => `
   with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
   ok as (
     select count(*) = cardinality($2::text[]) as ok
@@ -100,7 +100,7 @@ function requestHash(input: CheckoutInput): string {
 async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
   const wanted = new Map<string, number>();
   for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, (PRODUCTS_SQL ??= productsSql()), [business.id, [...wanted.keys()], [...wanted.values()]]);
   const byId = new Map(rows.map((p) => [p.id, p]));
   for (const [id, quantity] of wanted) {
     const p = byId.get(id);
@@ -121,7 +121,7 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
  * order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
-const ORDER_SQL = `
+const orderSql = () => `
   with o as (
     insert into orders (id, business_id, order_number, status, subtotal, discount, discount_reason, delivery_fee, amount, currency,
                         delivery_method, payment_method, payment_status, payment_installation_id, is_guest, customer_name, customer_phone,
@@ -158,6 +158,14 @@ const ORDER_SQL = `
   ${deliveriesCtes(37, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
+
+/**
+ * The two statements' texts, assembled on first use: this module is also bundled for the browser
+ * (the checkout page imports its schema; Remix empties only the .server modules under app/), where
+ * the fragments it is assembled from do not exist.
+ */
+let PRODUCTS_SQL: string | undefined;
+let ORDER_SQL: string | undefined;
 
 export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
 
@@ -232,7 +240,7 @@ async function runCheckout(
   });
   const products = [...new Set(items.map((x) => x.productId))];
   try {
-    await rawQuery(db, ORDER_SQL, [
+    await rawQuery(db, (ORDER_SQL ??= orderSql()), [
       id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
       input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
       values.customerEmail, values.address, values.notes, t.toISOString(),

@@ -190,9 +190,9 @@ export default function AdminApps() {
               {history.map((i) => (
                 <tr key={i.id}>
                   <td>{i.appName}</td>
-                  <td>{fmt(i.installedAt)}</td>
-                  <td>{fmt(i.uninstalledAt)}</td>
-                  <td>
+                  <td data-label="Installed">{fmt(i.installedAt)}</td>
+                  <td data-label="Uninstalled">{fmt(i.uninstalledAt)}</td>
+                  <td data-label="Data erasure">
                     {i.erasureDeliveredAt
                       ? `Requested ${fmt(i.erasureDeliveredAt)} ✓`
                       : i.erasureScheduledAt

@@ -153,7 +153,7 @@ export default function AdminOrder() {
         {items.length === 0 ? (
           <p className="muted">This order has no items.</p>
         ) : (
-          <table className="table">
+          <table className="table keep">
             <thead>
               <tr>
                 <th scope="col">Product</th>

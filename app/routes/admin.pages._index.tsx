@@ -52,10 +52,10 @@ export default function SitePages() {
           {pages.map((p) => (
             <tr key={p.slug}>
               <td><Link to={`/admin/pages/${p.slug}`}><strong>{p.title}</strong></Link></td>
-              <td><a href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
-              <td>{p.blocks}</td>
-              <td>{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
-              <td><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>
+              <td data-label="Address"><a href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
+              <td data-label="Blocks">{p.blocks}</td>
+              <td data-label="State">{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
+              <td data-label=""><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>
             </tr>
           ))}
         </tbody>

@@ -67,7 +67,7 @@ export default function MarketplaceApp() {
   const starHref = (n: number | null) => (n ? `/marketplace/${app.slug}?stars=${n}#reviews` : `/marketplace/${app.slug}#reviews`);
   const screenshots = app.screenshots.filter(isWebUrl);
   return (
-    <main className="page stack-lg">
+    <main id="main" tabIndex={-1} className="page stack-lg">
       <p className="small"><Link to="/marketplace">← Back to the marketplace</Link></p>
 
       <header className="app-head">

@@ -95,7 +95,7 @@ export default function Authorize() {
   if (!("app" in loaded)) {
     const data = loaded;
     return (
-      <main className="page narrow">
+      <main id="main" tabIndex={-1} className="page narrow">
         <div className="card stack">
           <h1>This install link does not work</h1>
           <p className="alert error" role="alert">{data.error}</p>
@@ -106,7 +106,7 @@ export default function Authorize() {
   }
   const data = loaded;
   return (
-    <main className="page narrow">
+    <main id="main" tabIndex={-1} className="page narrow">
       <div className="card stack consent">
         <div className="consent-head">
           {data.app.iconUrl && /^https?:/.test(data.app.iconUrl) ? <img src={data.app.iconUrl} alt="" width={56} height={56} className="app-icon" /> : <span className="app-icon placeholder" aria-hidden>{data.app.name.slice(0, 1)}</span>}

@@ -7,7 +7,7 @@ import { businessSummary } from "~/platform/catalog/summary.server";
 import { StatCard } from "~/components/area-layout";
 import { listNotifications } from "~/platform/apps/app-reviews.server";
 
-export const meta: MetaFunction = () => [{ title: "Developer portal · Storefront Apps" }];
+export const meta: MetaFunction = () => [{ title: "Overview · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireUser(request, context, "DEVELOPER");

@@ -174,7 +174,7 @@ export default function AppDetail() {
               <dt>Webhook secret</dt>
               <dd className="copy-row"><code className="secret" data-testid="test-webhook-secret">{newTestInstall.webhookSecret}</code> <CopyButton value={newTestInstall.webhookSecret} /></dd>
             </dl>
-            <pre>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
+            <pre tabIndex={0}>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
   ${publicUrl}/app-api/business`}</pre>
           </div>
         ) : null}
@@ -220,9 +220,9 @@ export default function AppDetail() {
               {versions.map((v) => (
                 <tr key={v.id}>
                   <td>{v.version}</td>
-                  <td>{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
-                  <td>{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
-                  <td className="prewrap small">{v.releaseNotes || <span className="muted">—</span>}</td>
+                  <td data-label="Scopes">{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
+                  <td data-label="Approved">{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+                  <td data-label="Release notes" className="prewrap small">{v.releaseNotes || <span className="muted">—</span>}</td>
                 </tr>
               ))}
             </tbody>

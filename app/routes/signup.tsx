@@ -47,7 +47,7 @@ export default function Signup() {
   const [role, setRole] = useState(values?.role ?? (params.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER"));
   const [password, setPassword] = useState("");
   return (
-    <main className="page narrow">
+    <main id="main" tabIndex={-1} className="page narrow">
       <div className="card auth-card">
         <h1>Create your account</h1>
         <ErrorSummary errors={errors} order={ORDER} />
