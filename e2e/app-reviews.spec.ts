@@ -1,5 +1,4 @@
-import { test, expect } from "@playwright/test";
-import { signIn, signOut, DEMO } from "./helpers";
+import { test, expect, signIn, signOut, DEMO } from "./helpers";
 
 const shot = (name: string) => `.data/e2e-results/reviews-${name}.png`;
 
