@@ -153,8 +153,34 @@ describe("storefront-apps CLI against the real platform", () => {
     expect(await exited).toBe(0);
     expect(lines.some((l) => l.startsWith("Stopping"))).toBe(true);
     listener = null;
-    const listeners = await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`);
-    expect(listeners).toHaveLength(0);
+    // the platform notices the closed stream and stops relaying
+    await until("the listener gone", async () => (await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`)).length === 0, 5_000);
     receiver.close();
   }, 90_000);
+
+  it("keeps listen, answers and trigger to the developer's own apps, and refuses bad input with a 4xx", async () => {
+    const owner = await p.register("DEVELOPER");
+    const other = await p.register("DEVELOPER");
+    const app = await p.request("POST", "/developer/apps", { token: owner.token, body: { name: "Mine", slug: "mine-app", description: "d", category: "other", scopes: ["read_orders"], redirectUrl: "https://mine.example/cb" } });
+    expect(app.status).toBe(201);
+    const id = app.json.id;
+    expect((await p.request("GET", `/developer/apps/${id}/listen`, { token: other.token, headers: { Accept: "text/event-stream" } })).status).toBe(404);
+    expect((await p.request("GET", `/developer/apps/${id}/listen`, { headers: { Accept: "text/event-stream" } })).status).toBe(401);
+    expect((await p.request("POST", `/developer/apps/${id}/trigger`, { token: other.token, body: { event: "order.created" } })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: other.token, body: { status: 200, body: "" } })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: owner.token, body: { status: 200, body: "" } })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: owner.token, body: { status: "x" } })).status).toBe(400);
+    const bad = await p.request("POST", `/developer/apps/${id}/trigger`, { token: owner.token, body: { event: "business.data_erasure" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain("order.created");
+    expect((await p.request("POST", `/developer/apps/${id}/trigger`, { token: owner.token, raw: "{nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+  });
+
+  it("serves the browser bridge as an ES module at a stable URL", async () => {
+    const res = await p.request("GET", "/sdk/bridge.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.text).toContain("export function createBridge");
+  });
 });
