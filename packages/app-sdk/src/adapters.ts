@@ -2,7 +2,7 @@
  * Framework adapters that keep the raw body (a signature is over the exact bytes received).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { verifyHookCall, verifyWebhook, WebhookVerificationError, type HookCallEnvelope, type VerifyOptions, type WebhookEnvelope } from "./webhooks";
+import { verifyHookCall, verifyWebhook, WebhookVerificationError, type HookCallEnvelope, type VerifyOptions, type WebhookEnvelope } from "./webhooks.ts";
 
 const MAX_BODY = 1024 * 1024;
 

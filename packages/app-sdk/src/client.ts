@@ -7,9 +7,9 @@
  *   for await (const order of paginate(api, "/app-api/orders")) { ... }
  */
 import createClient, { type Client } from "openapi-fetch";
-import type { paths } from "./generated/app-api";
+import type { paths } from "./generated/app-api.ts";
 
-export type { paths, components } from "./generated/app-api";
+export type { paths, components } from "./generated/app-api.ts";
 export type AppApiClient = Client<paths>;
 
 export interface AppApiClientOptions {

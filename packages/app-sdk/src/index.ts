@@ -3,7 +3,7 @@
  * The SDK for apps of the open app platform: verify webhooks and hook calls, OAuth install
  * helpers, session tokens, a typed App API client. The browser bridge is `@storefront/app-sdk/bridge`.
  */
-export * from "./webhooks";
-export * from "./adapters";
-export * from "./oauth";
-export * from "./client";
+export * from "./webhooks.ts";
+export * from "./adapters.ts";
+export * from "./oauth.ts";
+export * from "./client.ts";

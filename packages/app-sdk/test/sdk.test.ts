@@ -187,3 +187,15 @@ describe("browser bridge", () => {
     expect(f.posted).toEqual([]);
   });
 });
+
+describe("the package", () => {
+  it("builds to plain ESM with type declarations that Node imports without TypeScript", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const dir = new URL("..", import.meta.url).pathname;
+    execFileSync(process.execPath, [new URL("../../../node_modules/typescript/bin/tsc", import.meta.url).pathname, "-p", "tsconfig.build.json"], { cwd: dir });
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(dir + "dist/index.js")}); const b = await import(${JSON.stringify(dir + "src/bridge.js")}); console.log(typeof m.verifyWebhook, typeof m.createAppApiClient, typeof b.createBridge)`], { cwd: "/" }).toString();
+    expect(out.trim()).toBe("function function function");
+    const { existsSync } = await import("node:fs");
+    for (const f of ["index.d.ts", "webhooks.d.ts", "client.d.ts", "oauth.d.ts", "adapters.d.ts"]) expect(existsSync(dir + "dist/" + f), f).toBe(true);
+  }, 60_000);
+});
