@@ -128,7 +128,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
     inFlight++;
     busy.set(c.delivery.webhookId, (busy.get(c.delivery.webhookId) ?? 0) + 1);
     const active = !!c.webhook && (c.webhook.isActive || c.delivery.event === "business.data_erasure");
-    const p: Promise<void> = (active ? sendOne(env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
+    const p: Promise<void> = (active ? sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
       .catch((e: Error) => ({ ok: false, statusCode: null, durationMs: 0, error: e.message }))
       .then((result) => {
         done.push({ ...c, result });
