@@ -37,11 +37,32 @@ export type RelayRequest = {
  * TEST installation whose app has a connected listener, relays the call and returns its result;
  * otherwise null and the sender POSTs as usual. Production installations cost nothing (no query).
  */
+/**
+ * Whether a CLI listens for the app, read at most once a second per app and process (a short cache
+ * in front of the rows: a sandbox's deliveries in bulk, B2e's for one, do not each cost a query;
+ * a `listen` that starts is relayed to within a second).
+ */
+const listenerCache = new Map<string, { until: number; listening: Promise<boolean> }>();
+function hasListener(db: Db, appId: string): Promise<boolean> {
+  const t = Date.now();
+  const cached = listenerCache.get(appId);
+  if (cached && cached.until > t) return cached.listening;
+  if (listenerCache.size > 10_000) listenerCache.clear();
+  const fresh = new Date(now().getTime() - LISTENER_STALE_MS);
+  const listening = db
+    .select({ id: appListeners.id })
+    .from(appListeners)
+    .where(and(eq(appListeners.appId, appId), gt(appListeners.heartbeatAt, fresh)))
+    .limit(1)
+    .then((rows) => rows.length > 0);
+  listenerCache.set(appId, { until: t + 1_000, listening });
+  listening.catch(() => listenerCache.delete(appId));
+  return listening;
+}
+
 export async function relayIfListening(db: Db, request: RelayRequest): Promise<OutboundResult | null> {
   if (!request.isTestInstall) return null;
-  const fresh = new Date(now().getTime() - LISTENER_STALE_MS);
-  const [listener] = await db.select({ id: appListeners.id }).from(appListeners).where(and(eq(appListeners.appId, request.appId), gt(appListeners.heartbeatAt, fresh))).limit(1);
-  if (!listener) return null;
+  if (!(await hasListener(db, request.appId))) return null;
   const started = Date.now();
   const id = newId("rly");
   await db.insert(relayCalls).values({ id, appId: request.appId, kind: request.kind, path: request.path, headers: request.headers, body: request.body, expiresAt: new Date(now().getTime() + request.timeoutMs) });
