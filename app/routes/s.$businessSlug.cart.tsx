@@ -6,9 +6,7 @@ import { CsrfInput } from "~/components/csrf";
 import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf, safeRedirect } from "~/platform/accounts/session.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
-import { products } from "../../db/schema";
-import { addToCart, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, writeCart } from "../../storefront/cart.server";
-import { isSellable, loadBusinessBySlug } from "../../storefront/site.server";
+import { addToCart, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, writeCart, isSellable, loadBusinessBySlug, products } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
 
