@@ -132,9 +132,10 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     return json({ error: `Please check your details: ${messages.join(" ")}`, fieldErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, 400);
   }
 
-  // the total the shopper saw; without one (the page showed a refusal, or the field was lost) show it first
+  // the total the shopper saw; without one (the page showed a refusal, or the field was lost) no
+  // total can match (-1): the pipeline's own refusals come first, then the total is shown to confirm
   const quoted = String(form.get("quotedAmount") ?? "");
-  if (!/^\d{1,12}$/.test(quoted)) return json({ error: "Check the total, then place your order.", fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, 409);
+  const expectedAmount = /^\d{1,12}$/.test(quoted) ? Number(quoted) : -1;
 
   const key = form.get("checkoutKey");
   try {
@@ -143,7 +144,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       actor: "customer",
       idempotencyKey: typeof key === "string" && /^[A-Za-z0-9_-]{16,100}$/.test(key) ? key : null,
       // a hook that answers differently now than for the quote: nothing is taken, the new total is shown (decision 020)
-      expectedAmount: Number(quoted),
+      expectedAmount,
     });
     // payment links and codes are on the order row; the confirmation page reads them from there
     return redirect(orderPath(context.env, business.slug, result.order.id), {
@@ -152,8 +153,10 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   } catch (e) {
     if (e instanceof TotalChangedError) {
       const now = priceView(business, deliveryMethodOf(values.deliveryMethod), e.quote);
-      const was = now.ok ? moneyOf(business)(e.expectedAmount) : "";
-      const error = `The total changed since it was shown: it is ${now.ok ? now.total : ""} now, not ${was} (the delivery fee or a discount changed). Nothing was ordered yet: check the new total and place your order again.`;
+      const error =
+        e.expectedAmount < 0
+          ? "Check the total, then place your order."
+          : `The total changed since it was shown: it is ${now.ok ? now.total : ""} now, not ${moneyOf(business)(e.expectedAmount)} (the delivery fee or a discount changed). Nothing was ordered yet: check the new total and place your order again.`;
       return json({ error, fieldErrors: noErrors, values, quote: now, checkoutKey: newCheckoutKey() }, 409);
     }
     if (e instanceof ApiError) return json({ error: e.message, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, e.status);
@@ -372,10 +375,17 @@ export default function CheckoutPage() {
             {fieldError("notes")}
           </div>
 
-          {total ? (
-            <p className="sf-pay-total" data-testid="pay-total">
-              <span>Total to pay</span> <strong>{total}</strong>
-            </p>
+          {shown?.ok ? (
+            // right above the button (on a phone the order summary comes after it): the total and what makes it
+            <div className="sf-pay-total" data-testid="pay-total" aria-live="polite">
+              <p>
+                <span>Total to pay</span> <strong>{shown.total}</strong>
+              </p>
+              <p className="sf-muted sf-small">
+                {shown.subtotal} + {shown.deliveryMethod === "DELIVERY" ? "delivery" : "pickup"} {shown.deliveryFee}
+                {shown.discount ? ` − discount ${shown.discount}` : ""}
+              </p>
+            </div>
           ) : null}
           <button type="submit" name="intent" value="place" className="sf-button sf-button-primary sf-button-block sf-button-large" disabled={busy || updating}>
             {placing ? "Placing your order…" : total ? `Place order · ${total}` : "Place order"}

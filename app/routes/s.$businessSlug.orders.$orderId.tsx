@@ -137,16 +137,17 @@ export default function OrderConfirmation() {
               <dt>Subtotal</dt>
               <dd>{order.subtotal}</dd>
             </div>
+            {/* in the order the checkout showed them */}
+            <div>
+              <dt>{order.deliveryMethod === "DELIVERY" ? "Delivery fee" : "Pickup"}</dt>
+              <dd>{order.deliveryFee}</dd>
+            </div>
             {order.discount ? (
               <div className="sf-discount">
                 <dt>Discount{order.discountReason ? <span className="sf-muted"> ({order.discountReason})</span> : null}</dt>
                 <dd>−{order.discount}</dd>
               </div>
             ) : null}
-            <div>
-              <dt>Delivery fee</dt>
-              <dd>{order.deliveryFee}</dd>
-            </div>
             <div className="sf-grand-total">
               <dt>Total</dt>
               <dd data-testid="order-total">{order.total}</dd>
