@@ -5,7 +5,7 @@
  * pages the strict nonce policy of page-csp.server.ts; the platform's pages are never stored by a cache.
  */
 import { randomBytes } from "node:crypto";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { PassThrough } from "node:stream";
@@ -16,11 +16,21 @@ import { isStorefrontPath } from "./platform/core/areas";
 
 const ABORT_DELAY = 5_000;
 const STOREFRONT_LAYOUT = "routes/s.$businessSlug";
+/** The site builder's live preview (decision 017), a storefront page of its own outside the layout. */
+const STOREFRONT_PREVIEW = "routes/s.$businessSlug_.preview.$pageSlug";
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
   const nonce = randomBytes(16).toString("base64");
   const context = remixContext.staticHandlerContext;
-  if (isStorefrontPath(new URL(request.url).pathname)) {
+  if (context.matches.some((m) => m.route.id === STOREFRONT_PREVIEW)) {
+    // framed by the platform's own pages only (its error pages too, so the builder shows why), with
+    // the frames of its app blocks and no embed's script; never cached; the token in its address
+    // never leaves in a Referer
+    const preview = context.loaderData?.[STOREFRONT_PREVIEW] as { csp?: CspOrigins } | undefined;
+    responseHeaders.set("Content-Security-Policy", storefrontCsp(nonce, { scriptOrigins: [], frameOrigins: preview?.csp?.frameOrigins ?? [] }, { frameAncestors: [loadContext.env.publicUrl] }));
+    responseHeaders.set("Cache-Control", "no-store");
+    responseHeaders.set("Referrer-Policy", "strict-origin");
+  } else if (isStorefrontPath(new URL(request.url).pathname)) {
     const layout = context.loaderData?.[STOREFRONT_LAYOUT] as { csp?: CspOrigins } | undefined;
     responseHeaders.set("Content-Security-Policy", storefrontCsp(nonce, layout?.csp ?? null));
   } else {

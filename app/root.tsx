@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
 import { csrfTokenOf, getSession, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
@@ -9,7 +9,12 @@ import { EmbedScripts } from "./components/embeds";
 import { isStorefrontPath } from "./platform/core/areas";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Storefront App Platform" }];
+export const meta: MetaFunction = ({ error }) => {
+  // a page whose loader failed shows the root's error page: its title says what happened
+  if (!error) return [{ title: "Storefront Apps" }];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return [{ title: `${status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"} · Storefront Apps` }];
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await getSession(request, context.env);
@@ -39,7 +44,7 @@ function Header() {
       <div className="topbar-account">
         {account ? (
           <>
-            <span className="muted" title={account.email}>
+            <span className="muted topbar-who" title={account.email}>
               {account.name} · <span className="role">{account.role.toLowerCase()}</span>
             </span>
             <Form method="post" action="/logout">
@@ -58,10 +63,15 @@ function Header() {
   );
 }
 
+/** The site builder's live preview (decision 017): framed by the admin, where a browser may refuse it storage. */
+const PREVIEW_ROUTE = "routes/s.$businessSlug_.preview.$pageSlug";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   // storefronts reach the screen's edges (viewport-fit=cover) and keep their fixed launchers inside env(safe-area-inset-*)
   const storefront = isStorefrontPath(useLocation().pathname);
+  // scroll restoration keeps positions in sessionStorage, which a framed page of another site may not have
+  const preview = useMatches().some((m) => m.id === PREVIEW_ROUTE);
   return (
     <html lang="en">
       <head>
@@ -73,7 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
+        {preview ? null : <ScrollRestoration nonce={nonce} />}
         <Scripts nonce={nonce} />
         <EmbedScripts position="body_end" />
       </body>
@@ -87,7 +97,13 @@ export default function App() {
   const storefront = isStorefrontPath(useLocation().pathname);
   return (
     <>
-      {storefront ? null : <Header />}
+      {storefront ? null : (
+        <>
+          {/* every platform page's <main> is #main (the storefront has its own skip link) */}
+          <a className="skip-link" href="#main">Skip to content</a>
+          <Header />
+        </>
+      )}
       <Outlet />
     </>
   );
@@ -107,7 +123,7 @@ export function ErrorBoundary() {
         : error.statusText
     : "Something went wrong on our side. Please try again.";
   return (
-    <main className="page narrow error-page">
+    <main id="main" tabIndex={-1} className="page narrow error-page">
       <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"}</h1>
       <p className="lead">{message}</p>
       <p>

@@ -20,7 +20,7 @@ import { products } from "../db/schema";
 import { sha256 } from "../app/platform/core/crypto.server";
 
 const PAGE_SQL = `
-  select ${selectColumns(products, "r")}, (select n from business_counts where business_id = $1 and entity = 'products') as "total"
+  select ${selectColumns(products, "r")}, (select sum(n) from business_counts where business_id = $1 and entity = 'products') as "total"
   from products r where r.business_id = $1
   order by r.created_at desc, r.id desc limit $2 offset $3`;
 
@@ -59,7 +59,7 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
     const readOnly = http.createServer(async (_req, res) => {
       const [rows, [count]] = await Promise.all([
         sql`select * from products where business_id = ${businessId} order by created_at desc, id desc limit 50 offset 0`,
-        sql`select n from business_counts where business_id = ${businessId} and entity = 'products'`,
+        sql`select sum(n)::int as n from business_counts where business_id = ${businessId} and entity = 'products'`,
       ]);
       const data = rows.map((p) => ({ id: p.id, name: p.name, description: p.description, price: p.price / 100, category: p.category, isAvailable: p.is_available, imageUrl: p.image_url, slug: p.slug, status: p.status, stock: p.stock, createdAt: p.created_at.toISOString(), updatedAt: p.updated_at.toISOString() }));
       res.writeHead(200, { "Content-Type": "application/json" });

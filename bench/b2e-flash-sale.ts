@@ -17,6 +17,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
+import pg from "pg";
 import { run as runWorker } from "graphile-worker";
 import { startBench, developer, percentile, table, writeResult } from "./lib";
 import { testInstallToken } from "./fixtures";
@@ -25,7 +26,7 @@ import { quietLogger } from "../db/migrate";
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const CLIENTS = 8;
 const WORKER_CONCURRENCY = 20;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURABLE = process.env.BENCH_DURABLE === "1";
 
 /** The peer process (bench/b2e-peer.ts): the receiver and the clients, outside the measured process. */
@@ -69,13 +70,13 @@ type Figures = { orders: number; "orders/s": number; "deliveries/s": number; "p5
  * The figures of a run. `cpu`: process.cpuUsage() at its start: CPU time of the measured process
  * (the platform, or the floor's worker and clients) per order, a figure that holds on a busy machine too.
  */
-function figures(started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
+function figures(orders: number, started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
   const used = process.cpuUsage(cpu);
   return {
-    "node CPU ms/order": Math.round(((used.user + used.system) / 1000 / ORDERS) * 100) / 100,
+    "node CPU ms/order": Math.round(((used.user + used.system) / 1000 / orders) * 100) / 100,
     orders: r.count,
-    "orders/s": Math.round(ORDERS / ((lastOrder - started) / 1000)),
-    "deliveries/s": Math.round(ORDERS / ((r.lastReceipt - started) / 1000)),
+    "orders/s": Math.round(orders / ((lastOrder - started) / 1000)),
+    "deliveries/s": Math.round(orders / ((r.lastReceipt - started) / 1000)),
     "p50 order→receipt ms": percentile(r.latencies, 50),
     "p99 order→receipt ms": percentile(r.latencies, 99),
     duplicates: r.duplicates,
@@ -83,7 +84,8 @@ function figures(started: number, lastOrder: number, r: Receipts, cpu: NodeJS.Cp
 }
 
 /** The floor: graphile-worker alone, insert + add_job per order, a job that signs and POSTs. */
-async function floorRun(peer: Peer): Promise<Figures> {
+async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
+  let pool: pg.Pool;
   const b = await startBench({ durable: DURABLE });
   await peer.call({ cmd: "reset" });
   const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });
@@ -92,10 +94,12 @@ async function floorRun(peer: Peer): Promise<Figures> {
   const secret = `whsec_${randomBytes(24).toString("base64url")}`;
   try {
     await sql`create table floor_orders (id text primary key, business_id text not null, amount integer not null, created_at timestamptz not null)`;
+    // its own pool, ended after the runner stops (the database is dropped after each run)
+    pool = new pg.Pool({ connectionString: b.dbUrl, max: WORKER_CONCURRENCY + 2 });
+    pool.on("error", () => {});
     const runner = await runWorker({
-      connectionString: b.dbUrl,
+      pgPool: pool,
       concurrency: WORKER_CONCURRENCY,
-      maxPoolSize: WORKER_CONCURRENCY + 2,
       noHandleSignals: true,
       pollInterval: 1000,
       logger: quietLogger,
@@ -118,7 +122,7 @@ async function floorRun(peer: Peer): Promise<Figures> {
     const started = Date.now();
     const cpu = process.cpuUsage();
     let lastOrder = 0;
-    await clients(ORDERS, CLIENTS, async (i) => {
+    await clients(orders, CLIENTS, async (i) => {
       const id = `ord_${i}_${randomBytes(6).toString("hex")}`;
       const createdAt = new Date();
       await sql.begin(async (tx) => {
@@ -127,8 +131,9 @@ async function floorRun(peer: Peer): Promise<Figures> {
       });
       lastOrder = Date.now();
     });
-    const result = figures(started, lastOrder, await peer.call<Receipts>({ cmd: "wait", n: ORDERS }), cpu);
+    const result = figures(orders, started, lastOrder, await peer.call<Receipts>({ cmd: "wait", n: orders }), cpu);
     await runner.stop();
+    await pool.end();
     return result;
   } finally {
     agent.destroy();
@@ -158,23 +163,56 @@ export async function storefrontRun(peer: Peer): Promise<Figures & { "failed che
     const cpu = process.cpuUsage();
     const run = await peer.call<{ started: number; lastOrder: number; failed: number }>({ cmd: "storefront", base: b.env.storefrontUrl, shop: `/s/${dev.business.slug}`, products, total: ORDERS, clients: CLIENTS });
     const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.failed });
-    return { ...figures(run.started, run.lastOrder, receipts, cpu), "failed checkouts": run.failed };
+    return { ...figures(ORDERS, run.started, run.lastOrder, receipts, cpu), "failed checkouts": run.failed };
   } finally {
     await b.close();
   }
 }
 
+/**
+ * Lock waits while a run goes on (issue 16: rows every order of one business updates): samples
+ * pg_stat_activity every 20 ms; answers the mean number of sessions waiting on a lock and what
+ * they waited for most.
+ */
+function sampleLockWaits(sql: postgres.Sql) {
+  let samples = 0;
+  let waiting = 0;
+  const kinds = new Map<string, number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const rows = await sql<{ event: string; n: number }[]>`
+        select wait_event as event, count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' group by wait_event`;
+      samples++;
+      for (const r of rows) {
+        waiting += r.n;
+        kinds.set(r.event, (kinds.get(r.event) ?? 0) + r.n);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    const top = [...kinds].sort((a, b) => b[1] - a[1])[0];
+    return { "lock waiters (mean)": Math.round((waiting / Math.max(1, samples)) * 100) / 100, "most waited for": top ? top[0] : "-" };
+  };
+}
+
 /** The platform: the real API, the real checkout, the real outbox and dispatcher. */
-export async function platformRun(peer: Peer): Promise<Figures & { "API errors": number }> {
+export async function platformRun(peer: Peer, orders = ORDERS): Promise<Figures & { "API errors": number; "lock waiters (mean)": number; "most waited for": string }> {
   const { b, token, products } = await platformFixture(peer);
   try {
-    const bodies = Array.from({ length: ORDERS }, (_, i) =>
+    const bodies = Array.from({ length: orders }, (_, i) =>
       JSON.stringify({ customer: { name: `Shopper ${i}`, phone: "555 0100" }, items: [{ productId: products[i % products.length], quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }),
     );
     const cpu = process.cpuUsage();
+    const locks = sampleLockWaits(b.db.sql);
     const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({ cmd: "api", url: `${b.web.url}/app-api/orders`, token, bodies, clients: CLIENTS });
-    const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.errors });
-    return { ...figures(run.started, run.lastOrder, receipts, cpu), "API errors": run.errors };
+    const waits = await locks();
+    const receipts = await peer.call<Receipts>({ cmd: "wait", n: orders - run.errors });
+    return { ...figures(orders, run.started, run.lastOrder, receipts, cpu), "API errors": run.errors, ...waits };
   } finally {
     await b.close();
   }
@@ -185,6 +223,9 @@ export async function run() {
   const floors: Figures[] = [];
   const platforms: Figures[] = [];
   const peer = startPeer();
+  // a warm-up of each (not counted): the first thousand orders of a fresh process run cold (JIT)
+  await floorRun(peer, 300);
+  await platformRun(peer, 300);
   for (let round = 1; round <= ROUNDS; round++) {
     const floor = await floorRun(peer);
     floors.push(floor);
@@ -196,14 +237,21 @@ export async function run() {
   }
   peer.close();
   const median = (xs: number[]) => percentile(xs, 50);
+  const round2 = (x: number) => Math.round(x * 100) / 100;
+  // ratios within each round (the floor and the platform ran back to back), then their median
+  const deliveryRatios = platforms.map((p, i) => p["deliveries/s"] / floors[i]["deliveries/s"]);
+  const p50Ratios = platforms.map((p, i) => p["p50 order→receipt ms"] / Math.max(1, floors[i]["p50 order→receipt ms"]));
   const summary = {
     "platform orders/s": median(platforms.map((p) => p["orders/s"])),
     "platform deliveries/s": median(platforms.map((p) => p["deliveries/s"])),
     "floor deliveries/s": median(floors.map((f) => f["deliveries/s"])),
-    "deliveries ratio": Math.round((median(platforms.map((p) => p["deliveries/s"])) / median(floors.map((f) => f["deliveries/s"]))) * 100) / 100,
+    "deliveries ratio (median of rounds)": round2(median(deliveryRatios)),
+    "deliveries ratios": deliveryRatios.map(round2).join(" "),
     "platform p50 ms": median(platforms.map((p) => p["p50 order→receipt ms"])),
     "floor p50 ms": median(floors.map((f) => f["p50 order→receipt ms"])),
-    "p50 ratio": Math.round((median(platforms.map((p) => p["p50 order→receipt ms"])) / Math.max(1, median(floors.map((f) => f["p50 order→receipt ms"])))) * 100) / 100,
+    "p50 ratio (median of rounds)": round2(median(p50Ratios)),
+    "CPU ms/order platform : floor": `${median(platforms.map((p) => p["node CPU ms/order"]))} : ${median(floors.map((f) => f["node CPU ms/order"]))}`,
+    durable: DURABLE,
   };
   table(`B2e Flash sale: ${ORDERS} orders, ${CLIENTS} clients, one business, order.created to one receiver`, rows);
   table("B2e summary (medians of the rounds)", [summary]);

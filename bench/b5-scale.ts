@@ -35,7 +35,8 @@ async function growOrders(b: Bench, businessId: string, productId: string, targe
     insert into order_items (id, order_id, product_id, name, price, quantity)
     select 'itm_bench_' || g, 'ord_bench_' || g, ${productId}, 'Bench item', 1200, 1 from generate_series(${n + 1}::int, ${target}::int) g`);
   await b.db.db.execute(sql`alter table orders enable trigger orders_count`);
-  await b.db.db.execute(sql`update business_counts set n = (select count(*) from orders where business_id = ${businessId}) where business_id = ${businessId} and entity = 'orders'`);
+  await b.db.db.execute(sql`delete from business_counts where business_id = ${businessId} and entity = 'orders'`);
+  await b.db.db.execute(sql`insert into business_counts (business_id, entity, shard, n) select ${businessId}, 'orders', 0, count(*) from orders where business_id = ${businessId}`);
   await b.db.db.execute(sql`analyze orders`);
   await b.db.db.execute(sql`analyze order_items`);
 }

@@ -37,6 +37,14 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
   const sql = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
+    // fail fast and heal (issue 25): a connection attempt gives up after 5 s (the driver's default is
+    // 30 s, which left requests hanging after a database restart), idle connections are closed after
+    // 5 minutes and every connection is replaced after 30 (so none outlives a failover for long),
+    // and TCP keep-alive finds a dead peer
+    connect_timeout: 5,
+    idle_timeout: 300,
+    max_lifetime: 30 * 60,
+    keep_alive: 30,
     // Timestamps come back as Date objects; numeric/bigint stay strings unless cast.
     connection: { application_name: "app-platform" },
   });

@@ -19,7 +19,7 @@ export type EmbeddedPostgres = {
   adminUrl: string;
   port: number;
   dataDir: string;
-  stop(): Promise<void>;
+  stop(options?: { immediate?: boolean }): Promise<void>;
 };
 
 type Options = {
@@ -241,9 +241,10 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
     adminUrl,
     port,
     dataDir: pgdata,
-    async stop() {
+    /** `immediate`: as `pg_ctl stop -m immediate` (SIGQUIT: no checkpoint, crash recovery at the next start) */
+    async stop(options: { immediate?: boolean } = {}) {
       if (exited || !child.pid) return;
-      child.kill("SIGINT");
+      child.kill(options.immediate ? "SIGQUIT" : "SIGINT");
       for (let i = 0; i < 150 && !exited; i++) await sleep(100);
       if (!exited) child.kill("SIGQUIT");
     },

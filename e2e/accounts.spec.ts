@@ -1,5 +1,4 @@
-import { test, expect } from "@playwright/test";
-import { uniqueEmail, signIn, signOut, DEMO } from "./helpers";
+import { test, expect, uniqueEmail, signIn, signOut, DEMO } from "./helpers";
 
 test("a developer signs up, sees the sandbox business and signs out", async ({ page }) => {
   const email = uniqueEmail("dev");
@@ -13,7 +12,8 @@ test("a developer signs up, sees the sandbox business and signs out", async ({ p
   await page.getByLabel(/^Password/).fill("password1");
   await expect(page.getByTestId("password-strength")).toContainText("Too weak");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("alert")).toContainText("password: is one of the most common passwords");
+  await expect(page.getByRole("alert")).toContainText("Password is one of the most common passwords");
+  await expect(page.getByTestId("error-password")).toHaveText(/^Password is one of the most common passwords/);
   await page.getByLabel("Your name").fill("Ada Lovelace");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill("analytical-engine");

@@ -1,6 +1,6 @@
-import { test, expect, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { signIn, DEMO } from "./helpers";
+import { test, expect, signIn, DEMO } from "./helpers";
 
 /** Opens a page and waits until it is hydrated, so that clicks go through the client router. */
 async function open(page: Page, path: string) {
@@ -35,7 +35,8 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel(/^Price/).fill("abc");
   await page.getByRole("button", { name: "Create product" }).click();
-  await expect(page.getByRole("alert")).toContainText("price: must be a number");
+  await expect(page.getByRole("alert")).toContainText("Price must be a number like 12.50");
+  await expect(page.getByTestId("error-price")).toHaveText("Price must be a number like 12.50");
   await page.getByLabel(/^Price/).fill("7.25");
   await page.getByLabel("Description").fill("Flaky crust, seasonal fruit.");
   await page.getByLabel("Category").fill("Desserts");
@@ -116,7 +117,8 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   const phone = `+1 555 01${randomBytes(1)[0] % 90 + 10}`;
   await page.getByLabel("Time zone").fill("Mars/Base");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByRole("alert")).toContainText("timezone");
+  await expect(page.getByRole("alert")).toContainText("Time zone must be an IANA time zone");
+  await expect(page.getByTestId("error-timezone")).toHaveText("Time zone must be an IANA time zone such as Europe/Paris");
   await page.screenshot({ path: ".data/e2e-results/admin-settings.png", fullPage: true });
   await page.getByLabel("Time zone").fill("UTC");
   await page.getByLabel("Phone").fill(phone);

@@ -1,5 +1,4 @@
-import { test, expect } from "@playwright/test";
-import { signIn, DEMO } from "./helpers";
+import { test, expect, signIn, DEMO } from "./helpers";
 
 test("the developer sees the demo app's figures and both charts", async ({ page }) => {
   await signIn(page, DEMO.developer.email, DEMO.developer.password);

@@ -44,11 +44,42 @@ const script = `(function () {
 
 export type Delivery = { event: string; headers: http.IncomingHttpHeaders; body: any };
 
+/**
+ * The e2e app. Its OAuth callback answers "Connected to the app"; once `connect` has given it the
+ * platform's address and the app's credentials, it behaves as a real app should: it exchanges the
+ * code and sends the merchant back to the admin, to `<PUBLIC_URL>/admin/apps/<installation_id>?installed=1`.
+ */
 export async function startAppServer() {
   const webhooks: Delivery[] = [];
   const hookCalls: { hookPoint: string; body: any }[] = [];
+  let oauth: { platformUrl: string; clientId: string; clientSecret: string } | null = null;
+  let self = "";
+  const exchange = async (code: string) => {
+    const o = oauth!;
+    const res = await fetch(`${o.platformUrl}/oauth/token`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: `${self}/oauth/callback` }),
+    });
+    if (!res.ok) throw new Error(`token exchange failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { installation_id: string };
+  };
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
+    const code = new URL(req.url ?? "/", "http://app").searchParams.get("code");
+    if (req.method === "GET" && path === "/oauth/callback" && oauth && code) {
+      exchange(code).then(
+        (tokens) => {
+          res.writeHead(303, { Location: `${oauth!.platformUrl}/admin/apps/${encodeURIComponent(tokens.installation_id)}?installed=1` });
+          res.end();
+        },
+        (e) => {
+          res.writeHead(500, { "Content-Type": "text/plain" });
+          res.end(String(e));
+        },
+      );
+      return;
+    }
     if (req.method === "POST") {
       let raw = "";
       req.on("data", (c) => (raw += c));
@@ -86,5 +117,20 @@ export async function startAppServer() {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, webhooks, hookCalls, close: () => new Promise<void>((r) => server.close(() => r())) };
+  self = `http://127.0.0.1:${port}`;
+  return {
+    url: self,
+    webhooks,
+    hookCalls,
+    /** from now on the OAuth callback exchanges the code and redirects to the platform's admin */
+    connect: (platformUrl: string, clientId: string, clientSecret: string) => {
+      oauth = { platformUrl: platformUrl.replace(/\/$/, ""), clientId, clientSecret };
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // the browser keeps idle keep-alive connections to the block pages; close() would wait for them
+        server.closeAllConnections();
+      }),
+  };
 }

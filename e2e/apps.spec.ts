@@ -1,5 +1,5 @@
-import { test, expect, type Page } from "@playwright/test";
-import { uniqueEmail, signIn, signOut, DEMO } from "./helpers";
+import { type Page } from "@playwright/test";
+import { test, expect, uniqueEmail, signIn, signOut, DEMO } from "./helpers";
 
 async function signUpDeveloper(page: Page, email: string) {
   await page.goto("/signup");

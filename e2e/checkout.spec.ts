@@ -1,6 +1,5 @@
-import { test, expect } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { publishApp, signIn, signOut, DEMO } from "./helpers";
+import { test, expect, publishApp, signIn, signOut, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("a shopper pays with an app's payment method; the merchant confirms; the app hears both events", async ({ page, request }) => {

@@ -1,10 +1,11 @@
 /**
  * Every page under its Content-Security-Policy (docs/security.md, "Headers"): a visitor, a merchant,
  * a developer and a reviewer each walk every page their area links to; any CSP violation in the
- * console, or any script error (hydration, RJSF forms, charts), fails the test.
+ * console, or any script error (hydration, RJSF forms, charts), fails the test. Each page is also
+ * checked by axe-core (the `test` of ./helpers) and must have a title of its own.
  */
-import { test, expect, type Page } from "@playwright/test";
-import { signIn, DEMO } from "./helpers";
+import { type Page } from "@playwright/test";
+import { test, expect, signIn, DEMO } from "./helpers";
 
 /** Collects what the browser reports about the policy and script errors while `page` is used. */
 function watch(page: Page) {
@@ -37,6 +38,9 @@ async function crawl(page: Page, problems: string[], start: string[], prefixes: 
       .then(() => true)
       .catch(() => false);
     if (!hydrated) problems.push(`${path}: did not hydrate`);
+    // every page names itself: its route's meta title, never the platform's bare name
+    const title = await page.title();
+    if (!title.trim() || title === "Storefront Apps") problems.push(`${path}: no page title of its own ("${title}")`);
     const origin = new URL(page.url()).origin;
     const links = await page.locator("a[href]").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     for (const href of links) {
@@ -60,11 +64,16 @@ test("every page works under its Content-Security-Policy", async ({ page, contex
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   const admin = await crawl(page, problems, ["/admin"], ["/admin"], 60);
-  // the builder's settings form (RJSF) works: open a block's settings and edit a field
+  // the builder's settings form (RJSF) and its live preview (the storefront's origin) work: select a
+  // block in the preview, edit a field, see the preview change, undo (so that nothing is left unsaved)
   await page.goto("/admin/pages/home");
   await page.waitForLoadState("networkidle");
-  const firstBlock = page.locator(".block-card, [data-block-id]").first();
-  if (await firstBlock.count()) await firstBlock.click();
+  const preview = page.frameLocator("iframe.sb-frame");
+  await preview.getByRole("button", { name: "Select block: Text" }).click();
+  await page.getByRole("region", { name: "Settings: Text" }).getByRole("textbox").fill("Checked under the policy");
+  await expect(preview.getByText("Checked under the policy")).toBeVisible();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "All changes saved" })).toBeVisible();
   await context.clearCookies();
 
   await signIn(page, DEMO.developer.email, DEMO.developer.password);

@@ -1,7 +1,6 @@
-import { test, expect } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { jwtVerify } from "jose";
-import { publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, publishApp, signIn, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("blocks, embeds and admin pages of an installed app, from the builder to the storefront and back out", async ({ page, request }) => {
@@ -36,18 +35,21 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   await page.getByRole("button", { name: "Install" }).click();
   await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
 
-  // site builder: add the app block; INIT after READY with the default settings
+  // site builder: add the app block; it runs in the live preview, on the storefront's origin, and
+  // gets INIT after READY with the default settings
   await page.goto("/admin/pages/home");
   await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: "Add a block" }).click();
   await page.getByRole("button", { name: /Star banner/ }).click();
-  const frameEl = page.locator('iframe[title="Star banner"]');
+  const preview = page.frameLocator("iframe.sb-frame");
+  const frameEl = preview.locator('iframe[title="Star banner"]');
   await expect(frameEl).toBeVisible();
-  const frame = page.frameLocator('iframe[title="Star banner"]');
+  const frame = preview.frameLocator('iframe[title="Star banner"]');
   await expect(frame.locator("#label")).toHaveText("Rate us");
   const handle = await frameEl.elementHandle();
   const inner = (await handle!.contentFrame())!;
   const init = await inner.evaluate(() => (window as any).received[0]);
-  expect(init.origin).toBe(new URL(page.url()).origin);
+  expect(init.origin).toBe(new URL(page.url()).origin.replace("localhost", "127.0.0.1"));
   expect(init.data).toMatchObject({ type: "SERVICE_BLOCK_INIT", settings: { color: "#ff8800", title: "Rate us" }, mode: "editor", locale: "en-US" });
   expect(typeof init.data.sessionToken).toBe("string");
   const loadId = await inner.evaluate(() => (window as any).loadId);
@@ -59,27 +61,27 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   expect(update.data).toMatchObject({ type: "SERVICE_BLOCK_UPDATE", settings: { color: "#00aa55" } });
   expect(await inner.evaluate(() => (window as any).loadId)).toBe(loadId);
 
-  // RESIZE: 250 px is applied, 900 is held at 400
+  // RESIZE: 250 px is applied, 900 is held at 400 (heights in the preview's own pixels)
+  const height = () => frameEl.evaluate((el) => el.getBoundingClientRect().height);
   await inner.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 250 }, "*"));
-  await expect.poll(async () => (await frameEl.boundingBox())?.height).toBe(250);
+  await expect.poll(height).toBe(250);
   await inner.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 900 }, "*"));
-  await expect.poll(async () => (await frameEl.boundingBox())?.height).toBe(400);
-  // a message from a foreign frame (or the page itself) is ignored
-  await page.evaluate((url) => {
+  await expect.poll(height).toBe(400);
+  // a message from a foreign frame (or the preview page itself) is ignored
+  const previewFrame = (await (await page.locator("iframe.sb-frame").elementHandle())!.contentFrame())!;
+  await previewFrame.evaluate((url) => {
     const foreign = document.createElement("iframe");
     foreign.src = url;
     foreign.id = "foreign";
+    foreign.title = "A foreign frame";
     document.body.appendChild(foreign);
   }, `${appServer.url}/other`);
-  const foreignFrame = page.frame({ url: /\/other$/ })!;
   await expect.poll(() => page.frame({ url: /\/other$/ })?.evaluate(() => 1).catch(() => 0)).toBe(1);
   await page.frame({ url: /\/other$/ })!.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 30 }, "*"));
-  await page.evaluate(() => window.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 40 }, "*"));
+  await previewFrame.evaluate(() => window.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 40 }, "*"));
   await page.waitForTimeout(300);
-  expect((await frameEl.boundingBox())?.height).toBe(400);
+  expect(await height()).toBe(400);
   expect(await page.frame({ url: /\/other$/ })!.evaluate(() => (window as any).received.length)).toBe(0);
-  void foreignFrame;
-  await page.screenshot({ path: "docs/images/site-builder.png", fullPage: true });
   await page.getByRole("button", { name: "Save page" }).click();
   await expect(page.getByText("Page saved.")).toBeVisible();
 

@@ -1,5 +1,106 @@
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { randomBytes } from "node:crypto";
+
+/**
+ * Fails on any serious or critical axe-core violation on the page as it is now (WCAG 2.x A and AA
+ * rules and axe's best practices). The content of iframes (app blocks, app admin pages) is the
+ * app's own and is not checked; the iframe elements themselves are (a title, for instance).
+ */
+export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
+  const analyze = async () => {
+    await page.waitForLoadState("load");
+    // legacy mode: one axe.run in the page itself, which honours `iframes: false` (the default
+    // mode tests every frame, and opens a page of its own in the context to merge the results)
+    const builder = new AxeBuilder({ page }).setLegacyMode(true).options({ iframes: false });
+    for (const selector of options.exclude ?? []) builder.exclude(selector);
+    return builder.analyze();
+  };
+  // a navigation that was still under way when the check began: check the page it arrived at
+  const { violations } = await analyze().catch(async (error: Error) => {
+    if (!/context was destroyed|navigat/i.test(error.message)) throw error;
+    return analyze();
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes.slice(0, 8).map((n) => `    ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`).join("\n")}`);
+  expect(report, `axe-core on ${page.url()} (${page.viewportSize()?.width}px wide)`).toEqual([]);
+  audits.get(page)?.checked.add(pageKey(page.url()));
+}
+
+/** The platform's two origins in the tests (decision 013): their pages are ours to check. */
+const OUR_ORIGINS = (() => {
+  const port = Number(process.env.E2E_PORT ?? 3199);
+  return [`http://localhost:${port}/`, `http://127.0.0.1:${port}/`];
+})();
+
+/** A kind of page: the path with record ids (ord_…, 1030, uuids) folded, and the query's keys. */
+export function pageKey(href: string): string {
+  const url = new URL(href);
+  const path = url.pathname
+    .split("/")
+    .map((seg) => (/^[a-z]{2,5}_[A-Za-z0-9]{6,}$|^\d+$|^[0-9a-f-]{32,36}$/.test(seg) ? ":id" : seg))
+    .join("/");
+  const keys = [...new Set(url.searchParams.keys())].sort().join("&");
+  return `${url.origin}${path}${keys ? `?${keys}` : ""}`;
+}
+
+const audits = new WeakMap<Page, { checked: Set<string>; busy: boolean }>();
+
+/** expectAccessible on the page the test is looking at, unless this kind of page was checked already. */
+async function checkIfNew(page: Page) {
+  const audit = audits.get(page);
+  if (!audit || audit.busy || page.isClosed()) return;
+  const url = page.url();
+  if (!OUR_ORIGINS.some((o) => url.startsWith(o)) || audit.checked.has(pageKey(url))) return;
+  audit.busy = true;
+  try {
+    // a JSON document or a text file opened in the tab is not a page
+    const type = await page.evaluate(() => document.contentType).catch(() => "text/html");
+    if (type === "text/html") await expectAccessible(page);
+  } finally {
+    audit.busy = false;
+  }
+}
+
+const ACTIONS = {
+  locator: ["click", "dblclick", "tap", "fill", "clear", "press", "pressSequentially", "type", "check", "uncheck", "setChecked", "selectOption", "setInputFiles", "dragTo", "hover"],
+  page: ["goto", "reload", "goBack", "goForward", "click", "dblclick", "tap", "fill", "press", "type", "check", "uncheck", "selectOption", "setInputFiles", "hover", "close"],
+};
+let patched = false;
+
+/** Before a test acts on a page (a click, typing, a navigation), the page it is on gets checked. */
+function checkBeforeActions(page: Page) {
+  if (patched) return;
+  patched = true;
+  const wrap = (proto: Record<string, unknown>, names: string[], pageOf: (self: any) => Page) => {
+    for (const name of names) {
+      const original = proto[name];
+      if (typeof original !== "function") continue;
+      proto[name] = async function (this: unknown, ...args: unknown[]) {
+        await checkIfNew(pageOf(this));
+        return original.apply(this, args);
+      };
+    }
+  };
+  wrap(Object.getPrototypeOf(page.locator("html")), ACTIONS.locator, (locator) => locator.page());
+  wrap(Object.getPrototypeOf(page), ACTIONS.page, (p) => p);
+}
+
+/**
+ * The `test` of every spec. axe-core checks each kind of platform page (pageKey) that the test
+ * shows, once per test: before the first action on it (a click, typing, a navigation away) and,
+ * for the page the test ends on, at the end. A serious or critical violation fails the test. Call
+ * expectAccessible(page) yourself for a state worth its own check (an open dialog, errors shown).
+ */
+export const test = base.extend({
+  page: async ({ page }, use, testInfo) => {
+    audits.set(page, { checked: new Set(), busy: false });
+    checkBeforeActions(page);
+    await use(page);
+    if (testInfo.status === testInfo.expectedStatus) await checkIfNew(page);
+  },
+});
+export { expect };
 
 export const uniqueEmail = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}@example.test`;
 

@@ -1,6 +1,5 @@
-import { test, expect } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { publishApp, signIn, startAppServer, DEMO } from "./helpers";
+import { test, expect, publishApp, signIn, startAppServer, DEMO } from "./helpers";
 
 test("a merchant installs an app from the marketplace through the consent screen and uninstalls it", async ({ page, request }) => {
   const backend = await startAppServer();

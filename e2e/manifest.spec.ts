@@ -1,6 +1,5 @@
-import { test, expect } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { signIn } from "./helpers";
+import { test, expect, signIn } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("a developer edits the manifest (errors by field, the sync plan, the framing check) and previews a draft block live", async ({ page, request }) => {
@@ -14,6 +13,8 @@ test("a developer edits the manifest (errors by field, the sync plan, the framin
 
   await signIn(page, email, "manifest-pass-1");
   await page.goto(`/portal/apps/${app.id}/manifest`);
+  // the code editor has replaced the textarea (what is typed before the page hydrates is lost)
+  await expect(page.getByRole("textbox", { name: "Manifest JSON" })).toHaveAttribute("contenteditable", "true");
   const editor = page.getByLabel("Manifest JSON");
   await editor.fill(JSON.stringify({ blocks: [{ blockType: "Bad Type", name: "X", renderUrl: "javascript:alert(1)" }], hooks: [{ hookPoint: "order.teleport", url: "/x" }] }));
   await page.getByRole("button", { name: "Check" }).click();

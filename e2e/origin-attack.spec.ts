@@ -5,10 +5,10 @@
  * consent form. With the storefront on an origin of its own (decision 013) they read nothing and
  * change nothing. On a single origin the embed read /admin/orders with the merchant's cookie.
  */
-import { test, expect, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
-import { apiToken, publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
 
 /** What the attacker's code tries, as one function run both in the embed and in the block iframe. */
 function attack(platform: string, oauthQuery: string) {

@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./helpers";
 
 test("a shopper browses the Demo Bistro, fills a cart and places a pickup order", async ({ page }) => {
   // no script errors or hydration mismatches (missing demo product pictures aside)

@@ -1,7 +1,6 @@
-import { test, expect } from "@playwright/test";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
-import { signIn } from "./helpers";
+import { test, expect, signIn } from "./helpers";
 
 test("a developer reads the delivery log with attempt details and redelivers", async ({ page, request }) => {
   const received: string[] = [];

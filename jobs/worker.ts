@@ -3,6 +3,7 @@
  * server; `npm run worker` runs it alone. Several workers may share one database.
  */
 import { run, type Runner, type TaskList } from "graphile-worker";
+import pg from "pg";
 import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 import { quietLogger } from "../db/migrate";
@@ -31,10 +32,21 @@ export function taskList(deps: WorkerDeps): TaskList {
 export type Worker = { runner: Runner; dispatcher: Dispatcher; stop(): Promise<void> };
 
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
-  const runner = await run({
+  // graphile-worker's pool is ours, so that an idle connection the server ends (a restart, a
+  // dropped database) is logged instead of an unhandled 'error' event that ends the process
+  const pool = new pg.Pool({
     connectionString: options.url,
+    max: (options.concurrency ?? options.deps.env.workerConcurrency) + 2,
+    // as the web's pool (db/client.ts): fail fast, heal, keep-alive (issue 25)
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 300_000,
+    maxLifetimeSeconds: 30 * 60,
+    keepAlive: true,
+  });
+  pool.on("error", (e) => console.error("[worker] idle database connection lost:", e.message));
+  const runner = await run({
+    pgPool: pool,
     concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
-    maxPoolSize: (options.concurrency ?? options.deps.env.workerConcurrency) + 2,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(options.deps),
@@ -54,6 +66,7 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     async stop() {
       clearInterval(sweeper);
       await Promise.all([dispatcher.stop(), runner.stop()]);
+      await pool.end();
     },
   };
 }

@@ -14,7 +14,7 @@ import { ApiError, describeZodError } from "../app/platform/core/http.server";
 import { newId } from "../app/platform/core/ids.server";
 import { now } from "../app/platform/core/clock.server";
 import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../app/platform/events/emit.server";
-import { deliveriesCtes, deliveryParams, deliveryRows, readTargets } from "../app/platform/webhooks/fanout.server";
+import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, wakeDispatchers, type Target } from "../app/platform/webhooks/fanout.server";
 import { serializeOrder, toMajor } from "../app/platform/catalog/serialize.server";
 import { getOrder } from "../app/platform/catalog/queries.server";
 
@@ -54,7 +54,9 @@ export type CheckoutLine = { productId: string; quantity: number; product: LineP
  * the counter row is held for microseconds, not through a disk flush: a flash sale on one business
  * does not queue on it. Numbers stay unique after a crash: an order that used a number commits
  * (synchronously) after the bump, and its flush covers the bump's earlier WAL record. A checkout
- * that fails after this statement leaves a gap, as a sequence would (decision 012).
+ * that fails after this statement leaves a gap, as a sequence would (decision 012). The registrations
+ * an order.created of the business goes to come with it (the order statement writes their deliveries),
+ * and whether any app takes part in its checkouts (when none does, no hook registry is read).
  */
 const PRODUCTS_SQL = `
   with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
@@ -64,7 +66,11 @@ const PRODUCTS_SQL = `
     where p.status = 'ACTIVE' and p."isAvailable" and (p.stock is null or p.stock >= q.quantity)),
   n as (update businesses set last_order_number = last_order_number + 1 where id = $1 and (select ok from ok) returning last_order_number),
   quick as (select set_config('synchronous_commit', 'off', true) where exists (select 1 from n))
-  select p.*, (select last_order_number from n) as "orderNumber", (select count(*) from quick)::int as "quick" from p`;
+  select p.*, (select last_order_number from n) as "orderNumber", (select count(*) from quick)::int as "quick",
+    (select coalesce(json_agg(t), '[]'::json) from (${targetsSelect("array[$1]")}) t) as "targets",
+    exists (select 1 from installations i join extensions e on e.app_id = i.app_id
+            where i.business_id = $1 and i.status = 'ACTIVE' and e.kind = 'hook' and e.is_active) as "hasHooks"
+  from p`;
 export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
 export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
 
@@ -75,8 +81,6 @@ export interface CheckoutHooks {
   shippingFee(business: Business, ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number }): Promise<number>;
   discounts(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; promoDiscount: number; deliveryFee: number }): Promise<{ discount: number; reason?: string }>;
   createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
-  /** Optional: load what the steps need, started while the products are checked. */
-  prepare?(business: Business): Promise<void>;
   /** Optional: wait for bookkeeping the steps left running (their call logs). */
   settle?(): Promise<void>;
 }
@@ -115,13 +119,14 @@ function sellableLines(items: { productId: string; quantity: number }[], wanted:
   return items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
 }
 
-/** The lines with their products, and the order's number (taken only when every line can be sold). */
-async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string }> {
+/** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
+async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
   const wanted = wantedOf(input.items);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
   const lines = sellableLines(input.items, wanted, rows);
   if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
-  return { lines, orderNumber: String(rows[0].orderNumber) };
+  const targets = rows[0].targets;
+  return { lines, orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets, hasHooks: rows[0].hasHooks };
 }
 
 /** What an order of these lines costs: subtotal, the delivery fee and discounts from the hooks, the total (minor units). */
@@ -150,8 +155,15 @@ export type QuoteInput = z.input<typeof quoteSchema>;
 /** A quote: what the order would cost now, or why it would be refused (the status the checkout would answer). */
 export type Quote = ({ ok: true } & Priced) | { ok: false; status: number; message: string };
 
-/** The products of a quote: the same checks as PRODUCTS_SQL, without taking an order number. */
-const QUOTE_PRODUCTS_SQL = `select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])`;
+/**
+ * The products of a quote, read as PRODUCTS_SQL reads them but without taking an order number,
+ * and whether any app takes part in the business's checkouts (as in PRODUCTS_SQL).
+ */
+const QUOTE_PRODUCTS_SQL = `
+  select id, name, price, status, is_available as "isAvailable", stock,
+    exists (select 1 from installations i join extensions e on e.app_id = i.app_id
+            where i.business_id = $1 and i.status = 'ACTIVE' and e.kind = 'hook' and e.is_active) as "hasHooks"
+  from products where business_id = $1 and id = any($2::text[])`;
 
 /**
  * What the order would cost if it were placed now, computed by the pipeline's own steps (check
@@ -162,20 +174,21 @@ const QUOTE_PRODUCTS_SQL = `select id, name, price, status, is_available as "isA
  * value with the status the checkout would answer.
  */
 export async function quote(db: Database, business: Business, rawInput: unknown, options: { hooks?: CheckoutHooks } = {}): Promise<Quote> {
-  const hooks = options.hooks ?? noHooks;
   try {
     const parsed = quoteSchema.safeParse(rawInput);
     if (!parsed.success) return { ok: false, status: 400, message: describeZodError(parsed.error) };
     const input = parsed.data;
     const wanted = wantedOf(input.items);
-    const [rows] = await Promise.all([rawQuery<LineProduct>(db, QUOTE_PRODUCTS_SQL, [business.id, [...wanted.keys()]]), hooks.prepare?.(business)]);
+    const rows = await rawQuery<LineProduct & { hasHooks: boolean }>(db, QUOTE_PRODUCTS_SQL, [business.id, [...wanted.keys()]]);
     const lines = sellableLines(input.items, wanted, rows);
+    // as in checkout(): a business no app takes part in the checkouts of has no hook registry to read
+    const hooks = rows[0]?.hasHooks ? (options.hooks ?? noHooks) : noHooks;
     return { ok: true, ...(await price(business, hooks, lines, input)) };
   } catch (e) {
     if (e instanceof ApiError) return { ok: false, status: e.status, message: e.message };
     throw e;
   } finally {
-    await hooks.settle?.();
+    await options.hooks?.settle?.();
   }
 }
 
@@ -198,7 +211,7 @@ export class TotalChangedError extends ApiError {
  * the order, its items, its first status, the idempotency key (when $27 is not null), the stock of
  * tracked products ($30 the distinct product ids, with $29 an event id ready for each), product.out_of_stock
  * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare), the
- * order.created event and its deliveries with the dispatchers' wake-up. Stock never goes below zero: the
+ * order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
 const ORDER_SQL = `
@@ -235,7 +248,7 @@ const ORDER_SQL = `
     returning id),
   sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job from se having count(*) > 0),
   ${eventCte(32)},
-  ${deliveriesCtes(37)}
+  ${deliveriesCtes(37, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
 
@@ -271,7 +284,6 @@ async function runCheckout(
   const parsed = checkoutSchema.safeParse(rawInput);
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
   const input = parsed.data;
-  const hooks = options.hooks ?? noHooks;
   const key = options.idempotencyKey ?? null;
   const hash = requestHash(input);
 
@@ -280,8 +292,9 @@ async function runCheckout(
     if (replay) return { order: replay, payment: null, replayed: true };
   }
 
-  // the hooks' registry and the registrations of order.created are read while the products are checked
-  const [{ lines, orderNumber }, , targets] = await Promise.all([checkProducts(db, business, input), hooks.prepare?.(business), readTargets(db, [business.id])]);
+  const { lines, orderNumber, targets, hasHooks } = await checkProducts(db, business, input);
+  // a business no app takes part in the checkouts of (most of them) has no hook registry to read
+  const hooks = hasHooks ? (options.hooks ?? noHooks) : noHooks;
 
   let method: OfferedMethod | null = null;
   if (!BUILT_IN_METHODS.includes(input.paymentMethod)) {
@@ -291,6 +304,7 @@ async function runCheckout(
 
   const priced = await price(business, hooks, lines, input);
   const { subtotal, deliveryFee, discount, amount } = priced;
+  // the shopper was shown another total (a hook answers differently now): nothing is written (decision 020)
   if (options.expectedAmount != null && amount !== options.expectedAmount) throw new TotalChangedError(priced, options.expectedAmount);
 
   const t = now();
@@ -332,6 +346,8 @@ async function runCheckout(
     if (pgErrorCode(e) === "23514") throw await soldOut(db, business, lines);
     throw e;
   }
+  // the deliveries are committed: wake the dispatchers now (not by a NOTIFY inside the statement, see deliveriesCtes)
+  wakeDispatchers(db);
 
   if (!method) return { order: serializeOrder(values as Order, [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) as (typeof orderItems.$inferSelect)[]), payment: null, replayed: false };
   const payment = await startPayment(db, business, id, method, hooks, options.actor);

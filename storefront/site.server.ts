@@ -1,4 +1,5 @@
-import { availableBlocks, type AvailableBlock } from "../app/platform/extensions/merchant.server";
+import { availableBlocks } from "../app/platform/extensions/merchant.server";
+import { publicBlocks, safeUrl } from "./blocks";
 /**
  * What a shopper sees of a business at /s/<businessSlug>: the business, its published pages, its
  * ACTIVE products and their reviews. Every query is scoped to the business found by its slug.
@@ -40,23 +41,8 @@ export function dateFormatter(business: Pick<Business, "locale" | "timezone">, o
   return (d) => format.format(d);
 }
 
-/** Only "/"-relative paths and http(s) URLs may become an <img src> or a link; anything else is "". */
-export function safeUrl(value: unknown, options: { relative?: boolean } = { relative: true }): string {
-  if (typeof value !== "string") return "";
-  const v = value.trim();
-  if (v.length === 0 || v.length > 2000 || /[\s\u0000-\u001f\\]/.test(v)) return "";
-  if (options.relative !== false && v.startsWith("/") && !v.startsWith("//")) return v;
-  try {
-    const url = new URL(v);
-    if ((url.protocol === "http:" || url.protocol === "https:") && /^https?:\/\//i.test(v)) return url.href;
-  } catch {
-    return "";
-  }
-  return "";
-}
-
-/** Only http(s) URLs (payment links, app icons). */
-export const httpUrl = (value: unknown) => safeUrl(value, { relative: false });
+// the URL checks and the block rules are shared with the browser (the site builder's live preview)
+export { httpUrl, publicBlock, publicBlocks, safeUrl, type BlockDefinition, type PublicBlock } from "./blocks";
 
 // ---- the business and its pages ----
 
@@ -177,39 +163,6 @@ export async function productBySlug(db: Db, businessId: string, slug: string | u
 }
 
 // ---- page blocks ----
-
-export type PublicBlock =
-  | { id: string; kind: "builtin"; type: "heading"; text: string }
-  | { id: string; kind: "builtin"; type: "text"; text: string }
-  | { id: string; kind: "builtin"; type: "image"; url: string; alt: string }
-  | { id: string; kind: "builtin"; type: "product-grid"; limit: number }
-  | { id: string; kind: "app"; type: string; appId: string; name: string; renderUrl: string; settings: Record<string, unknown> };
-
-const str = (v: unknown, max = 5000) => (typeof v === "string" ? v.slice(0, max) : "");
-
-/** The blocks the storefront knows how to render, with only the settings it needs. */
-export function publicBlocks(blocks: PageBlock[], appBlocks: AvailableBlock[] = []): PublicBlock[] {
-  const out: PublicBlock[] = [];
-  for (const b of Array.isArray(blocks) ? blocks : []) {
-    if (!b || typeof b !== "object" || typeof b.id !== "string" || typeof b.type !== "string") continue;
-    const s = (b.settings && typeof b.settings === "object" ? b.settings : {}) as Record<string, unknown>;
-    if (b.kind === "app") {
-      // only while the app is installed and the block extension active
-      const def = appBlocks.find((a) => a.appId === b.appId && a.blockType === b.type);
-      if (def) out.push({ id: b.id, kind: "app", type: b.type, appId: def.appId, name: def.name, renderUrl: def.renderUrl, settings: s });
-    }
-    else if (b.type === "heading") out.push({ id: b.id, kind: "builtin", type: "heading", text: str(s.text, 300) });
-    else if (b.type === "text") out.push({ id: b.id, kind: "builtin", type: "text", text: str(s.text) });
-    else if (b.type === "image") {
-      const url = safeUrl(s.url);
-      if (url) out.push({ id: b.id, kind: "builtin", type: "image", url, alt: str(s.alt, 300) });
-    } else if (b.type === "product-grid") {
-      const limit = typeof s.limit === "number" && Number.isFinite(s.limit) ? Math.min(48, Math.max(1, Math.floor(s.limit))) : 8;
-      out.push({ id: b.id, kind: "builtin", type: "product-grid", limit });
-    }
-  }
-  return out;
-}
 
 /** A page's blocks and the products its product grids show (one query for all grids). */
 export async function pageContent(db: Db, business: Business, blocks: PageBlock[]) {

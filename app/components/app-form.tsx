@@ -1,6 +1,8 @@
 import { Form } from "@remix-run/react";
 import { CATEGORIES, CATEGORY_LABELS, EVENT_NAMES, EVENTS, SCOPES, SCOPE_NAMES } from "~/platform/apps/catalog";
 import { CsrfInput } from "./csrf";
+import { ErrorSummary, FieldError, fieldProps, type FormErrors } from "./form-errors";
+import { SubmitButton } from "./submit-button";
 
 export type AppFormValues = {
   name: string;
@@ -20,53 +22,92 @@ export const emptyApp: AppFormValues = {
   name: "", slug: "", description: "", category: "other", scopes: [], redirectUrl: "", webhookUrl: "", webhookEvents: [], iconUrl: "", screenshots: [], version: "1.0.0",
 };
 
-/** The create and edit form of an app. Works without JavaScript. */
-export function AppForm({ values, mode, disabled, submitLabel }: { values: AppFormValues; mode: "create" | "edit"; disabled?: boolean; submitLabel: string }) {
+/** The label of each field, as the form shows it; error messages start with it (never `redirectUrl:`). */
+export const APP_LABELS = {
+  name: "Name",
+  slug: "Slug",
+  version: "Version",
+  description: "Description",
+  category: "Category",
+  scopes: "Scopes",
+  redirectUrl: "OAuth redirect URL",
+  webhookUrl: "Webhook URL",
+  webhookEvents: "Webhook events",
+  iconUrl: "Icon URL",
+  screenshots: "Screenshots",
+  manifest: "Manifest",
+} as const;
+const APP_FIELD_ORDER = Object.keys(APP_LABELS);
+
+/** The create and edit form of an app, with every error at once next to its field. Works without JavaScript. */
+export function AppForm({ values, mode, disabled, submitLabel, errors }: { values: AppFormValues; mode: "create" | "edit"; disabled?: boolean; submitLabel: string; errors?: FormErrors | null }) {
   const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure");
+  const field = (name: keyof typeof APP_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
+  const error = (name: keyof typeof APP_LABELS) => <FieldError name={name} errors={errors} />;
   return (
-    <Form method="post" className="stack app-form">
+    <Form method="post" className="stack app-form" noValidate>
+      <ErrorSummary errors={errors} order={APP_FIELD_ORDER} />
       <CsrfInput />
       <input type="hidden" name="intent" value={mode === "create" ? "create" : "update"} />
       <fieldset disabled={disabled} className="stack">
         <div className="grid-2">
-          <label>
-            Name
-            <input name="name" defaultValue={values.name} required maxLength={100} />
-          </label>
+          <div className="field">
+            <label>
+              {APP_LABELS.name}
+              <input name="name" defaultValue={values.name} required maxLength={100} {...field("name")} />
+            </label>
+            {error("name")}
+          </div>
           {mode === "create" ? (
-            <label>
-              Slug <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span>
-              <input name="slug" defaultValue={values.slug} required minLength={3} maxLength={50} pattern="[a-z0-9]+(-[a-z0-9]+)*" />
-            </label>
+            <div className="field">
+              <label>
+                <span>{APP_LABELS.slug} <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span></span>
+                <input name="slug" defaultValue={values.slug} required minLength={3} maxLength={50} pattern="[a-z0-9]+(-[a-z0-9]+)*" {...field("slug")} />
+              </label>
+              {error("slug")}
+            </div>
           ) : (
-            <label>
-              Version
-              <input name="version" defaultValue={values.version} required />
-            </label>
+            <div className="field">
+              <label>
+                {APP_LABELS.version}
+                <input name="version" defaultValue={values.version} required {...field("version")} />
+              </label>
+              {error("version")}
+            </div>
           )}
         </div>
-        <label>
-          Description <span className="muted small">(shown on marketplace cards)</span>
-          <textarea name="description" defaultValue={values.description} required maxLength={500} rows={3} />
-        </label>
-        <div className="grid-2">
+        <div className="field">
           <label>
-            Category
-            <select name="category" defaultValue={values.category}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>{CATEGORY_LABELS[c]}</option>
-              ))}
-            </select>
+            <span>{APP_LABELS.description} <span className="muted small">(shown on marketplace cards)</span></span>
+            <textarea name="description" defaultValue={values.description} required maxLength={500} rows={3} {...field("description")} />
           </label>
-          {mode === "create" ? (
+          {error("description")}
+        </div>
+        <div className="grid-2">
+          <div className="field">
             <label>
-              Version
-              <input name="version" defaultValue={values.version} required />
+              {APP_LABELS.category}
+              <select name="category" defaultValue={values.category} {...field("category")}>
+                {CATEGORIES.map((c) => (
+                  <option key={c} value={c}>{CATEGORY_LABELS[c]}</option>
+                ))}
+              </select>
             </label>
+            {error("category")}
+          </div>
+          {mode === "create" ? (
+            <div className="field">
+              <label>
+                {APP_LABELS.version}
+                <input name="version" defaultValue={values.version} required {...field("version")} />
+              </label>
+              {error("version")}
+            </div>
           ) : <span />}
         </div>
-        <fieldset className="checks">
-          <legend>Scopes <span className="muted small">(ask only for what you need)</span></legend>
+        <fieldset className="checks" {...field("scopes")} tabIndex={-1}>
+          <legend>{APP_LABELS.scopes} <span className="muted small">(ask only for what you need)</span></legend>
+          {error("scopes")}
           {SCOPE_NAMES.map((s) => (
             <label key={s} className="check">
               <input type="checkbox" name="scopes" value={s} defaultChecked={values.scopes.includes(s)} />
@@ -74,16 +115,23 @@ export function AppForm({ values, mode, disabled, submitLabel }: { values: AppFo
             </label>
           ))}
         </fieldset>
-        <label>
-          OAuth redirect URL
-          <input name="redirectUrl" type="url" defaultValue={values.redirectUrl} required placeholder="https://your-app.example/oauth/callback" />
-        </label>
-        <label>
-          Webhook URL <span className="muted small">(optional; also the base of hook calls)</span>
-          <input name="webhookUrl" type="url" defaultValue={values.webhookUrl ?? ""} placeholder="https://your-app.example/webhooks" />
-        </label>
-        <fieldset className="checks columns">
-          <legend>Webhook events <span className="muted small">(delivered when the installation has the scope)</span></legend>
+        <div className="field">
+          <label>
+            {APP_LABELS.redirectUrl}
+            <input name="redirectUrl" type="url" defaultValue={values.redirectUrl} required placeholder="https://your-app.example/oauth/callback" {...field("redirectUrl")} />
+          </label>
+          {error("redirectUrl")}
+        </div>
+        <div className="field">
+          <label>
+            <span>{APP_LABELS.webhookUrl} <span className="muted small">(optional; also the base of hook calls)</span></span>
+            <input name="webhookUrl" type="url" defaultValue={values.webhookUrl ?? ""} placeholder="https://your-app.example/webhooks" {...field("webhookUrl")} />
+          </label>
+          {error("webhookUrl")}
+        </div>
+        <fieldset className="checks columns" {...field("webhookEvents")} tabIndex={-1}>
+          <legend>{APP_LABELS.webhookEvents} <span className="muted small">(delivered when the installation has the scope)</span></legend>
+          {error("webhookEvents")}
           {subscribable.map((e) => (
             <label key={e} className="check">
               <input type="checkbox" name="webhookEvents" value={e} defaultChecked={values.webhookEvents.includes(e)} />
@@ -91,16 +139,22 @@ export function AppForm({ values, mode, disabled, submitLabel }: { values: AppFo
             </label>
           ))}
         </fieldset>
-        <label>
-          Icon URL <span className="muted small">(optional)</span>
-          <input name="iconUrl" type="url" defaultValue={values.iconUrl ?? ""} />
-        </label>
-        <label>
-          Screenshots <span className="muted small">(up to 5 image URLs, one per line)</span>
-          <textarea name="screenshots" defaultValue={values.screenshots.join("\n")} rows={3} />
-        </label>
+        <div className="field">
+          <label>
+            <span>{APP_LABELS.iconUrl} <span className="muted small">(optional)</span></span>
+            <input name="iconUrl" type="url" defaultValue={values.iconUrl ?? ""} {...field("iconUrl")} />
+          </label>
+          {error("iconUrl")}
+        </div>
+        <div className="field">
+          <label>
+            <span>{APP_LABELS.screenshots} <span className="muted small">(up to 5 image URLs, one per line)</span></span>
+            <textarea name="screenshots" defaultValue={values.screenshots.join("\n")} rows={3} {...field("screenshots")} />
+          </label>
+          {error("screenshots")}
+        </div>
         <div>
-          <button type="submit" className="button primary">{submitLabel}</button>
+          <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>{submitLabel}</SubmitButton>
         </div>
       </fieldset>
     </Form>

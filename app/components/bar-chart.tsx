@@ -5,8 +5,8 @@
 export type BarChartPoint = { date: string; value: number };
 
 const W = 900;
-const H = 220;
-const PAD = { top: 22, right: 6, bottom: 24, left: 6 };
+const H = 180;
+const PAD = { top: 4, right: 6, bottom: 2, left: 6 };
 
 const plain = (n: number) => new Intl.NumberFormat("en-US").format(n);
 
@@ -26,13 +26,12 @@ export function BarChart({ series, label, formatValue = plain }: { series: BarCh
 
   return (
     <figure className="bar-chart">
-      <svg role="img" aria-label={summary} viewBox={`0 0 ${W} ${H}`} width="100%" focusable="false">
+      {/* the words are HTML beside the drawing, so that they keep their size when it shrinks on a phone */}
+      <div className="bar-chart-label bar-chart-max" aria-hidden>{max > 0 ? `max ${formatValue(max)}` : "No data in this period"}</div>
+      <svg role="img" aria-label={summary} viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" width="100%" focusable="false">
         <title>{summary}</title>
         {/* gridline at the highest value */}
         <line className="bar-chart-grid" x1={PAD.left} x2={W - PAD.right} y1={PAD.top} y2={PAD.top} />
-        <text className="bar-chart-label" x={PAD.left} y={PAD.top - 6}>
-          {max > 0 ? `max ${formatValue(max)}` : "No data in this period"}
-        </text>
         {series.map((p, i) => {
           const h = max > 0 ? (p.value / max) * plotH : 0;
           const x = PAD.left + i * slot + (slot - barW) / 2;
@@ -43,9 +42,11 @@ export function BarChart({ series, label, formatValue = plain }: { series: BarCh
           );
         })}
         <line className="bar-chart-axis" x1={PAD.left} x2={W - PAD.right} y1={baseline} y2={baseline} />
-        <text className="bar-chart-label" x={PAD.left} y={H - 6} textAnchor="start">{first}</text>
-        <text className="bar-chart-label" x={W - PAD.right} y={H - 6} textAnchor="end">{last}</text>
       </svg>
+      <div className="bar-chart-label bar-chart-dates" aria-hidden>
+        <span>{first}</span>
+        <span>{last}</span>
+      </div>
       <table className="sr-only">
         <caption>{label}</caption>
         <thead>

@@ -1,5 +1,7 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { CsrfInput } from "./csrf";
+import { ErrorSummary, FieldError, fieldProps, type FormErrors } from "./form-errors";
+import { SubmitButton } from "./submit-button";
 
 /** The product form's fields as the merchant typed them (price in major units, e.g. "12.50"). */
 export type ProductFormValues = {
@@ -15,7 +17,22 @@ export type ProductFormValues = {
   isAvailable: boolean;
 };
 
-export type ProductFormErrors = Partial<Record<keyof ProductFormValues, string>>;
+/** What is wrong with a field, in words that follow its label ("must be a number like 12.50"). */
+export type ProductFieldProblems = Partial<Record<keyof ProductFormValues, string>>;
+
+/** The label of each field, as the form shows it; error messages start with it. */
+export const PRODUCT_LABELS = {
+  name: "Name",
+  slug: "Slug",
+  description: "Description",
+  price: "Price",
+  category: "Category",
+  imageUrl: "Image URL",
+  status: "Status",
+  stock: "Stock",
+  isAvailable: "Available for sale",
+} as const;
+const PRODUCT_FIELD_ORDER = Object.keys(PRODUCT_LABELS);
 
 export const PRODUCT_STATUSES = ["ACTIVE", "DRAFT", "ARCHIVED"] as const;
 
@@ -62,11 +79,12 @@ export type ProductDraft = {
 };
 
 /**
- * Reads the submitted form: the typed values (to show again on error), the conversion errors of
- * price and stock, and the draft input for productSchema. Stock is tracked when "Track stock" is
- * ticked; an empty stock field then asks for a number.
+ * Reads the submitted form: the typed values (to show again on error), what is wrong with price
+ * and stock as typed, and the draft input for productSchema. The draft is made even when price or
+ * stock cannot be read, so that the other fields are checked too and every error shows at once.
+ * Stock is tracked when "Track stock" is ticked; an empty stock field then asks for a number.
  */
-export function readProductForm(form: FormData): { values: ProductFormValues; errors: ProductFormErrors; draft: ProductDraft | null } {
+export function readProductForm(form: FormData): { values: ProductFormValues; problems: ProductFieldProblems; draft: ProductDraft } {
   const text = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" ? v : "";
@@ -84,26 +102,25 @@ export function readProductForm(form: FormData): { values: ProductFormValues; er
     stock: text("stock"),
     isAvailable: form.get("isAvailable") === "on",
   };
-  const errors: ProductFormErrors = {};
+  const problems: ProductFieldProblems = {};
 
   const priceText = values.price.trim().replace(/^\$/, "");
   let price = 0;
-  if (priceText === "") errors.price = "is required";
-  else if (!/^\d+(\.\d+)?$|^\.\d+$/.test(priceText) || !Number.isFinite(Number(priceText))) errors.price = "must be a number like 12.50";
+  if (priceText === "") problems.price = "is required";
+  else if (!/^\d+(\.\d+)?$|^\.\d+$/.test(priceText) || !Number.isFinite(Number(priceText))) problems.price = "must be a number like 12.50";
   else price = Math.round(Number(priceText) * 100);
 
   let stock: number | null = null;
   if (values.trackStock) {
     const stockText = values.stock.trim();
-    if (stockText === "") errors.stock = "enter how many are in stock, or untick Track stock";
-    else if (!/^\d+$/.test(stockText)) errors.stock = "must be a whole number, 0 or more";
+    if (stockText === "") problems.stock = "is needed when Track stock is ticked (or untick Track stock)";
+    else if (!/^\d+$/.test(stockText)) problems.stock = "must be a whole number, 0 or more";
     else stock = Number(stockText);
   }
 
-  if (Object.keys(errors).length) return { values, errors, draft: null };
   return {
     values,
-    errors,
+    problems,
     draft: {
       name: values.name,
       slug: values.slug.trim() === "" ? undefined : values.slug.trim(),
@@ -118,88 +135,88 @@ export function readProductForm(form: FormData): { values: ProductFormValues; er
   };
 }
 
-/** "field: message; field: message" like describeZodError, for the form's alert. */
-export const describeFormErrors = (errors: ProductFormErrors) =>
-  Object.entries(errors)
-    .map(([field, message]) => `${field}: ${message}`)
-    .join("; ");
-
 /** Only same-site paths and http(s) URLs are shown as images. */
 export const isSafeImageSrc = (src: string) => /^https?:\/\//i.test(src) || (src.startsWith("/") && !src.startsWith("//") && !src.startsWith("/\\"));
 
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <span id={id} className="field-error small">
-      {message}
-    </span>
-  ) : null;
-}
-
 export function ProductForm({
   values,
-  errors = {},
+  errors,
   mode,
   submitLabel,
   currency,
 }: {
   values: ProductFormValues;
-  errors?: ProductFormErrors;
+  errors?: FormErrors | null;
   mode: "create" | "edit";
   submitLabel: string;
   currency?: string;
 }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
-  const invalid = (field: keyof ProductFormValues) => (errors[field] ? { "aria-invalid": true as const, "aria-describedby": `err-${field}` } : {});
+  const field = (name: keyof typeof PRODUCT_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
   return (
+    <div className="stack">
+    <ErrorSummary errors={errors} order={PRODUCT_FIELD_ORDER} />
     <Form method="post" className="card stack admin-form product-form" noValidate>
       <CsrfInput />
       <div className="grid-2">
-        <label>
-          Name
-          <input name="name" defaultValue={values.name} required maxLength={120} {...invalid("name")} />
-          <FieldError id="err-name" message={errors.name} />
-        </label>
-        <label>
-          {mode === "create" ? "Slug (optional)" : "Slug"}
-          <input name="slug" defaultValue={values.slug} maxLength={60} pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder={mode === "create" ? "made from the name" : undefined} {...invalid("slug")} />
-          <span className="muted small">Lowercase letters, digits and hyphens; used in the storefront address.</span>
-          <FieldError id="err-slug" message={errors.slug} />
-        </label>
+        <div className="field">
+          <label>
+            Name
+            <input name="name" defaultValue={values.name} required maxLength={120} {...field("name")} />
+          </label>
+          <FieldError name="name" errors={errors} />
+        </div>
+        <div className="field">
+          <label>
+            {mode === "create" ? "Slug (optional)" : "Slug"}
+            <input name="slug" defaultValue={values.slug} maxLength={60} pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder={mode === "create" ? "made from the name" : undefined} {...field("slug", "help-slug")} />
+            <span id="help-slug" className="muted small">Lowercase letters, digits and hyphens; used in the storefront address.</span>
+          </label>
+          <FieldError name="slug" errors={errors} />
+        </div>
       </div>
-      <label>
-        Description
-        <textarea name="description" defaultValue={values.description} maxLength={2000} rows={4} {...invalid("description")} />
-        <FieldError id="err-description" message={errors.description} />
-      </label>
-      <div className="grid-2">
+      <div className="field">
         <label>
-          Price
-          <input name="price" defaultValue={values.price} inputMode="decimal" placeholder="12.50" required {...invalid("price")} />
-          <span className="muted small">In {currency || "your currency"}, e.g. 12.50</span>
-          <FieldError id="err-price" message={errors.price} />
+          Description
+          <textarea name="description" defaultValue={values.description} maxLength={2000} rows={4} {...field("description")} />
         </label>
-        <label>
-          Category
-          <input name="category" defaultValue={values.category} maxLength={60} placeholder="e.g. Desserts" {...invalid("category")} />
-          <FieldError id="err-category" message={errors.category} />
-        </label>
+        <FieldError name="description" errors={errors} />
       </div>
       <div className="grid-2">
-        <label>
-          Image URL
-          <input name="imageUrl" defaultValue={values.imageUrl} maxLength={500} placeholder="https://… or /images/…" {...invalid("imageUrl")} />
-          <FieldError id="err-imageUrl" message={errors.imageUrl} />
-        </label>
-        <label>
-          Status
-          <select name="status" defaultValue={values.status} {...invalid("status")}>
-            <option value="ACTIVE">Active: shown in the storefront</option>
-            <option value="DRAFT">Draft: hidden</option>
-            <option value="ARCHIVED">Archived: hidden</option>
-          </select>
-          <FieldError id="err-status" message={errors.status} />
-        </label>
+        <div className="field">
+          <label>
+            Price
+            <input name="price" defaultValue={values.price} inputMode="decimal" placeholder="12.50" required {...field("price", "help-price")} />
+            <span id="help-price" className="muted small">In {currency || "your currency"}, e.g. 12.50</span>
+          </label>
+          <FieldError name="price" errors={errors} />
+        </div>
+        <div className="field">
+          <label>
+            Category
+            <input name="category" defaultValue={values.category} maxLength={60} placeholder="e.g. Desserts" {...field("category")} />
+          </label>
+          <FieldError name="category" errors={errors} />
+        </div>
+      </div>
+      <div className="grid-2">
+        <div className="field">
+          <label>
+            Image URL
+            <input name="imageUrl" defaultValue={values.imageUrl} maxLength={500} placeholder="https://… or /images/…" {...field("imageUrl")} />
+          </label>
+          <FieldError name="imageUrl" errors={errors} />
+        </div>
+        <div className="field">
+          <label>
+            Status
+            <select name="status" defaultValue={values.status} {...field("status")}>
+              <option value="ACTIVE">Active: shown in the storefront</option>
+              <option value="DRAFT">Draft: hidden</option>
+              <option value="ARCHIVED">Archived: hidden</option>
+            </select>
+          </label>
+          <FieldError name="status" errors={errors} />
+        </div>
       </div>
       {values.imageUrl && isSafeImageSrc(values.imageUrl) ? (
         <img className="product-thumb large" src={values.imageUrl} alt="" width={96} height={96} loading="lazy" />
@@ -213,21 +230,22 @@ export function ProductForm({
           </label>
           <label className="stock-field">
             <span>Stock</span>
-            <input name="stock" type="number" min={0} max={1000000} step={1} defaultValue={values.stock} {...invalid("stock")} />
+            <input name="stock" type="number" min={0} max={1000000} step={1} defaultValue={values.stock} {...field("stock")} />
           </label>
         </div>
         <span className="muted small">Leave "Track stock" unticked for items you never run out of.</span>
-        <FieldError id="err-stock" message={errors.stock} />
+        <FieldError name="stock" errors={errors} />
         <label className="check">
           <input type="checkbox" name="isAvailable" defaultChecked={values.isAvailable} />
           Available for sale
         </label>
       </fieldset>
       <div className="row">
-        <button type="submit" name="intent" value="save" className="button primary" disabled={busy}>
-          {busy ? "Saving…" : submitLabel}
-        </button>
+        <SubmitButton name="intent" value="save" className="button primary" busyLabel={mode === "create" ? "Creating…" : "Saving…"}>
+          {submitLabel}
+        </SubmitButton>
       </div>
     </Form>
+    </div>
   );
 }

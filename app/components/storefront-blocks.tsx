@@ -5,11 +5,20 @@
  */
 import { Form, Link, isRouteErrorResponse, useLocation, useParams, useRouteError } from "@remix-run/react";
 import type { MetaDescriptor } from "@remix-run/node";
-import type { ProductView, PublicBlock } from "../../storefront/site.server";
+import { createContext, useContext } from "react";
+import type { ProductView } from "../../storefront/site.server";
+import type { PublicBlock } from "../../storefront/blocks";
 import { CsrfInput } from "./csrf";
 import { BlockFrame } from "./block-frame";
 
 export const LAYOUT_ROUTE_ID = "routes/s.$businessSlug";
+
+/**
+ * Whether the storefront's links and forms have Remix discover their routes as soon as they render
+ * ("render", the default), or only when used ("none"): the site builder's live preview, where links
+ * lead nowhere and the browser may refuse a framed page its storage, which discovery writes to.
+ */
+export const LinkDiscovery = createContext<"render" | "none">("render");
 
 /** "<title> · <business name>" for a storefront route's meta. */
 export function sfMeta(matches: { id: string; data: unknown }[], title?: string): MetaDescriptor[] {
@@ -56,9 +65,10 @@ export function AddToCartForm({
   compact?: boolean;
 }) {
   const redirectTo = useReturnPath();
+  const discover = useContext(LinkDiscovery);
   const qtyId = `qty-${product.id}`;
   return (
-    <Form method="post" action={shopPath(slug, "/cart")} className={compact ? "sf-add sf-add-compact" : "sf-add"} preventScrollReset>
+    <Form method="post" action={shopPath(slug, "/cart")} discover={discover} className={compact ? "sf-add sf-add-compact" : "sf-add"} preventScrollReset>
       <CsrfInput />
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.id} />
@@ -82,14 +92,15 @@ export function AddToCartForm({
 export function ProductCard({ product, slug, headingLevel = 3 }: { product: ProductView; slug: string; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const href = shopPath(slug, `/products/${encodeURIComponent(product.slug)}`);
+  const discover = useContext(LinkDiscovery);
   return (
     <article className="sf-card">
-      <Link to={href} tabIndex={-1} aria-hidden="true" className="sf-card-media-link">
+      <Link to={href} tabIndex={-1} aria-hidden="true" className="sf-card-media-link" discover={discover}>
         <ProductImage src={product.imageUrl} alt={product.name} />
       </Link>
       <div className="sf-card-body">
         <Heading className="sf-card-title">
-          <Link to={href}>{product.name}</Link>
+          <Link to={href} discover={discover}>{product.name}</Link>
         </Heading>
         {product.description ? <p className="sf-card-desc">{product.description}</p> : null}
         <div className="sf-card-foot">
@@ -119,45 +130,70 @@ export function ProductGrid({ products, slug, label }: { products: ProductView[]
   );
 }
 
-/** A page's blocks: heading → h2, text → p, image → img, product-grid → cards; app blocks are placeholders. */
+/** A page's blocks: heading → h2, text → p, image → img, product-grid → cards, app blocks → their iframes. */
 export function StorefrontBlocks({ blocks, products, slug, businessId = "", locale = "en-US" }: { blocks: PublicBlock[]; products: ProductView[]; slug: string; businessId?: string; locale?: string }) {
   return (
     <div className="sf-blocks">
-      {blocks.map((block) => {
-        if (block.kind === "app")
-          return (
-            <div key={block.id} className="app-block" data-app-block={block.id} data-block-type={block.type}>
-              <BlockFrame blockId={block.id} renderUrl={block.renderUrl} settings={block.settings} businessId={businessId} locale={locale} mode="storefront" title={block.name} className="sf-block-frame" />
-            </div>
-          );
-        switch (block.type) {
-          case "heading":
-            return block.text ? <h2 key={block.id} className="sf-block-heading">{block.text}</h2> : null;
-          case "text":
-            return block.text ? <p key={block.id} className="sf-block-text">{block.text}</p> : null;
-          case "image":
-            return (
-              <figure key={block.id} className="sf-block-image">
-                <img src={block.url} alt={block.alt} loading="lazy" decoding="async" />
-              </figure>
-            );
-          case "product-grid":
-            return (
-              <section key={block.id} className="sf-block-products" aria-label="Products">
-                <ProductGrid products={products.slice(0, block.limit)} slug={slug} />
-                {products.length > 0 ? (
-                  <p className="sf-more">
-                    <Link to={shopPath(slug, "/products")} className="sf-button">See the full menu</Link>
-                  </p>
-                ) : null}
-              </section>
-            );
-          default:
-            return null;
-        }
-      })}
+      {blocks.map((block) => (
+        <StorefrontBlock key={block.id} block={block} products={products} slug={slug} businessId={businessId} locale={locale} />
+      ))}
     </div>
   );
+}
+
+/**
+ * One block as shoppers see it. The site builder's live preview renders the same element, with
+ * `mode: "editor"` (and the app's session token) for app blocks.
+ */
+export function StorefrontBlock({
+  block,
+  products,
+  slug,
+  businessId = "",
+  locale = "en-US",
+  mode = "storefront",
+  sessionToken,
+}: {
+  block: PublicBlock;
+  products: ProductView[];
+  slug: string;
+  businessId?: string;
+  locale?: string;
+  mode?: "storefront" | "editor";
+  sessionToken?: string | null;
+}) {
+  const discover = useContext(LinkDiscovery);
+  if (block.kind === "app")
+    return (
+      <div className="app-block" data-app-block={block.id} data-block-type={block.type}>
+        <BlockFrame blockId={block.id} renderUrl={block.renderUrl} settings={block.settings} businessId={businessId} locale={locale} mode={mode} sessionToken={mode === "editor" ? sessionToken : null} title={block.name} className="sf-block-frame" />
+      </div>
+    );
+  switch (block.type) {
+    case "heading":
+      return block.text ? <h2 className="sf-block-heading">{block.text}</h2> : null;
+    case "text":
+      return block.text ? <p className="sf-block-text">{block.text}</p> : null;
+    case "image":
+      return (
+        <figure className="sf-block-image">
+          <img src={block.url} alt={block.alt} loading="lazy" decoding="async" />
+        </figure>
+      );
+    case "product-grid":
+      return (
+        <section className="sf-block-products" aria-label="Products">
+          <ProductGrid products={products.slice(0, block.limit)} slug={slug} />
+          {products.length > 0 ? (
+            <p className="sf-more">
+              <Link to={shopPath(slug, "/products")} className="sf-button" discover={discover}>See the full menu</Link>
+            </p>
+          ) : null}
+        </section>
+      );
+    default:
+      return null;
+  }
 }
 
 /** "★★★★☆" for people who see it, "4 out of 5 stars" for screen readers. */

@@ -19,7 +19,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 export default function Landing() {
   const { apps, shops } = useLoaderData<typeof loader>();
   return (
-    <main>
+    <main id="main" tabIndex={-1}>
       <section className="hero">
         <div className="page">
           <h1>Apps for every storefront.</h1>

@@ -10,7 +10,7 @@ import { now } from "~/platform/core/clock.server";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
 
-export const meta: MetaFunction = () => [{ title: "Admin · Storefront Apps" }];
+export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 
 const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
@@ -126,7 +126,7 @@ export default function AdminHome() {
           {topProducts.length === 0 ? (
             <EmptyState title="No sales in the last 30 days" />
           ) : (
-            <table className="table">
+            <table className="table keep">
               <thead>
                 <tr><th scope="col">Product</th><th scope="col" className="num">Sold</th><th scope="col" className="num">Revenue</th></tr>
               </thead>

@@ -7,6 +7,8 @@ import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
+import { AppIcon } from "~/components/app-icon";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
@@ -83,19 +85,27 @@ export default function AdminApps() {
           {active.map((i) => (
             <li key={i.id} className="card stack" data-testid="installed-app">
               <div className="section-title">
-                <div>
-                  <h2>{i.appName} {i.isTestInstall ? <span className="badge info">test install</span> : null}</h2>
-                  <p className="muted small">Installed {fmt(i.installedAt)}</p>
+                <div className="installed-head">
+                  <AppIcon name={i.appName} iconUrl={i.iconUrl} />
+                  <div>
+                    <h2>
+                      <Link to={`/admin/apps/${i.id}`}>{i.appName}</Link> {i.isTestInstall ? <span className="badge info">test install</span> : null}
+                    </h2>
+                    <p className="muted small">Installed {fmt(i.installedAt)}</p>
+                  </div>
                 </div>
+                <div className="installed-actions">
+                <Link to={`/admin/apps/${i.id}`} className="button small" aria-label={`Settings of ${i.appName}`}>Settings</Link>
                 <details className="confirm">
                   <summary>Uninstall…</summary>
                   <p className="muted small">{i.appName} loses access at once, its blocks leave your pages and its widgets leave your storefront. In 48 hours it is told to erase your data.</p>
                   <Form method="post">
                     <CsrfInput />
                     <input type="hidden" name="installationId" value={i.id} />
-                    <button type="submit" name="intent" value="uninstall" className="button danger">Uninstall {i.appName}</button>
+                    <SubmitButton name="intent" value="uninstall" className="button danger" busyLabel="Uninstalling…">Uninstall {i.appName}</SubmitButton>
                   </Form>
                 </details>
+                </div>
               </div>
               {i.needsReConsent ? (
                 <div className="alert warning" role="alert">
@@ -109,7 +119,7 @@ export default function AdminApps() {
                   <Form method="post">
                     <CsrfInput />
                     <input type="hidden" name="installationId" value={i.id} />
-                    <button type="submit" name="intent" value="consent" className="button primary">Approve new permissions</button>
+                    <SubmitButton name="intent" value="consent" className="button primary" busyLabel="Approving…">Approve new permissions</SubmitButton>
                   </Form>
                 </div>
               ) : null}
@@ -137,9 +147,9 @@ export default function AdminApps() {
               {history.map((i) => (
                 <tr key={i.id}>
                   <td>{i.appName}</td>
-                  <td>{fmt(i.installedAt)}</td>
-                  <td>{fmt(i.uninstalledAt)}</td>
-                  <td>
+                  <td data-label="Installed">{fmt(i.installedAt)}</td>
+                  <td data-label="Uninstalled">{fmt(i.uninstalledAt)}</td>
+                  <td data-label="Data erasure">
                     {i.erasureDeliveredAt
                       ? `Requested ${fmt(i.erasureDeliveredAt)} ✓`
                       : i.erasureScheduledAt

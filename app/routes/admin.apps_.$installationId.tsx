@@ -4,13 +4,15 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { useState } from "react";
 import { and, eq } from "drizzle-orm";
 import { installations } from "../../db/schema";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getSignedInAccount, requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { businessAdminPages, businessEmbeds, setAppSettings, setEmbed } from "~/platform/extensions/merchant.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
+import { AppIcon } from "~/components/app-icon";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
@@ -24,6 +26,9 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], in
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  // an app sends whoever installed it here after the OAuth exchange; a developer who installed an
+  // approved app on their sandbox has no admin, and finds the sandbox in the portal
+  if (new URL(request.url).searchParams.has("installed") && (await getSignedInAccount(request, context))?.role === "DEVELOPER") throw redirect("/portal");
   const { business, installation, app } = await load(request, context, params.installationId!);
   const manifest = (app.manifest as Manifest | null) ?? {};
   const embeds = (await businessEmbeds(context.db, business.id)).filter((e) => e.installationId === installation.id);
@@ -31,6 +36,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return json({
     installationId: installation.id,
     app: { name: app.name, description: app.description, iconUrl: app.iconUrl },
+    installedAt: installation.installedAt.toISOString(),
+    isTestInstall: installation.isTestInstall,
     settingsSchema: manifest.settingsSchema ?? null,
     settings: installation.settings,
     embeds: embeds.map((e) => ({ embedType: e.embedType, name: e.name, description: e.description ?? "", kind: e.kind, position: e.position, enabled: e.enabled, settings: e.settings, settingsSchema: e.settingsSchema ?? null })),
@@ -60,7 +67,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const body: Record<string, unknown> = { enabled: form.get("enabled") === "true" };
       if (form.has("settings")) body.settings = parseJson("settings");
       await setEmbed(context.db, business.id, installation.id, embedType, body);
-      return redirect(`?saved=${encodeURIComponent(embedType)}`);
+      const what = form.has("settings") ? "settings" : body.enabled ? "on" : "off";
+      return redirect(`?${new URLSearchParams({ saved: "embed", embed: embedType, what })}`);
     }
     return json({ error: "Unknown action" }, 400);
   } catch (e) {
@@ -83,7 +91,7 @@ function EmbedCard({ embed }: { embed: { embedType: string; name: string; descri
           <input type="hidden" name="intent" value="embed" />
           <input type="hidden" name="embedType" value={embed.embedType} />
           <input type="hidden" name="enabled" value={embed.enabled ? "false" : "true"} />
-          <button type="submit" className="button small">{embed.enabled ? `Turn off ${embed.name}` : `Turn on ${embed.name}`}</button>
+          <SubmitButton className="button small" busyLabel={embed.enabled ? "Turning off…" : "Turning on…"}>{embed.enabled ? `Turn off ${embed.name}` : `Turn on ${embed.name}`}</SubmitButton>
         </Form>
       </div>
       {embed.settingsSchema ? (
@@ -93,11 +101,25 @@ function EmbedCard({ embed }: { embed: { embedType: string; name: string; descri
           <input type="hidden" name="embedType" value={embed.embedType} />
           <input type="hidden" name="enabled" value={String(embed.enabled)} />
           <SettingsForm schema={embed.settingsSchema} value={settings} onChange={setSettings} name="settings" idPrefix={`embed-${embed.embedType}`} />
-          <div><button type="submit" className="button">Save {embed.name} settings</button></div>
+          <div><SubmitButton className="button" busyLabel="Saving…">Save {embed.name} settings</SubmitButton></div>
         </Form>
       ) : null}
     </li>
   );
+}
+
+/** The done message after a change: what was saved, in words. */
+function SavedMessage({ params, embeds }: { params: URLSearchParams; embeds: { embedType: string; name: string }[] }) {
+  const saved = params.get("saved");
+  if (!saved) return null;
+  let message = "Saved.";
+  if (saved === "settings") message = "Settings saved.";
+  if (saved === "embed") {
+    const name = embeds.find((e) => e.embedType === params.get("embed"))?.name ?? "The embed";
+    const what = params.get("what");
+    message = what === "on" ? `${name} is on: it shows on your storefront.` : what === "off" ? `${name} is off: it no longer shows on your storefront.` : `${name} settings saved.`;
+  }
+  return <p className="alert success" role="status">{message}</p>;
 }
 
 export default function InstalledApp() {
@@ -107,12 +129,23 @@ export default function InstalledApp() {
   const [settings, setSettings] = useState<Record<string, unknown>>(data.settings);
   return (
     <div className="stack-lg">
-      <header>
+      <header className="stack">
         <p><Link to="/admin/apps">← Apps</Link></p>
-        <h1>{data.app.name}</h1>
-        <p className="lead">{data.app.description}</p>
+        <div className="installed-head">
+          <AppIcon name={data.app.name} iconUrl={data.app.iconUrl} large />
+          <div>
+            <h1>{data.app.name} {data.isTestInstall ? <span className="badge info">test install</span> : null}</h1>
+            <p className="lead">{data.app.description}</p>
+          </div>
+        </div>
       </header>
-      {params.get("saved") && !result ? <p className="alert success" role="status">Saved.</p> : null}
+      {params.has("installed") && !result ? (
+        <div className="alert success" role="status" data-testid="install-complete">
+          <strong>{data.app.name} is installed.</strong> Choose its settings and storefront embeds below
+          {data.adminPages.length ? "; its own pages are in your admin's menu." : "."} You find it again under <Link to="/admin/apps">Apps</Link>.
+        </div>
+      ) : null}
+      {!result ? <SavedMessage params={params} embeds={data.embeds} /> : null}
       {result?.error ? <p className="alert error" role="alert">{result.error}</p> : null}
       {data.adminPages.length ? (
         <section className="card stack">
@@ -127,7 +160,7 @@ export default function InstalledApp() {
             <CsrfInput />
             <input type="hidden" name="intent" value="settings" />
             <SettingsForm schema={data.settingsSchema} value={settings} onChange={setSettings} name="settings" idPrefix="app-settings" />
-            <div><button type="submit" className="button primary">Save settings</button></div>
+            <div><SubmitButton className="button primary" busyLabel="Saving…">Save settings</SubmitButton></div>
           </Form>
         ) : (
           <p className="muted">This app has no settings.</p>

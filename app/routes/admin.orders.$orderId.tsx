@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { formatMoney, getOrderDetail } from "~/platform/catalog/admin-queries.server";
 import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/catalog/orders.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.number ?? ""} · Admin` }];
 
@@ -71,10 +72,8 @@ const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
 export default function AdminOrder() {
   const { order, items, history, moves } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const navigation = useNavigation();
   const [params] = useSearchParams();
   const saved = params.get("saved");
-  const pendingMove = navigation.state === "submitting" ? navigation.formData?.get("status") : null;
   const forward = moves.filter((m) => m !== "CANCELLED");
   const canCancel = moves.includes("CANCELLED");
   return (
@@ -101,9 +100,9 @@ export default function AdminOrder() {
                 <CsrfInput />
                 <input type="hidden" name="intent" value="move" />
                 <input type="hidden" name="status" value={s} />
-                <button type="submit" className="button primary" disabled={pendingMove != null}>
+                <SubmitButton className="button primary" busyLabel={`Moving to ${s}…`}>
                   {`Move to ${s}`}
-                </button>
+                </SubmitButton>
               </Form>
             ))}
             {canCancel ? (
@@ -114,9 +113,9 @@ export default function AdminOrder() {
                   <CsrfInput />
                   <input type="hidden" name="intent" value="move" />
                   <input type="hidden" name="status" value="CANCELLED" />
-                  <button type="submit" className="button danger" disabled={pendingMove != null}>
+                  <SubmitButton className="button danger" busyLabel="Cancelling the order…">
                     {"Move to CANCELLED"}
-                  </button>
+                  </SubmitButton>
                 </Form>
               </details>
             ) : null}
@@ -154,7 +153,7 @@ export default function AdminOrder() {
         {items.length === 0 ? (
           <p className="muted">This order has no items.</p>
         ) : (
-          <table className="table">
+          <table className="table keep">
             <thead>
               <tr>
                 <th scope="col">Product</th>

@@ -1,49 +1,83 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
-import { listOrders } from "~/platform/catalog/queries.server";
-import { ADMIN_PAGE_SIZE, formatMoney, orderStatusCounts, pageCount, readPage } from "~/platform/catalog/admin-queries.server";
-import { toMinor } from "~/platform/catalog/serialize.server";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { useEffect, useState } from "react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
+import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
+import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
+import { bulkMoveOrders, type BulkMoveResult } from "~/platform/catalog/bulk-moves.server";
+import { parseOrderStatus } from "~/platform/catalog/orders.server";
+import { ApiError, readForm } from "~/platform/core/http.server";
 import { ORDER_STATUSES, type OrderStatus } from "../../db/schema";
 import { EmptyState } from "~/components/area-layout";
+import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
-const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
+async function merchant(request: Request, context: LoaderFunctionArgs["context"]) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
+  return business;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const business = await merchant(request, context);
   const url = new URL(request.url);
-  const rawStatus = url.searchParams.get("status");
-  const status = rawStatus && (ORDER_STATUSES as readonly string[]).includes(rawStatus) ? (rawStatus as OrderStatus) : null;
+  const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
+  const { filter, notices } = parseOrderFilter(url.searchParams, timeZone);
   const page = readPage(url);
-  const [{ data, total }, counts] = await Promise.all([
-    listOrders(context.db, business.id, { limit: ADMIN_PAGE_SIZE, offset: (page - 1) * ADMIN_PAGE_SIZE }, { status: status ?? undefined }),
+  const [{ rows, total }, counts] = await Promise.all([
+    searchOrders(context.db, business.id, filter, { page }),
     orderStatusCounts(context.db, business.id),
   ]);
   return json({
     statuses: [...ORDER_STATUSES],
-    status,
-    unknownStatus: rawStatus !== null && rawStatus !== "" && status === null ? rawStatus : null,
+    filter: { q: filter.q, status: filter.status, from: filter.from, to: filter.to, sort: filter.sort },
+    filtered: isFiltered(filter),
+    shortSearch: filter.q !== "" && filter.q.length < MIN_TEXT_SEARCH && !/^#?\d+$/.test(filter.q),
+    notices,
+    timeZone,
     page,
     pages: pageCount(total),
     total,
     counts,
-    orders: data.map((o) => ({
+    orders: rows.map((o) => ({
       id: o.id,
       number: o.orderNumber,
-      createdAt: o.createdAt,
-      customer: o.customer.name,
-      items: o.items.reduce((n, i) => n + i.quantity, 0),
-      total: formatMoney(toMinor(o.amount), o.currency, business.locale),
+      createdAt: o.createdAt.toISOString(),
+      customer: o.customerName,
+      contact: o.customerEmail ?? o.customerPhone,
+      items: o.itemCount,
+      total: formatMoney(o.amount, o.currency, business.locale),
       status: o.status,
       paymentStatus: o.paymentStatus,
       paymentMethod: o.paymentMethod,
     })),
   });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const business = await merchant(request, context);
+  const form = await readForm(request);
+  await requireCsrf(request, form, context.env);
+  if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
+  let to: OrderStatus;
+  try {
+    to = parseOrderStatus(form.get("status"));
+  } catch {
+    return json({ error: "Choose the status to move the selected orders to.", results: null, to: null }, 400);
+  }
+  try {
+    const results = await bulkMoveOrders(context.db, business.id, form.getAll("orderIds").map(String), to);
+    return json({ error: null, results, to });
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message, results: null, to: null }, e.status);
+    throw e;
+  }
 }
 
 const ORDER_TONE: Record<string, string> = {
@@ -58,33 +92,135 @@ const ORDER_TONE: Record<string, string> = {
 const PAYMENT_TONE: Record<string, string> = { COMPLETED: "ok", PENDING: "warn", EXPIRED: "danger", FAILED: "danger", NONE: "" };
 const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
-const href = (status: string | null) => pageHref("/admin/orders", { status });
+function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStatus }) {
+  const moved = results.filter((r) => r.ok);
+  const refused = results.filter((r): r is Extract<BulkMoveResult, { ok: false }> => !r.ok);
+  return (
+    <div className="stack bulk-results" data-testid="bulk-results">
+      {moved.length ? (
+        <p className="alert success" role="status">
+          {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}: {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
+        </p>
+      ) : null}
+      {refused.length ? (
+        <div className="alert warning" role="alert">
+          <strong>{refused.length === 1 ? "1 order was not moved" : `${refused.length} orders were not moved`}</strong>
+          <ul>
+            {refused.map((r) => (
+              <li key={r.orderId}>
+                {r.orderNumber ? `#${r.orderNumber}` : r.orderId}: {r.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
 
 export default function AdminOrders() {
-  const { statuses, status, unknownStatus, page, pages, total, counts, orders } = useLoaderData<typeof loader>();
+  const { statuses, filter, filtered, shortSearch, notices, timeZone, page, pages, total, counts, orders } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  // a finished bulk move clears the selection; a new page of the list does too
+  useEffect(() => setSelected(new Set()), [result]);
+  const ids = orders.map((o) => o.id).join(",");
+  useEffect(() => setSelected((s) => new Set([...s].filter((id) => ids.split(",").includes(id)))), [ids]);
+
+  const query = orderFilterQuery(filter);
+  const href = (change: Record<string, string | null>) => pageHref("/admin/orders", { ...query, ...change });
+  const csvHref = pageHref("/admin/orders/export.csv", query);
+  const allSelected = orders.length > 0 && orders.every((o) => selected.has(o.id));
+  const toggle = (id: string, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+  const searching = navigation.state === "loading" && navigation.location?.pathname === "/admin/orders" && !navigation.formMethod;
+  const navigate = useNavigate();
+  // the address keeps only the filters that are set (without JavaScript the form sends them all, which reads the same)
+  const applyFilters = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const value = (name: string) => String(data.get(name) ?? "").trim() || null;
+    const sort = value("sort");
+    navigate(pageHref("/admin/orders", { q: value("q"), status: value("status"), from: value("from"), to: value("to"), sort: sort === "newest" ? null : sort }));
+  };
+
   return (
-    <div className="stack-lg">
-      <header className="page-head">
-        <h1>Orders</h1>
-        <p className="lead">Every order placed in your storefront, newest first.</p>
+    <div className="stack-lg orders-page">
+      <header className="section-title">
+        <div className="page-head">
+          <h1>Orders</h1>
+          <p className="lead">Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.</p>
+        </div>
+        <a href={csvHref} className="button" download data-testid="export-csv">
+          Download CSV{filtered ? " of these orders" : ""}
+        </a>
       </header>
-      {unknownStatus ? <p className="alert warning" role="alert">There is no order status "{unknownStatus}": showing all orders.</p> : null}
+      {notices.map((n) => (
+        <p key={n} className="alert warning" role="alert">{n}</p>
+      ))}
+
+      <Form method="get" className="card order-filters" role="search" aria-label="Search and filter orders" onSubmit={applyFilters}>
+        {filter.status ? <input type="hidden" name="status" value={filter.status} /> : null}
+        <label className="order-filter-q">
+          Search
+          <input type="search" name="q" defaultValue={filter.q} key={filter.q} maxLength={100} placeholder="Order number, customer name, phone or e-mail" aria-describedby="order-search-help" />
+        </label>
+        <label>
+          From
+          <input type="date" name="from" defaultValue={filter.from ?? ""} key={`from-${filter.from}`} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={filter.to ?? ""} key={`to-${filter.to}`} />
+        </label>
+        <label>
+          Sort
+          <select name="sort" defaultValue={filter.sort} key={`sort-${filter.sort}`}>
+            {ORDER_SORTS.map((s) => (
+              <option key={s} value={s}>{ORDER_SORT_LABELS[s]}</option>
+            ))}
+          </select>
+        </label>
+        <div className="order-filter-actions">
+          <button type="submit" className="button primary" aria-busy={searching || undefined}>
+            {searching ? "Searching…" : "Apply filters"}
+          </button>
+          {filtered || filter.sort !== "newest" ? <Link to="/admin/orders" className="button subtle">Clear filters</Link> : null}
+        </div>
+        <p id="order-search-help" className="muted small order-filter-help">
+          {shortSearch ? `Searches shorter than ${MIN_TEXT_SEARCH} characters match order numbers only.` : "From and To include the whole day."}
+        </p>
+      </Form>
 
       <nav className="pills" aria-label="Filter by status">
-        <Link to={href(null)} className={status ? "pill" : "pill active"} aria-current={status ? undefined : "page"}>
+        <Link to={href({ status: null })} className={filter.status ? "pill" : "pill active"} aria-current={filter.status ? undefined : "page"}>
           All <span className="pill-count">{counts.all}</span>
         </Link>
         {statuses.map((s) => (
-          <Link key={s} to={href(s)} className={status === s ? "pill active" : "pill"} aria-current={status === s ? "page" : undefined}>
+          <Link key={s} to={href({ status: s })} className={filter.status === s ? "pill active" : "pill"} aria-current={filter.status === s ? "page" : undefined}>
             {statusLabel(s)} <span className="pill-count">{counts.byStatus[s]}</span>
           </Link>
         ))}
       </nav>
 
+      {result?.error ? <p className="alert error" role="alert">{result.error}</p> : null}
+      {result?.results && result.to ? <BulkResults results={result.results} to={result.to} /> : null}
+
       {orders.length === 0 ? (
-        status ? (
-          <EmptyState title={`No ${statusLabel(status)} orders`}>
-            <p>{total > 0 ? <Link to={href(status)}>Go to the first page</Link> : <Link to="/admin/orders">See all orders</Link>}</p>
+        filtered ? (
+          <EmptyState title="No orders match">
+            <p>
+              {total > 0 ? <Link to={href({})}>Go to the first page</Link> : <>Nothing matches {describeFilter(filter)}. <Link to="/admin/orders">Clear filters</Link></>}
+            </p>
           </EmptyState>
         ) : total > 0 ? (
           <EmptyState title="No orders on this page">
@@ -96,43 +232,91 @@ export default function AdminOrders() {
           </EmptyState>
         )
       ) : (
-        <>
-          <p className="muted small" role="status">
-            {total} {status ? statusLabel(status) : ""} {total === 1 ? "order" : "orders"}
-          </p>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Date (UTC)</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Items</th>
-                <th scope="col">Total</th>
-                <th scope="col">Status</th>
-                <th scope="col">Payment</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((o) => (
-                <tr key={o.id} data-testid="order-row">
-                  <td><Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}><strong>#{o.number}</strong></Link></td>
-                  <td className="nowrap">{fmtDate(o.createdAt)}</td>
-                  <td className="break">{o.customer}</td>
-                  <td>{o.items}</td>
-                  <td className="num">{o.total}</td>
-                  <td><span className={`badge ${ORDER_TONE[o.status] ?? ""}`}>{statusLabel(o.status)}</span></td>
-                  <td>
-                    <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>{o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}</span>
-                    <div className="muted small">{o.paymentMethod.toLowerCase()}</div>
-                  </td>
+        <Form method="post" className="stack" aria-label="Orders">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="bulk-move" />
+          <div className="bulk-bar" role="group" aria-label="Bulk status move">
+            <p className="muted small" role="status">
+              {total} {total === 1 ? "order" : "orders"}
+              {selected.size ? <strong data-testid="selected-count"> · {selected.size} selected</strong> : null}
+            </p>
+            <label className="bulk-target">
+              Move selected to
+              <select name="status" defaultValue="" required>
+                <option value="" disabled>Choose a status…</option>
+                {statuses.filter((s) => s !== "PENDING").map((s) => (
+                  <option key={s} value={s}>{statusLabel(s)}</option>
+                ))}
+              </select>
+            </label>
+            <SubmitButton className="button primary" busyLabel="Moving orders…" disabled={hydrated && selected.size === 0}>
+              Apply to selected
+            </SubmitButton>
+          </div>
+          <div className="table-scroll">
+            <table className="table orders-table">
+              <thead>
+                <tr>
+                  <th scope="col" className="select-col">
+                    <label className="select-hit">
+                      <input
+                        type="checkbox"
+                        aria-label="Select every order on this page"
+                        checked={allSelected}
+                        onChange={(e) => setSelected(e.target.checked ? new Set(orders.map((o) => o.id)) : new Set())}
+                      />
+                      <span className="select-all-text" aria-hidden="true">Select all</span>
+                    </label>
+                  </th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Items</th>
+                  <th scope="col" className="num">Total</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Payment</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
+              </thead>
+              <tbody>
+                {orders.map((o) => (
+                  <tr key={o.id} data-testid="order-row" className={selected.has(o.id) ? "selected" : undefined}>
+                    <td className="select-col">
+                      <label className="select-hit">
+                        <input type="checkbox" name="orderIds" value={o.id} aria-label={`Select order #${o.number}`} checked={selected.has(o.id)} onChange={(e) => toggle(o.id, e.target.checked)} />
+                      </label>
+                    </td>
+                    <td data-label="Order"><Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}><strong>#{o.number}</strong></Link></td>
+                    <td data-label="Date" className="nowrap">{fmtDate(o.createdAt)}</td>
+                    <td data-label="Customer" className="break">
+                      {o.customer}
+                      {o.contact ? <div className="muted small">{o.contact}</div> : null}
+                    </td>
+                    <td data-label="Items">{o.items}</td>
+                    <td data-label="Total" className="num">{o.total}</td>
+                    <td data-label="Status"><span className={`badge ${ORDER_TONE[o.status] ?? ""}`} data-testid="order-row-status">{statusLabel(o.status)}</span></td>
+                    <td data-label="Payment">
+                      <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>{o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}</span>
+                      <div className="muted small">{o.paymentMethod.toLowerCase()}</div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Form>
       )}
 
-      <Pagination page={page} pages={pages} path="/admin/orders" query={{ status }} />
+      <Pagination page={page} pages={pages} path="/admin/orders" query={query} />
     </div>
   );
+}
+
+function describeFilter(f: { q: string; status: string | null; from: string | null; to: string | null }) {
+  const parts: string[] = [];
+  if (f.q) parts.push(`"${f.q}"`);
+  if (f.status) parts.push(`status ${statusLabel(f.status)}`);
+  if (f.from && f.to) parts.push(`${f.from} to ${f.to}`);
+  else if (f.from) parts.push(`from ${f.from}`);
+  else if (f.to) parts.push(`until ${f.to}`);
+  return parts.join(", ");
 }

@@ -8,6 +8,7 @@ import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
@@ -51,10 +52,10 @@ export default function SitePages() {
           {pages.map((p) => (
             <tr key={p.slug}>
               <td><Link to={`/admin/pages/${p.slug}`}><strong>{p.title}</strong></Link></td>
-              <td><a href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
-              <td>{p.blocks}</td>
-              <td>{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
-              <td><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>
+              <td data-label="Address"><a href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
+              <td data-label="Blocks">{p.blocks}</td>
+              <td data-label="State">{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
+              <td data-label=""><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>
             </tr>
           ))}
         </tbody>
@@ -66,7 +67,7 @@ export default function SitePages() {
           <CsrfInput />
           <label>Title <input name="title" required maxLength={120} /></label>
           <label>Address <input name="slug" required pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder="summer-menu" /></label>
-          <button type="submit" className="button primary">Create page</button>
+          <SubmitButton className="button primary" busyLabel="Creating…">Create page</SubmitButton>
         </Form>
       </section>
     </div>

@@ -5,11 +5,13 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
-import { parseProductForm } from "~/platform/catalog/product-form.server";
+import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
-import { ProductForm, productToFormValues, type ProductFormErrors } from "~/components/product-form";
+import { ProductForm, productToFormValues } from "~/components/product-form";
+import type { FormErrors } from "~/components/form-errors";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.product.name ?? "Product"} · Admin` }];
 
@@ -61,20 +63,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       await deleteProduct(context.db, business.id, productId);
       return redirect("/admin/products?saved=deleted");
     }
-    if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: {} as ProductFormErrors, values: null }, 400);
+    if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
     const parsed = parseProductForm(form);
     const { values } = parsed;
-    if (!parsed.ok) return json({ error: parsed.error, errors: parsed.errors, values }, 400);
+    if (!parsed.ok) return json({ error: null, errors: parsed.errors, values }, 400);
     try {
       await updateProduct(context.db, business.id, productId, parsed.input);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) return json({ error: e.message, errors: { slug: e.message } as ProductFormErrors, values }, 409);
+      if (e instanceof ApiError && e.status !== 404) return json({ error: null, errors: productApiErrors(e.message), values }, e.status);
       throw e;
     }
     return redirect(`/admin/products/${productId}?saved=updated`);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) throw new Response("Product not found", { status: 404 });
-    if (e instanceof ApiError) return json({ error: e.message, errors: {} as ProductFormErrors, values: null }, e.status);
+    if (e instanceof ApiError) return json({ error: e.message, errors: null as FormErrors | null, values: null }, e.status);
     throw e;
   }
 }
@@ -96,8 +98,8 @@ export default function EditProduct() {
         </p>
       </header>
       {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {!data?.error && saved === "created" ? <p className="alert success" role="status">The product was created.</p> : null}
-      {!data?.error && saved === "updated" ? <p className="alert success" role="status">Changes saved.</p> : null}
+      {!data && saved === "created" ? <p className="alert success" role="status">The product was created.</p> : null}
+      {!data && saved === "updated" ? <p className="alert success" role="status">Changes saved.</p> : null}
 
       <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
 
@@ -109,7 +111,7 @@ export default function EditProduct() {
           <p className="muted small">This cannot be undone.</p>
           <Form method="post">
             <CsrfInput />
-            <button type="submit" name="intent" value="delete" className="button danger">Delete product</button>
+            <SubmitButton name="intent" value="delete" className="button danger" busyLabel="Deleting…">Delete product</SubmitButton>
           </Form>
         </details>
       </section>

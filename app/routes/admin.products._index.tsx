@@ -108,10 +108,10 @@ export default function AdminProducts() {
                       </div>
                     </div>
                   </td>
-                  <td className="num">{p.price}</td>
-                  <td><span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span></td>
-                  <td>{p.isAvailable ? "Available" : <span className="muted">Not for sale</span>}</td>
-                  <td>
+                  <td data-label="Price" className="num">{p.price}</td>
+                  <td data-label="Status"><span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span></td>
+                  <td data-label="Availability">{p.isAvailable ? "Available" : <span className="muted">Not for sale</span>}</td>
+                  <td data-label="Stock">
                     {p.stock === null ? (
                       <span className="muted">untracked</span>
                     ) : p.stock === 0 ? (
@@ -122,7 +122,7 @@ export default function AdminProducts() {
                       p.stock
                     )}
                   </td>
-                  <td><Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>Edit</Link></td>
+                  <td data-label=""><Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>Edit</Link></td>
                 </tr>
               ))}
             </tbody>

@@ -3,9 +3,9 @@ import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { createProduct } from "~/platform/catalog/products.server";
-import { parseProductForm } from "~/platform/catalog/product-form.server";
+import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
-import { ProductForm, emptyProductValues, type ProductFormErrors } from "~/components/product-form";
+import { ProductForm, emptyProductValues } from "~/components/product-form";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
@@ -22,12 +22,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireCsrf(request, form, context.env);
   const parsed = parseProductForm(form);
   const { values } = parsed;
-  if (!parsed.ok) return json({ error: parsed.error, errors: parsed.errors, values }, 400);
+  if (!parsed.ok) return json({ errors: parsed.errors, values }, 400);
   try {
     const product = await createProduct(context.db, business.id, parsed.input);
     return redirect(`/admin/products/${product.id}?saved=created`);
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, errors: (e.status === 409 ? { slug: e.message } : {}) as ProductFormErrors, values }, e.status);
+    if (e instanceof ApiError) return json({ errors: productApiErrors(e.message), values }, e.status);
     throw e;
   }
 }
@@ -41,7 +41,6 @@ export default function NewProduct() {
         <p className="small"><Link to="/admin/products">← Products</Link></p>
         <h1>Add product</h1>
       </header>
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
       <ProductForm mode="create" values={data?.values ?? emptyProductValues} errors={data?.errors} submitLabel="Create product" currency={currency} />
     </div>
   );

@@ -8,6 +8,7 @@ import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
@@ -88,13 +89,13 @@ export default function AdminReviews() {
               {reviews.map((r) => (
                 <tr key={r.id} data-testid="review-row">
                   <td className="break"><Link to={`/admin/products/${r.productId}`}>{r.productName}</Link></td>
-                  <td className="nowrap">
+                  <td data-label="Rating" className="nowrap">
                     <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>{stars(r.rating)}</span>
                   </td>
-                  <td className="break">{r.authorName}</td>
-                  <td className="prewrap">{r.comment || <span className="muted">No comment</span>}</td>
-                  <td className="nowrap">{fmtDate(r.createdAt)}</td>
-                  <td>
+                  <td data-label="Author" className="break">{r.authorName}</td>
+                  <td data-label="Comment" className="prewrap wide">{r.comment || <span className="muted">No comment</span>}</td>
+                  <td data-label="Date" className="nowrap">{fmtDate(r.createdAt)}</td>
+                  <td data-label="">
                     <details className="confirm compact">
                       <summary>Delete…</summary>
                       <p className="muted small">Delete the review by {r.authorName}? This cannot be undone.</p>
@@ -102,7 +103,7 @@ export default function AdminReviews() {
                         <CsrfInput />
                         <input type="hidden" name="reviewId" value={r.id} />
                         <input type="hidden" name="page" value={page} />
-                        <button type="submit" name="intent" value="delete" className="button danger small">Delete review</button>
+                        <SubmitButton name="intent" value="delete" className="button danger small" busyLabel="Deleting…">Delete review</SubmitButton>
                       </Form>
                     </details>
                   </td>

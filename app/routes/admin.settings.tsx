@@ -1,17 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
-import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { apiFormErrors, errorStatus, zodFormErrors } from "~/platform/core/form-errors.server";
+import { readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
+import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
 
 const FIELDS = ["name", "address", "phone", "email", "currency", "locale", "timezone"] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
-type Errors = Partial<Record<Field, string>>;
+const LABELS: Record<Field, string> = { name: "Business name", address: "Address", phone: "Phone", email: "Email", currency: "Currency", locale: "Locale", timezone: "Time zone" };
 
 function timeZoneList(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
@@ -41,87 +44,91 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireCsrf(request, form, context.env);
   const values = Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
   const parsed = businessSettingsSchema.safeParse(values);
-  if (!parsed.success) {
-    const errors: Errors = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? "") as Field;
-      if (field && !errors[field]) errors[field] = issue.message;
-    }
-    return json({ error: describeZodError(parsed.error), errors, values }, 400);
-  }
+  if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
   try {
     await updateBusinessSettings(context.db, business.id, values);
     return redirect("/admin/settings?saved=settings");
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, errors: {} as Errors, values }, e.status);
-    throw e;
+    return json({ errors: apiFormErrors(e, LABELS), values }, errorStatus(e));
   }
 }
 
 export default function AdminSettings() {
   const loaded = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const navigation = useNavigation();
   const [params] = useSearchParams();
   const values = data?.values ?? loaded.values;
-  const errors: Errors = data?.errors ?? {};
-  const busy = navigation.state === "submitting";
-  const invalid = (f: Field) => (errors[f] ? { "aria-invalid": true as const, "aria-describedby": `err-${f}` } : {});
-  const err = (f: Field) => (errors[f] ? <span id={`err-${f}`} className="field-error small">{errors[f]}</span> : null);
+  const errors = data?.errors ?? null;
+  const invalid = (f: Field, describedBy?: string) => fieldProps(f, errors, describedBy);
+  const err = (f: Field) => <FieldError name={f} errors={errors} />;
   return (
     <div className="stack-lg">
       <header className="page-head">
         <h1>Settings</h1>
         <p className="lead">How your business appears to customers, and how money and dates are shown.</p>
       </header>
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {!data?.error && params.get("saved") === "settings" ? <p className="alert success" role="status">Settings saved.</p> : null}
+      <ErrorSummary errors={errors} order={FIELDS} />
+      {!data && params.get("saved") === "settings" ? <p className="alert success" role="status">Settings saved.</p> : null}
 
       <Form method="post" className="card stack admin-form" noValidate key={JSON.stringify(loaded.values)}>
         <CsrfInput />
         <h2>Business</h2>
-        <label>
-          Business name
-          <input name="name" defaultValue={values.name} required maxLength={100} {...invalid("name")} />
+        <div className="field">
+          <label>
+            Business name
+            <input name="name" defaultValue={values.name} required maxLength={100} {...invalid("name")} />
+          </label>
           {err("name")}
-        </label>
-        <label>
-          Address
-          <textarea name="address" defaultValue={values.address} maxLength={300} rows={2} {...invalid("address")} />
+        </div>
+        <div className="field">
+          <label>
+            Address
+            <textarea name="address" defaultValue={values.address} maxLength={300} rows={2} {...invalid("address")} />
+          </label>
           {err("address")}
-        </label>
+        </div>
         <div className="grid-2">
-          <label>
-            Phone
-            <input name="phone" type="tel" defaultValue={values.phone} maxLength={40} autoComplete="tel" {...invalid("phone")} />
+          <div className="field">
+            <label>
+              Phone
+              <input name="phone" type="tel" defaultValue={values.phone} maxLength={40} autoComplete="tel" {...invalid("phone")} />
+            </label>
             {err("phone")}
-          </label>
-          <label>
-            Email
-            <input name="email" type="email" defaultValue={values.email} maxLength={254} autoComplete="email" {...invalid("email")} />
+          </div>
+          <div className="field">
+            <label>
+              Email
+              <input name="email" type="email" defaultValue={values.email} maxLength={254} autoComplete="email" {...invalid("email")} />
+            </label>
             {err("email")}
-          </label>
+          </div>
         </div>
         <h2>Regional settings</h2>
         <div className="grid-3">
-          <label>
-            Currency
-            <input name="currency" defaultValue={values.currency} maxLength={3} className="upper" autoCapitalize="characters" spellCheck={false} {...invalid("currency")} />
-            <span className="muted small">3-letter ISO code, e.g. USD, EUR</span>
+          <div className="field">
+            <label>
+              Currency
+              <input name="currency" defaultValue={values.currency} maxLength={3} className="upper" autoCapitalize="characters" spellCheck={false} {...invalid("currency", "help-currency")} />
+              <span id="help-currency" className="muted small">3-letter ISO code, e.g. USD, EUR</span>
+            </label>
             {err("currency")}
-          </label>
-          <label>
-            Locale
-            <input name="locale" defaultValue={values.locale} maxLength={20} spellCheck={false} {...invalid("locale")} />
-            <span className="muted small">Language and region, e.g. en-US</span>
+          </div>
+          <div className="field">
+            <label>
+              Locale
+              <input name="locale" defaultValue={values.locale} maxLength={20} spellCheck={false} {...invalid("locale", "help-locale")} />
+              <span id="help-locale" className="muted small">Language and region, e.g. en-US</span>
+            </label>
             {err("locale")}
-          </label>
-          <label>
-            Time zone
-            <input name="timezone" defaultValue={values.timezone} list="time-zones" maxLength={64} spellCheck={false} {...invalid("timezone")} />
-            <span className="muted small">e.g. Europe/Paris or UTC</span>
+          </div>
+          <div className="field">
+            <label>
+              Time zone
+              <input name="timezone" defaultValue={values.timezone} list="time-zones" maxLength={64} spellCheck={false} {...invalid("timezone", "help-timezone")} />
+              <span id="help-timezone" className="muted small">e.g. Europe/Paris or UTC</span>
+            </label>
             {err("timezone")}
-          </label>
+          </div>
         </div>
         <datalist id="time-zones">
           {loaded.timeZones.map((z) => (
@@ -130,7 +137,7 @@ export default function AdminSettings() {
         </datalist>
         <p className="muted small">Changing the currency does not convert existing prices; it changes how they are shown.</p>
         <div className="row">
-          <button type="submit" className="button primary" disabled={busy}>{busy ? "Saving…" : "Save settings"}</button>
+          <SubmitButton className="button primary" busyLabel="Saving…">Save settings</SubmitButton>
         </div>
       </Form>
     </div>

@@ -37,7 +37,7 @@ export default function Login() {
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
   return (
-    <main className="page narrow">
+    <main id="main" tabIndex={-1} className="page narrow">
       <div className="card auth-card">
         <h1>Sign in</h1>
         <p className="muted">Merchants, developers and reviewers sign in here.</p>

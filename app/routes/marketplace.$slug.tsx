@@ -37,7 +37,7 @@ export default function MarketplaceApp() {
   const { app } = useLoaderData<typeof loader>();
   const screenshots = app.screenshots.filter(isWebUrl);
   return (
-    <main className="page stack-lg">
+    <main id="main" tabIndex={-1} className="page stack-lg">
       <p className="small"><Link to="/marketplace">← Back to the marketplace</Link></p>
 
       <header className="app-head">

@@ -39,7 +39,7 @@ export default function Marketplace() {
   const { apps, category, q } = useLoaderData<typeof loader>();
   const filtered = Boolean(category || q);
   return (
-    <main className="page stack-lg">
+    <main id="main" tabIndex={-1} className="page stack-lg">
       <header className="page-head">
         <h1>Marketplace</h1>
         <p className="lead">Apps reviewed by our team, ready to install on your shop.</p>

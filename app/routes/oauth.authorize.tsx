@@ -10,6 +10,7 @@ import { getActiveInstallation } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
 import { readForm } from "~/platform/core/http.server";
+import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
 
@@ -94,7 +95,7 @@ export default function Authorize() {
   if (!("app" in loaded)) {
     const data = loaded;
     return (
-      <main className="page narrow">
+      <main id="main" tabIndex={-1} className="page narrow">
         <div className="card stack">
           <h1>This install link does not work</h1>
           <p className="alert error" role="alert">{data.error}</p>
@@ -105,7 +106,7 @@ export default function Authorize() {
   }
   const data = loaded;
   return (
-    <main className="page narrow">
+    <main id="main" tabIndex={-1} className="page narrow">
       <div className="card stack consent">
         <div className="consent-head">
           {data.app.iconUrl && /^https?:/.test(data.app.iconUrl) ? <img src={data.app.iconUrl} alt="" width={56} height={56} className="app-icon" /> : <span className="app-icon placeholder" aria-hidden>{data.app.name.slice(0, 1)}</span>}
@@ -135,8 +136,8 @@ export default function Authorize() {
           {data.params.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
-          <button type="submit" name="decision" value="approve" className="button primary">Install</button>
-          <button type="submit" name="decision" value="deny" className="button">Cancel</button>
+          <SubmitButton name="decision" value="approve" className="button primary" busyLabel="Installing…">Install</SubmitButton>
+          <SubmitButton name="decision" value="deny" className="button" busyLabel="Cancelling…">Cancel</SubmitButton>
         </Form>
       </div>
     </main>

@@ -6,7 +6,7 @@ import { requireUser } from "~/platform/accounts/session.server";
 import { businessSummary } from "~/platform/catalog/summary.server";
 import { StatCard } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Developer portal · Storefront Apps" }];
+export const meta: MetaFunction = () => [{ title: "Overview · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireUser(request, context, "DEVELOPER");

@@ -7,7 +7,10 @@ import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
-import { AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
+import { APP_LABELS, AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
+import { messageFormErrors } from "~/platform/core/form-errors.server";
+import type { FormErrors } from "~/components/form-errors";
+import { SubmitButton } from "~/components/submit-button";
 import { AppStatusBadge } from "~/components/status-badge";
 import { CopyButton } from "~/components/copy-button";
 import { CsrfInput } from "~/components/csrf";
@@ -47,8 +50,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   try {
     switch (form.get("intent")) {
       case "update": {
-        const input = parseAppUpdate(context.env, appFormToInput(form, "edit"));
-        await updateApp(context.db, account.id, appId, input);
+        const typed = appFormToInput(form, "edit");
+        try {
+          await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, typed));
+        } catch (e) {
+          // every error of the form at once, next to its field, with the typed values kept
+          if (e instanceof ApiError && e.status === 400) return json({ error: null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: typed }, 400);
+          throw e;
+        }
         return redirect(`/portal/apps/${appId}?saved=changes`);
       }
       case "submit":
@@ -57,7 +66,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       case "test-install": {
         const result = await testInstall(context.db, context.env, account, appId);
         const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
-        return redirect(`/portal/apps/${appId}#test-install`, { headers: { "Set-Cookie": cookie } });
+        return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, { headers: { "Set-Cookie": cookie } });
       }
       case "test-uninstall":
         await testUninstall(context.db, account, appId);
@@ -67,10 +76,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
       }
       default:
-        return json({ error: "Unknown action" }, 400);
+        return json({ error: "Unknown action", errors: null, values: null }, 400);
     }
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    if (e instanceof ApiError) return json({ error: e.message, errors: null, values: null }, e.status);
     throw e;
   }
 }
@@ -80,7 +89,7 @@ export default function AppDetail() {
   const data = useActionData<typeof action>();
   const inReview = app.status === "PENDING_REVIEW" || app.updateInReview;
   const pendingScopes = app.scopes.filter((s) => !app.approvedScopes.includes(s));
-  const values: AppFormValues = { ...app, webhookUrl: app.webhookUrl ?? "", iconUrl: app.iconUrl ?? "" };
+  const values: AppFormValues = data?.values ? { ...(data.values as AppFormValues), slug: app.slug } : { ...app, webhookUrl: app.webhookUrl ?? "", iconUrl: app.iconUrl ?? "" };
   return (
     <div className="stack-lg">
       <header className="stack">
@@ -101,14 +110,14 @@ export default function AppDetail() {
             <Form method="post">
               <CsrfInput />
               <input type="hidden" name="intent" value="submit" />
-              <button type="submit" className="button primary">{app.status === "APPROVED" ? "Submit update for review" : "Submit for review"}</button>
+              <SubmitButton className="button primary" busyLabel="Submitting…">{app.status === "APPROVED" ? "Submit update for review" : "Submit for review"}</SubmitButton>
             </Form>
           ) : null}
         </div>
       </header>
 
       {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {saved === "changes" ? <p className="alert success" role="status">Changes saved.</p> : null}
+      {!data && saved === "changes" ? <p className="alert success" role="status">Changes saved.</p> : null}
       {saved === "submitted" ? (
         <p className="alert success" role="status">Submitted for review. You can edit again when the review ends.</p>
       ) : null}
@@ -139,7 +148,7 @@ export default function AppDetail() {
           <Form method="post">
             <CsrfInput />
             <input type="hidden" name="intent" value="regenerate-secret" />
-            <button type="submit" className="button danger">Yes, regenerate the secret</button>
+            <SubmitButton className="button danger" busyLabel="Regenerating…">Yes, regenerate the secret</SubmitButton>
           </Form>
         </details>
       </section>
@@ -150,6 +159,7 @@ export default function AppDetail() {
           {sandbox.installed ? <span className="badge ok" data-testid="test-install-status">Installed</span> : <span className="badge" data-testid="test-install-status">Not installed</span>}
         </div>
         {saved === "test-uninstalled" ? <p className="alert success" role="status">Uninstalled from your sandbox. Its token no longer works.</p> : null}
+        {saved === "test-installed" && sandbox.installed ? <p className="alert success" role="status">Test install created on your sandbox business.</p> : null}
         {newTestInstall ? (
           <div className="stack">
             <p className="alert warning" role="alert"><strong>Copy these now.</strong> The access token and webhook secret are shown only once.</p>
@@ -159,7 +169,7 @@ export default function AppDetail() {
               <dt>Webhook secret</dt>
               <dd className="copy-row"><code className="secret" data-testid="test-webhook-secret">{newTestInstall.webhookSecret}</code> <CopyButton value={newTestInstall.webhookSecret} /></dd>
             </dl>
-            <pre>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
+            <pre tabIndex={0}>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
   ${publicUrl}/app-api/business`}</pre>
           </div>
         ) : null}
@@ -176,9 +186,9 @@ export default function AppDetail() {
         <Form method="post">
           <CsrfInput />
           {sandbox.installed ? (
-            <button type="submit" name="intent" value="test-uninstall" className="button">Uninstall from sandbox</button>
+            <SubmitButton name="intent" value="test-uninstall" className="button" busyLabel="Uninstalling from your sandbox…">Uninstall from sandbox</SubmitButton>
           ) : (
-            <button type="submit" name="intent" value="test-install" className="button primary">Test-install on sandbox</button>
+            <SubmitButton name="intent" value="test-install" className="button primary" busyLabel="Installing on your sandbox…">Test-install on sandbox</SubmitButton>
           )}
         </Form>
       </section>
@@ -191,7 +201,7 @@ export default function AppDetail() {
 
       <section className="card stack">
         <h2>App details</h2>
-        <AppForm values={values} mode="edit" disabled={inReview} submitLabel="Save changes" />
+        <AppForm key={data?.values ? "typed" : app.updatedAt} values={values} mode="edit" disabled={inReview} submitLabel="Save changes" errors={data?.errors} />
       </section>
 
       <section className="card stack">
@@ -205,8 +215,8 @@ export default function AppDetail() {
               {versions.map((v) => (
                 <tr key={v.id}>
                   <td>{v.version}</td>
-                  <td>{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
-                  <td>{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+                  <td data-label="Scopes">{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
+                  <td data-label="Approved">{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
                 </tr>
               ))}
             </tbody>

@@ -8,7 +8,7 @@ import { appAnalytics } from "~/platform/analytics/analytics.server";
 import { StatCard } from "~/components/area-layout";
 import { SeriesChart } from "~/components/series-chart";
 
-export const meta: MetaFunction = () => [{ title: "Analytics · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Analytics${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");

@@ -7,7 +7,7 @@ import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
 import { ApiError } from "~/platform/core/http.server";
 import { CopyButton } from "~/components/copy-button";
 
-export const meta: MetaFunction = () => [{ title: "Client credentials · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Client credentials${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");

@@ -8,7 +8,7 @@ import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Hook calls · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account } = await requireUser(request, context, "DEVELOPER");
@@ -60,11 +60,11 @@ export default function HookLog() {
             {data.calls.map((c) => (
               <tr key={c.id}>
                 <td className="small">{new Date(c.at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC</td>
-                <td><code>{c.hookPoint}</code></td>
-                <td>{c.business}</td>
-                <td>{c.success ? <span className="badge ok">OK {c.statusCode}</span> : <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>}</td>
-                <td>{c.durationMs} ms</td>
-                <td className="small muted">{c.error ?? ""}</td>
+                <td data-label="Hook point"><code>{c.hookPoint}</code></td>
+                <td data-label="Business">{c.business}</td>
+                <td data-label="Result">{c.success ? <span className="badge ok">OK {c.statusCode}</span> : <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>}</td>
+                <td data-label="Duration">{c.durationMs} ms</td>
+                <td data-label="Error" className="small muted wide">{c.error ?? ""}</td>
               </tr>
             ))}
           </tbody>

@@ -7,9 +7,12 @@ import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getDeveloperApp } from "~/platform/apps/apps.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { parseManifest, putManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
-import { validateManifest } from "~/platform/extensions/manifest-schema";
+import { checkManifestText } from "~/platform/extensions/manifest-text.server";
+import { exactOrigin } from "~/platform/core/urls";
+import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { checkFraming, type FramingResult } from "~/platform/extensions/framing.server";
 import { CsrfInput } from "~/components/csrf";
+import { ManifestEditor } from "~/components/manifest-editor/manifest-editor";
 
 export const meta: MetaFunction = () => [{ title: "Manifest · Developer portal" }];
 
@@ -25,7 +28,12 @@ async function ownApp(request: Request, context: LoaderFunctionArgs["context"], 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await ownApp(request, context, params.appId!);
   const rows = await context.db.select().from(extensions).where(eq(extensions.appId, app.id));
+  // the examples the editor inserts point at the app's own server: the origin of a URL it already uses
+  const manifest = (app.manifest ?? {}) as Manifest;
+  const urls = [...(manifest.blocks ?? []).map((b) => b.renderUrl), ...(manifest.embeds ?? []).flatMap((e) => [e.renderUrl, e.scriptUrl]), ...(manifest.adminPages ?? []).map((a) => a.renderUrl), app.redirectUrl];
+  const exampleOrigin = urls.map(exactOrigin).find((o): o is string => !!o) ?? "https://app.example";
   return json({
+    exampleOrigin,
     app: { id: app.id, name: app.name, locked: app.status === "PENDING_REVIEW" || app.updateInReview },
     text: JSON.stringify(app.manifest ?? { blocks: [], embeds: [], hooks: [], adminPages: [] }, null, 2),
     extensions: rows.map((e) => ({ kind: e.kind, key: e.key, isActive: e.isActive })).sort((a, b) => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`)),
@@ -40,14 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireCsrf(request, form, context.env);
   const text = String(form.get("manifest") ?? "");
   const result: Result = { text, errors: [], plan: null, framing: [], saved: false };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    result.errors = [`manifest: not valid JSON (${(e as Error).message})`];
-    return json(result, 400);
-  }
-  const problems = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? validateManifest(raw) : ["manifest: must be a JSON object"];
+  const { raw, problems } = checkManifestText(text);
   if (problems.length) return json({ ...result, errors: problems }, 400);
   const manifest = parseManifest(raw);
   result.framing = await checkFraming(context.env, manifest);
@@ -63,8 +64,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-export default function ManifestEditor() {
-  const { app, text, extensions } = useLoaderData<typeof loader>();
+export default function ManifestPage() {
+  const { app, text, extensions, exampleOrigin } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const plan = result?.plan;
@@ -86,10 +87,7 @@ export default function ManifestEditor() {
       <div className="builder-grid">
         <Form method="post" className="stack">
           <CsrfInput />
-          <label>
-            Manifest JSON
-            <textarea name="manifest" defaultValue={result?.text ?? text} key={result?.text ?? text} rows={28} spellCheck={false} className="code-input" />
-          </label>
+          <ManifestEditor text={result?.text ?? text} checkUrl={`/portal/apps/${app.id}/manifest/lint`} exampleOrigin={exampleOrigin} />
           <div className="row">
             <button type="submit" name="intent" value="check" className="button" disabled={busy}>Check</button>
             <button type="submit" name="intent" value="save" className="button primary" disabled={busy || app.locked}>{busy ? "Working…" : "Save manifest"}</button>

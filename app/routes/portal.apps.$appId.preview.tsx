@@ -10,7 +10,7 @@ import { BlockFrame } from "~/components/block-frame";
 import { SettingsForm } from "~/components/settings-form";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Block preview · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Block preview${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account, business } = await requireUser(request, context, "DEVELOPER");
@@ -42,7 +42,7 @@ function BlockPreview({ block, businessId, locale }: { block: BlockDef; business
           {block.settingsSchema ? <SettingsForm schema={block.settingsSchema} value={settings} onChange={setSettings} idPrefix={`preview-${block.blockType}`} /> : <p className="muted">This block has no settings.</p>}
           <details>
             <summary className="small">Settings sent to the block</summary>
-            <pre>{JSON.stringify(settings, null, 2)}</pre>
+            <pre tabIndex={0}>{JSON.stringify(settings, null, 2)}</pre>
           </details>
         </aside>
       </div>

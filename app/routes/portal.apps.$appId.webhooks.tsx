@@ -7,8 +7,9 @@ import { ApiError, parsePagination, readForm } from "~/platform/core/http.server
 import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
 
-export const meta: MetaFunction = () => [{ title: "Webhooks · Developer portal" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—");
 
@@ -87,9 +88,9 @@ export default function AppWebhooks() {
             {data.registrations.map((r) => (
               <tr key={r.id} className={r.id === data.selected ? "selected" : undefined}>
                 <td>{r.businessName} {r.isTestInstall ? <span className="badge info">test</span> : null}{!r.installed ? <span className="badge">uninstalled</span> : null}</td>
-                <td><Link to={`?webhook=${r.id}`}><code>{r.url}</code></Link>{r.isInstallDefault ? <div className="muted small">install registration</div> : null}</td>
-                <td className="small">{r.events.length ? r.events.join(", ") : <span className="muted">none</span>}</td>
-                <td>{r.isActive ? <span className="badge ok">active</span> : <span className="badge danger">{r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}</span>}</td>
+                <td data-label="Endpoint" className="wide"><Link to={`?webhook=${r.id}`}><code>{r.url}</code></Link>{r.isInstallDefault ? <div className="muted small">install registration</div> : null}</td>
+                <td data-label="Events" className="small wide">{r.events.length ? r.events.join(", ") : <span className="muted">none</span>}</td>
+                <td data-label="State">{r.isActive ? <span className="badge ok">active</span> : <span className="badge danger">{r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}</span>}</td>
               </tr>
             ))}
           </tbody>
@@ -117,23 +118,23 @@ export default function AppWebhooks() {
                         <tbody>
                           {d.tries.map((a) => (
                             <tr key={a.id}>
-                              <td>{a.n}</td>
-                              <td className="small">{fmt(a.at)}</td>
-                              <td>{a.success ? <span className="badge ok">HTTP {a.statusCode}</span> : <span className="badge danger">{a.statusCode ? `HTTP ${a.statusCode}` : "no answer"}</span>} <span className="small muted">{a.error && !a.error.startsWith("HTTP ") ? a.error : ""}</span></td>
-                              <td>{a.durationMs ?? "—"} ms</td>
-                              <td><code className="small excerpt">{a.response ?? ""}</code></td>
+                              <td data-label="Attempt">{a.n}</td>
+                              <td data-label="When" className="small">{fmt(a.at)}</td>
+                              <td data-label="Result">{a.success ? <span className="badge ok">HTTP {a.statusCode}</span> : <span className="badge danger">{a.statusCode ? `HTTP ${a.statusCode}` : "no answer"}</span>} <span className="small muted">{a.error && !a.error.startsWith("HTTP ") ? a.error : ""}</span></td>
+                              <td data-label="Duration">{a.durationMs ?? "—"} ms</td>
+                              <td data-label="Response" className="wide"><code className="small excerpt">{a.response ?? ""}</code></td>
                             </tr>
                           ))}
                         </tbody>
                       </table>
                       <details>
                         <summary className="small">Payload</summary>
-                        <pre>{JSON.stringify(JSON.parse(d.body), null, 2)}</pre>
+                        <pre tabIndex={0}>{JSON.stringify(JSON.parse(d.body), null, 2)}</pre>
                       </details>
                       <Form method="post">
                         <CsrfInput />
                         <input type="hidden" name="deliveryId" value={d.id} />
-                        <button type="submit" className="button small">Redeliver</button>
+                        <SubmitButton className="button small" busyLabel="Queueing…">Redeliver</SubmitButton>
                       </Form>
                     </div>
                   </details>

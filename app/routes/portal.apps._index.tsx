@@ -40,10 +40,10 @@ export default function MyApps() {
             {apps.map((a) => (
               <tr key={a.id}>
                 <td><Link to={`/portal/apps/${a.id}`}><strong>{a.name}</strong></Link><div className="muted small">{a.slug}</div></td>
-                <td>{CATEGORY_LABELS[a.category as Category] ?? a.category}</td>
-                <td>{a.version}</td>
-                <td><AppStatusBadge status={a.status} updateInReview={a.updateInReview} /> {a.rejected ? <span className="badge danger">Changes requested</span> : null}</td>
-                <td className="muted small">{new Date(a.updatedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+                <td data-label="Category">{CATEGORY_LABELS[a.category as Category] ?? a.category}</td>
+                <td data-label="Version">{a.version}</td>
+                <td data-label="Status"><AppStatusBadge status={a.status} updateInReview={a.updateInReview} /> {a.rejected ? <span className="badge danger">Changes requested</span> : null}</td>
+                <td data-label="Last change" className="muted small">{new Date(a.updatedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
               </tr>
             ))}
           </tbody>

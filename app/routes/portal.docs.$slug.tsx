@@ -30,12 +30,23 @@ export default function DocPage() {
         <p><Link to="/portal/docs">← Docs</Link></p>
         {toc.length ? (
           <>
-            <h2 className="doc-toc-title">On this page</h2>
-            <ul>
-              {toc.map((h) => (
-                <li key={h.id}><a href={`#${h.id}`}>{h.text}</a></li>
-              ))}
-            </ul>
+            <div className="doc-toc-wide">
+              <h2 className="doc-toc-title">On this page</h2>
+              <ul>
+                {toc.map((h) => (
+                  <li key={h.id}><a href={`#${h.id}`}>{h.text}</a></li>
+                ))}
+              </ul>
+            </div>
+            {/* on a phone the contents fold away, and each entry is a finger's height */}
+            <details className="doc-toc-phone">
+              <summary>On this page</summary>
+              <ul>
+                {toc.map((h) => (
+                  <li key={h.id}><a href={`#${h.id}`}>{h.text}</a></li>
+                ))}
+              </ul>
+            </details>
           </>
         ) : null}
       </nav>

@@ -63,13 +63,13 @@ export default function ApiReference() {
           {o.parameters.length ? (
             <table className="table">
               <thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Description</th></tr></thead>
-              <tbody>{o.parameters.map((p) => <tr key={p.name}><td><code>{p.name}</code></td><td>{p.in}</td><td>{p.type}</td><td>{p.description}</td></tr>)}</tbody>
+              <tbody>{o.parameters.map((p) => <tr key={p.name}><td><code>{p.name}</code></td><td data-label="In">{p.in}</td><td data-label="Type">{p.type}</td><td data-label="Description" className="wide">{p.description}</td></tr>)}</tbody>
             </table>
           ) : null}
           {o.body ? <p>Body: <a href={`#schema-${o.body}`}><code>{o.body}</code></a></p> : null}
           <table className="table">
             <thead><tr><th>Status</th><th>Meaning</th><th>Body</th></tr></thead>
-            <tbody>{o.responses.map((r) => <tr key={r.status}><td>{r.status}</td><td>{r.description}</td><td>{r.type ? <a href={`#schema-${r.type}`}><code>{r.type}</code></a> : "—"}</td></tr>)}</tbody>
+            <tbody>{o.responses.map((r) => <tr key={r.status}><td>{r.status}</td><td data-label="Meaning" className="wide">{r.description}</td><td data-label="Body">{r.type ? <a href={`#schema-${r.type}`}><code>{r.type}</code></a> : "—"}</td></tr>)}</tbody>
           </table>
         </section>
       ))}
@@ -79,7 +79,7 @@ export default function ApiReference() {
           <h3><code>{s.name}</code></h3>
           <table className="table">
             <thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead>
-            <tbody>{s.fields.map((f) => <tr key={f.field}><td><code>{f.field}</code></td><td>{f.type}</td><td>{f.required ? "yes" : ""}</td><td className="muted">{f.description}</td></tr>)}</tbody>
+            <tbody>{s.fields.map((f) => <tr key={f.field}><td><code>{f.field}</code></td><td data-label="Type">{f.type}</td><td data-label="Required">{f.required ? "yes" : ""}</td><td data-label="Notes" className="muted wide">{f.description}</td></tr>)}</tbody>
           </table>
         </section>
       ))}

@@ -6,7 +6,7 @@ import { apps } from "../../db/schema";
 import { requireUser } from "~/platform/accounts/session.server";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction = () => [{ title: "Review queue · Storefront Apps" }];
+export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context, "REVIEWER");
@@ -39,9 +39,9 @@ export default function ReviewQueue() {
             {queue.map((a) => (
               <tr key={a.id}>
                 <td><Link to={`/reviewer/apps/${a.id}`}>{a.name}</Link> {a.updateInReview ? <span className="badge">update</span> : null}</td>
-                <td>{a.category}</td>
-                <td>{a.version}</td>
-                <td>{a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}</td>
+                <td data-label="Category">{a.category}</td>
+                <td data-label="Version">{a.version}</td>
+                <td data-label="Submitted">{a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -12,7 +12,7 @@ import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } f
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Storefront Apps` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` }];
 
 async function loadApp(context: LoaderFunctionArgs["context"], appId: string) {
   try {
@@ -181,7 +181,7 @@ export default function ReviewApp() {
 
       <section className="card stack" aria-labelledby="manifest-title">
         <h2 id="manifest-title">Manifest</h2>
-        {app.manifest ? <pre className="manifest">{JSON.stringify(app.manifest, null, 2)}</pre> : <p className="muted">No manifest</p>}
+        {app.manifest ? <pre className="manifest" tabIndex={0}>{JSON.stringify(app.manifest, null, 2)}</pre> : <p className="muted">No manifest</p>}
       </section>
 
       <section className="card stack" aria-labelledby="versions-title">
@@ -195,8 +195,8 @@ export default function ReviewApp() {
               {versions.map((v) => (
                 <tr key={v.id}>
                   <td>{v.version}</td>
-                  <td><span className="tag-list">{v.scopes.map((s) => <code key={s} className="tag">{s}</code>)}</span></td>
-                  <td>{formatDate(v.approvedAt)}</td>
+                  <td data-label="Scopes"><span className="tag-list">{v.scopes.map((s) => <code key={s} className="tag">{s}</code>)}</span></td>
+                  <td data-label="Approved">{formatDate(v.approvedAt)}</td>
                 </tr>
               ))}
             </tbody>

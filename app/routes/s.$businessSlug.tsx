@@ -1,11 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, NavLink, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
+import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import sf from "~/storefront.css";
 import { shopPath } from "~/components/storefront-blocks";
 import { availableBlocks, businessEmbeds } from "~/platform/extensions/merchant.server";
 import { originOf } from "~/components/block-frame";
 import { FloatingWidgets } from "~/components/embeds";
+import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chrome";
 import { useEffect } from "react";
 import { httpUrl, loadBusinessBySlug, publicBusiness, publishedPages, cartLines, readCart } from "~/storefront.server";
 
@@ -54,30 +55,7 @@ export default function StorefrontLayout() {
     // with floating widgets the page ends with room for their launchers (storefront.css .sf-has-widgets)
     <div className={embeds.some((e) => e.kind === "FLOATING_WIDGET" && e.renderUrl) ? "sf sf-has-widgets" : "sf"} lang={business.locale}>
       <a href="#sf-main" className="sf-skip">Skip to content</a>
-      <header className="sf-header">
-        <div className="sf-container sf-header-inner">
-          <Link to={shopPath(slug)} className="sf-brand">
-            {business.name}
-          </Link>
-          <nav aria-label="Shop" className="sf-nav">
-            <ul>
-              <li>
-                <NavLink to={shopPath(slug, "/products")}>Menu</NavLink>
-              </li>
-              {pages.map((p) => (
-                <li key={p.slug}>
-                  <NavLink to={shopPath(slug, `/pages/${encodeURIComponent(p.slug)}`)}>{p.title}</NavLink>
-                </li>
-              ))}
-              <li>
-                <NavLink to={shopPath(slug, "/cart")} className="sf-cart-link" data-testid="cart-link">
-                  Cart <span className="sf-cart-count">({cartCount})</span>
-                </NavLink>
-              </li>
-            </ul>
-          </nav>
-        </div>
-      </header>
+      <StorefrontHeader business={business} pages={pages} cartCount={cartCount} />
       {params.get("added") ? (
         <div className="sf-container">
           <p className="sf-notice" role="status">
@@ -88,26 +66,7 @@ export default function StorefrontLayout() {
       <main id="sf-main" className="sf-container sf-main" tabIndex={-1}>
         <Outlet />
       </main>
-      <footer className="sf-footer">
-        <div className="sf-container sf-footer-inner">
-          <div>
-            <p className="sf-footer-name">{business.name}</p>
-            {business.address ? <p>{business.address}</p> : null}
-          </div>
-          <div className="sf-footer-contact">
-            {business.phone ? (
-              <p>
-                Phone: <a href={`tel:${business.phone.replace(/[^\d+]/g, "")}`}>{business.phone}</a>
-              </p>
-            ) : null}
-            {business.email && /^[^\s@<>"]+@[^\s@<>"]+$/.test(business.email) ? (
-              <p>
-                Email: <a href={`mailto:${business.email}`}>{business.email}</a>
-              </p>
-            ) : null}
-          </div>
-        </div>
-      </footer>
+      <StorefrontFooter business={business} />
       <FloatingWidgets />
     </div>
   );

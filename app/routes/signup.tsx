@@ -1,19 +1,28 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { createAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { readForm } from "~/platform/core/http.server";
+import { apiFormErrors, errorStatus, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
+import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
+import { SubmitButton } from "~/components/submit-button";
 import { PasswordStrength } from "~/components/password-strength";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Storefront Apps" }];
+
+const LABELS = { role: "Account type", name: "Your name", email: "Email", password: "Password", businessName: "Business name" };
+const ORDER = ["role", "name", "email", "password", "businessName"];
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const role = form.get("role");
+  const text = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
+  // typed values come back with the errors (never the password)
+  const values = { role: role === "MERCHANT" ? "MERCHANT" : "DEVELOPER", name: text("name"), email: text("email"), businessName: text("businessName") };
   const parsed = registerSchema.safeParse({
     email: form.get("email") ?? "",
     password: form.get("password") ?? "",
@@ -21,32 +30,33 @@ export async function action({ request, context }: ActionFunctionArgs) {
     role,
     businessName: role === "MERCHANT" ? (form.get("businessName") || undefined) : undefined,
   });
-  if (!parsed.success) return json({ error: describeZodError(parsed.error) }, 400);
+  if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
   try {
     const { account } = await createAccount(context.db, parsed.data);
     return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
+    return json({ errors: apiFormErrors(e, LABELS, [{ test: /email/i, field: "email" }]), values }, errorStatus(e));
   }
 }
 
 export default function Signup() {
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const [role, setRole] = useState(params.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER");
-  const busy = useNavigation().state !== "idle";
+  const values = data?.values;
+  const errors = data?.errors ?? null;
+  const [role, setRole] = useState(values?.role ?? (params.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER"));
   const [password, setPassword] = useState("");
   return (
-    <main className="page narrow">
+    <main id="main" tabIndex={-1} className="page narrow">
       <div className="card auth-card">
         <h1>Create your account</h1>
-        {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-        <Form method="post" className="stack">
+        <ErrorSummary errors={errors} order={ORDER} />
+        <Form method="post" className="stack" key={JSON.stringify(values ?? null)}>
           <CsrfInput />
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
-          <fieldset className="role-picker">
+          <fieldset className="role-picker" {...fieldProps("role", errors)} tabIndex={-1}>
             <legend>I am…</legend>
+            <FieldError name="role" errors={errors} />
             <label className={role === "DEVELOPER" ? "choice selected" : "choice"}>
               <input type="radio" name="role" value="DEVELOPER" checked={role === "DEVELOPER"} onChange={() => setRole("DEVELOPER")} />
               <strong>An app developer</strong>
@@ -58,28 +68,40 @@ export default function Signup() {
               <span className="muted">Run a shop and install apps.</span>
             </label>
           </fieldset>
-          <label>
-            Your name
-            <input name="name" autoComplete="name" required />
-          </label>
-          <label>
-            Email
-            <input type="email" name="email" autoComplete="email" required />
-          </label>
-          <label>
-            Password <span className="muted">(at least 8 characters, not one of the most common)</span>
-            <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="password-help" />
-          </label>
+          <div className="field">
+            <label>
+              Your name
+              <input name="name" autoComplete="name" required defaultValue={values?.name} {...fieldProps("name", errors)} />
+            </label>
+            <FieldError name="name" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              Email
+              <input type="email" name="email" autoComplete="email" required defaultValue={values?.email} {...fieldProps("email", errors)} />
+            </label>
+            <FieldError name="email" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              Password <span className="muted">(at least 8 characters, not one of the most common)</span>
+              <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} {...fieldProps("password", errors, "password-help")} />
+            </label>
+            <FieldError name="password" errors={errors} />
+          </div>
           <div id="password-help">
             <PasswordStrength password={password} />
           </div>
           {role === "MERCHANT" ? (
-            <label>
-              Business name
-              <input name="businessName" required />
-            </label>
+            <div className="field">
+              <label>
+                Business name
+                <input name="businessName" required defaultValue={values?.businessName} {...fieldProps("businessName", errors)} />
+              </label>
+              <FieldError name="businessName" errors={errors} />
+            </div>
           ) : null}
-          <button type="submit" className="button primary" disabled={busy}>{busy ? "Creating your account…" : "Create account"}</button>
+          <SubmitButton className="button primary" busyLabel="Creating your account…">Create account</SubmitButton>
         </Form>
         <p className="muted">
           Already have an account? <Link to="/login">Sign in</Link>

@@ -30,6 +30,14 @@ export const products = pgTable(
   ],
 );
 
+/**
+ * The text the admin's order search looks in (order number, customer name, phone, phone digits only,
+ * email), indexed by a trigram GIN index (pg_trgm) so that `ILIKE '%…%'` stays indexed on a business
+ * with many orders. The admin query must use exactly this expression (admin-queries.server.ts).
+ */
+export const ORDER_SEARCH_TEXT =
+  "(order_number || ' ' || customer_name || ' ' || customer_phone || ' ' || regexp_replace(customer_phone, '[^0-9]', '', 'g') || ' ' || coalesce(customer_email, ''))";
+
 export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY", "DELIVERED", "CANCELLED"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -69,6 +77,9 @@ export const orders = pgTable(
     index("orders_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("orders_business_status_idx").on(t.businessId, t.status, t.createdAt.desc().nullsFirst()),
     index("orders_payment_open_idx").on(t.paymentExpiresAt).where(sql`payment_status = 'PENDING'`),
+    // the admin's sorts by amount (both directions) and its search (decision 018)
+    index("orders_business_amount_idx").on(t.businessId, t.amount.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("orders_search_trgm_idx").using("gin", sql.raw(`${ORDER_SEARCH_TEXT} gin_trgm_ops`)),
   ],
 );
 
@@ -158,15 +169,19 @@ export type Review = typeof reviews.$inferSelect;
 export type Page = typeof pages.$inferSelect;
 
 /**
- * Row counts per business and table, kept by triggers (migration 0004), so that list totals do not
- * count millions of rows on every page.
+ * Row counts per business and table, kept by triggers (migrations 0004, 0013), so that list totals
+ * do not count millions of rows on every page. Each insert or delete adds to one of 8 shard rows
+ * chosen at random, so concurrent orders of one business do not queue on one row; a total is the
+ * sum of the shards (exact: every change is counted in its own transaction).
  */
 export const businessCounts = pgTable(
   "business_counts",
   {
     businessId: text("business_id").notNull(),
     entity: text("entity").notNull(),
+    /** one of COUNT_SHARDS rows per business and table: a sale's orders add to different rows (migration 0013) */
+    shard: integer("shard").notNull().default(0),
     n: integer("n").notNull().default(0),
   },
-  (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity)],
+  (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity, t.shard)],
 );

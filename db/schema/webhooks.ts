@@ -72,7 +72,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_event_webhook_key").on(t.eventId, t.webhookId),
     index("webhook_deliveries_inflight_idx").on(t.inFlightSince),
     // first attempts waiting for the dispatcher (webhooks/dispatcher.server.ts): rows leave it once claimed
-    index("webhook_deliveries_first_attempt_idx").on(t.createdAt).where(sql`status = 'PENDING' and attempts = 0 and in_flight_since is null`),
+    // by registration, so that the dispatcher takes the oldest few of each (endpoint isolation, issue 25)
+    index("webhook_deliveries_first_attempt_idx").on(t.webhookId, t.createdAt).where(sql`status = 'PENDING' and attempts = 0 and in_flight_since is null`),
   ],
 );
 

@@ -164,7 +164,10 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
         store.saveInstallation({ businessId: tokens.business_id, installationId: tokens.installation_id, accessToken: tokens.access_token, webhookSecret: tokens.webhook_secret, scopes: tokens.scope.split(" "), installedAt: new Date().toISOString() });
         const business = (await appApi(tokens.business_id, "/business")) as { name: string };
         say(`installed on ${business.name}`);
-        return send(res, 200, connectedPage(business.name), "text/html");
+        // back to the merchant's admin, on the installed app's page (docs/developers/getting-started.md);
+        // a fixed path on the platform's own origin with the id the token exchange returned
+        const back = `${platform}/admin/apps/${encodeURIComponent(tokens.installation_id)}?installed=1`;
+        return send(res, 303, connectedPage(business.name, back), "text/html", { Location: back });
       }
       if (req.method === "POST" && path === "/webhooks") {
         const raw = await readBody(req);

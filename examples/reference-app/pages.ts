@@ -102,9 +102,10 @@ export function adminPage(platformOrigin: string) {
 </script></body></html>`;
 }
 
-export function connectedPage(businessName: string) {
+/** The body of the redirect back to the admin (shown only by clients that do not follow it). */
+export function connectedPage(businessName: string, adminUrl: string) {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Connected</title></head><body style="font-family:system-ui;margin:40px">
-<h1>Reference App is connected</h1><p>Installed on <strong>${esc(businessName)}</strong>. You can close this page and return to your admin.</p></body></html>`;
+<h1>Reference App is connected</h1><p>Installed on <strong>${esc(businessName)}</strong>. <a href="${esc(adminUrl)}">Back to your admin</a></p></body></html>`;
 }
 
 export function errorPage(message: string) {

@@ -1,21 +1,29 @@
-import { describeFormErrors, readProductForm, type ProductFormErrors, type ProductFormValues } from "../../components/product-form";
-import { describeZodError } from "../core/http.server";
+import { PRODUCT_LABELS, readProductForm, type ProductFormValues } from "../../components/product-form";
+import type { FormErrors } from "../../components/form-errors";
+import { hasFormErrors, messageFormErrors, zodFormErrors } from "../core/form-errors.server";
 import { productSchema, type ProductInput } from "./products.server";
 
-/** Reads and validates a submitted admin product form: the product input, or the message and field errors for a 400. */
-export function parseProductForm(
-  form: FormData,
-): { ok: true; values: ProductFormValues; input: ProductInput } | { ok: false; values: ProductFormValues; error: string; errors: ProductFormErrors } {
-  const { values, errors, draft } = readProductForm(form);
-  if (!draft) return { ok: false, values, error: describeFormErrors(errors), errors };
+/** Messages of the product domain that are about one field of the form. */
+export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];
+
+/**
+ * Reads and validates a submitted admin product form: the product input, or every error at once
+ * (price and stock as typed, and the schema's verdict on the other fields), each next to its field.
+ */
+export function parseProductForm(form: FormData): { ok: true; values: ProductFormValues; input: ProductInput } | { ok: false; values: ProductFormValues; errors: FormErrors } {
+  const { values, problems, draft } = readProductForm(form);
+  const errors: FormErrors = { fields: {}, form: [] };
+  for (const [field, words] of Object.entries(problems)) errors.fields[field] = `${PRODUCT_LABELS[field as keyof typeof PRODUCT_LABELS]} ${words}`;
   const parsed = productSchema.safeParse(draft);
   if (!parsed.success) {
-    const fieldErrors: ProductFormErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? "") as keyof ProductFormErrors;
-      if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
-    }
-    return { ok: false, values, error: describeZodError(parsed.error), errors: fieldErrors };
+    const schemaErrors = zodFormErrors(parsed.error, PRODUCT_LABELS);
+    // price and stock as typed come first: the draft holds a placeholder for them
+    for (const [field, message] of Object.entries(schemaErrors.fields)) errors.fields[field] ??= message;
+    errors.form.push(...schemaErrors.form);
   }
+  if (hasFormErrors(errors) || !parsed.success) return { ok: false, values, errors };
   return { ok: true, values, input: parsed.data };
 }
+
+/** A domain error (a taken slug) as form errors. */
+export const productApiErrors = (message: string) => messageFormErrors(message, PRODUCT_LABELS, PRODUCT_MESSAGE_OWNERS);

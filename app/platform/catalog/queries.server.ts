@@ -12,9 +12,9 @@ import { serializeOrder } from "./serialize.server";
 
 type Page = { limit: number; offset: number };
 
-/** The business's row count of a table, kept by triggers (business_counts). */
+/** The business's row count of a table, kept by triggers (business_counts: the sum of its shards). */
 export async function countOf(db: Db, businessId: string, entity: "orders" | "products" | "reviews" | "pages"): Promise<number> {
-  const [row] = await db.select({ n: businessCounts.n }).from(businessCounts).where(and(eq(businessCounts.businessId, businessId), eq(businessCounts.entity, entity)));
+  const [row] = await db.select({ n: sql<number>`coalesce(sum(${businessCounts.n}), 0)::int` }).from(businessCounts).where(and(eq(businessCounts.businessId, businessId), eq(businessCounts.entity, entity)));
   return row?.n ?? 0;
 }
 
@@ -27,7 +27,7 @@ type Listed = typeof products | typeof reviews | typeof pages | typeof orders;
 async function pageOf<T extends Listed>(db: Db, table: T, entity: "orders" | "products" | "reviews" | "pages", businessId: string, page: Page) {
   // hand-written and read back with the columns' own mappings: the App API's hottest read (B1)
   const result = await db.execute<Record<string, unknown>>(sql`
-    select ${sql.raw(selectColumns(table, "r"))}, (select n from business_counts where business_id = ${businessId} and entity = ${entity}) as "total"
+    select ${sql.raw(selectColumns(table, "r"))}, (select sum(n) from business_counts where business_id = ${businessId} and entity = ${entity}) as "total"
     from ${table} r where r.business_id = ${businessId}
     order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.offset}`);
   const total = result.length ? Number(result[0].total ?? 0) : await countOf(db, businessId, entity);

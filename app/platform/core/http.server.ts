@@ -77,7 +77,16 @@ function jsonDepthExceeds(text: string, max: number): boolean {
 }
 
 /** Reads the raw body, at most MAX_BODY_BYTES (413 beyond). */
+/**
+ * Bodies the JSON fast path already read (runtime/json-routes.server.ts), by request: taken without
+ * reading the stream again; null for one over the size limit.
+ */
+export const readBodies = ((globalThis as { __readBodies?: WeakMap<Request, string | null> }).__readBodies ??= new WeakMap<Request, string | null>());
+
 export async function readBodyText(request: Request): Promise<string> {
+  const already = readBodies.get(request);
+  if (already === null) throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (already !== undefined) return already;
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new ApiError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (!request.body) return "";
@@ -154,10 +163,32 @@ export type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Maps anything a handler throws to the contract's error body. */
+/**
+ * Whether an error means the database could not be reached or went away (a restart, a failover, a
+ * connection the server ended), rather than a fault of the request: such a request is answered 503
+ * with Retry-After at once, so a client or balancer retries (issue 25).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = (error as { cause?: unknown })?.cause ?? error;
+  const { code, errno } = (e ?? {}) as { code?: string; errno?: string };
+  const c = code ?? errno ?? "";
+  return (
+    ["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(c) ||
+    /^08/.test(c) || // connection exception
+    ["57P01", "57P02", "57P03", "53300"].includes(c) // admin shutdown, crash shutdown, cannot connect now, too many connections
+  );
+}
+
+export const DATABASE_RETRY_AFTER_S = 5;
+
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof ApiError) return errorResponse(error.status, error.message, error.headers);
   if (error instanceof z.ZodError) return errorResponse(400, describeZodError(error));
+  if (isDatabaseUnavailable(error)) {
+    console.error("[api] database unavailable:", (error as Error).message);
+    return errorResponse(503, "The service is briefly unavailable; try again shortly", { "Retry-After": String(DATABASE_RETRY_AFTER_S) });
+  }
   console.error("[api] unexpected error", error);
   return errorResponse(500, "Internal server error");
 }

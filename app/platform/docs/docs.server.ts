@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Marked, type Token, type Tokens } from "marked";
+import { Marked, Renderer, type Token, type Tokens } from "marked";
 
 export type DocEntry = { slug: string; title: string; summary: string; file: string };
 export type DocHeading = { id: string; text: string; depth: number };
@@ -81,6 +81,8 @@ export function headingId(text: string): string {
 
 type HeadingWithId = Tokens.Heading & { id?: string };
 
+const defaultRenderer = new Renderer();
+
 const marked = new Marked({
   gfm: true,
   renderer: {
@@ -88,6 +90,17 @@ const marked = new Marked({
       const id = (token as HeadingWithId).id;
       const inner = this.parser.parseInline(token.tokens);
       return `<h${token.depth}${id ? ` id="${escapeHtml(id)}"` : ""}>${inner}</h${token.depth}>\n`;
+    },
+    // code blocks and tables may scroll sideways: focusable, so that a keyboard can scroll them
+    code(token) {
+      return defaultRenderer.code.call(this, token).replace(/^<pre>/, '<pre tabindex="0">');
+    },
+    table(token) {
+      return defaultRenderer.table.call(this, token).replace(/^<table>/, '<table tabindex="0">');
+    },
+    // a task list's box is read out with its state (it is not a form control anyone can tick)
+    checkbox({ checked }) {
+      return `<input type="checkbox" disabled${checked ? " checked" : ""} aria-label="${checked ? "Done" : "Not done"}"> `;
     },
     // raw HTML in the Markdown is shown as text, never rendered
     html(token) {

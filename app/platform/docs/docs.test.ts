@@ -117,7 +117,8 @@ describe("developer docs", () => {
     const { html } = renderMarkdown(
       "| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)> [x](javascript:alert(1)) [y](JaVaScRiPt:alert(1)) [z](https://example.com)\n",
     );
-    expect(html).toContain("<table>");
+    // a table or a code block that may scroll sideways can be scrolled from the keyboard
+    expect(html).toContain('<table tabindex="0">');
     expect(html).toContain("<td>1</td>");
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img");
@@ -127,6 +128,13 @@ describe("developer docs", () => {
     expect(isSafeHref("java\tscript:alert(1)")).toBe(false);
     expect(isSafeHref("//evil.example")).toBe(false);
     expect(isSafeHref("hooks.md#x")).toBe(true);
+  });
+
+  it("makes code blocks focusable and names task-list boxes by their state", () => {
+    const { html } = renderMarkdown("```json\n{\"a\": \"<b>\"}\n```\n\n- [x] shipped\n- [ ] next\n");
+    expect(html).toContain('<pre tabindex="0"><code class="language-json">{&quot;a&quot;: &quot;&lt;b&gt;&quot;}');
+    expect(html).toContain('<input type="checkbox" disabled checked aria-label="Done"> shipped');
+    expect(html).toContain('<input type="checkbox" disabled aria-label="Not done"> next');
   });
 
   it("links neighbours in reading order", () => {

@@ -29,9 +29,6 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
   const call = async <P extends HookPoint>(business: Business, hookPoint: P, data: Record<string, unknown>, onlyInstallationId?: string) =>
     callHooks(db, env, business, hookPoint, data, { registry: await registryOf(business.id), record, onlyInstallationId });
   return {
-    async prepare(business) {
-      await registryOf(business.id);
-    },
     async settle() {
       await Promise.all(pending.splice(0));
     },

@@ -7,10 +7,15 @@ import { policySources } from "../core/urls";
 
 export type CspOrigins = { scriptOrigins: string[]; frameOrigins: string[] };
 
-export function storefrontCsp(nonce: string, origins: CspOrigins | null): string {
+/**
+ * `frameAncestors`: who may frame the page. Storefront pages: nobody. The site builder's live preview
+ * (decision 017): exactly the platform's origin (PUBLIC_URL), given by the server, never by a route.
+ */
+export function storefrontCsp(nonce: string, origins: CspOrigins | null, options: { frameAncestors?: string[] } = {}): string {
   // only strings that already are exact origins reach the policy; anything else is dropped (core/urls.ts)
   const scripts = policySources(origins?.scriptOrigins ?? [], { exactOnly: true });
   const frames = policySources(origins?.frameOrigins ?? [], { exactOnly: true });
+  const ancestors = policySources(options.frameAncestors ?? []);
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${scripts.length ? " " + scripts.join(" ") : ""}`,
@@ -22,6 +27,6 @@ export function storefrontCsp(nonce: string, origins: CspOrigins | null): string
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${ancestors.length ? ancestors.join(" ") : "'none'"}`,
   ].join("; ");
 }

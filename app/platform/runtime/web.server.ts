@@ -5,6 +5,7 @@
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { sql } from "drizzle-orm";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
@@ -111,8 +112,14 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     req.resume();
   });
 
+  // the process and its database: 503 while the database cannot be reached, so that a balancer takes
+  // this process out until it is back (issue 25); a check never waits more than 2 s
   app.get("/healthz", (_req, res) => {
-    res.json({ ok: true });
+    const started = Date.now();
+    Promise.race([db.execute(sql`select 1`), new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 2 s")), 2_000).unref())]).then(
+      () => res.set("Cache-Control", "no-store").json({ ok: true, database: { ok: true, ms: Date.now() - started } }),
+      (e: Error) => res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ ok: false, database: { ok: false, error: e.message } }),
+    );
   });
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
   app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env })));

@@ -22,8 +22,13 @@ export const RETRY_DELAYS_MS = [30_000, 120_000, 480_000, 1_920_000, 7_200_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const AUTO_DISABLE_AFTER = 5;
-/** An attempt in flight longer than this was abandoned by a dead worker. */
-export const STALE_IN_FLIGHT_MS = 25_000;
+/**
+ * An attempt in flight longer than WORKER_STRANDED_AFTER_MS was abandoned by a dead worker (the one
+ * setting for stranded work, issue 25), but never sooner than this: a live attempt may take up to
+ * its 10 s deadline and the recording after it, and taking it back earlier would send it twice.
+ */
+export const MIN_STALE_IN_FLIGHT_MS = DELIVERY_TIMEOUT_MS + 5_000;
+export const staleInFlightMs = (strandedAfterMs: number) => Math.max(strandedAfterMs, MIN_STALE_IN_FLIGHT_MS);
 export const USER_AGENT = "Service-Webhooks/1.0";
 
 /** Events one fan-out job claims: its own, and others still waiting (work-stealing during a burst). */
@@ -98,7 +103,7 @@ export async function attemptDelivery(db: Database, env: Env, deliveryId: string
 export async function attemptDeliveries(db: Database, env: Env, requests: AttemptRequest[], options: { manual?: boolean } = {}): Promise<number> {
   if (requests.length === 0) return 0;
   const t = now();
-  const staleBefore = new Date(t.getTime() - STALE_IN_FLIGHT_MS);
+  const staleBefore = new Date(t.getTime() - staleInFlightMs(env.workerStrandedAfterMs));
   const statuses: WebhookDelivery["status"][] = options.manual ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"] : ["PENDING", "RETRYING"];
   const exact = options.manual ? [] : requests.filter((r) => r.after !== undefined);
   const any = options.manual ? requests : requests.filter((r) => r.after === undefined);
@@ -247,7 +252,7 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: D
   });
 }
 
-/** A job whose work has not happened this long after it was due was lost (its worker died holding it). */
+/** A job whose work has not happened this long after it was due was lost (its worker died holding it); WORKER_STRANDED_AFTER_MS's default. */
 export const STRANDED_AFTER_MS = 60_000;
 
 /**
@@ -258,7 +263,7 @@ export const STRANDED_AFTER_MS = 60_000;
  */
 export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AFTER_MS): Promise<number> {
   const t = now().getTime();
-  const staleBefore = new Date(t - STALE_IN_FLIGHT_MS).toISOString();
+  const staleBefore = new Date(t - staleInFlightMs(strandedAfterMs)).toISOString();
   const strandedBefore = new Date(t - strandedAfterMs).toISOString();
   return db.transaction(async (tx) => {
     const stale = await tx

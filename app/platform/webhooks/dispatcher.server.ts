@@ -2,7 +2,8 @@
  * The dispatcher: first attempts of deliveries straight from the deliveries table (a transactional
  * outbox and its relay), without a job per attempt (decision 019).
  *
- * The transaction that writes deliveries also sends `NOTIFY webhook_deliveries` (fanout.server.ts);
+ * The transaction that writes deliveries also sends `NOTIFY webhook_deliveries` (fanout.server.ts;
+ * the checkout's order statement wakes them right after it commits instead, see wakeDispatchers);
  * every worker process LISTENs and, when woken (or once a second, for anything a lost notification
  * left behind), claims waiting first attempts with FOR UPDATE SKIP LOCKED (several workers share the
  * queue, none sends a delivery another holds), joined with what sending needs of the registration,
@@ -21,30 +22,50 @@ import { webhookDeliveries } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
-import { DELIVERIES_CHANNEL } from "./fanout.server";
+import { DELIVERIES_CHANNEL, onLocalWake } from "./fanout.server";
 import { recordResults, sendOne, type AttemptResult, type ClaimedDelivery, type DeliveryTarget } from "./delivery.server";
 
 /** Deliveries one process holds claimed and unrecorded at once (the worker passes WORKER_CONCURRENCY x DELIVERY_BATCH). */
 export const DISPATCH_MAX_IN_FLIGHT = 100;
+/** First attempts of one registration (endpoint) one process sends at once. */
+export const DISPATCH_PER_ENDPOINT = 10;
 /** How often a dispatcher looks without being woken. */
 export const DISPATCH_POLL_MS = 1000;
 
-/** Waiting first attempts, oldest first, claimed with their registration (left join: a removed one drops the delivery). */
+/**
+ * Waiting first attempts, oldest first, claimed with their registration (left join: a removed one
+ * drops the delivery), at most `room` of each registration: $3 the registrations this process has
+ * deliveries of in flight, $4 how many more of each it may take (others: $5). One slow or dead
+ * endpoint so holds at most DISPATCH_PER_ENDPOINT of a process's slots and never delays the
+ * deliveries of another, however long its backlog (issue 25): the registrations with waiting first
+ * attempts are listed from the partial index, and the oldest few of each taken. The candidates are
+ * read without locks; the update claims those no other dispatcher claimed meanwhile (its row lock
+ * and the state check).
+ */
+const WAITING = `status = 'PENDING' and attempts = 0 and in_flight_since is null`;
 const CLAIM_SQL = `
-  with c as (
-    select d.id, w.id as wid, w.url, w.secret_enc, w.is_active, w.consecutive_failures
-    from webhook_deliveries d left join webhooks w on w.id = d.webhook_id
-    where d.status = 'PENDING' and d.attempts = 0 and d.in_flight_since is null
-    order by d.created_at
-    limit $2
-    for update of d skip locked),
-  u as (update webhook_deliveries d set in_flight_since = $1 from c where d.id = c.id returning ${selectColumns(webhookDeliveries, "d")})
-  select u.*, c.wid, c.url, c.secret_enc, c.is_active, c.consecutive_failures from u join c on c.id = u."d.id"`;
+  with hooks as (
+    select distinct d.webhook_id, coalesce(busy.room, $5) as room
+    from webhook_deliveries d left join unnest($3::text[], $4::int[]) as busy(webhook_id, room) on busy.webhook_id = d.webhook_id
+    where d.${WAITING}),
+  c as (
+    select x.id from hooks h cross join lateral (
+      select d.id, d.created_at from webhook_deliveries d where d.webhook_id = h.webhook_id and d.${WAITING}
+      order by d.created_at limit h.room) x
+    order by x.created_at limit $2),
+  u as (
+    update webhook_deliveries d set in_flight_since = $1 from c
+    where d.id = c.id and d.${WAITING}
+    returning ${selectColumns(webhookDeliveries, "d")})
+  select u.*, w.id as wid, w.url, w.secret_enc, w.is_active, w.consecutive_failures
+  from u left join webhooks w on w.id = u."d.webhookId"`;
 
 type ClaimRow = Record<string, unknown> & { wid: string | null; url: string; secret_enc: string; is_active: boolean; consecutive_failures: number };
 
-export async function claimFirstAttempts(db: Database, limit: number): Promise<ClaimedDelivery[]> {
-  const rows = await rawQuery<ClaimRow>(db, CLAIM_SQL, [now().toISOString(), limit]);
+/** `busy`: deliveries in flight per registration in this process; `perEndpoint`: the most one registration may hold. */
+export async function claimFirstAttempts(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+  const ids = [...busy.keys()];
+  const rows = await rawQuery<ClaimRow>(db, CLAIM_SQL, [now().toISOString(), limit, ids, ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)), perEndpoint]);
   return rows.map((row) => ({
     delivery: readColumns(webhookDeliveries, "d", row) as WebhookDelivery,
     webhook: row.wid ? { id: row.wid, url: row.url, secretEnc: row.secret_enc, isActive: row.is_active, consecutiveFailures: row.consecutive_failures } : null,
@@ -53,10 +74,13 @@ export async function claimFirstAttempts(db: Database, limit: number): Promise<C
 
 export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
 
-export async function startDispatcher(db: Database, env: Env, options: { maxInFlight?: number; pollMs?: number; listen?: boolean } = {}): Promise<Dispatcher> {
+export async function startDispatcher(db: Database, env: Env, options: { maxInFlight?: number; perEndpoint?: number; pollMs?: number; listen?: boolean } = {}): Promise<Dispatcher> {
   const maxInFlight = options.maxInFlight ?? DISPATCH_MAX_IN_FLIGHT;
+  const perEndpoint = Math.min(options.perEndpoint ?? DISPATCH_PER_ENDPOINT, maxInFlight);
   let stopped = false;
   let inFlight = 0;
+  /** claimed and unrecorded deliveries per registration */
+  const busy = new Map<string, number>();
   let claiming: Promise<void> | null = null;
   let wanted = false;
   /** the last claim filled every free slot: more may be waiting */
@@ -88,6 +112,11 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         const batch = done.splice(0);
         await recordResults(db, batch, false).catch(fail("recording"));
         inFlight -= batch.length;
+        for (const { delivery } of batch) {
+          const n = busy.get(delivery.webhookId)! - 1;
+          if (n > 0) busy.set(delivery.webhookId, n);
+          else busy.delete(delivery.webhookId);
+        }
         // a full claim may have left more waiting: look again now that there is room
         if (full) wake();
       }
@@ -99,6 +128,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
 
   const send = (c: ClaimedDelivery) => {
     inFlight++;
+    busy.set(c.delivery.webhookId, (busy.get(c.delivery.webhookId) ?? 0) + 1);
     const active = !!c.webhook && (c.webhook.isActive || c.delivery.event === "business.data_erasure");
     const p: Promise<void> = (active ? sendOne(env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
       .catch((e: Error) => ({ ok: false, statusCode: null, durationMs: 0, error: e.message }))
@@ -121,20 +151,23 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         const room = maxInFlight - inFlight;
         full = room <= 0;
         if (full) return;
-        const claimed = await claimFirstAttempts(db, room);
-        full = claimed.length === room;
+        const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
         for (const c of claimed) send(c);
-        if (full) wanted = true;
+        // more may be waiting: the claim filled the room (look again now), or an endpoint is held at
+        // its cap (look again when a recorded attempt frees one of its slots)
+        if (claimed.length === room) wanted = true;
+        full = claimed.length === room || [...busy.values()].some((n) => n >= perEndpoint);
       }
     })()
       .catch(fail("claiming"))
       .finally(() => {
         claiming = null;
-        if (wanted && !full) wake();
+        if (wanted) wake();
       });
   }
 
   const listener = options.listen === false ? null : await db.$client.listen(DELIVERIES_CHANNEL, () => wake(), () => wake());
+  const offLocal = onLocalWake(wake);
   const timer = setInterval(wake, options.pollMs ?? DISPATCH_POLL_MS);
   timer.unref();
   wake();
@@ -147,6 +180,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
     /** Stops claiming, lets the deliveries in flight finish (each within its 10 s deadline) and records them. */
     async stop() {
       stopped = true;
+      offLocal();
       clearInterval(timer);
       await listener?.unlisten().catch(() => {});
       await claiming;

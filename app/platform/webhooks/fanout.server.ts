@@ -21,11 +21,15 @@ export function envelope(input: { id: string; event: string; timestamp: Date; we
 
 export type FannedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
 
-/** The active registrations of active installations of these businesses (what a delivery needs of them). */
-const TARGETS_SQL = `
+/**
+ * The active registrations of active installations of the businesses `ids` (an SQL text[] expression),
+ * with what a delivery needs of them.
+ */
+export const targetsSelect = (ids: string) => `
   select w.id, w.business_id as "businessId", w.app_id as "appId", w.events, i.id as "installationId", i.scopes, i.is_test_install as "isTestInstall"
   from webhooks w join installations i on i.id = w.installation_id
-  where w.business_id = any($1::text[]) and w.is_active and i.status = 'ACTIVE'`;
+  where w.business_id = any(${ids}) and w.is_active and i.status = 'ACTIVE'`;
+const TARGETS_SQL = targetsSelect("$1::text[]");
 
 export type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
 
@@ -49,11 +53,15 @@ export function deliveryRows(events: FannedEvent[], targets: Target[]): Delivery
 }
 
 /**
- * The deliveries' insert (`d`) and the dispatchers' wake-up (`woken`, a NOTIFY sent at commit) as two
- * CTEs, for statements that write deliveries with other rows (the checkout's order statement). Their
- * ten parameters are numbered from `first`, in the order of `deliveryParams`.
+ * The deliveries' insert (`d`) and the dispatchers' wake-up (`woken`) as two CTEs, for statements
+ * that write deliveries with other rows. Their ten parameters are numbered from `first`, in the
+ * order of `deliveryParams`. `notify`: the wake-up is a NOTIFY sent at commit (inside any
+ * transaction); without it (`woken` counts nothing) the caller wakes the dispatchers itself once the
+ * statement has committed (`wakeDispatchers`): the checkout's order statement does so, because
+ * PostgreSQL orders every committing transaction that notifies behind one lock held through its
+ * commit's flush, which would make orders of every business queue on each other's disk writes.
  */
-export function deliveriesCtes(first: number): string {
+export function deliveriesCtes(first: number, options: { notify: boolean } = { notify: true }): string {
   const p = (i: number) => `$${first + i}`;
   return `d as (
     insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, status, next_attempt_at, created_at, updated_at)
@@ -62,7 +70,41 @@ export function deliveriesCtes(first: number): string {
       as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body)
     on conflict do nothing
     returning id),
-  woken as (select pg_notify('${DELIVERIES_CHANNEL}', '') as n where exists (select 1 from d))`;
+  woken as (select ${options.notify ? `pg_notify('${DELIVERIES_CHANNEL}', '')` : "null"} as n where exists (select 1 from d))`;
+}
+
+/** The dispatchers of this process (registered on globalThis: the Remix bundle and the worker load this module apart). */
+const local = ((globalThis as { __localDispatchers?: Set<() => void> }).__localDispatchers ??= new Set());
+export function onLocalWake(wake: () => void): () => void {
+  local.add(wake);
+  return () => local.delete(wake);
+}
+
+let notifying = false;
+let notifyAgain = false;
+/**
+ * Wakes the dispatchers after deliveries were committed outside a NOTIFYing transaction: this
+ * process's own at once, and every worker's through a NOTIFY of its own (a statement with no
+ * transaction ID and no WAL, so it holds the notification lock only for itself, never through a
+ * flush). Coalesced: at most one NOTIFY in flight, one more after it for whatever came meanwhile. A
+ * lost wake-up costs at most the dispatchers' one-second poll.
+ */
+export function wakeDispatchers(db: Db) {
+  for (const wake of local) wake();
+  if (notifying) {
+    notifyAgain = true;
+    return;
+  }
+  notifying = true;
+  rawQuery(db, `select pg_notify('${DELIVERIES_CHANNEL}', '')`, [])
+    .catch(() => {})
+    .finally(() => {
+      notifying = false;
+      if (notifyAgain) {
+        notifyAgain = false;
+        wakeDispatchers(db);
+      }
+    });
 }
 
 export function deliveryParams(rows: DeliveryRow[], t: Date): unknown[] {

@@ -1,0 +1,48 @@
+/**
+ * The admin's bulk status move: several orders of one business moved to one status, each through
+ * moveOrderStatus (the contract's status machine, its own transaction, the same events as a single
+ * move). A move the machine does not allow for one order is reported for that order; the others
+ * still move.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "../../../db/client";
+import { orders, type OrderStatus } from "../../../db/schema";
+import { ApiError } from "../core/http.server";
+import { moveOrderStatus } from "./orders.server";
+
+/** At most this many orders in one bulk move (the list shows 20 a page). */
+export const MAX_BULK_MOVE = 100;
+
+export type BulkMoveResult =
+  | { orderId: string; orderNumber: string; ok: true; to: OrderStatus }
+  | { orderId: string; orderNumber: string | null; ok: false; message: string };
+
+export async function bulkMoveOrders(db: Database, businessId: string, orderIds: readonly string[], to: OrderStatus, actor = "merchant"): Promise<BulkMoveResult[]> {
+  const ids = [...new Set(orderIds.filter((id) => typeof id === "string" && id.length > 0))];
+  if (ids.length === 0) throw new ApiError(400, "Select at least one order");
+  if (ids.length > MAX_BULK_MOVE) throw new ApiError(400, `Select at most ${MAX_BULK_MOVE} orders at once`);
+  // the business's own orders among the ids: anything else is "not found", and is never touched
+  const own = await db
+    .select({ id: orders.id, orderNumber: orders.orderNumber })
+    .from(orders)
+    .where(and(eq(orders.businessId, businessId), inArray(orders.id, ids)));
+  const numbers = new Map(own.map((o) => [o.id, o.orderNumber]));
+  const results: BulkMoveResult[] = [];
+  for (const id of ids) {
+    const orderNumber = numbers.get(id) ?? null;
+    if (orderNumber === null) {
+      results.push({ orderId: id, orderNumber, ok: false, message: "Order not found" });
+      continue;
+    }
+    try {
+      // locks the row, checks the move against the machine, writes the history and the events
+      await moveOrderStatus(db, businessId, id, to, actor);
+      results.push({ orderId: id, orderNumber, ok: true, to });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      results.push({ orderId: id, orderNumber, ok: false, message: e.status === 404 ? "Order not found" : e.message });
+    }
+  }
+  return results;
+}
+

@@ -1,0 +1,346 @@
+import { describe, expect, it } from "vitest";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { startPlatform } from "../testing/platform";
+import { BrowserSession } from "../testing/browser";
+import { orders, orderStatusChanges, orderItems, platformEvents, type OrderStatus } from "../../../db/schema";
+import { newId } from "../core/ids.server";
+import { ordersForExport, parseOrderFilter, searchOrders, type OrderFilter } from "./admin-queries.server";
+import { bulkMoveOrders } from "./bulk-moves.server";
+import { csvCell, ordersCsv } from "./orders-csv.server";
+
+const p = await startPlatform();
+
+let counter = 7000;
+type Extra = Partial<typeof orders.$inferInsert>;
+async function order(businessId: string, extra: Extra = {}) {
+  const id = newId("ord");
+  const createdAt = extra.createdAt ?? new Date("2025-03-01T12:00:00Z");
+  const amount = extra.amount ?? 1000;
+  await p.db.insert(orders).values({
+    id,
+    businessId,
+    orderNumber: String(counter++),
+    status: "PENDING",
+    subtotal: amount,
+    amount,
+    currency: "USD",
+    deliveryMethod: "PICKUP",
+    paymentMethod: "CASH",
+    customerName: "Pat Doe",
+    customerPhone: "+1 555 0100",
+    customerEmail: "pat@example.com",
+    updatedAt: createdAt,
+    ...extra,
+    createdAt,
+  });
+  return id;
+}
+
+const filter = (businessId: string, query: Record<string, string>, timeZone = "UTC"): OrderFilter => parseOrderFilter(new URLSearchParams(query), timeZone).filter;
+async function numbers(businessId: string, query: Record<string, string>, timeZone = "UTC") {
+  const { rows } = await searchOrders(p.db, businessId, filter(businessId, query, timeZone), { page: 1, pageSize: 100 });
+  return rows.map((r) => r.orderNumber);
+}
+const numberOf = async (id: string) => (await p.db.select({ n: orders.orderNumber }).from(orders).where(eq(orders.id, id)))[0].n;
+
+describe("the admin's orders list", () => {
+  it("searches order numbers, customer names, phones (as typed or as digits) and e-mails, within the business", async () => {
+    const shop = await p.register("MERCHANT");
+    const other = await p.register("MERCHANT");
+    const ana = await order(shop.businessId, { customerName: "Ana Silva", customerPhone: "+1 555 0142", customerEmail: "ana@silva.example" });
+    const ben = await order(shop.businessId, { customerName: "Ben 100% Carter", customerPhone: "(555) 777-1234", customerEmail: null });
+    await order(other.businessId, { customerName: "Ana Silva", customerPhone: "+1 555 0142" });
+    const [anaNo, benNo] = [await numberOf(ana), await numberOf(ben)];
+
+    expect(await numbers(shop.businessId, { q: "silva" })).toEqual([anaNo]);
+    expect(await numbers(shop.businessId, { q: "ANA SIL" })).toEqual([anaNo]);
+    expect(await numbers(shop.businessId, { q: "silva.example" })).toEqual([anaNo]);
+    expect(await numbers(shop.businessId, { q: "555 0142" })).toEqual([anaNo]);
+    expect(await numbers(shop.businessId, { q: "5550142" })).toEqual([anaNo]);
+    expect(await numbers(shop.businessId, { q: "555-777-1234" })).toEqual([benNo]);
+    expect(await numbers(shop.businessId, { q: `#${benNo}` })).toEqual([benNo]);
+    expect(await numbers(shop.businessId, { q: benNo })).toEqual([benNo]);
+    // LIKE wildcards are literal
+    expect(await numbers(shop.businessId, { q: "100%" })).toEqual([benNo]);
+    expect(await numbers(shop.businessId, { q: "%%%" })).toEqual([]);
+    // under three characters: order numbers only
+    expect(await numbers(shop.businessId, { q: "an" })).toEqual([]);
+    expect(await numbers(shop.businessId, { q: "nobody" })).toEqual([]);
+    const { total } = await searchOrders(p.db, shop.businessId, filter(shop.businessId, { q: "silva" }), { page: 1 });
+    expect(total).toBe(1);
+  });
+
+  it("filters by a date range of whole days in the business's time zone", async () => {
+    const shop = await p.register("MERCHANT");
+    // New York is UTC-5 in January: 04:30Z is still the 9th there, 05:30Z is the 10th
+    const lateOn9th = await order(shop.businessId, { createdAt: new Date("2025-01-10T04:30:00Z") });
+    const earlyOn10th = await order(shop.businessId, { createdAt: new Date("2025-01-10T05:30:00Z") });
+    const lastMinuteOf10th = await order(shop.businessId, { createdAt: new Date("2025-01-11T04:59:00Z") });
+    const on11th = await order(shop.businessId, { createdAt: new Date("2025-01-11T05:00:00Z") });
+    const [a, b, c, d] = await Promise.all([lateOn9th, earlyOn10th, lastMinuteOf10th, on11th].map(numberOf));
+
+    const ny = "America/New_York";
+    expect((await numbers(shop.businessId, { from: "2025-01-10", to: "2025-01-10" }, ny)).sort()).toEqual([b, c].sort());
+    expect((await numbers(shop.businessId, { from: "2025-01-10", to: "2025-01-10" }, "UTC")).sort()).toEqual([a, b].sort());
+    expect((await numbers(shop.businessId, { from: "2025-01-11" }, ny)).sort()).toEqual([d]);
+    expect((await numbers(shop.businessId, { to: "2025-01-09" }, ny)).sort()).toEqual([a]);
+    // a reversed range is swapped and said so; a bad date is left out and said so
+    const reversed = parseOrderFilter(new URLSearchParams({ from: "2025-01-10", to: "2025-01-09" }), ny);
+    expect(reversed.filter).toMatchObject({ from: "2025-01-09", to: "2025-01-10" });
+    expect(reversed.notices).toHaveLength(1);
+    const bad = parseOrderFilter(new URLSearchParams({ from: "2025-02-30", to: "yesterday", status: "LOST", sort: "random" }), ny);
+    expect(bad.filter).toMatchObject({ from: null, to: null, status: null, sort: "newest" });
+    expect(bad.notices).toHaveLength(3);
+  });
+
+  it("sorts newest, oldest, by amount high to low and low to high (ties by id), and filters by status", async () => {
+    const shop = await p.register("MERCHANT");
+    const t0 = Date.parse("2025-05-01T10:00:00Z");
+    const ids: string[] = [];
+    for (const [i, amount, status] of [[0, 500, "PENDING"], [1, 2500, "CONFIRMED"], [2, 1500, "PENDING"], [3, 2500, "PENDING"]] as const)
+      ids.push(await order(shop.businessId, { createdAt: new Date(t0 + i * 60_000), amount, status }));
+    const n = await Promise.all(ids.map(numberOf));
+    expect(await numbers(shop.businessId, {})).toEqual([n[3], n[2], n[1], n[0]]);
+    expect(await numbers(shop.businessId, { sort: "oldest" })).toEqual([n[0], n[1], n[2], n[3]]);
+    const tie = [n[1], n[3]].sort((x, y) => (ids[n.indexOf(x)] < ids[n.indexOf(y)] ? 1 : -1));
+    expect(await numbers(shop.businessId, { sort: "amount_desc" })).toEqual([...tie, n[2], n[0]]);
+    expect(await numbers(shop.businessId, { sort: "amount_asc" })).toEqual([n[0], n[2], ...[...tie].reverse()]);
+    expect(await numbers(shop.businessId, { status: "PENDING", sort: "amount_desc" })).toEqual([n[3], n[2], n[0]]);
+    const { total } = await searchOrders(p.db, shop.businessId, filter(shop.businessId, { status: "PENDING" }), { page: 1 });
+    expect(total).toBe(3);
+  });
+});
+
+describe("bulk status moves", () => {
+  it("moves the orders the status machine allows, reports the others per order, and never touches another business's orders", async () => {
+    const shop = await p.register("MERCHANT");
+    const other = await p.register("MERCHANT");
+    const pending1 = await order(shop.businessId, { status: "PENDING" });
+    const pending2 = await order(shop.businessId, { status: "PENDING" });
+    const delivered = await order(shop.businessId, { status: "DELIVERED" });
+    const foreign = await order(other.businessId, { status: "PENDING" });
+
+    const results = await bulkMoveOrders(p.db, shop.businessId, [pending1, delivered, foreign, pending2, pending1, "ord_nope"], "CONFIRMED");
+    expect(results).toEqual([
+      { orderId: pending1, orderNumber: await numberOf(pending1), ok: true, to: "CONFIRMED" },
+      { orderId: delivered, orderNumber: await numberOf(delivered), ok: false, message: "Cannot move order from DELIVERED to CONFIRMED" },
+      { orderId: foreign, orderNumber: null, ok: false, message: "Order not found" },
+      { orderId: pending2, orderNumber: await numberOf(pending2), ok: true, to: "CONFIRMED" },
+      { orderId: "ord_nope", orderNumber: null, ok: false, message: "Order not found" },
+    ]);
+
+    const statuses = Object.fromEntries(
+      (await p.db.select({ id: orders.id, status: orders.status }).from(orders).where(inArray(orders.id, [pending1, pending2, delivered, foreign]))).map((r) => [r.id, r.status]),
+    );
+    expect(statuses).toEqual({ [pending1]: "CONFIRMED", [pending2]: "CONFIRMED", [delivered]: "DELIVERED", [foreign]: "PENDING" });
+
+    // the history and the events of a single move, for the moved orders only
+    const history = await p.db.select().from(orderStatusChanges).where(inArray(orderStatusChanges.orderId, [pending1, pending2, delivered, foreign]));
+    expect(history.map((h) => [h.orderId, h.fromStatus, h.toStatus, h.actor]).sort()).toEqual([[pending1, "PENDING", "CONFIRMED", "merchant"], [pending2, "PENDING", "CONFIRMED", "merchant"]].sort());
+    const events = await p.db.select().from(platformEvents).where(and(eq(platformEvents.type, "order.status_changed"), inArray(platformEvents.businessId, [shop.businessId, other.businessId])));
+    expect(events.map((e) => e.data).sort((x, y) => String(x.orderId).localeCompare(String(y.orderId)))).toEqual(
+      [pending1, pending2].sort().map((id) => ({ orderId: id, orderNumber: expect.any(String), previousStatus: "PENDING", status: "CONFIRMED" })),
+    );
+    expect(events.every((e) => e.businessId === shop.businessId)).toBe(true);
+
+    // cancelling emits order.cancelled as a single move would
+    await bulkMoveOrders(p.db, shop.businessId, [pending1], "CANCELLED");
+    const cancelled = await p.db.select().from(platformEvents).where(and(eq(platformEvents.type, "order.cancelled"), eq(platformEvents.businessId, shop.businessId)));
+    expect(cancelled.map((e) => e.data)).toEqual([{ orderId: pending1, orderNumber: await numberOf(pending1) }]);
+  });
+
+  it("refuses an empty selection and more than 100 orders with a 400", async () => {
+    const shop = await p.register("MERCHANT");
+    await expect(bulkMoveOrders(p.db, shop.businessId, [], "CONFIRMED")).rejects.toMatchObject({ status: 400 });
+    await expect(bulkMoveOrders(p.db, shop.businessId, Array.from({ length: 101 }, (_, i) => `ord_${i}`), "CONFIRMED")).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("answers the page's form: CSRF required, another business's ids refused and untouched", async () => {
+    const shop = await p.register("MERCHANT");
+    const other = await p.register("MERCHANT");
+    const mine = await order(shop.businessId, { status: "PENDING" });
+    const theirs = await order(other.businessId, { status: "PENDING" });
+    const browser = await BrowserSession.signIn(p.url, shop.email, shop.password);
+    await browser.get("/admin/orders");
+    const post = (fields: [string, string][]) =>
+      fetch(`${p.url}/admin/orders?index`, { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: browser.cookieHeader(new URL(p.url)) }, redirect: "manual" });
+    const forged = await post([["intent", "bulk-move"], ["status", "CONFIRMED"], ["orderIds", mine]]);
+    expect(forged.status).toBe(403);
+    const res = await post([["csrf", browser.csrf], ["intent", "bulk-move"], ["status", "CONFIRMED"], ["orderIds", mine], ["orderIds", theirs]]);
+    expect(res.status).toBe(200);
+    const html = (await res.text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("1 order was not moved");
+    expect(html).toContain(`${theirs}: Order not found`);
+    const bad = await post([["csrf", browser.csrf], ["intent", "bulk-move"], ["status", "SHIPPED"], ["orderIds", mine]]);
+    expect(bad.status).toBe(400);
+    const rows = await p.db.select({ id: orders.id, status: orders.status }).from(orders).where(inArray(orders.id, [mine, theirs]));
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [mine]: "CONFIRMED", [theirs]: "PENDING" });
+  });
+});
+
+describe("the CSV export", () => {
+  it("neutralises formulas, quotes what must be quoted, and keeps plain cells plain", () => {
+    expect(csvCell("=HYPERLINK(\"http://evil.example\",\"x\")")).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csvCell("+1 555 0100")).toBe("'+1 555 0100");
+    expect(csvCell("-2+3")).toBe("'-2+3");
+    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvCell("\t=1")).toBe("'\t=1");
+    expect(csvCell("Smith, Jane")).toBe(`"Smith, Jane"`);
+    expect(csvCell("line\nbreak")).toBe(`"line\nbreak"`);
+    expect(csvCell("Chloé")).toBe("Chloé");
+    expect(csvCell(12)).toBe("12");
+    expect(csvCell(null)).toBe("");
+  });
+
+  it("exports every order of the filter, in its order, with local times, items and amounts", async () => {
+    const shop = await p.register("MERCHANT");
+    const other = await p.register("MERCHANT");
+    const evil = await order(shop.businessId, {
+      createdAt: new Date("2025-01-10T05:30:00Z"),
+      customerName: '=cmd|"/c calc"!A1',
+      customerPhone: "+1 555 0199",
+      customerEmail: "@evil.example",
+      notes: "Ring twice, please\nthen wait",
+      address: "1 Main St, Springfield",
+      subtotal: 1850,
+      deliveryFee: 300,
+      discount: 100,
+      amount: 2050,
+      deliveryMethod: "DELIVERY",
+    });
+    await p.db.insert(orderItems).values([
+      { id: `itm_a_${evil}`, orderId: evil, productId: "prd_1", name: "Margherita", price: 1200, quantity: 1 },
+      { id: `itm_b_${evil}`, orderId: evil, productId: "prd_2", name: "Tiramisu", price: 325, quantity: 2 },
+    ]);
+    await order(shop.businessId, { createdAt: new Date("2025-01-12T12:00:00Z"), customerName: "Chloé Martin" });
+    await order(other.businessId, { createdAt: new Date("2025-01-10T06:00:00Z"), customerName: "Someone Else" });
+
+    let text = "";
+    for await (const chunk of ordersCsv(p.db, shop.businessId, filter(shop.businessId, { to: "2025-01-10" }, "America/New_York"))) text += chunk;
+    expect(text.startsWith("\uFEFFOrder,Date,Time zone,Status,")).toBe(true);
+    const lines = text.slice(1).split("\r\n");
+    expect(lines).toHaveLength(3); // header, one order, the empty string after the last CRLF
+    expect(lines[2]).toBe("");
+    expect(lines[1]).toBe(
+      [
+        await numberOf(evil),
+        "2025-01-10 00:30",
+        "America/New_York",
+        "PENDING",
+        "NONE",
+        "CASH",
+        "DELIVERY",
+        `"'=cmd|""/c calc""!A1"`,
+        "'+1 555 0199",
+        "'@evil.example",
+        `"1 Main St, Springfield"`,
+        "1 x Margherita; 2 x Tiramisu",
+        "3",
+        "18.50",
+        "1.00",
+        "3.00",
+        "20.50",
+        "USD",
+        `"Ring twice, please\nthen wait"`,
+      ].join(","),
+    );
+    expect(text).not.toContain("Someone Else");
+  });
+
+  it("reads large exports in keyset batches: every order once, in order, also with ties", async () => {
+    const shop = await p.register("MERCHANT");
+    const at = new Date("2025-06-01T09:00:00.123Z");
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await order(shop.businessId, { createdAt: i < 4 ? at : new Date(at.getTime() + i), amount: i % 2 ? 700 : 300 }));
+    // microseconds that a JavaScript Date cannot hold
+    await p.db.execute(sql`update orders set created_at = created_at + interval '7 microseconds' where id = ${ids[6]}`);
+    for (const sort of ["newest", "oldest", "amount_desc", "amount_asc"]) {
+      const f = filter(shop.businessId, { sort });
+      const all = (await searchOrders(p.db, shop.businessId, f, { page: 1, pageSize: 100 })).rows.map((r) => r.id);
+      const batched: string[] = [];
+      for await (const batch of ordersForExport(p.db, shop.businessId, f, 2)) batched.push(...batch.map((r) => r.id));
+      expect(batched, sort).toEqual(all);
+      expect(new Set(batched).size).toBe(7);
+    }
+  });
+
+  it("is a private download for the signed-in merchant's own business", async () => {
+    const shop = await p.register("MERCHANT");
+    const other = await p.register("MERCHANT");
+    await order(shop.businessId, { customerName: "Mine Customer" });
+    await order(other.businessId, { customerName: "Their Customer" });
+    const browser = await BrowserSession.signIn(p.url, shop.email, shop.password);
+    const url = new URL("/admin/orders/export.csv?q=customer", p.url);
+    const res = await fetch(url, { headers: { Cookie: browser.cookieHeader(url) }, redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="orders-[a-z0-9-]+-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const body = await res.text();
+    expect(body).toContain("Mine Customer");
+    expect(body).not.toContain("Their Customer");
+
+    const anonymous = await fetch(url, { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
+    const dev = await p.register("DEVELOPER");
+    const devBrowser = await BrowserSession.signIn(p.url, dev.email, dev.password);
+    const refused = await fetch(url, { headers: { Cookie: devBrowser.cookieHeader(url) }, redirect: "manual" });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain("Customer");
+  });
+});
+
+describe("the list stays indexed on a business with many orders", () => {
+  it("never scans the orders table sequentially", async () => {
+    const big = await p.register("MERCHANT");
+    const small = await p.register("MERCHANT");
+    // 10 000 orders over a year for one business, 40 000 for another (a platform holds many businesses)
+    for (const [businessId, n] of [[big.businessId, 10_000], [small.businessId, 40_000]] as const)
+      await p.db.execute(sql`
+        insert into orders (id, business_id, order_number, status, subtotal, amount, currency, delivery_method, payment_method, customer_name, customer_phone, customer_email, created_at, updated_at)
+        select 'ord_bulk_' || ${businessId} || '_' || g, ${businessId}, 'B' || g,
+               (array['PENDING','CONFIRMED','PREPARING','READY','IN_DELIVERY','DELIVERED','CANCELLED'])[1 + g % 7],
+               100 + (g * 37) % 10000, 100 + (g * 37) % 10000, 'USD', 'PICKUP', 'CASH',
+               'Customer ' || g, '+1 555 ' || lpad((g % 10000)::text, 4, '0'), 'c' || g || '@example.com',
+               timestamptz '2024-01-01' + (g || ' minutes')::interval * 17, timestamptz '2024-01-01'
+        from generate_series(1, ${n}) g`);
+    await p.sql.unsafe("vacuum analyze orders");
+    // each shape of the list, and the index its page must be read from
+    const shapes: [Record<string, string>, RegExp][] = [
+      [{}, /Index Scan using orders_business_created_idx/],
+      [{ sort: "oldest" }, /Index Scan Backward using orders_business_created_idx/],
+      [{ sort: "amount_desc" }, /Index Scan using orders_business_amount_idx/],
+      [{ sort: "amount_asc" }, /Index Scan Backward using orders_business_amount_idx/],
+      [{ status: "PENDING" }, /orders_business_status_idx/],
+      [{ from: "2024-03-01", to: "2024-03-07" }, /orders_business_created_idx/],
+      [{ from: "2024-03-01", to: "2024-03-07", sort: "amount_desc" }, /orders_business_(amount|created)_idx/],
+      [{ q: "c1234@" }, /orders_search_trgm_idx/],
+      [{ q: "555 0123" }, /orders_search_trgm_idx/],
+      [{ q: "#1234" }, /orders_business_number_key/],
+      [{ q: "customer 12", status: "CONFIRMED", sort: "amount_asc" }, /orders_search_trgm_idx|orders_business_status_idx/],
+    ];
+    for (const [shape, index] of shapes) {
+      const f = filter(big.businessId, shape, "Europe/Paris");
+      // the statements searchOrders runs, explained with their parameters
+      const [pagePlan, countPlan] = await explainSearch(big.businessId, f);
+      if (process.env.PRINT_PLANS) console.log(JSON.stringify(shape), "\n" + pagePlan + "\n--- count\n" + countPlan);
+      expect(pagePlan, JSON.stringify(shape)).toMatch(index);
+      expect(pagePlan, JSON.stringify(shape)).not.toMatch(/Seq Scan on orders/);
+      // an unfiltered list reads its total from business_counts, not from a count
+      if (Object.keys(shape).some((k) => k !== "sort")) expect(countPlan, JSON.stringify(shape)).not.toMatch(/Seq Scan on orders/);
+    }
+  }, 120_000);
+});
+
+/** EXPLAIN of the page query and the count query of searchOrders for a filter. */
+async function explainSearch(businessId: string, f: OrderFilter): Promise<string[]> {
+  const { searchOrderStatements } = await import("./admin-queries.server");
+  const out: string[] = [];
+  for (const statement of searchOrderStatements(p.db, businessId, f, { page: 1 })) {
+    const { sql: text, params } = statement.toSQL();
+    const rows = await p.sql.unsafe(`explain ${text}`, params as never[]);
+    out.push(rows.map((r) => r["QUERY PLAN"]).join("\n"));
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+DROP INDEX "webhook_deliveries_first_attempt_idx";--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_first_attempt_idx" ON "webhook_deliveries" USING btree ("webhook_id","created_at") WHERE status = 'PENDING' and attempts = 0 and in_flight_since is null;

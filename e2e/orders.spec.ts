@@ -1,0 +1,235 @@
+import { type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
+import { startAppServer } from "./app-server";
+
+/** Opens a page and waits until it is hydrated, so that clicks go through the client router. */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "Nov 20, 2026, 3:04 PM" (the list's dates, in the business's time zone) → "2026-11-20" */
+function isoDay(text: string): string {
+  const m = /^([A-Z][a-z]{2}) (\d{1,2}), (\d{4})/.exec(text.trim());
+  if (!m) throw new Error(`not a list date: ${text}`);
+  return `${m[3]}-${String(MONTHS.indexOf(m[1]) + 1).padStart(2, "0")}-${m[2].padStart(2, "0")}`;
+}
+const money = (text: string) => Number(text.replace(/[^0-9.]/g, ""));
+
+async function shots(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `.data/e2e-results/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `.data/e2e-results/${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test("a merchant searches, filters, sorts, bulk-moves and exports orders, with every state in the address", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
+  await open(page, "/admin/orders");
+  const rows = page.getByTestId("order-row");
+  await expect(rows).toHaveCount(20);
+  const search = page.getByRole("searchbox", { name: "Search" });
+
+  // search by customer name, then by order number; the back button brings the first search back
+  await search.fill("ana silva");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/\?q=ana\+silva$/);
+  await expect(rows.first()).toBeVisible();
+  const anaCount = await rows.count();
+  expect(anaCount).toBeGreaterThan(0);
+  expect(anaCount).toBeLessThan(20);
+  for (const row of await rows.all()) await expect(row).toContainText("Ana Silva");
+  await search.fill("#1005");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/q=%231005/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: "Order #1005" })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\?q=ana\+silva$/);
+  await expect(rows).toHaveCount(anaCount);
+  await expect(search).toHaveValue("ana silva");
+
+  // nothing matches: an empty state with a way out
+  await open(page, "/admin/orders?q=nobody-ordered-this");
+  await expect(page.getByText("No orders match")).toBeVisible();
+  await page.getByRole("link", { name: "Clear filters" }).last().click();
+  await expect(page).toHaveURL(/\/admin\/orders$/);
+  await expect(rows).toHaveCount(20);
+
+  // a date range of one day, the day of the third-newest order (dates are in the business's zone)
+  const day = isoDay((await rows.nth(2).locator('td[data-label="Date"]').textContent()) ?? "");
+  await page.getByLabel("From", { exact: true }).fill(day);
+  await page.getByLabel("To", { exact: true }).fill(day);
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${day}&to=${day}`));
+  await expect(rows.first()).toBeVisible();
+  const dayCount = await rows.count();
+  expect(dayCount).toBeLessThan(20);
+  for (const row of await rows.all()) expect(isoDay((await row.locator('td[data-label="Date"]').textContent()) ?? "")).toBe(day);
+  await page.getByLabel("Sort").selectOption({ label: "Amount: high to low" });
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/sort=amount_desc/);
+  await shots(page, "admin-orders-filtered");
+
+  // sorted by amount over every order
+  await open(page, "/admin/orders?sort=amount_desc");
+  const totals = (await rows.locator('td[data-label="Total"]').allTextContents()).map(money);
+  expect(totals).toHaveLength(20);
+  expect(totals).toEqual([...totals].sort((a, b) => b - a));
+  await expect(page.getByLabel("Sort")).toHaveValue("amount_desc");
+
+  // bulk: two pending orders to confirmed
+  await open(page, "/admin/orders?status=PENDING");
+  const pending = await rows.locator("a strong").allTextContents();
+  expect(pending.length).toBeGreaterThanOrEqual(2);
+  await page.getByRole("checkbox", { name: `Select order ${pending[0]}` }).check();
+  await page.getByRole("checkbox", { name: `Select order ${pending[1]}` }).check();
+  await expect(page.getByTestId("selected-count")).toHaveText(" · 2 selected");
+  await page.getByLabel("Move selected to").selectOption("CONFIRMED");
+  await page.getByRole("button", { name: "Apply to selected" }).click();
+  await expect(page.getByTestId("bulk-results").getByRole("status")).toHaveText(`2 orders moved to confirmed: ${pending[0]}, ${pending[1]}.`);
+  // the list (pending only) no longer shows them
+  await expect(page.getByRole("checkbox", { name: `Select order ${pending[0]}` })).toHaveCount(0);
+
+  // a mix: the confirmed order moves on, the delivered one cannot, and says why
+  await open(page, "/admin/orders?status=DELIVERED");
+  const delivered = (await rows.locator("a strong").first().textContent())!;
+  await open(page, "/admin/orders");
+  await page.getByRole("checkbox", { name: `Select order ${delivered}` }).check();
+  const confirmed = rows.filter({ has: page.getByTestId("order-row-status").getByText("confirmed", { exact: true }) }).first();
+  const confirmedNumber = (await confirmed.locator("a strong").textContent())!;
+  await confirmed.getByRole("checkbox").check();
+  await page.getByLabel("Move selected to").selectOption("PREPARING");
+  await page.getByRole("button", { name: "Apply to selected" }).click();
+  const results = page.getByTestId("bulk-results");
+  await expect(results.getByRole("status")).toHaveText(`1 order moved to preparing: ${confirmedNumber}.`);
+  await expect(results.getByRole("alert")).toContainText("1 order was not moved");
+  await expect(results.getByRole("alert")).toContainText(`${delivered}: Cannot move order from DELIVERED to PREPARING`);
+  await expect(rows.filter({ hasText: confirmedNumber }).getByTestId("order-row-status")).toHaveText("preparing");
+  await expect(rows.filter({ hasText: delivered }).getByTestId("order-row-status")).toHaveText("delivered");
+  await shots(page, "admin-orders-bulk");
+
+  // the CSV of the current filter
+  await open(page, "/admin/orders?q=ana+silva&sort=oldest");
+  const listed = await rows.locator("a strong").allTextContents();
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV of these orders" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^orders-demo-bistro-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
+  const lines = csv.split("\r\n").filter(Boolean);
+  expect(lines[0]).toBe("Order,Date,Time zone,Status,Payment status,Payment method,Delivery method,Customer,Phone,Email,Address,Items,Item count,Subtotal,Discount,Delivery fee,Total,Currency,Notes");
+  expect(lines.slice(1).map((l) => `#${l.split(",")[0]}`)).toEqual(listed);
+  for (const line of lines.slice(1)) {
+    expect(line).toContain(",Ana Silva,");
+    expect(line).toMatch(/,'\+1 555 01\d\d,/); // a phone starting with + cannot become a formula
+  }
+});
+
+test("the product form shows every error at once, next to its field, with a summary that links to them", async ({ page }) => {
+  await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
+  await open(page, "/admin/products/new");
+  await page.getByLabel("Name", { exact: true }).fill("Broken pie");
+  await page.getByLabel(/^Price/).fill("abc");
+  await page.getByLabel("Image URL").fill("javascript:alert(1)");
+  await page.getByRole("button", { name: "Create product" }).click();
+
+  const summary = page.getByTestId("error-summary");
+  await expect(summary.getByRole("heading", { name: "There are 2 problems" })).toBeVisible();
+  await expect(summary).toBeFocused();
+  await expect(page.getByTestId("error-price")).toHaveText("Price must be a number like 12.50");
+  await expect(page.getByTestId("error-imageUrl")).toHaveText("Image URL must be a relative path or an http(s) URL");
+  await expect(page.getByLabel(/^Price/)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Image URL")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Name", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Broken pie");
+  await expect(page.locator("body")).not.toContainText("imageUrl:");
+  await shots(page, "admin-product-errors");
+  await summary.getByRole("link", { name: "Image URL must be a relative path or an http(s) URL" }).click();
+  await expect(page.getByLabel("Image URL")).toBeFocused();
+
+  // fixing both saves the product
+  await page.getByLabel(/^Price/).fill("6.00");
+  await page.getByLabel("Image URL").fill("");
+  await page.getByRole("button", { name: "Create product" }).click();
+  await expect(page.getByText("The product was created.")).toBeVisible();
+});
+
+test("after an OAuth install the merchant lands on the app's page in the admin, and the Apps page links to it", async ({ page, request }) => {
+  const backend = await startAppServer();
+  const suffix = randomBytes(3).toString("hex");
+  const app = await publishApp(request, {
+    name: `Loyalty Stamps ${suffix}`,
+    slug: `loyalty-stamps-${suffix}`,
+    description: "Stamps for every order.",
+    category: "marketing",
+    scopes: ["read_orders"],
+    redirectUrl: `${backend.url}/oauth/callback`,
+    manifest: { embeds: [{ embedType: "stamps", name: "Stamp card", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: `${backend.url}/embed.js` }] },
+  });
+  await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
+  // the app exchanges the code and redirects to <PUBLIC_URL>/admin/apps/<installation_id>?installed=1
+  backend.connect(new URL(page.url()).origin, app.clientId, app.clientSecret);
+  await page.goto(`/marketplace/${app.slug}`);
+  await page.getByRole("link", { name: "Install" }).click();
+  await page.getByRole("button", { name: "Install" }).click();
+  await expect(page).toHaveURL(/\/admin\/apps\/inst_[A-Za-z0-9_-]+\?installed=1$/);
+  await expect(page.getByTestId("install-complete")).toContainText(`${app.name} is installed.`);
+  await expect(page.getByRole("heading", { name: app.name, level: 1 })).toBeVisible();
+  const settingsUrl = new URL(page.url()).pathname;
+
+  // from the Apps page: the app's icon and its name link to the same settings page
+  await open(page, "/admin/apps");
+  const card = page.getByTestId("installed-app").filter({ hasText: app.name });
+  await expect(card.locator(".app-logo")).toBeVisible();
+  await expect(card.getByRole("link", { name: `Settings of ${app.name}` })).toHaveAttribute("href", settingsUrl);
+  await card.getByRole("link", { name: app.name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${settingsUrl}$`));
+  await expect(page.getByRole("heading", { name: app.name, level: 1 })).toBeVisible();
+  await expect(page.getByTestId("install-complete")).toHaveCount(0);
+  // an embed switch with a done message
+  await page.getByRole("button", { name: "Turn off Stamp card" }).click();
+  await expect(page.getByRole("status")).toHaveText("Stamp card is off: it no longer shows on your storefront.");
+  await expect(page.getByRole("button", { name: "Turn on Stamp card" })).toBeVisible();
+  await backend.close();
+});
+
+test("a developer sees the test install working, then its result", async ({ page, request }) => {
+  const token = await apiToken(request, DEMO.developer.email, DEMO.developer.password);
+  const suffix = randomBytes(3).toString("hex");
+  const created = await request.post("/developer/apps", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: `Busy Bee ${suffix}`, slug: `busy-bee-${suffix}`, description: "Buzz.", category: "other", scopes: ["read_orders"], redirectUrl: "https://busy.example/cb" },
+  });
+  expect(created.status()).toBe(201);
+  const app = await created.json();
+  await signIn(page, DEMO.developer.email, DEMO.developer.password);
+  await open(page, `/portal/apps/${app.id}`);
+
+  // hold the submission a moment, as a slow network would, to see the busy state
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(
+    (url) => url.pathname === `/portal/apps/${app.id}`,
+    async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    },
+  );
+  await page.getByRole("button", { name: "Test-install on sandbox" }).click();
+  const busy = page.getByRole("button", { name: "Installing on your sandbox…" });
+  await expect(busy).toBeVisible();
+  await expect(busy).toBeDisabled();
+  await expect(busy).toHaveAttribute("aria-busy", "true");
+  // every other button of the page waits too: no second submission meanwhile
+  await expect(page.getByRole("button", { name: "Submit for review" })).toBeDisabled();
+  release();
+  await expect(page.getByRole("status").filter({ hasText: "Test install created" })).toHaveText("Test install created on your sandbox business.");
+  await expect(page.getByTestId("test-access-token")).toHaveText(/^fbat_test_/);
+  await expect(page.getByRole("button", { name: "Uninstall from sandbox" })).toBeEnabled();
+});
