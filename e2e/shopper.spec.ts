@@ -4,9 +4,9 @@
  * time zone; a floating widget on a phone that starts as a launcher and covers no button; and what
  * a first visit of a storefront transfers.
  */
-import { test, expect, type Page, type Locator } from "@playwright/test";
+import type { Page, Locator } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { apiToken, publishApp, signIn, signOut, DEMO } from "./helpers";
+import { apiToken, expect, expectAccessible, publishApp, signIn, signOut, test, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
 const PHONE = { width: 390, height: 844 };
@@ -102,6 +102,7 @@ test("checkout shows the final total before the order, follows the delivery meth
     await page.getByLabel("Delivery address").fill("7 Harbour Road");
     await page.getByTestId("checkout-total").scrollIntoViewIfNeeded();
     await page.screenshot({ path: ".data/e2e-results/checkout-total-phone.png", fullPage: true });
+    await expectAccessible(page);
 
     // pickup: no fee, the address is not asked, the total follows
     await page.getByRole("radio", { name: /^Pickup/ }).check();
@@ -182,6 +183,7 @@ test("checkout shows the final total before the order, follows the delivery meth
     await inner.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 900 }, "*"));
     await expect.poll(async () => (await frameEl.boundingBox())?.height).toBe(400);
     await page.screenshot({ path: ".data/e2e-results/widget-open-phone.png" });
+    await expectAccessible(page);
     await page.getByRole("button", { name: "Close Chat" }).click();
     await expect(sheet).toBeHidden();
     await expect(launcher).toBeFocused();

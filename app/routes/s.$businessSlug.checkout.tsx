@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf } from "~/platform/accounts/session.server";
@@ -233,7 +233,6 @@ export default function CheckoutPage() {
   }, [fetcher.data]);
   // with JavaScript the total follows the choices by itself; without it, "Update total" asks for it
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
   const [address, setAddress] = useState(values.address ?? "");
   const [quotedAddress, setQuotedAddress] = useState(values.address ?? "");
   const requote = (deliveryMethod: "DELIVERY" | "PICKUP", addr: string) => {
@@ -242,6 +241,23 @@ export default function CheckoutPage() {
     setQuotedAddress(addr);
     fetcher.load(`${shopPath(slug, "/checkout/quote")}?${query}`);
   };
+  // the radios and the address are left to the browser (uncontrolled), so that what a shopper chose
+  // before the page was hydrated (a slow phone) stays; once hydrated, the total catches up with it
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    setHydrated(true);
+    const form = formRef.current;
+    if (!form) return;
+    const chosen = form.querySelector<HTMLInputElement>('input[name="deliveryMethod"]:checked')?.value === "PICKUP" ? "PICKUP" : "DELIVERY";
+    const typed = (form.elements.namedItem("address") as HTMLTextAreaElement | null)?.value ?? "";
+    setAddress(typed);
+    if (chosen !== method || (chosen === "DELIVERY" && typed.trim() !== quotedAddress.trim())) {
+      setMethod(chosen);
+      requote(chosen, typed);
+    }
+    // once, at hydration
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const updating = fetcher.state !== "idle";
   const total = shown?.ok ? shown.total : null;
 
@@ -254,7 +270,7 @@ export default function CheckoutPage() {
         </p>
       ) : null}
       <div className="sf-checkout-layout">
-        <Form method="post" className="sf-form sf-checkout-form">
+        <Form method="post" className="sf-form sf-checkout-form" ref={formRef}>
           <CsrfInput />
           <input type="hidden" name="checkoutKey" value={data?.checkoutKey ?? checkoutKey} />
           <input type="hidden" name="quotedAmount" value={shown?.ok ? String(shown.amount) : ""} />
@@ -288,7 +304,7 @@ export default function CheckoutPage() {
                   type="radio"
                   name="deliveryMethod"
                   value="DELIVERY"
-                  checked={method === "DELIVERY"}
+                  defaultChecked={method === "DELIVERY"}
                   onChange={() => {
                     setMethod("DELIVERY");
                     requote("DELIVERY", address);
@@ -305,7 +321,7 @@ export default function CheckoutPage() {
                   type="radio"
                   name="deliveryMethod"
                   value="PICKUP"
-                  checked={method === "PICKUP"}
+                  defaultChecked={method === "PICKUP"}
                   onChange={() => {
                     setMethod("PICKUP");
                     requote("PICKUP", address);
@@ -328,7 +344,7 @@ export default function CheckoutPage() {
                 rows={2}
                 maxLength={500}
                 autoComplete="street-address"
-                value={address}
+                defaultValue={values.address}
                 onChange={(e) => setAddress(e.target.value)}
                 onBlur={() => {
                   // the delivery fee may depend on the address (checkout.shipping_rates gets it as `locality`)
