@@ -162,7 +162,7 @@ export default function CartPage() {
                 <dd data-testid="cart-subtotal">{cart.subtotalLabel}</dd>
               </div>
             </dl>
-            <p className="sf-muted sf-small">Delivery fees and discounts are worked out at checkout.</p>
+            <p className="sf-muted sf-small">Checkout shows the delivery fee, any discounts and the final total before you place the order.</p>
             <Link to={shopPath(slug, "/checkout")} className="sf-button sf-button-primary sf-button-block">Checkout</Link>
             <p className="sf-center">
               <Link to={shopPath(slug, "/products")}>Continue shopping</Link>
