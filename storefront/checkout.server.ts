@@ -58,7 +58,7 @@ export type CheckoutLine = { productId: string; quantity: number; product: LineP
  * an order.created of the business goes to come with it (the order statement writes their deliveries),
  * and whether any app takes part in its checkouts (when none does, no hook registry is read).
  */
-const PRODUCTS_SQL = `
+const productsSql = () => `
   with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
   ok as (
     select count(*) = cardinality($2::text[]) as ok
@@ -122,7 +122,7 @@ function sellableLines(items: { productId: string; quantity: number }[], wanted:
 /** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
 async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
   const wanted = wantedOf(input.items);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, (PRODUCTS_SQL ??= productsSql()), [business.id, [...wanted.keys()], [...wanted.values()]]);
   const lines = sellableLines(input.items, wanted, rows);
   if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
   const targets = rows[0].targets;
@@ -214,7 +214,7 @@ export class TotalChangedError extends ApiError {
  * order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
-const ORDER_SQL = `
+const orderSql = () => `
   with o as (
     insert into orders (id, business_id, order_number, status, subtotal, discount, discount_reason, delivery_fee, amount, currency,
                         delivery_method, payment_method, payment_status, payment_installation_id, is_guest, customer_name, customer_phone,
@@ -251,6 +251,14 @@ const ORDER_SQL = `
   ${deliveriesCtes(37, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
+
+/**
+ * The two statements' texts, assembled on first use: this module is also bundled for the browser
+ * (the checkout page imports its schema; Remix empties only the .server modules under app/), where
+ * the fragments it is assembled from do not exist.
+ */
+let PRODUCTS_SQL: string | undefined;
+let ORDER_SQL: string | undefined;
 
 export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
 export type CheckoutOptions = {
@@ -326,7 +334,7 @@ async function runCheckout(
   });
   const products = [...new Set(items.map((x) => x.productId))];
   try {
-    await rawQuery(db, ORDER_SQL, [
+    await rawQuery(db, (ORDER_SQL ??= orderSql()), [
       id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
       input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
       values.customerEmail, values.address, values.notes, t.toISOString(),
