@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json } from "@remix-run/node";
 import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
-import { csrfTokenOf, getSession, getSignedInAccount, homeFor, sessionStorageFor, shopperCsrfToken } from "./platform/accounts/session.server";
+import { csrfTokenOf, getSession, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor, shopperCsrfToken } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
 import { useNonce } from "./components/nonce";
 import { EmbedScripts } from "./components/embeds";
@@ -24,7 +24,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const account = await getSignedInAccount(request, context);
   const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorageFor(request, context.env).commitSession(session) } : {};
   return json(
-    { csrf: token, origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
+    // masked afresh in every response: compressed pages must not reveal the token (BREACH, decision 020)
+    { csrf: token ? maskCsrfToken(token) : "", origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
     { headers },
   );
 }
@@ -69,13 +70,15 @@ const PREVIEW_ROUTE = "routes/s.$businessSlug_.preview.$pageSlug";
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // storefronts reach the screen's edges (viewport-fit=cover) and keep their fixed launchers inside env(safe-area-inset-*)
+  const storefront = isStorefrontPath(useLocation().pathname);
   // scroll restoration keeps positions in sessionStorage, which a framed page of another site may not have
   const preview = useMatches().some((m) => m.id === PREVIEW_ROUTE);
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="viewport" content={storefront ? "width=device-width, initial-scale=1, viewport-fit=cover" : "width=device-width, initial-scale=1"} />
         <Meta />
         <Links />
         <EmbedScripts position="head" />

@@ -1,7 +1,8 @@
 /**
  * Demo data, loaded on the first start of an empty database: a merchant "Demo Bistro" with a full
  * catalogue, a developer with a sandbox business and a published demo app ("Loyalty Stars",
- * installed on a few demo shops, with 30 days of history for its analytics), and a reviewer.
+ * installed on a few demo shops, with 30 days of history for its analytics), a reviewer, and a
+ * living marketplace: more apps in several categories with reviews, replies and staff picks.
  */
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "./client";
@@ -12,6 +13,7 @@ import { createApp, submitApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
 import { createInstallation, issueAccessToken, uninstall } from "../app/platform/installs/installs.server";
 import { now } from "../app/platform/core/clock.server";
+import { seedMarketplaceDemo } from "../app/platform/apps/marketplace-demo.server";
 
 export const DEMO_LOGINS = [
   { role: "MERCHANT", email: "merchant@demo.test", password: "demo-merchant-1", name: "Maria Rossi", businessName: "Demo Bistro" },
@@ -72,5 +74,7 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
     return { appId: app.id, day, succeeded, failed, answered, latencyTotalMs: answered * (110 + ((i * 17) % 60)) };
   });
   await db.insert(webhookDailyStats).values(rows);
+  // more apps in more categories, with reviews, replies, a changelog and staff picks (issue 20)
+  await seedMarketplaceDemo(db, env, { developerId: dev.id, reviewerId: rev.id, loyaltyStars: approved, loyaltyShops: shops });
   return true;
 }

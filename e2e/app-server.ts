@@ -93,6 +93,9 @@ export async function startAppServer() {
         hookCalls.push({ hookPoint: String(req.headers["x-hook-point"]), body });
         if (path.endsWith("/hooks/payment-methods")) return res.end(JSON.stringify({ methods: [{ id: "qr", name: "QR Pay", description: "Pay with your banking app" }] }));
         if (path.endsWith("/hooks/create-payment")) return res.end(JSON.stringify({ paymentUrl: `https://qrpay.example/pay/${body.data.orderId}`, invoiceId: `inv_${body.data.orderId}`, qrCode: "QRPAY:" + body.data.amount }));
+        // a delivery fee of 4.50 (pickup free) and a discount of 1.00 on every order
+        if (path.endsWith("/hooks/shipping")) return res.end(JSON.stringify({ fee: body.data.deliveryMethod === "DELIVERY" ? 450 : 0 }));
+        if (path.endsWith("/hooks/discounts")) return res.end(JSON.stringify({ discount: 100, reason: "Welcome offer" }));
         res.end("{}");
       });
       return;

@@ -99,12 +99,16 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   const storefrontBlock = page.frameLocator('.app-block iframe[title="Star banner"]');
   await expect(storefrontBlock.locator("#box")).toHaveCSS("background-color", "rgb(0, 170, 85)");
   await expect(storefrontBlock.locator("#mode")).toHaveText("storefront");
-  const widget = page.locator(".embed-widget.bottom_right iframe");
-  await expect(widget).toBeVisible();
-  const box = (await widget.boundingBox())!;
+  // the widget starts as a launcher in the bottom-right corner and opens to its frame above it
+  const launcher = page.locator(".embed-widget.bottom_right").getByRole("button", { name: "Chat", exact: true });
+  const box = (await launcher.boundingBox())!;
   const viewport = page.viewportSize()!;
   expect(box.x + box.width).toBeGreaterThan(viewport.width - 40);
   expect(box.y + box.height).toBeGreaterThan(viewport.height - 40);
+  await launcher.click();
+  const widget = page.locator(".embed-widget.bottom_right iframe");
+  await expect(widget).toBeVisible();
+  expect((await widget.boundingBox())!.x + (await widget.boundingBox())!.width).toBeGreaterThan(viewport.width - 40);
   await expect(page.frameLocator(".embed-widget iframe").locator("#label")).toHaveText("Chat with us");
   await page.screenshot({ path: "docs/images/storefront-with-app.png" });
 

@@ -114,6 +114,8 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   const storefrontBlock = page.frameLocator('.app-block iframe[title="Loyalty banner"]');
   await expect(storefrontBlock.locator("#card")).toHaveCSS("background-color", "rgb(15, 118, 110)");
   await expect(page.locator("#reference-app-badge")).toContainText("Loyalty club");
+  // the floating widget starts as a launcher (bottom left) and opens to its frame
+  await page.getByRole("button", { name: "Loyalty chat", exact: true }).click();
   await expect(page.frameLocator(".embed-widget.bottom_left iframe").locator("#title")).toHaveText("Questions about points?");
   await shot(page, "storefront");
   await page.getByRole("link", { name: "Menu", exact: true }).click();

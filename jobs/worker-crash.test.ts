@@ -15,7 +15,7 @@ afterAll(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL"))
 
 function startWorkerProcess() {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: { ...process.env, DATABASE_URL: p.dbUrl, NODE_ENV: "test", SESSION_SECRET: p.env.sessionSecret, ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp", OUTBOUND_ALLOW_PRIVATE: "true" },
+    env: { ...process.env, DATABASE_URL: p.dbUrl, NODE_ENV: "test", SESSION_SECRET: p.env.sessionSecret, ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp", OUTBOUND_ALLOW_PRIVATE: "true", WORKER_STRANDED_AFTER_MS: "5000" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

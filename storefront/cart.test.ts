@@ -106,6 +106,10 @@ describe("cart functions", () => {
   });
 });
 
+/** The total the checkout page shows for a delivery method (what its fetcher asks for), which the page sends back with "Place order". */
+const quotedFor = async (b: BrowserSession, slug: string, deliveryMethod: "DELIVERY" | "PICKUP") =>
+  String(JSON.parse((await b.get(`/s/${slug}/checkout/quote?deliveryMethod=${deliveryMethod}`)).html).amount);
+
 describe("the cart and checkout in a browser", () => {
   it("adds, updates, removes, checks out with CASH and lands on the confirmation", async () => {
     const { business, slug, pizza, fries, draft } = await shop();
@@ -153,7 +157,9 @@ describe("the cart and checkout in a browser", () => {
     const { checkoutKey } = hiddenFields(page.html);
     expect(checkoutKey).toMatch(/^sf-/);
 
-    const res = await b.post(`/s/${slug}/checkout`, { checkoutKey, name: "Ana Shopper", phone: "+1 555 0100", email: "", deliveryMethod: "PICKUP", paymentMethod: "CASH", address: "", notes: "Ring twice" });
+    const quotedAmount = await quotedFor(b, slug, "PICKUP");
+    expect(quotedAmount).toBe("2050");
+    const res = await b.post(`/s/${slug}/checkout`, { checkoutKey, quotedAmount, name: "Ana Shopper", phone: "+1 555 0100", email: "", deliveryMethod: "PICKUP", paymentMethod: "CASH", address: "", notes: "Ring twice" });
     expect(res.status, res.html.slice(0, 500)).toBe(302);
     const location = new URL(res.location!, p.url);
     const orderId = location.pathname.split("/").pop()!;
@@ -188,8 +194,10 @@ describe("the cart and checkout in a browser", () => {
     const b = new BrowserSession(p.url);
     await b.get(`/s/${slug}`);
     await b.post(`/s/${slug}/cart`, { intent: "add", productId: pizza.id, quantity: "1" });
-    const { checkoutKey } = hiddenFields((await b.get(`/s/${slug}/checkout`)).html);
-    const form = { checkoutKey, name: "Ben", phone: "555 0101", deliveryMethod: "DELIVERY", address: "1 Main Street", paymentMethod: "CARD" };
+    // the page's own hidden fields: its key and the total it shows for delivery (the default)
+    const { checkoutKey, quotedAmount } = hiddenFields((await b.get(`/s/${slug}/checkout`)).html);
+    expect(quotedAmount).toBe("1450");
+    const form = { checkoutKey, quotedAmount, name: "Ben", phone: "555 0101", deliveryMethod: "DELIVERY", address: "1 Main Street", paymentMethod: "CARD" };
     const cookies = new Map([...b.jars].map(([host, jar]) => [host, new Map(jar)])); // both requests leave the browser with the same cookies
     const first = await b.post(`/s/${slug}/checkout`, form);
     b.jars = cookies;
@@ -211,7 +219,7 @@ describe("the cart and checkout in a browser", () => {
     await b.get(`/s/${slug}`);
     await b.post(`/s/${slug}/cart`, { intent: "add", productId: pizza.id, quantity: "2" });
     const { checkoutKey } = hiddenFields((await b.get(`/s/${slug}/checkout`)).html);
-    const res = await b.post(`/s/${slug}/checkout`, { checkoutKey, name: "Dee", phone: "555 0103", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
+    const res = await b.post(`/s/${slug}/checkout`, { checkoutKey, quotedAmount: await quotedFor(b, slug, "PICKUP"), name: "Dee", phone: "555 0103", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
     const orderId = new URL(res.location!, p.url).pathname.split("/").pop()!;
     // what checkout.create_payment leaves on the order row for an app's method
     await p.db

@@ -21,19 +21,23 @@ import { getOrder } from "../app/platform/catalog/queries.server";
 export const LOW_STOCK_THRESHOLD = 5;
 export const BUILT_IN_DELIVERY_FEE = 300; // minor units
 
+const itemsSchema = z
+  .array(z.object({ productId: z.string().min(1).max(64), quantity: z.number().int().min(1, "must be 1-999").max(999, "must be 1-999") }))
+  .min(1, "must have 1-100 lines")
+  .max(100, "must have 1-100 lines");
+const deliveryMethodSchema = z.enum(["DELIVERY", "PICKUP"]);
+const addressSchema = z.string().trim().max(500).optional().nullable();
+
 export const checkoutSchema = z.object({
   customer: z.object({
     name: z.string().trim().min(1, "is required").max(100),
     phone: z.string().trim().min(3, "is required").max(40),
     email: z.string().trim().email("must be an e-mail address").max(254).optional().nullable(),
   }),
-  items: z
-    .array(z.object({ productId: z.string().min(1).max(64), quantity: z.number().int().min(1, "must be 1-999").max(999, "must be 1-999") }))
-    .min(1, "must have 1-100 lines")
-    .max(100, "must have 1-100 lines"),
-  deliveryMethod: z.enum(["DELIVERY", "PICKUP"]),
+  items: itemsSchema,
+  deliveryMethod: deliveryMethodSchema,
   paymentMethod: z.string().trim().min(1, "is required").max(200),
-  address: z.string().trim().max(500).optional().nullable(),
+  address: addressSchema,
   notes: z.string().trim().max(1000).optional().nullable(),
 }).superRefine((v, ctx) => {
   if (v.deliveryMethod === "DELIVERY" && !v.address) ctx.addIssue({ code: "custom", path: ["address"], message: "is required for DELIVERY" });
@@ -54,7 +58,7 @@ export type CheckoutLine = { productId: string; quantity: number; product: LineP
  * an order.created of the business goes to come with it (the order statement writes their deliveries),
  * and whether any app takes part in its checkouts (when none does, no hook registry is read).
  */
-const PRODUCTS_SQL = `
+const productsSql = () => `
   with p as (select id, name, price, status, is_available as "isAvailable", stock from products where business_id = $1 and id = any($2::text[])),
   ok as (
     select count(*) = cardinality($2::text[]) as ok
@@ -96,11 +100,15 @@ function requestHash(input: CheckoutInput): string {
   return createHash("sha256").update(JSON.stringify(input)).digest("hex");
 }
 
-/** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
-async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
+/** The quantity wanted of each distinct product. */
+function wantedOf(items: { productId: string; quantity: number }[]): Map<string, number> {
   const wanted = new Map<string, number>();
-  for (const item of input.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, PRODUCTS_SQL, [business.id, [...wanted.keys()], [...wanted.values()]]);
+  for (const item of items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
+  return wanted;
+}
+
+/** The lines with their products; a 400 naming the first line that cannot be sold. */
+function sellableLines(items: { productId: string; quantity: number }[], wanted: Map<string, number>, rows: LineProduct[]): CheckoutLine[] {
   const byId = new Map(rows.map((p) => [p.id, p]));
   for (const [id, quantity] of wanted) {
     const p = byId.get(id);
@@ -108,9 +116,94 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
     if (p.status !== "ACTIVE" || !p.isAvailable) throw new ApiError(400, `Product ${p.name} (${id}) is not available`);
     if (p.stock !== null && p.stock < quantity) throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
   }
+  return items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
+}
+
+/** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
+async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
+  const wanted = wantedOf(input.items);
+  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, (PRODUCTS_SQL ??= productsSql()), [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const lines = sellableLines(input.items, wanted, rows);
   if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
   const targets = rows[0].targets;
-  return { lines: input.items.map((i) => ({ ...i, product: byId.get(i.productId)! })), orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets, hasHooks: rows[0].hasHooks };
+  return { lines, orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets, hasHooks: rows[0].hasHooks };
+}
+
+/** What an order of these lines costs: subtotal, the delivery fee and discounts from the hooks, the total (minor units). */
+export type Priced = { subtotal: number; deliveryFee: number; discount: number; discountReason: string | null; amount: number; currency: string };
+
+/**
+ * The pipeline's pricing steps, shared by checkout() and quote() so that a quote and the order's
+ * amount come from the same code: order.validate (a refusal is a 422) -> checkout.shipping_rates ->
+ * order.calculate_discounts (capped at the subtotal).
+ */
+async function price(business: Business, hooks: CheckoutHooks, lines: CheckoutLine[], input: { deliveryMethod: "DELIVERY" | "PICKUP"; address?: string | null }): Promise<Priced> {
+  const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
+  const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
+  const verdict = await hooks.validate(business, { items: itemRefs, subtotal, deliveryMethod: input.deliveryMethod });
+  if (!verdict.valid) throw new ApiError(422, verdict.reason || "The order was rejected");
+
+  const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
+  const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
+  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
+  const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
+  return { subtotal, deliveryFee, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, amount: subtotal - discount + deliveryFee, currency: business.currency };
+}
+
+export const quoteSchema = z.object({ items: itemsSchema, deliveryMethod: deliveryMethodSchema, address: addressSchema });
+export type QuoteInput = z.input<typeof quoteSchema>;
+/** A quote: what the order would cost now, or why it would be refused (the status the checkout would answer). */
+export type Quote = ({ ok: true } & Priced) | { ok: false; status: number; message: string };
+
+/**
+ * The products of a quote, read as PRODUCTS_SQL reads them but without taking an order number,
+ * and whether any app takes part in the business's checkouts (as in PRODUCTS_SQL).
+ */
+const QUOTE_PRODUCTS_SQL = `
+  select id, name, price, status, is_available as "isAvailable", stock,
+    exists (select 1 from installations i join extensions e on e.app_id = i.app_id
+            where i.business_id = $1 and i.status = 'ACTIVE' and e.kind = 'hook' and e.is_active) as "hasHooks"
+  from products where business_id = $1 and id = any($2::text[])`;
+
+/**
+ * What the order would cost if it were placed now, computed by the pipeline's own steps (check
+ * products -> order.validate -> checkout.shipping_rates -> order.calculate_discounts) without
+ * creating anything: no order number, no order, no event. The checkout page shows it before
+ * "Place order"; the hooks are called as for an order, so their answers must not depend on whether
+ * an order follows (docs/developers/hooks.md). Never throws for the shopper's input: a refusal is a
+ * value with the status the checkout would answer.
+ */
+export async function quote(db: Database, business: Business, rawInput: unknown, options: { hooks?: CheckoutHooks } = {}): Promise<Quote> {
+  try {
+    const parsed = quoteSchema.safeParse(rawInput);
+    if (!parsed.success) return { ok: false, status: 400, message: describeZodError(parsed.error) };
+    const input = parsed.data;
+    const wanted = wantedOf(input.items);
+    const rows = await rawQuery<LineProduct & { hasHooks: boolean }>(db, QUOTE_PRODUCTS_SQL, [business.id, [...wanted.keys()]]);
+    const lines = sellableLines(input.items, wanted, rows);
+    // as in checkout(): a business no app takes part in the checkouts of has no hook registry to read
+    const hooks = rows[0]?.hasHooks ? (options.hooks ?? noHooks) : noHooks;
+    return { ok: true, ...(await price(business, hooks, lines, input)) };
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, status: e.status, message: e.message };
+    throw e;
+  } finally {
+    await options.hooks?.settle?.();
+  }
+}
+
+/**
+ * The order's total differs from the one the shopper was shown (a hook answered differently since
+ * the quote): nothing was written, and `quote` is the new total to show before the shopper places
+ * the order again (decision 020).
+ */
+export class TotalChangedError extends ApiError {
+  constructor(
+    public quote: Priced,
+    public expectedAmount: number,
+  ) {
+    super(409, `The total changed: it is ${toMajor(quote.amount)} ${quote.currency} now, not ${toMajor(expectedAmount)}. Check the new total and place the order again.`);
+  }
 }
 
 /**
@@ -121,7 +214,7 @@ async function checkProducts(db: Database, business: Business, input: CheckoutIn
  * order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
-const ORDER_SQL = `
+const orderSql = () => `
   with o as (
     insert into orders (id, business_id, order_number, status, subtotal, discount, discount_reason, delivery_fee, amount, currency,
                         delivery_method, payment_method, payment_status, payment_installation_id, is_guest, customer_name, customer_phone,
@@ -159,14 +252,29 @@ const ORDER_SQL = `
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
 
+/**
+ * The two statements' texts, assembled on first use: this module is also bundled for the browser
+ * (the checkout page imports its schema; Remix empties only the .server modules under app/), where
+ * the fragments it is assembled from do not exist.
+ */
+let PRODUCTS_SQL: string | undefined;
+let ORDER_SQL: string | undefined;
+
 export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
+export type CheckoutOptions = {
+  hooks?: CheckoutHooks;
+  idempotencyKey?: string | null;
+  actor: string;
+  /** The total (minor units) the shopper was shown; when the pipeline arrives at another, nothing is written and TotalChangedError is thrown. */
+  expectedAmount?: number | null;
+};
 
 /** Runs the pipeline. Throws ApiError: 400 bad input or products, 422 rejected by a hook or key reuse, 502 payment failure. */
 export async function checkout(
   db: Database,
   business: Business,
   rawInput: unknown,
-  options: { hooks?: CheckoutHooks; idempotencyKey?: string | null; actor: string },
+  options: CheckoutOptions,
 ): Promise<CheckoutResult> {
   try {
     return await runCheckout(db, business, rawInput, options);
@@ -179,7 +287,7 @@ async function runCheckout(
   db: Database,
   business: Business,
   rawInput: unknown,
-  options: { hooks?: CheckoutHooks; idempotencyKey?: string | null; actor: string },
+  options: CheckoutOptions,
 ): Promise<CheckoutResult> {
   const parsed = checkoutSchema.safeParse(rawInput);
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
@@ -195,8 +303,6 @@ async function runCheckout(
   const { lines, orderNumber, targets, hasHooks } = await checkProducts(db, business, input);
   // a business no app takes part in the checkouts of (most of them) has no hook registry to read
   const hooks = hasHooks ? (options.hooks ?? noHooks) : noHooks;
-  const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
-  const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
 
   let method: OfferedMethod | null = null;
   if (!BUILT_IN_METHODS.includes(input.paymentMethod)) {
@@ -204,20 +310,16 @@ async function runCheckout(
     if (!method) throw new ApiError(400, `paymentMethod: ${input.paymentMethod} is not offered; use CASH, CARD or a method from checkout.payment_methods`);
   }
 
-  const verdict = await hooks.validate(business, { items: itemRefs, subtotal, deliveryMethod: input.deliveryMethod });
-  if (!verdict.valid) throw new ApiError(422, verdict.reason || "The order was rejected");
-
-  const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
-  const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
-  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
-  const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
-  const amount = subtotal - discount + deliveryFee;
+  const priced = await price(business, hooks, lines, input);
+  const { subtotal, deliveryFee, discount, amount } = priced;
+  // the shopper was shown another total (a hook answers differently now): nothing is written (decision 020)
+  if (options.expectedAmount != null && amount !== options.expectedAmount) throw new TotalChangedError(priced, options.expectedAmount);
 
   const t = now();
   const id = newId("ord");
   const values = {
     id, businessId: business.id, orderNumber, status: "PENDING" as const,
-    subtotal, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, deliveryFee, amount, currency: business.currency,
+    subtotal, discount, discountReason: priced.discountReason, deliveryFee, amount, currency: business.currency,
     deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
     paymentStatus: method ? ("PENDING" as const) : ("NONE" as const), paymentInstallationId: method?.installationId ?? null,
     paymentInvoiceId: null, paymentUrl: null, paymentQrCode: null, paymentExpiresAt: null,
@@ -232,7 +334,7 @@ async function runCheckout(
   });
   const products = [...new Set(items.map((x) => x.productId))];
   try {
-    await rawQuery(db, ORDER_SQL, [
+    await rawQuery(db, (ORDER_SQL ??= orderSql()), [
       id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
       input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
       values.customerEmail, values.address, values.notes, t.toISOString(),

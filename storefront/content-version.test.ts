@@ -1,5 +1,5 @@
 /**
- * The storefront's content version (migration 0016, decision 021): every change to what a shop's
+ * The storefront's content version (migration 0018, decision 021): every change to what a shop's
  * pages show bumps its business's version in the change's own transaction, through the platform's
  * own functions; changes that show nothing (an ordinary order, a new access token, the order-number
  * counter) bump nothing, and a rolled-back change bumps nothing. Pages answer 304 to their ETag until

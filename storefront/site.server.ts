@@ -147,7 +147,7 @@ export type ShopEmbed = EmbedDef & { appId: string; appSlug: string; appIconUrl:
 
 export type Shop = {
   business: Business;
-  /** bumped in the transaction of every change to what the storefront shows (migration 0016) */
+  /** bumped in the transaction of every change to what the storefront shows (migration 0018) */
   contentVersion: number;
   /** the published pages for the navigation, oldest first (home included) */
   nav: { slug: string; title: string }[];
@@ -233,7 +233,7 @@ export const isSellable = (p: Pick<Product, "status" | "isAvailable" | "stock">)
 export type ShownProduct = Pick<Product, "id" | "slug" | "name" | "description" | "category" | "imageUrl" | "price" | "status" | "isAvailable" | "stock">;
 
 /**
- * A product as the storefront shows it. Of tracked stock it shows only what migration 0016's trigger
+ * A product as the storefront shows it. Of tracked stock it shows only what migration 0018's trigger
  * watches: sold out, or the count when it is below LOW_STOCK_THRESHOLD ("Only 3 left"); at or above
  * it the page is the same whatever the count, so an ordinary order does not change the shop's pages
  * (the cart refuses more than is left, with the count).

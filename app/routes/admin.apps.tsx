@@ -9,6 +9,11 @@ import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { SubmitButton } from "~/components/submit-button";
+import { Stars } from "~/components/rating";
+import { eq } from "drizzle-orm";
+import { appReviews } from "../../db/schema";
+import { dismissReviewPrompt, REVIEW_INVITE_AFTER_MS } from "~/platform/apps/app-reviews.server";
+import { now } from "~/platform/core/clock.server";
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
@@ -17,7 +22,12 @@ const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US",
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const { rows } = await listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 });
+  const [{ rows }, reviews] = await Promise.all([
+    listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
+    context.db.select({ appId: appReviews.appId, rating: appReviews.rating, hidden: appReviews.hiddenAt }).from(appReviews).where(eq(appReviews.businessId, business.id)),
+  ]);
+  const reviewOf = new Map(reviews.map((r) => [r.appId, r]));
+  const t = now().getTime();
   const view = rows.map((r) => ({
     id: r.installation.id,
     appName: r.appName,
@@ -32,6 +42,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     uninstalledAt: r.installation.uninstalledAt?.toISOString() ?? null,
     erasureScheduledAt: r.installation.erasureScheduledAt?.toISOString() ?? null,
     erasureDeliveredAt: r.installation.erasureDeliveredAt?.toISOString() ?? null,
+    review: reviewOf.has(r.installation.appId) ? { rating: reviewOf.get(r.installation.appId)!.rating, hidden: !!reviewOf.get(r.installation.appId)!.hidden } : null,
+    // after 7 days of use, once, until dismissed: an invitation to review (decision 022)
+    inviteReview:
+      !r.installation.isTestInstall &&
+      !reviewOf.has(r.installation.appId) &&
+      !r.installation.reviewPromptDismissedAt &&
+      t - r.installation.installedAt.getTime() >= REVIEW_INVITE_AFTER_MS,
   }));
   return json({ active: view.filter((v) => v.status === "ACTIVE"), history: view.filter((v) => v.status !== "ACTIVE") });
 }
@@ -46,6 +63,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (form.get("intent") === "uninstall") {
       await uninstallForBusiness(context.db, business.id, installationId);
       return redirect("/admin/apps?done=uninstalled");
+    }
+    if (form.get("intent") === "dismiss-review-invite") {
+      await dismissReviewPrompt(context.db, business.id, installationId);
+      return redirect("/admin/apps");
     }
     if (form.get("intent") === "consent") {
       await approveAddedScopes(context.db, business.id, installationId);
@@ -107,6 +128,28 @@ export default function AdminApps() {
                 </details>
                 </div>
               </div>
+              {i.review ? (
+                <p className="small review-own">
+                  Your review: <Stars value={i.review.rating} label={`${i.review.rating} out of 5 stars`} />{" "}
+                  {i.review.hidden ? <span className="badge warn">hidden by our reviewers</span> : null}{" "}
+                  <Link to={`/admin/apps/${i.id}#review`}>Edit your review</Link>
+                </p>
+              ) : null}
+              {i.inviteReview ? (
+                <div className="alert info review-invite" role="note" data-testid="review-invite">
+                  <p>
+                    <strong>You have used {i.appName} for a week.</strong> A short review helps other businesses choose apps.
+                  </p>
+                  <div className="row">
+                    <Link to={`/admin/apps/${i.id}#review`} className="button primary small">Review {i.appName}</Link>
+                    <Form method="post">
+                      <CsrfInput />
+                      <input type="hidden" name="installationId" value={i.id} />
+                      <SubmitButton name="intent" value="dismiss-review-invite" className="button small" busyLabel="Dismissing…">Not now</SubmitButton>
+                    </Form>
+                  </div>
+                </div>
+              ) : null}
               {i.needsReConsent ? (
                 <div className="alert warning" role="alert">
                   <strong>{i.appName} asks for new permissions.</strong>

@@ -13,6 +13,9 @@ import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { SubmitButton } from "~/components/submit-button";
+import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
+import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
+import { describeZodError } from "~/platform/core/http.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
@@ -33,7 +36,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const manifest = (app.manifest as Manifest | null) ?? {};
   const embeds = (await businessEmbeds(context.db, business.id)).filter((e) => e.installationId === installation.id);
   const adminPages = (await businessAdminPages(context.db, business.id)).filter((p) => p.installationId === installation.id);
+  const [review, reviewBlocked] = await Promise.all([getOwnReview(context.db, business.id, app.id), reviewRefusal(context.db, business.id, app.id)]);
   return json({
+    review,
+    reviewBlocked,
+    appSlug: app.status === "APPROVED" ? app.slug : null,
     installationId: installation.id,
     app: { name: app.name, description: app.description, iconUrl: app.iconUrl },
     installedAt: installation.installedAt.toISOString(),
@@ -61,6 +68,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (form.get("intent") === "settings") {
       await setAppSettings(context.db, business.id, installation.id, parseJson("settings"), (app.manifest as Manifest | null) ?? null);
       return redirect(`?saved=settings`);
+    }
+    if (form.get("intent") === "review") {
+      const parsed = reviewSchema.safeParse({ rating: Number(form.get("rating") ?? 0), body: String(form.get("body") ?? "") });
+      if (!parsed.success) return json({ error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars" }, 400);
+      await putReview(context.db, business.id, installation.id, parsed.data);
+      return redirect(`?saved=review#review`);
+    }
+    if (form.get("intent") === "delete-review") {
+      await deleteReview(context.db, business.id, installation.id);
+      return redirect(`?saved=review-deleted#review`);
     }
     if (form.get("intent") === "embed") {
       const embedType = String(form.get("embedType") ?? "");
@@ -108,12 +125,76 @@ function EmbedCard({ embed }: { embed: { embedType: string; name: string; descri
   );
 }
 
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** The business's review of the app: write, edit, delete; the reason when our reviewers hid it. */
+function ReviewSection({ data }: { data: Loaded }) {
+  const review = data.review;
+  const [rating, setRating] = useState<number>(review?.rating ?? 0);
+  return (
+    <section className="card stack" id="review" aria-labelledby="review-title">
+      <h2 id="review-title">{review ? "Your review" : `Review ${data.app.name}`}</h2>
+      {data.reviewBlocked && !review ? (
+        <p className="muted">{data.reviewBlocked}</p>
+      ) : (
+        <>
+          {review?.hidden ? (
+            <p className="alert warning" role="status">
+              Our reviewers hid this review from the marketplace: {review.hiddenReason}. You can edit it; it stays hidden until they look again.
+            </p>
+          ) : null}
+          {review?.reply ? (
+            <div className="review-reply">
+              <p className="small"><strong>The developer replied</strong></p>
+              <p className="prewrap">{review.reply.body}</p>
+            </div>
+          ) : null}
+          <Form method="post" className="stack">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="review" />
+            <fieldset className="star-input">
+              <legend>Rating</legend>
+              {[1, 2, 3, 4, 5].map((n) => (
+                <label key={n} className={n <= rating ? "star-choice on" : "star-choice"}>
+                  <input type="radio" name="rating" value={n} checked={rating === n} onChange={() => setRating(n)} required />
+                  <span aria-hidden>★</span>
+                  <span className="sr-only">{n} {n === 1 ? "star" : "stars"}</span>
+                </label>
+              ))}
+            </fieldset>
+            <label className="field">
+              <span>Your review (optional, shown with your business name)</span>
+              <textarea name="body" rows={4} maxLength={REVIEW_BODY_MAX} defaultValue={review?.body ?? ""} placeholder={`What does ${data.app.name} do well, and what could be better?`} />
+            </label>
+            <div className="row">
+              <SubmitButton className="button primary" busyLabel="Saving…">{review ? "Update review" : "Publish review"}</SubmitButton>
+              {data.appSlug && review && !review.hidden ? <Link to={`/marketplace/${data.appSlug}#reviews`}>See it in the marketplace</Link> : null}
+            </div>
+          </Form>
+          {review ? (
+            <details className="confirm">
+              <summary>Delete review…</summary>
+              <Form method="post">
+                <CsrfInput />
+                <input type="hidden" name="intent" value="delete-review" />
+                <SubmitButton className="button danger" busyLabel="Deleting…">Delete my review</SubmitButton>
+              </Form>
+            </details>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
 /** The done message after a change: what was saved, in words. */
 function SavedMessage({ params, embeds }: { params: URLSearchParams; embeds: { embedType: string; name: string }[] }) {
   const saved = params.get("saved");
   if (!saved) return null;
   let message = "Saved.";
   if (saved === "settings") message = "Settings saved.";
+  if (saved === "review") message = "Your review is saved. It shows on the app's marketplace page.";
+  if (saved === "review-deleted") message = "Your review was deleted.";
   if (saved === "embed") {
     const name = embeds.find((e) => e.embedType === params.get("embed"))?.name ?? "The embed";
     const what = params.get("what");
@@ -166,6 +247,7 @@ export default function InstalledApp() {
           <p className="muted">This app has no settings.</p>
         )}
       </section>
+      <ReviewSection data={data} />
       <section className="stack">
         <h2>Storefront embeds</h2>
         {data.embeds.length === 0 ? <p className="muted">This app adds nothing to your storefront pages.</p> : <ul className="install-list">{data.embeds.map((e) => <EmbedCard key={e.embedType} embed={e} />)}</ul>}

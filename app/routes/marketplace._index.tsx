@@ -1,7 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { listMarketplaceApps } from "~/platform/apps/apps.server";
+import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
+import { roundedInstalls, MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace-shared";
+import { RatingSummary } from "~/components/rating";
+import { Pagination } from "~/components/pagination";
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppIcon } from "~/components/app-icon";
@@ -10,33 +13,70 @@ export const meta: MetaFunction = () => [{ title: "Marketplace · Storefront App
 
 const MAX_QUERY = 100;
 
-function readFilters(url: URL): { category: Category | null; q: string } {
+const SORT_LABELS: Record<MarketSort, string> = { popular: "Most popular", rating: "Highest rated", newest: "Newest", name: "Name" };
+
+function readFilters(url: URL): { category: Category | null; q: string; sort: MarketSort; page: number } {
   const rawCategory = url.searchParams.get("category");
   const category = rawCategory && (CATEGORIES as readonly string[]).includes(rawCategory) ? (rawCategory as Category) : null;
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY).trim();
-  return { category, q };
+  const rawSort = url.searchParams.get("sort");
+  const sort = rawSort && (MARKET_SORTS as readonly string[]).includes(rawSort) ? (rawSort as MarketSort) : "popular";
+  const rawPage = Number(url.searchParams.get("page") ?? "1");
+  const page = Number.isInteger(rawPage) && rawPage >= 1 && rawPage <= 10_000 ? rawPage : 1;
+  return { category, q, sort, page };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { category, q } = readFilters(new URL(request.url));
-  const apps = await listMarketplaceApps(context.db, { category: category ?? undefined, q: q || undefined });
-  return json({ apps, category, q });
+  const { category, q, sort, page } = readFilters(new URL(request.url));
+  const filtered = Boolean(category || q);
+  const [{ rows: apps, total }, picks] = await Promise.all([
+    listMarketplaceCards(context.db, { category: category ?? undefined, q: q || undefined, sort, limit: MARKET_PAGE_SIZE, offset: (page - 1) * MARKET_PAGE_SIZE }),
+    filtered || page > 1 ? Promise.resolve([]) : listStaffPicks(context.db),
+  ]);
+  return json({ apps, total, picks, category, q, sort, page, pages: Math.max(1, Math.ceil(total / MARKET_PAGE_SIZE)) });
 }
 
-/** The marketplace URL for a category (null: all) that keeps the search words. */
-function filterHref(category: Category | null, q: string) {
+/** The marketplace URL for a category (null: all) that keeps the search words and the sort. */
+function filterHref(category: Category | null, q: string, sort: MarketSort = "popular") {
   const params = new URLSearchParams();
   if (category) params.set("category", category);
   if (q) params.set("q", q);
+  if (sort !== "popular") params.set("sort", sort);
   const search = params.toString();
   return search ? `/marketplace?${search}` : "/marketplace";
+}
+
+type Card = ReturnType<typeof useLoaderData<typeof loader>>["apps"][number];
+
+function AppCard({ a }: { a: Card }) {
+  return (
+    <li className="card app-card">
+      <div className="app-card-top">
+        <AppIcon name={a.name} iconUrl={a.iconUrl} />
+        <div className="app-card-title">
+          <h2>
+            <Link to={`/marketplace/${a.slug}`} className="stretched-link">{a.name}</Link>
+          </h2>
+          <span className="muted small">by {a.developerName}</span>
+        </div>
+      </div>
+      <div className="market-card-figures">
+        <RatingSummary rating={a.rating} count={a.ratingCount} />
+        <span className="muted small">Installed by {roundedInstalls(a.activeInstalls)} {a.activeInstalls === 1 ? "business" : "businesses"}</span>
+      </div>
+      <div>
+        <span className="badge">{categoryLabel(a.category)}</span>
+      </div>
+      <p className="muted app-card-desc">{a.description}</p>
+    </li>
+  );
 }
 
 const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);
 const categoryLabel = (category: string) => CATEGORY_LABELS[category as Category] ?? category;
 
 export default function Marketplace() {
-  const { apps, category, q } = useLoaderData<typeof loader>();
+  const { apps, total, picks, category, q, sort, page, pages } = useLoaderData<typeof loader>();
   const filtered = Boolean(category || q);
   return (
     <main id="main" tabIndex={-1} className="page stack-lg">
@@ -52,16 +92,35 @@ export default function Marketplace() {
           <button type="submit" className="button primary">Search</button>
         </Form>
         <nav className="pills" aria-label="Categories">
-          <Link to={filterHref(null, q)} className={category ? "pill" : "pill active"} aria-current={category ? undefined : "page"}>
+          <Link to={filterHref(null, q, sort)} className={category ? "pill" : "pill active"} aria-current={category ? undefined : "page"}>
             All
           </Link>
           {CATEGORIES.map((c) => (
-            <Link key={c} to={filterHref(c, q)} className={category === c ? "pill active" : "pill"} aria-current={category === c ? "page" : undefined}>
+            <Link key={c} to={filterHref(c, q, sort)} className={category === c ? "pill active" : "pill"} aria-current={category === c ? "page" : undefined}>
               {CATEGORY_LABELS[c]}
             </Link>
           ))}
         </nav>
+        <nav className="pills market-sorts" aria-label="Sort apps">
+          <span className="muted small">Sort:</span>
+          {MARKET_SORTS.map((s) => (
+            <Link key={s} to={filterHref(category, q, s)} className={sort === s ? "pill active" : "pill"} aria-current={sort === s ? "true" : undefined}>
+              {SORT_LABELS[s]}
+            </Link>
+          ))}
+        </nav>
       </div>
+
+      {picks.length > 0 ? (
+        <section className="stack staff-picks" aria-labelledby="picks-title">
+          <h2 id="picks-title">Staff picks</h2>
+          <ul className="app-grid">
+            {picks.map((a) => (
+              <AppCard key={a.id} a={a} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       {apps.length === 0 ? (
         filtered ? (
@@ -78,28 +137,16 @@ export default function Marketplace() {
         <>
           {filtered ? (
             <p className="muted small" role="status">
-              {apps.length} {apps.length === 1 ? "app" : "apps"} found · <Link to="/marketplace">Clear filters</Link>
+              {total} {total === 1 ? "app" : "apps"} found · <Link to="/marketplace">Clear filters</Link>
             </p>
           ) : null}
+          {picks.length > 0 ? <h2 id="all-title">All apps</h2> : null}
           <ul className="app-grid">
             {apps.map((a) => (
-              <li key={a.id} className="card app-card">
-                <div className="app-card-top">
-                  <AppIcon name={a.name} iconUrl={a.iconUrl} />
-                  <div className="app-card-title">
-                    <h2>
-                      <Link to={`/marketplace/${a.slug}`} className="stretched-link">{a.name}</Link>
-                    </h2>
-                    <span className="muted small">by {a.developerName}</span>
-                  </div>
-                </div>
-                <div>
-                  <span className="badge">{categoryLabel(a.category)}</span>
-                </div>
-                <p className="muted app-card-desc">{a.description}</p>
-              </li>
+              <AppCard key={a.id} a={a} />
             ))}
           </ul>
+          <Pagination page={page} pages={pages} path="/marketplace" query={{ category, q, sort: sort === "popular" ? null : sort }} />
         </>
       )}
     </main>

@@ -5,17 +5,26 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
 import { businessSummary } from "~/platform/catalog/summary.server";
 import { StatCard } from "~/components/area-layout";
+import { listNotifications } from "~/platform/apps/app-reviews.server";
 
 export const meta: MetaFunction = () => [{ title: "Overview · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireUser(request, context, "DEVELOPER");
-  const summary = business ? await businessSummary(context.db, business.id) : null;
-  return json({ name: account.name, sandbox: business ? { id: business.id, name: business.name, slug: business.slug } : null, summary });
+  const [summary, notes] = await Promise.all([business ? businessSummary(context.db, business.id) : null, listNotifications(context.db, account.id, { limit: 10, offset: 0 })]);
+  const notifications = notes.rows.map(({ n, appName }) => ({
+    id: n.id,
+    appId: n.appId,
+    appName,
+    type: n.type,
+    rating: typeof n.data.rating === "number" ? n.data.rating : null,
+    createdAt: n.createdAt.toISOString(),
+  }));
+  return json({ name: account.name, sandbox: business ? { id: business.id, name: business.name, slug: business.slug } : null, summary, notifications });
 }
 
 export default function PortalHome() {
-  const { name, sandbox, summary } = useLoaderData<typeof loader>();
+  const { name, sandbox, summary, notifications } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
   return (
     <div className="stack-lg">
@@ -44,6 +53,23 @@ export default function PortalHome() {
           </p>
         </section>
       ) : null}
+      <section className="card stack" aria-labelledby="notifications-title">
+        <h2 id="notifications-title">Notifications</h2>
+        {notifications.length === 0 ? (
+          <p className="muted">Nothing yet. When a merchant reviews one of your apps, you are told here.</p>
+        ) : (
+          <ul className="notification-list">
+            {notifications.map((n) => (
+              <li key={n.id} data-testid="notification">
+                <strong>{n.type === "app_review.created" ? "New review" : "Review updated"}</strong> of{" "}
+                <Link to={`/portal/apps/${n.appId}/reviews`}>{n.appName}</Link>
+                {n.rating ? ` · ${n.rating} ${n.rating === 1 ? "star" : "stars"}` : ""}{" "}
+                <span className="muted small">{new Date(n.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC · <code>{n.type}</code></span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section className="card">
         <h2>Next steps</h2>
         <ol className="steps">

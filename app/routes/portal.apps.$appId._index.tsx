@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, updateApp } from "~/platform/apps/apps.server";
+import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { ApiError, parseWith, readForm } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
 import { APP_LABELS, AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return json(
     {
       app: serializeApp(app),
-      versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString() })),
+      versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString(), releaseNotes: v.releaseNotes })),
       saved: new URL(request.url).searchParams.get("saved"),
       sandbox,
       newTestInstall: flashed.value,
@@ -61,7 +61,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         return redirect(`/portal/apps/${appId}?saved=changes`);
       }
       case "submit":
-        await submitApp(context.db, account.id, appId);
+        await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
         return redirect(`/portal/apps/${appId}?saved=submitted`);
       case "test-install": {
         const result = await testInstall(context.db, context.env, account, appId);
@@ -99,6 +99,7 @@ export default function AppDetail() {
             <h1>{app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} /></h1>
             <nav className="app-links" aria-label="App sections">
               <Link to={`/portal/apps/${app.id}/analytics`} className="button small">Analytics</Link>
+              <Link to={`/portal/apps/${app.id}/reviews`} className="button small">Reviews</Link>
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">Webhooks &amp; deliveries</Link>
               <Link to={`/portal/apps/${app.id}/hooks`} className="button small">Hook calls</Link>
               <Link to={`/portal/apps/${app.id}/manifest`} className="button small">Manifest</Link>
@@ -107,9 +108,13 @@ export default function AppDetail() {
             <p className="muted">{app.slug} · version {app.version}{app.publishedAt ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}</p>
           </div>
           {!inReview ? (
-            <Form method="post">
+            <Form method="post" className="stack submit-form">
               <CsrfInput />
               <input type="hidden" name="intent" value="submit" />
+              <label className="field">
+                <span className="small">Release notes (optional, shown in the marketplace changelog)</span>
+                <textarea name="releaseNotes" rows={2} maxLength={5000} placeholder="What changed in this version" />
+              </label>
               <SubmitButton className="button primary" busyLabel="Submitting…">{app.status === "APPROVED" ? "Submit update for review" : "Submit for review"}</SubmitButton>
             </Form>
           ) : null}
@@ -210,13 +215,14 @@ export default function AppDetail() {
           <p className="muted">No version has been approved yet.</p>
         ) : (
           <table className="table">
-            <thead><tr><th>Version</th><th>Scopes</th><th>Approved</th></tr></thead>
+            <thead><tr><th>Version</th><th>Scopes</th><th>Approved</th><th>Release notes</th></tr></thead>
             <tbody>
               {versions.map((v) => (
                 <tr key={v.id}>
                   <td>{v.version}</td>
                   <td data-label="Scopes">{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
                   <td data-label="Approved">{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+                  <td data-label="Release notes" className="prewrap small">{v.releaseNotes || <span className="muted">—</span>}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { StorefrontBlocks, StorefrontErrorBoundary, sfMeta } from "~/components/storefront-blocks";
-import { pageContentOf, shopOf } from "../../storefront/site.server";
+import { pageContentOf, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches);
 

@@ -6,9 +6,7 @@ import { CsrfInput } from "~/components/csrf";
 import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf, safeRedirect } from "~/platform/accounts/session.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
-import { products } from "../../db/schema";
-import { addToCart, cartCookies, cartLines, parseQuantity, readCart, removeFromCart, setQuantity } from "../../storefront/cart.server";
-import { isSellable, loadBusinessBySlug } from "../../storefront/site.server";
+import { addToCart, cartCookies, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, isSellable, loadBusinessBySlug, products } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
 
@@ -164,7 +162,7 @@ export default function CartPage() {
                 <dd data-testid="cart-subtotal">{cart.subtotalLabel}</dd>
               </div>
             </dl>
-            <p className="sf-muted sf-small">Delivery fees and discounts are worked out at checkout.</p>
+            <p className="sf-muted sf-small">Checkout shows the delivery fee, any discounts and the final total before you place the order.</p>
             <Link to={shopPath(slug, "/checkout")} className="sf-button sf-button-primary sf-button-block">Checkout</Link>
             <p className="sf-center">
               <Link to={shopPath(slug, "/products")}>Continue shopping</Link>

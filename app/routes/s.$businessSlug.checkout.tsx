@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf } from "~/platform/accounts/session.server";
@@ -9,10 +10,9 @@ import { randomToken } from "~/platform/core/ids.server";
 import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
-import { cartCookies, cartLines, readCart } from "../../storefront/cart.server";
-import { checkout, checkoutSchema } from "../../storefront/checkout.server";
-import { orderPath } from "../../storefront/order-link.server";
-import { httpUrl, loadBusinessBySlug } from "../../storefront/site.server";
+import { cartCookies, cartLines, readCart, checkout, checkoutSchema, orderPath, httpUrl, loadBusinessBySlug, moneyFormatter, TotalChangedError } from "~/storefront.server";
+import { deliveryMethodOf, priceView, shopperQuote, type QuoteView } from "./__checkout-quote.server";
+import type { loader as quoteLoader } from "./s.$businessSlug.checkout.quote";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Checkout");
 
@@ -44,6 +44,8 @@ async function paymentMethods(context: PlatformContext, business: Business): Pro
   return methods;
 }
 
+const moneyOf = (business: Business) => moneyFormatter(business);
+
 const newCheckoutKey = () => `sf-${randomToken(18)}`;
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
@@ -51,10 +53,9 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
   // an empty cart goes back to the cart; one whose products sold out stays here and says which (action)
   if (cart.lines.length === 0 && cart.unavailable.length === 0) throw redirect(shopPath(business.slug, "/cart"));
-  return json(
-    { slug: business.slug, cart, methods: await paymentMethods(context, business), checkoutKey: newCheckoutKey() },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  // the total before "Place order": delivery (the default) until the shopper chooses otherwise
+  const [methods, quote] = await Promise.all([paymentMethods(context, business), shopperQuote(context, business, cart, "DELIVERY")]);
+  return json({ slug: business.slug, cart, methods, quote, checkoutKey: newCheckoutKey() }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type Field = "name" | "phone" | "email" | "deliveryMethod" | "address" | "notes" | "paymentMethod";
@@ -97,11 +98,16 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     notes: text("notes", 2000),
     paymentMethod: text("paymentMethod", 200),
   };
+  const noErrors = {} as Partial<Record<Field, string>>;
+  // every answer that shows the page again shows the total for the method the shopper chose
+  const total = () => shopperQuote(context, business, cart, deliveryMethodOf(values.deliveryMethod), values.address);
   if (cart.unavailable.length) {
     // sold out (or withdrawn) while the shopper was checking out: say which, never a silent trip back to the cart
     const names = cart.unavailable.join(", ");
-    return json({ error: `${names} ${cart.unavailable.length > 1 ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${cart.unavailable.length > 1 ? "them" : "it"} from your cart to order the rest.`, fieldErrors: {} as Partial<Record<Field, string>>, values, checkoutKey: newCheckoutKey() }, 409);
+    return json({ error: `${names} ${cart.unavailable.length > 1 ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${cart.unavailable.length > 1 ? "them" : "it"} from your cart to order the rest.`, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, 409);
   }
+  // "Update total" (the page without JavaScript): the total for the chosen method, nothing placed
+  if (form.get("intent") === "quote") return json({ error: null, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() });
   const delivery = values.deliveryMethod === "DELIVERY";
   const input = {
     customer: { name: values.name, phone: values.phone, email: values.email.trim() || undefined },
@@ -123,8 +129,13 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       else other.push(issue.message);
     }
     const messages = [...new Set([...Object.values(fieldErrors), ...other])];
-    return json({ error: `Please check your details: ${messages.join(" ")}`, fieldErrors, values, checkoutKey: newCheckoutKey() }, 400);
+    return json({ error: `Please check your details: ${messages.join(" ")}`, fieldErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, 400);
   }
+
+  // the total the shopper saw; without one (the page showed a refusal, or the field was lost) no
+  // total can match (-1): the pipeline's own refusals come first, then the total is shown to confirm
+  const quoted = String(form.get("quotedAmount") ?? "");
+  const expectedAmount = /^\d{1,12}$/.test(quoted) ? Number(quoted) : -1;
 
   const key = form.get("checkoutKey");
   try {
@@ -132,27 +143,124 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       hooks: checkoutHooks(context.db, context.env),
       actor: "customer",
       idempotencyKey: typeof key === "string" && /^[A-Za-z0-9_-]{16,100}$/.test(key) ? key : null,
+      // a hook that answers differently now than for the quote: nothing is taken, the new total is shown (decision 020)
+      expectedAmount,
     });
     // payment links and codes are on the order row; the confirmation page reads them from there
     return redirect(orderPath(context.env, business.slug, result.order.id), {
       headers: await cartCookies(request, context.env, business.id, []),
     });
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, fieldErrors: {} as Partial<Record<Field, string>>, values, checkoutKey: newCheckoutKey() }, e.status);
+    if (e instanceof TotalChangedError) {
+      const now = priceView(business, deliveryMethodOf(values.deliveryMethod), e.quote);
+      const error =
+        e.expectedAmount < 0
+          ? "Check the total, then place your order."
+          : `The total changed since it was shown: it is ${now.ok ? now.total : ""} now, not ${moneyOf(business)(e.expectedAmount)} (the delivery fee or a discount changed). Nothing was ordered yet: check the new total and place your order again.`;
+      return json({ error, fieldErrors: noErrors, values, quote: now, checkoutKey: newCheckoutKey() }, 409);
+    }
+    if (e instanceof ApiError) return json({ error: e.message, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, e.status);
     throw e;
   }
 }
 
+/** The order's total as the pipeline computes it: subtotal, delivery fee, discount, total; or why it cannot be placed. */
+function Totals({ quote, subtotalLabel, updating }: { quote: QuoteView | null; subtotalLabel: string; updating: boolean }) {
+  if (!quote) return null;
+  return (
+    <div className="sf-quote" aria-live="polite" aria-busy={updating}>
+      {quote.ok ? (
+        <dl className="sf-totals">
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{quote.subtotal}</dd>
+          </div>
+          <div>
+            <dt>{quote.deliveryMethod === "DELIVERY" ? "Delivery fee" : "Pickup"}</dt>
+            <dd data-testid="checkout-fee">{quote.deliveryFee}</dd>
+          </div>
+          {quote.discount ? (
+            <div className="sf-discount">
+              <dt>Discount{quote.discountReason ? <span className="sf-muted"> ({quote.discountReason})</span> : null}</dt>
+              <dd data-testid="checkout-discount">−{quote.discount}</dd>
+            </div>
+          ) : null}
+          <div className="sf-grand-total">
+            <dt>Total</dt>
+            <dd data-testid="checkout-total">{quote.total}</dd>
+          </div>
+        </dl>
+      ) : (
+        <>
+          <dl className="sf-totals">
+            <div>
+              <dt>Subtotal</dt>
+              <dd>{subtotalLabel}</dd>
+            </div>
+          </dl>
+          <p className="sf-alert sf-alert-error" data-testid="checkout-refusal">
+            This order cannot be placed as it is: {quote.message}
+          </p>
+        </>
+      )}
+      {updating ? <p className="sf-muted sf-small sf-quote-busy">Updating the total…</p> : null}
+    </div>
+  );
+}
+
 export default function CheckoutPage() {
-  const { slug, cart, methods, checkoutKey } = useLoaderData<typeof loader>();
+  const { slug, cart, methods, checkoutKey, quote: loaded } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const placing = navigation.state === "submitting" && navigation.formData?.get("intent") !== "quote";
   const values: Partial<Values> = data?.values ?? {};
   const errors: Partial<Record<Field, string>> = data?.fieldErrors ?? {};
   const invalid = (f: Field) => (errors[f] ? { "aria-invalid": true as const, "aria-describedby": `co-${f}-error` } : {});
   const fieldError = (f: Field) => (errors[f] ? <p id={`co-${f}-error`} className="sf-field-error">{errors[f]}</p> : null);
-  const delivery = values.deliveryMethod === "DELIVERY" ? "DELIVERY" : "PICKUP";
   const payment = methods.some((m) => m.id === values.paymentMethod) ? values.paymentMethod : "CASH";
+
+  // the delivery method on screen, and the total for it: the loader's, then the latest of the
+  // action's ("Update total", a refused order) and the fetcher's (a change of method or address)
+  const [method, setMethod] = useState<"DELIVERY" | "PICKUP">(values.deliveryMethod === "PICKUP" ? "PICKUP" : "DELIVERY");
+  const [shown, setShown] = useState<QuoteView | null>(data?.quote ?? loaded);
+  const fetcher = useFetcher<typeof quoteLoader>();
+  useEffect(() => {
+    if (data?.quote) setShown(data.quote);
+  }, [data]);
+  useEffect(() => {
+    if (fetcher.data) setShown(fetcher.data);
+  }, [fetcher.data]);
+  // with JavaScript the total follows the choices by itself; without it, "Update total" asks for it
+  const [hydrated, setHydrated] = useState(false);
+  const [address, setAddress] = useState(values.address ?? "");
+  const [quotedAddress, setQuotedAddress] = useState(values.address ?? "");
+  const requote = (deliveryMethod: "DELIVERY" | "PICKUP", addr: string) => {
+    const query = new URLSearchParams({ deliveryMethod });
+    if (deliveryMethod === "DELIVERY" && addr.trim()) query.set("address", addr.trim());
+    setQuotedAddress(addr);
+    fetcher.load(`${shopPath(slug, "/checkout/quote")}?${query}`);
+  };
+  // the radios and the address are left to the browser (uncontrolled), so that what a shopper chose
+  // before the page was hydrated (a slow phone) stays; once hydrated, the total catches up with it
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    setHydrated(true);
+    const form = formRef.current;
+    if (!form) return;
+    const chosen = form.querySelector<HTMLInputElement>('input[name="deliveryMethod"]:checked')?.value === "PICKUP" ? "PICKUP" : "DELIVERY";
+    const typed = (form.elements.namedItem("address") as HTMLTextAreaElement | null)?.value ?? "";
+    setAddress(typed);
+    if (chosen !== method || (chosen === "DELIVERY" && typed.trim() !== quotedAddress.trim())) {
+      setMethod(chosen);
+      requote(chosen, typed);
+    }
+    // once, at hydration
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const updating = fetcher.state !== "idle";
+  const total = shown?.ok ? shown.total : null;
+
   return (
     <div className="sf-checkout">
       <h1>Checkout</h1>
@@ -162,9 +270,10 @@ export default function CheckoutPage() {
         </p>
       ) : null}
       <div className="sf-checkout-layout">
-        <Form method="post" className="sf-form sf-checkout-form">
+        <Form method="post" className="sf-form sf-checkout-form" ref={formRef}>
           <CsrfInput />
           <input type="hidden" name="checkoutKey" value={data?.checkoutKey ?? checkoutKey} />
+          <input type="hidden" name="quotedAmount" value={shown?.ok ? String(shown.amount) : ""} />
 
           <fieldset className="sf-fieldset">
             <legend>Your details</legend>
@@ -187,18 +296,38 @@ export default function CheckoutPage() {
             </div>
           </fieldset>
 
-          <fieldset className="sf-fieldset" {...(errors.deliveryMethod ? { "aria-describedby": "co-deliveryMethod-error" } : {})}>
+          <fieldset className="sf-fieldset sf-delivery" {...(errors.deliveryMethod ? { "aria-describedby": "co-deliveryMethod-error" } : {})}>
             <legend>Delivery or pickup</legend>
             <div className="sf-choices">
               <label className="sf-choice">
-                <input type="radio" name="deliveryMethod" value="DELIVERY" defaultChecked={delivery === "DELIVERY"} required />
+                <input
+                  type="radio"
+                  name="deliveryMethod"
+                  value="DELIVERY"
+                  defaultChecked={method === "DELIVERY"}
+                  onChange={() => {
+                    setMethod("DELIVERY");
+                    requote("DELIVERY", address);
+                  }}
+                  required
+                />
                 <span>
                   <strong>Delivery</strong>
                   <span className="sf-muted">We bring the order to your address.</span>
                 </span>
               </label>
               <label className="sf-choice">
-                <input type="radio" name="deliveryMethod" value="PICKUP" defaultChecked={delivery === "PICKUP"} required />
+                <input
+                  type="radio"
+                  name="deliveryMethod"
+                  value="PICKUP"
+                  defaultChecked={method === "PICKUP"}
+                  onChange={() => {
+                    setMethod("PICKUP");
+                    requote("PICKUP", address);
+                  }}
+                  required
+                />
                 <span>
                   <strong>Pickup</strong>
                   <span className="sf-muted">Collect it from us when it is ready.</span>
@@ -206,7 +335,8 @@ export default function CheckoutPage() {
               </label>
             </div>
             {fieldError("deliveryMethod")}
-            <div className="sf-field">
+            {/* asked only for delivery: hidden for pickup (with JavaScript by state, without it by CSS :has()); the server ignores it for pickup */}
+            <div className="sf-field sf-address-field" hidden={method === "PICKUP"}>
               <label htmlFor="co-address">Delivery address</label>
               <textarea
                 id="co-address"
@@ -215,12 +345,25 @@ export default function CheckoutPage() {
                 maxLength={500}
                 autoComplete="street-address"
                 defaultValue={values.address}
+                onChange={(e) => setAddress(e.target.value)}
+                onBlur={() => {
+                  // the delivery fee may depend on the address (checkout.shipping_rates gets it as `locality`)
+                  if (method === "DELIVERY" && address.trim() !== quotedAddress.trim()) requote("DELIVERY", address);
+                }}
                 {...invalid("address")}
                 aria-describedby={errors.address ? "co-address-error co-address-hint" : "co-address-hint"}
               />
-              <p id="co-address-hint" className="sf-hint">Required for delivery; leave it empty for pickup.</p>
+              <p id="co-address-hint" className="sf-hint">Where we bring your order.</p>
               {fieldError("address")}
             </div>
+            {hydrated ? null : (
+              <p className="sf-update-total">
+                <button type="submit" name="intent" value="quote" formNoValidate className="sf-button">
+                  Update total
+                </button>
+                <span className="sf-hint">after changing delivery or pickup, or the address</span>
+              </p>
+            )}
           </fieldset>
 
           <fieldset className="sf-fieldset">
@@ -248,8 +391,20 @@ export default function CheckoutPage() {
             {fieldError("notes")}
           </div>
 
-          <button type="submit" className="sf-button sf-button-primary sf-button-block sf-button-large" disabled={busy}>
-            {busy ? "Placing your order…" : "Place order"}
+          {shown?.ok ? (
+            // right above the button (on a phone the order summary comes after it): the total and what makes it
+            <div className="sf-pay-total" data-testid="pay-total" aria-live="polite">
+              <p>
+                <span>Total to pay</span> <strong>{shown.total}</strong>
+              </p>
+              <p className="sf-muted sf-small">
+                {shown.subtotal} + {shown.deliveryMethod === "DELIVERY" ? "delivery" : "pickup"} {shown.deliveryFee}
+                {shown.discount ? ` − discount ${shown.discount}` : ""}
+              </p>
+            </div>
+          ) : null}
+          <button type="submit" name="intent" value="place" className="sf-button sf-button-primary sf-button-block sf-button-large" disabled={busy || updating}>
+            {placing ? "Placing your order…" : total ? `Place order · ${total}` : "Place order"}
           </button>
         </Form>
 
@@ -265,13 +420,7 @@ export default function CheckoutPage() {
               </li>
             ))}
           </ul>
-          <dl className="sf-totals">
-            <div>
-              <dt>Subtotal</dt>
-              <dd>{cart.subtotalLabel}</dd>
-            </div>
-          </dl>
-          <p className="sf-muted sf-small">Any delivery fee and discounts are added when you place the order; the confirmation shows the final total.</p>
+          <Totals quote={shown} subtotalLabel={cart.subtotalLabel} updating={updating} />
           <p className="sf-center">
             <Link to={shopPath(slug, "/cart")}>Edit cart</Link>
           </p>

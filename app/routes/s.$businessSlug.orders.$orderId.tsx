@@ -2,8 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { verifyOrderToken } from "../../storefront/order-link.server";
-import { dateFormatter, httpUrl, loadBusinessBySlug, moneyFormatter, orderForShopper } from "../../storefront/site.server";
+import { verifyOrderToken, dateFormatter, httpUrl, loadBusinessBySlug, moneyFormatter, orderForShopper } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
   ...sfMeta(matches, data ? `Order #${data.order.orderNumber}` : "Order not found"),
@@ -46,7 +45,9 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
         orderNumber: order.orderNumber,
         status: order.status,
         statusText: STATUS_TEXT[order.status] ?? order.status,
+        // in the business's time zone (its settings), with the zone's name: the shop's clock, not the server's or the shopper's
         placedAt: when(order.createdAt),
+        placedIso: order.createdAt.toISOString(),
         items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity, priceLabel: money(i.price), totalLabel: money(i.price * i.quantity) })),
         subtotal: money(order.subtotal),
         discount: order.discount > 0 ? money(order.discount) : null,
@@ -136,16 +137,17 @@ export default function OrderConfirmation() {
               <dt>Subtotal</dt>
               <dd>{order.subtotal}</dd>
             </div>
+            {/* in the order the checkout showed them */}
+            <div>
+              <dt>{order.deliveryMethod === "DELIVERY" ? "Delivery fee" : "Pickup"}</dt>
+              <dd>{order.deliveryFee}</dd>
+            </div>
             {order.discount ? (
               <div className="sf-discount">
                 <dt>Discount{order.discountReason ? <span className="sf-muted"> ({order.discountReason})</span> : null}</dt>
                 <dd>−{order.discount}</dd>
               </div>
             ) : null}
-            <div>
-              <dt>Delivery fee</dt>
-              <dd>{order.deliveryFee}</dd>
-            </div>
             <div className="sf-grand-total">
               <dt>Total</dt>
               <dd data-testid="order-total">{order.total}</dd>
@@ -157,7 +159,9 @@ export default function OrderConfirmation() {
           <dl className="sf-details">
             <div>
               <dt>Placed</dt>
-              <dd>{order.placedAt}</dd>
+              <dd>
+                <time dateTime={order.placedIso} data-testid="order-placed">{order.placedAt}</time>
+              </dd>
             </div>
             <div>
               <dt>{order.deliveryMethod === "DELIVERY" ? "Delivery to" : "Pickup"}</dt>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { StorefrontBlocks, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { pageContentOf, shopOf } from "../../storefront/site.server";
+import { pageContentOf, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => sfMeta(matches, data?.title ?? "Page not found");
 

@@ -6,7 +6,7 @@ import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, sh
 import { requireCsrf } from "~/platform/accounts/session.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
-import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "../../storefront/site.server";
+import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
   ...sfMeta(matches, data?.product.name ?? "Product not found"),

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ProductCard, StorefrontErrorBoundary, sfMeta } from "~/components/storefront-blocks";
-import { activeProducts, groupByCategory, moneyFormatter, productView, shopOf } from "../../storefront/site.server";
+import { activeProducts, groupByCategory, moneyFormatter, productView, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Menu");
 

@@ -3,12 +3,11 @@ import { json } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import sf from "~/storefront.css";
 import { shopPath } from "~/components/storefront-blocks";
-import { publicBusiness, shopOf } from "../../storefront/site.server";
-import { cartLines, readCart } from "../../storefront/cart.server";
 import { originOf } from "~/components/block-frame";
 import { FloatingWidgets } from "~/components/embeds";
 import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chrome";
 import { useEffect } from "react";
+import { cartLines, httpUrl, publicBusiness, readCart, shopOf } from "~/storefront.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
 
@@ -24,7 +23,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     business: publicBusiness(business),
     pages: nav.filter((p) => p.slug !== "home"),
     cartCount,
-    embeds: active.map((e) => ({ appSlug: e.appSlug, embedType: e.embedType, name: e.name, kind: e.kind, position: e.position, scriptUrl: e.scriptUrl, renderUrl: e.renderUrl, settings: e.settings })),
+    embeds: active.map((e) => ({ appSlug: e.appSlug, embedType: e.embedType, name: e.name, kind: e.kind, position: e.position, scriptUrl: e.scriptUrl, renderUrl: e.renderUrl, iconUrl: e.kind === "FLOATING_WIDGET" ? httpUrl(e.appIconUrl) || undefined : undefined, settings: e.settings })),
     // read by entry.server for the Content-Security-Policy: exactly these origins
     csp: {
       scriptOrigins: active.flatMap((e) => (e.kind === "GLOBAL_SCRIPT" && e.scriptUrl ? [originOf(e.scriptUrl)] : [])).filter((o): o is string => !!o),
@@ -47,12 +46,13 @@ function useReadySignal() {
 }
 
 export default function StorefrontLayout() {
-  const { business, pages, cartCount } = useLoaderData<typeof loader>();
+  const { business, pages, cartCount, embeds } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const slug = business.slug;
   useReadySignal();
   return (
-    <div className="sf" lang={business.locale}>
+    // with floating widgets the page ends with room for their launchers (storefront.css .sf-has-widgets)
+    <div className={embeds.some((e) => e.kind === "FLOATING_WIDGET" && e.renderUrl) ? "sf sf-has-widgets" : "sf"} lang={business.locale}>
       <a href="#sf-main" className="sf-skip">Skip to content</a>
       <StorefrontHeader business={business} pages={pages} cartCount={cartCount} />
       {params.get("added") ? (

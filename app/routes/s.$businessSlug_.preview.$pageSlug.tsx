@@ -22,7 +22,7 @@ import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chro
 import { originOf } from "~/components/block-frame";
 import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
 import { publicBlock, type BlockDefinition, type PublicBlock } from "../../storefront/blocks";
-import { gridProducts, loadBusinessBySlug, moneyFormatter, productView, publicBusiness, publishedPages } from "../../storefront/site.server";
+import { gridProducts, loadBusinessBySlug, moneyFormatter, productView, publicBusiness, publishedPages } from "~/storefront.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { adminSessionToken, availableBlocks } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";

@@ -1,4 +1,4 @@
-import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, text, boolean, integer, bigint, jsonb, index, uniqueIndex, numeric } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, id, ts, updatedAt } from "./columns";
 import { accounts, businesses } from "./accounts";
@@ -34,9 +34,29 @@ export const apps = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     publishedAt: ts("published_at"),
+    /** what the developer wrote for the version in review; copied onto the version record at approval */
+    releaseNotes: text("release_notes"),
+    /**
+     * Marketplace figures, kept by triggers in the same transaction as the review or installation
+     * change (migration 0016): visible reviews' rating sum and count, their average (2 decimals), and
+     * active production installations.
+     */
+    ratingSum: bigint("rating_sum", { mode: "number" }).notNull().default(0),
+    ratingCount: integer("rating_count").notNull().default(0),
+    ratingAvg: numeric("rating_avg", { precision: 3, scale: 2 }),
+    activeInstalls: integer("active_installs").notNull().default(0),
+    /** set by a reviewer: the app shows in the marketplace's "Staff picks" row */
+    staffPickedAt: ts("staff_picked_at"),
   },
   (t) => [
     uniqueIndex("apps_slug_key").on(t.slug),
+    // the marketplace's sorts, each an index walk within a category (or across all) of approved apps
+    index("apps_market_rating_idx").on(t.category, t.ratingAvg.desc().nullsLast(), t.ratingCount.desc(), t.id).where(sql`status = 'APPROVED'`),
+    index("apps_market_popular_idx").on(t.category, t.activeInstalls.desc(), t.id).where(sql`status = 'APPROVED'`),
+    index("apps_market_newest_idx").on(t.category, t.publishedAt.desc().nullsLast(), t.id).where(sql`status = 'APPROVED'`),
+    index("apps_market_all_rating_idx").on(t.ratingAvg.desc().nullsLast(), t.ratingCount.desc(), t.id).where(sql`status = 'APPROVED'`),
+    index("apps_market_all_popular_idx").on(t.activeInstalls.desc(), t.id).where(sql`status = 'APPROVED'`),
+    index("apps_staff_picks_idx").on(t.staffPickedAt.desc()).where(sql`staff_picked_at is not null`),
     uniqueIndex("apps_client_id_key").on(t.clientId),
     index("apps_developer_idx").on(t.developerId, t.createdAt.desc().nullsFirst()),
     index("apps_status_idx").on(t.status, t.category),
@@ -54,6 +74,7 @@ export const appVersions = pgTable(
     manifest: jsonb("manifest").$type<Record<string, unknown> | null>(),
     reviewerId: text("reviewer_id").references(() => accounts.id),
     approvedAt: ts("approved_at").notNull(),
+    releaseNotes: text("release_notes"),
   },
   (t) => [index("app_versions_app_idx").on(t.appId, t.approvedAt.desc().nullsFirst())],
 );
@@ -77,6 +98,8 @@ export const installations = pgTable(
     uninstalledAt: ts("uninstalled_at"),
     erasureScheduledAt: ts("erasure_scheduled_at"),
     erasureDeliveredAt: ts("erasure_delivered_at"),
+    /** the merchant dismissed the invitation to review the app (admin Apps page) */
+    reviewPromptDismissedAt: ts("review_prompt_dismissed_at"),
   },
   (t) => [
     uniqueIndex("installations_token_key").on(t.accessTokenHash),
@@ -176,7 +199,53 @@ export const rateLimitWindows = pgTable(
   (t) => [uniqueIndex("rate_limit_windows_key").on(t.installationId, t.windowStart)],
 );
 
+/**
+ * A business's review of an app: one per business and app (app_reviews_key); written through an
+ * installation of the app that qualifies (a production installation, not the developer's sandbox,
+ * not uninstalled within an hour). Hidden reviews stay for their author, with the reason.
+ */
+export const appReviews = pgTable(
+  "app_reviews",
+  {
+    id: id(),
+    appId: text("app_id").notNull().references(() => apps.id),
+    businessId: text("business_id").notNull().references(() => businesses.id),
+    installationId: text("installation_id").notNull().references(() => installations.id),
+    rating: integer("rating").notNull(),
+    body: text("body").notNull().default(""),
+    replyBody: text("reply_body"),
+    repliedAt: ts("replied_at"),
+    hiddenAt: ts("hidden_at"),
+    hiddenReason: text("hidden_reason"),
+    hiddenBy: text("hidden_by").references(() => accounts.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("app_reviews_key").on(t.appId, t.businessId),
+    index("app_reviews_app_idx").on(t.appId, t.createdAt.desc(), t.id).where(sql`hidden_at is null`),
+    index("app_reviews_app_rating_idx").on(t.appId, t.rating, t.createdAt.desc(), t.id).where(sql`hidden_at is null`),
+  ],
+);
+
+/** The developer portal's notifications (app_review.created / app_review.updated). */
+export const developerNotifications = pgTable(
+  "developer_notifications",
+  {
+    id: id(),
+    developerId: text("developer_id").notNull().references(() => accounts.id),
+    appId: text("app_id").notNull().references(() => apps.id),
+    type: text("type").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    readAt: ts("read_at"),
+  },
+  (t) => [index("developer_notifications_dev_idx").on(t.developerId, t.createdAt.desc(), t.id)],
+);
+
 export type App = typeof apps.$inferSelect;
+export type AppReview = typeof appReviews.$inferSelect;
+export type DeveloperNotification = typeof developerNotifications.$inferSelect;
 export type AppVersion = typeof appVersions.$inferSelect;
 export type Installation = typeof installations.$inferSelect;
 export type Extension = typeof extensions.$inferSelect;

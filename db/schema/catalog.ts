@@ -188,7 +188,7 @@ export const businessCounts = pgTable(
 
 /**
  * The content version of each business's storefront (issue 17, decision 021): bumped by triggers
- * (migration 0016) in the transaction of every change to what storefront pages show (the business's
+ * (migration 0018) in the transaction of every change to what storefront pages show (the business's
  * public fields, products as shown, reviews, pages, installations, embeds, app extensions and listing
  * names). Storefront pages derive their ETag from it, so a repeat view is a 304 without rendering.
  * A table of its own: every order updates its business's row (the order-number counter), and an order

@@ -2,3 +2,4 @@ export * from "./accounts";
 export * from "./catalog";
 export * from "./apps";
 export * from "./webhooks";
+export * from "./relay";

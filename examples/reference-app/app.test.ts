@@ -46,10 +46,10 @@ describe("the reference app", () => {
   it("accepts only session tokens signed with its client secret, for itself, unexpired", async () => {
     const now = Math.floor(Date.now() / 1000);
     const good = await signJwt({ aud: "fbci_x", sub: "acct_1", businessId: "biz_1" }, "fbcs_secret", 60, now);
-    expect(verifySessionToken(good, "fbcs_secret", "fbci_x")).toMatchObject({ businessId: "biz_1" });
-    expect(verifySessionToken(good, "fbcs_other", "fbci_x")).toBeNull();
-    expect(verifySessionToken(good, "fbcs_secret", "fbci_someone_else")).toBeNull();
-    expect(verifySessionToken(await signJwt({ aud: "fbci_x" }, "fbcs_secret", 60, now - 120), "fbcs_secret", "fbci_x")).toBeNull();
+    expect(await verifySessionToken(good, "fbcs_secret", "fbci_x")).toMatchObject({ businessId: "biz_1" });
+    expect(await verifySessionToken(good, "fbcs_other", "fbci_x")).toBeNull();
+    expect(await verifySessionToken(good, "fbcs_secret", "fbci_someone_else")).toBeNull();
+    expect(await verifySessionToken(await signJwt({ aud: "fbci_x" }, "fbcs_secret", 60, now - 120), "fbcs_secret", "fbci_x")).toBeNull();
   });
 
   it("serves its block, widget, script and admin page", async () => {

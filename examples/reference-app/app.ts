@@ -3,8 +3,7 @@
  * the platform. See README.md beside this file.
  */
 import http from "node:http";
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { verifyWebhook } from "../../app/platform/webhooks/verify";
+import { authorizeUrl, createAppApiClient, exchangeCode, readRawBody, verifySessionToken as verifyWithSdk, verifyWebhook, WebhookVerificationError, type AppApiClient } from "@storefront/app-sdk";
 import { Store } from "./store";
 import { adminPage, blockPage, connectedPage, embedScript, errorPage } from "./pages";
 
@@ -29,22 +28,8 @@ export type ReferenceApp = {
   close(): Promise<void>;
 };
 
-const MAX_BODY = 1024 * 1024;
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error("body too large"));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  return (await readRawBody(req)).toString("utf8");
 }
 
 function send(res: http.ServerResponse, status: number, body: string, type = "application/json", headers: Record<string, string> = {}) {
@@ -52,22 +37,9 @@ function send(res: http.ServerResponse, status: number, body: string, type = "ap
   res.end(body);
 }
 
-/** Verifies an HS256 JWT signed with the client secret: the admin page's session token. */
-export function verifySessionToken(token: string, clientSecret: string, clientId: string, nowSeconds = Math.floor(Date.now() / 1000)): Record<string, unknown> | null {
-  const parts = token.split(".");
-  if (parts.length !== 3) return null;
-  const [h, p, s] = parts;
-  const expected = createHmac("sha256", clientSecret).update(`${h}.${p}`).digest();
-  const given = Buffer.from(s, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const header = JSON.parse(Buffer.from(h, "base64url").toString());
-    const claims = JSON.parse(Buffer.from(p, "base64url").toString());
-    if (header.alg !== "HS256" || claims.aud !== clientId || typeof claims.exp !== "number" || claims.exp < nowSeconds) return null;
-    return claims;
-  } catch {
-    return null;
-  }
+/** Verifies the admin page's session token (HS256, aud = clientId, signed with the client secret) with the SDK; null when refused. */
+export async function verifySessionToken(token: string, clientSecret: string, clientId: string): Promise<Record<string, unknown> | null> {
+  return verifyWithSdk(token, { clientId, clientSecret }).catch(() => null);
 }
 
 /** The platform's default storefront origin for a platform on localhost or 127.0.0.1: the other name, same port. */
@@ -89,23 +61,21 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
   const pending = new Map<string, { verifier: string; at: number }>();
   let appUrl = "";
 
-  async function exchange(code: string, verifier?: string) {
-    const res = await fetch(`${platform}/oauth/token`, {
-      method: "POST",
-      headers: { Authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: `${appUrl}/oauth/callback`, ...(verifier ? { code_verifier: verifier } : {}) }),
+  const exchange = (code: string, verifier?: string) =>
+    exchangeCode({ platformUrl: platform, clientId, clientSecret, code, redirectUri: `${appUrl}/oauth/callback`, codeVerifier: verifier }).catch((e: Error) => {
+      throw new Error(`token exchange failed: ${e.message}`);
     });
-    const body = await res.json();
-    if (!res.ok) throw new Error(`token exchange failed: ${body.error} ${body.error_description ?? ""}`);
-    return body as { access_token: string; scope: string; installation_id: string; business_id: string; webhook_secret: string };
-  }
 
-  async function appApi(businessId: string, path: string) {
+  /** The typed App API client of the business's installation. */
+  function appApi(businessId: string): AppApiClient {
     const installation = store.installation(businessId);
     if (!installation) throw new Error("not installed on this business");
-    const res = await fetch(`${platform}/app-api${path}`, { headers: { Authorization: `Bearer ${installation.accessToken}` } });
-    if (!res.ok) throw new Error(`App API ${path}: ${res.status}`);
-    return res.json();
+    return createAppApiClient({ baseUrl: platform, accessToken: installation.accessToken });
+  }
+  async function business(businessId: string) {
+    const { data, response } = await appApi(businessId).GET("/app-api/business");
+    if (!data) throw new Error(`App API /business: ${response.status}`);
+    return data;
   }
 
   /** A hook call or webhook, verified with the secret of the business's installation. */
@@ -118,7 +88,14 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
     }
     const businessId = typeof body?.businessId === "string" ? body.businessId : "";
     const installation = store.installation(businessId);
-    if (!installation || !verifyWebhook(raw, headers, installation.webhookSecret, { toleranceSeconds: 300 })) return null;
+    if (!installation) return null;
+    try {
+      // hook calls are signed like webhooks (verifyHookCall also checks X-Hook-Point)
+      verifyWebhook(raw, headers, installation.webhookSecret, { toleranceSeconds: 300 });
+    } catch (e) {
+      if (e instanceof WebhookVerificationError) return null;
+      throw e;
+    }
     return { businessId, body };
   }
 
@@ -147,11 +124,9 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
       const path = url.pathname;
       if (req.method === "GET" && path === "/install") {
         // an install started by the app (the marketplace's Install button starts it on the platform side)
-        const state = randomBytes(16).toString("base64url");
-        const verifier = randomBytes(32).toString("base64url");
-        pending.set(state, { verifier, at: Date.now() });
-        const q = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: `${appUrl}/oauth/callback`, state, code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256" });
-        return send(res, 302, "", "text/plain", { Location: `${platform}/oauth/authorize?${q}` });
+        const { url: location, state, codeVerifier } = authorizeUrl({ platformUrl: platform, clientId, redirectUri: `${appUrl}/oauth/callback` });
+        pending.set(state, { verifier: codeVerifier, at: Date.now() });
+        return send(res, 302, "", "text/plain", { Location: location });
       }
       if (req.method === "GET" && path === "/oauth/callback") {
         const code = url.searchParams.get("code");
@@ -162,12 +137,12 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
         pending.delete(state);
         const tokens = await exchange(code, own?.verifier);
         store.saveInstallation({ businessId: tokens.business_id, installationId: tokens.installation_id, accessToken: tokens.access_token, webhookSecret: tokens.webhook_secret, scopes: tokens.scope.split(" "), installedAt: new Date().toISOString() });
-        const business = (await appApi(tokens.business_id, "/business")) as { name: string };
-        say(`installed on ${business.name}`);
+        const { name } = await business(tokens.business_id);
+        say(`installed on ${name}`);
         // back to the merchant's admin, on the installed app's page (docs/developers/getting-started.md);
         // a fixed path on the platform's own origin with the id the token exchange returned
         const back = `${platform}/admin/apps/${encodeURIComponent(tokens.installation_id)}?installed=1`;
-        return send(res, 303, connectedPage(business.name, back), "text/html", { Location: back });
+        return send(res, 303, connectedPage(name, back), "text/html", { Location: back });
       }
       if (req.method === "POST" && path === "/webhooks") {
         const raw = await readBody(req);
@@ -200,10 +175,11 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
       if (req.method === "POST" && path === "/api/admin-data") {
         const raw = await readBody(req);
         const { sessionToken } = JSON.parse(raw || "{}");
-        const claims = typeof sessionToken === "string" ? verifySessionToken(sessionToken, clientSecret, clientId) : null;
+        const claims = typeof sessionToken === "string" ? await verifySessionToken(sessionToken, clientSecret, clientId) : null;
         if (!claims || typeof claims.businessId !== "string") return send(res, 401, JSON.stringify({ error: "invalid session token" }));
-        const [business, orders] = await Promise.all([appApi(claims.businessId, "/business"), appApi(claims.businessId, "/orders?limit=5")]);
-        return send(res, 200, JSON.stringify({ business, orders: (orders as { data: unknown[] }).data, events: store.events(claims.businessId).length }));
+        const [info, orders] = await Promise.all([business(claims.businessId), appApi(claims.businessId).GET("/app-api/orders", { params: { query: { limit: 5 } } })]);
+        if (!orders.data) throw new Error(`App API /orders: ${orders.response.status}`);
+        return send(res, 200, JSON.stringify({ business: info, orders: orders.data.data, events: store.events(claims.businessId).length }));
       }
       if (req.method === "GET" && path === "/block") return send(res, 200, blockPage([platformOrigin, storefrontOrigin], "block"), "text/html");
       if (req.method === "GET" && path === "/widget") return send(res, 200, blockPage([platformOrigin, storefrontOrigin], "widget"), "text/html");

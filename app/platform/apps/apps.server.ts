@@ -185,15 +185,20 @@ export async function updateApp(db: Database, developerId: string, appId: string
   });
 }
 
-/** DRAFT -> PENDING_REVIEW; an APPROVED app goes into review as an update and stays installable. */
-export async function submitApp(db: Database, developerId: string, appId: string): Promise<App> {
+export const submitSchema = z.object({ releaseNotes: z.string({ message: "must be text" }).trim().max(5000, "must be at most 5,000 characters").optional() });
+
+/**
+ * DRAFT -> PENDING_REVIEW; an APPROVED app goes into review as an update and stays installable.
+ * The release notes (optional) go onto the version record when the version is approved.
+ */
+export async function submitApp(db: Database, developerId: string, appId: string, input: { releaseNotes?: string } = {}): Promise<App> {
   return db.transaction(async (tx) => {
     const [app] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
     if (!app) throw new ApiError(404, "App not found");
     assertEditable(app);
     const t = now();
     const change = app.status === "APPROVED" ? { updateInReview: true } : { status: "PENDING_REVIEW" as const };
-    const [updated] = await tx.update(apps).set({ ...change, submittedAt: t, updatedAt: t }).where(eq(apps.id, appId)).returning();
+    const [updated] = await tx.update(apps).set({ ...change, releaseNotes: input.releaseNotes || null, submittedAt: t, updatedAt: t }).where(eq(apps.id, appId)).returning();
     return updated;
   });
 }

@@ -49,11 +49,11 @@ export async function approveApp(db: Database, reviewerId: string, appId: string
     const gained = app.scopes.filter((s) => !app.approvedScopes.includes(s));
     const [approved] = await tx
       .update(apps)
-      .set({ status: "APPROVED", updateInReview: false, approvedScopes: app.scopes, publishedAt: app.publishedAt ?? t, reviewNotes: null, updatedAt: t })
+      .set({ status: "APPROVED", updateInReview: false, approvedScopes: app.scopes, publishedAt: app.publishedAt ?? t, reviewNotes: null, releaseNotes: null, updatedAt: t })
       .where(eq(apps.id, appId))
       .returning();
     await syncManifest(tx, appId, (app.manifest as Manifest | null) ?? null);
-    await tx.insert(appVersions).values({ id: newId("ver"), appId, version: app.version, scopes: app.scopes, manifest: app.manifest, reviewerId, approvedAt: t });
+    await tx.insert(appVersions).values({ id: newId("ver"), appId, version: app.version, scopes: app.scopes, manifest: app.manifest, reviewerId, approvedAt: t, releaseNotes: app.releaseNotes });
     await tx.update(installations).set({ isTestInstall: false }).where(and(eq(installations.appId, appId), eq(installations.isTestInstall, true), eq(installations.status, "ACTIVE")));
     if (app.approvedScopes.length > 0 && gained.length > 0)
       await tx

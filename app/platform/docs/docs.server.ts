@@ -21,7 +21,9 @@ export const DOCS: readonly DocEntry[] = [
   { slug: "webhooks", title: "Webhooks", summary: "Event catalogue, envelope, signature verification in Node, Python and PHP, retries, data erasure.", file: "webhooks.md" },
   { slug: "hooks", title: "Checkout hooks", summary: "The five hook points, their requests and answers, combining rules, timeouts and the circuit breaker.", file: "hooks.md" },
   { slug: "extensions", title: "Extensions", summary: "The manifest, settings forms, blocks and their message protocol, embeds and admin pages.", file: "extensions.md" },
+  { slug: "sdk", title: "The SDK and the CLI", summary: "storefront-apps listen and trigger, webhook verification, OAuth helpers, the typed App API client and the block bridge.", file: "sdk.md" },
   { slug: "analytics", title: "Analytics", summary: "Install and webhook delivery figures of your app, and what they count.", file: "analytics.md" },
+  { slug: "reviews", title: "Ratings and reviews", summary: "Who may review your app, answering reviews, notifications and release notes.", file: "reviews.md" },
   { slug: "review-guidelines", title: "Review guidelines", summary: "What reviewers check, the app states, and what approval and rejection do.", file: "review-guidelines.md" },
 ];
 

@@ -39,7 +39,7 @@ export async function availableBlocks(db: Db, businessId: string): Promise<Avail
   return rows.map((r) => ({ ...(r.extension.definition as unknown as BlockDef), appId: r.app.id, appName: r.app.name, installationId: r.installation.id }));
 }
 
-export type StorefrontEmbed = EmbedDef & { appId: string; appSlug: string; installationId: string; enabled: boolean; settings: Record<string, unknown> };
+export type StorefrontEmbed = EmbedDef & { appId: string; appSlug: string; appIconUrl: string | null; installationId: string; enabled: boolean; settings: Record<string, unknown> };
 
 /** Embeds of active installations with the merchant's switch and settings (enabled by default). */
 export async function businessEmbeds(db: Db, businessId: string): Promise<StorefrontEmbed[]> {
@@ -49,7 +49,7 @@ export async function businessEmbeds(db: Db, businessId: string): Promise<Storef
   return rows.map((r) => {
     const def = r.extension.definition as unknown as EmbedDef;
     const state = all.find((s) => s.installationId === r.installation.id && s.embedType === def.embedType);
-    return { ...def, appId: r.app.id, appSlug: r.app.slug, installationId: r.installation.id, enabled: state?.enabled ?? true, settings: state?.settings ?? def.defaultConfig ?? {} };
+    return { ...def, appId: r.app.id, appSlug: r.app.slug, appIconUrl: r.app.iconUrl, installationId: r.installation.id, enabled: state?.enabled ?? true, settings: state?.settings ?? def.defaultConfig ?? {} };
   });
 }
 

@@ -13,6 +13,7 @@ import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
 import { signWebhook } from "../webhooks/verify";
 import { postOutbound } from "../webhooks/outbound.server";
+import { relayIfListening } from "../devtools/relay.server";
 import { USER_AGENT } from "../webhooks/delivery.server";
 import { hookTargets, type ActiveExtension, type HookRegistry } from "../extensions/registry.server";
 import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
@@ -89,12 +90,11 @@ export async function callHooks<P extends HookPoint>(
       const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
       const timestamp = Math.floor(now().getTime() / 1000).toString();
       const secret = decrypt(target.installation.webhookSecretEnc, env.encryptionKey);
-      const result = await postOutbound(
-        hookUrl(target.app.webhookUrl!, target.path),
-        body,
-        { "X-Webhook-Signature": signWebhook(secret, timestamp, body), "X-Webhook-Timestamp": timestamp, "X-Hook-Point": hookPoint, "User-Agent": USER_AGENT },
-        { timeoutMs: target.timeout, allowPrivate: env.outboundAllowPrivate, keepBody: true },
-      );
+      const headers = { "X-Webhook-Signature": signWebhook(secret, timestamp, body), "X-Webhook-Timestamp": timestamp, "X-Hook-Point": hookPoint, "User-Agent": USER_AGENT };
+      // `storefront-apps listen` (decision 023): a test installation's hook call goes to the developer's CLI while it listens
+      const result =
+        (await relayIfListening(db, { appId: target.app.id, isTestInstall: target.installation.isTestInstall, kind: "hook", path: target.path, headers, body, timeoutMs: target.timeout })) ??
+        (await postOutbound(hookUrl(target.app.webhookUrl!, target.path), body, headers, { timeoutMs: target.timeout, allowPrivate: env.outboundAllowPrivate, keepBody: true }));
       let answer: HookAnswer<P> | undefined;
       let error = result.error;
       if (result.ok) {

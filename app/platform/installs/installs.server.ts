@@ -13,6 +13,7 @@ import { decrypt, encrypt, sha256 } from "../core/crypto.server";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { eventAllowed } from "../apps/catalog";
 import { addJob, emitEvent, removeJob } from "../events/emit.server";
+import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
@@ -159,6 +160,8 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
     .returning();
   if (!done) throw new ApiError(409, "The app is already uninstalled");
   await tx.update(webhooks).set({ isActive: false, updatedAt: t }).where(eq(webhooks.installationId, installation.id));
+  // an install removed within the hour does not qualify its business to review the app (decision 022)
+  await dropUnqualifiedReview(tx, installation, t);
   await tx.execute(sql`
     update pages set blocks = coalesce((select jsonb_agg(b order by ord) from jsonb_array_elements(blocks) with ordinality as e(b, ord)
                                         where not (b->>'kind' = 'app' and b->>'appId' = ${installation.appId})), '[]'::jsonb),

@@ -102,7 +102,9 @@ export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getConte
     void (async () => {
       try {
         // (a Host no URL can be made of was refused before routing, runtime/web.server.ts)
-        const request = await toRequest(req);
+        // an event stream (storefront-apps listen, decision 023) learns through its signal that the client left
+        const stream = method === "GET" && (req.get("Accept") ?? "").includes("text/event-stream");
+        const request = await toRequest(req, stream ? closeSignal(res) : undefined);
         const result = await handler({ request, params: found.params, context: getContext() });
         await send(res, result instanceof Response ? result : Response.json(result ?? null));
       } catch (error) {
@@ -123,7 +125,13 @@ export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getConte
  */
 const CLIENT_ADDRESS = "x-platform-client-address";
 
-async function toRequest(req: ExpressRequest): Promise<globalThis.Request> {
+function closeSignal(res: ExpressResponse): AbortSignal {
+  const controller = new AbortController();
+  res.on("close", () => controller.abort());
+  return controller.signal;
+}
+
+async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<globalThis.Request> {
   const host = req.get("X-Forwarded-Host") ?? req.get("host") ?? "localhost";
   const port = /:(\d+)$/.exec(host)?.[1];
   const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
@@ -132,7 +140,7 @@ async function toRequest(req: ExpressRequest): Promise<globalThis.Request> {
   // the client's own X-Platform-Client-Address is dropped: only the address the socket saw counts (sign-in throttling)
   for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.append(raw[i], raw[i + 1]);
   headers.set(CLIENT_ADDRESS, req.socket.remoteAddress ?? "unknown");
-  if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers });
+  if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers, signal });
   // A JSON body is read here, up to the size limit, and handed over as bytes: no stream bridged
   // from Node's request through web streams, and readBodyText takes the text without reading
   // (issue 16: that bridging was a tenth of an order's CPU). A larger body is drained a little (so
@@ -170,5 +178,16 @@ async function send(res: ExpressResponse, response: Response) {
   }
   // our JSON answers carry their text: no need to read it back through a stream
   if (response instanceof JsonResponse) res.end(response.jsonText);
-  else res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+  else if (response.body && response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
+    // an event stream goes out chunk by chunk, as it is written, until either side closes it
+    res.flushHeaders();
+    const reader = response.body.getReader();
+    res.on("close", () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+    res.end();
+  } else res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }

@@ -14,6 +14,7 @@ import type { Env } from "../core/env.server";
 import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
 import { serveJsonRoutes } from "./json-routes.server";
 import { storefrontPages } from "./storefront-pages.server";
+import { compress } from "./compression.server";
 import { areaOf, isJsonPath, JSON_PREFIXES } from "../core/areas";
 
 export { JSON_PREFIXES, isJsonPath };
@@ -97,6 +98,9 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     }
     next();
   });
+
+  // brotli or gzip for every compressible answer of 1 KiB or more: pages, the JSON fast path, /build (compression.server.ts)
+  app.use(compress());
 
   // Two origins (decision 013): a storefront page asked for on the platform's host, or a platform page on
   // the storefront's, moves (308, method and body kept) to the same path on the right origin. The

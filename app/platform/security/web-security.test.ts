@@ -77,6 +77,9 @@ async function rawPost(session: BrowserSession, path: string, fields: Record<str
 
 const shopProduct = await createProduct(p.db, merchant.businessId, productSchema.parse({ name: "Sourdough", slug: "sourdough", price: 650 }));
 
+/** The pickup total the checkout page shows (its fetcher's endpoint); the page sends it back with "Place order". */
+const pickupTotal = async (shopper: BrowserSession, slug: string) => String(JSON.parse((await shopper.get(`/s/${slug}/checkout/quote?deliveryMethod=PICKUP`)).html).amount);
+
 /** A shopper's order through the real cart and checkout forms; returns its id. */
 async function placeOrder(): Promise<string> {
   const shopper = new BrowserSession(p.url);
@@ -84,7 +87,7 @@ async function placeOrder(): Promise<string> {
   await shopper.get(`/s/${slug}/products/${shopProduct.slug}`);
   await shopper.post(`/s/${slug}/cart`, { intent: "add", productId: shopProduct.id, quantity: "1" });
   const page = await shopper.get(`/s/${slug}/checkout`);
-  const res = await shopper.post(`/s/${slug}/checkout`, { name: "Ann", phone: "+15550100", deliveryMethod: "PICKUP", paymentMethod: "CASH", checkoutKey: hiddenFields(page.html).checkoutKey ?? "" });
+  const res = await shopper.post(`/s/${slug}/checkout`, { name: "Ann", phone: "+15550100", deliveryMethod: "PICKUP", paymentMethod: "CASH", checkoutKey: hiddenFields(page.html).checkoutKey ?? "", quotedAmount: await pickupTotal(shopper, slug) });
   expect(res.status, res.html.slice(0, 300)).toBe(302);
   return new URL(res.location!, p.url).pathname.split("/").pop()!;
 }
@@ -367,7 +370,7 @@ describe("CSRF: every page form action", () => {
     const orderCount = async () => (await p.db.select({ n: count() }).from(orders).where(eq(orders.businessId, merchant.businessId)))[0].n;
     await check({
       name: "/s/<slug>/checkout", session: async () => shopper, page: `/s/${slug}/checkout`, path: `/s/${slug}/checkout`,
-      fields: async () => ({ name: "Ann", phone: "+15550100", deliveryMethod: "PICKUP", paymentMethod: "CASH", checkoutKey: hiddenFields((await shopper.get(`/s/${slug}/checkout`)).html).checkoutKey ?? "" }),
+      fields: async () => ({ name: "Ann", phone: "+15550100", deliveryMethod: "PICKUP", paymentMethod: "CASH", checkoutKey: hiddenFields((await shopper.get(`/s/${slug}/checkout`)).html).checkoutKey ?? "", quotedAmount: await pickupTotal(shopper, slug) }),
       state: orderCount,
     });
     await check({

@@ -16,6 +16,7 @@ import { signWebhook } from "./verify";
 import { envelope, writeDeliveries } from "./fanout.server";
 export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
+import { relayIfListening } from "../devtools/relay.server";
 
 /** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 480_000, 1_920_000, 7_200_000];
@@ -124,7 +125,7 @@ export async function attemptDeliveries(db: Database, env: Env, requests: Attemp
     .returning();
   if (claimed.length === 0) return 0;
   const registrations = new Map((await db.select().from(webhooks).where(inArray(webhooks.id, [...new Set(claimed.map((d) => d.webhookId))]))).map((w) => [w.id, w]));
-  const results = await sendClaimed(env, claimed.map((delivery) => ({ delivery, webhook: registrations.get(delivery.webhookId) ?? null })), options.manual ?? false);
+  const results = await sendClaimed(db, env, claimed.map((delivery) => ({ delivery, webhook: registrations.get(delivery.webhookId) ?? null })), options.manual ?? false);
   await recordResults(db, results, options.manual ?? false);
   return results.filter((r) => r.result !== null).length;
 }
@@ -141,16 +142,20 @@ function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): bool
 }
 
 /** Signs and sends one claimed delivery with the registration's secret (decrypted once per call site through `secretOf`). */
-export function sendOne(env: Env, delivery: WebhookDelivery, webhook: DeliveryTarget, secret: string): Promise<OutboundResult> {
-  return postOutbound(webhook.url, delivery.body, headersFor(delivery, secret, delivery.body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
+export async function sendOne(db: Db, env: Env, delivery: WebhookDelivery, webhook: DeliveryTarget, secret: string): Promise<OutboundResult> {
+  const headers = headersFor(delivery, secret, delivery.body);
+  // `storefront-apps listen` (decision 023): a test installation's delivery goes to the developer's CLI while it listens
+  const relayed = await relayIfListening(db, { appId: delivery.appId, isTestInstall: delivery.isTestInstall, kind: "webhook", path: "", headers, body: delivery.body, timeoutMs: DELIVERY_TIMEOUT_MS });
+  if (relayed) return relayed;
+  return postOutbound(webhook.url, delivery.body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
 }
 
 /** Sends claimed deliveries in parallel (a job holds at most DELIVERY_BATCH); dropped ones come back with a null result. */
-async function sendClaimed(env: Env, claimed: ClaimedDelivery[], manual: boolean): Promise<AttemptResult[]> {
+async function sendClaimed(db: Db, env: Env, claimed: ClaimedDelivery[], manual: boolean): Promise<AttemptResult[]> {
   const secrets = new Map<string, string>();
   const secretOf = (w: DeliveryTarget) => secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
   return Promise.all(
-    claimed.map(async (c) => ({ ...c, result: sendable(c, manual) ? await sendOne(env, c.delivery, c.webhook!, secretOf(c.webhook!)) : null })),
+    claimed.map(async (c) => ({ ...c, result: sendable(c, manual) ? await sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : null })),
   );
 }
 

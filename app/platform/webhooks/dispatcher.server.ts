@@ -27,15 +27,18 @@ import { recordResults, sendOne, type AttemptResult, type ClaimedDelivery, type 
 
 /** Deliveries one process holds claimed and unrecorded at once (the worker passes WORKER_CONCURRENCY x DELIVERY_BATCH). */
 export const DISPATCH_MAX_IN_FLIGHT = 100;
-/** First attempts of one registration (endpoint) one process sends at once. */
-export const DISPATCH_PER_ENDPOINT = 10;
+/**
+ * First attempts one process sends to one registration (endpoint) at once: a slow endpoint holds at
+ * most a quarter of the default 100 slots, and a fast one still gets its deliveries out at full speed.
+ */
+export const DISPATCH_PER_ENDPOINT = 25;
 /** How often a dispatcher looks without being woken. */
 export const DISPATCH_POLL_MS = 1000;
 
 /**
  * Waiting first attempts, oldest first, claimed with their registration (left join: a removed one
  * drops the delivery), at most `room` of each registration: $3 the registrations this process has
- * deliveries of in flight, $4 how many more of each it may take (others: $5). One slow or dead
+ * deliveries in flight to, $4 how many more of each it may take (others: $5). One slow or dead
  * endpoint so holds at most DISPATCH_PER_ENDPOINT of a process's slots and never delays the
  * deliveries of another, however long its backlog (issue 25): the registrations with waiting first
  * attempts are listed from the partial index, and the oldest few of each taken. The candidates are
@@ -79,7 +82,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
   const perEndpoint = Math.min(options.perEndpoint ?? DISPATCH_PER_ENDPOINT, maxInFlight);
   let stopped = false;
   let inFlight = 0;
-  /** claimed and unrecorded deliveries per registration */
+  /** deliveries per registration sent and not yet answered */
   const busy = new Map<string, number>();
   let claiming: Promise<void> | null = null;
   let wanted = false;
@@ -112,11 +115,6 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         const batch = done.splice(0);
         await recordResults(db, batch, false).catch(fail("recording"));
         inFlight -= batch.length;
-        for (const { delivery } of batch) {
-          const n = busy.get(delivery.webhookId)! - 1;
-          if (n > 0) busy.set(delivery.webhookId, n);
-          else busy.delete(delivery.webhookId);
-        }
         // a full claim may have left more waiting: look again now that there is room
         if (full) wake();
       }
@@ -130,11 +128,16 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
     inFlight++;
     busy.set(c.delivery.webhookId, (busy.get(c.delivery.webhookId) ?? 0) + 1);
     const active = !!c.webhook && (c.webhook.isActive || c.delivery.event === "business.data_erasure");
-    const p: Promise<void> = (active ? sendOne(env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
+    const p: Promise<void> = (active ? sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
       .catch((e: Error) => ({ ok: false, statusCode: null, durationMs: 0, error: e.message }))
       .then((result) => {
         done.push({ ...c, result });
         sends.delete(p);
+        // the endpoint has answered: its slot is free again (the process's slot waits for the record)
+        const n = busy.get(c.delivery.webhookId)! - 1;
+        if (n > 0) busy.set(c.delivery.webhookId, n);
+        else busy.delete(c.delivery.webhookId);
+        if (n === perEndpoint - 1) wake();
         record();
       });
     sends.add(p);
@@ -153,10 +156,10 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         if (full) return;
         const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
         for (const c of claimed) send(c);
-        // more may be waiting: the claim filled the room (look again now), or an endpoint is held at
-        // its cap (look again when a recorded attempt frees one of its slots)
-        if (claimed.length === room) wanted = true;
-        full = claimed.length === room || [...busy.values()].some((n) => n >= perEndpoint);
+        // more may be waiting: the claim filled the room (look again now, and when records free
+        // slots); an endpoint held at its cap is looked at again when one of its calls is answered
+        full = claimed.length === room;
+        if (full) wanted = true;
       }
     })()
       .catch(fail("claiming"))

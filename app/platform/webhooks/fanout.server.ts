@@ -84,13 +84,17 @@ let notifying = false;
 let notifyAgain = false;
 /**
  * Wakes the dispatchers after deliveries were committed outside a NOTIFYing transaction: this
- * process's own at once, and every worker's through a NOTIFY of its own (a statement with no
+ * process's own at once, or, in a process without one (a web process of its own), every worker's
+ * through a NOTIFY of its own (a statement with no
  * transaction ID and no WAL, so it holds the notification lock only for itself, never through a
  * flush). Coalesced: at most one NOTIFY in flight, one more after it for whatever came meanwhile. A
  * lost wake-up costs at most the dispatchers' one-second poll.
  */
 export function wakeDispatchers(db: Db) {
   for (const wake of local) wake();
+  // a process that runs a dispatcher itself (npm start) needs no NOTIFY: its own takes the
+  // deliveries at once, other workers still find anything left within their one-second poll
+  if (local.size > 0) return;
   if (notifying) {
     notifyAgain = true;
     return;

@@ -7,6 +7,7 @@ import { startPlatform } from "../testing/platform";
 import { eventually, startReceiver } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
 import { MIN_STALE_IN_FLIGHT_MS, sweepAbandoned } from "./delivery.server";
+import { DISPATCH_PER_ENDPOINT } from "./dispatcher.server";
 import { newId } from "../core/ids.server";
 import { webhookDeliveries } from "../../../db/schema";
 
@@ -49,7 +50,7 @@ describe("endpoint isolation", () => {
     const [{ inFlight }] = await p.sql<{ inFlight: number }[]>`
       select count(*)::int as "inFlight" from webhook_deliveries where installation_id = ${slowApp.installationId} and in_flight_since is not null`;
     expect(inFlight).toBeGreaterThan(0);
-    expect(inFlight).toBeLessThanOrEqual(10);
+    expect(inFlight).toBeLessThanOrEqual(DISPATCH_PER_ENDPOINT);
     expect(slow.received.length).toBeLessThan(60);
     slow.close();
     fast.close();

@@ -3,7 +3,8 @@ CREATE TABLE "storefront_versions" (
 	"version" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "storefront_versions" ADD CONSTRAINT "storefront_versions_business_id_businesses_id_fk" FOREIGN KEY ("business_id") REFERENCES "public"."businesses"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "storefront_versions" ADD CONSTRAINT "storefront_versions_business_id_businesses_id_fk" FOREIGN KEY ("business_id") REFERENCES "public"."businesses"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
 -- Storefront content versions (issue 17, decision 021): every change to what storefront pages show
 -- bumps its business's version in the change's own transaction; pages take their ETag from it.
 -- A change that shows nothing new (an order taking one of 40 tracked items, a new access token)

@@ -1,0 +1,283 @@
+import { describe, expect, it } from "vitest";
+import { startPlatform } from "../testing/platform";
+import { BrowserSession, hiddenFields } from "../testing/browser";
+import { appBody } from "./apps.test-helpers";
+import { atOnce, expectOutcome } from "../testing/concurrency";
+import { newId } from "../core/ids.server";
+import { putReview } from "./app-reviews.server";
+import { listMarketplaceCards, listChangelog, roundedInstalls, formatRating } from "./marketplace.server";
+
+const p = await startPlatform();
+const dev = await p.register("DEVELOPER");
+const reviewer = await p.createUser("REVIEWER");
+const HOUR = 3600 * 1000;
+
+async function publishedApp(overrides: Record<string, unknown> = {}, releaseNotes?: string, developer = dev) {
+  const created = await p.request("POST", "/developer/apps", { token: developer.token, body: appBody(overrides) });
+  expect(created.status).toBe(201);
+  const submitted = await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: developer.token, body: releaseNotes ? { releaseNotes } : undefined });
+  expect(submitted.status).toBe(200);
+  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
+  expect(approved.json.status).toBe("APPROVED");
+  return approved.json as { id: string; slug: string; name: string; category: string };
+}
+
+/** An installation row as the install paths write it, at a chosen time and state. */
+async function installation(appId: string, businessId: string, o: { test?: boolean; installedAgoMs?: number; uninstalledAfterMs?: number } = {}) {
+  const id = newId("inst");
+  const installedAt = new Date(Date.now() - (o.installedAgoMs ?? 10 * 24 * HOUR));
+  const uninstalledAt = o.uninstalledAfterMs === undefined ? null : new Date(installedAt.getTime() + o.uninstalledAfterMs);
+  await p.sql`insert into installations (id, app_id, business_id, scopes, is_test_install, webhook_secret_enc, installed_at, status, uninstalled_at)
+    values (${id}, ${appId}, ${businessId}, ${["read_products"]}, ${o.test ?? false}, 'x', ${installedAt.toISOString()}::timestamptz, ${uninstalledAt ? "UNINSTALLED" : "ACTIVE"}, ${uninstalledAt?.toISOString() ?? null}::timestamptz)`;
+  return id;
+}
+
+const put = (token: string, inst: string, body: unknown) => p.request("PUT", `/merchant/installations/${inst}/review`, { token, body });
+
+async function figures(appId: string) {
+  const [row] = await p.sql`select rating_sum::int as sum, rating_count as count, rating_avg::float as avg, active_installs as installs from apps where id = ${appId}`;
+  const [truth] = await p.sql`select coalesce(sum(rating), 0)::int as sum, count(*)::int as count,
+      (select count(*)::int from installations where app_id = ${appId} and status = 'ACTIVE' and not is_test_install) as installs
+    from app_reviews where app_id = ${appId} and hidden_at is null`;
+  // the kept figures always equal what a scan of the rows says
+  expect({ sum: row.sum, count: row.count, installs: row.installs }).toEqual(truth);
+  return row as { sum: number; count: number; avg: number | null; installs: number };
+}
+
+describe("who may review", () => {
+  it("a business with an active production installation may; its review shows the business name and date", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId);
+    const res = await put(m.token, inst, { rating: 4, body: "Does what it says." });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ appId: app.id, rating: 4, body: "Does what it says.", reply: null, hidden: false });
+    expect(res.json.businessName).toMatch(/^Shop /);
+    expect(Date.parse(res.json.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+    const list = await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: dev.token });
+    expect(list.status).toBe(200);
+    expect(list.json).toMatchObject({ total: 1, page: 1, limit: 50 });
+    expect(list.json.data[0]).toMatchObject({ id: res.json.id, rating: 4, businessName: res.json.businessName });
+    expect(await figures(app.id)).toMatchObject({ sum: 4, count: 1, avg: 4, installs: 1 });
+  });
+
+  it("a business whose production installation was uninstalled after more than an hour may", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId, { uninstalledAfterMs: 3 * 24 * HOUR });
+    expect((await put(m.token, inst, { rating: 2, body: "Stopped using it." })).status).toBe(200);
+    expect(await figures(app.id)).toMatchObject({ count: 1, installs: 0 });
+  });
+
+  it("a test install, an install removed within the hour, another business's installation and the developer's sandbox may not", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const testInst = await installation(app.id, m.businessId, { test: true });
+    const refused = await put(m.token, testInst, { rating: 5, body: "" });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ statusCode: 403, message: expect.stringMatching(/production installation/), error: "Forbidden" });
+
+    const quick = await p.register("MERCHANT");
+    const quickInst = await installation(app.id, quick.businessId, { uninstalledAfterMs: 10 * 60 * 1000 });
+    expect((await put(quick.token, quickInst, { rating: 5, body: "" })).status).toBe(403);
+
+    // another tenant's installation id is 404, as if it did not exist
+    const other = await p.register("MERCHANT");
+    const otherInst = await installation(app.id, other.businessId);
+    const foreign = await put(m.token, otherInst, { rating: 1, body: "" });
+    expect(foreign.status).toBe(404);
+    expect(foreign.json).toEqual({ statusCode: 404, message: "Installation not found", error: "Not Found" });
+
+    // the developer's sandbox: its test install became a production one at approval, still refused
+    const draft = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
+    expect((await p.request("POST", `/developer/apps/${draft.json.id}/test-install`, { token: dev.token })).status).toBe(201);
+    await p.request("POST", `/developer/apps/${draft.json.id}/submit`, { token: dev.token });
+    await p.request("POST", `/review/apps/${draft.json.id}/approve`, { token: reviewer.token });
+    const [sandbox] = await p.sql`select id, is_test_install from installations where app_id = ${draft.json.id}`;
+    expect(sandbox.is_test_install).toBe(false);
+    await expect(putReview(p.db, dev.businessId, sandbox.id, { rating: 5, body: "Best app ever" })).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/own developer/) });
+    // and a developer account cannot use the merchant endpoint at all
+    expect((await put(dev.token, sandbox.id, { rating: 5, body: "" })).status).toBe(403);
+
+    expect(await figures(app.id)).toMatchObject({ count: 0 });
+    expect(await figures(draft.json.id)).toMatchObject({ count: 0, installs: 1 });
+  });
+
+  it("an uninstall within the hour of installing takes the review back", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId, { installedAgoMs: 5 * 60 * 1000 });
+    expect((await put(m.token, inst, { rating: 5, body: "Amazing" })).status).toBe(200);
+    expect(await figures(app.id)).toMatchObject({ count: 1 });
+    expect((await p.request("DELETE", `/merchant/installations/${inst}`, { token: m.token })).status).toBeLessThan(300);
+    expect(await figures(app.id)).toMatchObject({ count: 0, installs: 0 });
+    expect(await p.sql`select 1 from app_reviews where app_id = ${app.id}`).toHaveLength(0);
+  });
+
+  it("refuses bad input with a clear 400", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId);
+    for (const body of [{ rating: 0, body: "" }, { rating: 6 }, { rating: 3.5 }, { rating: "5" }, { rating: 3, body: "x".repeat(2001) }, {}]) {
+      const res = await put(m.token, inst, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error).toBe("Bad Request");
+    }
+    expect((await put(m.token, inst, { rating: 3, body: "x".repeat(2000) })).status).toBe(200);
+  });
+});
+
+describe("one review per business", () => {
+  it("many identical PUTs at once end with exactly one review", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId);
+    const answers = await atOnce(20, () => put(m.token, inst, { rating: 5, body: "Same words" }));
+    expectOutcome(answers, { 200: 20 }, { what: "concurrent review PUTs" });
+    expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
+    expect(await p.sql`select id from app_reviews where app_id = ${app.id}`).toHaveLength(1);
+    expect(await figures(app.id)).toMatchObject({ sum: 5, count: 1 });
+    const notes = await p.sql`select type from developer_notifications where app_id = ${app.id}`;
+    expect(notes.filter((n) => n.type === "app_review.created")).toHaveLength(1);
+    expect(notes.filter((n) => n.type === "app_review.updated")).toHaveLength(19);
+  });
+
+  it("a second PUT replaces the review; DELETE removes it (204, then 404)", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId);
+    const first = await put(m.token, inst, { rating: 5, body: "Great" });
+    const second = await put(m.token, inst, { rating: 2, body: "Got worse" });
+    expect(second.json).toMatchObject({ id: first.json.id, rating: 2, body: "Got worse" });
+    expect(await figures(app.id)).toMatchObject({ sum: 2, count: 1, avg: 2 });
+    const got = await p.request("GET", `/merchant/installations/${inst}/review`, { token: m.token });
+    expect(got.json).toMatchObject({ rating: 2, body: "Got worse" });
+    expect((await p.request("DELETE", `/merchant/installations/${inst}/review`, { token: m.token })).status).toBe(204);
+    expect(await figures(app.id)).toMatchObject({ sum: 0, count: 0, avg: null });
+    const again = await p.request("DELETE", `/merchant/installations/${inst}/review`, { token: m.token });
+    expect(again.json).toEqual({ statusCode: 404, message: "Review not found", error: "Not Found" });
+  });
+});
+
+describe("reply and hide", () => {
+  it("the developer replies once; a second reply is 409; another developer's app is 404", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const review = await put(m.token, await installation(app.id, m.businessId), { rating: 3, body: "Fine" });
+    const reply = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Thanks, a fix is coming" } });
+    expect(reply.status).toBe(200);
+    expect(reply.json.reply).toMatchObject({ body: "Thanks, a fix is coming" });
+    const twice = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Again" } });
+    expect(twice.status).toBe(409);
+    expect(twice.json.error).toBe("Conflict");
+    const stranger = await p.register("DEVELOPER");
+    expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: stranger.token, body: { body: "Hi" } })).status).toBe(404);
+    expect((await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: stranger.token })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: {} })).status).toBe(400);
+  });
+
+  it("a reviewer hides a review with a reason: out of the figures and the public list, its author sees the reason", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const inst = await installation(app.id, m.businessId);
+    const review = await put(m.token, inst, { rating: 1, body: "Buy my app instead at example.test" });
+    expect((await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: reviewer.token, body: {} })).status).toBe(400);
+    expect((await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: dev.token, body: { reason: "x" } })).status).toBe(403);
+    const hidden = await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: reviewer.token, body: { reason: "Advertises another product" } });
+    expect(hidden.status).toBe(200);
+    expect(hidden.json).toMatchObject({ hidden: true, hiddenReason: "Advertises another product" });
+    expect(await figures(app.id)).toMatchObject({ count: 0, sum: 0 });
+    const own = await p.request("GET", `/merchant/installations/${inst}/review`, { token: m.token });
+    expect(own.json).toMatchObject({ hidden: true, hiddenReason: "Advertises another product" });
+    const page = await p.request("GET", `/marketplace/${app.slug}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain("Buy my app instead");
+    expect((await p.request("POST", `/review/app-reviews/rvw_nope/hide`, { token: reviewer.token, body: { reason: "x" } })).status).toBe(404);
+  });
+});
+
+describe("marketplace figures", () => {
+  it("average, count, install count and the sorts agree with the database", async () => {
+    const category = "shipping";
+    const tag = Math.random().toString(36).slice(2, 7);
+    const a = await publishedApp({ category, name: `Labels ${tag}` }, "First release: labels for three carriers");
+    const b = await publishedApp({ category, name: `Tracking ${tag}` });
+    const c = await publishedApp({ category, name: `Returns ${tag}` });
+    const ratings: Record<string, number[]> = { [a.id]: [5, 4, 4], [b.id]: [5], [c.id]: [] };
+    for (const [appId, list] of Object.entries(ratings))
+      for (const r of list) {
+        const m = await p.register("MERCHANT");
+        expect((await put(m.token, await installation(appId, m.businessId), { rating: r, body: `${r} stars` })).status).toBe(200);
+      }
+    // installs: c the most, test installs not counted
+    for (let i = 0; i < 5; i++) await installation(c.id, (await p.register("MERCHANT")).businessId);
+    for (let i = 0; i < 3; i++) await installation(c.id, (await p.register("MERCHANT")).businessId, { test: true });
+
+    expect(await figures(a.id)).toMatchObject({ sum: 13, count: 3, avg: 4.33, installs: 3 });
+    expect(await figures(b.id)).toMatchObject({ count: 1, avg: 5, installs: 1 });
+    expect(await figures(c.id)).toMatchObject({ count: 0, avg: null, installs: 5 });
+
+    const ours = (cards: { id: string }[]) => cards.map((x) => x.id).filter((id) => [a.id, b.id, c.id].includes(id));
+    const byRating = await listMarketplaceCards(p.db, { category, sort: "rating" });
+    expect(ours(byRating.rows)).toEqual([b.id, a.id, c.id]);
+    expect(byRating.rows.find((x) => x.id === a.id)).toMatchObject({ rating: 4.33, ratingCount: 3, activeInstalls: 3 });
+    expect(formatRating(4.33)).toBe("4.3");
+    expect(ours((await listMarketplaceCards(p.db, { category, sort: "popular" })).rows)).toEqual([c.id, a.id, b.id]);
+    expect(ours((await listMarketplaceCards(p.db, { category, sort: "newest" })).rows)).toEqual([c.id, b.id, a.id]);
+
+    // the pages show the same figures
+    const detail = await p.request("GET", `/marketplace/${a.slug}`);
+    detail.text = detail.text.replace(/<!-- -->/g, "");
+    expect(detail.text).toContain("<strong>4.3</strong>");
+    expect(detail.text).toContain("· 3 reviews");
+    expect(detail.text).toContain("Installed by 3 businesses");
+    expect(detail.text).toContain("First release: labels for three carriers");
+    expect((await listChangelog(p.db, a.id))[0]).toMatchObject({ releaseNotes: "First release: labels for three carriers" });
+    const index = await p.request("GET", `/marketplace?category=${category}&sort=rating`);
+    expect(index.text.indexOf(b.name)).toBeLessThan(index.text.indexOf(a.name));
+  });
+
+  it("rounds install counts for display", () => {
+    expect([0, 7, 12, 99, 150, 1234, 12_345, 123_456].map(roundedInstalls)).toEqual(["0", "7", "10+", "90+", "100+", "1,200+", "12,000+", "120,000+"]);
+  });
+});
+
+describe("pages", () => {
+  it("a reviewer picks an app for the Staff picks row and unpicks it; forms need the CSRF token", async () => {
+    const app = await publishedApp({ name: `Pickable ${Math.random().toString(36).slice(2, 7)}` });
+    const browser = await BrowserSession.signIn(p.url, reviewer.email, "correct horse battery");
+    const page = await browser.get("/reviewer/marketplace");
+    expect(page.status).toBe(200);
+    const csrf = hiddenFields(page.html);
+    expect((await browser.post("/reviewer/marketplace", { csrf: "not-the-token", intent: "pick", appId: app.id })).status).toBe(403);
+    const picked = await browser.post("/reviewer/marketplace", { ...csrf, intent: "pick", appId: app.id });
+    expect(picked.status).toBe(302);
+    const [row] = await p.sql`select staff_picked_at from apps where id = ${app.id}`;
+    expect(row.staff_picked_at).not.toBeNull();
+    const market = (await p.request("GET", "/marketplace")).text;
+    expect(market).toContain("Staff picks");
+    expect(market.indexOf(app.name)).toBeLessThan(market.indexOf("All apps"));
+    await browser.post("/reviewer/marketplace", { ...csrf, intent: "unpick", appId: app.id });
+    const [after] = await p.sql`select staff_picked_at from apps where id = ${app.id}`;
+    expect(after.staff_picked_at).toBeNull();
+  });
+
+  it("the invitation to review shows after 7 days of production use and stays dismissed", async () => {
+    const app = await publishedApp({ name: `Invite ${Math.random().toString(36).slice(2, 7)}` });
+    const m = await p.register("MERCHANT");
+    const fresh = await publishedApp({ name: `Fresh ${Math.random().toString(36).slice(2, 7)}` });
+    const inst = await installation(app.id, m.businessId, { installedAgoMs: 8 * 24 * HOUR });
+    await installation(fresh.id, m.businessId, { installedAgoMs: 2 * 24 * HOUR });
+    const browser = await BrowserSession.signIn(p.url, m.email, m.password);
+    const page = await browser.get("/admin/apps");
+    const text = page.html.replace(/<!-- -->/g, "");
+    expect(text).toContain(`Review ${app.name}`);
+    expect(text).toContain(`>${fresh.name}<`);
+    expect(text).not.toContain(`Review ${fresh.name}`);
+    const dismissed = await browser.post("/admin/apps", { ...hiddenFields(page.html), intent: "dismiss-review-invite", installationId: inst });
+    expect(dismissed.status).toBe(302);
+    expect((await browser.get("/admin/apps")).html.replace(/<!-- -->/g, "")).not.toContain(`Review ${app.name}`);
+    const [row] = await p.sql`select review_prompt_dismissed_at from installations where id = ${inst}`;
+    expect(row.review_prompt_dismissed_at).not.toBeNull();
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * `storefront-apps listen` (decision 023): while a developer's CLI holds the stream of
+ * GET /developer/apps/<id>/listen, the webhook deliveries and hook calls of that app's TEST
+ * installations are handed to it instead of being POSTed to the app's URLs. The CLI forwards each
+ * to the developer's local server with the same headers and signature and posts the answer back;
+ * the sender records it in the delivery and hook logs as usual.
+ *
+ * The sender (a worker, or the web process for hooks) and the web process holding the stream may
+ * be different processes: the call goes through PostgreSQL (a relay_calls row and a NOTIFY on
+ * RELAY_CHANNEL); the sender waits for the answer on the row, up to the call's own timeout.
+ */
+import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import type { Database, Db } from "../../../db/client";
+import { appListeners, relayCalls } from "../../../db/schema";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import type { OutboundResult } from "../webhooks/outbound.server";
+
+export const RELAY_CHANNEL = "app_relay";
+/** A listener whose heartbeat is older than this is gone (its process died without cleaning up). */
+export const LISTENER_STALE_MS = 20_000;
+export const HEARTBEAT_MS = 5_000;
+const POLL_MS = 50;
+
+export type RelayRequest = {
+  appId: string;
+  isTestInstall: boolean;
+  kind: "webhook" | "hook";
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+};
+
+/**
+ * The one hook point in the senders (delivery.server.ts sendOne, hooks/invoke.server.ts): for a
+ * TEST installation whose app has a connected listener, relays the call and returns its result;
+ * otherwise null and the sender POSTs as usual. Production installations cost nothing (no query).
+ */
+/**
+ * Whether a CLI listens for the app, read at most once a second per app and process (a short cache
+ * in front of the rows: a sandbox's deliveries in bulk, B2e's for one, do not each cost a query;
+ * a `listen` that starts is relayed to within a second).
+ */
+const listenerCache = new Map<string, { until: number; listening: Promise<boolean> }>();
+function hasListener(db: Db, appId: string): Promise<boolean> {
+  const t = Date.now();
+  const cached = listenerCache.get(appId);
+  if (cached && cached.until > t) return cached.listening;
+  if (listenerCache.size > 10_000) listenerCache.clear();
+  const fresh = new Date(now().getTime() - LISTENER_STALE_MS);
+  const listening = db
+    .select({ id: appListeners.id })
+    .from(appListeners)
+    .where(and(eq(appListeners.appId, appId), gt(appListeners.heartbeatAt, fresh)))
+    .limit(1)
+    .then((rows) => rows.length > 0);
+  listenerCache.set(appId, { until: t + 1_000, listening });
+  listening.catch(() => listenerCache.delete(appId));
+  return listening;
+}
+
+export async function relayIfListening(db: Db, request: RelayRequest): Promise<OutboundResult | null> {
+  if (!request.isTestInstall) return null;
+  if (!(await hasListener(db, request.appId))) return null;
+  const started = Date.now();
+  const id = newId("rly");
+  await db.insert(relayCalls).values({ id, appId: request.appId, kind: request.kind, path: request.path, headers: request.headers, body: request.body, expiresAt: new Date(now().getTime() + request.timeoutMs) });
+  await db.execute(sql`select pg_notify(${RELAY_CHANNEL}, ${request.appId})`);
+  const deadline = started + request.timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      const [row] = await db.select({ status: relayCalls.status, answerStatus: relayCalls.answerStatus, answerBody: relayCalls.answerBody }).from(relayCalls).where(eq(relayCalls.id, id));
+      if (row?.status === "ANSWERED") {
+        const status = row.answerStatus ?? 0;
+        const body = row.answerBody ?? "";
+        const ok = status >= 200 && status < 300;
+        return { ok, statusCode: status || null, durationMs: Date.now() - started, body, bodyExcerpt: body.slice(0, 500), error: ok ? undefined : status ? `relayed: local server answered ${status}` : "relayed: the local server could not be reached" };
+      }
+    }
+    return { ok: false, statusCode: null, durationMs: Date.now() - started, error: `relayed: no answer from the listener within ${request.timeoutMs} ms` };
+  } finally {
+    await db.delete(relayCalls).where(eq(relayCalls.id, id));
+  }
+}
+
+export type RelayedCall = { callId: string; kind: "webhook" | "hook"; path: string; headers: Record<string, string>; body: string };
+
+/** Claims the app's waiting calls for one listener (each goes to one listener once). */
+export async function claimCalls(db: Db, appId: string): Promise<RelayedCall[]> {
+  const rows = await db
+    .update(relayCalls)
+    .set({ status: "SENT" })
+    .where(and(eq(relayCalls.appId, appId), eq(relayCalls.status, "PENDING"), gt(relayCalls.expiresAt, now())))
+    .returning();
+  return rows.map((r) => ({ callId: r.id, kind: r.kind, path: r.path, headers: r.headers, body: r.body }));
+}
+
+/** The listener's answer; false when the call is unknown, of another app, or already over. */
+export async function answerCall(db: Db, appId: string, callId: string, answer: { status: number; body: string }): Promise<boolean> {
+  const rows = await db
+    .update(relayCalls)
+    .set({ status: "ANSWERED", answerStatus: answer.status, answerBody: answer.body })
+    .where(and(eq(relayCalls.id, callId), eq(relayCalls.appId, appId), inArray(relayCalls.status, ["PENDING", "SENT"])))
+    .returning({ id: relayCalls.id });
+  return rows.length > 0;
+}
+
+/**
+ * Opens a listener for the stream's lifetime: registers it, wakes on NOTIFY (and a heartbeat
+ * timer as a safety net), and hands every claimed call to `send`. Returns the close function.
+ */
+export async function openListener(db: Database, appId: string, accountId: string, send: (event: string, data: unknown) => void): Promise<() => Promise<void>> {
+  const id = newId("lsn");
+  await db.delete(appListeners).where(lt(appListeners.heartbeatAt, new Date(now().getTime() - LISTENER_STALE_MS)));
+  await db.insert(appListeners).values({ id, appId, accountId, heartbeatAt: now() });
+  let closed = false;
+  let pumping = Promise.resolve();
+  const pump = () =>
+    (pumping = pumping.then(async () => {
+      if (closed) return;
+      for (const call of await claimCalls(db, appId)) send("call", call);
+    }).catch(() => {}));
+  const subscription = await db.$client.listen(RELAY_CHANNEL, (payload) => {
+    if (payload === appId) void pump();
+  });
+  const timer = setInterval(() => {
+    send("ping", { at: now().toISOString() });
+    void db.update(appListeners).set({ heartbeatAt: now() }).where(eq(appListeners.id, id)).catch(() => {});
+    void pump();
+  }, HEARTBEAT_MS);
+  void pump();
+  return async () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    await subscription.unlisten().catch(() => {});
+    await db.delete(appListeners).where(eq(appListeners.id, id)).catch(() => {});
+  };
+}

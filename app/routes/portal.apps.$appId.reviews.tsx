@@ -1,0 +1,109 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { listAppReviews, replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
+import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
+import { RatingSummary, Stars } from "~/components/rating";
+import { Pagination } from "~/components/pagination";
+
+export const meta: MetaFunction = () => [{ title: "Reviews · Developer portal" }];
+
+const PER_PAGE = 20;
+
+async function ownApp(request: Request, context: LoaderFunctionArgs["context"], appId: string) {
+  const { account } = await requireUser(request, context, "DEVELOPER");
+  const app = await getDeveloperApp(context.db, account.id, appId).catch((e) => {
+    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
+    throw e;
+  });
+  return { account, app };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { app } = await ownApp(request, context, params.appId!);
+  const pageParam = Number(new URL(request.url).searchParams.get("page") ?? "1");
+  const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
+  const { rows, total } = await listAppReviews(context.db, app.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE, includeHidden: true });
+  return json({
+    app: { id: app.id, name: app.name, slug: app.slug, status: app.status, rating: app.ratingAvg === null ? null : Number(app.ratingAvg), ratingCount: app.ratingCount },
+    reviews: rows,
+    total,
+    page,
+    pages: Math.max(1, Math.ceil(total / PER_PAGE)),
+  });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { account, app } = await ownApp(request, context, params.appId!);
+  const form = await readForm(request);
+  await requireCsrf(request, form, context.env);
+  const reviewId = String(form.get("reviewId") ?? "");
+  const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });
+  if (!parsed.success) return json({ reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}` }, 400);
+  try {
+    await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
+  } catch (e) {
+    if (e instanceof ApiError) return json({ reviewId, error: e.message }, e.status);
+    throw e;
+  }
+  return redirect(`/portal/apps/${app.id}/reviews?replied=${encodeURIComponent(reviewId)}#${reviewId}`);
+}
+
+const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
+export default function AppReviews() {
+  const { app, reviews, total, page, pages } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  return (
+    <div className="stack-lg">
+      <header className="stack">
+        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <h1>Reviews</h1>
+        <p className="lead">What merchants who installed {app.name} say. You can answer each review once, publicly, on the marketplace page.</p>
+        <RatingSummary rating={app.rating} count={app.ratingCount} />
+      </header>
+      {params.get("replied") && !result ? <p className="alert success" role="status">Your reply is published.</p> : null}
+      {total === 0 ? (
+        <p className="alert info">{app.status === "APPROVED" ? "No reviews yet. Merchants with a production installation can review the app from their Apps page." : "Reviews start once the app is approved and merchants install it."}</p>
+      ) : (
+        <div className="card"><ul className="review-list">
+          {reviews.map((r) => (
+            <li key={r.id} id={r.id} className="review-item stack-sm" data-testid="portal-review">
+              <div className="review-head">
+                <Stars value={r.rating} label={`${r.rating} out of 5 stars`} />
+                <strong>{r.businessName}</strong>
+                <span className="muted small">{dateText(r.createdAt)}</span>
+                {r.hidden ? <span className="badge warn">hidden: {r.hiddenReason}</span> : null}
+              </div>
+              {r.body ? <p className="prewrap">{r.body}</p> : <p className="muted small">No text, rating only.</p>}
+              {r.reply ? (
+                <div className="review-reply">
+                  <p className="small"><strong>Your reply</strong> <span className="muted">{dateText(r.reply.createdAt)}</span></p>
+                  <p className="prewrap">{r.reply.body}</p>
+                </div>
+              ) : (
+                <Form method="post" className="stack-sm">
+                  <CsrfInput />
+                  <input type="hidden" name="reviewId" value={r.id} />
+                  <label className="field">
+                    <span className="small">Reply to {r.businessName} (once, public)</span>
+                    <textarea name="body" rows={2} maxLength={REVIEW_BODY_MAX} required />
+                  </label>
+                  {result?.error && result.reviewId === r.id ? <p className="alert error" role="alert">{result.error}</p> : null}
+                  <div><SubmitButton className="button small" busyLabel="Publishing…">Publish reply</SubmitButton></div>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul></div>
+      )}
+      <Pagination page={page} pages={pages} path={`/portal/apps/${app.id}/reviews`} />
+    </div>
+  );
+}

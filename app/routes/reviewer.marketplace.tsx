@@ -1,0 +1,155 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { desc, eq } from "drizzle-orm";
+import { appReviews, apps, businesses } from "../../db/schema";
+import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { hideReview, hideSchema, setStaffPick, unhideReview } from "~/platform/apps/app-reviews.server";
+import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
+import { CsrfInput } from "~/components/csrf";
+import { SubmitButton } from "~/components/submit-button";
+import { RatingSummary, Stars } from "~/components/rating";
+
+export const meta: MetaFunction = () => [{ title: "Marketplace curation · Review console" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context, "REVIEWER");
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 100);
+  const [picks, { rows: candidates }, latest] = await Promise.all([
+    listStaffPicks(context.db, 20),
+    listMarketplaceCards(context.db, { q: q || undefined, sort: "popular", limit: 20 }),
+    context.db
+      .select({ id: appReviews.id, rating: appReviews.rating, body: appReviews.body, createdAt: appReviews.createdAt, hiddenAt: appReviews.hiddenAt, hiddenReason: appReviews.hiddenReason, appName: apps.name, appSlug: apps.slug, businessName: businesses.name })
+      .from(appReviews)
+      .innerJoin(apps, eq(apps.id, appReviews.appId))
+      .innerJoin(businesses, eq(businesses.id, appReviews.businessId))
+      .orderBy(desc(appReviews.updatedAt), desc(appReviews.id))
+      .limit(30),
+  ]);
+  const picked = new Set(picks.map((p) => p.id));
+  return json({
+    q,
+    picks,
+    candidates: candidates.map((c) => ({ ...c, picked: picked.has(c.id) })),
+    latest: latest.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), hidden: !!r.hiddenAt, hiddenAt: undefined })),
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  await requireCsrf(request, form, context.env);
+  const { account } = await requireUser(request, context, "REVIEWER");
+  const intent = form.get("intent");
+  try {
+    if (intent === "pick" || intent === "unpick") {
+      await setStaffPick(context.db, String(form.get("appId") ?? ""), intent === "pick");
+      return redirect(`/reviewer/marketplace?done=${intent}`);
+    }
+    if (intent === "hide") {
+      const reviewId = String(form.get("reviewId") ?? "");
+      const parsed = hideSchema.safeParse({ reason: String(form.get("reason") ?? "") });
+      if (!parsed.success) return json({ error: `Reason ${describeZodError(parsed.error).replace(/^reason: /, "")}`, reviewId }, 400);
+      await hideReview(context.db, account.id, reviewId, parsed.data.reason);
+      return redirect("/reviewer/marketplace?done=hidden");
+    }
+    if (intent === "unhide") {
+      await unhideReview(context.db, String(form.get("reviewId") ?? ""));
+      return redirect("/reviewer/marketplace?done=unhidden");
+    }
+    return json({ error: "Unknown action.", reviewId: null }, 400);
+  } catch (e) {
+    if (e instanceof ApiError) return json({ error: e.message, reviewId: null }, e.status);
+    throw e;
+  }
+}
+
+const DONE: Record<string, string> = { pick: "Added to Staff picks.", unpick: "Removed from Staff picks.", hidden: "The review is hidden; its author sees your reason.", unhidden: "The review is visible again." };
+
+export default function ReviewerMarketplace() {
+  const { q, picks, candidates, latest } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const done = params.get("done");
+  return (
+    <div className="stack-lg">
+      <header className="page-head">
+        <h1>Marketplace curation</h1>
+        <p className="lead">Choose the Staff picks row of the marketplace and hide reviews that break the review policy.</p>
+      </header>
+      {done && DONE[done] && !result ? <p className="alert success" role="status">{DONE[done]}</p> : null}
+      {result?.error && !result.reviewId ? <p className="alert error" role="alert">{result.error}</p> : null}
+
+      <section className="card stack" aria-labelledby="picks-title">
+        <h2 id="picks-title">Staff picks ({picks.length})</h2>
+        {picks.length === 0 ? <p className="muted">No staff picks yet: the marketplace shows no Staff picks row.</p> : null}
+        <Form method="get" className="search-form" role="search">
+          <input type="search" name="q" defaultValue={q} maxLength={100} placeholder="Find an approved app" aria-label="Find an approved app" />
+          <button type="submit" className="button">Search</button>
+        </Form>
+        <table className="table">
+          <thead><tr><th>App</th><th>Rating</th><th>Installs</th><th></th></tr></thead>
+          <tbody>
+            {[...picks.map((p) => ({ ...p, picked: true })), ...candidates.filter((c) => !c.picked)].map((a) => (
+              <tr key={a.id}>
+                <td><Link to={`/marketplace/${a.slug}`}>{a.name}</Link> {a.picked ? <span className="badge ok">Staff pick</span> : null}</td>
+                <td><RatingSummary rating={a.rating} count={a.ratingCount} /></td>
+                <td>{a.activeInstalls.toLocaleString("en-US")}</td>
+                <td>
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="appId" value={a.id} />
+                    <SubmitButton name="intent" value={a.picked ? "unpick" : "pick"} className="button small" busyLabel="Saving…">
+                      {a.picked ? `Unpick ${a.name}` : `Pick ${a.name}`}
+                    </SubmitButton>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section className="card stack" aria-labelledby="latest-title">
+        <h2 id="latest-title">Latest reviews</h2>
+        {latest.length === 0 ? (
+          <p className="muted">No app has been reviewed yet.</p>
+        ) : (
+          <ul className="review-list">
+            {latest.map((r) => (
+              <li key={r.id} className="review-item stack-sm" data-testid="curation-review">
+                <div className="review-head">
+                  <Stars value={r.rating} />
+                  <strong>{r.businessName}</strong> on <Link to={`/marketplace/${r.appSlug}`}>{r.appName}</Link>
+                  {r.hidden ? <span className="badge warn">hidden: {r.hiddenReason}</span> : null}
+                </div>
+                {r.body ? <p className="prewrap">{r.body}</p> : null}
+                {r.hidden ? (
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="reviewId" value={r.id} />
+                    <SubmitButton name="intent" value="unhide" className="button small" busyLabel="Saving…">Show again</SubmitButton>
+                  </Form>
+                ) : (
+                  <details className="confirm">
+                    <summary>Hide this review…</summary>
+                    <Form method="post" className="stack-sm">
+                      <CsrfInput />
+                      <input type="hidden" name="reviewId" value={r.id} />
+                      <label className="field">
+                        <span className="small">Reason (the author sees it)</span>
+                        <input name="reason" maxLength={1000} required />
+                      </label>
+                      {result?.error && result.reviewId === r.id ? <p className="alert error" role="alert">{result.error}</p> : null}
+                      <SubmitButton name="intent" value="hide" className="button danger small" busyLabel="Hiding…">Hide review</SubmitButton>
+                    </Form>
+                  </details>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * Framework adapters that keep the raw body (a signature is over the exact bytes received).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { verifyHookCall, verifyWebhook, WebhookVerificationError, type HookCallEnvelope, type VerifyOptions, type WebhookEnvelope } from "./webhooks.ts";
+
+const MAX_BODY = 1024 * 1024;
+
+/** Reads a request's body as a Buffer (at most 1 MiB). */
+export function readRawBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Error("body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+type Handler<E> = (envelope: E, req: IncomingMessage) => unknown | Promise<unknown>;
+
+function refuse(res: ServerResponse, error: unknown) {
+  const code = error instanceof WebhookVerificationError ? error.code : "bad_request";
+  res.writeHead(401, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ error: code }));
+}
+
+/**
+ * A plain node:http handler for webhooks: verifies, then calls `handler` with the envelope and
+ * answers 200 (401 `{error: <code>}` when verification fails).
+ */
+export function nodeWebhookHandler<D = Record<string, unknown>>(secret: string | (() => string), handler: Handler<WebhookEnvelope<D>>, options: VerifyOptions = {}) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readRawBody(req);
+    let envelope: WebhookEnvelope<D>;
+    try {
+      envelope = verifyWebhook<D>(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+    } catch (error) {
+      return refuse(res, error);
+    }
+    await handler(envelope, req);
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end('{"received":true}');
+  };
+}
+
+/** A plain node:http handler for a hook point: the handler's return value is the JSON answer. */
+export function nodeHookHandler<D = Record<string, unknown>>(secret: string | (() => string), handler: Handler<HookCallEnvelope<D>>, options: VerifyOptions = {}) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const raw = await readRawBody(req);
+    let envelope: HookCallEnvelope<D>;
+    try {
+      envelope = verifyHookCall<D>(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+    } catch (error) {
+      return refuse(res, error);
+    }
+    const answer = await handler(envelope, req);
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(answer ?? {}));
+  };
+}
+
+type ExpressRequest = IncomingMessage & { body?: unknown; webhook?: WebhookEnvelope; hookCall?: HookCallEnvelope };
+type ExpressResponse = ServerResponse & { status(code: number): ExpressResponse; json(body: unknown): unknown };
+type Next = (error?: unknown) => void;
+
+async function rawOf(req: ExpressRequest): Promise<Buffer> {
+  // works with express.raw({type: "application/json"}) or with no body parser at all
+  if (Buffer.isBuffer(req.body)) return req.body;
+  if (typeof req.body === "string") return Buffer.from(req.body);
+  if (req.body !== undefined && req.readableEnded) throw new Error("the body was already parsed: mount express.raw({ type: \"*/*\" }) (or no parser) before the webhook middleware");
+  return readRawBody(req);
+}
+
+/**
+ * Express middleware: verifies a webhook and puts the envelope on `req.webhook`
+ * (401 `{error: <code>}` otherwise). Mount it before express.json(), or after express.raw().
+ */
+export function expressWebhook(secret: string | (() => string), options: VerifyOptions = {}) {
+  return async (req: ExpressRequest, res: ExpressResponse, next: Next) => {
+    try {
+      const raw = await rawOf(req);
+      req.webhook = verifyWebhook(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+      next();
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return void res.status(401).json({ error: error.code });
+      next(error);
+    }
+  };
+}
+
+/** Express middleware for hook calls: the envelope on `req.hookCall`. */
+export function expressHookCall(secret: string | (() => string), options: VerifyOptions = {}) {
+  return async (req: ExpressRequest, res: ExpressResponse, next: Next) => {
+    try {
+      const raw = await rawOf(req);
+      req.hookCall = verifyHookCall(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+      next();
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return void res.status(401).json({ error: error.code });
+      next(error);
+    }
+  };
+}

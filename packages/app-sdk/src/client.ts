@@ -1,0 +1,98 @@
+/**
+ * A typed App API client: the types are generated from the platform's OpenAPI document
+ * (`/app-api/openapi.json`, see scripts/openapi.ts), the requests made by openapi-fetch.
+ *
+ *   const api = createAppApiClient({ baseUrl: "https://platform.example", accessToken });
+ *   const { data, error } = await api.GET("/app-api/products/{id}", { params: { path: { id } } });
+ *   for await (const order of paginate(api, "/app-api/orders")) { ... }
+ */
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "./generated/app-api.ts";
+
+export type { paths, components } from "./generated/app-api.ts";
+export type AppApiClient = Client<paths>;
+
+export interface AppApiClientOptions {
+  /** The platform's origin, e.g. https://platform.example */
+  baseUrl: string;
+  /** The installation's access token (fbat_...). */
+  accessToken: string;
+  /** How many times a 429 answer is waited out and retried (default 3). */
+  maxRetries?: number;
+  /** The longest single wait on Retry-After, in seconds (default 60); a longer one gives the 429 back. */
+  maxWaitSeconds?: number;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** For tests: how to wait. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A fetch that waits out 429 answers using Retry-After (seconds or an HTTP date), at most
+ * `maxRetries` times and at most `maxWaitSeconds` per wait; then the 429 is returned as is.
+ */
+export function retryingFetch(options: { fetch?: typeof fetch; maxRetries?: number; maxWaitSeconds?: number; sleep?: (ms: number) => Promise<void> } = {}): typeof fetch {
+  const inner = options.fetch ?? globalThis.fetch;
+  const maxRetries = options.maxRetries ?? 3;
+  const maxWait = (options.maxWaitSeconds ?? 60) * 1000;
+  const sleep = options.sleep ?? defaultSleep;
+  return async (input: RequestInfo | URL, init?: RequestInit) => {
+    for (let attempt = 0; ; attempt++) {
+      // a Request's body can be read once: clone it for each attempt
+      const request = input instanceof Request ? input.clone() : input;
+      const res = await inner(request, init);
+      if (res.status !== 429 || attempt >= maxRetries) return res;
+      const header = res.headers.get("Retry-After");
+      let waitMs = 1000;
+      if (header && /^\d+$/.test(header.trim())) waitMs = Number(header) * 1000;
+      else if (header && !Number.isNaN(Date.parse(header))) waitMs = Math.max(0, Date.parse(header) - Date.now());
+      if (waitMs > maxWait) return res;
+      await res.body?.cancel();
+      await sleep(waitMs);
+    }
+  };
+}
+
+export function createAppApiClient(options: AppApiClientOptions): AppApiClient {
+  return createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: { Authorization: `Bearer ${options.accessToken}` },
+    fetch: retryingFetch(options),
+  });
+}
+
+/** Thrown by {@link paginate} when a page cannot be fetched. */
+export class AppApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`App API answered ${status}: ${typeof body === "object" && body && "message" in body ? String((body as { message: unknown }).message) : JSON.stringify(body)}`);
+    this.name = "AppApiError";
+  }
+}
+
+type ListPath = {
+  [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { "application/json": { data: unknown[]; total: number } } } } } } ? P : never;
+}[keyof paths];
+type ItemOf<P extends ListPath> = paths[P] extends { get: { responses: { 200: { content: { "application/json": { data: (infer I)[] } } } } } } ? I : never;
+
+/**
+ * Every item of a paginated list, page after page:
+ *   for await (const product of paginate(api, "/app-api/products", { limit: 100 })) ...
+ */
+export async function* paginate<P extends ListPath>(client: AppApiClient, path: P, query: Record<string, string | number | boolean | undefined> = {}): AsyncGenerator<ItemOf<P>> {
+  let page = 1;
+  let seen = 0;
+  for (;;) {
+    // the list paths take page/limit query parameters (and path-less); the call is generic here
+    const { data, error, response } = await (client.GET as (p: string, init: unknown) => Promise<{ data?: { data: ItemOf<P>[]; total: number; limit: number }; error?: unknown; response: Response }>)(path, { params: { query: { ...query, page } } });
+    if (!data) throw new AppApiError(response.status, error);
+    for (const item of data.data) yield item;
+    seen += data.data.length;
+    if (data.data.length === 0 || seen >= data.total) return;
+    page++;
+  }
+}

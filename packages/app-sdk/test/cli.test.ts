@@ -1,0 +1,186 @@
+/**
+ * The developer's loop, driven through the CLI as a developer would, against the real platform
+ * (web server and worker): login, apps create, manifest push, test-install, listen --forward-to a
+ * local receiver built on the SDK, trigger order.created and a real guest order, an order.validate
+ * hook answered locally.
+ */
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { sql } from "drizzle-orm";
+import { startPlatform } from "../../../app/platform/testing/platform";
+import { nodeHookHandler, nodeWebhookHandler, signPayload, verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from "../src/index";
+
+const p = await startPlatform({ worker: true });
+const BIN = new URL("../bin/storefront-apps.js", import.meta.url).pathname;
+const configDir = mkdtempSync(join(tmpdir(), "storefront-apps-"));
+const env = { ...process.env, STOREFRONT_APPS_CONFIG_DIR: configDir, STOREFRONT_APPS_URL: "" };
+
+async function cli(...args: string[]) {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], { env, cwd: configDir });
+    return stdout;
+  } catch (e) {
+    const err = e as { stdout: string; stderr: string; code: number };
+    throw new Error(`storefront-apps ${args.join(" ")} exited ${err.code}: ${err.stderr}${err.stdout}`);
+  }
+}
+
+async function until<T>(what: string | (() => string), fn: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("storefront-apps CLI against the real platform", () => {
+  let listener: ChildProcess | null = null;
+  afterAll(() => listener?.kill("SIGKILL"));
+
+  it("create, test-install, listen, trigger, a real order, a local hook", async () => {
+    // the developer's local server, written with the SDK
+    let secret = "";
+    let verdict: { valid: boolean; reason?: string } = { valid: true };
+    const webhooks: WebhookEnvelope[] = [];
+    const hookCalls: unknown[] = [];
+    const onWebhook = nodeWebhookHandler(() => secret, (e) => void webhooks.push(e));
+    const onHook = nodeHookHandler(() => secret, (e) => {
+      hookCalls.push(e);
+      return verdict;
+    });
+    const receiver = createServer(async (req, res) => {
+      return req.url?.startsWith("/local/hooks/") ? onHook(req, res) : onWebhook(req, res);
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const local = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/local`;
+
+    // sign up (the portal or the API), then log in with the CLI
+    const dev = await p.register("DEVELOPER");
+    expect(await cli("login", "--email", dev.email, "--password", dev.password, "--platform", p.url)).toContain(`as ${dev.email}`);
+    expect(statSync(join(configDir, "config.json")).mode & 0o777).toBe(0o600);
+    await expect(cli("login", "--email", dev.email, "--password", "wrong password", "--platform", p.url)).rejects.toThrow(/Login failed \(401\)/);
+
+    const created = await cli("apps", "create", "--name", "Loyalty Dev", "--slug", "loyalty-dev", "--scopes", "read_orders,write_orders,write_checkout", "--webhook-url", "https://loyalty.example.test/webhooks", "--webhook-events", "order.created", "--category", "marketing");
+    const appId = /app id:\s+(\S+)/.exec(created)![1];
+    expect(created).toMatch(/client secret:\s+fbcs_/);
+    expect(await cli("apps", "list")).toContain("loyalty-dev");
+
+    writeFileSync(join(configDir, "manifest.json"), JSON.stringify({ hooks: [{ hookPoint: "order.validate", url: "/hooks/validate", timeout: 5000 }] }));
+    const dry = await cli("manifest", "push", "--dry-run");
+    expect(dry).toContain("Dry run");
+    expect(dry).toMatch(/create\s+hook:order\.validate/);
+    expect(await cli("manifest", "push")).toMatch(/create\s+hook:order\.validate/);
+
+    const installed = await cli("test-install");
+    secret = /webhook secret:\s+(\S+)/.exec(installed)![1];
+    const accessToken = /access token:\s+(\S+)/.exec(installed)![1];
+    expect(secret).toMatch(/^whsec_test_/);
+
+    // listen: a long-running process, like a developer's terminal
+    const lines: string[] = [];
+    listener = spawn(process.execPath, [BIN, "listen", "--forward-to", local], { env, cwd: configDir });
+    listener.stdout!.on("data", (d: Buffer) => lines.push(...d.toString().split("\n").filter(Boolean)));
+    listener.stderr!.on("data", (d: Buffer) => lines.push("stderr: " + d.toString()));
+    await until(() => "listening: " + lines.join("\n"), () => lines.some((l) => l.startsWith("Listening for Loyalty Dev")));
+
+    // a sample event
+    expect(await cli("trigger", "order.created")).toContain("Triggered order.created");
+    const sample = await until("the sample webhook", () => webhooks.find((w) => w.data.sample === true));
+    expect(sample.event).toBe("order.created");
+
+    // a real guest order through the checkout pipeline: order.validate is answered locally, then order.created
+    const [product] = await p.db.execute<{ id: string }>(sql`select id from products where business_id = ${dev.businessId} and stock is null and is_available order by created_at limit 1`);
+    const orderBody = { customer: { name: "Ada", phone: "555" }, items: [{ productId: product.id, quantity: 1 }], deliveryMethod: "DELIVERY", address: "1 Main St", paymentMethod: "CASH" };
+    const order = await p.request("POST", "/app-api/orders", { token: accessToken, body: orderBody });
+    expect(order.status, order.text).toBe(201);
+    expect(hookCalls).toHaveLength(1);
+    const real = await until("the order's webhook", () => webhooks.find((w) => w.data.orderId === order.json.id));
+    expect(real.event).toBe("order.created");
+
+    // the local hook rejects a checkout with its reason
+    verdict = { valid: false, reason: "Loyalty Dev: no orders on test day" };
+    const refused = await p.request("POST", "/app-api/orders", { token: accessToken, body: orderBody });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain("Loyalty Dev: no orders on test day");
+    expect(hookCalls).toHaveLength(2);
+
+    // printed lines for each forwarded call
+    await until("printed lines", () => lines.filter((l) => l.includes("-> " + local)).length >= 4 || undefined);
+    expect(lines.filter((l) => /webhook order\.created\s+-> .* 200 /.test(l))).toHaveLength(2);
+    expect(lines.filter((l) => /hook order\.validate\s+-> .*\/local\/hooks\/validate\s+200 /.test(l))).toHaveLength(2);
+
+    // the delivery log shows both SUCCEEDED
+    const regs = await p.request("GET", "/webhooks", { token: accessToken });
+    const reg = regs.json.data[0];
+    const deliveries = await until("both SUCCEEDED", async () => {
+      const d = await p.request("GET", `/webhooks/${reg.id}/deliveries`, { token: accessToken });
+      return d.json.data.length === 2 && d.json.data.every((x: { status: string }) => x.status === "SUCCEEDED") ? d.json.data : undefined;
+    });
+    expect(deliveries.map((d: { id: string }) => d.id).sort()).toEqual([sample.id, real.id].sort());
+    const logged = await p.db.execute<{ success: boolean; status_code: number }>(sql`select success, status_code from hook_calls where business_id = ${dev.businessId} order by created_at`);
+    expect(logged.map((r) => [r.success, r.status_code])).toEqual([[true, 200], [true, 200]]);
+
+    // forged and replayed requests are refused with their causes
+    const body = JSON.stringify(sample);
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await fetch(local + "/webhooks", { method: "POST", body, headers: { "X-Webhook-Timestamp": String(now), "X-Webhook-Signature": "sha256=" + "ab".repeat(32) } });
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toEqual({ error: "bad_signature" });
+    // the sample's signed bytes, replayed ten minutes later or altered
+    const code = (fn: () => unknown) => {
+      try {
+        fn();
+        return "accepted";
+      } catch (e) {
+        return (e as WebhookVerificationError).code;
+      }
+    };
+    const signed = { "X-Webhook-Timestamp": String(now), "X-Webhook-Signature": signPayload(secret, now, body) };
+    expect(code(() => verifyWebhook(body, signed, secret))).toBe("accepted");
+    expect(code(() => verifyWebhook(body, signed, secret, { nowSeconds: now + 600 }))).toBe("stale_timestamp");
+    expect(code(() => verifyWebhook(body.replace("order.created", "order.cancelled"), signed, secret))).toBe("bad_signature");
+
+    // Ctrl-C stops cleanly; deliveries go to the app's URL again
+    const exited = new Promise<number | null>((r) => listener!.on("exit", (c) => r(c)));
+    listener.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(lines.some((l) => l.startsWith("Stopping"))).toBe(true);
+    listener = null;
+    // the platform notices the closed stream and stops relaying
+    await until("the listener gone", async () => (await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`)).length === 0, 5_000);
+    receiver.close();
+  }, 90_000);
+
+  it("keeps listen, answers and trigger to the developer's own apps, and refuses bad input with a 4xx", async () => {
+    const owner = await p.register("DEVELOPER");
+    const other = await p.register("DEVELOPER");
+    const app = await p.request("POST", "/developer/apps", { token: owner.token, body: { name: "Mine", slug: "mine-app", description: "d", category: "other", scopes: ["read_orders"], redirectUrl: "https://mine.example/cb" } });
+    expect(app.status).toBe(201);
+    const id = app.json.id;
+    expect((await p.request("GET", `/developer/apps/${id}/listen`, { token: other.token, headers: { Accept: "text/event-stream" } })).status).toBe(404);
+    expect((await p.request("GET", `/developer/apps/${id}/listen`, { headers: { Accept: "text/event-stream" } })).status).toBe(401);
+    expect((await p.request("POST", `/developer/apps/${id}/trigger`, { token: other.token, body: { event: "order.created" } })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: other.token, body: { status: 200, body: "" } })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: owner.token, body: { status: 200, body: "" } })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: owner.token, body: { status: "x" } })).status).toBe(400);
+    const bad = await p.request("POST", `/developer/apps/${id}/trigger`, { token: owner.token, body: { event: "business.data_erasure" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain("order.created");
+    expect((await p.request("POST", `/developer/apps/${id}/trigger`, { token: owner.token, raw: "{nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+  });
+
+  it("serves the browser bridge as an ES module at a stable URL", async () => {
+    const res = await p.request("GET", "/sdk/bridge.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.text).toContain("export function createBridge");
+  });
+});
