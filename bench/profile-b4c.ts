@@ -33,12 +33,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const b = await startBench();
   const { rich } = await richShop(b);
   const url = `${b.web.url}/s/${rich.slug}${process.env.PATH_ONLY ?? ""}`;
-  await load(url, { connections: 16, durationSec: 2 }); // warm up
+  const headers = { "accept-encoding": process.env.ENCODING ?? "gzip, deflate, br" };
+  await load(url, { connections: 16, durationSec: 2, headers }); // warm up
   const session = new inspector.Session();
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
-  const r = await load(url, { connections: Number(process.env.CONNECTIONS ?? 16), durationSec: Number(process.env.SECONDS ?? 5) });
+  const r = await load(url, { connections: Number(process.env.CONNECTIONS ?? 16), durationSec: Number(process.env.SECONDS ?? 5), headers });
   const { profile } = await session.post("Profiler.stop");
   fs.mkdirSync(".data/prof", { recursive: true });
   fs.writeFileSync(".data/prof/b4c.cpuprofile", JSON.stringify(profile));
