@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     globals: true,
-    include: ["app/**/*.test.ts", "db/**/*.test.ts", "jobs/**/*.test.ts", "storefront/**/*.test.ts", "examples/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "db/**/*.test.ts", "jobs/**/*.test.ts", "storefront/**/*.test.ts", "examples/**/*.test.ts", "packages/*/test/**/*.test.ts", "deploy/**/*.test.ts"],
     globalSetup: ["./db/testing/global-setup.ts"],
     pool: "forks",
     maxWorkers: 2,

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json } from "@remix-run/node";
 import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
-import { csrfTokenOf, getSession, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor } from "./platform/accounts/session.server";
+import { csrfTokenOf, getSession, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor, shopperCsrfToken } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
 import { useNonce } from "./components/nonce";
 import { EmbedScripts } from "./components/embeds";
@@ -18,12 +18,14 @@ export const meta: MetaFunction = ({ error }) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await getSession(request, context.env);
-  const { token, created } = csrfTokenOf(session);
+  // on the storefront a token only for the shopper who holds one (given with the first cart): a page
+  // view sets no cookie, so that shared caches may keep the page (decision 021)
+  const { token, created } = isStorefrontPath(new URL(request.url).pathname) ? { token: shopperCsrfToken(session), created: false } : csrfTokenOf(session);
   const account = await getSignedInAccount(request, context);
   const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorageFor(request, context.env).commitSession(session) } : {};
   return json(
     // masked afresh in every response: compressed pages must not reveal the token (BREACH, decision 020)
-    { csrf: maskCsrfToken(token), origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
+    { csrf: token ? maskCsrfToken(token) : "", origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
     { headers },
   );
 }

@@ -14,6 +14,11 @@ import { createWebServer, type WebServer } from "../app/platform/runtime/web.ser
 import { startWorker, type Worker } from "../jobs/worker";
 import { createAccount, issueAccountToken } from "../app/platform/accounts/accounts.server";
 
+// React picks its production or development build by process.env.NODE_ENV when the Remix build
+// first loads it (startBench, below); the Dockerfile runs with NODE_ENV=production, and so do the
+// benchmarks (before issue 17 they rendered pages with React's development build).
+process.env.NODE_ENV ??= "production";
+
 export type Bench = { db: DbHandle; env: Env; web: WebServer; worker: Worker | null; dbUrl: string; adminUrl: string; close(): Promise<void> };
 
 let fastCluster: Awaited<ReturnType<typeof startTestCluster>> | null = null;

@@ -7,6 +7,7 @@ const benches: [string, () => Promise<unknown>][] = [
   ["B2e Flash sale", () => import("./b2e-flash-sale").then((m) => m.run())],
   ["B3 Hooks", () => import("./b3-hooks").then((m) => m.run())],
   ["B4 Storefront", () => import("./b4-storefront").then((m) => m.run())],
+  ["B4c Storefront at scale", () => import("./b4c-storefront-cache").then((m) => m.run())],
   ["B5 Scale", () => import("./b5-scale").then((m) => m.run())],
   ["B6 Marketplace", () => import("./b6-marketplace").then((m) => m.run())],
   ["Load with faults", () => import("./load-faults").then((m) => m.run())],

@@ -61,6 +61,13 @@ test("every page works under its Content-Security-Policy", async ({ page, contex
   const visitor = await crawl(page, problems, ["/", "/marketplace", "/login", "/signup"], ["/marketplace"], 15);
   const shop = await crawl(page, problems, ["/s/demo-bistro"], ["/s/demo-bistro"], 20);
   expect(shop.some((p) => p.includes("/products/"))).toBe(true);
+  // a visitor without a cart gets the pages every visitor sees alike (inline scripts by hash); with a
+  // cart the same pages are the shopper's own (a nonce): both work (decision 021)
+  expect((await page.goto("/s/demo-bistro"))!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
+  await page.getByRole("button", { name: /^Add to cart/ }).first().click();
+  await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
+  expect((await page.goto("/s/demo-bistro"))!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+  await crawl(page, problems, ["/s/demo-bistro", "/s/demo-bistro/cart", "/s/demo-bistro/checkout"], ["/s/demo-bistro"], 8);
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   const admin = await crawl(page, problems, ["/admin"], ["/admin"], 60);

@@ -88,7 +88,10 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   // the storefront shows the block, the script in the head and the widget at the bottom right
   const response = await page.goto("/s/demo-bistro");
   const csp = response!.headers()["content-security-policy"];
-  expect(csp).toContain(`script-src 'self' 'nonce-`);
+  // a page every visitor sees alike: its inline scripts allowed by their hashes, so that caches may share it (decision 021)
+  expect(csp).toMatch(/script-src 'self' 'sha256-/);
+  expect(csp).not.toContain("nonce");
+  expect(response!.headers()["cache-control"]).toMatch(/^public, /);
   expect(csp).toMatch(new RegExp(`script-src [^;]*${appServer.url.replace(/[.]/g, "\\.")}`));
   expect(csp).toMatch(new RegExp(`frame-src [^;]*${appServer.url.replace(/[.]/g, "\\.")}`));
   await expect(page.locator("head script[data-embed-type=tracker]")).toHaveAttribute("data-settings", JSON.stringify({ siteId: "abc" }));

@@ -10,6 +10,7 @@ import type { Db } from "../db/client";
 import { products, type Business } from "../db/schema";
 import type { Env } from "../app/platform/core/env.server";
 import { ApiError } from "../app/platform/core/http.server";
+import { shopperSessionCookie } from "../app/platform/accounts/session.server";
 import { isSellable, moneyFormatter, safeUrl } from "./site.server";
 
 export type CartItem = { productId: string; quantity: number };
@@ -103,6 +104,21 @@ export async function writeCart(request: Request, env: Env, businessId: string, 
 
 export async function clearCart(request: Request, env: Env, businessId: string): Promise<string> {
   return writeCart(request, env, businessId, []);
+}
+
+/**
+ * The Set-Cookie headers of a change to this business's cart: the cart cookie, and the storefront's
+ * CSRF cookie, which a shopper holds exactly while some cart is left (decision 021: given with the
+ * first cart, taken away with the last).
+ */
+export async function cartCookies(request: Request, env: Env, businessId: string, items: CartItem[]): Promise<Headers> {
+  const others = await readCarts(request, env);
+  delete others[businessId];
+  const headers = new Headers();
+  headers.append("Set-Cookie", await writeCart(request, env, businessId, items));
+  const shop = await shopperSessionCookie(request, env, sanitizeItems(items).length > 0 || Object.keys(others).length > 0);
+  if (shop) headers.append("Set-Cookie", shop);
+  return headers;
 }
 
 /** A quantity from a form: an integer from min to 999, else a 400. */

@@ -284,14 +284,59 @@ describe("the cart and checkout in a browser", () => {
     expect((await add(`/s/${slug}`)).location).toBe(`/s/${slug}?added=1`);
   });
 
-  it("refuses a cart change without the form's CSRF token", async () => {
-    const { slug, pizza } = await shop();
+  it("refuses a cart change from another site, and one without the form's CSRF token once the shopper has a cart", async () => {
+    const { slug, pizza, fries } = await shop();
     const b = new BrowserSession(p.url);
-    await b.get(`/s/${slug}`);
-    b.csrf = "not-the-token";
-    const res = await b.post(`/s/${slug}/cart`, { intent: "add", productId: pizza.id, quantity: "1" });
-    expect(res.status).toBe(403);
-    expect(b.cookies.has("__cart")).toBe(false);
+    const url = `${p.storefrontUrl}/s/${slug}/cart`;
+    const post = (fields: Record<string, string>, headers: Record<string, string>) =>
+      fetch(url, { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: b.cookieHeader(new URL(url)), ...headers }, redirect: "manual" });
+    const add = { intent: "add", productId: pizza.id, quantity: "1" };
+    // no cart yet, so no token (decision 021): the browser must say the form is the storefront's own
+    const attempts: Record<string, string>[] = [{}, { Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Origin: "null" }];
+    for (const headers of attempts) {
+      const res = await post(add, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.headers.getSetCookie(), JSON.stringify(headers)).toEqual([]);
+    }
+    // a same-origin form gives the first cart, and with it the shopper's token
+    const first = await b.post(`/s/${slug}/cart`, add);
+    expect(first.status).toBe(302);
+    expect([...b.cookies.keys()].sort()).toEqual(["__cart", "__shop"]);
+    // now the token is required, even from the storefront's own origin
+    const change = { intent: "add", productId: fries.id, quantity: "1" };
+    const own = { Origin: p.storefrontUrl, "Sec-Fetch-Site": "same-origin" };
+    for (const csrf of [undefined, "", "not-the-token"]) {
+      const res = await post(csrf === undefined ? change : { ...change, csrf }, own);
+      expect(res.status, String(csrf)).toBe(403);
+    }
+    expect(text((await b.get(`/s/${slug}/cart`)).html)).not.toContain("Fries");
+    // the page of a shopper with a cart carries their token, which is accepted
+    expect(b.csrf).not.toBe("");
+    expect((await b.post(`/s/${slug}/cart`, change)).status).toBe(302);
+    expect(text((await b.get(`/s/${slug}/cart`)).html)).toContain("Fries");
+  });
+
+  it("gives the storefront's CSRF cookie with the first cart and takes it away with the last", async () => {
+    const a = await shop();
+    const c = await shop();
+    const b = new BrowserSession(p.url);
+    // page views set no cookie
+    for (const path of [`/s/${a.slug}`, `/s/${a.slug}/products`, `/s/${a.slug}/products/margherita`, `/s/${a.slug}/cart`]) await b.get(path);
+    expect(b.cookies.size).toBe(0);
+    await b.post(`/s/${a.slug}/cart`, { intent: "add", productId: a.pizza.id, quantity: "1" });
+    await b.get(`/s/${a.slug}/cart`);
+    const shopCookie = b.cookies.get("__shop");
+    expect(shopCookie).toBeTruthy();
+    await b.post(`/s/${c.slug}/cart`, { intent: "add", productId: c.fries.id, quantity: "1" });
+    // one token for the shopper (the same cookie), kept while a cart is left
+    await b.post(`/s/${a.slug}/cart`, { intent: "remove", productId: a.pizza.id });
+    expect([...b.cookies.keys()].sort()).toEqual(["__cart", "__shop"]);
+    expect(b.cookies.get("__shop")).toBe(shopCookie);
+    // the last cart emptied: no storefront cookie left, the shopper is an anonymous visitor again
+    await b.post(`/s/${c.slug}/cart`, { intent: "update", productId: c.fries.id, quantity: "0" });
+    expect(b.cookies.size).toBe(0);
+    const page = await fetch(`${p.storefrontUrl}/s/${c.slug}`);
+    expect(page.headers.get("cache-control")).toMatch(/^public, /);
   });
 
   it("keeps each business's cart separate", async () => {

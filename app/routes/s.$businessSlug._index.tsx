@@ -2,15 +2,15 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { StorefrontBlocks, StorefrontErrorBoundary, sfMeta } from "~/components/storefront-blocks";
-import { loadBusinessBySlug, loadHomePage, pageContent } from "~/storefront.server";
+import { pageContentOf, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches);
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const page = await loadHomePage(context.db, business);
-  const content = await pageContent(context.db, business, page.blocks);
-  return json({ businessId: business.id, locale: business.locale, slug: business.slug, name: business.name, ...content });
+  const shop = await shopOf(context, params.businessSlug);
+  const { business } = shop;
+  const { blocks, products } = await pageContentOf(context.db, shop, "home");
+  return json({ businessId: business.id, locale: business.locale, slug: business.slug, name: business.name, blocks, products });
 }
 
 export default function StorefrontHome() {

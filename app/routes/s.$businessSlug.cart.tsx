@@ -6,7 +6,7 @@ import { CsrfInput } from "~/components/csrf";
 import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { requireCsrf, safeRedirect } from "~/platform/accounts/session.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
-import { addToCart, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, writeCart, isSellable, loadBusinessBySlug, products } from "~/storefront.server";
+import { addToCart, cartCookies, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, isSellable, loadBusinessBySlug, products } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
 
@@ -59,7 +59,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       const next = addToCart(items, productId, quantity);
       const wanted = next.find((l) => l.productId === productId)!.quantity;
       if (product.stock !== null && wanted > product.stock) throw new ApiError(400, `Sorry, only ${product.stock} of ${product.name} ${product.stock === 1 ? "is" : "are"} left.`);
-      const headers = { "Set-Cookie": await writeCart(request, context.env, business.id, next) };
+      const headers = await cartCookies(request, context.env, business.id, next);
       return redirect(storefrontRedirect(form.get("redirectTo"), business.slug) ?? cartPath, { headers });
     }
     if (intent === "update" || intent === "remove") {
@@ -74,7 +74,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
         }
         next = setQuantity(items, productId, quantity);
       }
-      return redirect(cartPath, { headers: { "Set-Cookie": await writeCart(request, context.env, business.id, next) } });
+      return redirect(cartPath, { headers: await cartCookies(request, context.env, business.id, next) });
     }
     throw new ApiError(400, "Unknown cart action.");
   } catch (e) {

@@ -10,7 +10,7 @@ import { randomToken } from "~/platform/core/ids.server";
 import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
-import { cartLines, clearCart, readCart, checkout, checkoutSchema, orderPath, httpUrl, loadBusinessBySlug, moneyFormatter, TotalChangedError } from "~/storefront.server";
+import { cartCookies, cartLines, readCart, checkout, checkoutSchema, orderPath, httpUrl, loadBusinessBySlug, moneyFormatter, TotalChangedError } from "~/storefront.server";
 import { deliveryMethodOf, priceView, shopperQuote, type QuoteView } from "./__checkout-quote.server";
 import type { loader as quoteLoader } from "./s.$businessSlug.checkout.quote";
 
@@ -148,7 +148,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     });
     // payment links and codes are on the order row; the confirmation page reads them from there
     return redirect(orderPath(context.env, business.slug, result.order.id), {
-      headers: { "Set-Cookie": await clearCart(request, context.env, business.id) },
+      headers: await cartCookies(request, context.env, business.id, []),
     });
   } catch (e) {
     if (e instanceof TotalChangedError) {

@@ -2,17 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { StorefrontBlocks, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { loadBusinessBySlug, loadPage, pageContent } from "~/storefront.server";
+import { pageContentOf, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => sfMeta(matches, data?.title ?? "Page not found");
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const shop = await shopOf(context, params.businessSlug);
+  const { business } = shop;
   // the home page has one address
   if (params.pageSlug === "home") throw redirect(shopPath(business.slug));
-  const page = await loadPage(context.db, business.id, params.pageSlug);
-  const content = await pageContent(context.db, business, page.blocks);
-  return json({ businessId: business.id, locale: business.locale, slug: business.slug, title: page.title, ...content });
+  const { title, blocks, products } = await pageContentOf(context.db, shop, params.pageSlug);
+  return json({ businessId: business.id, locale: business.locale, slug: business.slug, title, blocks, products });
 }
 
 export default function StorefrontPage() {

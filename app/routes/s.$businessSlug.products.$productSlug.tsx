@@ -6,7 +6,7 @@ import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, sh
 import { requireCsrf } from "~/platform/accounts/session.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
-import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView } from "~/storefront.server";
+import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
   ...sfMeta(matches, data?.product.name ?? "Product not found"),
@@ -15,8 +15,11 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
 
 const productNotFound = () => new Response("We could not find this product. It may no longer be on the menu.", { status: 404 });
 
+/** Set on the page a review form's post leads to (`?reviewed=<the review's id>`: an address no cache holds yet, so the new review shows at once). */
+const REVIEWED = /^(1|rev_[A-Za-z0-9_-]{1,64})$/;
+
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const { business } = await shopOf(context, params.businessSlug);
   const found = await productBySlug(context.db, business.id, params.productSlug);
   if (!found) throw productNotFound();
   const date = dateFormatter(business);
@@ -25,7 +28,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     product: productView(found.product, moneyFormatter(business)),
     stats: found.stats,
     reviews: found.reviews.map((r) => ({ id: r.id, authorName: r.authorName, rating: r.rating, comment: r.comment, date: date(r.createdAt), iso: r.createdAt.toISOString() })),
-    reviewed: new URL(request.url).searchParams.get("reviewed") === "1",
+    reviewed: REVIEWED.test(new URL(request.url).searchParams.get("reviewed") ?? ""),
   });
 }
 
@@ -60,13 +63,14 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     }
     return json({ error: "Please check your review.", fieldErrors, values }, 400);
   }
+  let review: { id: string };
   try {
-    await createReview(context.db, business.id, found.product.id, parsed.data);
+    review = await createReview(context.db, business.id, found.product.id, parsed.data);
   } catch (e) {
     if (e instanceof ApiError) return json({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values }, e.status);
     throw e;
   }
-  return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=1#reviews`);
+  return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`);
 }
 
 function availabilityText(p: { availability: string; lowStock: number | null }) {

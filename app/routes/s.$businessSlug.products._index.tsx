@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ProductCard, StorefrontErrorBoundary, sfMeta } from "~/components/storefront-blocks";
-import { activeProducts, groupByCategory, loadBusinessBySlug, moneyFormatter, productView } from "~/storefront.server";
+import { activeProducts, groupByCategory, moneyFormatter, productView, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Menu");
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const { business } = await shopOf(context, params.businessSlug);
   const money = moneyFormatter(business);
   const rows = await activeProducts(context.db, business.id);
   const groups = groupByCategory(rows.map((p) => productView(p, money)));

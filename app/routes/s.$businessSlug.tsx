@@ -3,27 +3,26 @@ import { json } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import sf from "~/storefront.css";
 import { shopPath } from "~/components/storefront-blocks";
-import { availableBlocks, businessEmbeds } from "~/platform/extensions/merchant.server";
 import { originOf } from "~/components/block-frame";
 import { FloatingWidgets } from "~/components/embeds";
 import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chrome";
 import { useEffect } from "react";
-import { httpUrl, loadBusinessBySlug, publicBusiness, publishedPages, cartLines, readCart } from "~/storefront.server";
+import { cartLines, httpUrl, publicBusiness, readCart, shopOf } from "~/storefront.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.business.name ?? "Shop" }];
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const [pages, cart] = await Promise.all([publishedPages(context.db, business.id), readCart(request, context.env, business.id)]);
-  const { count } = await cartLines(context.db, business, cart);
-  const [embeds, blocks] = await Promise.all([businessEmbeds(context.db, business.id), availableBlocks(context.db, business.id)]);
+  // the shop is read once for every loader of the request (storefront/site.server.ts shopOf)
+  const { business, nav, blocks, embeds } = await shopOf(context, params.businessSlug);
+  const cart = await readCart(request, context.env, business.id);
+  const cartCount = cart.length ? (await cartLines(context.db, business, cart)).count : 0;
   const active = embeds.filter((e) => e.enabled);
   return json({
     business: publicBusiness(business),
-    pages: pages.filter((p) => p.slug !== "home"),
-    cartCount: count,
+    pages: nav.filter((p) => p.slug !== "home"),
+    cartCount,
     embeds: active.map((e) => ({ appSlug: e.appSlug, embedType: e.embedType, name: e.name, kind: e.kind, position: e.position, scriptUrl: e.scriptUrl, renderUrl: e.renderUrl, iconUrl: e.kind === "FLOATING_WIDGET" ? httpUrl(e.appIconUrl) || undefined : undefined, settings: e.settings })),
     // read by entry.server for the Content-Security-Policy: exactly these origins
     csp: {

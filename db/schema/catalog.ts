@@ -185,3 +185,19 @@ export const businessCounts = pgTable(
   },
   (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity, t.shard)],
 );
+
+/**
+ * The content version of each business's storefront (issue 17, decision 021): bumped by triggers
+ * (migration 0018) in the transaction of every change to what storefront pages show (the business's
+ * public fields, products as shown, reviews, pages, installations, embeds, app extensions and listing
+ * names). Storefront pages derive their ETag from it, so a repeat view is a 304 without rendering.
+ * A table of its own: every order updates its business's row (the order-number counter), and an order
+ * that changes what pages show (a product selling out) must not hold that row through its commit.
+ * No row yet is version 0.
+ */
+export const storefrontVersions = pgTable("storefront_versions", {
+  businessId: text("business_id")
+    .primaryKey()
+    .references(() => businesses.id, { onDelete: "cascade" }),
+  version: integer("version").notNull().default(0),
+});

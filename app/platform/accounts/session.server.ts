@@ -21,7 +21,8 @@ const storages = new Map<string, SessionStorage>();
 /**
  * The cookie of each origin (decision 013). The platform's `__session` (sign-in and CSRF token) is
  * host-only on PUBLIC_URL's host; the storefront's `__shop` holds only the shopper's CSRF token, on
- * STOREFRONT_URL's host. Neither is ever set on the other's host.
+ * STOREFRONT_URL's host, and only while the shopper has a cart (decision 021). Neither is ever set on
+ * the other's host.
  */
 function storageOf(env: Env, area: "platform" | "storefront"): SessionStorage {
   const key = `${area}:${env.sessionSecret}:${env.isProduction}`;
@@ -62,6 +63,32 @@ export function csrfTokenOf(session: Session): { token: string; created: boolean
   return { token, created: true };
 }
 
+/** The storefront shopper's CSRF token: the one their `__shop` cookie holds, else "" (none is made on a page view, decision 021). */
+export function shopperCsrfToken(session: Session): string {
+  const token = session.get("csrf");
+  return typeof token === "string" ? token : "";
+}
+
+/**
+ * The storefront's `__shop` cookie follows the cart (decision 021): a shopper gets a token with their
+ * first cart and loses it when no cart is left, so that a visitor without a cart holds no cookie of
+ * the storefront and sees pages a shared cache may keep. The Set-Cookie header for that, or null
+ * when nothing changes.
+ */
+export async function shopperSessionCookie(request: Request, env: Env, hasCart: boolean): Promise<string | null> {
+  const storage = storageOf(env, "storefront");
+  const cookie = request.headers.get("Cookie");
+  const session = await storage.getSession(cookie);
+  if (hasCart) {
+    if (shopperCsrfToken(session)) return null;
+    session.set("csrf", randomToken(24));
+    return storage.commitSession(session);
+  }
+  return /(^|;)\s*__shop=/.test(cookie ?? "") ? storage.destroySession(session) : null;
+}
+
+const csrfRefused = () => new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
+
 /**
  * The CSRF token as a page carries it: a fresh random mask and the token XOR the mask, base64url.
  * Every response shows different bytes for the same token, so a compressed page's length says
@@ -89,19 +116,28 @@ function unmaskCsrfToken(given: string): string | null {
  * Checks the form's CSRF token (masked, maskCsrfToken, or plain) against the session's (constant
  * time) and, when the browser says where the request came from, that it came from this site. A
  * failure is a 403.
+ *
+ * On the storefront (decision 021) a shopper without a cart holds no token (pages are shared by every
+ * anonymous visitor and carry none): their form is accepted only when the browser says it was sent
+ * from the storefront's own origin (`Origin`, or `Sec-Fetch-Site: same-origin`), which a browser
+ * never says of another site's form. With a cart, the shopper's token is required as everywhere.
  */
 export async function requireCsrf(request: Request, form: FormData, env: Env): Promise<void> {
+  const storefront = isStorefrontPath(new URL(request.url).pathname);
+  const own = storefront ? env.storefrontUrl : env.publicUrl;
   const origin = request.headers.get("Origin");
-  if (origin && origin !== "null") {
-    const own = isStorefrontPath(new URL(request.url).pathname) ? env.storefrontUrl : env.publicUrl;
-    if (origin !== own) throw new Response("Cross-site form submission refused", { status: 403 });
-  }
+  if (origin && origin !== "null" && origin !== own) throw new Response("Cross-site form submission refused", { status: 403 });
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (storefront && site && site !== "same-origin" && site !== "none") throw new Response("Cross-site form submission refused", { status: 403 });
   const session = await getSession(request, env);
   const expected = session.get("csrf");
+  if (storefront && !shopperCsrfToken(session)) {
+    if (origin === own || (!origin && site === "same-origin")) return;
+    throw csrfRefused();
+  }
   const given = form.get("csrf");
   const matches = (value: string) => safeEqual(expected, value) || safeEqual(expected, unmaskCsrfToken(value) ?? "");
-  if (typeof expected !== "string" || expected.length === 0 || typeof given !== "string" || !matches(given))
-    throw new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
+  if (typeof expected !== "string" || expected.length === 0 || typeof given !== "string" || !matches(given)) throw csrfRefused();
 }
 
 /**

@@ -6,11 +6,21 @@
 import { describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
+import { createProduct, productSchema } from "../catalog/products.server";
 
 const p = await startPlatform();
 const merchant = await p.register("MERCHANT");
 const [business] = await p.sql<{ slug: string }[]>`select slug from businesses where id = ${merchant.businessId}`;
 const shop = `/s/${business.slug}`;
+const product = await createProduct(p.db, merchant.businessId, productSchema.parse({ name: "Oat Cookie", price: 250 }));
+
+/** A shopper with a cart: the storefront's cookies (`__cart`, and `__shop` with their CSRF token). */
+async function shopperWithCart() {
+  const shopper = new BrowserSession(p.url);
+  const added = await shopper.post(`${shop}/cart`, { intent: "add", productId: product.id, quantity: "1" });
+  expect(added.status).toBe(302);
+  return shopper;
+}
 
 const raw = (origin: string, path: string, init: RequestInit = {}) => fetch(origin + path, { redirect: "manual", ...init });
 const cookieNames = (res: Response) => res.headers.getSetCookie().map((c) => c.split("=")[0]);
@@ -62,10 +72,13 @@ describe("two origins", () => {
   it("never sets or reads the platform's session on the storefront's host", async () => {
     const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
     expect([...browser.jars.get(new URL(p.url).hostname)!.keys()]).toContain("__session");
-    // the storefront's answers set only its own cookies
+    // a page view sets no cookie at all (decision 021); the first cart sets only the storefront's own, on /s/
     const page = await raw(p.storefrontUrl, shop);
-    expect(cookieNames(page).every((n) => n === "__shop" || n === "__cart"), cookieNames(page).join()).toBe(true);
-    expect(page.headers.getSetCookie().join()).toMatch(/__shop=[^;]+;.*Path=\/s\//);
+    expect(cookieNames(page)).toEqual([]);
+    const added = await raw(p.storefrontUrl, `${shop}/cart`, { method: "POST", headers: { Origin: p.storefrontUrl }, body: new URLSearchParams({ intent: "add", productId: product.id, quantity: "1" }) });
+    expect(added.status).toBe(302);
+    expect(cookieNames(added).sort()).toEqual(["__cart", "__shop"]);
+    for (const cookie of added.headers.getSetCookie()) expect(cookie).toMatch(/;\s*Path=\/s\/;.*HttpOnly.*SameSite=Lax/i);
     // even a copied platform cookie sent to the storefront's host gives nothing: no page of the admin is served there
     const stolen = `__session=${browser.jars.get(new URL(p.url).hostname)!.get("__session")}`;
     for (const path of ["/admin/orders", "/portal", "/admin/settings"]) {
@@ -82,11 +95,13 @@ describe("two origins", () => {
     const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
     await browser.get("/admin/settings");
     const platformToken = browser.csrf;
-    await browser.get(shop);
+    // the storefront's token comes with the first cart (decision 021)
+    await browser.post(`${shop}/cart`, { intent: "add", productId: product.id, quantity: "1" });
+    await browser.get(`${shop}/cart`);
     const shopToken = browser.csrf;
     expect(shopToken).not.toBe(platformToken);
     browser.csrf = platformToken;
-    const cart = await browser.post(`${shop}/cart`, { intent: "add", productId: "prd_x", quantity: "1" });
+    const cart = await browser.post(`${shop}/cart`, { intent: "add", productId: product.id, quantity: "1" });
     expect(cart.status).toBe(403);
     browser.csrf = shopToken;
     const settings = await browser.post("/admin/settings", { name: "Changed by a storefront token" });
@@ -150,8 +165,17 @@ describe("headers of the platform's pages", () => {
   it("keeps JSON answers out of caches and leaves storefront pages their own policy", async () => {
     const res = await raw(p.url, "/merchant/installations", { headers: { Authorization: `Bearer ${merchant.token}` } });
     expect(res.headers.get("cache-control")).toBe("no-store");
+    for (const origin of [p.url, p.storefrontUrl]) expect((await raw(origin, "/app-api/products")).headers.get("cache-control"), origin).toBe("no-store");
+    // an anonymous visitor's page is shared: its inline scripts by their hashes (decision 021)
     const page = await raw(p.storefrontUrl, shop);
-    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'sha256-/);
+    expect(page.headers.get("content-security-policy")).not.toContain("nonce");
+    expect(page.headers.get("cache-control")).toMatch(/^public, /);
+    // a shopper's page is theirs: a nonce and no-store
+    const shopper = await shopperWithCart();
+    const own = await raw(p.storefrontUrl, shop, { headers: { Cookie: shopper.cookieHeader(new URL(p.storefrontUrl)) } });
+    expect(own.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
+    expect(own.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("strict-transport-security")).toBeNull();
   });
 

@@ -13,6 +13,7 @@ import type { Database } from "../../../db/client";
 import type { Env } from "../core/env.server";
 import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
 import { serveJsonRoutes } from "./json-routes.server";
+import { storefrontPages } from "./storefront-pages.server";
 import { compress } from "./compression.server";
 import { areaOf, isJsonPath, JSON_PREFIXES } from "../core/areas";
 
@@ -83,9 +84,10 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     if (/%00/.test(req.url)) return refuse(req, res, 400, "The address may not contain %00");
     // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
     if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) return refuse(req, res, 400, "Malformed Host header");
-    // Pages: a state-changing request from another site is refused before it reaches a form action.
+    // Pages: a state-changing request from another site is refused before it reaches a form action
+    // ("null", an opaque origin, too: Remix would refuse it with a 500)
     const origin = req.headers.origin;
-    if (req.method !== "GET" && req.method !== "HEAD" && origin && origin !== "null" && !isJsonPath(req.path)) {
+    if (req.method !== "GET" && req.method !== "HEAD" && origin && !isJsonPath(req.path)) {
       let originHost = "";
       try {
         originHost = new URL(origin).host;
@@ -123,6 +125,8 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   });
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
   app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env })));
+  // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)
+  app.use(storefrontPages({ build, db, env, mode: env.isProduction ? "production" : "development" }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 

@@ -65,7 +65,8 @@ export class BrowserSession {
     if (!this.csrf) await this.get(isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : "/login");
     const url = this.urlOf(path);
     const body = new URLSearchParams({ csrf: this.csrf, ...fields });
-    const res = await fetch(url, { method: "POST", body, headers: { Cookie: this.cookieHeader(url) }, redirect: "manual" });
+    // as Chromium sends a form of a page to its own origin
+    const res = await fetch(url, { method: "POST", body, headers: { Cookie: this.cookieHeader(url), Origin: url.origin, "Sec-Fetch-Site": "same-origin" }, redirect: "manual" });
     this.absorb(url, res);
     return { status: res.status, location: res.headers.get("location"), html: await res.text() };
   }

@@ -1,0 +1,92 @@
+/**
+ * The storefront's pages over HTTP (issue 17, decision 021).
+ *
+ * - **Conditional requests before any loader runs.** A page every anonymous visitor sees alike
+ *   (storefront/http-cache.ts) is asked for: the shop is read once (storefront/site.server.ts
+ *   `loadShop`: the business, its content version, navigation, app blocks and embeds), the ETag is
+ *   made from the content version, and a matching If-None-Match is answered 304 at once. Otherwise
+ *   the ETag travels to the renderer in an internal request header (entry.server.tsx sets the
+ *   headers of a shared page) and the shop read travels to the loaders in the load context, so no
+ *   loader reads it again.
+ * - **A Remix handler of the storefront's routes alone.** Remix matches a request against its whole
+ *   route tree several times per page (flattening and ranking about a hundred routes each time: a
+ *   fifth of a storefront page's CPU in the profile). The storefront's pages are served by a
+ *   handler built from the same build with only the root, the storefront's routes and the not-found
+ *   route, so that each match ranks a dozen. Route ids, modules and the assets are the build's own.
+ *
+ * The ETag is read before the page's content, so a page is never labelled newer than what it shows
+ * (a change that commits in between shows on a page still labelled with the older version, which the
+ * next request replaces).
+ */
+import { createHash } from "node:crypto";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import type { Database } from "../../../db/client";
+import type { Env } from "../core/env.server";
+import { isStorefrontPath } from "../core/areas";
+import { loadShop, type Shop } from "../../../storefront/site.server";
+import { PRIVATE_CACHE_CONTROL, SHARED_CACHE_CONTROL, SHARED_VARY, STOREFRONT_ETAG_HEADER, etagMatches, hasShopperCookie, sharedPageSlug } from "../../../storefront/http-cache";
+
+/** The routes a storefront page can match: the root, the storefront's own, and the not-found splat. */
+const isStorefrontRoute = (id: string) => id === "root" || id === "routes/$" || id.startsWith("routes/s.");
+
+/** The build with only the storefront's routes (and the server's and the browser's manifests to match). */
+export function storefrontBuild(build: ServerBuild): ServerBuild {
+  const pick = <T,>(routes: Record<string, T>) => Object.fromEntries(Object.entries(routes).filter(([id]) => isStorefrontRoute(id)));
+  return { ...build, routes: pick(build.routes), assets: { ...build.assets, routes: pick(build.assets.routes) } };
+}
+
+/** A strong ETag: the content version, and a digest of everything else the bytes depend on. */
+export function storefrontEtag(seed: { buildVersion: string; env: Pick<Env, "publicUrl" | "storefrontUrl">; shop: Pick<Shop, "contentVersion"> & { business: { id: string } }; url: string }): string {
+  const digest = createHash("sha256")
+    .update([seed.buildVersion, seed.env.publicUrl, seed.env.storefrontUrl, seed.shop.business.id, seed.shop.contentVersion, seed.url].join("\n"))
+    .digest("base64url")
+    .slice(0, 22);
+  return `"${seed.shop.contentVersion}-${digest}"`;
+}
+
+type ShopRequest = ExpressRequest & { storefrontShop?: Shop };
+
+export function storefrontPages(options: { build: ServerBuild; db: Database; env: Env; mode: "production" | "development" }) {
+  const { build, db, env } = options;
+  const handler = createRequestHandler({
+    build: storefrontBuild(build),
+    mode: options.mode,
+    getLoadContext: (req) => ({ db, env, storefrontShop: (req as ShopRequest).storefrontShop ?? null }),
+  });
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (!isStorefrontPath(req.path)) return next();
+    delete req.headers[STOREFRONT_ETAG_HEADER];
+    // whatever a storefront answer does not mark as shared (entry.server.tsx) no cache keeps: redirects and errors too
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ExpressResponse, ...args: Parameters<typeof writeHead>) {
+      if (!this.hasHeader("Cache-Control")) this.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
+      return writeHead.apply(this, args);
+    } as typeof writeHead;
+    const serve = () =>
+      handler(req, res, next).catch((error: unknown) => {
+        console.error("[web] storefront request failed", error);
+        if (!res.headersSent) res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
+      });
+    const slug = req.method === "GET" || req.method === "HEAD" ? sharedPageSlug(req.path) : null;
+    if (slug === null || hasShopperCookie(req.headers.cookie)) return void serve();
+    loadShop(db, slug).then(
+      (shop) => {
+        if (shop) {
+          const etag = storefrontEtag({ buildVersion: build.assets.version, env, shop, url: req.originalUrl });
+          if (etagMatches(req.headers["if-none-match"], etag)) {
+            res.status(304).set({ ETag: etag, "Cache-Control": SHARED_CACHE_CONTROL, Vary: SHARED_VARY }).end();
+            req.resume();
+            return;
+          }
+          req.headers[STOREFRONT_ETAG_HEADER] = etag;
+          (req as ShopRequest).storefrontShop = shop;
+        }
+        serve();
+      },
+      // the loaders read it again and answer as they do when the database is away
+      () => serve(),
+    );
+  };
+}
