@@ -18,9 +18,12 @@ export const meta: MetaFunction = ({ error }) => {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const session = await getSession(request, context.env);
-  // on the storefront a token only for the shopper who holds one (given with the first cart): a page
-  // view sets no cookie, so that shared caches may keep the page (decision 021)
-  const { token, created } = isStorefrontPath(new URL(request.url).pathname) ? { token: shopperCsrfToken(session), created: false } : csrfTokenOf(session);
+  // on the storefront's origin a token only for the shopper who holds one (given with the first cart):
+  // a page view sets no cookie, so that shared caches may keep the page (decision 021); nor does a
+  // not-found answer there of a path both origins serve (a missing /favicon.ico or image)
+  const url = new URL(request.url);
+  const storefront = isStorefrontPath(url.pathname) || url.host === new URL(context.env.storefrontUrl).host;
+  const { token, created } = storefront ? { token: shopperCsrfToken(session), created: false } : csrfTokenOf(session);
   const account = await getSignedInAccount(request, context);
   const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorageFor(request, context.env).commitSession(session) } : {};
   return json(

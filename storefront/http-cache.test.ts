@@ -72,6 +72,17 @@ describe("pages every anonymous visitor sees alike", () => {
     }
   });
 
+  it("sets no cookie on the storefront's origin at all, not even for a missing image or icon", async () => {
+    for (const path of ["/images/no-such-picture.png", "/robots.txt", "/favicon.ico", "/s/no-such-shop", `${shop}/cart`]) {
+      const res = await get(path);
+      expect(res.headers.getSetCookie(), path).toEqual([]);
+    }
+    // the icon every browser asks for is a file (a not-found page would be rendered for each new visitor)
+    const icon = await get("/favicon.ico");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("cache-control")).toMatch(/public, max-age=\d+/);
+  });
+
   it("answers HEAD like GET, without a body", async () => {
     const head = await get(shop, {}, "HEAD");
     expect(head.status).toBe(200);
