@@ -100,6 +100,11 @@ test("checkout shows the final total before the order, follows the delivery meth
     await page.getByLabel("Name").fill("Olga Shopper");
     await page.getByLabel("Phone").fill("+1 555 0199");
     await page.getByLabel("Delivery address").fill("7 Harbour Road");
+    // leaving the field asks for the total for that address; let it come back before choosing pickup
+    // (in one full-suite run a total for delivery was left showing after a quick switch: see the closing note of session 4)
+    await page.getByLabel("Delivery address").blur();
+    await expect(page.getByText("Updating the total…")).toHaveCount(0);
+    await expect(total).toHaveText("$22.00");
     await page.getByTestId("checkout-total").scrollIntoViewIfNeeded();
     await page.screenshot({ path: ".data/e2e-results/checkout-total-phone.png", fullPage: true });
     await expectAccessible(page);

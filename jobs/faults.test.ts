@@ -109,8 +109,11 @@ describe("faults", () => {
       }, 30_000);
       expect(result).toMatchObject({ received: 20, lost: 0, duplicates: 0, failed: 0 });
       // every delivery succeeded, and none before its third attempt (the first two were refused)
-      const [attempts] = await p.db.execute<{ ok: number; early: number }>(sql`select count(*) filter (where d.status = 'SUCCEEDED')::int as ok, count(*) filter (where d.attempts < 3)::int as early from webhook_deliveries d join platform_events e on e.id = d.event_id where e.business_id = ${dev.businessId}`);
-      expect(attempts).toEqual({ ok: 20, early: 0 });
+      // (the record follows the receipt by a moment)
+      await eventually(async () => {
+        const [attempts] = await p.db.execute<{ ok: number; early: number }>(sql`select count(*) filter (where d.status = 'SUCCEEDED')::int as ok, count(*) filter (where d.attempts < 3)::int as early from webhook_deliveries d join platform_events e on e.id = d.event_id where e.business_id = ${dev.businessId}`);
+        expect(attempts).toEqual({ ok: 20, early: 0 });
+      }, 30_000);
       console.log(`[faults] receiver down for two attempts: ${JSON.stringify(result)}`);
     } finally {
       server.close();

@@ -47,14 +47,20 @@ export const DISPATCH_POLL_MS = 1000;
  */
 const WAITING = `status = 'PENDING' and attempts = 0 and in_flight_since is null`;
 const CLAIM_SQL = `
-  with hooks as (
-    select distinct d.webhook_id, coalesce(busy.room, $5) as room
-    from webhook_deliveries d left join unnest($3::text[], $4::int[]) as busy(webhook_id, room) on busy.webhook_id = d.webhook_id
-    where d.${WAITING}),
+  with recursive hooks(webhook_id) as (
+    -- the registrations with waiting first attempts: a skip through the partial index, one probe each
+    (select webhook_id from webhook_deliveries where ${WAITING} order by webhook_id limit 1)
+    union all
+    select (select d.webhook_id from webhook_deliveries d where d.${WAITING} and d.webhook_id > h.webhook_id order by d.webhook_id limit 1)
+    from hooks h where h.webhook_id is not null),
+  rooms as (
+    select h.webhook_id, coalesce(busy.room, $5) as room
+    from hooks h left join unnest($3::text[], $4::int[]) as busy(webhook_id, room) on busy.webhook_id = h.webhook_id
+    where h.webhook_id is not null),
   c as (
-    select x.id from hooks h cross join lateral (
-      select d.id, d.created_at from webhook_deliveries d where d.webhook_id = h.webhook_id and d.${WAITING}
-      order by d.created_at limit h.room) x
+    select x.id from rooms r cross join lateral (
+      select d.id, d.created_at from webhook_deliveries d where d.webhook_id = r.webhook_id and d.${WAITING}
+      order by d.created_at limit r.room) x
     order by x.created_at limit $2),
   u as (
     update webhook_deliveries d set in_flight_since = $1 from c
@@ -137,7 +143,8 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         const n = busy.get(c.delivery.webhookId)! - 1;
         if (n > 0) busy.set(c.delivery.webhookId, n);
         else busy.delete(c.delivery.webhookId);
-        if (n === perEndpoint - 1) wake();
+        // an endpoint held at its cap is looked at again once half its slots are free (claims in batches)
+        if (n === Math.floor(perEndpoint / 2)) wake();
         record();
       });
     sends.add(p);
