@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json } from "@remix-run/node";
 import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import styles from "./styles.css";
-import { csrfTokenOf, getSession, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor, shopperCsrfToken } from "./platform/accounts/session.server";
+import { csrfTokenOf, getSession, hasStrayShopperToken, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor, shopperCsrfToken } from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
 import { useNonce } from "./components/nonce";
 import { EmbedScripts } from "./components/embeds";
@@ -23,9 +23,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // not-found answer there of a path both origins serve (a missing /favicon.ico or image)
   const url = new URL(request.url);
   const storefront = isStorefrontPath(url.pathname) || url.host === new URL(context.env.storefrontUrl).host;
-  const { token, created } = storefront ? { token: shopperCsrfToken(session), created: false } : csrfTokenOf(session);
+  // a storefront token without a cart (page views set one before decision 021, for 7 days) is taken
+  // away, so that the visitor's next page is the shared one
+  const stray = isStorefrontPath(url.pathname) && hasStrayShopperToken(request);
+  const { token, created } = stray ? { token: "", created: false } : storefront ? { token: shopperCsrfToken(session), created: false } : csrfTokenOf(session);
   const account = await getSignedInAccount(request, context);
-  const headers: HeadersInit = created ? { "Set-Cookie": await sessionStorageFor(request, context.env).commitSession(session) } : {};
+  const headers: HeadersInit = stray
+    ? { "Set-Cookie": await sessionStorageFor(request, context.env).destroySession(session) }
+    : created
+      ? { "Set-Cookie": await sessionStorageFor(request, context.env).commitSession(session) }
+      : {};
   return json(
     // masked afresh in every response: compressed pages must not reveal the token (BREACH, decision 020)
     { csrf: token ? maskCsrfToken(token) : "", origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },

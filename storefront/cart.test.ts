@@ -337,6 +337,15 @@ describe("the cart and checkout in a browser", () => {
     expect(b.cookies.size).toBe(0);
     const page = await fetch(`${p.storefrontUrl}/s/${c.slug}`);
     expect(page.headers.get("cache-control")).toMatch(/^public, /);
+    // a storefront cookie without a cart (page views set one before decision 021) goes with the next page view
+    const stray = await b.post(`/s/${a.slug}/cart`, { intent: "add", productId: a.pizza.id, quantity: "1" });
+    expect(stray.status).toBe(302);
+    b.jars.get(new URL(p.storefrontUrl).hostname)!.delete("__cart");
+    expect([...b.cookies.keys()]).toEqual(["__shop"]);
+    const view = await b.get(`/s/${a.slug}/products`);
+    expect(view.status).toBe(200);
+    expect(b.cookies.size).toBe(0);
+    expect((await fetch(`${p.storefrontUrl}/s/${a.slug}/products`)).headers.get("cache-control")).toMatch(/^public, /);
   });
 
   it("keeps each business's cart separate", async () => {

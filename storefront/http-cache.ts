@@ -38,15 +38,22 @@ export const SHOPPER_COOKIES = ["__cart", "__shop"] as const;
  */
 export const STOREFRONT_ETAG_HEADER = "x-platform-storefront-etag";
 
+/** The names of the cookies a Cookie header holds. */
+export function cookieNames(cookieHeader: string | null | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    if (name) names.add(name);
+  }
+  return names;
+}
+
 /** Whether the Cookie header holds one of the shopper's cookies (by name; a tampered one counts too). */
 export function hasShopperCookie(cookieHeader: string | null | undefined): boolean {
   if (!cookieHeader) return false;
-  for (const part of cookieHeader.split(";")) {
-    const eq = part.indexOf("=");
-    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
-    if ((SHOPPER_COOKIES as readonly string[]).includes(name)) return true;
-  }
-  return false;
+  const names = cookieNames(cookieHeader);
+  return SHOPPER_COOKIES.some((name) => names.has(name));
 }
 
 /**

@@ -15,6 +15,7 @@ import { safeEqual, sha256, verifyJwt } from "../core/crypto.server";
 import { now } from "../core/clock.server";
 import { getAccount, getBusiness, type Role } from "./accounts.server";
 import { isStorefrontPath } from "../core/areas";
+import { cookieNames } from "../../../storefront/http-cache";
 
 const storages = new Map<string, SessionStorage>();
 
@@ -85,6 +86,12 @@ export async function shopperSessionCookie(request: Request, env: Env, hasCart: 
     return storage.commitSession(session);
   }
   return /(^|;)\s*__shop=/.test(cookie ?? "") ? storage.destroySession(session) : null;
+}
+
+/** A storefront token without a cart: `__shop` without `__cart` (page views set one before decision 021). */
+export function hasStrayShopperToken(request: Request): boolean {
+  const names = cookieNames(request.headers.get("Cookie"));
+  return names.has("__shop") && !names.has("__cart");
 }
 
 const csrfRefused = () => new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
