@@ -121,7 +121,9 @@ test("a merchant reviews an app they used before from the Apps page's Previously
   await expect(page.getByRole("status")).toContainText("Your review is saved.");
   await expect(former.getByRole("img", { name: "4 out of 5 stars" })).toBeVisible();
 
+  // a phone loads the page at its own width (a resize would catch the menu drawer mid-transition)
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
   await former.scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot("former-phone") });
   await page.screenshot({ path: shot("former-phone-full"), fullPage: true });
@@ -194,6 +196,7 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
   await item.scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot("curation-hidden") });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
   await item.scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot("curation-hidden-phone") });
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -208,6 +211,7 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
   await expect(page.locator("#review").getByRole("status")).toContainText("Our reviewers hid this review from the marketplace: Advertises another product.");
   await page.screenshot({ path: shot("author-hidden"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
   await page.locator("#review").scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot("author-hidden-phone") });
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -224,4 +228,49 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
   await expect(card).toContainText("1 review");
   await expect(card).not.toContainText("2 reviews");
   await backend.close();
+});
+
+test("a review is answered once: a reply sent from a second tab after the first is refused, and the page shows the reply that stands", async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, DEMO.developer.email, DEMO.developer.password);
+  await page.goto("/portal/apps");
+  await page.getByRole("link", { name: "Mailroom Campaigns" }).first().click();
+  await page.getByRole("link", { name: "Reviews", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Reviews" })).toBeVisible();
+  const reviewsUrl = page.url();
+  const target = page.getByTestId("portal-review").filter({ hasText: "sending to a segment takes too many clicks" });
+  await expect(target.getByRole("button", { name: "Publish reply" })).toBeVisible();
+
+  // a second tab answers first
+  const other = await context.newPage();
+  await other.setViewportSize({ width: 1280, height: 800 });
+  await other.goto(reviewsUrl);
+  const there = other.getByTestId("portal-review").filter({ hasText: "sending to a segment takes too many clicks" });
+  await there.getByRole("textbox").fill("Segments in two clicks are coming in 2.1.");
+  await there.getByRole("button", { name: "Publish reply" }).click();
+  await expect(other.getByRole("status")).toContainText("Your reply is published.");
+  await other.close();
+
+  // the first tab still shows the form; its reply is refused and the standing reply shown instead
+  await target.getByRole("textbox").fill("Thanks! We are on it.");
+  await target.getByRole("button", { name: "Publish reply" }).click();
+  await expect(target.getByRole("alert")).toContainText("This review was already answered");
+  await expect(target.getByTestId("portal-reply")).toContainText("Segments in two clicks are coming in 2.1.");
+  await expect(target.getByRole("button", { name: "Publish reply" })).toHaveCount(0);
+  await target.getByText("Your text that was not published").click();
+  await expect(target).toContainText("Thanks! We are on it.");
+  await target.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot("portal-reply-conflict") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(600); // the menu drawer slides out of view after the resize (this state cannot be reloaded)
+  await target.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot("portal-reply-conflict-phone") });
+
+  // a visitor sees the one reply
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signOut(page);
+  await page.goto("/marketplace/mailroom-campaigns");
+  const review = page.locator(".review-item").filter({ hasText: "sending to a segment takes too many clicks" });
+  await expect(review).toContainText("Segments in two clicks are coming in 2.1.");
+  await expect(review).not.toContainText("Thanks! We are on it.");
 });
