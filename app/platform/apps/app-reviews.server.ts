@@ -117,9 +117,11 @@ export async function deleteReview(db: Database, businessId: string, installatio
 
 /**
  * Apps the business used before and has no active installation of now ("Previously installed" on
- * the admin Apps page): one entry per app, newest uninstall first, with the business's own review
- * and whether it may review. `installationId` names the installation a review is written through:
- * a qualifying one when there is one (decision 028). Test installs are left out.
+ * the admin Apps page): one entry per app with a production installation that qualifies it to
+ * review (kept at least an hour; test installs and quick install-uninstalls are left out, the
+ * "Removed apps" record still lists them), newest uninstall first, with the business's own review
+ * and whether it may review (the developer's sandbox may not). `installationId` names the
+ * installation a review is written through (decision 028).
  */
 export async function previouslyInstalledApps(db: Db, businessId: string, limit = 50) {
   const rows = await db.execute<{
@@ -131,8 +133,9 @@ export async function previouslyInstalledApps(db: Db, businessId: string, limit 
       max(i.uninstalled_at) over (partition by i.app_id) as last_uninstalled_at
     from installations i join apps a on a.id = i.app_id
     where i.business_id = ${businessId} and not i.is_test_install and i.status = 'UNINSTALLED'
+      and i.uninstalled_at - i.installed_at >= interval '1 hour'
       and not exists (select 1 from installations x where x.business_id = i.business_id and x.app_id = i.app_id and x.status = 'ACTIVE')
-    order by i.app_id, (i.uninstalled_at - i.installed_at >= interval '1 hour') desc, i.uninstalled_at desc, i.id desc`);
+    order by i.app_id, i.uninstalled_at desc, i.id desc`);
   const list = [...rows].sort((a, b) => Date.parse(String(b.last_uninstalled_at)) - Date.parse(String(a.last_uninstalled_at)) || a.app_name.localeCompare(b.app_name)).slice(0, limit);
   return Promise.all(
     list.map(async (r) => {
