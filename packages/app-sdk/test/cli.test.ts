@@ -127,6 +127,15 @@ describe("storefront-apps CLI against the real platform", () => {
     const logged = await p.db.execute<{ success: boolean; status_code: number }>(sql`select success, status_code from hook_calls where business_id = ${dev.businessId} order by created_at`);
     expect(logged.map((r) => [r.success, r.status_code])).toEqual([[true, 200], [true, 200]]);
 
+    // the delivery log's "send test" (POST /webhooks/<id>/test) is relayed too: the local server answers it
+    const tested = await p.request("POST", `/webhooks/${reg.id}/test`, { token: accessToken });
+    expect(tested.json).toEqual({ success: true, statusCode: 200, durationMs: expect.any(Number) });
+    const testEvent = webhooks.find((w) => w.event === "webhook.test");
+    expect(testEvent?.data).toEqual({ message: expect.any(String), webhookId: reg.id });
+    await until("the test's printed line", () => lines.some((l) => /webhook webhook\.test\s+-> .* 200 /.test(l)) || undefined);
+    // as always, a test send is not a delivery: the log still holds the two
+    expect((await p.request("GET", `/webhooks/${reg.id}/deliveries`, { token: accessToken })).json.data).toHaveLength(2);
+
     // forged and replayed requests are refused with their causes
     const body = JSON.stringify(sample);
     const now = Math.floor(Date.now() / 1000);
