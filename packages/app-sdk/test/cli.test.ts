@@ -164,7 +164,20 @@ describe("storefront-apps CLI against the real platform", () => {
     listener = null;
     // the platform notices the closed stream and stops relaying
     await until("the listener gone", async () => (await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`)).length === 0, 5_000);
-    receiver.close();
+    await new Promise((r) => receiver.close(r));
+
+    // a local server that is not running: the test send fails with the cause, and listen says what to check
+    const down: string[] = [];
+    listener = spawn(process.execPath, [BIN, "listen", "--forward-to", local], { env, cwd: configDir });
+    listener.stdout!.on("data", (d: Buffer) => down.push(...d.toString().split("\n").filter(Boolean)));
+    await until(() => "listening again: " + down.join("\n"), () => down.some((l) => l.startsWith("Listening for Loyalty Dev")));
+    const failed = await p.request("POST", `/webhooks/${reg.id}/test`, { token: accessToken });
+    expect(failed.json).toMatchObject({ success: false, statusCode: null, error: "relayed: the local server could not be reached" });
+    await until(() => "the unreachable lines: " + down.join("\n"), () => down.some((l) => /webhook webhook\.test\s+-> .* unreachable /.test(l)) && down.some((l) => l.includes("ECONNREFUSED: is your local server running at")));
+    const stopped = new Promise((r) => listener!.on("exit", r));
+    listener.kill("SIGINT");
+    await stopped;
+    listener = null;
   }, 90_000);
 
   it("keeps listen, answers and trigger to the developer's own apps, and refuses bad input with a 4xx", async () => {
