@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
-import { openApiDocument } from "~/platform/app-api/openapi.server";
+import { appApiDocument } from "~/operations.server";
 
 export const meta: MetaFunction = () => [{ title: "App API reference · Developer portal" }];
 
@@ -19,7 +19,7 @@ function typeOf(s: Schema | undefined): string {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context, "DEVELOPER");
-  const doc = openApiDocument(context.env.publicUrl);
+  const doc = appApiDocument(context.env.publicUrl);
   const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops as Record<string, any>).map(([method, op]) => ({
       id: op.operationId as string,
