@@ -1,8 +1,9 @@
 /**
  * Each JSON operation declared once (decision 025): every route module the Remix build serves
- * under /app-api and /webhooks declares its operations, is in the served OpenAPI document with its
- * scope, limits and errors, and does what its declaration says (scope, limits, validation). The
- * walk is over the real build, so a new route module that is not declared, or not listed in
+ * under /app-api and /webhooks (the App API document) and under /merchant and /review (the Platform
+ * API document) declares its operations, is in its served OpenAPI document with its scope or
+ * caller, limits and errors, and does what its declaration says (scope, role, limits, validation).
+ * The walk is over the real build, so a new route module that is not declared, or not listed in
  * app/operations.server.ts, fails here.
  */
 import { describe, expect, it } from "vitest";
@@ -182,5 +183,67 @@ describe("the declarations are what the routes do", () => {
     const events = await p.request("POST", "/webhooks", { token: t, body: { url: "https://hooks.example/in", events: ["order.exploded"] } });
     expect(events.status).toBe(400);
     expect(events.json.message).toBe("events.0: unknown event order.exploded");
+  });
+});
+
+describe("the Platform API (/merchant, /review)", () => {
+  const PLATFORM_PREFIXES = ["/merchant", "/review"];
+  const platformModules = Object.values(build.routes)
+    .filter((r): r is Route => Boolean(r))
+    .map((route) => ({ route, path: fullPath(route) }))
+    .filter(({ path }) => PLATFORM_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")) && !path.endsWith("/*"))
+    .map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
+
+  it("declares every route module at its own path, for one role, and documents each operation at /developer/openapi.json", async () => {
+    const platformDoc = (await p.request("GET", "/developer/openapi.json")).json;
+    const validator = new Validator();
+    const result = await validator.validate(platformDoc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(platformModules.length).toBe(12);
+    const declared = new Set<string>();
+    for (const { path, declared: route } of platformModules) {
+      expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
+      expect(route!.path).toBe(path.replace(/:([\w-]+)/g, "{$1}"));
+      expect(route!.caller).toBe(path.startsWith("/merchant") ? "MERCHANT" : "REVIEWER");
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        declared.add(`${method} ${route!.path}`);
+        const op = platformDoc.paths[route!.path]?.[method.toLowerCase()];
+        expect(op, `${method} ${route!.path} is in the document`).toBeTruthy();
+        expect(op.summary).toBe(spec!.summary);
+        expect(op["x-caller"]).toBe(route!.caller);
+        expect(op.security).toEqual([{ accountToken: [] }]);
+        expect(op["x-pagination"]).toEqual(spec!.page);
+        expect(Object.keys(op.responses).map(Number)).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, 401, 403]));
+      }
+    }
+    const documented = Object.entries(platformDoc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual([...declared].sort());
+    // the App API's document and this one do not mix
+    expect(Object.keys(doc.paths).some((path) => path.startsWith("/merchant") || path.startsWith("/review"))).toBe(false);
+  });
+
+  it("every operation refuses another role with 403 before reading its input, and validates its declared body", async () => {
+    const developer = await p.register("DEVELOPER");
+    const merchant = await p.register("MERCHANT");
+    const reviewer = await p.createUser("REVIEWER");
+    let refused = 0;
+    let validated = 0;
+    for (const { declared: route } of platformModules)
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        const address = concrete(route!.path);
+        const where = `${method} ${route!.path}`;
+        const res = await p.request(method, address, { token: developer.token, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
+        expect(res.status, where).toBe(403);
+        expect(res.json.message, where).toBe(`This endpoint requires the ${route!.caller} role`);
+        refused++;
+        if (!spec!.body) continue;
+        const own = route!.caller === "MERCHANT" ? merchant.token : reviewer.token;
+        const wrong = await p.request(method, address, { token: own, body: [] });
+        expect(wrong.status, where).toBe(400);
+        expect(wrong.json.message, where).toMatch(/^body: /);
+        validated++;
+      }
+    expect(refused).toBe(15);
+    expect(validated).toBe(6);
   });
 });

@@ -143,14 +143,14 @@ export function openApiPaths(
     answerHeaders?: Record<string, unknown>;
   },
 ) {
-  const named = new Set<string>();
-  const ref = (schema: z.ZodType, fallback: string) => {
+  const named = new Map<string, "input" | "output">();
+  const ref = (schema: z.ZodType, fallback: string, io: "input" | "output") => {
     let name = schemaName(schema);
     if (!name) {
       name = fallback;
       z.globalRegistry.add(schema, { id: name });
     }
-    named.add(name);
+    if (named.get(name) !== "output") named.set(name, io);
     return { $ref: `#/components/schemas/${name}` };
   };
   const paths: Record<string, Record<string, unknown>> = {};
@@ -170,12 +170,12 @@ export function openApiPaths(
         [spec.answer.status]: {
           description: spec.answer.description ?? "OK",
           ...(area.answerHeaders ? { headers: area.answerHeaders } : {}),
-          ...(spec.answer.schema ? { content: { "application/json": { schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`) } } } : {}),
+          ...(spec.answer.schema ? { content: { "application/json": { schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output") } } } : {}),
         },
       };
       for (const status of [...new Set([...spec.errors, ...area.extraErrors(op)])].sort())
         responses[status] = { description: area.errorText[status] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-      named.add("Error");
+      named.set("Error", "output");
       const description = [spec.description, area.describe(op)].filter(Boolean).join(" ");
       (paths[route.path] ??= {})[method.toLowerCase()] = {
         summary: spec.summary,
@@ -183,7 +183,7 @@ export function openApiPaths(
         operationId: id,
         ...area.operationFields(op),
         ...(parameters.length ? { parameters } : {}),
-        ...(spec.body ? { requestBody: { required: !spec.bodyOptional, content: { "application/json": { schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`) } } } } : {}),
+        ...(spec.body ? { requestBody: { required: !spec.bodyOptional, content: { "application/json": { schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") } } } } : {}),
         responses,
       };
     }
@@ -193,20 +193,27 @@ export function openApiPaths(
 
 /**
  * The named schemas a document uses and every named schema they reach, as JSON Schema 2020-12
- * (zod 4's own `z.toJSONSchema`, references as `#/components/schemas/<name>`).
+ * (zod 4's own `z.toJSONSchema`, references as `#/components/schemas/<name>`). A schema used only
+ * as a request body is described as zod reads it (`io: "input"`: a field with a default is
+ * optional, unknown fields of a non-strict object are allowed); answers as the platform writes them.
  */
-function componentsFor(used: Set<string>) {
-  const generated = z.toJSONSchema(z.globalRegistry, { uri: (name) => `#/components/schemas/${name}`, unrepresentable: "any" }) as { schemas: Record<string, Record<string, unknown>> };
+function componentsFor(used: Map<string, "input" | "output">) {
+  const generate = (io: "input" | "output") =>
+    (z.toJSONSchema(z.globalRegistry, { uri: (name) => `#/components/schemas/${name}`, unrepresentable: "any", io }) as { schemas: Record<string, Record<string, unknown>> }).schemas;
+  const generated = { input: generate("input"), output: generate("output") };
   const out: Record<string, Record<string, unknown>> = {};
-  const visit = (name: string) => {
-    if (out[name] || !generated.schemas[name]) return;
-    const { $schema: _s, $id: _i, ...rest } = generated.schemas[name];
+  const modes = new Map<string, "input" | "output">();
+  const visit = (name: string, io: "input" | "output") => {
+    if (modes.get(name) === "output" || modes.get(name) === io || !generated[io][name]) return;
+    modes.set(name, io);
+    const { $schema: _s, $id: _i, ...rest } = generated[io][name];
     out[name] = rest;
     JSON.stringify(rest, (key, value) => {
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) visit(value.slice("#/components/schemas/".length));
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) visit(value.slice("#/components/schemas/".length), io);
       return value;
     });
   };
-  for (const name of used) visit(name);
+  for (const [name, io] of used) if (io === "output") visit(name, io);
+  for (const [name, io] of used) if (io === "input") visit(name, io);
   return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
 }
