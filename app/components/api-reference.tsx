@@ -1,6 +1,11 @@
 import { Link } from "@remix-run/react";
 import type { ApiReferenceData } from "~/platform/docs/api-reference";
 
+/** Markdown's `code` spans of a document's prose as <code>; the rest as text. */
+function withCode(text: string) {
+  return text.split("`").map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
+}
+
 /** An OpenAPI document as a page: an index of the operations, each operation, then the schemas. */
 export function ApiReference({ data, heading, documentUrl }: { data: ApiReferenceData; heading: string; documentUrl: string }) {
   const { operations, schemas, info } = data;
@@ -9,7 +14,7 @@ export function ApiReference({ data, heading, documentUrl }: { data: ApiReferenc
       <header>
         <p><Link to="/portal/docs">← Docs</Link></p>
         <h1>{heading}</h1>
-        <p className="lead">{info.description}</p>
+        <p className="lead">{withCode(info.description)}</p>
         <p>Machine-readable: <a href={documentUrl}>{documentUrl}</a> (OpenAPI 3.1).</p>
       </header>
       <nav className="card" aria-label="Endpoints">
@@ -22,7 +27,7 @@ export function ApiReference({ data, heading, documentUrl }: { data: ApiReferenc
       {operations.map((o) => (
         <section key={o.id} id={o.id} className="card stack">
           <h2><span className={`method m-${o.method.toLowerCase()}`}>{o.method}</span> <code>{o.path}</code></h2>
-          <p>{o.summary}. <span className="muted">{o.description.replace(/`/g, "")}</span></p>
+          <p>{o.summary}. <span className="muted">{withCode(o.description)}</span></p>
           {o.parameters.length ? (
             <table className="table">
               <thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Description</th></tr></thead>
