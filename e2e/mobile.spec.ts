@@ -184,7 +184,7 @@ test("the developer portal on a phone: every page of an app fits and the drawer 
   await visit(page, appPath);
   await page.screenshot({ path: ".data/e2e-results/portal-app-phone.png", fullPage: true });
   for (const sub of ["manifest", "credentials", "webhooks", "hooks", "analytics", "preview"]) await visit(page, `${appPath}/${sub}`);
-  for (const path of ["/portal/apps", "/portal/apps/new", "/portal/docs", "/portal/docs/getting-started", "/portal/docs/webhooks", "/portal/docs/api"]) await visit(page, path);
+  for (const path of ["/portal/apps", "/portal/apps/new", "/portal/docs", "/portal/docs/getting-started", "/portal/docs/webhooks", "/portal/docs/api", "/portal/docs/platform-api"]) await visit(page, path);
 
   // a guide's contents are folded on a phone; opened, each entry is a finger's height and leads to its section
   await visit(page, "/portal/docs/webhooks");

@@ -1,6 +1,13 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { dashboard } from "~/platform/catalog/queries.server";
+import { Dashboard } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: { scope: "read_analytics", handler: async ({ context, caller }) => dashboard(context.db, caller.business.id) },
+export const { loader, action, declared } = appApiRoute("/app-api/analytics/dashboard", {
+  GET: operation({
+    summary: "Dashboard figures (UTC days)",
+    scope: "read_analytics",
+    answer: { status: 200, schema: Dashboard },
+    errors: [],
+    handler: async ({ context, caller }) => dashboard(context.db, caller.business.id),
+  }),
 });

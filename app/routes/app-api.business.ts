@@ -1,6 +1,13 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { serializeBusiness } from "~/platform/catalog/serialize.server";
+import { Business } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: { scope: "read_business", handler: async ({ caller }) => serializeBusiness(caller.business) },
+export const { loader, action, declared } = appApiRoute("/app-api/business", {
+  GET: operation({
+    summary: "The business of the token",
+    scope: "read_business",
+    answer: { status: 200, schema: Business },
+    errors: [],
+    handler: async ({ caller }) => serializeBusiness(caller.business),
+  }),
 });

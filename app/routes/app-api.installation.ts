@@ -1,8 +1,12 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { InstallationInfo } from "~/platform/app-api/schemas";
 
 /** The calling installation itself, with the settings the merchant gave the app (no scope needed). */
-export const { loader, action } = appApiRoute({
-  GET: {
+export const { loader, action, declared } = appApiRoute("/app-api/installation", {
+  GET: operation({
+    summary: "The calling installation: scopes, re-consent state and the merchant's app settings",
+    answer: { status: 200, schema: InstallationInfo },
+    errors: [],
     handler: async ({ caller }) => ({
       installationId: caller.installation.id,
       appId: caller.app.id,
@@ -13,5 +17,5 @@ export const { loader, action } = appApiRoute({
       settings: caller.installation.settings,
       installedAt: caller.installation.installedAt.toISOString(),
     }),
-  },
+  }),
 });

@@ -1,16 +1,20 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
-import { parseWith, readJson } from "~/platform/core/http.server";
+import { z } from "zod";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
 import { reportPayment } from "~/platform/catalog/orders.server";
-import { PaymentReport } from "~/platform/app-api/schemas";
+import { Order, PaymentReport } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  POST: {
+export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/payment", {
+  POST: operation({
+    summary: "Report the outcome of a payment the app created",
     scope: "write_payments",
-    handler: async ({ request, context, caller, params }) => {
-      await getOrderRow(context.db, caller.business.id, params.id!);
-      const input = parseWith(PaymentReport, await readJson(request));
-      return reportPayment(context.db, caller.business.id, caller.installation.id, params.id!, input);
+    params: z.object({ id: z.string().describe("Order id") }),
+    body: PaymentReport,
+    answer: { status: 200, schema: Order },
+    errors: [400, 404, 409],
+    handler: async ({ context, caller, params, body }) => {
+      await getOrderRow(context.db, caller.business.id, params.id);
+      return reportPayment(context.db, caller.business.id, caller.installation.id, params.id, body);
     },
-  },
+  }),
 });

@@ -1,17 +1,20 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
-import { ApiError, readJson } from "~/platform/core/http.server";
+import { z } from "zod";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
-import { moveOrderStatus, parseOrderStatus } from "~/platform/catalog/orders.server";
+import { moveOrderStatus } from "~/platform/catalog/orders.server";
+import { Order, StatusChange } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  PATCH: {
+export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/status", {
+  PATCH: operation({
+    summary: "Move an order to another status (allowed moves only)",
     scope: "write_orders",
-    handler: async ({ request, context, caller, params }) => {
-      await getOrderRow(context.db, caller.business.id, params.id!);
-      const body = await readJson(request);
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ApiError(400, "body: must be an object with status");
-      const status = parseOrderStatus((body as { status?: unknown }).status);
-      return moveOrderStatus(context.db, caller.business.id, params.id!, status, `app:${caller.app.id}`);
+    params: z.object({ id: z.string().describe("Order id") }),
+    body: StatusChange,
+    answer: { status: 200, schema: Order },
+    errors: [400, 404, 409],
+    handler: async ({ context, caller, params, body }) => {
+      await getOrderRow(context.db, caller.business.id, params.id);
+      return moveOrderStatus(context.db, caller.business.id, params.id, body.status, `app:${caller.app.id}`);
     },
-  },
+  }),
 });

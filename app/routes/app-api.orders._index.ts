@@ -1,30 +1,42 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
-import { json, paginated, parsePagination, readJson, ApiError } from "~/platform/core/http.server";
+import { z } from "zod";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { json, paginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
-import { checkout } from "../../storefront/checkout.server";
+import { checkout, checkoutSchema } from "../../storefront/checkout.server";
 import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
+import { Order, OrderList } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: {
+/** The checkout pipeline's own input schema, under the name the document gives it. */
+const GuestOrder = checkoutSchema.meta({ id: "GuestOrder" });
+
+export const { loader, action, declared } = appApiRoute("/app-api/orders", {
+  GET: operation({
+    summary: "List orders, newest first",
     scope: "read_orders",
-    handler: async ({ request, context, caller }) => {
-      const page = parsePagination(new URL(request.url), { limit: 20, max: 50 });
+    page: { limit: 20, max: 50 },
+    answer: { status: 200, schema: OrderList },
+    errors: [400],
+    handler: async ({ context, caller, page }) => {
       const { data, total } = await listOrders(context.db, caller.business.id, page);
       return paginated(data, total, page);
     },
-  },
-  POST: {
+  }),
+  POST: operation({
+    summary: "Create a guest order through the checkout pipeline",
     scope: "write_orders",
-    handler: async ({ request, context, caller }) => {
-      const key = request.headers.get("Idempotency-Key");
-      if (key !== null && (key.length < 1 || key.length > 255)) throw new ApiError(400, "Idempotency-Key must be 1-255 characters");
-      const body = await readJson(request);
+    headers: z.object({
+      "Idempotency-Key": z.string().min(1, "must be 1-255 characters").max(255, "must be 1-255 characters").optional().describe("Retries with the same key and body return the first order for 24 hours"),
+    }),
+    body: GuestOrder,
+    answer: { status: 201, schema: Order },
+    errors: [400, 413, 422, 502],
+    handler: async ({ context, caller, headers, body }) => {
       const result = await checkout(context.db, caller.business, body, {
         hooks: checkoutHooks(context.db, context.env),
-        idempotencyKey: key,
+        idempotencyKey: headers["Idempotency-Key"] ?? null,
         actor: `app:${caller.app.id}`,
       });
       return json(result.order, 201);
     },
-  },
+  }),
 });

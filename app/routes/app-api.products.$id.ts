@@ -1,7 +1,16 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
+import { z } from "zod";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
+import { Product } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: { scope: "read_products", handler: async ({ context, caller, params }) => serializeProduct(await getProduct(context.db, caller.business.id, params.id!)) },
+export const { loader, action, declared } = appApiRoute("/app-api/products/{id}", {
+  GET: operation({
+    summary: "One product",
+    scope: "read_products",
+    params: z.object({ id: z.string().describe("Product id") }),
+    answer: { status: 200, schema: Product },
+    errors: [404],
+    handler: async ({ context, caller, params }) => serializeProduct(await getProduct(context.db, caller.business.id, params.id)),
+  }),
 });

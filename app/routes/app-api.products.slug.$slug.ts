@@ -1,7 +1,16 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
+import { z } from "zod";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getProductBySlug } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
+import { Product } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: { scope: "read_products", handler: async ({ context, caller, params }) => serializeProduct(await getProductBySlug(context.db, caller.business.id, params.slug!)) },
+export const { loader, action, declared } = appApiRoute("/app-api/products/slug/{slug}", {
+  GET: operation({
+    summary: "One product by slug",
+    scope: "read_products",
+    params: z.object({ slug: z.string().describe("Product slug") }),
+    answer: { status: 200, schema: Product },
+    errors: [404],
+    handler: async ({ context, caller, params }) => serializeProduct(await getProductBySlug(context.db, caller.business.id, params.slug)),
+  }),
 });

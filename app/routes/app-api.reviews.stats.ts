@@ -1,6 +1,13 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { reviewStats } from "~/platform/catalog/queries.server";
+import { ReviewStats } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: { scope: "read_reviews", handler: async ({ context, caller }) => reviewStats(context.db, caller.business.id) },
+export const { loader, action, declared } = appApiRoute("/app-api/reviews/stats", {
+  GET: operation({
+    summary: "Review statistics",
+    scope: "read_reviews",
+    answer: { status: 200, schema: ReviewStats },
+    errors: [],
+    handler: async ({ context, caller }) => reviewStats(context.db, caller.business.id),
+  }),
 });

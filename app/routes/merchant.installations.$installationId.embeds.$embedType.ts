@@ -1,11 +1,18 @@
-import { apiRoute, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
-import { setEmbed } from "~/platform/extensions/merchant.server";
+import { embedUpdateSchema, setEmbed } from "~/platform/extensions/merchant.server";
+import { EmbedState } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  PUT: async ({ request, context, params }) => {
-    const business = requireBusiness(await requireApiAccount(request, context, "MERCHANT"));
-    return setEmbed(context.db, business.id, params.installationId!, params.embedType!, await readJson(request));
-  },
+const EmbedUpdate = embedUpdateSchema.meta({ id: "EmbedUpdate" });
+
+export const { loader, action, declared } = platformRoute("/merchant/installations/{installationId}/embeds/{embedType}", "MERCHANT", {
+  PUT: operation({
+    summary: "Switch an app's storefront embed on or off, with its settings (validated against the embed's settingsSchema)",
+    params: z.object({ installationId: z.string().describe("Installation id"), embedType: z.string().describe("The embed's type in the app's manifest") }),
+    body: EmbedUpdate,
+    answer: { status: 200, schema: EmbedState },
+    errors: [400, 404],
+    handler: async ({ context, user, params, body }) => setEmbed(context.db, requireBusiness(user).id, params.installationId, params.embedType, body),
+  }),
 });

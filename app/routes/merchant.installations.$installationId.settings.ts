@@ -1,18 +1,29 @@
-import { apiRoute, readJson, ApiError } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { and, eq } from "drizzle-orm";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { ApiError } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { setAppSettings } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
-import { and, eq } from "drizzle-orm";
+import { AppSettingsState } from "~/platform/platform-api/schemas";
 import { installations } from "../../db/schema";
 
-export const { loader, action } = apiRoute({
-  PUT: async ({ request, context, params }) => {
-    const business = requireBusiness(await requireApiAccount(request, context, "MERCHANT"));
-    const [installation] = await context.db.select().from(installations).where(and(eq(installations.id, params.installationId!), eq(installations.businessId, business.id)));
-    if (!installation) throw new ApiError(404, "Installation not found");
-    const app = await getAppForReview(context.db, installation.appId);
-    return setAppSettings(context.db, business.id, installation.id, await readJson(request), (app.manifest as Manifest | null) ?? null);
-  },
+const AppSettings = z.record(z.string(), z.unknown()).describe("The app's settings, validated against its manifest's settingsSchema").meta({ id: "AppSettings" });
+
+export const { loader, action, declared } = platformRoute("/merchant/installations/{installationId}/settings", "MERCHANT", {
+  PUT: operation({
+    summary: "Save the merchant's settings of an installed app",
+    params: z.object({ installationId: z.string().describe("Installation id") }),
+    body: AppSettings,
+    answer: { status: 200, schema: AppSettingsState },
+    errors: [400, 404],
+    handler: async ({ context, user, params, body }) => {
+      const business = requireBusiness(user);
+      const [installation] = await context.db.select().from(installations).where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
+      if (!installation) throw new ApiError(404, "Installation not found");
+      const app = await getAppForReview(context.db, installation.appId);
+      return setAppSettings(context.db, business.id, installation.id, body, (app.manifest as Manifest | null) ?? null);
+    },
+  }),
 });

@@ -1,17 +1,28 @@
-import { apiRoute, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
-import { savePage } from "~/platform/extensions/merchant.server";
+import { pageInputSchema, savePage } from "~/platform/extensions/merchant.server";
+import { Page } from "~/platform/app-api/schemas";
 
-export const { loader, action } = apiRoute({
-  GET: async ({ request, context, params }) => {
-    const business = requireBusiness(await requireApiAccount(request, context, "MERCHANT"));
-    return serializePage(await getPage(context.db, business.id, params.slug!));
-  },
-  PUT: async ({ request, context, params }) => {
-    const business = requireBusiness(await requireApiAccount(request, context, "MERCHANT"));
-    return serializePage(await savePage(context.db, business.id, params.slug!, await readJson(request)));
-  },
+const params = z.object({ slug: z.string().describe("Page slug: lowercase letters, digits and hyphens") });
+const PageInput = pageInputSchema.meta({ id: "PageInput" });
+
+export const { loader, action, declared } = platformRoute("/merchant/pages/{slug}", "MERCHANT", {
+  GET: operation({
+    summary: "One site page",
+    params,
+    answer: { status: 200, schema: Page },
+    errors: [404],
+    handler: async ({ context, user, params }) => serializePage(await getPage(context.db, requireBusiness(user).id, params.slug)),
+  }),
+  PUT: operation({
+    summary: "Create or replace a site page; an app block must name an active block of an installed app",
+    params,
+    body: PageInput,
+    answer: { status: 200, schema: Page },
+    errors: [400],
+    handler: async ({ context, user, params, body }) => serializePage(await savePage(context.db, requireBusiness(user).id, params.slug, body)),
+  }),
 });

@@ -30,6 +30,10 @@ export default function Docs() {
           <h2><Link to="/portal/docs/api">App API reference</Link></h2>
           <p className="muted">Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.</p>
         </li>
+        <li className="card">
+          <h2><Link to="/portal/docs/platform-api">Platform API reference</Link></h2>
+          <p className="muted">The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1 document.</p>
+        </li>
       </ul>
     </div>
   );

@@ -1,11 +1,17 @@
-import { apiRoute, parseWith, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { hideReview, hideSchema } from "~/platform/apps/app-reviews.server";
+import { AppReview } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "REVIEWER");
-    const { reason } = parseWith(hideSchema, await readJson(request));
-    return hideReview(context.db, account.id, params.reviewId!, reason);
-  },
+const HideReview = hideSchema.meta({ id: "HideReview" });
+
+export const { loader, action, declared } = platformRoute("/review/app-reviews/{reviewId}/hide", "REVIEWER", {
+  POST: operation({
+    summary: "Hide a merchant's review of an app from the marketplace, with the reason its author is shown",
+    params: z.object({ reviewId: z.string().describe("Review id") }),
+    body: HideReview,
+    answer: { status: 200, schema: AppReview },
+    errors: [400, 404],
+    handler: async ({ context, user, params, body }) => hideReview(context.db, user.account.id, params.reviewId, body.reason),
+  }),
 });

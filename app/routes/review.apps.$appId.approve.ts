@@ -1,11 +1,15 @@
-import { apiRoute } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { approveApp } from "~/platform/apps/review.server";
+import { AppRecord } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "REVIEWER");
-    return serializeApp(await approveApp(context.db, account.id, params.appId!));
-  },
+export const { loader, action, declared } = platformRoute("/review/apps/{appId}/approve", "REVIEWER", {
+  POST: operation({
+    summary: "Approve the app or its update in review: APPROVED, the manifest synced, test installs become production installs",
+    params: z.object({ appId: z.string().describe("App id") }),
+    answer: { status: 200, schema: AppRecord },
+    errors: [404, 409],
+    handler: async ({ context, user, params }) => serializeApp(await approveApp(context.db, user.account.id, params.appId)),
+  }),
 });

@@ -1,12 +1,19 @@
-import { apiRoute, parseWith, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { rejectApp, rejectSchema } from "~/platform/apps/review.server";
+import { AppRecord } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    await requireApiAccount(request, context, "REVIEWER");
-    const { notes } = parseWith(rejectSchema, await readJson(request, { optional: true }));
-    return serializeApp(await rejectApp(context.db, params.appId!, notes));
-  },
+const Rejection = rejectSchema.meta({ id: "AppRejection" });
+
+export const { loader, action, declared } = platformRoute("/review/apps/{appId}/reject", "REVIEWER", {
+  POST: operation({
+    summary: "Send the app back to its developer with notes: DRAFT, or APPROVED with the update withdrawn",
+    params: z.object({ appId: z.string().describe("App id") }),
+    body: Rejection,
+    bodyOptional: true,
+    answer: { status: 200, schema: AppRecord },
+    errors: [400, 404, 409],
+    handler: async ({ context, params, body }) => serializeApp(await rejectApp(context.db, params.appId, body.notes)),
+  }),
 });

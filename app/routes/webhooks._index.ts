@@ -1,14 +1,24 @@
-import { appApiRoute } from "~/platform/app-api/wrapper.server";
-import { json, paginated, parsePagination, readJson } from "~/platform/core/http.server";
-import { createRegistration, listRegistrations, serializeWebhook } from "~/platform/webhooks/registrations.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { json, paginated } from "~/platform/core/http.server";
+import { createRegistration, listRegistrations, serializeWebhook, WebhookCreate } from "~/platform/webhooks/registrations.server";
+import { WebhookCreated, WebhookList } from "~/platform/app-api/schemas";
 
-export const { loader, action } = appApiRoute({
-  GET: {
-    handler: async ({ request, context, caller }) => {
-      const page = parsePagination(new URL(request.url));
+export const { loader, action, declared } = appApiRoute("/webhooks", {
+  GET: operation({
+    summary: "List the installation's webhook registrations (no secrets)",
+    page: { limit: 50, max: 100 },
+    answer: { status: 200, schema: WebhookList },
+    errors: [400],
+    handler: async ({ context, caller, page }) => {
       const { rows, total } = await listRegistrations(context.db, caller, page);
       return paginated(rows.map(serializeWebhook), total, page);
     },
-  },
-  POST: { handler: async ({ request, context, caller }) => json(await createRegistration(context.db, context.env, caller, await readJson(request)), 201) },
+  }),
+  POST: operation({
+    summary: "Register a webhook; the answer carries its secret, once",
+    body: WebhookCreate,
+    answer: { status: 201, schema: WebhookCreated },
+    errors: [400, 403, 413],
+    handler: async ({ context, caller, body }) => json(await createRegistration(context.db, context.env, caller, body), 201),
+  }),
 });

@@ -1,7 +1,8 @@
 /**
  * The one wrapper of every App API and /webhooks route: installation token -> installation,
- * rate limit (counted in the database), scope check, the X-RateLimit headers on every answer, and
- * the contract's error body.
+ * rate limit (counted in the database), scope check, the request validated from the operation's
+ * declaration (core/operations.server.ts), the X-RateLimit headers on every answer, and the
+ * contract's error body.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
@@ -9,10 +10,10 @@ import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.ser
 import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
+import type { z } from "zod";
+import { readInput, type DeclaredRoute, type Method, type OperationInput, type OperationSpec, type PageLimits } from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export type AppApiHandler = { scope?: Scope; handler: (args: AppApiArgs) => Promise<Response | object | null> };
 
 const WINDOW_MS = 60_000;
 
@@ -39,8 +40,37 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
-export function appApiRoute(handlers: Partial<Record<Method, AppApiHandler>>) {
-  const allowed = Object.keys(handlers).join(", ");
+/** The arguments of an App API handler: Remix's, the caller, and the request's parts its declaration validated. */
+export type AppApiHandlerArgs<P, Q, H, B, G> = Omit<AppApiArgs, "params"> & OperationInput<P, Q, H, B, G>;
+
+/** One App API operation: its declaration and its handler. */
+export type AppApiOperation = OperationSpec & { handler: (args: any) => Promise<Response | object | null> };
+
+/**
+ * Declares one operation of the App API or /webhooks (decision 025). The generics are inferred
+ * from the declaration, so that the handler's `params`, `query`, `headers`, `body` and `page` are
+ * typed by their schemas.
+ */
+export function operation<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  H extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  G extends PageLimits | undefined = undefined,
+>(
+  declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> & { scope?: Scope; page?: G; handler: (args: AppApiHandlerArgs<P, Q, H, B, G>) => Promise<Response | object | null> },
+): AppApiOperation {
+  return declared as unknown as AppApiOperation;
+}
+
+/**
+ * A route module of the App API or /webhooks: its OpenAPI path (the route's own path with `{name}`
+ * for each `$name`) and one declared operation per method. Answers in order: 401 (token), 429
+ * (rate limit), 405 (method), 403 (scope), 400/413 (the declared parameters and body), then the
+ * handler; every answer carries the X-RateLimit headers.
+ */
+export function appApiRoute(path: string, operations: Partial<Record<Method, AppApiOperation>>) {
+  const allowed = Object.keys(operations).join(", ");
   const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
     const { request, context } = args;
     const window = rateWindow(context.env.appApiRateLimit);
@@ -55,16 +85,18 @@ export function appApiRoute(handlers: Partial<Record<Method, AppApiHandler>>) {
     if (!rate.allowed)
       return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, { ...rate.headers, "Retry-After": String(rate.retryAfter) });
     const method = request.method.toUpperCase() as Method;
-    const route = handlers[method] ?? (method === ("HEAD" as Method) ? handlers.GET : undefined);
-    if (!route) return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...rate.headers, Allow: allowed });
+    const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
+    if (!op) return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...rate.headers, Allow: allowed });
     try {
-      if (route.scope && !caller.installation.scopes.includes(route.scope))
-        throw new ApiError(403, `This call needs the ${route.scope} scope, which the installation has not been granted`);
-      const result = await route.handler({ ...args, caller, context } as AppApiArgs);
+      if (op.scope && !caller.installation.scopes.includes(op.scope as Scope))
+        throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
+      const input = await readInput(op, request, args.params);
+      const result = await op.handler({ ...args, ...input, caller, context });
       return withHeaders(result instanceof Response ? result : json(result), rate.headers);
     } catch (e) {
       return withHeaders(toErrorResponse(e), rate.headers);
     }
   };
-  return { loader: dispatch, action: dispatch };
+  const declared: DeclaredRoute = { path, caller: "app", operations };
+  return { loader: dispatch, action: dispatch, declared };
 }

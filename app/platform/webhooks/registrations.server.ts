@@ -7,27 +7,48 @@ import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
 import type { Env } from "../core/env.server";
-import { ApiError, parseWith } from "../core/http.server";
+import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { encrypt } from "../core/crypto.server";
-import { webUrl } from "../core/validation.server";
+import { appUrlProblem } from "../core/urls";
 import { EVENTS, EVENT_NAMES, eventAllowed } from "../apps/catalog";
 import type { AppCaller } from "../installs/installs.server";
 import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
 
-const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure");
+const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]];
 
-function eventsSchema() {
-  return z.array(z.string()).min(1, "must name at least one event").max(50).transform((s) => [...new Set(s)]);
-}
+/** An absolute http(s) URL (https only in production: `productionUrl`, which needs the settings). */
+const webhookUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .superRefine((value, ctx) => {
+    const problem = appUrlProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .describe("absolute http(s) URL; https in production");
+export const WebhookEventName = z.enum(subscribable, { error: (issue) => `unknown event ${String(issue.input)}` });
+const eventList = z.array(WebhookEventName).min(1, "must name at least one event").max(50);
 
-export function createSchema(env: Pick<Env, "isProduction">) {
-  return z.object({ url: webUrl(env), events: eventsSchema(), description: z.string().trim().max(500).optional() });
-}
-export function updateSchema(env: Pick<Env, "isProduction">) {
-  return z.object({ url: webUrl(env).optional(), events: eventsSchema().optional(), description: z.string().trim().max(500).optional(), isActive: z.boolean().optional() }).strict();
+/** The bodies of POST /webhooks and PATCH /webhooks/<id>, declared by their route modules (decision 025). */
+export const WebhookCreate = z.object({ url: webhookUrl, events: eventList, description: z.string().trim().max(500).optional() }).meta({ id: "WebhookCreate" });
+export const WebhookUpdate = z
+  .object({
+    url: webhookUrl.optional(),
+    events: eventList.optional(),
+    description: z.string().trim().max(500).optional(),
+    isActive: z.boolean().optional().describe("true re-activates and resets the failure count"),
+  })
+  .strict()
+  .meta({ id: "WebhookUpdate" });
+export type WebhookCreateInput = z.output<typeof WebhookCreate>;
+export type WebhookUpdateInput = z.output<typeof WebhookUpdate>;
+
+function productionUrl(env: Pick<Env, "isProduction">, url: string) {
+  const problem = env.isProduction ? appUrlProblem(url, { httpsOnly: true }) : null;
+  if (problem) throw new ApiError(400, `url: ${problem}`);
 }
 
 /** 400 for an unknown event; 403 for one whose scope the installation lacks. */
@@ -52,8 +73,9 @@ export function serializeDelivery(d: WebhookDelivery) {
   };
 }
 
-export async function createRegistration(db: Db, env: Env, caller: AppCaller, body: unknown) {
-  const input = parseWith(createSchema(env), body);
+export async function createRegistration(db: Db, env: Env, caller: AppCaller, input: WebhookCreateInput) {
+  productionUrl(env, input.url);
+  input = { ...input, events: [...new Set(input.events)] };
   checkEvents(caller, input.events);
   const secret = newWebhookSecret(caller.installation.isTestInstall);
   const t = now();
@@ -83,9 +105,10 @@ export async function listRegistrations(db: Db, caller: AppCaller, page: { limit
   return { rows, total };
 }
 
-export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, body: unknown) {
+export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, input: WebhookUpdateInput) {
   const existing = await getRegistration(db, caller, id);
-  const input = parseWith(updateSchema(env), body);
+  if (input.url !== undefined) productionUrl(env, input.url);
+  if (input.events) input = { ...input, events: [...new Set(input.events)] };
   if (input.events) checkEvents(caller, input.events);
   const change: Partial<Webhook> = { updatedAt: now() };
   if (input.url !== undefined) change.url = input.url;

@@ -400,11 +400,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Error: {
-            statusCode: number;
-            message: string;
-            error: string;
-        };
         Business: {
             id: string;
             name: string;
@@ -417,27 +412,81 @@ export interface components {
             locale: string;
             timezone: string;
         };
-        Product: {
+        Dashboard: {
+            today: {
+                orders: number;
+                revenue: number;
+            };
+            last30Days: {
+                orders: number;
+                revenue: number;
+            };
+            averageOrderValue: number;
+            ordersByStatus: {
+                [key: string]: number;
+            };
+            topProducts: {
+                productId: string;
+                name: string;
+                quantity: number;
+                revenue: number;
+            }[];
+        };
+        Delivery: {
+            /** @description also X-Service-Event-Id and the envelope's id */
             id: string;
-            name: string;
-            description: string;
-            /** @description major units */
-            price: number;
-            category: string;
-            isAvailable: boolean;
-            imageUrl: string;
-            slug: string;
+            eventId: string;
+            event: string;
             /** @enum {string} */
-            status: "ACTIVE" | "DRAFT" | "ARCHIVED";
-            /** @description null: stock not tracked */
-            stock: number | null;
+            status: "PENDING" | "RETRYING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastDurationMs: number | null;
+            nextAttemptAt: string | null;
             /** @description ISO 8601 timestamp */
             createdAt: string;
-            /** @description ISO 8601 timestamp */
-            updatedAt: string;
         };
-        /** @enum {string} */
-        OrderStatus: "PENDING" | "CONFIRMED" | "PREPARING" | "READY" | "IN_DELIVERY" | "DELIVERED" | "CANCELLED";
+        DeliveryList: {
+            data: components["schemas"]["Delivery"][];
+            total: number;
+            page: number;
+            limit: number;
+        };
+        Error: {
+            statusCode: number;
+            message: string;
+            error: string;
+        };
+        GuestOrder: {
+            customer: {
+                name: string;
+                phone: string;
+                email?: string | null;
+            };
+            items: {
+                productId: string;
+                quantity: number;
+            }[];
+            /** @enum {string} */
+            deliveryMethod: "DELIVERY" | "PICKUP";
+            paymentMethod: string;
+            address?: string | null;
+            notes?: string | null;
+        };
+        InstallationInfo: {
+            installationId: string;
+            appId: string;
+            businessId: string;
+            scopes: string[];
+            needsReConsent: boolean;
+            isTestInstall: boolean;
+            /** @description the app settings the merchant saved (manifest settingsSchema) */
+            settings: {
+                [key: string]: unknown;
+            };
+            /** @description ISO 8601 timestamp */
+            installedAt: string;
+        };
         Order: {
             id: string;
             orderNumber: string;
@@ -471,26 +520,14 @@ export interface components {
             /** @description ISO 8601 timestamp */
             updatedAt: string;
         };
-        Review: {
-            id: string;
-            productId: string;
-            rating: number;
-            comment: string;
-            authorName: string;
-            /** @description ISO 8601 timestamp */
-            createdAt: string;
+        OrderList: {
+            data: components["schemas"]["Order"][];
+            total: number;
+            page: number;
+            limit: number;
         };
-        ReviewStats: {
-            averageRating: number;
-            totalReviews: number;
-            distribution: {
-                1: number;
-                2: number;
-                3: number;
-                4: number;
-                5: number;
-            };
-        };
+        /** @enum {string} */
+        OrderStatus: "PENDING" | "CONFIRMED" | "PREPARING" | "READY" | "IN_DELIVERY" | "DELIVERED" | "CANCELLED";
         Page: {
             id: string;
             slug: string;
@@ -509,25 +546,35 @@ export interface components {
             /** @description ISO 8601 timestamp */
             updatedAt: string;
         };
-        Dashboard: {
-            today: {
-                orders: number;
-                revenue: number;
-            };
-            last30Days: {
-                orders: number;
-                revenue: number;
-            };
-            averageOrderValue: number;
-            ordersByStatus: {
-                [key: string]: number;
-            };
-            topProducts: {
-                productId: string;
-                name: string;
-                quantity: number;
-                revenue: number;
-            }[];
+        PageList: {
+            data: components["schemas"]["Page"][];
+            total: number;
+            page: number;
+            limit: number;
+        };
+        PaymentReport: {
+            /** @enum {string} */
+            status: "COMPLETED" | "EXPIRED";
+            invoiceId: string;
+        };
+        Product: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description major units */
+            price: number;
+            category: string;
+            isAvailable: boolean;
+            imageUrl: string;
+            slug: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "DRAFT" | "ARCHIVED";
+            /** @description null: stock not tracked */
+            stock: number | null;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+            /** @description ISO 8601 timestamp */
+            updatedAt: string;
         };
         ProductList: {
             data: components["schemas"]["Product"][];
@@ -535,11 +582,19 @@ export interface components {
             page: number;
             limit: number;
         };
-        OrderList: {
-            data: components["schemas"]["Order"][];
-            total: number;
-            page: number;
-            limit: number;
+        Redelivery: {
+            id: string;
+            /** @constant */
+            status: "QUEUED";
+        };
+        Review: {
+            id: string;
+            productId: string;
+            rating: number;
+            comment: string;
+            authorName: string;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
         };
         ReviewList: {
             data: components["schemas"]["Review"][];
@@ -547,44 +602,20 @@ export interface components {
             page: number;
             limit: number;
         };
-        PageList: {
-            data: components["schemas"]["Page"][];
-            total: number;
-            page: number;
-            limit: number;
+        ReviewStats: {
+            averageRating: number;
+            totalReviews: number;
+            distribution: {
+                1: number;
+                2: number;
+                3: number;
+                4: number;
+                5: number;
+            };
         };
         StatusChange: {
-            /** @description one of PENDING, CONFIRMED, PREPARING, READY, IN_DELIVERY, DELIVERED, CANCELLED */
-            status: string;
-        };
-        PaymentReport: {
             /** @enum {string} */
-            status: "COMPLETED" | "EXPIRED";
-            invoiceId: string;
-        };
-        WebhookCreate: {
-            /** @description absolute http(s) URL; https in production */
-            url: string;
-            events: ("order.created" | "order.status_changed" | "order.delivered" | "order.cancelled" | "payment.completed" | "payment.expired" | "product.created" | "product.updated" | "product.deleted" | "product.out_of_stock" | "product.low_stock" | "product.back_in_stock" | "review.created" | "review.deleted")[];
-            description?: string;
-        };
-        WebhookUpdate: {
-            url?: string;
-            events?: ("order.created" | "order.status_changed" | "order.delivered" | "order.cancelled" | "payment.completed" | "payment.expired" | "product.created" | "product.updated" | "product.deleted" | "product.out_of_stock" | "product.low_stock" | "product.back_in_stock" | "review.created" | "review.deleted")[];
-            description?: string;
-            /** @description true re-activates and resets the failure count */
-            isActive?: boolean;
-        };
-        WebhookCreated: {
-            id: string;
-            url: string;
-            events: string[];
-            isActive: boolean;
-            description: string;
-            /** @description ISO 8601 timestamp */
-            createdAt: string;
-            /** @description whsec_…, shown only in this answer */
-            secret: string;
+            status: "PENDING" | "CONFIRMED" | "PREPARING" | "READY" | "IN_DELIVERY" | "DELIVERED" | "CANCELLED";
         };
         Webhook: {
             id: string;
@@ -597,36 +628,28 @@ export interface components {
             /** @description consecutive_failures when auto-disabled */
             disabledReason: string | null;
         };
+        WebhookCreate: {
+            /** @description absolute http(s) URL; https in production */
+            url: string;
+            events: ("order.created" | "order.status_changed" | "order.delivered" | "order.cancelled" | "payment.completed" | "payment.expired" | "product.created" | "product.updated" | "product.deleted" | "product.out_of_stock" | "product.low_stock" | "product.back_in_stock" | "review.created" | "review.deleted")[];
+            description?: string;
+        };
+        WebhookCreated: {
+            id: string;
+            url: string;
+            events: string[];
+            isActive: boolean;
+            description: string;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+            /** @description whsec_…, shown only in this answer */
+            secret: string;
+        };
         WebhookList: {
             data: components["schemas"]["Webhook"][];
             total: number;
             page: number;
             limit: number;
-        };
-        Delivery: {
-            /** @description also X-Service-Event-Id and the envelope's id */
-            id: string;
-            eventId: string;
-            event: string;
-            /** @enum {string} */
-            status: "PENDING" | "RETRYING" | "SUCCEEDED" | "FAILED";
-            attempts: number;
-            lastStatusCode: number | null;
-            lastDurationMs: number | null;
-            nextAttemptAt: string | null;
-            /** @description ISO 8601 timestamp */
-            createdAt: string;
-        };
-        DeliveryList: {
-            data: components["schemas"]["Delivery"][];
-            total: number;
-            page: number;
-            limit: number;
-        };
-        Redelivery: {
-            id: string;
-            /** @constant */
-            status: "QUEUED";
         };
         WebhookTestResult: {
             success: boolean;
@@ -634,35 +657,13 @@ export interface components {
             durationMs: number;
             error?: string;
         };
-        InstallationInfo: {
-            installationId: string;
-            appId: string;
-            businessId: string;
-            scopes: string[];
-            needsReConsent: boolean;
-            isTestInstall: boolean;
-            /** @description the app settings the merchant saved (manifest settingsSchema) */
-            settings: {
-                [key: string]: unknown;
-            };
-            /** @description ISO 8601 timestamp */
-            installedAt: string;
-        };
-        GuestOrder: {
-            customer: {
-                name: string;
-                phone: string;
-                email?: string | null;
-            };
-            items: {
-                productId: string;
-                quantity: number;
-            }[];
-            /** @enum {string} */
-            deliveryMethod: "DELIVERY" | "PICKUP";
-            paymentMethod: string;
-            address?: string | null;
-            notes?: string | null;
+        WebhookUpdate: {
+            /** @description absolute http(s) URL; https in production */
+            url?: string;
+            events?: ("order.created" | "order.status_changed" | "order.delivered" | "order.cancelled" | "payment.completed" | "payment.expired" | "product.created" | "product.updated" | "product.deleted" | "product.out_of_stock" | "product.low_stock" | "product.back_in_stock" | "review.created" | "review.deleted")[];
+            description?: string;
+            /** @description true re-activates and resets the failure count */
+            isActive?: boolean;
         };
     };
     responses: never;

@@ -1,0 +1,60 @@
+/**
+ * The registry of declared JSON operations (decision 025): every route module of the App API and
+ * /webhooks, and of the Platform API (/merchant, /review), imported explicitly so that the document is complete however the Remix build bundles
+ * them. Each module declares its own operations (`appApiRoute(path, { GET: operation({...}) })`);
+ * these lists only name the modules. `app/platform/app-api/operations.test.ts` walks the route tree
+ * and fails when a module under /app-api, /webhooks, /merchant or /review is missing here or from
+ * its document.
+ */
+import type { DeclaredRoute } from "~/platform/core/operations.server";
+import { openApiDocument } from "~/platform/app-api/openapi.server";
+import { platformApiDocument } from "~/platform/platform-api/openapi.server";
+import * as analyticsDashboard from "./routes/app-api.analytics.dashboard";
+import * as business from "./routes/app-api.business";
+import * as installation from "./routes/app-api.installation";
+import * as orderOne from "./routes/app-api.orders.$id._index";
+import * as orderPayment from "./routes/app-api.orders.$id.payment";
+import * as orderStatus from "./routes/app-api.orders.$id.status";
+import * as orders from "./routes/app-api.orders._index";
+import * as pageOne from "./routes/app-api.pages.$slug";
+import * as pages from "./routes/app-api.pages._index";
+import * as productOne from "./routes/app-api.products.$id";
+import * as products from "./routes/app-api.products._index";
+import * as productBySlug from "./routes/app-api.products.slug.$slug";
+import * as reviews from "./routes/app-api.reviews._index";
+import * as reviewStats from "./routes/app-api.reviews.stats";
+import * as webhooks from "./routes/webhooks._index";
+import * as webhookOne from "./routes/webhooks.$id._index";
+import * as webhookTest from "./routes/webhooks.$id.[test]";
+import * as deliveries from "./routes/webhooks.$id.deliveries._index";
+import * as redeliver from "./routes/webhooks.$id.deliveries.$deliveryId.redeliver";
+import * as merchantInstallations from "./routes/merchant.installations._index";
+import * as merchantInstallation from "./routes/merchant.installations.$installationId";
+import * as merchantConsent from "./routes/merchant.installations.$installationId.consent";
+import * as merchantSettings from "./routes/merchant.installations.$installationId.settings";
+import * as merchantEmbed from "./routes/merchant.installations.$installationId.embeds.$embedType";
+import * as merchantReview from "./routes/merchant.installations.$installationId.review";
+import * as merchantPages from "./routes/merchant.pages._index";
+import * as merchantPage from "./routes/merchant.pages.$slug";
+import * as reviewQueue from "./routes/review.apps._index";
+import * as reviewApprove from "./routes/review.apps.$appId.approve";
+import * as reviewReject from "./routes/review.apps.$appId.reject";
+import * as reviewHide from "./routes/review.app-reviews.$reviewId.hide";
+
+/** The App API and /webhooks, in the document's order. */
+export const APP_API_ROUTES: DeclaredRoute[] = [
+  products, productOne, productBySlug, orders, orderOne, orderStatus, orderPayment, reviews, reviewStats, analyticsDashboard, installation, business, pages, pageOne,
+  webhooks, webhookOne, deliveries, redeliver, webhookTest,
+].map((m) => m.declared);
+
+/** The App API's OpenAPI 3.1 document, served at /app-api/openapi.json and shown in the portal's docs. */
+export const appApiDocument = (publicUrl: string) => openApiDocument(APP_API_ROUTES, publicUrl);
+
+/** The Platform API: /merchant and /review, in the document's order. */
+export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
+  merchantInstallations, merchantInstallation, merchantConsent, merchantSettings, merchantEmbed, merchantReview, merchantPages, merchantPage,
+  reviewQueue, reviewApprove, reviewReject, reviewHide,
+].map((m) => m.declared);
+
+/** The Platform API's OpenAPI 3.1 document, served at /developer/openapi.json. */
+export const platformDocument = (publicUrl: string) => platformApiDocument(PLATFORM_API_ROUTES, publicUrl);

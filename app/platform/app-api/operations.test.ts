@@ -1,0 +1,249 @@
+/**
+ * Each JSON operation declared once (decision 025): every route module the Remix build serves
+ * under /app-api and /webhooks (the App API document) and under /merchant and /review (the Platform
+ * API document) declares its operations, is in its served OpenAPI document with its scope or
+ * caller, limits and errors, and does what its declaration says (scope, role, limits, validation).
+ * The walk is over the real build, so a new route module that is not declared, or not listed in
+ * app/operations.server.ts, fails here.
+ */
+import { describe, expect, it } from "vitest";
+import type { ServerBuild } from "@remix-run/node";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { loadBuild } from "../runtime/web.server";
+import { startPlatform } from "../testing/platform";
+import { appBody } from "../apps/apps.test-helpers";
+import { SCOPE_NAMES } from "../apps/catalog";
+import type { DeclaredRoute } from "../core/operations.server";
+
+const API_PREFIXES = ["/app-api", "/webhooks"];
+/** Route modules under the prefixes that are not operations of the API: the JSON 404 of each prefix and the document itself. */
+const NOT_OPERATIONS = ["/app-api/*", "/webhooks/*", "/app-api/openapi.json"];
+
+const build = await loadBuild();
+const p = await startPlatform();
+const doc = (await p.request("GET", "/app-api/openapi.json")).json;
+
+type Route = ServerBuild["routes"][string];
+function fullPath(route: Route): string {
+  const parts: string[] = [];
+  for (let r: Route | undefined = route; r; r = r.parentId ? build.routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+  return "/" + parts.join("/");
+}
+const modules = Object.values(build.routes)
+  .filter((r): r is Route => Boolean(r))
+  .map((route) => ({ route, path: fullPath(route) }))
+  .filter(({ path }) => API_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")));
+const declaredRoutes = modules.filter(({ path }) => !NOT_OPERATIONS.includes(path)).map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
+
+async function token(scopes: string[]) {
+  const dev = await p.register("DEVELOPER");
+  const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes }) });
+  const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: dev.token });
+  expect(inst.status).toBe(201);
+  return inst.json.accessToken as string;
+}
+/** A concrete address for an OpenAPI path: each {param} filled. */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "missing");
+
+describe("the route tree and the document", () => {
+  it("finds every App API and /webhooks route module, and each declares its operations at its own path", () => {
+    expect(modules.length).toBeGreaterThanOrEqual(22);
+    for (const path of NOT_OPERATIONS) expect(modules.some((m) => m.path === path), path).toBe(true);
+    for (const { path, declared } of declaredRoutes) {
+      expect(declared, `${path} declares its operations (appApiRoute)`).toBeTruthy();
+      // the declared OpenAPI path is the route's own path, each :name as {name}
+      expect(declared!.path, path).toBe(path.replace(/:([\w-]+)/g, "{$1}"));
+      expect(declared!.caller).toBe("app");
+      expect(Object.keys(declared!.operations).length, path).toBeGreaterThan(0);
+    }
+  });
+
+  it("documents every declared operation with its summary, scope, page limits, parameters and errors, and nothing else", () => {
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
+    const declared = new Set<string>();
+    for (const { declared: route } of declaredRoutes) {
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        declared.add(`${method} ${route!.path}`);
+        const op = doc.paths[route!.path]?.[method.toLowerCase()];
+        expect(op, `${method} ${route!.path} is in the document`).toBeTruthy();
+        expect(op.summary).toBe(spec!.summary);
+        expect(op.security).toEqual([{ installationToken: [] }]);
+        expect(op["x-scope"], `${method} ${route!.path} scope`).toBe(spec!.scope);
+        if (spec!.scope) expect(op.description).toContain(`\`${spec!.scope}\``);
+        const statuses = Object.keys(op.responses).map(Number);
+        expect(statuses).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, 401, 429, ...(spec!.scope ? [403] : [])]));
+        const pathParams = (op.parameters ?? []).filter((x: any) => x.in === "path").map((x: any) => x.name);
+        expect(pathParams).toEqual([...route!.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+        const limit = (op.parameters ?? []).find((x: any) => x.name === "limit" && x.in === "query");
+        if (spec!.page) {
+          expect(op["x-pagination"]).toEqual(spec!.page);
+          expect(limit.schema.default).toBe(spec!.page.limit);
+          expect(limit.description).toContain(`clamped to ${spec!.page.max}`);
+        } else {
+          expect(op["x-pagination"]).toBeUndefined();
+          expect(limit).toBeUndefined();
+        }
+        if (spec!.body) expect(op.requestBody.content["application/json"].schema.$ref).toMatch(/^#\/components\/schemas\/\w+$/);
+        else expect(op.requestBody).toBeUndefined();
+      }
+    }
+    expect([...documented].sort()).toEqual([...declared].sort());
+    // the contract's scopes table, read from the declarations
+    const byScope = (scope: string) => [...declared].filter((k) => {
+      const [method, path] = k.split(" ");
+      return doc.paths[path][method.toLowerCase()]["x-scope"] === scope;
+    });
+    expect(byScope("read_products").sort()).toEqual(["GET /app-api/products", "GET /app-api/products/slug/{slug}", "GET /app-api/products/{id}"]);
+    expect(byScope("write_orders").sort()).toEqual(["PATCH /app-api/orders/{id}/status", "POST /app-api/orders"]);
+    expect(byScope("write_payments")).toEqual(["POST /app-api/orders/{id}/payment"]);
+  });
+
+  it("is a valid OpenAPI 3.1 document whose references all resolve", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(validator.version).toBe("3.1");
+    const refs = new Set<string>();
+    JSON.stringify(doc, (key, value) => (key === "$ref" && refs.add(value), value));
+    for (const ref of refs) {
+      const [, section, name] = /^#\/components\/(\w+)\/(\w+)$/.exec(ref) ?? [];
+      expect(doc.components[section]?.[name], ref).toBeTruthy();
+    }
+  });
+});
+
+describe("the declarations are what the routes do", () => {
+  it("every scoped operation answers 403 naming its scope to an installation without it (before reading its input)", async () => {
+    // write_shipping grants hook points only, no App API call
+    const t = await token(["write_shipping"]);
+    let checked = 0;
+    for (const { declared: route } of declaredRoutes)
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        if (!spec!.scope) continue;
+        const res = await p.request(method, concrete(route!.path), { token: t, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
+        expect(res.status, `${method} ${route!.path}`).toBe(403);
+        expect(res.json).toMatchObject({ statusCode: 403, error: "Forbidden" });
+        expect(res.json.message).toContain(spec!.scope);
+        checked++;
+      }
+    expect(checked).toBe(14);
+  });
+
+  it("every list clamps its limit to the declared maximum and pages by the declared default", async () => {
+    const t = await token(SCOPE_NAMES);
+    const own = await p.request("POST", "/webhooks", { token: t, body: { url: "https://hooks.example/in", events: ["order.created"] } });
+    expect(own.status).toBe(201);
+    let checked = 0;
+    for (const { declared: route } of declaredRoutes) {
+      const spec = route!.operations.GET;
+      if (!spec?.page) continue;
+      const address = route!.path.replace("{id}", own.json.id);
+      const byDefault = await p.request("GET", address, { token: t });
+      expect(byDefault.status, address).toBe(200);
+      expect(byDefault.json.limit, address).toBe(spec.page.limit);
+      const clamped = await p.request("GET", `${address}?limit=${spec.page.max + 1}`, { token: t });
+      expect(clamped.json.limit, address).toBe(spec.page.max);
+      const refused = await p.request("GET", `${address}?page=0`, { token: t });
+      expect(refused.status, address).toBe(400);
+      expect(refused.json.message).toBe("page must be a positive integer");
+      checked++;
+    }
+    expect(checked).toBe(6);
+  });
+
+  it("every operation with a body refuses malformed JSON and a body of the wrong shape with the contract's 400, naming the field", async () => {
+    const t = await token(SCOPE_NAMES);
+    let checked = 0;
+    for (const { declared: route } of declaredRoutes)
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        if (!spec!.body) continue;
+        const where = `${method} ${route!.path}`;
+        const malformed = await p.request(method, concrete(route!.path), { token: t, raw: "{not json", headers: { "Content-Type": "application/json" } });
+        expect(malformed.status, where).toBe(400);
+        expect(malformed.json).toEqual({ statusCode: 400, message: "Malformed JSON in request body", error: "Bad Request" });
+        const wrong = await p.request(method, concrete(route!.path), { token: t, body: [] });
+        expect(wrong.status, where).toBe(400);
+        expect(wrong.json.message, where).toMatch(/^body: /);
+        expect(wrong.headers.get("x-ratelimit-limit"), where).toBe("60");
+        checked++;
+      }
+    expect(checked).toBe(5);
+  });
+
+  it("keeps the messages of the order status body and the Idempotency-Key header", async () => {
+    const t = await token(SCOPE_NAMES);
+    const notObject = await p.request("PATCH", "/app-api/orders/missing/status", { token: t, body: "CONFIRMED" });
+    expect(notObject.json.message).toBe("body: must be an object with status");
+    const unknown = await p.request("PATCH", "/app-api/orders/missing/status", { token: t, body: { status: "SHIPPED" } });
+    expect(unknown.json.message).toBe("status: must be one of PENDING, CONFIRMED, PREPARING, READY, IN_DELIVERY, DELIVERED, CANCELLED");
+    const key = await p.request("POST", "/app-api/orders", { token: t, body: {}, headers: { "Idempotency-Key": "k".repeat(256) } });
+    expect(key.status).toBe(400);
+    expect(key.json.message).toBe("Idempotency-Key: must be 1-255 characters");
+    const events = await p.request("POST", "/webhooks", { token: t, body: { url: "https://hooks.example/in", events: ["order.exploded"] } });
+    expect(events.status).toBe(400);
+    expect(events.json.message).toBe("events.0: unknown event order.exploded");
+  });
+});
+
+describe("the Platform API (/merchant, /review)", () => {
+  const PLATFORM_PREFIXES = ["/merchant", "/review"];
+  const platformModules = Object.values(build.routes)
+    .filter((r): r is Route => Boolean(r))
+    .map((route) => ({ route, path: fullPath(route) }))
+    .filter(({ path }) => PLATFORM_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")) && !path.endsWith("/*"))
+    .map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
+
+  it("declares every route module at its own path, for one role, and documents each operation at /developer/openapi.json", async () => {
+    const platformDoc = (await p.request("GET", "/developer/openapi.json")).json;
+    const validator = new Validator();
+    const result = await validator.validate(platformDoc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(platformModules.length).toBe(12);
+    const declared = new Set<string>();
+    for (const { path, declared: route } of platformModules) {
+      expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
+      expect(route!.path).toBe(path.replace(/:([\w-]+)/g, "{$1}"));
+      expect(route!.caller).toBe(path.startsWith("/merchant") ? "MERCHANT" : "REVIEWER");
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        declared.add(`${method} ${route!.path}`);
+        const op = platformDoc.paths[route!.path]?.[method.toLowerCase()];
+        expect(op, `${method} ${route!.path} is in the document`).toBeTruthy();
+        expect(op.summary).toBe(spec!.summary);
+        expect(op["x-caller"]).toBe(route!.caller);
+        expect(op.security).toEqual([{ accountToken: [] }]);
+        expect(op["x-pagination"]).toEqual(spec!.page);
+        expect(Object.keys(op.responses).map(Number)).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, 401, 403]));
+      }
+    }
+    const documented = Object.entries(platformDoc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual([...declared].sort());
+    // the App API's document and this one do not mix
+    expect(Object.keys(doc.paths).some((path) => path.startsWith("/merchant") || path.startsWith("/review"))).toBe(false);
+  });
+
+  it("every operation refuses another role with 403 before reading its input, and validates its declared body", async () => {
+    const developer = await p.register("DEVELOPER");
+    const merchant = await p.register("MERCHANT");
+    const reviewer = await p.createUser("REVIEWER");
+    let refused = 0;
+    let validated = 0;
+    for (const { declared: route } of platformModules)
+      for (const [method, spec] of Object.entries(route!.operations)) {
+        const address = concrete(route!.path);
+        const where = `${method} ${route!.path}`;
+        const res = await p.request(method, address, { token: developer.token, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
+        expect(res.status, where).toBe(403);
+        expect(res.json.message, where).toBe(`This endpoint requires the ${route!.caller} role`);
+        refused++;
+        if (!spec!.body) continue;
+        const own = route!.caller === "MERCHANT" ? merchant.token : reviewer.token;
+        const wrong = await p.request(method, address, { token: own, body: [] });
+        expect(wrong.status, where).toBe(400);
+        expect(wrong.json.message, where).toMatch(/^body: /);
+        validated++;
+      }
+    expect(refused).toBe(15);
+    expect(validated).toBe(6);
+  });
+});

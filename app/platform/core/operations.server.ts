@@ -1,0 +1,219 @@
+/**
+ * A JSON operation declared once (issue 23, decision 025): method, summary, caller, scope, path,
+ * path/query/header parameters, body and answer as zod schemas, pagination limits and error
+ * statuses, next to its handler in its route module. The same declaration validates the request
+ * (`readInput`: the contract's 400 body naming the field, never a 500) and becomes its part of an
+ * OpenAPI 3.1 document (`openApiPaths`). A route module exports its declarations with its loader and
+ * action; the documents are collected from the route modules a registry imports explicitly
+ * (`app/operations.server.ts`), and a test walks the route tree to keep that registry complete.
+ */
+import { z } from "zod";
+import { ApiError, describeZodError, parsePagination, readJson } from "./http.server";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** Page size by default and at most (contract 6: a larger `limit` is clamped, not refused). */
+export type PageLimits = { limit: number; max: number };
+export type Pagination = { page: number; limit: number; offset: number };
+
+type Fields = z.ZodObject;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What one operation declares besides its handler. */
+export type OperationSpec<P extends Fields | undefined = Fields | undefined, Q extends Fields | undefined = Fields | undefined, H extends Fields | undefined = Fields | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> = {
+  summary: string;
+  /** More words for the document (the scope sentence is added by the area). */
+  description?: string;
+  /** The scope the installation needs (App API); absent: none. */
+  scope?: string;
+  /** Path parameters by their name in the path ({id}); absent: the route's parameters, undescribed. */
+  params?: P;
+  query?: Q;
+  /** Request headers by name (matched case-insensitively). */
+  headers?: H;
+  /** A list: `page` and `limit` are read and checked, and documented with these figures. */
+  page?: PageLimits;
+  /** The JSON body; an empty body reads as {} when `bodyOptional`. */
+  body?: B;
+  bodyOptional?: boolean;
+  /** The success answer: its status and, unless empty, its schema (a named schema becomes a component). */
+  answer: { status: number; schema?: z.ZodType; description?: string };
+  /** Error statuses the operation itself may answer (the area adds its own, such as 401 and 429). */
+  errors: number[];
+};
+
+/** What a handler receives besides its area's arguments: the request's validated parts. */
+export type OperationInput<P, Q, H, B, G> = {
+  params: P extends Fields ? z.output<P> : Record<string, string | undefined>;
+  query: Out<Q>;
+  headers: Out<H>;
+  body: Out<B>;
+  page: G extends PageLimits ? Pagination : undefined;
+};
+
+/** One declared operation as collected for a document. */
+export type DeclaredOperation = { method: Method; path: string; caller: string; spec: OperationSpec };
+/** A route module's declarations: its OpenAPI path, who calls it, and one operation per method. */
+export type DeclaredRoute = { path: string; caller: string; operations: Partial<Record<Method, OperationSpec>> };
+
+function shapeKeys(schema: Fields): string[] {
+  return Object.keys(schema.shape);
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError(400, where ? `${where} ${describeZodError(result.error)}` : describeZodError(result.error));
+  return result.data;
+}
+
+/**
+ * The request's parts as the operation declares them, each validated: 400 with the contract's body
+ * naming the field (from `describeZodError`), 413 for a body over 1 MiB; nothing is read that is
+ * not declared (an operation without a body never reads the stream).
+ */
+export async function readInput(spec: OperationSpec, request: Request, routeParams: Record<string, string | undefined>) {
+  const params = spec.params ? validate(spec.params, routeParams) : routeParams;
+  let url: URL | undefined;
+  const page = spec.page ? parsePagination((url ??= new URL(request.url)), spec.page) : undefined;
+  let query: unknown;
+  if (spec.query) {
+    const search = (url ??= new URL(request.url)).searchParams;
+    const raw: Record<string, string | undefined> = {};
+    for (const key of shapeKeys(spec.query)) raw[key] = search.get(key) ?? undefined;
+    query = validate(spec.query, raw);
+  }
+  let headers: unknown;
+  if (spec.headers) {
+    const raw: Record<string, string | undefined> = {};
+    for (const key of shapeKeys(spec.headers)) raw[key] = request.headers.get(key) ?? undefined;
+    headers = validate(spec.headers, raw);
+  }
+  const body = spec.body ? validate(spec.body, await readJson(request, { optional: spec.bodyOptional })) : undefined;
+  return { params, query, headers, body, page } as OperationInput<Fields, Fields, Fields, z.ZodType, PageLimits>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The OpenAPI side
+
+/** `/app-api/orders/{id}` -> `getAppApiOrdersId` */
+export function operationId(method: Method, path: string): string {
+  return `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`;
+}
+
+/** The `{name}`s of an OpenAPI path, in order. */
+export const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  return rest;
+}
+
+function parametersOf(where: "path" | "query" | "header", schema: Fields | undefined, names: string[]) {
+  const shape = (schema?.shape ?? {}) as Record<string, z.ZodType>;
+  const keys = where === "path" ? names : Object.keys(shape);
+  return keys.map((name) => {
+    const field = shape[name];
+    const json = field ? jsonSchemaOf(field) : { type: "string" };
+    const { description, ...rest } = json as { description?: string };
+    return {
+      name,
+      in: where,
+      required: where === "path" ? true : !(field?.safeParse(undefined).success ?? true),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** The name a schema is registered under (`.meta({ id })`), if any. */
+export const schemaName = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id as string | undefined;
+
+/**
+ * The `paths` of a document from declared routes, and the named schemas they use. `decorate` adds
+ * what the area knows (security, the scope sentence, its error statuses and answer headers).
+ */
+export function openApiPaths(
+  routes: DeclaredRoute[],
+  area: {
+    errorText: Record<number, string>;
+    extraErrors(op: DeclaredOperation): number[];
+    describe(op: DeclaredOperation): string | undefined;
+    operationFields(op: DeclaredOperation): Record<string, unknown>;
+    answerHeaders?: Record<string, unknown>;
+  },
+) {
+  const named = new Map<string, "input" | "output">();
+  const ref = (schema: z.ZodType, fallback: string, io: "input" | "output") => {
+    let name = schemaName(schema);
+    if (!name) {
+      name = fallback;
+      z.globalRegistry.add(schema, { id: name });
+    }
+    if (named.get(name) !== "output") named.set(name, io);
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    for (const method of METHODS) {
+      const spec = route.operations[method];
+      if (!spec) continue;
+      const op: DeclaredOperation = { method, path: route.path, caller: route.caller, spec };
+      const id = operationId(method, route.path);
+      const parameters = [...parametersOf("path", spec.params, pathParamNames(route.path)), ...parametersOf("query", spec.query, []), ...parametersOf("header", spec.headers, [])];
+      if (spec.page)
+        parameters.push(
+          { name: "page", in: "query", required: false, description: "Page number, from 1", schema: { type: "integer", minimum: 1, default: 1 } },
+          { name: "limit", in: "query", required: false, description: `Page size; above ${spec.page.max} it is clamped to ${spec.page.max}`, schema: { type: "integer", minimum: 1, default: spec.page.limit } },
+        );
+      const responses: Record<string, unknown> = {
+        [spec.answer.status]: {
+          description: spec.answer.description ?? "OK",
+          ...(area.answerHeaders ? { headers: area.answerHeaders } : {}),
+          ...(spec.answer.schema ? { content: { "application/json": { schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output") } } } : {}),
+        },
+      };
+      for (const status of [...new Set([...spec.errors, ...area.extraErrors(op)])].sort())
+        responses[status] = { description: area.errorText[status] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+      named.set("Error", "output");
+      const description = [spec.description, area.describe(op)].filter(Boolean).join(" ");
+      (paths[route.path] ??= {})[method.toLowerCase()] = {
+        summary: spec.summary,
+        ...(description ? { description } : {}),
+        operationId: id,
+        ...area.operationFields(op),
+        ...(parameters.length ? { parameters } : {}),
+        ...(spec.body ? { requestBody: { required: !spec.bodyOptional, content: { "application/json": { schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") } } } } : {}),
+        responses,
+      };
+    }
+  }
+  return { paths, components: componentsFor(named) };
+}
+
+/**
+ * The named schemas a document uses and every named schema they reach, as JSON Schema 2020-12
+ * (zod 4's own `z.toJSONSchema`, references as `#/components/schemas/<name>`). A schema used only
+ * as a request body is described as zod reads it (`io: "input"`: a field with a default is
+ * optional, unknown fields of a non-strict object are allowed); answers as the platform writes them.
+ */
+function componentsFor(used: Map<string, "input" | "output">) {
+  const generate = (io: "input" | "output") =>
+    (z.toJSONSchema(z.globalRegistry, { uri: (name) => `#/components/schemas/${name}`, unrepresentable: "any", io }) as { schemas: Record<string, Record<string, unknown>> }).schemas;
+  const generated = { input: generate("input"), output: generate("output") };
+  const out: Record<string, Record<string, unknown>> = {};
+  const modes = new Map<string, "input" | "output">();
+  const visit = (name: string, io: "input" | "output") => {
+    if (modes.get(name) === "output" || modes.get(name) === io || !generated[io][name]) return;
+    modes.set(name, io);
+    const { $schema: _s, $id: _i, ...rest } = generated[io][name];
+    out[name] = rest;
+    JSON.stringify(rest, (key, value) => {
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) visit(value.slice("#/components/schemas/".length), io);
+      return value;
+    });
+  };
+  for (const [name, io] of used) if (io === "output") visit(name, io);
+  for (const [name, io] of used) if (io === "input") visit(name, io);
+  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
+}
