@@ -5,6 +5,8 @@
  *   tsx server.ts worker   the worker alone (npm run worker)
  *   tsx server.ts reviewer:create EMAIL PASSWORD [NAME]
  */
+// first: the patch of postgres.js's reconnect must be in place before anything loads the driver
+import "./db/postgres-fix";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -51,7 +51,7 @@ export async function run() {
       });
     // drive the retry schedule through the job table until every delivery has ended
     for (;;) {
-      await b.db.db.execute(sql`update graphile_worker._private_jobs j set run_at = now() from graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = 'webhook__deliver' and j.locked_at is null and j.run_at > now()`);
+      await b.db.db.execute(sql`update webhook_deliveries set next_attempt_at = now() where status = 'RETRYING' and in_flight_since is null and next_attempt_at > now()`);
       const [{ open }] = await b.db.db.execute<{ open: number }>(sql`select count(*)::int as open from webhook_deliveries where status in ('PENDING','RETRYING')`);
       const [{ unfanned }] = await b.db.db.execute<{ unfanned: number }>(sql`select count(*)::int as unfanned from platform_events where fanned_out_at is null`);
       if (open === 0 && unfanned === 0) break;

@@ -1,5 +1,7 @@
 /** npm run bench: every benchmark, one after the other, each writing bench/results/<name>.json. */
-import { stopCluster } from "./lib";
+// the patch of postgres.js's reconnect (docs/reliability.md) before anything loads the driver
+import "../db/postgres-fix";
+const { stopCluster } = await import("./lib");
 
 const benches: [string, () => Promise<unknown>][] = [
   ["B1 App API", () => import("./b1-app-api").then((m) => m.run())],

@@ -74,6 +74,9 @@ export const webhookDeliveries = pgTable(
     // first attempts waiting for the dispatcher (webhooks/dispatcher.server.ts): rows leave it once claimed
     // by registration, so that the dispatcher takes the oldest few of each (endpoint isolation, issue 25)
     index("webhook_deliveries_first_attempt_idx").on(t.webhookId, t.createdAt).where(sql`status = 'PENDING' and attempts = 0 and in_flight_since is null`),
+    // retries waiting for the dispatcher, by registration and due time: a failing endpoint's retries
+    // take at most its cap of the dispatcher's slots (decision 024)
+    index("webhook_deliveries_retry_idx").on(t.webhookId, t.nextAttemptAt).where(sql`status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`),
   ],
 );
 

@@ -13,7 +13,7 @@ import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
 import { addJob } from "../events/emit.server";
 import { signWebhook } from "./verify";
-import { envelope, writeDeliveries } from "./fanout.server";
+import { DELIVERIES_CHANNEL, envelope, writeDeliveries } from "./fanout.server";
 export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
@@ -242,8 +242,8 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: D
     }
     if (attemptNo < MAX_ATTEMPTS) {
       const runAt = new Date(t.getTime() + RETRY_DELAYS_MS[attemptNo - 1]);
+      // the dispatcher claims it when it is due, under its registration's cap (decision 024): no job
       await tx.update(webhookDeliveries).set({ ...base, status: "RETRYING", nextAttemptAt: runAt }).where(eq(webhookDeliveries.id, delivery.id));
-      await addJob(tx, "webhook__deliver", { deliveryId: delivery.id, after: attemptNo }, { runAt });
       return;
     }
     await tx.update(webhookDeliveries).set({ ...base, status: "FAILED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
@@ -261,10 +261,12 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: D
 export const STRANDED_AFTER_MS = 60_000;
 
 /**
- * Run every few seconds by every worker: re-queues (1) attempts left in flight by a worker that
- * died, (2) deliveries due long ago whose job was lost, (3) events whose fan-out job was lost. The
- * work is idempotent (atomic claims, unique deliveries), so a job that was only slow, not lost,
- * costs nothing but a skipped run. Job keys keep the sweeper from piling up copies.
+ * Run every few seconds by every worker: (1) clears attempts left in flight by a worker that died, so
+ * that the dispatcher claims them again (first attempts and retries are claimed from the table, under
+ * their registration's cap: decision 024), and (2) re-queues events whose fan-out job was lost. The
+ * work is idempotent (atomic claims, unique deliveries), so a job that was only slow, not lost, costs
+ * nothing but a skipped run. Job keys keep the sweeper from piling up copies. A delivery whose due
+ * time passed long ago needs nothing: it waits for its endpoint's slots, not for a job.
  */
 export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AFTER_MS): Promise<number> {
   const t = now().getTime();
@@ -275,17 +277,12 @@ export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AF
       .update(webhookDeliveries)
       .set({ inFlightSince: null })
       .where(and(inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]), sql`${webhookDeliveries.inFlightSince} < ${staleBefore}::timestamptz`))
-      .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts });
-    const overdue = await tx.execute<{ id: string; attempts: number }>(sql`
-      select id, attempts from webhook_deliveries
-      where status in ('PENDING', 'RETRYING') and in_flight_since is null and next_attempt_at < ${strandedBefore}::timestamptz
-      order by next_attempt_at limit 500`);
-    const due = new Map<string, number>([...stale, ...overdue].map((d) => [d.id, d.attempts]));
-    for (const [id, attempts] of due) await addJob(tx, "webhook__deliver", { deliveryId: id, after: attempts }, { jobKey: `redo:${id}` });
+      .returning({ id: webhookDeliveries.id });
     const unfanned = await tx.execute<{ id: string }>(sql`
       select id from platform_events where fanned_out_at is null and created_at < ${strandedBefore}::timestamptz order by created_at limit 500`);
     for (const e of unfanned) await addJob(tx, "event__fanout", { eventId: e.id }, { jobKey: `refan:${e.id}` });
-    return due.size + unfanned.length;
+    if (stale.length) await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
+    return stale.length + unfanned.length;
   });
 }
 

@@ -11,9 +11,14 @@
  * results gather. Claims work the same way, so under load each claim and each record statement
  * covers many deliveries, and at rest a delivery is sent one round trip after its commit.
  *
- * Retries, redeliveries and the sweeper's re-queues stay graphile-worker jobs with an explicit run_at
- * (delivery.server.ts). A worker that dies holding claimed deliveries leaves them in flight; the
- * sweeper hands them back after WORKER_STRANDED_AFTER_MS, exactly as for a job's attempt.
+ * Retries come from the table too, by their due time (next_attempt_at), under the same cap per
+ * registration and at most half of the process's slots (decision 024): a failing or timing-out
+ * endpoint with thousands of retries holds at most DISPATCH_PER_ENDPOINT slots and never delays
+ * another app's first attempts or retries. They are looked for once a second (retries wait 30 s
+ * and more; a second is nothing to them), and at once again while a claim fills its room.
+ * Manual redeliveries stay graphile-worker jobs (delivery.server.ts). A worker that dies holding
+ * claimed deliveries leaves them in flight; the sweeper clears them after WORKER_STRANDED_AFTER_MS
+ * and the next claim takes them again.
  */
 import type { Database } from "../../../db/client";
 import type { WebhookDelivery } from "../../../db/schema";
@@ -81,13 +86,65 @@ export async function claimFirstAttempts(db: Database, limit: number, busy: Map<
   }));
 }
 
+/**
+ * Retries one process sends at once, as a share of its slots: first attempts always keep the rest.
+ * One registration's retries take at most half of that share (and never more than its cap).
+ */
+export const DISPATCH_RETRY_SHARE = 0.5;
+
+/**
+ * Due retries, soonest due first, at most `room` of each registration, claimed as first attempts are
+ * ($3-$5 as in CLAIM_SQL). The registrations with waiting retries are listed from their partial
+ * index by a skip (one probe each, due or not), and each one's due retries read from its range.
+ */
+const RETRY_WAITING = `status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`;
+const RETRY_CLAIM_SQL = `
+  with recursive hooks(webhook_id) as (
+    (select webhook_id from webhook_deliveries where ${RETRY_WAITING} order by webhook_id limit 1)
+    union all
+    select (select d.webhook_id from webhook_deliveries d where d.${RETRY_WAITING} and d.webhook_id > h.webhook_id order by d.webhook_id limit 1)
+    from hooks h where h.webhook_id is not null),
+  rooms as (
+    select h.webhook_id, coalesce(busy.room, $5) as room
+    from hooks h left join unnest($3::text[], $4::int[]) as busy(webhook_id, room) on busy.webhook_id = h.webhook_id
+    where h.webhook_id is not null),
+  c as (
+    select x.id from rooms r cross join lateral (
+      select d.id, d.next_attempt_at from webhook_deliveries d
+      where d.webhook_id = r.webhook_id and d.${RETRY_WAITING} and d.next_attempt_at <= $1::timestamptz
+      order by d.next_attempt_at limit r.room) x
+    order by x.next_attempt_at limit $2),
+  u as (
+    update webhook_deliveries d set in_flight_since = $1 from c
+    where d.id = c.id and d.${RETRY_WAITING} and d.next_attempt_at <= $1::timestamptz
+    returning ${selectColumns(webhookDeliveries, "d")})
+  select u.*, w.id as wid, w.url, w.secret_enc, w.is_active, w.consecutive_failures
+  from u left join webhooks w on w.id = u."d.webhookId"`;
+
+/** Due retries, as claimFirstAttempts claims first attempts (the same per-registration room). */
+export async function claimRetries(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+  const ids = [...busy.keys()];
+  const rows = await rawQuery<ClaimRow>(db, RETRY_CLAIM_SQL, [now().toISOString(), limit, ids, ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)), perEndpoint]);
+  return rows.map((row) => ({
+    delivery: readColumns(webhookDeliveries, "d", row) as WebhookDelivery,
+    webhook: row.wid ? { id: row.wid, url: row.url, secretEnc: row.secret_enc, isActive: row.is_active, consecutiveFailures: row.consecutive_failures } : null,
+  }));
+}
+
 export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
 
 export async function startDispatcher(db: Database, env: Env, options: { maxInFlight?: number; perEndpoint?: number; pollMs?: number; listen?: boolean } = {}): Promise<Dispatcher> {
   const maxInFlight = options.maxInFlight ?? DISPATCH_MAX_IN_FLIGHT;
   const perEndpoint = Math.min(options.perEndpoint ?? DISPATCH_PER_ENDPOINT, maxInFlight);
+  const maxRetries = Math.max(1, Math.floor(maxInFlight * DISPATCH_RETRY_SHARE));
+  // one endpoint's retries take at most half the retries' share: another app's retries always find room
+  const perEndpointRetries = Math.max(1, Math.min(perEndpoint, Math.floor(maxRetries / 2)));
   let stopped = false;
   let inFlight = 0;
+  /** retries sent and not yet recorded (their share of the slots) */
+  let retriesInFlight = 0;
+  let claimingRetries: Promise<void> | null = null;
+  let retriesWanted = false;
   /** deliveries per registration sent and not yet answered */
   const busy = new Map<string, number>();
   let claiming: Promise<void> | null = null;
@@ -121,8 +178,11 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         const batch = done.splice(0);
         await recordResults(db, batch, false).catch(fail("recording"));
         inFlight -= batch.length;
+        const retries = batch.filter((r) => r.delivery.attempts > 0).length;
+        retriesInFlight -= retries;
         // a full claim may have left more waiting: look again now that there is room
         if (full) wake();
+        if (retries && retriesFull) wakeRetries();
       }
     })().finally(() => {
       recording = null;
@@ -144,11 +204,50 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         if (n > 0) busy.set(c.delivery.webhookId, n);
         else busy.delete(c.delivery.webhookId);
         // an endpoint held at its cap is looked at again once half its slots are free (claims in batches)
-        if (n === Math.floor(perEndpoint / 2)) wake();
+        if (n === Math.floor(perEndpoint / 2)) {
+          wake();
+          wakeRetries();
+        }
         record();
       });
     sends.add(p);
   };
+
+  /** One claim statement at a time: each sees the slots the other took (per registration and in all). */
+  let lock: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const p = lock.then(fn);
+    lock = p.catch(() => {});
+    return p;
+  };
+  /** the last retry claim filled its room: more may be due */
+  let retriesFull = false;
+  /** Claims due retries within their share of the slots; coalesces wake-ups that come meanwhile. */
+  function wakeRetries() {
+    if (stopped) return;
+    retriesWanted = true;
+    if (claimingRetries) return;
+    claimingRetries = (async () => {
+      while (retriesWanted && !stopped) {
+        retriesWanted = false;
+        const more = await exclusive(async () => {
+          const room = Math.min(maxInFlight - inFlight, maxRetries - retriesInFlight);
+          if (room <= 0) return (retriesFull = true), false;
+          const claimed = await claimRetries(db, room, busy, perEndpointRetries);
+          retriesInFlight += claimed.length;
+          for (const c of claimed) send(c);
+          return (retriesFull = claimed.length === room);
+        });
+        if (!more) return;
+        retriesWanted = true;
+      }
+    })()
+      .catch(fail("claiming retries"))
+      .finally(() => {
+        claimingRetries = null;
+        if (retriesWanted) wakeRetries();
+      });
+  }
 
   /** Claims as many waiting first attempts as there is room for; coalesces wake-ups that come meanwhile. */
   function wake() {
@@ -158,15 +257,16 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
     claiming = (async () => {
       while (wanted && !stopped) {
         wanted = false;
-        const room = maxInFlight - inFlight;
-        full = room <= 0;
-        if (full) return;
-        const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
-        for (const c of claimed) send(c);
-        // more may be waiting: the claim filled the room (look again now, and when records free
-        // slots); an endpoint held at its cap is looked at again when one of its calls is answered
-        full = claimed.length === room;
-        if (full) wanted = true;
+        const more = await exclusive(async () => {
+          const room = maxInFlight - inFlight;
+          if (room <= 0) return (full = true), false;
+          const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
+          for (const c of claimed) send(c);
+          // more may be waiting: the claim filled the room (look again now, and when records free
+          // slots); an endpoint held at its cap is looked at again when one of its calls is answered
+          return (full = claimed.length === room);
+        });
+        if (more) wanted = true;
       }
     })()
       .catch(fail("claiming"))
@@ -178,9 +278,13 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
 
   const listener = options.listen === false ? null : await db.$client.listen(DELIVERIES_CHANNEL, () => wake(), () => wake());
   const offLocal = onLocalWake(wake);
-  const timer = setInterval(wake, options.pollMs ?? DISPATCH_POLL_MS);
+  const timer = setInterval(() => {
+    wake();
+    wakeRetries();
+  }, options.pollMs ?? DISPATCH_POLL_MS);
   timer.unref();
   wake();
+  wakeRetries();
 
   return {
     wake,
@@ -194,6 +298,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
       clearInterval(timer);
       await listener?.unlisten().catch(() => {});
       await claiming;
+      await claimingRetries;
       await Promise.all([...sends]);
       while (recording || done.length) {
         record();

@@ -57,6 +57,69 @@ describe("endpoint isolation", () => {
   }, 60_000);
 });
 
+/** Makes an installation's waiting retries due now (the row and, for a design that keeps them, its job): time driven, not waited for. */
+async function retriesDueNow(installationId: string) {
+  const ids = (await p.sql<{ id: string }[]>`
+    update webhook_deliveries set next_attempt_at = now() where installation_id = ${installationId} and status = 'RETRYING' and in_flight_since is null returning id`).map((r) => r.id);
+  await p.sql`update graphile_worker._private_jobs set run_at = now() where locked_at is null and payload->>'deliveryId' = any(${ids})`;
+  return ids.length;
+}
+
+describe("retry isolation", () => {
+  it("an endpoint timing out on 150 retries does not delay another app's first attempts or retries", async () => {
+    // the failing app: its first attempts are refused with a 500, then every retry times out (no answer within 10 s)
+    const slow = await startReceiver({ status: 500 });
+    const slowApp = await app(`${slow.url}/failing`);
+    for (let i = 0; i < 150; i++) expect((await slowApp.order()).status).toBe(201);
+    const retrying = async (installationId: string) =>
+      (await p.sql<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where installation_id = ${installationId} and status = 'RETRYING' and in_flight_since is null`)[0].n;
+    await eventually(async () => expect(await retrying(slowApp.installationId)).toBe(150), 30_000);
+    slow.set({ status: 200, delayMs: 12_000 });
+    expect(await retriesDueNow(slowApp.installationId)).toBe(150);
+    await eventually(async () => expect(slow.received.length).toBeGreaterThan(150), 10_000);
+
+    // the other app: each delivery's first attempt answered 500, its retry 200
+    const seen = new Set<string>();
+    const fast = await startReceiver((r) => {
+      const id = String(r.headers["x-service-event-id"]);
+      if (seen.has(id)) return { status: 200 };
+      seen.add(id);
+      return { status: 500 };
+    });
+    const fastApp = await app(`${fast.url}/fine`);
+    const acknowledged = new Map<string, number>();
+    for (let i = 0; i < 40; i++) {
+      const res = await fastApp.order();
+      expect(res.status).toBe(201);
+      acknowledged.set(res.json.id, Date.now());
+    }
+    const arrivals = (n: number) => {
+      const byOrder = new Map<string, number[]>();
+      for (const r of fast.received) byOrder.set(r.json?.data?.orderId, [...(byOrder.get(r.json?.data?.orderId) ?? []), r.at]);
+      return [...acknowledged.keys()].map((id) => byOrder.get(id)?.[n - 1]).filter((x): x is number => x !== undefined);
+    };
+    await eventually(async () => expect(arrivals(1)).toHaveLength(40), 30_000);
+    const firstLatencies = [...acknowledged].map(([id, at]) => fast.received.find((r) => r.json?.data?.orderId === id)!.at - at);
+    await eventually(async () => expect(await retrying(fastApp.installationId)).toBe(40), 10_000);
+    const due = Date.now();
+    expect(await retriesDueNow(fastApp.installationId)).toBe(40);
+    await eventually(async () => expect(arrivals(2)).toHaveLength(40), 60_000);
+    const retryLatencies = arrivals(2).map((at) => at - due);
+    console.log(`[isolation] retries: fast app's first attempts p95 ${percentile(firstLatencies, 95)} ms, retries p95 ${percentile(retryLatencies, 95)} ms (slow endpoint received ${slow.received.length - 150} retries)`);
+    // the other app's first attempts and retries keep their normal latency
+    expect(percentile(firstLatencies, 95)).toBeLessThan(2_000);
+    expect(percentile(retryLatencies, 95)).toBeLessThan(2_000);
+    // while the failing endpoint is worked on, at most its cap at a time
+    const [{ inFlight }] = await p.sql<{ inFlight: number }[]>`
+      select count(*)::int as "inFlight" from webhook_deliveries where installation_id = ${slowApp.installationId} and in_flight_since is not null`;
+    expect(inFlight).toBeGreaterThan(0);
+    expect(inFlight).toBeLessThanOrEqual(DISPATCH_PER_ENDPOINT);
+    await eventually(async () => expect((await p.sql<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where installation_id = ${fastApp.installationId} and status = 'SUCCEEDED' and attempts = 2`)[0].n).toBe(40));
+    slow.close();
+    fast.close();
+  }, 120_000);
+});
+
 describe("stranded work: one setting", () => {
   it("takes back an attempt left in flight after WORKER_STRANDED_AFTER_MS, never before a live attempt could have ended", async () => {
     const { dev, installationId } = await app("http://127.0.0.1:9/never");

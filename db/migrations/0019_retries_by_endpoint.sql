@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_retry_idx" ON "webhook_deliveries" USING btree ("webhook_id","next_attempt_at") WHERE status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null;

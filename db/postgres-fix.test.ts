@@ -1,0 +1,58 @@
+/**
+ * The reconnect hang of postgres.js 3.4.9 (docs/reliability.md): a transaction whose connection the
+ * server ends while it runs (as a crash or a restart does) left that connection unable to send
+ * anything again, so every later query that opened it failed with CONNECT_TIMEOUT after the connect
+ * timeout. With the patch (db/postgres-hooks.mjs, registered by vitest's setup as by server.ts) the
+ * connection opens again at once.
+ */
+import { expect, it } from "vitest";
+import postgres from "postgres";
+import fs from "node:fs";
+import { testDatabase } from "./testing/database";
+import { patchConnectionSource } from "./postgres-hooks.mjs";
+
+const database = await testDatabase();
+
+it("the patch applies to the installed postgres.js, ESM and CommonJS builds", () => {
+  for (const build of ["src", "cjs/src"]) {
+    const source = fs.readFileSync(`node_modules/postgres/${build}/connection.js`, "utf8");
+    const { text, patched } = patchConnectionSource(source);
+    expect(patched, build).toBe(true);
+    expect(text).toContain("clearImmediate(nextWriteTimer), nextWriteTimer = null, chunk = null");
+    expect(text).toContain("return queryError(q, Errors.connection('CONNECTION_CLOSED', options)), true");
+  }
+});
+
+it("a connection the server ends inside a transaction opens again at once (before the patch: CONNECT_TIMEOUT on every later query)", async () => {
+  const uncaught: string[] = [];
+  const onUncaught = (e: Error) => void uncaught.push(e.message);
+  process.on("uncaughtException", onUncaught);
+  // one connection, a short connect timeout: unpatched, each query below fails after 3 s
+  const sql = postgres(database.url, { max: 1, onnotice: () => {}, connect_timeout: 3 });
+  try {
+    const [{ pid }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    const failed = await sql
+      .begin(async (tx) => {
+        await tx`select 1`;
+        // the server ends the connection (as a crash does); the transaction's next statement comes after
+        await database.sql`select pg_terminate_backend(${pid})`;
+        await new Promise((r) => setTimeout(r, 100));
+        await tx`select 2`;
+      })
+      .then(() => null, (e: { code?: string }) => e.code);
+    expect(failed).toMatch(/CONNECTION_CLOSED|57P01/);
+    // (unpatched, 3 of 3 runs: each query below failed with CONNECT_TIMEOUT after the 3 s, and the driver
+    // threw "Cannot read properties of null (reading 'write')" from its write to the closed socket)
+    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      const answer = await sql`select 1 as ok`.then(([r]) => r.ok, (e: { code?: string }) => e.code);
+      expect({ answer, fast: Date.now() - started < 1_000 }).toEqual({ answer: 1, fast: true });
+    }
+    // the driver no longer throws from a write to the closed socket
+    expect(uncaught).toEqual([]);
+  } finally {
+    process.off("uncaughtException", onUncaught);
+    await sql.end({ timeout: 1 });
+  }
+});

@@ -1,0 +1,59 @@
+/**
+ * A Node module hook that patches postgres.js 3.4.x's connection.js as it is loaded (registered by
+ * db/postgres-fix.ts). Why (docs/reliability.md, "The reconnect hang"): when a connection's socket
+ * closes, 3.4.9 cancels a batched write (`clearImmediate(nextWriteTimer)`) without forgetting it,
+ * and a query given to a closed connection (the ROLLBACK that `sql.begin` sends after its connection
+ * died) is batched onto a null socket, whose flush throws a TypeError before it forgets the timer.
+ * Either way `nextWriteTimer` stays set, so no later write is ever flushed: the connection's next
+ * start-up message is never sent, and every query that opens that connection waits for
+ * CONNECT_TIMEOUT (30 s by default), for the life of the process. The patch forgets the batch when
+ * the socket closes, refuses queries on a closed connection (CONNECTION_CLOSED), and never writes
+ * to a null socket. Each replacement must apply exactly as written; if an upgrade changed the
+ * text, the hook says so on stderr and leaves the file alone (the upgrade may carry the fix).
+ */
+const FIXES = [
+  // 1. forget the batched write (and its bytes) whenever the socket goes away
+  [/^(\s*)clearImmediate\(nextWriteTimer\)$/gm, "$1clearImmediate(nextWriteTimer), nextWriteTimer = null, chunk = null", 2],
+  // 2. a query for a connection whose socket has closed fails at once instead of being batched (and
+  //    the connection is not reported full: the pool must keep it among the closed ones to reopen)
+  [
+    "    if (terminated)\n      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))\n",
+    "    if (terminated)\n      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))\n\n    if (!socket)\n      return queryError(q, Errors.connection('CONNECTION_CLOSED', options)), true\n",
+    1,
+  ],
+  // 3. a closed connection forgets the query it had running (rejected just above): otherwise the next
+  //    start-up's ReadyForQuery "resolves" that stale query and the connection's state goes astray
+  [
+    "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
+    "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query && queryError(query, Errors.connection('CONNECTION_CLOSED', options))\n    query = null\n",
+    1,
+  ],
+  // 4. never write to a null socket (and always forget the batch)
+  ["    const x = socket.write(chunk, fn)\n", "    const x = socket ? socket.write(chunk, fn) : false\n", 1],
+];
+
+const TARGET = /[\\/]node_modules[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js$/;
+
+export function patchConnectionSource(source) {
+  let text = source;
+  for (const [pattern, replacement, expected] of FIXES) {
+    let count = 0;
+    const next = typeof pattern === "string"
+      ? text.split(pattern).join((count = text.split(pattern).length - 1, replacement))
+      : text.replace(pattern, (...m) => (count++, replacement.replace("$1", m[1])));
+    if (count !== expected) return { text: source, patched: false };
+    text = next;
+  }
+  return { text, patched: true };
+}
+
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context);
+  if (!TARGET.test(new URL(url).pathname) || result.source == null) return result;
+  const { text, patched } = patchConnectionSource(String(result.source));
+  if (!patched) {
+    console.error(`[db] postgres.js: connection.js is not the text the reconnect patch expects (${url}); left as it is. See docs/reliability.md.`);
+    return result;
+  }
+  return { ...result, source: text };
+}
