@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError, parseWith, readForm } from "~/platform/core/http.server";
+import { parseWith } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
 import { APP_LABELS, AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
@@ -17,14 +18,8 @@ import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Developer portal` }];
 
-const notFound = (e: unknown) => {
-  if (e instanceof ApiError && e.status === 404) throw new Response("App not found", { status: 404 });
-  throw e;
-};
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch(notFound);
+  const { account, app } = await requireDeveloperApp(request, context, params.appId);
   const versions = await listAppVersions(context.db, app.id);
   const sandbox = await testStatus(context.db, account, app.id);
   const flashed = await takeFlashedTestInstall(request, context.env, app.id);
@@ -42,46 +37,43 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const appId = params.appId!;
-  await getDeveloperApp(context.db, account.id, appId).catch(notFound);
-  try {
-    switch (form.get("intent")) {
-      case "update": {
-        const typed = appFormToInput(form, "edit");
-        try {
-          await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, typed));
-        } catch (e) {
-          // every error of the form at once, next to its field, with the typed values kept
-          if (e instanceof ApiError && e.status === 400) return json({ error: null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: typed }, 400);
-          throw e;
+  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const appId = app.id;
+  return formAction(
+    request,
+    context,
+    async (form) => {
+      switch (form.get("intent")) {
+        case "update":
+          await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, appFormToInput(form, "edit")));
+          return redirect(`/portal/apps/${appId}?saved=changes`);
+        case "submit":
+          await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
+          return redirect(`/portal/apps/${appId}?saved=submitted`);
+        case "test-install": {
+          const result = await testInstall(context.db, context.env, account, appId);
+          const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
+          return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, { headers: { "Set-Cookie": cookie } });
         }
-        return redirect(`/portal/apps/${appId}?saved=changes`);
+        case "test-uninstall":
+          await testUninstall(context.db, account, appId);
+          return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
+        case "regenerate-secret": {
+          const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
+          return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
+        }
+        default:
+          return json({ error: "Unknown action", errors: null, values: null }, 400);
       }
-      case "submit":
-        await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
-        return redirect(`/portal/apps/${appId}?saved=submitted`);
-      case "test-install": {
-        const result = await testInstall(context.db, context.env, account, appId);
-        const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
-        return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, { headers: { "Set-Cookie": cookie } });
-      }
-      case "test-uninstall":
-        await testUninstall(context.db, account, appId);
-        return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
-      case "regenerate-secret": {
-        const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
-        return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
-      }
-      default:
-        return json({ error: "Unknown action", errors: null, values: null }, 400);
-    }
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, errors: null, values: null }, e.status);
-    throw e;
-  }
+    },
+    {
+      // a refused edit shows every error of the form at once, next to its field, with the typed values kept
+      error: (e, form) =>
+        form.get("intent") === "update" && e.status === 400
+          ? { error: null as string | null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: appFormToInput(form, "edit") as AppFormValues | null }
+          : { error: e.message as string | null, errors: null as FormErrors | null, values: null as AppFormValues | null },
+    },
+  );
 }
 
 export default function AppDetail() {
