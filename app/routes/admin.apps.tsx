@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { approveAddedScopes, listBusinessInstallations, uninstallForBusiness } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
@@ -20,8 +20,7 @@ export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const [{ rows }, reviews] = await Promise.all([
     listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
     context.db.select({ appId: appReviews.appId, rating: appReviews.rating, hidden: appReviews.hiddenAt }).from(appReviews).where(eq(appReviews.businessId, business.id)),
@@ -54,12 +53,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const installationId = String(form.get("installationId") ?? "");
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, async (form) => {
+    const installationId = String(form.get("installationId") ?? "");
     if (form.get("intent") === "uninstall") {
       await uninstallForBusiness(context.db, business.id, installationId);
       return redirect("/admin/apps?done=uninstalled");
@@ -73,10 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect("/admin/apps?done=consented");
     }
     return json({ error: "Unknown action" }, 400);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function AdminApps() {

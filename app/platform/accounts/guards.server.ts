@@ -20,9 +20,9 @@ export type ReviewerContext = { account: Account };
  * as `.catch(orNotFound("Order not found"))` on the lookup a page is about.
  */
 export const orNotFound =
-  (message: string) =>
+  (message: string, headers?: HeadersInit) =>
   (e: unknown): never => {
-    if (e instanceof ApiError && e.status === 404) throw new Response(message, { status: 404 });
+    if (e instanceof ApiError && e.status === 404) throw new Response(message, { status: 404, headers });
     throw e;
   };
 
