@@ -43,17 +43,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const orderId = params.orderId ?? "";
-  return formAction(
-    request,
-    context,
-    async (form) => {
+  return formAction(request, context, { notFound: "Order not found" }, async (form) => {
     if (form.get("intent") !== "move") return json({ error: "Unknown action" }, 400);
     const to = parseOrderStatus(form.get("status"));
     await moveOrderStatus(context.db, business.id, orderId, to, "merchant");
     return redirect(`/admin/orders/${orderId}?saved=${to}`);
-    },
-    { notFound: "Order not found" },
-  );
+  });
 }
 
 const TONE: Record<string, string> = { PENDING: "warn", CONFIRMED: "info", PREPARING: "info", READY: "info", IN_DELIVERY: "info", DELIVERED: "ok", CANCELLED: "danger" };

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } 
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
@@ -54,12 +54,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
+const refused = formOptions({ error: (e) => ({ error: e.message as string | null, results: null, to: null }) });
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  return formAction(
-    request,
-    context,
-    async (form) => {
+  return formAction(request, context, refused, async (form) => {
   if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
   let to: OrderStatus;
   try {
@@ -69,9 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
     const results = await bulkMoveOrders(context.db, business.id, form.getAll("orderIds").map(String), to);
     return json({ error: null, results, to });
-    },
-    { error: (e) => ({ error: e.message as string | null, results: null, to: null }) },
-  );
+  });
 }
 
 const ORDER_TONE: Record<string, string> = {

@@ -3,7 +3,7 @@ import { useStorefrontUrl } from "~/components/origins";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
@@ -16,6 +16,15 @@ import { SubmitButton } from "~/components/submit-button";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.product.name ?? "Product"} · Admin` }];
 
 const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+
+/** A refused save shows its errors next to the fields, with what was typed; a refused delete, its message. */
+const refused = formOptions({
+  notFound: "Product not found",
+  error: (e, form) =>
+    form.get("intent") === "delete"
+      ? { error: e.message as string | null, errors: null as FormErrors | null, values: null }
+      : { error: null, errors: productApiErrors(e.message) as FormErrors | null, values: readProductForm(form).values },
+});
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -44,30 +53,18 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const productId = params.productId ?? "";
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      const intent = form.get("intent");
-      if (intent === "delete") {
-        await deleteProduct(context.db, business.id, productId);
-        return redirect("/admin/products?saved=deleted");
-      }
-      if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
-      const parsed = parseProductForm(form);
-      if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
-      await updateProduct(context.db, business.id, productId, parsed.input);
-      return redirect(`/admin/products/${productId}?saved=updated`);
-    },
-    {
-      notFound: "Product not found",
-      // a refused save shows its errors next to the fields, with what was typed
-      error: (e, form) =>
-        form.get("intent") === "delete"
-          ? { error: e.message as string | null, errors: null as FormErrors | null, values: null }
-          : { error: null, errors: productApiErrors(e.message) as FormErrors | null, values: readProductForm(form).values },
-    },
-  );
+  return formAction(request, context, refused, async (form) => {
+    const intent = form.get("intent");
+    if (intent === "delete") {
+      await deleteProduct(context.db, business.id, productId);
+      return redirect("/admin/products?saved=deleted");
+    }
+    if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
+    const parsed = parseProductForm(form);
+    if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
+    await updateProduct(context.db, business.id, productId, parsed.input);
+    return redirect(`/admin/products/${productId}?saved=updated`);
+  });
 }
 
 export default function EditProduct() {

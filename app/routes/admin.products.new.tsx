@@ -2,12 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { createProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
 import { ProductForm, emptyProductValues, readProductForm } from "~/components/product-form";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
+
+/** A taken slug next to the slug field, with what was typed. */
+const refused = formOptions({ error: (e, form) => ({ errors: productApiErrors(e.message), values: readProductForm(form).values }) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -16,18 +19,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      const parsed = parseProductForm(form);
-      if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);
-      const product = await createProduct(context.db, business.id, parsed.input);
-      return redirect(`/admin/products/${product.id}?saved=created`);
-    },
-    // a taken slug next to the slug field, with what was typed
-    { error: (e, form) => ({ errors: productApiErrors(e.message), values: readProductForm(form).values }) },
-  );
+  return formAction(request, context, refused, async (form) => {
+    const parsed = parseProductForm(form);
+    if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);
+    const product = await createProduct(context.db, business.id, parsed.input);
+    return redirect(`/admin/products/${product.id}?saved=created`);
+  });
 }
 
 export default function NewProduct() {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
@@ -17,6 +17,8 @@ type Values = Record<Field, string>;
 const LABELS: Record<Field, string> = { name: "Business name", address: "Address", phone: "Phone", email: "Email", currency: "Currency", locale: "Locale", timezone: "Time zone" };
 /** The form's values as typed (given back with the errors). */
 const valuesOf = (form: FormData) => Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
+/** A refusal of the domain, next to its field, with what was typed. */
+const refused = formOptions({ error: (e, form) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }) });
 
 function timeZoneList(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
@@ -40,18 +42,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      const values = valuesOf(form);
-      const parsed = businessSettingsSchema.safeParse(values);
-      if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-      await updateBusinessSettings(context.db, business.id, values);
-      return redirect("/admin/settings?saved=settings");
-    },
-    { error: (e, form) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }) },
-  );
+  return formAction(request, context, refused, async (form) => {
+    const values = valuesOf(form);
+    const parsed = businessSettingsSchema.safeParse(values);
+    if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
+    await updateBusinessSettings(context.db, business.id, values);
+    return redirect("/admin/settings?saved=settings");
+  });
 }
 
 export default function AdminSettings() {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { parseWith } from "~/platform/core/http.server";
@@ -36,44 +36,41 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   );
 }
 
+/** A refused edit shows every error of the form at once, next to its field, with the typed values kept. */
+const refused = formOptions({
+  error: (e, form) =>
+    form.get("intent") === "update" && e.status === 400
+      ? { error: null as string | null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: appFormToInput(form, "edit") as AppFormValues | null }
+      : { error: e.message as string | null, errors: null as FormErrors | null, values: null as AppFormValues | null },
+});
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);
   const appId = app.id;
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      switch (form.get("intent")) {
-        case "update":
-          await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, appFormToInput(form, "edit")));
-          return redirect(`/portal/apps/${appId}?saved=changes`);
-        case "submit":
-          await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
-          return redirect(`/portal/apps/${appId}?saved=submitted`);
-        case "test-install": {
-          const result = await testInstall(context.db, context.env, account, appId);
-          const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
-          return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, { headers: { "Set-Cookie": cookie } });
-        }
-        case "test-uninstall":
-          await testUninstall(context.db, account, appId);
-          return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
-        case "regenerate-secret": {
-          const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
-          return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
-        }
-        default:
-          return json({ error: "Unknown action", errors: null, values: null }, 400);
+  return formAction(request, context, refused, async (form) => {
+    switch (form.get("intent")) {
+      case "update":
+        await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, appFormToInput(form, "edit")));
+        return redirect(`/portal/apps/${appId}?saved=changes`);
+      case "submit":
+        await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
+        return redirect(`/portal/apps/${appId}?saved=submitted`);
+      case "test-install": {
+        const result = await testInstall(context.db, context.env, account, appId);
+        const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
+        return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, { headers: { "Set-Cookie": cookie } });
       }
-    },
-    {
-      // a refused edit shows every error of the form at once, next to its field, with the typed values kept
-      error: (e, form) =>
-        form.get("intent") === "update" && e.status === 400
-          ? { error: null as string | null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: appFormToInput(form, "edit") as AppFormValues | null }
-          : { error: e.message as string | null, errors: null as FormErrors | null, values: null as AppFormValues | null },
-    },
-  );
+      case "test-uninstall":
+        await testUninstall(context.db, account, appId);
+        return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
+      case "regenerate-secret": {
+        const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
+        return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
+      }
+      default:
+        return json({ error: "Unknown action", errors: null, values: null }, 400);
+    }
+  });
 }
 
 export default function AppDetail() {

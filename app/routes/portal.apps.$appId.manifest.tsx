@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { eq } from "drizzle-orm";
 import { extensions } from "../../db/schema";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { parseManifest, putManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
 import { checkManifestText } from "~/platform/extensions/manifest-text.server";
@@ -33,32 +33,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 type Result = { text: string; errors: string[]; plan: SyncPlan | null; framing: FramingResult[]; saved: boolean };
 
+const refused = formOptions({ error: (e, form): Result => ({ text: String(form.get("manifest") ?? ""), errors: [e.message], plan: null, framing: [], saved: false }) });
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      const text = String(form.get("manifest") ?? "");
-      const result: Result = { text, errors: [], plan: null, framing: [], saved: false };
-      const { raw, problems } = checkManifestText(text);
-      if (problems.length) return json({ ...result, errors: problems }, 400);
-      const manifest = parseManifest(raw);
-      result.framing = await checkFraming(context.env, manifest);
-      try {
-        if (form.get("intent") === "save") {
-          const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
-          return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
-        }
-        return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });
-      } catch (e) {
-        // the refusal beside the framing checks already made
-        if (e instanceof ApiError) return json({ ...result, errors: [e.message] }, e.status);
-        throw e;
+  return formAction(request, context, refused, async (form) => {
+    const text = String(form.get("manifest") ?? "");
+    const result: Result = { text, errors: [], plan: null, framing: [], saved: false };
+    const { raw, problems } = checkManifestText(text);
+    if (problems.length) return json({ ...result, errors: problems }, 400);
+    const manifest = parseManifest(raw);
+    result.framing = await checkFraming(context.env, manifest);
+    try {
+      if (form.get("intent") === "save") {
+        const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
+        return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
       }
-    },
-    { error: (e, form): Result => ({ text: String(form.get("manifest") ?? ""), errors: [e.message], plan: null, framing: [], saved: false }) },
-  );
+      return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });
+    } catch (e) {
+      // the refusal beside the framing checks already made
+      if (e instanceof ApiError) return json({ ...result, errors: [e.message] }, e.status);
+      throw e;
+    }
+  });
 }
 
 export default function ManifestPage() {

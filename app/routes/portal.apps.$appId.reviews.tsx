@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { listAppReviews, replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
 import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
 import { describeZodError } from "~/platform/core/http.server";
@@ -29,21 +29,18 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
+/** The reply's error beside the review it answers. */
+const refused = formOptions({ error: (e, form) => ({ reviewId: String(form.get("reviewId") ?? ""), error: e.message }) });
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);
-  return formAction(
-    request,
-    context,
-    async (form) => {
+  return formAction(request, context, refused, async (form) => {
   const reviewId = String(form.get("reviewId") ?? "");
   const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });
   if (!parsed.success) return json({ reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}` }, 400);
     await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
   return redirect(`/portal/apps/${app.id}/reviews?replied=${encodeURIComponent(reviewId)}#${reviewId}`);
-    },
-    // the reply's error beside the review it answers
-    { error: (e, form) => ({ reviewId: String(form.get("reviewId") ?? ""), error: e.message }) },
-  );
+  });
 }
 
 const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });

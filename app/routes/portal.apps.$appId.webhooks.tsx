@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { parsePagination } from "~/platform/core/http.server";
 import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
 import { EmptyState } from "~/components/area-layout";
@@ -42,24 +42,21 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
+/** The page has no form message: a refused redelivery is an error page with the reason. */
+const refused = formOptions({
+  error: (e) => {
+    throw new Response(e.message, { status: e.status });
+  },
+});
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));
-      const back = new URL(request.url);
-      back.searchParams.set("redelivered", String(form.get("deliveryId")));
-      return redirect(back.pathname + back.search);
-    },
-    {
-      // the page has no form message: a refused redelivery is an error page with the reason
-      error: (e) => {
-        throw new Response(e.message, { status: e.status });
-      },
-    },
-  );
+  return formAction(request, context, refused, async (form) => {
+    await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));
+    const back = new URL(request.url);
+    back.searchParams.set("redelivered", String(form.get("deliveryId")));
+    return redirect(back.pathname + back.search);
+  });
 }
 
 const tone = (status: string) => (status === "SUCCEEDED" ? "ok" : status === "FAILED" ? "danger" : status === "RETRYING" ? "warn" : "info");

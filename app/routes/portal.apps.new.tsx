@@ -2,13 +2,18 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { requireDeveloper } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { createApp, createAppSchema } from "~/platform/apps/apps.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { APP_LABELS, AppForm, appFormToInput, emptyApp, type AppFormValues } from "~/components/app-form";
 import { flashSecret } from "~/platform/apps/secret-flash.server";
 
 export const meta: MetaFunction = () => [{ title: "Create app · Developer portal" }];
+
+/** A taken slug next to the slug field, with what was typed. */
+const refused = formOptions({
+  error: (e, form) => ({ errors: messageFormErrors(e.message, APP_LABELS, [{ test: /^The slug /, field: "slug" }]), values: appFormToInput(form, "create") }),
+});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireDeveloper(request, context);
@@ -17,19 +22,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account } = await requireDeveloper(request, context);
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      const input = appFormToInput(form, "create");
-      const parsed = createAppSchema(context.env).safeParse(input);
-      if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, APP_LABELS), values: input }, 400);
-      const { app, clientSecret } = await createApp(context.db, context.env, account.id, parsed.data);
-      return redirect(`/portal/apps/${app.id}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, app.id, clientSecret) } });
-    },
-    // a taken slug next to the slug field, with what was typed
-    { error: (e, form) => ({ errors: messageFormErrors(e.message, APP_LABELS, [{ test: /^The slug /, field: "slug" }]), values: appFormToInput(form, "create") }) },
-  );
+  return formAction(request, context, refused, async (form) => {
+    const input = appFormToInput(form, "create");
+    const parsed = createAppSchema(context.env).safeParse(input);
+    if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, APP_LABELS), values: input }, 400);
+    const { app, clientSecret } = await createApp(context.db, context.env, account.id, parsed.data);
+    return redirect(`/portal/apps/${app.id}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, app.id, clientSecret) } });
+  });
 }
 
 export default function NewApp() {

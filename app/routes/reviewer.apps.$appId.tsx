@@ -5,7 +5,7 @@ import { useState } from "react";
 import { eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
 import { orNotFound, requireReviewer } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { listAppVersions, serializeApp } from "~/platform/apps/apps.server";
 import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform/apps/review.server";
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
@@ -29,13 +29,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
+const refused = formOptions({ error: (e) => ({ error: e.message, field: null as string | null }) });
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account } = await requireReviewer(request, context);
   const appId = params.appId ?? "";
-  return formAction(
-    request,
-    context,
-    async (form) => {
+  return formAction(request, context, refused, async (form) => {
     const intent = form.get("intent");
     if (intent === "approve") {
       await approveApp(context.db, account.id, appId);
@@ -48,9 +47,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect("/reviewer?done=rejected");
     }
     return json({ error: "Unknown action.", field: null }, 400);
-    },
-    { error: (e) => ({ error: e.message, field: null as string | null }) },
-  );
+  });
 }
 
 const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { desc, eq } from "drizzle-orm";
 import { appReviews, apps, businesses } from "../../db/schema";
 import { requireReviewer } from "~/platform/accounts/guards.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { describeZodError } from "~/platform/core/http.server";
 import { hideReview, hideSchema, setStaffPick, unhideReview } from "~/platform/apps/app-reviews.server";
 import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
@@ -37,12 +37,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
+const refused = formOptions({ error: (e) => ({ error: e.message, reviewId: null as string | null }) });
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account } = await requireReviewer(request, context);
-  return formAction(
-    request,
-    context,
-    async (form) => {
+  return formAction(request, context, refused, async (form) => {
     const intent = form.get("intent");
     if (intent === "pick" || intent === "unpick") {
       await setStaffPick(context.db, String(form.get("appId") ?? ""), intent === "pick");
@@ -60,9 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect("/reviewer/marketplace?done=unhidden");
     }
     return json({ error: "Unknown action.", reviewId: null }, 400);
-    },
-    { error: (e) => ({ error: e.message, reviewId: null as string | null }) },
-  );
+  });
 }
 
 const DONE: Record<string, string> = { pick: "Added to Staff picks.", unpick: "Removed from Staff picks.", hidden: "The review is hidden; its author sees your reason.", unhidden: "The review is visible again." };

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/csrf";
 import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
 import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "~/storefront.server";
 
@@ -45,33 +45,30 @@ const reviewValues = (form: FormData) => ({
   comment: String(form.get("comment") ?? "").slice(0, 5000),
 });
 
+const refused = formOptions({ error: (e, form) => ({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values: reviewValues(form) }) });
+
 export async function action({ params, request, context }: ActionFunctionArgs) {
-  return formAction(
-    request,
-    context,
-    async (form) => {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });
-  if (!found) throw productNotFound();
-  const values = reviewValues(form);
-  const parsed = reviewSchema.safeParse({
-    authorName: values.authorName,
-    rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
-    comment: values.comment,
-  });
-  if (!parsed.success) {
-    const fieldErrors: Partial<Record<ReviewFields, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as ReviewFields;
-      if (field in MESSAGES) fieldErrors[field] = MESSAGES[field];
-    }
-    return json({ error: "Please check your review.", fieldErrors, values }, 400);
+  return formAction(request, context, refused, async (form) => {
+const business = await loadBusinessBySlug(context.db, params.businessSlug);
+const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });
+if (!found) throw productNotFound();
+const values = reviewValues(form);
+const parsed = reviewSchema.safeParse({
+  authorName: values.authorName,
+  rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
+  comment: values.comment,
+});
+if (!parsed.success) {
+  const fieldErrors: Partial<Record<ReviewFields, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as ReviewFields;
+    if (field in MESSAGES) fieldErrors[field] = MESSAGES[field];
   }
-  const review = await createReview(context.db, business.id, found.product.id, parsed.data);
-  return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`);
-    },
-    { error: (e, form) => ({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values: reviewValues(form) }) },
-  );
+  return json({ error: "Please check your review.", fieldErrors, values }, 400);
+}
+const review = await createReview(context.db, business.id, found.product.id, parsed.data);
+return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`);
+  });
 }
 
 function availabilityText(p: { availability: string; lowStock: number | null }) {

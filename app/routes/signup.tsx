@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { createAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { homeFor, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { formAction } from "~/platform/accounts/form-action.server";
+import { formAction, formOptions } from "~/platform/accounts/form-action.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
@@ -22,26 +22,23 @@ function valuesOf(form: FormData) {
   return { role: form.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER", name: text("name"), email: text("email"), businessName: text("businessName") };
 }
 
+/** A taken email next to the email field. */
+const refused = formOptions({ error: (e, form) => ({ errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]), values: valuesOf(form) }) });
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  return formAction(
-    request,
-    context,
-    async (form) => {
-      const role = form.get("role");
-      const parsed = registerSchema.safeParse({
-        email: form.get("email") ?? "",
-        password: form.get("password") ?? "",
-        name: form.get("name") ?? "",
-        role,
-        businessName: role === "MERCHANT" ? (form.get("businessName") || undefined) : undefined,
-      });
-      if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values: valuesOf(form) }, 400);
-      const { account } = await createAccount(context.db, parsed.data);
-      return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
-    },
-    // a taken email next to the email field
-    { error: (e, form) => ({ errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]), values: valuesOf(form) }) },
-  );
+  return formAction(request, context, refused, async (form) => {
+    const role = form.get("role");
+    const parsed = registerSchema.safeParse({
+      email: form.get("email") ?? "",
+      password: form.get("password") ?? "",
+      name: form.get("name") ?? "",
+      role,
+      businessName: role === "MERCHANT" ? (form.get("businessName") || undefined) : undefined,
+    });
+    if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values: valuesOf(form) }, 400);
+    const { account } = await createAccount(context.db, parsed.data);
+    return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
+  });
 }
 
 export default function Signup() {

@@ -9,6 +9,9 @@
  *     const { business } = await requireMerchant(request, context);
  *     return formAction(request, context, async (form) => { …; return redirect("…"); });
  *   }
+ *
+ * A page with its own error shape names it first: `formAction(request, context, refused, async (form) => …)`
+ * with `const refused = { error: (e, form) => ({ errors: …, values: … }) }` at the top of the route.
  */
 import { json, type TypedResponse } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
@@ -28,12 +31,19 @@ export type FormActionOptions<E> = {
 /** The default answer of a refused form: the message the page shows in its alert. */
 export type FormError = { error: string };
 
-export async function formAction<T, E = FormError>(
+/**
+ * Reads the form, checks its CSRF token, runs the handler and maps an ApiError to what the form
+ * shows. The options, when the page needs them, come before the handler: how the form fails, then
+ * what it does.
+ */
+export function formAction<T>(request: Request, context: PlatformContext, handler: (form: FormData) => Promise<T> | T): Promise<T | TypedResponse<FormError>>;
+export function formAction<T, E = FormError>(request: Request, context: PlatformContext, options: FormActionOptions<E>, handler: (form: FormData) => Promise<T> | T): Promise<T | TypedResponse<E>>;
+export async function formAction<T, E>(
   request: Request,
   context: PlatformContext,
-  handler: (form: FormData) => Promise<T> | T,
-  options: FormActionOptions<E> = {},
-): Promise<T | TypedResponse<E>> {
+  ...rest: [(form: FormData) => Promise<T> | T] | [FormActionOptions<E>, (form: FormData) => Promise<T> | T]
+): Promise<T | TypedResponse<E | FormError>> {
+  const [options, handler] = rest.length === 1 ? [{} as FormActionOptions<E>, rest[0]] : rest;
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   try {
@@ -41,7 +51,10 @@ export async function formAction<T, E = FormError>(
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     if (options.notFound !== undefined && e.status === 404) throw new Response(options.notFound, { status: 404 });
-    const body = options.error ? options.error(e, form) : ({ error: e.message } as E);
+    const body = options.error ? options.error(e, form) : { error: e.message };
     return json(body, { status: e.status, headers: e.headers });
   }
 }
+
+/** A page's options for formAction, declared once at the top of the route with their types inferred. */
+export const formOptions = <E = FormError>(options: FormActionOptions<E>) => options;

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
 import { loadEnv } from "../core/env.server";
 import { ApiError } from "../core/http.server";
-import { formAction } from "./form-action.server";
+import { formAction, formOptions } from "./form-action.server";
 import { maskCsrfToken, sessionStorage } from "./session.server";
 
 const env = loadEnv({ DATA_DIR: ".data/test-tmp", SESSION_SECRET: "f".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 3).toString("base64") });
@@ -94,14 +94,10 @@ describe("formAction", () => {
   });
 
   it("gives the page's own error shape, built from the error and the submitted form", async () => {
-    const answer = (await formAction(
-      await post({ csrf: TOKEN, slug: "taken" }),
-      context,
-      async () => {
-        throw new ApiError(409, "The slug taken is already used");
-      },
-      { error: (e, form) => ({ errors: { fields: { slug: e.message }, form: [] }, values: { slug: String(form.get("slug")) } }) },
-    )) as Response;
+    const refused = formOptions({ error: (e, form) => ({ errors: { fields: { slug: e.message }, form: [] }, values: { slug: String(form.get("slug")) } }) });
+    const answer = (await formAction(await post({ csrf: TOKEN, slug: "taken" }), context, refused, async () => {
+      throw new ApiError(409, "The slug taken is already used");
+    })) as Response;
     expect(answer.status).toBe(409);
     expect(await answer.json()).toEqual({ errors: { fields: { slug: "The slug taken is already used" }, form: [] }, values: { slug: "taken" } });
   });
@@ -110,7 +106,7 @@ describe("formAction", () => {
     const gone = () => {
       throw new ApiError(404, "Product not found");
     };
-    const e = await thrown(formAction(await post({ csrf: TOKEN }), context, gone, { notFound: "Product not found" }));
+    const e = await thrown(formAction(await post({ csrf: TOKEN }), context, { notFound: "Product not found" }, gone));
     expect(e).toBeInstanceOf(Response);
     expect((e as Response).status).toBe(404);
     expect(await (e as Response).text()).toBe("Product not found");
@@ -123,6 +119,6 @@ describe("formAction", () => {
     const boom = new Error("database went away");
     expect(await thrown(formAction(await post({ csrf: TOKEN }), context, () => Promise.reject(boom)))).toBe(boom);
     const page = new Response("Forbidden", { status: 403 });
-    expect(await thrown(formAction(await post({ csrf: TOKEN }), context, () => Promise.reject(page), { error: () => ({ error: "never" }) }))).toBe(page);
+    expect(await thrown(formAction(await post({ csrf: TOKEN }), context, { error: () => ({ error: "never" }) }, () => Promise.reject(page)))).toBe(page);
   });
 });
