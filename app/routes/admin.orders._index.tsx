@@ -4,7 +4,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } 
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
@@ -54,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-const refused = formOptions({ error: (e) => ({ error: e.message as string | null, results: null, to: null }) });
+const refused = { error: (e: ApiError) => ({ error: e.message as string | null, results: null, to: null }) };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);

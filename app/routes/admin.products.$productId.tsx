@@ -3,7 +3,8 @@ import { useStorefrontUrl } from "~/components/origins";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
@@ -18,13 +19,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 /** A refused save shows its errors next to the fields, with what was typed; a refused delete, its message. */
-const refused = formOptions({
+const refused = {
   notFound: "Product not found",
-  error: (e, form) =>
+  error: (e: ApiError, form: FormData) =>
     form.get("intent") === "delete"
       ? { error: e.message as string | null, errors: null as FormErrors | null, values: null }
       : { error: null, errors: productApiErrors(e.message) as FormErrors | null, values: readProductForm(form).values },
-});
+};
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);

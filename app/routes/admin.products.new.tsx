@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { createProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
 import { ProductForm, emptyProductValues, readProductForm } from "~/components/product-form";
@@ -10,7 +11,7 @@ import { ProductForm, emptyProductValues, readProductForm } from "~/components/p
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
 /** A taken slug next to the slug field, with what was typed. */
-const refused = formOptions({ error: (e, form) => ({ errors: productApiErrors(e.message), values: readProductForm(form).values }) });
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: productApiErrors(e.message), values: readProductForm(form).values }) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);

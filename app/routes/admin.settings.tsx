@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
@@ -18,7 +19,7 @@ const LABELS: Record<Field, string> = { name: "Business name", address: "Address
 /** The form's values as typed (given back with the errors). */
 const valuesOf = (form: FormData) => Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
 /** A refusal of the domain, next to its field, with what was typed. */
-const refused = formOptions({ error: (e, form) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }) });
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }) };
 
 function timeZoneList(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;

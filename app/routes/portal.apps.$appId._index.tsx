@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { parseWith } from "~/platform/core/http.server";
+import { parseWith, type ApiError } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
 import { APP_LABELS, AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
@@ -37,12 +37,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 /** A refused edit shows every error of the form at once, next to its field, with the typed values kept. */
-const refused = formOptions({
-  error: (e, form) =>
+const refused = {
+  error: (e: ApiError, form: FormData) =>
     form.get("intent") === "update" && e.status === 400
       ? { error: null as string | null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: appFormToInput(form, "edit") as AppFormValues | null }
       : { error: e.message as string | null, errors: null as FormErrors | null, values: null as AppFormValues | null },
-});
+};
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { eq } from "drizzle-orm";
 import { extensions } from "../../db/schema";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { parseManifest, putManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
 import { checkManifestText } from "~/platform/extensions/manifest-text.server";
@@ -33,7 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 type Result = { text: string; errors: string[]; plan: SyncPlan | null; framing: FramingResult[]; saved: boolean };
 
-const refused = formOptions({ error: (e, form): Result => ({ text: String(form.get("manifest") ?? ""), errors: [e.message], plan: null, framing: [], saved: false }) });
+const refused = { error: (e: ApiError, form: FormData): Result => ({ text: String(form.get("manifest") ?? ""), errors: [e.message], plan: null, framing: [], saved: false }) };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);

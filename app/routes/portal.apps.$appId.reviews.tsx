@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { listAppReviews, replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
 import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
-import { describeZodError } from "~/platform/core/http.server";
+import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { RatingSummary, Stars } from "~/components/rating";
@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 /** The reply's error beside the review it answers. */
-const refused = formOptions({ error: (e, form) => ({ reviewId: String(form.get("reviewId") ?? ""), error: e.message }) });
+const refused = { error: (e: ApiError, form: FormData) => ({ reviewId: String(form.get("reviewId") ?? ""), error: e.message }) };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
-import { parsePagination } from "~/platform/core/http.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { parsePagination, type ApiError } from "~/platform/core/http.server";
 import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
@@ -43,11 +43,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 /** The page has no form message: a refused redelivery is an error page with the reason. */
-const refused = formOptions({
-  error: (e) => {
+const refused = {
+  error: (e: ApiError) => {
     throw new Response(e.message, { status: e.status });
   },
-});
+};
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { requireDeveloper } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { createApp, createAppSchema } from "~/platform/apps/apps.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { APP_LABELS, AppForm, appFormToInput, emptyApp, type AppFormValues } from "~/components/app-form";
@@ -11,9 +12,9 @@ import { flashSecret } from "~/platform/apps/secret-flash.server";
 export const meta: MetaFunction = () => [{ title: "Create app · Developer portal" }];
 
 /** A taken slug next to the slug field, with what was typed. */
-const refused = formOptions({
-  error: (e, form) => ({ errors: messageFormErrors(e.message, APP_LABELS, [{ test: /^The slug /, field: "slug" }]), values: appFormToInput(form, "create") }),
-});
+const refused = {
+  error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, APP_LABELS, [{ test: /^The slug /, field: "slug" }]), values: appFormToInput(form, "create") }),
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireDeveloper(request, context);

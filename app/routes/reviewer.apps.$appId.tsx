@@ -5,7 +5,8 @@ import { useState } from "react";
 import { eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
 import { orNotFound, requireReviewer } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { listAppVersions, serializeApp } from "~/platform/apps/apps.server";
 import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform/apps/review.server";
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
@@ -29,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
-const refused = formOptions({ error: (e) => ({ error: e.message, field: null as string | null }) });
+const refused = { error: (e: ApiError) => ({ error: e.message, field: null as string | null }) };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account } = await requireReviewer(request, context);

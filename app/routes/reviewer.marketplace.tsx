@@ -4,8 +4,8 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { desc, eq } from "drizzle-orm";
 import { appReviews, apps, businesses } from "../../db/schema";
 import { requireReviewer } from "~/platform/accounts/guards.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
-import { describeZodError } from "~/platform/core/http.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { hideReview, hideSchema, setStaffPick, unhideReview } from "~/platform/apps/app-reviews.server";
 import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
 import { CsrfInput } from "~/components/csrf";
@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-const refused = formOptions({ error: (e) => ({ error: e.message, reviewId: null as string | null }) });
+const refused = { error: (e: ApiError) => ({ error: e.message, reviewId: null as string | null }) };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account } = await requireReviewer(request, context);

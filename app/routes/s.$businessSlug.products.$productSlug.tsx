@@ -3,7 +3,8 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/csrf";
 import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
 import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "~/storefront.server";
 
@@ -45,7 +46,7 @@ const reviewValues = (form: FormData) => ({
   comment: String(form.get("comment") ?? "").slice(0, 5000),
 });
 
-const refused = formOptions({ error: (e, form) => ({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values: reviewValues(form) }) });
+const refused = { error: (e: ApiError, form: FormData) => ({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values: reviewValues(form) }) };
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
   return formAction(request, context, refused, async (form) => {

@@ -4,7 +4,8 @@ import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { createAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { homeFor, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { formAction, formOptions } from "~/platform/accounts/form-action.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
@@ -23,7 +24,7 @@ function valuesOf(form: FormData) {
 }
 
 /** A taken email next to the email field. */
-const refused = formOptions({ error: (e, form) => ({ errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]), values: valuesOf(form) }) });
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]), values: valuesOf(form) }) };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, context, refused, async (form) => {

@@ -11,7 +11,9 @@
  *   }
  *
  * A page with its own error shape names it first: `formAction(request, context, refused, async (form) => …)`
- * with `const refused = { error: (e, form) => ({ errors: …, values: … }) }` at the top of the route.
+ * with `const refused = { error: (e: ApiError, form: FormData) => ({ errors: …, values: … }) }` at the
+ * top of the route: a plain object, never a call, since the browser build of the route keeps module-level
+ * code but not this module (a call of a `.server` function there breaks the page's JavaScript).
  */
 import { json, type TypedResponse } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
@@ -55,6 +57,3 @@ export async function formAction<T, E>(
     return json(body, { status: e.status, headers: e.headers });
   }
 }
-
-/** A page's options for formAction, declared once at the top of the route with their types inferred. */
-export const formOptions = <E = FormError>(options: FormActionOptions<E>) => options;

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
 import { loadEnv } from "../core/env.server";
 import { ApiError } from "../core/http.server";
-import { formAction, formOptions } from "./form-action.server";
+import { formAction } from "./form-action.server";
 import { maskCsrfToken, sessionStorage } from "./session.server";
 
 const env = loadEnv({ DATA_DIR: ".data/test-tmp", SESSION_SECRET: "f".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 3).toString("base64") });
@@ -94,7 +94,7 @@ describe("formAction", () => {
   });
 
   it("gives the page's own error shape, built from the error and the submitted form", async () => {
-    const refused = formOptions({ error: (e, form) => ({ errors: { fields: { slug: e.message }, form: [] }, values: { slug: String(form.get("slug")) } }) });
+    const refused = { error: (e: ApiError, form: FormData) => ({ errors: { fields: { slug: e.message }, form: [] }, values: { slug: String(form.get("slug")) } }) };
     const answer = (await formAction(await post({ csrf: TOKEN, slug: "taken" }), context, refused, async () => {
       throw new ApiError(409, "The slug taken is already used");
     })) as Response;
