@@ -2,7 +2,7 @@ import { useStorefrontUrl } from "~/components/origins";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
 import { dashboard } from "~/platform/catalog/queries.server";
 import { dailyOrders, formatMoney } from "~/platform/catalog/admin-queries.server";
 import { toMinor } from "~/platform/catalog/serialize.server";
@@ -15,8 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const [d, daily] = await Promise.all([dashboard(context.db, business.id), dailyOrders(context.db, business.id)]);
   const money = (major: number) => formatMoney(toMinor(major), business.currency, business.locale);
   return json({

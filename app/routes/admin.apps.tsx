@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { approveAddedScopes, listBusinessInstallations, uninstallForBusiness } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
@@ -14,7 +14,7 @@ import { eq } from "drizzle-orm";
 import { appReviews } from "../../db/schema";
 import { deleteReview, dismissReviewPrompt, previouslyInstalledApps, putReview, REVIEW_INVITE_AFTER_MS, reviewSchema } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
-import { describeZodError } from "~/platform/core/http.server";
+import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { now } from "~/platform/core/clock.server";
 
 const fmtDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
@@ -24,8 +24,7 @@ export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const [{ rows }, reviews, former] = await Promise.all([
     listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
     context.db.select({ appId: appReviews.appId, rating: appReviews.rating, hidden: appReviews.hiddenAt }).from(appReviews).where(eq(appReviews.businessId, business.id)),
@@ -58,13 +57,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({ active: view.filter((v) => v.status === "ACTIVE"), former, history: view.filter((v) => v.status !== "ACTIVE") });
 }
 
+/** A refused form: the message, and for a review of a former app which card shows it. */
+const refused = {
+  error: (e: ApiError, form: FormData) => ({ error: e.message, installationId: form.get("intent") === "review" ? String(form.get("installationId") ?? "") : null }),
+};
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const installationId = String(form.get("installationId") ?? "");
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, refused, async (form) => {
+    const installationId = String(form.get("installationId") ?? "");
     if (form.get("intent") === "uninstall") {
       await uninstallForBusiness(context.db, business.id, installationId);
       return redirect("/admin/apps?done=uninstalled");
@@ -90,10 +91,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect("/admin/apps?done=consented");
     }
     return json({ error: "Unknown action", installationId: null }, 400);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, installationId: form.get("intent") === "review" ? installationId : null }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function AdminApps() {

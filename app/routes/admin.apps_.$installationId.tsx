@@ -4,11 +4,13 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { useState } from "react";
 import { and, eq } from "drizzle-orm";
 import { installations } from "../../db/schema";
-import { getSignedInAccount, requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { getSignedInAccount } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { businessAdminPages, businessEmbeds, setAppSettings, setEmbed } from "~/platform/extensions/merchant.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { ApiError } from "~/platform/core/http.server";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
@@ -20,8 +22,7 @@ import { describeZodError } from "~/platform/core/http.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
 async function load(request: Request, context: LoaderFunctionArgs["context"], installationId: string) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const [installation] = await context.db.select().from(installations).where(and(eq(installations.id, installationId), eq(installations.businessId, business.id), eq(installations.status, "ACTIVE")));
   if (!installation) throw new Response("App not found", { status: 404 });
   const app = await getAppForReview(context.db, installation.appId);
@@ -55,16 +56,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business, installation, app } = await load(request, context, params.installationId!);
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const parseJson = (name: string) => {
-    try {
-      return JSON.parse(String(form.get(name) ?? "{}"));
-    } catch {
-      throw new ApiError(400, "The settings could not be read");
-    }
-  };
-  try {
+  return formAction(request, context, async (form) => {
+    const parseJson = (name: string) => {
+      try {
+        return JSON.parse(String(form.get(name) ?? "{}"));
+      } catch {
+        throw new ApiError(400, "The settings could not be read");
+      }
+    };
     if (form.get("intent") === "settings") {
       await setAppSettings(context.db, business.id, installation.id, parseJson("settings"), (app.manifest as Manifest | null) ?? null);
       return redirect(`?saved=settings`);
@@ -88,10 +87,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect(`?${new URLSearchParams({ saved: "embed", embed: embedType, what })}`);
     }
     return json({ error: "Unknown action" }, 400);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
+  });
 }
 
 function EmbedCard({ embed }: { embed: { embedType: string; name: string; description: string; kind: string; position: string; enabled: boolean; settings: Record<string, unknown>; settingsSchema: Record<string, unknown> | null } }) {

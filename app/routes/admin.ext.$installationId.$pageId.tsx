@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
 import { adminSessionToken, businessAdminPages } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { originOf } from "~/components/block-frame";
@@ -10,8 +10,7 @@ import { originOf } from "~/components/block-frame";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "App page"} · Admin` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account, business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { account, business } = await requireMerchant(request, context);
   const page = (await businessAdminPages(context.db, business.id)).find((p) => p.installationId === params.installationId && p.pageId === params.pageId);
   if (!page) throw new Response("This app page is not available.", { status: 404 });
   const app = await getAppForReview(context.db, page.appId);

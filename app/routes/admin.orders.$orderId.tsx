@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { formatMoney, getOrderDetail } from "~/platform/catalog/admin-queries.server";
 import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/catalog/orders.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 
@@ -13,16 +13,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order 
 const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  let detail: Awaited<ReturnType<typeof getOrderDetail>>;
-  try {
-    detail = await getOrderDetail(context.db, business.id, params.orderId ?? "");
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw new Response("Order not found", { status: 404 });
-    throw e;
-  }
-  const { order: o, items, history } = detail;
+  const { business } = await requireMerchant(request, context);
+  const { order: o, items, history } = await getOrderDetail(context.db, business.id, params.orderId ?? "").catch(orNotFound("Order not found"));
   const money = (minor: number) => formatMoney(minor, o.currency, business.locale);
   return json({
     order: {
@@ -49,21 +41,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
+  const { business } = await requireMerchant(request, context);
   const orderId = params.orderId ?? "";
-  try {
+  return formAction(request, context, { notFound: "Order not found" }, async (form) => {
     if (form.get("intent") !== "move") return json({ error: "Unknown action" }, 400);
     const to = parseOrderStatus(form.get("status"));
     await moveOrderStatus(context.db, business.id, orderId, to, "merchant");
     return redirect(`/admin/orders/${orderId}?saved=${to}`);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw new Response("Order not found", { status: 404 });
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
+  });
 }
 
 const TONE: Record<string, string> = { PENDING: "warn", CONFIRMED: "info", PREPARING: "info", READY: "info", IN_DELIVERY: "info", DELIVERED: "ok", CANCELLED: "danger" };

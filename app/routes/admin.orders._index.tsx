@@ -3,13 +3,14 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
 import { bulkMoveOrders, type BulkMoveResult } from "~/platform/catalog/bulk-moves.server";
 import { parseOrderStatus } from "~/platform/catalog/orders.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { ORDER_STATUSES, type OrderStatus } from "../../db/schema";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
@@ -18,14 +19,8 @@ import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
-async function merchant(request: Request, context: LoaderFunctionArgs["context"]) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  return business;
-}
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const business = await merchant(request, context);
+  const { business } = await requireMerchant(request, context);
   const url = new URL(request.url);
   const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
   const { filter, notices } = parseOrderFilter(url.searchParams, timeZone);
@@ -60,10 +55,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
+const refused = { error: (e: ApiError) => ({ error: e.message as string | null, results: null, to: null }) };
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const business = await merchant(request, context);
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, refused, async (form) => {
   if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
   let to: OrderStatus;
   try {
@@ -71,13 +67,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch {
     return json({ error: "Choose the status to move the selected orders to.", results: null, to: null }, 400);
   }
-  try {
     const results = await bulkMoveOrders(context.db, business.id, form.getAll("orderIds").map(String), to);
     return json({ error: null, results, to });
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, results: null, to: null }, e.status);
-    throw e;
-  }
+  });
 }
 
 const ORDER_TONE: Record<string, string> = {

@@ -15,11 +15,11 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useBlocker, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useStorefrontUrl } from "~/components/origins";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { availableBlocks, savePage } from "~/platform/extensions/merchant.server";
 import { previewUrl } from "~/platform/extensions/preview.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
@@ -27,12 +27,8 @@ import { CsrfInput } from "~/components/csrf";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.page.title ?? "Page"} · Site builder` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account, business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const page = await getPage(context.db, business.id, params.slug!).catch((e) => {
-    if (e instanceof ApiError) throw new Response("Page not found", { status: 404 });
-    throw e;
-  });
+  const { account, business } = await requireMerchant(request, context);
+  const page = await getPage(context.db, business.id, params.slug!).catch(orNotFound("Page not found"));
   const blocks = await availableBlocks(context.db, business.id);
   return json({
     business: { id: business.id, slug: business.slug, locale: business.locale },
@@ -47,23 +43,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  let body: unknown;
-  try {
-    body = JSON.parse(String(form.get("page") ?? ""));
-  } catch {
-    return json({ error: "The page could not be read; reload and try again." }, 400);
-  }
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, async (form) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(String(form.get("page") ?? ""));
+    } catch {
+      return json({ error: "The page could not be read; reload and try again." }, 400);
+    }
     await savePage(context.db, business.id, params.slug!, body);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
-  return redirect(`/admin/pages/${params.slug}?saved=1`);
+    return redirect(`/admin/pages/${params.slug}?saved=1`);
+  });
 }
 
 type Block = { id: string; kind: "builtin" | "app"; type: string; appId?: string; settings: Record<string, unknown> };

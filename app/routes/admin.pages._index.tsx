@@ -4,36 +4,29 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { asc, eq } from "drizzle-orm";
 import { pages } from "../../db/schema";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const rows = await context.db.select().from(pages).where(eq(pages.businessId, business.id)).orderBy(asc(pages.createdAt));
   return json({ slug: business.slug, pages: rows.map((p) => ({ slug: p.slug, title: p.title, isPublished: p.isPublished, blocks: p.blocks.length, updatedAt: p.updatedAt.toISOString() })) });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const slug = String(form.get("slug") ?? "").trim();
-  const title = String(form.get("title") ?? "").trim();
-  if (!PAGE_SLUG.test(slug)) return json({ error: "The address must be lowercase letters, digits and hyphens, like summer-menu." }, 400);
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, async (form) => {
+    const slug = String(form.get("slug") ?? "").trim();
+    const title = String(form.get("title") ?? "").trim();
+    if (!PAGE_SLUG.test(slug)) return json({ error: "The address must be lowercase letters, digits and hyphens, like summer-menu." }, 400);
     await savePage(context.db, business.id, slug, { title: title || slug, isPublished: false, blocks: [{ kind: "builtin", type: "heading", settings: { text: title || slug } }] }, { createOnly: true });
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
-  return redirect(`/admin/pages/${slug}`);
+    return redirect(`/admin/pages/${slug}`);
+  });
 }
 
 export default function SitePages() {

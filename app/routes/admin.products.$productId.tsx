@@ -2,14 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useStorefrontUrl } from "~/components/origins";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
-import { ProductForm, productToFormValues } from "~/components/product-form";
+import { ProductForm, productToFormValues, readProductForm } from "~/components/product-form";
 import type { FormErrors } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 
@@ -17,19 +18,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
-async function loadProduct(context: LoaderFunctionArgs["context"], businessId: string, productId: string) {
-  try {
-    return await getProduct(context.db, businessId, productId);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw new Response("Product not found", { status: 404 });
-    throw e;
-  }
-}
+/** A refused save shows its errors next to the fields, with what was typed; a refused delete, its message. */
+const refused = {
+  notFound: "Product not found",
+  error: (e: ApiError, form: FormData) =>
+    form.get("intent") === "delete"
+      ? { error: e.message as string | null, errors: null as FormErrors | null, values: null }
+      : { error: null, errors: productApiErrors(e.message) as FormErrors | null, values: readProductForm(form).values },
+};
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const p = await loadProduct(context, business.id, params.productId ?? "");
+  const { business } = await requireMerchant(request, context);
+  const p = await getProduct(context.db, business.id, params.productId ?? "").catch(orNotFound("Product not found"));
   return json({
     currency: business.currency,
     product: {
@@ -52,33 +52,20 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
+  const { business } = await requireMerchant(request, context);
   const productId = params.productId ?? "";
-  const intent = form.get("intent");
-  try {
+  return formAction(request, context, refused, async (form) => {
+    const intent = form.get("intent");
     if (intent === "delete") {
       await deleteProduct(context.db, business.id, productId);
       return redirect("/admin/products?saved=deleted");
     }
     if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
     const parsed = parseProductForm(form);
-    const { values } = parsed;
-    if (!parsed.ok) return json({ error: null, errors: parsed.errors, values }, 400);
-    try {
-      await updateProduct(context.db, business.id, productId, parsed.input);
-    } catch (e) {
-      if (e instanceof ApiError && e.status !== 404) return json({ error: null, errors: productApiErrors(e.message), values }, e.status);
-      throw e;
-    }
+    if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
+    await updateProduct(context.db, business.id, productId, parsed.input);
     return redirect(`/admin/products/${productId}?saved=updated`);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw new Response("Product not found", { status: 404 });
-    if (e instanceof ApiError) return json({ error: e.message, errors: null as FormErrors | null, values: null }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function EditProduct() {

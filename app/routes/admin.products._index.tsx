@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
 import { ADMIN_PAGE_SIZE, formatMoney, pageCount, readPage, searchProducts } from "~/platform/catalog/admin-queries.server";
 import { EmptyState } from "~/components/area-layout";
 import { isSafeImageSrc } from "~/components/product-form";
@@ -13,8 +13,7 @@ const MAX_QUERY = 100;
 const LOW_STOCK = 5;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY).trim();
   const page = readPage(url);

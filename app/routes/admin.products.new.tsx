@@ -1,35 +1,31 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { createProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
-import { ProductForm, emptyProductValues } from "~/components/product-form";
+import { ProductForm, emptyProductValues, readProductForm } from "~/components/product-form";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
+/** A taken slug next to the slug field, with what was typed. */
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: productApiErrors(e.message), values: readProductForm(form).values }) };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   return json({ currency: business.currency });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const parsed = parseProductForm(form);
-  const { values } = parsed;
-  if (!parsed.ok) return json({ errors: parsed.errors, values }, 400);
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, refused, async (form) => {
+    const parsed = parseProductForm(form);
+    if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);
     const product = await createProduct(context.db, business.id, parsed.input);
     return redirect(`/admin/products/${product.id}?saved=created`);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ errors: productApiErrors(e.message), values }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function NewProduct() {

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { listReviewsWithProduct, pageCount, readPage } from "~/platform/catalog/admin-queries.server";
 import { deleteReview } from "~/platform/catalog/products.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
@@ -15,8 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 const fmtDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const page = readPage(new URL(request.url));
   const { rows, total } = await listReviewsWithProduct(context.db, business.id, { page });
   return json({
@@ -28,19 +27,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, async (form) => {
     if (form.get("intent") !== "delete") return json({ error: "Unknown action" }, 400);
     await deleteReview(context.db, business.id, String(form.get("reviewId") ?? ""));
     const page = Number(form.get("page"));
     return redirect(`/admin/reviews?saved=deleted${Number.isInteger(page) && page > 1 ? `&page=${page}` : ""}`);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
+  });
 }
 
 const stars = (rating: number) => {

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
-import { apiFormErrors, errorStatus, zodFormErrors } from "~/platform/core/form-errors.server";
-import { readForm } from "~/platform/core/http.server";
+import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
@@ -15,6 +16,10 @@ const FIELDS = ["name", "address", "phone", "email", "currency", "locale", "time
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 const LABELS: Record<Field, string> = { name: "Business name", address: "Address", phone: "Phone", email: "Email", currency: "Currency", locale: "Locale", timezone: "Time zone" };
+/** The form's values as typed (given back with the errors). */
+const valuesOf = (form: FormData) => Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
+/** A refusal of the domain, next to its field, with what was typed. */
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }) };
 
 function timeZoneList(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
@@ -23,8 +28,7 @@ function timeZoneList(): string[] {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const values: Values = {
     name: business.name,
     address: business.address,
@@ -38,19 +42,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const values = Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
-  const parsed = businessSettingsSchema.safeParse(values);
-  if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-  try {
+  const { business } = await requireMerchant(request, context);
+  return formAction(request, context, refused, async (form) => {
+    const values = valuesOf(form);
+    const parsed = businessSettingsSchema.safeParse(values);
+    if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
     await updateBusinessSettings(context.db, business.id, values);
     return redirect("/admin/settings?saved=settings");
-  } catch (e) {
-    return json({ errors: apiFormErrors(e, LABELS), values }, errorStatus(e));
-  }
+  });
 }
 
 export default function AdminSettings() {

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { authenticate, loginSchema } from "~/platform/accounts/accounts.server";
-import { getSignedInAccount, homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { getSignedInAccount, homeFor, safeRedirect, signIn } from "~/platform/accounts/session.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { clientAddress } from "~/platform/core/client-address.server";
 import { CsrfInput } from "~/components/csrf";
 
@@ -19,17 +19,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const parsed = loginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
-  if (!parsed.success) return json({ error: "Enter your email and password." }, 400);
-  try {
+  // a refusal (wrong password, too many attempts with its Retry-After) is the form's message
+  return formAction(request, context, async (form) => {
+    const parsed = loginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
+    if (!parsed.success) return json({ error: "Enter your email and password." }, 400);
     const account = await authenticate(context.db, parsed.data, clientAddress(request));
     return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, { status: e.status, headers: e.headers });
-    throw e;
-  }
+  });
 }
 
 export default function Login() {

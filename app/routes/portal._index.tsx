@@ -2,7 +2,7 @@ import { useStorefrontUrl } from "~/components/origins";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireDeveloper } from "~/platform/accounts/guards.server";
 import { businessSummary } from "~/platform/catalog/summary.server";
 import { StatCard } from "~/components/area-layout";
 import { listNotifications } from "~/platform/apps/app-reviews.server";
@@ -10,7 +10,7 @@ import { listNotifications } from "~/platform/apps/app-reviews.server";
 export const meta: MetaFunction = () => [{ title: "Overview · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account, business } = await requireUser(request, context, "DEVELOPER");
+  const { account, business } = await requireDeveloper(request, context);
   const [summary, notes] = await Promise.all([business ? businessSummary(context.db, business.id) : null, listNotifications(context.db, account.id, { limit: 10, offset: 0 })]);
   const notifications = notes.rows.map(({ n, appName }) => ({
     id: n.id,

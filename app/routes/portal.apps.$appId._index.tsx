@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, serializeVersion, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, serializeVersion, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { ApiError, parseWith, readForm } from "~/platform/core/http.server";
+import { parseWith, type ApiError } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";
 import { APP_LABELS, AppForm, appFormToInput, type AppFormValues } from "~/components/app-form";
@@ -17,14 +18,8 @@ import { CsrfInput } from "~/components/csrf";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Developer portal` }];
 
-const notFound = (e: unknown) => {
-  if (e instanceof ApiError && e.status === 404) throw new Response("App not found", { status: 404 });
-  throw e;
-};
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch(notFound);
+  const { account, app } = await requireDeveloperApp(request, context, params.appId);
   const versions = await listAppVersions(context.db, app.id);
   const sandbox = await testStatus(context.db, account, app.id);
   const flashed = await takeFlashedTestInstall(request, context.env, app.id);
@@ -41,25 +36,22 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   );
 }
 
+/** A refused edit shows every error of the form at once, next to its field, with the typed values kept. */
+const refused = {
+  error: (e: ApiError, form: FormData) =>
+    form.get("intent") === "update" && e.status === 400
+      ? { error: null as string | null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: appFormToInput(form, "edit") as AppFormValues | null }
+      : { error: e.message as string | null, errors: null as FormErrors | null, values: null as AppFormValues | null },
+};
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const appId = params.appId!;
-  await getDeveloperApp(context.db, account.id, appId).catch(notFound);
-  try {
+  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const appId = app.id;
+  return formAction(request, context, refused, async (form) => {
     switch (form.get("intent")) {
-      case "update": {
-        const typed = appFormToInput(form, "edit");
-        try {
-          await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, typed));
-        } catch (e) {
-          // every error of the form at once, next to its field, with the typed values kept
-          if (e instanceof ApiError && e.status === 400) return json({ error: null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: typed }, 400);
-          throw e;
-        }
+      case "update":
+        await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, appFormToInput(form, "edit")));
         return redirect(`/portal/apps/${appId}?saved=changes`);
-      }
       case "submit":
         await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
         return redirect(`/portal/apps/${appId}?saved=submitted`);
@@ -78,10 +70,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       default:
         return json({ error: "Unknown action", errors: null, values: null }, 400);
     }
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, errors: null, values: null }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function AppDetail() {

@@ -1,9 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError } from "~/platform/core/http.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { appAnalytics } from "~/platform/analytics/analytics.server";
 import { StatCard } from "~/components/area-layout";
 import { SeriesChart } from "~/components/series-chart";
@@ -11,11 +9,7 @@ import { SeriesChart } from "~/components/series-chart";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Analytics${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
+  const { app } = await requireDeveloperApp(request, context, params.appId);
   return json({ app: { id: app.id, name: app.name, status: app.status }, figures: await appAnalytics(context.db, app.id) });
 }
 

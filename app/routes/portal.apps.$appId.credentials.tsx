@@ -1,20 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
-import { ApiError } from "~/platform/core/http.server";
 import { CopyButton } from "~/components/copy-button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Client credentials${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
+  const { app } = await requireDeveloperApp(request, context, params.appId);
   const { secret, cookie } = await takeFlashedSecret(request, context.env, app.id);
   return json(
     { app: { id: app.id, name: app.name, clientId: app.clientId }, secret },

@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError, parsePagination } from "~/platform/core/http.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { parsePagination } from "~/platform/core/http.server";
 import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
@@ -11,11 +10,7 @@ import { EmptyState } from "~/components/area-layout";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
+  const { app } = await requireDeveloperApp(request, context, params.appId);
   const url = new URL(request.url);
   const point = url.searchParams.get("hookPoint");
   const hookPoint = point && (HOOK_POINTS as readonly string[]).includes(point) ? point : undefined;

@@ -3,9 +3,9 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { extensions } from "../../db/schema";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { ApiError } from "~/platform/core/http.server";
 import { parseManifest, putManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
 import { checkManifestText } from "~/platform/extensions/manifest-text.server";
 import { exactOrigin } from "~/platform/core/urls";
@@ -16,17 +16,8 @@ import { ManifestEditor } from "~/components/manifest-editor/manifest-editor";
 
 export const meta: MetaFunction = () => [{ title: "Manifest · Developer portal" }];
 
-async function ownApp(request: Request, context: LoaderFunctionArgs["context"], appId: string) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, appId).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
-  return { account, app };
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await ownApp(request, context, params.appId!);
+  const { app } = await requireDeveloperApp(request, context, params.appId);
   const rows = await context.db.select().from(extensions).where(eq(extensions.appId, app.id));
   // the examples the editor inserts point at the app's own server: the origin of a URL it already uses
   const manifest = (app.manifest ?? {}) as Manifest;
@@ -42,26 +33,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 type Result = { text: string; errors: string[]; plan: SyncPlan | null; framing: FramingResult[]; saved: boolean };
 
+const refused = { error: (e: ApiError, form: FormData): Result => ({ text: String(form.get("manifest") ?? ""), errors: [e.message], plan: null, framing: [], saved: false }) };
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account, app } = await ownApp(request, context, params.appId!);
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const text = String(form.get("manifest") ?? "");
-  const result: Result = { text, errors: [], plan: null, framing: [], saved: false };
-  const { raw, problems } = checkManifestText(text);
-  if (problems.length) return json({ ...result, errors: problems }, 400);
-  const manifest = parseManifest(raw);
-  result.framing = await checkFraming(context.env, manifest);
-  try {
-    if (form.get("intent") === "save") {
-      const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
-      return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
+  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  return formAction(request, context, refused, async (form) => {
+    const text = String(form.get("manifest") ?? "");
+    const result: Result = { text, errors: [], plan: null, framing: [], saved: false };
+    const { raw, problems } = checkManifestText(text);
+    if (problems.length) return json({ ...result, errors: problems }, 400);
+    const manifest = parseManifest(raw);
+    result.framing = await checkFraming(context.env, manifest);
+    try {
+      if (form.get("intent") === "save") {
+        const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
+        return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
+      }
+      return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });
+    } catch (e) {
+      // the refusal beside the framing checks already made
+      if (e instanceof ApiError) return json({ ...result, errors: [e.message] }, e.status);
+      throw e;
     }
-    return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });
-  } catch (e) {
-    if (e instanceof ApiError) return json({ ...result, errors: [e.message] }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function ManifestPage() {

@@ -2,9 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError } from "~/platform/core/http.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import type { BlockDef, Manifest } from "~/platform/extensions/manifest-schema";
 import { BlockFrame } from "~/components/block-frame";
 import { SettingsForm } from "~/components/settings-form";
@@ -13,11 +11,7 @@ import { EmptyState } from "~/components/area-layout";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Block preview${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account, business } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
+  const { business, app } = await requireDeveloperApp(request, context, params.appId);
   const manifest = (app.manifest as Manifest | null) ?? {};
   const blocks = manifest.blocks ?? [];
   // the blocks' iframes and their JSON-Schema settings forms (page-csp.server.ts)

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
 import { listAppReviews, replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
 import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
-import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { RatingSummary, Stars } from "~/components/rating";
@@ -15,17 +15,8 @@ export const meta: MetaFunction = () => [{ title: "Reviews · Developer portal" 
 
 const PER_PAGE = 20;
 
-async function ownApp(request: Request, context: LoaderFunctionArgs["context"], appId: string) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  const app = await getDeveloperApp(context.db, account.id, appId).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
-  return { account, app };
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await ownApp(request, context, params.appId!);
+  const { app } = await requireDeveloperApp(request, context, params.appId);
   const pageParam = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
   const { rows, total } = await listAppReviews(context.db, app.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE, includeHidden: true });
@@ -38,22 +29,24 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
+/**
+ * The reply's error beside the review it answers. A 409 means answered meanwhile (another tab, a
+ * teammate): the page then shows that reply, and the text that was not published, so that nothing
+ * typed is lost.
+ */
+const refused = {
+  error: (e: ApiError, form: FormData) => ({ reviewId: String(form.get("reviewId") ?? ""), error: e.message, unsent: e.status === 409 ? String(form.get("body") ?? "") : null }),
+};
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account, app } = await ownApp(request, context, params.appId!);
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
+  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  return formAction(request, context, refused, async (form) => {
   const reviewId = String(form.get("reviewId") ?? "");
   const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });
   if (!parsed.success) return json({ reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}`, unsent: null }, 400);
-  try {
-    await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
-  } catch (e) {
-    // 409: answered meanwhile (another tab, a teammate); the page then shows that reply, and the
-    // text that was not published so that nothing typed is lost
-    if (e instanceof ApiError) return json({ reviewId, error: e.message, unsent: e.status === 409 ? parsed.data.body : null }, e.status);
-    throw e;
-  }
+  await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
   return redirect(`/portal/apps/${app.id}/reviews?replied=${encodeURIComponent(reviewId)}#${reviewId}`);
+  });
 }
 
 const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });

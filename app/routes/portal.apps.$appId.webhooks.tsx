@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError, parsePagination, readForm } from "~/platform/core/http.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { parsePagination, type ApiError } from "~/platform/core/http.server";
 import { appDeliveries, appRegistrations, redeliverForApp, testRegistrationForApp } from "~/platform/webhooks/developer-view.server";
 import { isListening } from "~/platform/devtools/relay.server";
 import { EmptyState } from "~/components/area-layout";
@@ -14,16 +14,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Webhoo
 
 const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—");
 
-async function ownApp(request: Request, context: LoaderFunctionArgs["context"], appId: string) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  return getDeveloperApp(context.db, account.id, appId).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
-  });
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const app = await ownApp(request, context, params.appId!);
+  const { app } = await requireDeveloperApp(request, context, params.appId);
   const url = new URL(request.url);
   const registrations = await appRegistrations(context.db, app.id);
   const selected = url.searchParams.get("webhook") ?? registrations[0]?.webhook.id ?? null;
@@ -52,24 +44,26 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
+/** The page has no form message: a refused redelivery is an error page with the reason. */
+const refused = {
+  error: (e: ApiError) => {
+    throw new Response(e.message, { status: e.status });
+  },
+};
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const app = await ownApp(request, context, params.appId!);
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  try {
+  const { app } = await requireDeveloperApp(request, context, params.appId);
+  return formAction(request, context, refused, async (form) => {
     if (form.get("intent") === "test") {
       // "Send a test": webhook.test now, no retries, not a delivery; relayed to `storefront-apps listen` on a test installation
       const webhookId = String(form.get("webhookId") ?? "");
       return json({ test: { webhookId, ...(await testRegistrationForApp(context.db, context.env, app.id, webhookId)) } });
     }
     await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));
-  } catch (e) {
-    if (e instanceof ApiError) throw new Response(e.message, { status: e.status });
-    throw e;
-  }
-  const back = new URL(request.url);
-  back.searchParams.set("redelivered", String(form.get("deliveryId")));
-  return redirect(back.pathname + back.search);
+    const back = new URL(request.url);
+    back.searchParams.set("redelivered", String(form.get("deliveryId")));
+    return redirect(back.pathname + back.search);
+  });
 }
 
 const tone = (status: string) => (status === "SUCCEEDED" ? "ok" : status === "FAILED" ? "danger" : status === "RETRYING" ? "warn" : "info");

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireDeveloper } from "~/platform/accounts/guards.server";
 import { listDeveloperApps } from "~/platform/apps/apps.server";
 import { CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
@@ -10,7 +10,7 @@ import { AppStatusBadge } from "~/components/status-badge";
 export const meta: MetaFunction = () => [{ title: "My apps · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
+  const { account } = await requireDeveloper(request, context);
   const { rows } = await listDeveloperApps(context.db, account.id, { limit: 100, offset: 0 });
   return json({
     apps: rows.map((a) => ({ id: a.id, name: a.name, slug: a.slug, category: a.category, version: a.version, status: a.status, updateInReview: a.updateInReview, rejected: a.status === "DRAFT" && !!a.reviewNotes, updatedAt: a.updatedAt.toISOString() })),

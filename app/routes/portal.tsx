@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireDeveloper } from "~/platform/accounts/guards.server";
 import { AreaLayout } from "~/components/area-layout";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
+  const { account } = await requireDeveloper(request, context);
   return json({ name: account.name });
 }
 

@@ -3,13 +3,13 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { asc, eq, or } from "drizzle-orm";
 import { apps } from "../../db/schema";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireReviewer } from "~/platform/accounts/guards.server";
 import { EmptyState } from "~/components/area-layout";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context, "REVIEWER");
+  await requireReviewer(request, context);
   const queue = await context.db
     .select({ id: apps.id, name: apps.name, category: apps.category, version: apps.version, submittedAt: apps.submittedAt, updateInReview: apps.updateInReview })
     .from(apps)

@@ -4,8 +4,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { orNotFound, requireReviewer } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { listAppVersions, serializeApp } from "~/platform/apps/apps.server";
 import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform/apps/review.server";
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
@@ -14,18 +15,9 @@ import { AppIcon } from "~/components/app-icon";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` }];
 
-async function loadApp(context: LoaderFunctionArgs["context"], appId: string) {
-  try {
-    return await getAppForReview(context.db, appId);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) throw new Response("App not found", { status: 404 });
-    throw e;
-  }
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  await requireUser(request, context, "REVIEWER");
-  const app = await loadApp(context, params.appId ?? "");
+  await requireReviewer(request, context);
+  const app = await getAppForReview(context.db, params.appId ?? "").catch(orNotFound("App not found"));
   const [[developer], versions] = await Promise.all([
     context.db.select({ name: accounts.name, email: accounts.email }).from(accounts).where(eq(accounts.id, app.developerId)),
     listAppVersions(context.db, app.id),
@@ -38,13 +30,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   });
 }
 
+const refused = { error: (e: ApiError) => ({ error: e.message, field: null as string | null }) };
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const { account } = await requireUser(request, context, "REVIEWER");
+  const { account } = await requireReviewer(request, context);
   const appId = params.appId ?? "";
-  const intent = form.get("intent");
-  try {
+  return formAction(request, context, refused, async (form) => {
+    const intent = form.get("intent");
     if (intent === "approve") {
       await approveApp(context.db, account.id, appId);
       return redirect("/reviewer?done=approved");
@@ -56,10 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect("/reviewer?done=rejected");
     }
     return json({ error: "Unknown action.", field: null }, 400);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, field: null }, e.status);
-    throw e;
-  }
+  });
 }
 
 const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);

@@ -3,8 +3,9 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { desc, eq } from "drizzle-orm";
 import { appReviews, apps, businesses } from "../../db/schema";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { ApiError, describeZodError, readForm } from "~/platform/core/http.server";
+import { requireReviewer } from "~/platform/accounts/guards.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { hideReview, hideSchema, setStaffPick, unhideReview } from "~/platform/apps/app-reviews.server";
 import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
 import { CsrfInput } from "~/components/csrf";
@@ -14,7 +15,7 @@ import { RatingSummary, Stars } from "~/components/rating";
 export const meta: MetaFunction = () => [{ title: "Marketplace curation · Review console" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context, "REVIEWER");
+  await requireReviewer(request, context);
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 100);
   const [picks, { rows: candidates }, latest] = await Promise.all([
     listStaffPicks(context.db, 20),
@@ -36,12 +37,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
+const refused = { error: (e: ApiError) => ({ error: e.message, reviewId: null as string | null }) };
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const { account } = await requireUser(request, context, "REVIEWER");
-  const intent = form.get("intent");
-  try {
+  const { account } = await requireReviewer(request, context);
+  return formAction(request, context, refused, async (form) => {
+    const intent = form.get("intent");
     if (intent === "pick" || intent === "unpick") {
       await setStaffPick(context.db, String(form.get("appId") ?? ""), intent === "pick");
       return redirect(`/reviewer/marketplace?done=${intent}`);
@@ -58,10 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect("/reviewer/marketplace?done=unhidden");
     }
     return json({ error: "Unknown action.", reviewId: null }, 400);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, reviewId: null }, e.status);
-    throw e;
-  }
+  });
 }
 
 const DONE: Record<string, string> = { pick: "Added to Staff picks.", unpick: "Removed from Staff picks.", hidden: "The review is hidden; its author sees your reason.", unhidden: "The review is visible again." };

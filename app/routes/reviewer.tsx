@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireReviewer } from "~/platform/accounts/guards.server";
 import { AreaLayout } from "~/components/area-layout";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account } = await requireUser(request, context, "REVIEWER");
+  const { account } = await requireReviewer(request, context);
   return json({ name: account.name });
 }
 

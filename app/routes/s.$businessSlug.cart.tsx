@@ -4,8 +4,9 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { and, eq } from "drizzle-orm";
 import { CsrfInput } from "~/components/csrf";
 import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { requireCsrf, safeRedirect } from "~/platform/accounts/session.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { safeRedirect } from "~/platform/accounts/session.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { ApiError } from "~/platform/core/http.server";
 import { addToCart, cartCookies, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, isSellable, loadBusinessBySlug, products } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
@@ -44,13 +45,12 @@ function productIdOf(form: FormData): string {
 }
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
+  // a refused change (sold out, too few left) is the cart's message
+  return formAction(request, context, async (form) => {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const cartPath = shopPath(business.slug, "/cart");
   const items = await readCart(request, context.env, business.id);
   const intent = form.get("intent");
-  try {
     if (intent === "add") {
       const productId = productIdOf(form);
       const quantity = parseQuantity(form.get("quantity") ?? "1", 1);
@@ -77,10 +77,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       return redirect(cartPath, { headers: await cartCookies(request, context.env, business.id, next) });
     }
     throw new ApiError(400, "Unknown cart action.");
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
-    throw e;
-  }
+  });
 }
 
 export default function CartPage() {

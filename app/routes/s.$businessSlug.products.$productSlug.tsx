@@ -3,9 +3,9 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/csrf";
 import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { requireCsrf } from "~/platform/accounts/session.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
 import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
@@ -39,38 +39,37 @@ const MESSAGES: Record<ReviewFields, string> = {
   comment: "Please keep your comment under 2000 characters.",
 };
 
+/** The review form as typed (given back with its errors). */
+const reviewValues = (form: FormData) => ({
+  authorName: String(form.get("authorName") ?? "").slice(0, 200),
+  rating: String(form.get("rating") ?? ""),
+  comment: String(form.get("comment") ?? "").slice(0, 5000),
+});
+
+const refused = { error: (e: ApiError, form: FormData) => ({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values: reviewValues(form) }) };
+
 export async function action({ params, request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });
-  if (!found) throw productNotFound();
-  const values = {
-    authorName: String(form.get("authorName") ?? "").slice(0, 200),
-    rating: String(form.get("rating") ?? ""),
-    comment: String(form.get("comment") ?? "").slice(0, 5000),
-  };
-  const parsed = reviewSchema.safeParse({
-    authorName: values.authorName,
-    rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
-    comment: values.comment,
+  return formAction(request, context, refused, async (form) => {
+const business = await loadBusinessBySlug(context.db, params.businessSlug);
+const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });
+if (!found) throw productNotFound();
+const values = reviewValues(form);
+const parsed = reviewSchema.safeParse({
+  authorName: values.authorName,
+  rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
+  comment: values.comment,
+});
+if (!parsed.success) {
+  const fieldErrors: Partial<Record<ReviewFields, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as ReviewFields;
+    if (field in MESSAGES) fieldErrors[field] = MESSAGES[field];
+  }
+  return json({ error: "Please check your review.", fieldErrors, values }, 400);
+}
+const review = await createReview(context.db, business.id, found.product.id, parsed.data);
+return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`);
   });
-  if (!parsed.success) {
-    const fieldErrors: Partial<Record<ReviewFields, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as ReviewFields;
-      if (field in MESSAGES) fieldErrors[field] = MESSAGES[field];
-    }
-    return json({ error: "Please check your review.", fieldErrors, values }, 400);
-  }
-  let review: { id: string };
-  try {
-    review = await createReview(context.db, business.id, found.product.id, parsed.data);
-  } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values }, e.status);
-    throw e;
-  }
-  return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`);
 }
 
 function availabilityText(p: { availability: string; lowStock: number | null }) {

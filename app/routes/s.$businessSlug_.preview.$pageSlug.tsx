@@ -27,7 +27,7 @@ import { getPage } from "~/platform/catalog/queries.server";
 import { adminSessionToken, availableBlocks } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { previewAccount, verifyPreviewToken } from "~/platform/extensions/preview.server";
-import { ApiError } from "~/platform/core/http.server";
+import { orNotFound } from "~/platform/accounts/guards.server";
 import type { PageBlock } from "../../db/schema/catalog";
 
 export const links: LinksFunction = () => [
@@ -50,10 +50,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!check.ok) throw new Response(check.message, { status: check.status, headers: NO_STORE });
   const account = await previewAccount(db, business.id, check.accountId);
   if (!account) throw new Response("This preview link is no longer valid. Open the page in the site builder again.", { status: 401, headers: NO_STORE });
-  const page = await getPage(db, business.id, pageSlug).catch((e) => {
-    if (e instanceof ApiError) throw new Response("This page does not exist (any more).", { status: 404, headers: NO_STORE });
-    throw e;
-  });
+  const page = await getPage(db, business.id, pageSlug).catch(orNotFound("This page does not exist (any more).", NO_STORE));
   const [navPages, blocks, products] = await Promise.all([publishedPages(db, business.id), availableBlocks(db, business.id), gridProducts(db, business.id, MAX_GRID)]);
   // in the editor a block receives a session token proving which merchant is editing (contract 10)
   const sessionTokens: Record<string, string> = {};

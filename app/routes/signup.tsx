@@ -3,9 +3,10 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { createAccount, registerSchema } from "~/platform/accounts/accounts.server";
-import { homeFor, requireCsrf, safeRedirect, signIn } from "~/platform/accounts/session.server";
-import { readForm } from "~/platform/core/http.server";
-import { apiFormErrors, errorStatus, zodFormErrors } from "~/platform/core/form-errors.server";
+import { homeFor, safeRedirect, signIn } from "~/platform/accounts/session.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { ApiError } from "~/platform/core/http.server";
+import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
@@ -16,27 +17,29 @@ export const meta: MetaFunction = () => [{ title: "Sign up · Storefront Apps" }
 const LABELS = { role: "Account type", name: "Your name", email: "Email", password: "Password", businessName: "Business name" };
 const ORDER = ["role", "name", "email", "password", "businessName"];
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const role = form.get("role");
+/** The typed values that come back with the errors (never the password). */
+function valuesOf(form: FormData) {
   const text = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
-  // typed values come back with the errors (never the password)
-  const values = { role: role === "MERCHANT" ? "MERCHANT" : "DEVELOPER", name: text("name"), email: text("email"), businessName: text("businessName") };
-  const parsed = registerSchema.safeParse({
-    email: form.get("email") ?? "",
-    password: form.get("password") ?? "",
-    name: form.get("name") ?? "",
-    role,
-    businessName: role === "MERCHANT" ? (form.get("businessName") || undefined) : undefined,
-  });
-  if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-  try {
+  return { role: form.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER", name: text("name"), email: text("email"), businessName: text("businessName") };
+}
+
+/** A taken email next to the email field. */
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]), values: valuesOf(form) }) };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return formAction(request, context, refused, async (form) => {
+    const role = form.get("role");
+    const parsed = registerSchema.safeParse({
+      email: form.get("email") ?? "",
+      password: form.get("password") ?? "",
+      name: form.get("name") ?? "",
+      role,
+      businessName: role === "MERCHANT" ? (form.get("businessName") || undefined) : undefined,
+    });
+    if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values: valuesOf(form) }, 400);
     const { account } = await createAccount(context.db, parsed.data);
     return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
-  } catch (e) {
-    return json({ errors: apiFormErrors(e, LABELS, [{ test: /email/i, field: "email" }]), values }, errorStatus(e));
-  }
+  });
 }
 
 export default function Signup() {
