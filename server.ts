@@ -50,7 +50,7 @@ async function main() {
     import("./app/platform/core/env.server"),
     import("./db/start"),
     import("./db/seed"),
-    import("./app/platform/runtime/web.server"),
+    import("./app/web.server"),
     import("./jobs/worker"),
     import("./app/platform/accounts/accounts.server"),
     import("./app/platform/core/http.server"),

@@ -7,7 +7,7 @@ import { dropDatabase, prepareTemplate, startTestCluster, cloneTemplate } from "
 import { createDb } from "../db/client";
 import { seedDemoData } from "../db/seed";
 import { loadEnv } from "../app/platform/core/env.server";
-import { createWebServer } from "../app/platform/runtime/web.server";
+import { createWebServer } from "../app/web.server";
 import { startWorker } from "../jobs/worker";
 
 const port = Number(process.env.E2E_PORT ?? 3199);

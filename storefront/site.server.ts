@@ -16,7 +16,7 @@ import { rawQuery } from "../db/sql";
 import { businesses, orderItems, orders, pages, products, reviews, type Business, type Order, type OrderItem, type Page, type PageBlock, type Product, type Review } from "../db/schema";
 import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
 import { publicBlocks, safeUrl } from "./blocks";
-import { LOW_STOCK_THRESHOLD } from "./checkout.server";
+import { isLowStock } from "../app/platform/orders/stock";
 
 const notFound = (message: string) => new Response(message, { status: 404, statusText: "Not Found" });
 
@@ -234,12 +234,12 @@ export type ShownProduct = Pick<Product, "id" | "slug" | "name" | "description" 
 
 /**
  * A product as the storefront shows it. Of tracked stock it shows only what migration 0018's trigger
- * watches: sold out, or the count when it is below LOW_STOCK_THRESHOLD ("Only 3 left"); at or above
+ * watches: sold out, or the count when it is low (`isLowStock`, orders/stock.ts: "Only 3 left"); at or above
  * it the page is the same whatever the count, so an ordinary order does not change the shop's pages
  * (the cart refuses more than is left, with the count).
  */
 export function productView(p: ShownProduct, money: (minor: number) => string) {
-  const low = p.stock !== null && p.stock > 0 && p.stock < LOW_STOCK_THRESHOLD;
+  const low = isLowStock(p.stock);
   return {
     id: p.id,
     slug: p.slug,

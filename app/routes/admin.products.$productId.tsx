@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
-import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
+import { parseProductForm, productApiErrors } from "./__product-form.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";

@@ -3,7 +3,7 @@ import { json, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { createProduct } from "~/platform/catalog/products.server";
-import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
+import { parseProductForm, productApiErrors } from "./__product-form.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { ProductForm, emptyProductValues } from "~/components/product-form";
 

@@ -1,7 +1,7 @@
 import { appApiRoute } from "~/platform/app-api/wrapper.server";
 import { parseWith, readJson } from "~/platform/core/http.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
-import { reportPayment } from "~/platform/catalog/orders.server";
+import { reportPayment } from "~/platform/orders/payments.server";
 import { PaymentReport } from "~/platform/app-api/schemas";
 
 export const { loader, action } = appApiRoute({

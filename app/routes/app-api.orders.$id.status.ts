@@ -1,7 +1,7 @@
 import { appApiRoute } from "~/platform/app-api/wrapper.server";
 import { ApiError, readJson } from "~/platform/core/http.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
-import { moveOrderStatus, parseOrderStatus } from "~/platform/catalog/orders.server";
+import { moveOrderStatus, parseOrderStatus } from "~/platform/orders/status.server";
 
 export const { loader, action } = appApiRoute({
   PATCH: {

@@ -1,8 +1,8 @@
 import { appApiRoute } from "~/platform/app-api/wrapper.server";
 import { json, paginated, parsePagination, readJson, ApiError } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
-import { checkout } from "../../storefront/checkout.server";
-import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
+import { checkout } from "~/platform/orders/checkout.server";
+import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
 
 export const { loader, action } = appApiRoute({
   GET: {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import * as S from "./schemas";
-import { checkoutSchema } from "../../../storefront/checkout.server";
+import { checkoutSchema } from "../orders/checkout-schema";
 import { SCOPES } from "../apps/catalog";
 
 type Op = {

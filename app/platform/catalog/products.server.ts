@@ -12,7 +12,7 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
-import { LOW_STOCK_THRESHOLD } from "../../../storefront/checkout.server";
+import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
 
 const slugify = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
 
@@ -38,12 +38,7 @@ export type ProductInput = z.infer<typeof productSchema>;
 async function stockEvents(tx: Tx, before: Product | null, after: Product) {
   if (after.stock === null) return;
   const data = { productId: after.id, stock: after.stock, threshold: LOW_STOCK_THRESHOLD };
-  const was = before?.stock ?? null;
-  if (after.stock === 0 && was !== 0) await emitEvent(tx, { businessId: after.businessId, type: "product.out_of_stock", data });
-  else if (after.stock > 0 && after.stock < LOW_STOCK_THRESHOLD && (was === null || was >= LOW_STOCK_THRESHOLD || was === 0)) {
-    if (was === 0) await emitEvent(tx, { businessId: after.businessId, type: "product.back_in_stock", data });
-    await emitEvent(tx, { businessId: after.businessId, type: "product.low_stock", data });
-  } else if (after.stock >= LOW_STOCK_THRESHOLD && was === 0) await emitEvent(tx, { businessId: after.businessId, type: "product.back_in_stock", data });
+  for (const type of stockEventTypes(before?.stock ?? null, after.stock)) await emitEvent(tx, { businessId: after.businessId, type, data });
 }
 
 export async function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {

@@ -1,7 +1,7 @@
-import { PRODUCT_LABELS, readProductForm, type ProductFormValues } from "../../components/product-form";
-import type { FormErrors } from "../../components/form-errors";
-import { hasFormErrors, messageFormErrors, zodFormErrors } from "../core/form-errors.server";
-import { productSchema, type ProductInput } from "./products.server";
+import { PRODUCT_LABELS, readProductForm, type ProductFormValues } from "~/components/product-form";
+import type { FormErrors } from "~/platform/core/form-errors.server";
+import { hasFormErrors, messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
+import { productSchema, type ProductInput } from "~/platform/catalog/products.server";
 
 /** Messages of the product domain that are about one field of the form. */
 export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { messageFormErrors, zodFormErrors } from "./form-errors.server";
-import { parseProductForm } from "../catalog/product-form.server";
-import { createAppSchema } from "../apps/apps.server";
-import { APP_LABELS } from "../../components/app-form";
-import { describeZodError } from "./http.server";
+import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
+import { parseProductForm } from "~/routes/__product-form.server";
+import { createAppSchema } from "~/platform/apps/apps.server";
+import { APP_LABELS } from "./app-form";
+import { describeZodError } from "~/platform/core/http.server";
 
 const form = (fields: Record<string, string>) => {
   const f = new FormData();
