@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { dropDatabase, prepareTemplate, startTestCluster, cloneTemplate } from "../db/testing/cluster";
 import { createDb } from "../db/client";
-import { seedDemoData } from "../db/seed";
+import { seedDemoData } from "../app/platform/demo/seed.server";
 import { loadEnv } from "../app/platform/core/env.server";
 import { createWebServer } from "../app/web.server";
 import { startWorker } from "../jobs/worker";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { WorkerDeps } from "../worker";
+import type { WorkerDeps } from "../deps";
 import { expirePayment } from "../../app/platform/orders/payments.server";
 
 const payload = z.object({ orderId: z.string() });
