@@ -14,7 +14,7 @@ const form = (fields: Record<string, string>) => {
 
 describe("form errors", () => {
   it("shows every error of the product form at once, each starting with the field's label", () => {
-    const parsed = parseProductForm(form({ name: " ", price: "abc", imageUrl: "javascript:alert(1)", slug: "Not A Slug", trackStock: "on", stock: "" }));
+    const parsed = parseProductForm(form({ name: " ", price: "abc", imageUrl: "javascript:alert(1)", slug: "Not A Slug", trackStock: "on", stock: "" }), "USD");
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors.fields).toEqual({
@@ -30,7 +30,7 @@ describe("form errors", () => {
   });
 
   it("accepts a valid product form", () => {
-    const parsed = parseProductForm(form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }));
+    const parsed = parseProductForm(form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }), "USD");
     expect(parsed).toMatchObject({ ok: true, input: { name: "Pie", price: 725 } });
   });
 

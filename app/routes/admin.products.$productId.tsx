@@ -64,7 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect("/admin/products?saved=deleted");
     }
     if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
-    const parsed = parseProductForm(form);
+    const parsed = parseProductForm(form, business.currency);
     const { values } = parsed;
     if (!parsed.ok) return json({ error: null, errors: parsed.errors, values }, 400);
     try {
@@ -101,7 +101,7 @@ export default function EditProduct() {
       {!data && saved === "created" ? <p className="alert success" role="status">The product was created.</p> : null}
       {!data && saved === "updated" ? <p className="alert success" role="status">Changes saved.</p> : null}
 
-      <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
+      <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product, currency)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
 
       <section className="card stack">
         <h2>Delete product</h2>

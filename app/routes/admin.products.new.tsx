@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!business) throw new Response("This account has no business.", { status: 403 });
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
-  const parsed = parseProductForm(form);
+  const parsed = parseProductForm(form, business.currency);
   const { values } = parsed;
   if (!parsed.ok) return json({ errors: parsed.errors, values }, 400);
   try {

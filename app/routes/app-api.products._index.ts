@@ -9,7 +9,7 @@ export const { loader, action } = appApiRoute({
     handler: async ({ request, context, caller }) => {
       const page = parsePagination(new URL(request.url), { limit: 50, max: 100 });
       const { rows, total } = await listProducts(context.db, caller.business.id, page);
-      return paginated(rows.map(serializeProduct), total, page);
+      return paginated(rows.map((p) => serializeProduct(p, caller.business.currency)), total, page);
     },
   },
 });

@@ -92,7 +92,7 @@ export function adminPage(platformOrigin: string) {
         var rows = document.getElementById("orders");
         r.body.orders.forEach(function (o) {
           var tr = document.createElement("tr");
-          [o.orderNumber, o.status, o.amount.toFixed(2) + " " + o.currency].forEach(function (v) { var td = document.createElement("td"); td.textContent = v; tr.appendChild(td); });
+          [o.orderNumber, o.status, new Intl.NumberFormat(undefined, { style: "currency", currency: o.currency }).format(o.amount)].forEach(function (v) { var td = document.createElement("td"); td.textContent = v; tr.appendChild(td); });
           rows.appendChild(tr);
         });
         document.getElementById("events").textContent = String(r.body.events);

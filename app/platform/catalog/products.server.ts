@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Tx } from "../../../db/client";
-import { products, reviews, type Product } from "../../../db/schema";
+import { businesses, products, reviews, type Product } from "../../../db/schema";
 import { pgErrorCode } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
@@ -20,7 +20,7 @@ export const productSchema = z.object({
   name: z.string().trim().min(1, "is required").max(120),
   slug: z.string().trim().max(60).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and hyphens").optional(),
   description: z.string().trim().max(2000).default(""),
-  price: z.number().int("must be in cents").min(0).max(100_000_000),
+  price: z.number().int("must be a whole number of minor units (cents, yen, fils)").min(0).max(100_000_000),
   category: z.string().trim().max(60).default(""),
   isAvailable: z.boolean().default(true),
   imageUrl: z
@@ -34,6 +34,12 @@ export const productSchema = z.object({
   stock: z.number().int().min(0).max(1_000_000).nullable().default(null),
 });
 export type ProductInput = z.infer<typeof productSchema>;
+
+/** The business's currency: product events carry the price in its major units, as the App API does. */
+async function currencyOf(tx: Tx, businessId: string): Promise<string> {
+  const [row] = await tx.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId));
+  return row?.currency ?? "USD";
+}
 
 async function stockEvents(tx: Tx, before: Product | null, after: Product) {
   if (after.stock === null) return;
@@ -49,7 +55,7 @@ export async function createProduct(db: Database, businessId: string, input: Pro
         .insert(products)
         .values({ id: newId("prd"), businessId, ...input, slug: input.slug || slugify(input.name) || newId("p", 8), createdAt: t, updatedAt: t })
         .returning();
-      await emitEvent(tx, { businessId, type: "product.created", data: serializeProduct(row) });
+      await emitEvent(tx, { businessId, type: "product.created", data: serializeProduct(row, await currencyOf(tx, businessId)) });
       await stockEvents(tx, null, row);
       return row;
     });
@@ -65,7 +71,7 @@ export async function updateProduct(db: Database, businessId: string, id: string
       const [before] = await tx.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).for("update");
       if (!before) throw new ApiError(404, "Product not found");
       const [row] = await tx.update(products).set({ ...input, updatedAt: now() }).where(eq(products.id, id)).returning();
-      await emitEvent(tx, { businessId, type: "product.updated", data: serializeProduct(row) });
+      await emitEvent(tx, { businessId, type: "product.updated", data: serializeProduct(row, await currencyOf(tx, businessId)) });
       await stockEvents(tx, before, row);
       return row;
     });

@@ -14,7 +14,8 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../events/emit.server";
 import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, wakeDispatchers, type Target } from "../webhooks/fanout.server";
-import { serializeOrder, toMajor } from "../catalog/serialize.server";
+import { serializeOrder } from "../catalog/serialize.server";
+import { formatMoney } from "../core/money";
 import { getOrder } from "../catalog/queries.server";
 import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
 import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql } from "./stock";
@@ -177,7 +178,7 @@ export class TotalChangedError extends ApiError {
     public quote: Priced,
     public expectedAmount: number,
   ) {
-    super(409, `The total changed: it is ${toMajor(quote.amount)} ${quote.currency} now, not ${toMajor(expectedAmount)}. Check the new total and place the order again.`);
+    super(409, `The total changed: it is ${formatMoney(quote.amount, quote.currency)} now, not ${formatMoney(expectedAmount, quote.currency)}. Check the new total and place the order again.`);
   }
 }
 

@@ -4,7 +4,7 @@
  * carry. Amounts in major units of the order's currency, as in the App API.
  */
 import type { Order, OrderStatus } from "../../../db/schema";
-import { toMajor } from "../catalog/serialize.server";
+import { toMajor } from "../core/money";
 
 type Businessed = { businessId: string };
 export type EventInput = { businessId: string; type: string; data: Record<string, unknown> };
@@ -17,8 +17,8 @@ export function orderCreatedEvent(order: Businessed & Pick<Order, "id" | "orderN
     data: {
       orderId: order.id,
       orderNumber: order.orderNumber,
-      amount: toMajor(order.amount),
-      deliveryFee: toMajor(order.deliveryFee),
+      amount: toMajor(order.amount, order.currency),
+      deliveryFee: toMajor(order.deliveryFee, order.currency),
       deliveryMethod: order.deliveryMethod,
       paymentMethod: order.paymentMethod,
       isGuest: order.isGuest,
@@ -41,6 +41,6 @@ export function paymentEvent(order: Pick<Order, "id" | "businessId" | "paymentIn
   return {
     businessId: order.businessId,
     type: status === "COMPLETED" ? "payment.completed" : "payment.expired",
-    data: { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount) },
+    data: { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount, order.currency) },
   };
 }
