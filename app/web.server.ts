@@ -50,6 +50,9 @@ export async function loadBuild(): Promise<ServerBuild> {
   return (await import(pathToFileURL(BUILD_PATH).href)) as ServerBuild;
 }
 
+/** The site builder's live preview, `routes/s.$businessSlug_.preview.$pageSlug`. */
+const PREVIEW_PATH = /^\/s\/[^/]+\/preview\/[^/]+\/?$/;
+
 export async function createWebServer(options: { db: Database; env: Env; port?: number; host?: string; build?: ServerBuild }): Promise<WebServer> {
   const { db, env } = options;
   const build = options.build ?? (await loadBuild());
@@ -66,7 +69,10 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     if (env.isProduction) res.setHeader("Strict-Transport-Security", "max-age=31536000");
     // JSON answers carry merchants' and shoppers' data: no cache keeps them unless a route says otherwise
     if (isJsonPath(req.path)) res.setHeader("Cache-Control", "no-store");
-    if (!res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
+    // Nothing may frame the platform's pages nor the storefront. The builder's live preview (decision
+    // 017) is framed by the platform's origin, which its policy's frame-ancestors allows: X-Frame-Options
+    // has no value for one other origin, so it is left out there rather than contradicting the policy.
+    if (!PREVIEW_PATH.test(req.path) && !res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > MAX_BODY_BYTES) {
       res.setHeader("Connection", "close");

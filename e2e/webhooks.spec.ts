@@ -1,6 +1,14 @@
 import http from "node:http";
 import { randomBytes } from "node:crypto";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { nodeWebhookHandler } from "../packages/app-sdk/src/index";
 import { test, expect, signIn } from "./helpers";
+
+const CLI = new URL("../packages/app-sdk/bin/storefront-apps.js", import.meta.url).pathname;
 
 test("a developer reads the delivery log with attempt details and redelivers", async ({ page, request }) => {
   const received: string[] = [];
@@ -48,4 +56,65 @@ test("a developer reads the delivery log with attempt details and redelivers", a
   await page.reload();
   await expect(page.getByTestId("delivery").first()).toContainText("SUCCEEDED");
   receiver.close();
+});
+
+test("Send a test from the delivery log reaches the developer's machine through storefront-apps listen", async ({ page, request, baseURL }) => {
+  // the developer's local server, verifying with the SDK
+  let secret = "";
+  const tests: { event: string; webhookId: unknown }[] = [];
+  const local = http.createServer(nodeWebhookHandler(() => secret, (e) => void tests.push({ event: e.event, webhookId: e.data.webhookId })));
+  await new Promise<void>((r) => local.listen(0, "127.0.0.1", () => r()));
+  const forwardTo = `http://127.0.0.1:${(local.address() as { port: number }).port}/webhooks`;
+
+  const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
+  const { token } = await (await request.post("/auth/register", { data: { email, password: "listen-pass-1", name: "Listen Dev", role: "DEVELOPER" } })).json();
+  const auth = { Authorization: `Bearer ${token}` };
+  // its webhook URL answers nothing: only the relay can make a test succeed
+  const app = await (await request.post("/developer/apps", { headers: auth, data: { name: "Listen Dev App", slug: `listen-dev-${randomBytes(3).toString("hex")}`, description: "d", category: "other", scopes: ["read_orders"], redirectUrl: "https://listen.example/cb", webhookUrl: "http://127.0.0.1:9/webhooks", webhookEvents: ["order.created"] } })).json();
+  secret = (await (await request.post(`/developer/apps/${app.id}/test-install`, { headers: auth })).json()).webhookSecret;
+
+  // the CLI, as in a terminal
+  const configDir = mkdtempSync(join(tmpdir(), "storefront-apps-e2e-"));
+  const env = { ...process.env, STOREFRONT_APPS_CONFIG_DIR: configDir, STOREFRONT_APPS_URL: "" };
+  const cli = (...args: string[]) => promisify(execFile)(process.execPath, [CLI, ...args], { env });
+  await cli("login", "--email", email, "--password", "listen-pass-1", "--platform", baseURL!);
+  await cli("apps", "use", "--app", app.id);
+  const lines: string[] = [];
+  const listen = spawn(process.execPath, [CLI, "listen", "--forward-to", forwardTo], { env });
+  listen.stdout.on("data", (d: Buffer) => lines.push(...d.toString().split("\n").filter(Boolean)));
+  await expect.poll(() => lines.some((l) => l.startsWith("Listening for Listen Dev App")), { timeout: 20_000 }).toBe(true);
+
+  try {
+    await signIn(page, email, "listen-pass-1");
+    await page.goto(`/portal/apps/${app.id}/webhooks`);
+    await expect(page.getByRole("note")).toContainText("storefront-apps listen is connected");
+    await expect(page.getByText("No deliveries yet")).toBeVisible();
+    await page.getByRole("button", { name: "Send a test" }).click();
+    await expect(page.getByRole("status")).toContainText(/Test delivered: HTTP 200 in \d+ ms/);
+    expect(tests).toEqual([{ event: "webhook.test", webhookId: expect.stringMatching(/^wh_/) }]);
+    await expect.poll(() => lines.some((l) => /webhook webhook\.test\s+-> .* 200 /.test(l))).toBe(true);
+    // a test is not a delivery
+    await expect(page.getByText("No deliveries yet")).toBeVisible();
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(500); // the phone layout's drawer slides shut after the resize
+      await page.screenshot({ path: `.data/e2e-results/webhook-send-test-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Ctrl-C: the platform stops relaying at once (even within the second it caches "listening"), and the test goes to the app's URL, which does not answer
+    const exited = new Promise((r) => listen.on("exit", r));
+    listen.kill("SIGINT");
+    await exited;
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole("note")).toHaveCount(0, { timeout: 500 });
+    }).toPass({ timeout: 10_000 });
+    await page.getByRole("button", { name: "Send a test" }).click();
+    await expect(page.getByRole("status")).toContainText("Test failed: no answer");
+    expect(tests).toHaveLength(1);
+  } finally {
+    if (listen.exitCode === null) listen.kill("SIGTERM");
+    local.close();
+  }
 });

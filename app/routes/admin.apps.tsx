@@ -12,8 +12,12 @@ import { SubmitButton } from "~/components/submit-button";
 import { Stars } from "~/components/rating";
 import { eq } from "drizzle-orm";
 import { appReviews } from "../../db/schema";
-import { dismissReviewPrompt, REVIEW_INVITE_AFTER_MS } from "~/platform/apps/app-reviews.server";
+import { deleteReview, dismissReviewPrompt, previouslyInstalledApps, putReview, REVIEW_INVITE_AFTER_MS, reviewSchema } from "~/platform/apps/app-reviews.server";
+import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
+import { describeZodError } from "~/platform/core/http.server";
 import { now } from "~/platform/core/clock.server";
+
+const fmtDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
@@ -22,9 +26,10 @@ const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US",
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  const [{ rows }, reviews] = await Promise.all([
+  const [{ rows }, reviews, former] = await Promise.all([
     listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
     context.db.select({ appId: appReviews.appId, rating: appReviews.rating, hidden: appReviews.hiddenAt }).from(appReviews).where(eq(appReviews.businessId, business.id)),
+    previouslyInstalledApps(context.db, business.id),
   ]);
   const reviewOf = new Map(reviews.map((r) => [r.appId, r]));
   const t = now().getTime();
@@ -50,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       !r.installation.reviewPromptDismissedAt &&
       t - r.installation.installedAt.getTime() >= REVIEW_INVITE_AFTER_MS,
   }));
-  return json({ active: view.filter((v) => v.status === "ACTIVE"), history: view.filter((v) => v.status !== "ACTIVE") });
+  return json({ active: view.filter((v) => v.status === "ACTIVE"), former, history: view.filter((v) => v.status !== "ACTIVE") });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -68,19 +73,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await dismissReviewPrompt(context.db, business.id, installationId);
       return redirect("/admin/apps");
     }
+    // a review of an app the business used before ("Previously installed"); installed apps are
+    // reviewed on their own page (admin.apps_.$installationId.tsx)
+    if (form.get("intent") === "review") {
+      const parsed = reviewSchema.safeParse({ rating: Number(form.get("rating") ?? 0), body: String(form.get("body") ?? "") });
+      if (!parsed.success) return json({ error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars", installationId }, 400);
+      await putReview(context.db, business.id, installationId, parsed.data);
+      return redirect(`/admin/apps?done=reviewed#former-${installationId}`);
+    }
+    if (form.get("intent") === "delete-review") {
+      await deleteReview(context.db, business.id, installationId);
+      return redirect(`/admin/apps?done=review-deleted#former-${installationId}`);
+    }
     if (form.get("intent") === "consent") {
       await approveAddedScopes(context.db, business.id, installationId);
       return redirect("/admin/apps?done=consented");
     }
-    return json({ error: "Unknown action" }, 400);
+    return json({ error: "Unknown action", installationId: null }, 400);
   } catch (e) {
-    if (e instanceof ApiError) return json({ error: e.message }, e.status);
+    if (e instanceof ApiError) return json({ error: e.message, installationId: form.get("intent") === "review" ? installationId : null }, e.status);
     throw e;
   }
 }
 
 export default function AdminApps() {
-  const { active, history } = useLoaderData<typeof loader>();
+  const { active, former, history } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
   const done = params.get("done");
@@ -93,9 +110,11 @@ export default function AdminApps() {
         </div>
         <Link to="/marketplace" className="button">Add apps</Link>
       </header>
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      {data?.error && !data.installationId ? <p className="alert error" role="alert">{data.error}</p> : null}
       {done === "uninstalled" ? <p className="alert success" role="status">The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.</p> : null}
       {done === "consented" ? <p className="alert success" role="status">The new permissions were granted.</p> : null}
+      {done === "reviewed" && !data ? <p className="alert success" role="status">Your review is saved. It shows on the app's marketplace page.</p> : null}
+      {done === "review-deleted" && !data ? <p className="alert success" role="status">Your review was deleted.</p> : null}
 
       {active.length === 0 ? (
         <EmptyState title="No apps installed">
@@ -178,6 +197,45 @@ export default function AdminApps() {
           ))}
         </ul>
       )}
+
+      {former.length ? (
+        <section className="stack" aria-labelledby="former-title">
+          <div>
+            <h2 id="former-title">Previously installed</h2>
+            <p className="muted">Apps you used before. Your review still helps other businesses choose.</p>
+          </div>
+          <ul className="install-list">
+            {former.map((f) => (
+              <li key={f.appId} id={`former-${f.installationId}`} className="card stack" data-testid="former-app">
+                <div className="installed-head">
+                  <AppIcon name={f.appName} iconUrl={f.iconUrl} />
+                  <div>
+                    <h3>{f.appSlug ? <Link to={`/marketplace/${f.appSlug}`}>{f.appName}</Link> : f.appName}</h3>
+                    <p className="muted small">Used {fmtDay(f.firstInstalledAt)} – {fmtDay(f.lastUninstalledAt)}</p>
+                  </div>
+                </div>
+                {f.reviewBlocked && !f.review ? (
+                  <p className="muted small">{f.reviewBlocked}</p>
+                ) : f.review ? (
+                  <>
+                    <p className="small review-own">
+                      Your review: <Stars value={f.review.rating} label={`${f.review.rating} out of 5 stars`} />{" "}
+                      {f.review.hidden ? <span className="badge warn">hidden by our reviewers</span> : null}
+                    </p>
+                    <OwnReviewStatus review={f.review} />
+                    <details className="confirm" open={data?.installationId === f.installationId}>
+                      <summary>Edit your review of {f.appName}…</summary>
+                      <AppReviewForm appName={f.appName} appSlug={f.appSlug} review={f.review} installationId={f.installationId} error={data?.installationId === f.installationId ? data.error : null} />
+                    </details>
+                  </>
+                ) : (
+                  <AppReviewForm appName={f.appName} appSlug={f.appSlug} review={null} installationId={f.installationId} error={data?.installationId === f.installationId ? data.error : null} />
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section className="stack">
         <h2>Removed apps</h2>

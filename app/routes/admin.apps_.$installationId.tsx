@@ -14,7 +14,7 @@ import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { SubmitButton } from "~/components/submit-button";
 import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
-import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";
+import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import { describeZodError } from "~/platform/core/http.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
@@ -128,9 +128,8 @@ function EmbedCard({ embed }: { embed: { embedType: string; name: string; descri
 type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
 
 /** The business's review of the app: write, edit, delete; the reason when our reviewers hid it. */
-function ReviewSection({ data }: { data: Loaded }) {
+function ReviewSection({ data, error }: { data: Loaded; error?: string | null }) {
   const review = data.review;
-  const [rating, setRating] = useState<number>(review?.rating ?? 0);
   return (
     <section className="card stack" id="review" aria-labelledby="review-title">
       <h2 id="review-title">{review ? "Your review" : `Review ${data.app.name}`}</h2>
@@ -138,49 +137,8 @@ function ReviewSection({ data }: { data: Loaded }) {
         <p className="muted">{data.reviewBlocked}</p>
       ) : (
         <>
-          {review?.hidden ? (
-            <p className="alert warning" role="status">
-              Our reviewers hid this review from the marketplace: {review.hiddenReason}. You can edit it; it stays hidden until they look again.
-            </p>
-          ) : null}
-          {review?.reply ? (
-            <div className="review-reply">
-              <p className="small"><strong>The developer replied</strong></p>
-              <p className="prewrap">{review.reply.body}</p>
-            </div>
-          ) : null}
-          <Form method="post" className="stack">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="review" />
-            <fieldset className="star-input">
-              <legend>Rating</legend>
-              {[1, 2, 3, 4, 5].map((n) => (
-                <label key={n} className={n <= rating ? "star-choice on" : "star-choice"}>
-                  <input type="radio" name="rating" value={n} checked={rating === n} onChange={() => setRating(n)} required />
-                  <span aria-hidden>★</span>
-                  <span className="sr-only">{n} {n === 1 ? "star" : "stars"}</span>
-                </label>
-              ))}
-            </fieldset>
-            <label className="field">
-              <span>Your review (optional, shown with your business name)</span>
-              <textarea name="body" rows={4} maxLength={REVIEW_BODY_MAX} defaultValue={review?.body ?? ""} placeholder={`What does ${data.app.name} do well, and what could be better?`} />
-            </label>
-            <div className="row">
-              <SubmitButton className="button primary" busyLabel="Saving…">{review ? "Update review" : "Publish review"}</SubmitButton>
-              {data.appSlug && review && !review.hidden ? <Link to={`/marketplace/${data.appSlug}#reviews`}>See it in the marketplace</Link> : null}
-            </div>
-          </Form>
-          {review ? (
-            <details className="confirm">
-              <summary>Delete review…</summary>
-              <Form method="post">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="delete-review" />
-                <SubmitButton className="button danger" busyLabel="Deleting…">Delete my review</SubmitButton>
-              </Form>
-            </details>
-          ) : null}
+          {review ? <OwnReviewStatus review={review} /> : null}
+          <AppReviewForm appName={data.app.name} appSlug={data.appSlug} review={review} error={error} />
         </>
       )}
     </section>

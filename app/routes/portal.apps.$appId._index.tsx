@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
+import { getDeveloperApp, listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, serializeVersion, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { ApiError, parseWith, readForm } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return json(
     {
       app: serializeApp(app),
-      versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString(), releaseNotes: v.releaseNotes })),
+      versions: versions.map(serializeVersion),
       saved: new URL(request.url).searchParams.get("saved"),
       sandbox,
       newTestInstall: flashed.value,

@@ -44,11 +44,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireCsrf(request, form, context.env);
   const reviewId = String(form.get("reviewId") ?? "");
   const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });
-  if (!parsed.success) return json({ reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}` }, 400);
+  if (!parsed.success) return json({ reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}`, unsent: null }, 400);
   try {
     await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
   } catch (e) {
-    if (e instanceof ApiError) return json({ reviewId, error: e.message }, e.status);
+    // 409: answered meanwhile (another tab, a teammate); the page then shows that reply, and the
+    // text that was not published so that nothing typed is lost
+    if (e instanceof ApiError) return json({ reviewId, error: e.message, unsent: e.status === 409 ? parsed.data.body : null }, e.status);
     throw e;
   }
   return redirect(`/portal/apps/${app.id}/reviews?replied=${encodeURIComponent(reviewId)}#${reviewId}`);
@@ -83,10 +85,21 @@ export default function AppReviews() {
               </div>
               {r.body ? <p className="prewrap">{r.body}</p> : <p className="muted small">No text, rating only.</p>}
               {r.reply ? (
-                <div className="review-reply">
-                  <p className="small"><strong>Your reply</strong> <span className="muted">{dateText(r.reply.createdAt)}</span></p>
-                  <p className="prewrap">{r.reply.body}</p>
-                </div>
+                <>
+                  {result?.unsent && result.reviewId === r.id ? (
+                    <div className="alert warning stack-sm" role="alert">
+                      <p>This review was already answered (in another tab or by a teammate). A review is answered once, so your text was not published; the reply below is the one merchants see.</p>
+                      <details>
+                        <summary>Your text that was not published</summary>
+                        <p className="prewrap">{result.unsent}</p>
+                      </details>
+                    </div>
+                  ) : null}
+                  <div className="review-reply" data-testid="portal-reply">
+                    <p className="small"><strong>Your reply</strong> <span className="muted">{dateText(r.reply.createdAt)}</span></p>
+                    <p className="prewrap">{r.reply.body}</p>
+                  </div>
+                </>
               ) : (
                 <Form method="post" className="stack-sm">
                   <CsrfInput />

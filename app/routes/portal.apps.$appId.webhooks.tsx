@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
 import { getDeveloperApp } from "~/platform/apps/apps.server";
 import { ApiError, parsePagination, readForm } from "~/platform/core/http.server";
-import { appDeliveries, appRegistrations, redeliverForApp } from "~/platform/webhooks/developer-view.server";
+import { appDeliveries, appRegistrations, redeliverForApp, testRegistrationForApp } from "~/platform/webhooks/developer-view.server";
+import { isListening } from "~/platform/devtools/relay.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
@@ -35,6 +36,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const log = selected && registrations.some((r) => r.webhook.id === selected) ? await appDeliveries(context.db, app.id, selected, page) : null;
   return json({
     app: { id: app.id, name: app.name },
+    listening: await isListening(context.db, app.id),
     registrations: registrations.map((r) => ({
       id: r.webhook.id, url: r.webhook.url, events: r.webhook.events, isActive: r.webhook.isActive, disabledReason: r.webhook.disabledReason,
       businessName: r.businessName, installed: r.installationStatus === "ACTIVE", isTestInstall: r.isTestInstall, isInstallDefault: r.webhook.isInstallDefault,
@@ -55,6 +57,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   try {
+    if (form.get("intent") === "test") {
+      // "Send a test": webhook.test now, no retries, not a delivery; relayed to `storefront-apps listen` on a test installation
+      const webhookId = String(form.get("webhookId") ?? "");
+      return json({ test: { webhookId, ...(await testRegistrationForApp(context.db, context.env, app.id, webhookId)) } });
+    }
     await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));
   } catch (e) {
     if (e instanceof ApiError) throw new Response(e.message, { status: e.status });
@@ -69,7 +76,9 @@ const tone = (status: string) => (status === "SUCCEEDED" ? "ok" : status === "FA
 
 export default function AppWebhooks() {
   const data = useLoaderData<typeof loader>();
+  const tested = useActionData<typeof action>()?.test;
   const [params] = useSearchParams();
+  const selected = data.registrations.find((r) => r.id === data.selected);
   const pages = Math.max(1, Math.ceil(data.total / 20));
   return (
     <div className="stack-lg">
@@ -78,6 +87,11 @@ export default function AppWebhooks() {
         <h1>Webhooks</h1>
         <p className="lead">Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.</p>
       </header>
+      {data.listening ? (
+        <p className="alert info" role="note">
+          <code>storefront-apps listen</code> is connected: the deliveries and tests of your test installation go to it, and from it to your local server.
+        </p>
+      ) : null}
       {params.get("redelivered") ? <p className="alert success" role="status">A new attempt was queued; it keeps the same X-Service-Event-Id.</p> : null}
       {data.registrations.length === 0 ? (
         <EmptyState title="No webhook registrations yet">Registrations appear when a business installs the app (with a webhook URL set) or when the app calls POST /webhooks.</EmptyState>
@@ -98,7 +112,22 @@ export default function AppWebhooks() {
       )}
       {data.selected ? (
         <section className="stack">
-          <h2>Deliveries</h2>
+          <div className="section-title">
+            <h2>Deliveries</h2>
+            {selected?.installed ? (
+              <Form method="post">
+                <CsrfInput />
+                <input type="hidden" name="intent" value="test" />
+                <input type="hidden" name="webhookId" value={selected.id} />
+                <SubmitButton className="button small" busyLabel="Sending…">Send a test</SubmitButton>
+              </Form>
+            ) : null}
+          </div>
+          {tested && tested.webhookId === data.selected ? (
+            <p className={`alert ${tested.success ? "success" : "danger"}`} role="status">
+              {tested.success ? "Test delivered" : "Test failed"}: {tested.statusCode ? `HTTP ${tested.statusCode}` : "no answer"} in {tested.durationMs} ms{tested.error && !tested.error.startsWith("HTTP ") ? ` (${tested.error})` : ""}. A test is not a delivery: it is not listed below.
+            </p>
+          ) : null}
           {data.deliveries.length === 0 ? (
             <EmptyState title="No deliveries yet">Deliveries appear here when subscribed events happen on the business.</EmptyState>
           ) : (

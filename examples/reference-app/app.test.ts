@@ -14,7 +14,8 @@ function signed(body: object, secret = "whsec_test", ts = Math.floor(Date.now() 
 
 const post = (path: string, body: object, opts: { secret?: string; ts?: number; event?: string; id?: string } = {}) => {
   const s = signed(body, opts.secret, opts.ts);
-  return fetch(app.url + path, { method: "POST", body: s.raw, headers: { ...s.headers, "X-Webhook-Event": opts.event ?? "order.created", "X-Service-Event-Id": opts.id ?? "dlv_1" } });
+  const hookPoint = (body as { hookPoint?: string }).hookPoint;
+  return fetch(app.url + path, { method: "POST", body: s.raw, headers: { ...s.headers, "X-Webhook-Event": opts.event ?? "order.created", "X-Service-Event-Id": opts.id ?? "dlv_1", ...(hookPoint ? { "X-Hook-Point": hookPoint } : {}) } });
 };
 
 describe("the reference app", () => {
@@ -33,7 +34,12 @@ describe("the reference app", () => {
     expect(await res.json()).toEqual({ discount: 100, reason: "Loyalty welcome discount" });
     const fee = await post("/webhooks/hooks/shipping-rates", { hookPoint: "checkout.shipping_rates", businessId: "biz_1", data: { subtotal: 6000, builtInFee: 300 } });
     expect(await fee.json()).toEqual({ fee: 0 });
-    expect((await post("/webhooks/hooks/validate", { businessId: "biz_1", data: {} }, { secret: "whsec_wrong" })).status).toBe(401);
+    expect((await post("/webhooks/hooks/validate", { hookPoint: "order.validate", businessId: "biz_1", data: {} }, { secret: "whsec_wrong" })).status).toBe(401);
+    // a hook call whose X-Hook-Point disagrees with the signed body, and one for a business the app does not know
+    const s = signed({ hookPoint: "order.validate", businessId: "biz_1", data: { items: [] } });
+    expect((await fetch(app.url + "/webhooks/hooks/validate", { method: "POST", body: s.raw, headers: { ...s.headers, "X-Hook-Point": "order.calculate_discounts" } })).status).toBe(401);
+    expect((await post("/webhooks/hooks/validate", { hookPoint: "order.validate", businessId: "biz_unknown", data: {} })).status).toBe(401);
+    expect(app.log.filter((l) => l.kind === "hook").map((l) => [l.name, l.verified])).toEqual([["discounts", true], ["shipping-rates", true], ["validate", false], ["validate", false], ["validate", false]]);
   });
 
   it("erases everything about a business on business.data_erasure", async () => {
@@ -58,6 +64,8 @@ describe("the reference app", () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get("content-type"), path).toBe(type);
     }
-    expect(await (await fetch(app.url + "/block")).text()).toContain("SERVICE_BLOCK_READY");
+    // blocks and admin pages speak the protocol through the SDK's bridge, served by the platform at a stable URL
+    for (const path of ["/block", "/widget", "/admin"]) expect(await (await fetch(app.url + path)).text(), path).toContain('import { createBridge } from "http://127.0.0.1:9/sdk/bridge.js"');
+    expect(await (await fetch(app.url + "/block")).text()).toContain(".ready()");
   });
 });

@@ -3,7 +3,7 @@
  * the platform. See README.md beside this file.
  */
 import http from "node:http";
-import { authorizeUrl, createAppApiClient, exchangeCode, readRawBody, verifySessionToken as verifyWithSdk, verifyWebhook, WebhookVerificationError, type AppApiClient } from "@storefront/app-sdk";
+import { authorizeUrl, createAppApiClient, exchangeCode, nodeHookHandler, nodeWebhookHandler, readRawBody, verifySessionToken as verifyWithSdk, type AppApiClient } from "@storefront/app-sdk";
 import { Store } from "./store";
 import { adminPage, blockPage, connectedPage, embedScript, errorPage } from "./pages";
 
@@ -28,19 +28,13 @@ export type ReferenceApp = {
   close(): Promise<void>;
 };
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  return (await readRawBody(req)).toString("utf8");
-}
-
 function send(res: http.ServerResponse, status: number, body: string, type = "application/json", headers: Record<string, string> = {}) {
   res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", ...headers });
   res.end(body);
 }
 
 /** Verifies the admin page's session token (HS256, aud = clientId, signed with the client secret) with the SDK; null when refused. */
-export async function verifySessionToken(token: string, clientSecret: string, clientId: string): Promise<Record<string, unknown> | null> {
-  return verifyWithSdk(token, { clientId, clientSecret }).catch(() => null);
-}
+export const verifySessionToken = (token: string, clientSecret: string, clientId: string) => verifyWithSdk(token, { clientId, clientSecret }).catch(() => null);
 
 /** The platform's default storefront origin for a platform on localhost or 127.0.0.1: the other name, same port. */
 function defaultStorefront(platformOrigin: string): string {
@@ -48,6 +42,8 @@ function defaultStorefront(platformOrigin: string): string {
   url.hostname = url.hostname === "localhost" ? "127.0.0.1" : url.hostname === "127.0.0.1" ? "localhost" : url.hostname;
   return url.origin;
 }
+
+const HOOKS = ["payment-methods", "create-payment", "shipping-rates", "validate", "discounts"];
 
 export async function startReferenceApp(options: ReferenceAppOptions): Promise<ReferenceApp> {
   const platform = options.platformUrl.replace(/\/$/, "");
@@ -78,26 +74,23 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
     return data;
   }
 
-  /** A hook call or webhook, verified with the secret of the business's installation. */
-  function verified(raw: string, headers: http.IncomingHttpHeaders): { businessId: string; body: any } | null {
-    let body: any;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      return null;
+  // webhooks and hook calls are verified by the SDK with the secret of the installation on the business the body names
+  const secretOf = ({ businessId }: { businessId?: string }) => store.installation(businessId ?? "")?.webhookSecret;
+  const onWebhook = nodeWebhookHandler(secretOf, ({ id, event, businessId, data }) => {
+    if (event === "business.data_erasure") {
+      store.erase(businessId);
+      say(`erased every record of ${businessId}`);
+      return void log.push({ kind: "webhook", name: event, verified: true });
     }
-    const businessId = typeof body?.businessId === "string" ? body.businessId : "";
-    const installation = store.installation(businessId);
-    if (!installation) return null;
-    try {
-      // hook calls are signed like webhooks (verifyHookCall also checks X-Hook-Point)
-      verifyWebhook(raw, headers, installation.webhookSecret, { toleranceSeconds: 300 });
-    } catch (e) {
-      if (e instanceof WebhookVerificationError) return null;
-      throw e;
-    }
-    return { businessId, body };
-  }
+    // the envelope's id is the delivery's (X-Service-Event-Id), kept across retries and covered by the signature
+    const fresh = store.recordEvent(businessId, { id, event, receivedAt: new Date().toISOString(), data });
+    log.push({ kind: "webhook", name: event, verified: true, duplicate: !fresh });
+  });
+  const onHook = nodeHookHandler(secretOf, ({ data }, req) => {
+    const name = req.url!.slice(req.url!.lastIndexOf("/hooks/") + 7);
+    log.push({ kind: "hook", name, verified: true });
+    return hookAnswer(name, data ?? {});
+  });
 
   function hookAnswer(name: string, data: any): unknown {
     switch (name) {
@@ -145,46 +138,27 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
         return send(res, 303, connectedPage(name, back), "text/html", { Location: back });
       }
       if (req.method === "POST" && path === "/webhooks") {
-        const raw = await readBody(req);
-        const ok = verified(raw, req.headers);
-        const event = String(req.headers["x-webhook-event"] ?? "");
-        if (!ok) {
-          log.push({ kind: "webhook", name: event, verified: false });
-          return send(res, 401, JSON.stringify({ error: "bad signature or stale timestamp" }));
-        }
-        const deliveryId = String(req.headers["x-service-event-id"] ?? ok.body.id);
-        if (event === "business.data_erasure") {
-          store.erase(ok.businessId);
-          log.push({ kind: "webhook", name: event, verified: true });
-          say(`erased every record of ${ok.businessId}`);
-          return send(res, 200, "{}");
-        }
-        const fresh = store.recordEvent(ok.businessId, { id: deliveryId, event, receivedAt: new Date().toISOString(), data: ok.body.data });
-        log.push({ kind: "webhook", name: event, verified: true, duplicate: !fresh });
-        return send(res, 200, "{}");
+        await onWebhook(req, res);
+        if (res.statusCode === 401) log.push({ kind: "webhook", name: String(req.headers["x-webhook-event"] ?? ""), verified: false });
+        return;
       }
-      if (req.method === "POST" && path.includes("/hooks/")) {
-        const raw = await readBody(req);
-        const ok = verified(raw, req.headers);
-        const name = path.slice(path.lastIndexOf("/hooks/") + 7);
-        log.push({ kind: "hook", name, verified: !!ok });
-        if (!ok) return send(res, 401, JSON.stringify({ error: "bad signature" }));
-        const answer = hookAnswer(name, ok.body.data ?? {});
-        return answer ? send(res, 200, JSON.stringify(answer)) : send(res, 404, "{}");
+      const hook = /^\/webhooks\/hooks\/([a-z-]+)$/.exec(path)?.[1];
+      if (req.method === "POST" && hook && HOOKS.includes(hook)) {
+        await onHook(req, res);
+        if (res.statusCode === 401) log.push({ kind: "hook", name: hook, verified: false });
+        return;
       }
       if (req.method === "POST" && path === "/api/admin-data") {
-        const raw = await readBody(req);
-        const { sessionToken } = JSON.parse(raw || "{}");
+        const { sessionToken } = JSON.parse((await readRawBody(req)).toString("utf8") || "{}");
         const claims = typeof sessionToken === "string" ? await verifySessionToken(sessionToken, clientSecret, clientId) : null;
         if (!claims || typeof claims.businessId !== "string") return send(res, 401, JSON.stringify({ error: "invalid session token" }));
         const [info, orders] = await Promise.all([business(claims.businessId), appApi(claims.businessId).GET("/app-api/orders", { params: { query: { limit: 5 } } })]);
         if (!orders.data) throw new Error(`App API /orders: ${orders.response.status}`);
         return send(res, 200, JSON.stringify({ business: info, orders: orders.data.data, events: store.events(claims.businessId).length }));
       }
-      if (req.method === "GET" && path === "/block") return send(res, 200, blockPage([platformOrigin, storefrontOrigin], "block"), "text/html");
-      if (req.method === "GET" && path === "/widget") return send(res, 200, blockPage([platformOrigin, storefrontOrigin], "widget"), "text/html");
+      if (req.method === "GET" && (path === "/block" || path === "/widget")) return send(res, 200, blockPage(platform, [platformOrigin, storefrontOrigin], path === "/block" ? "block" : "widget"), "text/html");
       if (req.method === "GET" && path === "/embed.js") return send(res, 200, embedScript(), "text/javascript");
-      if (req.method === "GET" && path === "/admin") return send(res, 200, adminPage(platformOrigin), "text/html");
+      if (req.method === "GET" && path === "/admin") return send(res, 200, adminPage(platform), "text/html");
       if (req.method === "GET" && path.startsWith("/pay/")) return send(res, 200, `<!doctype html><h1>RefPay</h1><p>Payment page for ${decodeURIComponent(path.slice(5)).replace(/[<>&"]/g, "")}</p>`, "text/html");
       if (req.method === "GET" && path === "/") return send(res, 200, `<!doctype html><h1>Reference App</h1><p><a href="/install">Install</a></p>`, "text/html");
       send(res, 404, JSON.stringify({ error: "not found" }));

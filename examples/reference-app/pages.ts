@@ -1,13 +1,14 @@
-/** The reference app's browser pages: plain HTML and JavaScript speaking the platform's protocols. */
+/** The reference app's browser pages: plain HTML, speaking the platform's protocols through the SDK's bridge. */
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
- * A block (or floating widget) page: READY -> INIT -> UPDATE, and RESIZE to its own height. It is shown
- * in two places on two origins: the site builder (the platform's, mode "editor") and the storefront
- * (the storefront's, mode "storefront"); it talks only to its parent, and only when the parent is one of them.
+ * A block (or floating widget) page on the SDK's browser bridge, loaded from the platform
+ * (`<platform>/sdk/bridge.js`): READY -> INIT -> UPDATE, and RESIZE to its own height. It is shown
+ * on two origins, the site builder's preview and the storefront; the bridge talks only to its
+ * parent, and only when the parent is one of them.
  */
-export function blockPage(hostOrigins: string[], kind: "block" | "widget") {
+export function blockPage(platformUrl: string, hostOrigins: string[], kind: "block" | "widget") {
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Reference App ${kind}</title>
 <style>
@@ -15,34 +16,20 @@ export function blockPage(hostOrigins: string[], kind: "block" | "widget") {
   #card{margin:0;padding:18px 20px;border-radius:12px;color:#fff;background:#7c3aed}
   #title{margin:0 0 4px;font-size:20px} #sub{margin:0;opacity:.9;font-size:14px} #stars{letter-spacing:3px}
 </style></head><body>
-<div id="card"><p id="title">${kind === "block" ? "Loyalty club" : "Need help?"}</p><p id="sub"></p><p id="stars"></p></div>
-<script>
-  var HOSTS = ${JSON.stringify(hostOrigins)};
-  // the parent's origin (Chromium and Safari tell it; elsewhere the referrer, which carries the origin)
-  var parentOrigin = (location.ancestorOrigins && location.ancestorOrigins[0]) || (document.referrer ? new URL(document.referrer).origin : "");
-  var PLATFORM = HOSTS.indexOf(parentOrigin) >= 0 ? parentOrigin : null;
-  window.received = [];
-  function render(s) {
-    s = s || {};
-    var card = document.getElementById("card");
-    if (typeof s.color === "string") card.style.background = s.color;
-    document.getElementById("title").textContent = s.title || s.greeting || document.getElementById("title").textContent;
-    document.getElementById("stars").textContent = s.showStars ? "\\u2605\\u2605\\u2605\\u2605\\u2605" : "";
-    document.getElementById("sub").textContent = s.endsAt ? "Offer ends " + new Date(s.endsAt).toLocaleString() : "Earn points with every order";
-    resize();
+<div id="card"><p id="title">${kind === "block" ? "Loyalty club" : "Need help?"}</p><p id="sub">Earn points with every order</p><p id="stars"></p></div>
+<script type="module">
+  import { createBridge } from ${JSON.stringify(platformUrl + "/sdk/bridge.js")};
+  const bridge = createBridge({ hostOrigins: ${JSON.stringify(hostOrigins)} });
+  const $ = (id) => document.getElementById(id);
+  function render({ settings: s = {}, mode }) {
+    if (mode) document.body.dataset.mode = mode;
+    if (typeof s.color === "string") $("card").style.background = s.color;
+    $("title").textContent = s.title || s.greeting || $("title").textContent;
+    $("stars").textContent = s.showStars ? "\u2605\u2605\u2605\u2605\u2605" : "";
+    $("sub").textContent = s.endsAt ? "Offer ends " + new Date(s.endsAt).toLocaleString() : "Earn points with every order";
+    bridge.resize();
   }
-  function resize() {
-    if (PLATFORM) window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: document.documentElement.scrollHeight }, PLATFORM);
-  }
-  window.addEventListener("message", function (event) {
-    // only the platform may talk to us, and only our parent
-    if (event.origin !== PLATFORM || event.source !== window.parent) return;
-    var m = event.data || {};
-    window.received.push(m);
-    if (m.type === "SERVICE_BLOCK_INIT" || m.type === "SERVICE_BLOCK_UPDATE") render(m.settings);
-    if (m.type === "SERVICE_BLOCK_INIT") document.body.dataset.mode = m.mode;
-  });
-  if (PLATFORM) window.parent.postMessage({ type: "SERVICE_BLOCK_READY" }, PLATFORM);
+  bridge.onInit(render).onUpdate(render).ready();
 </script></body></html>`;
 }
 
@@ -62,8 +49,8 @@ export function embedScript() {
 })();`;
 }
 
-/** The admin page: trusts only service:init from the platform, and lets the backend verify the session token. */
-export function adminPage(platformOrigin: string) {
+/** The admin page: takes service:init from the platform only (the bridge), and lets the backend verify the session token. */
+export function adminPage(platformUrl: string) {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Loyalty — Reference App</title>
 <style>body{font-family:system-ui,sans-serif;margin:24px;color:#1d2330} table{border-collapse:collapse} td,th{padding:6px 10px;border-bottom:1px solid #ddd;text-align:left} .muted{color:#5f6b7a}</style>
 </head><body>
@@ -75,29 +62,26 @@ export function adminPage(platformOrigin: string) {
   <table><thead><tr><th>Order</th><th>Status</th><th>Amount</th></tr></thead><tbody id="orders"></tbody></table>
   <p class="muted">Webhook events received: <span id="events"></span></p>
 </div>
-<script>
-  var PLATFORM = ${JSON.stringify(platformOrigin)};
-  var done = false;
-  window.addEventListener("message", function (event) {
-    if (event.origin !== PLATFORM || !event.data || event.data.type !== "service:init" || done) return;
+<script type="module">
+  import { createBridge } from ${JSON.stringify(platformUrl + "/sdk/bridge.js")};
+  const $ = (id) => document.getElementById(id);
+  let done = false;
+  createBridge({ hostOrigins: [${JSON.stringify(new URL(platformUrl).origin)}] }).onInit(async ({ role, sessionToken }) => {
+    if (done) return;
     done = true;
-    document.getElementById("status").textContent = "Signed in as " + event.data.role + "; verifying…";
-    fetch("/api/admin-data", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ sessionToken: event.data.sessionToken }) })
-      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
-      .then(function (r) {
-        if (!r.ok) { document.getElementById("status").textContent = "Refused: " + r.body.error; return; }
-        document.getElementById("status").textContent = "Verified session for " + r.body.business.name;
-        document.getElementById("business").textContent = r.body.business.name;
-        document.getElementById("address").textContent = r.body.business.address;
-        var rows = document.getElementById("orders");
-        r.body.orders.forEach(function (o) {
-          var tr = document.createElement("tr");
-          [o.orderNumber, o.status, new Intl.NumberFormat(undefined, { style: "currency", currency: o.currency }).format(o.amount)].forEach(function (v) { var td = document.createElement("td"); td.textContent = v; tr.appendChild(td); });
-          rows.appendChild(tr);
-        });
-        document.getElementById("events").textContent = String(r.body.events);
-        document.getElementById("content").hidden = false;
-      });
+    $("status").textContent = "Signed in as " + role + "; verifying…";
+    const res = await fetch("/api/admin-data", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ sessionToken }) });
+    const body = await res.json();
+    if (!res.ok) return void ($("status").textContent = "Refused: " + body.error);
+    $("status").textContent = "Verified session for " + body.business.name;
+    $("business").textContent = body.business.name;
+    $("address").textContent = body.business.address;
+    for (const o of body.orders) {
+      const tr = $("orders").insertRow();
+      for (const v of [o.orderNumber, o.status, new Intl.NumberFormat(undefined, { style: "currency", currency: o.currency }).format(o.amount)]) tr.insertCell().textContent = v;
+    }
+    $("events").textContent = String(body.events);
+    $("content").hidden = false;
   });
 </script></body></html>`;
 }

@@ -108,8 +108,15 @@ export async function createAccount(
   }
 }
 
+/**
+ * The audience of the platform's own account tokens. Other tokens signed with a key derived from the
+ * session secret (or, by mistake, with the secret itself) name another audience, so none of them is
+ * ever taken for an account's bearer token.
+ */
+export const ACCOUNT_TOKEN_AUDIENCE = "platform-account-api";
+
 export function issueAccountToken(account: Account, secret: string): Promise<string> {
-  return signJwt({ sub: account.id, role: account.role, businessId: account.businessId }, secret, 24 * 3600, Math.floor(now().getTime() / 1000));
+  return signJwt({ sub: account.id, aud: ACCOUNT_TOKEN_AUDIENCE, role: account.role, businessId: account.businessId }, secret, 24 * 3600, Math.floor(now().getTime() / 1000));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
-import { verifyJwt } from "../core/crypto.server";
+import { signJwt, verifyJwt } from "../core/crypto.server";
 import { BrowserSession } from "../testing/browser";
 import { ApiError } from "../core/http.server";
 import { createAccount } from "./accounts.server";
@@ -96,6 +96,19 @@ describe("POST /auth/login", () => {
     expect(unknown.status).toBe(401);
     expect(wrong.json).toEqual(unknown.json);
     expect(wrong.json).toEqual({ statusCode: 401, message: "Invalid email or password", error: "Unauthorized" });
+  });
+
+  it("takes only its own account tokens as bearer tokens: the same key without the account audience is refused", async () => {
+    const merchant = await p.register("MERCHANT");
+    expect((await p.request("GET", "/merchant/installations", { token: merchant.token })).status).toBe(200);
+    const seconds = Math.floor(Date.now() / 1000);
+    // a token for another purpose signed with the session secret (same subject, no or another audience)
+    for (const claims of [{ sub: merchant.account.id }, { sub: merchant.account.id, aud: "storefront-preview" }]) {
+      const forged = await signJwt(claims, p.env.sessionSecret, 60, seconds);
+      const res = await p.request("GET", "/merchant/installations", { token: forged });
+      expect(res.status, JSON.stringify(claims)).toBe(401);
+      expect(res.json).toEqual({ statusCode: 401, message: "Invalid or expired token", error: "Unauthorized" });
+    }
   });
 
   it("makes an address wait after 3 failures for one account: 429 with Retry-After, even for the right password", async () => {

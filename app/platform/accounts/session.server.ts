@@ -13,7 +13,7 @@ import { ApiError } from "../core/http.server";
 import { randomToken } from "../core/ids.server";
 import { safeEqual, sha256, verifyJwt } from "../core/crypto.server";
 import { now } from "../core/clock.server";
-import { getAccount, getBusiness, type Role } from "./accounts.server";
+import { ACCOUNT_TOKEN_AUDIENCE, getAccount, getBusiness, type Role } from "./accounts.server";
 import { isStorefrontPath } from "../core/areas";
 import { cookieNames } from "../core/cookies";
 
@@ -221,7 +221,7 @@ export async function requireApiAccount(request: Request, context: PlatformConte
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, "Missing bearer token");
-  const claims = await verifyJwt(match[1], context.env.sessionSecret, Math.floor(now().getTime() / 1000));
+  const claims = await verifyJwt(match[1], context.env.sessionSecret, Math.floor(now().getTime() / 1000), ACCOUNT_TOKEN_AUDIENCE);
   if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
   const account = await getAccount(context.db, claims.sub);
   if (!account) throw new ApiError(401, "Invalid or expired token");

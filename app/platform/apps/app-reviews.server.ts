@@ -115,6 +115,46 @@ export async function deleteReview(db: Database, businessId: string, installatio
   if (removed.length === 0) throw new ApiError(404, "Review not found");
 }
 
+/**
+ * Apps the business used before and has no active installation of now ("Previously installed" on
+ * the admin Apps page): one entry per app with a production installation that qualifies it to
+ * review (kept at least an hour; test installs and quick install-uninstalls are left out, the
+ * "Removed apps" record still lists them), newest uninstall first, with the business's own review
+ * and whether it may review (the developer's sandbox may not). `installationId` names the
+ * installation a review is written through (decision 028).
+ */
+export async function previouslyInstalledApps(db: Db, businessId: string, limit = 50) {
+  const rows = await db.execute<{
+    installation_id: string; app_id: string; app_name: string; app_slug: string; app_status: string; icon_url: string | null;
+    first_installed_at: string; last_uninstalled_at: string;
+  }>(sql`
+    select distinct on (i.app_id) i.id as installation_id, i.app_id, a.name as app_name, a.slug as app_slug, a.status as app_status, a.icon_url,
+      min(i.installed_at) over (partition by i.app_id) as first_installed_at,
+      max(i.uninstalled_at) over (partition by i.app_id) as last_uninstalled_at
+    from installations i join apps a on a.id = i.app_id
+    where i.business_id = ${businessId} and not i.is_test_install and i.status = 'UNINSTALLED'
+      and i.uninstalled_at - i.installed_at >= interval '1 hour'
+      and not exists (select 1 from installations x where x.business_id = i.business_id and x.app_id = i.app_id and x.status = 'ACTIVE')
+    order by i.app_id, i.uninstalled_at desc, i.id desc`);
+  const list = [...rows].sort((a, b) => Date.parse(String(b.last_uninstalled_at)) - Date.parse(String(a.last_uninstalled_at)) || a.app_name.localeCompare(b.app_name)).slice(0, limit);
+  return Promise.all(
+    list.map(async (r) => {
+      const [review, refusal] = await Promise.all([getOwnReview(db, businessId, r.app_id), reviewRefusal(db, businessId, r.app_id)]);
+      return {
+        installationId: r.installation_id,
+        appId: r.app_id,
+        appName: r.app_name,
+        appSlug: r.app_status === "APPROVED" ? r.app_slug : null,
+        iconUrl: r.icon_url,
+        firstInstalledAt: new Date(r.first_installed_at).toISOString(),
+        lastUninstalledAt: new Date(r.last_uninstalled_at).toISOString(),
+        review,
+        reviewBlocked: refusal,
+      };
+    }),
+  );
+}
+
 /** The business's own review of the installation's app (hidden or not), or null. */
 export async function getOwnReview(db: Db, businessId: string, appId: string) {
   const [row] = await db

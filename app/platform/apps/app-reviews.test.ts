@@ -169,11 +169,46 @@ describe("reply and hide", () => {
     expect(reply.json.reply).toMatchObject({ body: "Thanks, a fix is coming" });
     const twice = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Again" } });
     expect(twice.status).toBe(409);
-    expect(twice.json.error).toBe("Conflict");
+    expect(twice.json).toEqual({ statusCode: 409, message: "The review already has a reply; a review is answered once", error: "Conflict" });
+    // the first reply stands
+    expect((await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: dev.token })).json.data[0].reply).toMatchObject({ body: "Thanks, a fix is coming" });
     const stranger = await p.register("DEVELOPER");
     expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: stranger.token, body: { body: "Hi" } })).status).toBe(404);
     expect((await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: stranger.token })).status).toBe(404);
     expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: {} })).status).toBe(400);
+  });
+
+  it("of two replies sent at once exactly one is published; the other is 409", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const review = await put(m.token, await installation(app.id, m.businessId), { rating: 5, body: "Great" });
+    const answers = await atOnce(6, (i) => p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: `Reply ${i}` } }));
+    expectOutcome(answers, { 200: 1, 409: 5 }, { what: "replies at once", messages: { 409: /answered once/ } });
+    const winner = answers.find((a) => a.status === 200)!.json.reply.body;
+    const [row] = await p.sql`select reply_body from app_reviews where id = ${review.json.id}`;
+    expect(row.reply_body).toBe(winner);
+  });
+
+  it("the portal page shows the existing reply instead of the form, and a stale second reply is refused with that reply shown", async () => {
+    const app = await publishedApp();
+    const m = await p.register("MERCHANT");
+    const review = await put(m.token, await installation(app.id, m.businessId), { rating: 2, body: "Slow support" });
+    const browser = await BrowserSession.signIn(p.url, dev.email, dev.password);
+    const page = await browser.get(`/portal/apps/${app.id}/reviews`);
+    expect(page.html).toContain("Publish reply");
+    const fields = hiddenFields(page.html);
+    // a teammate (or another tab) answers first
+    expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Sorry, we have hired more people." } })).status).toBe(200);
+    const stale = await browser.post(`/portal/apps/${app.id}/reviews`, { ...fields, reviewId: review.json.id, body: "My own answer" });
+    expect(stale.status).toBe(409);
+    expect(stale.html).toContain("was already answered");
+    expect(stale.html).toContain("My own answer"); // the unsent text, not lost
+    const again = await browser.get(`/portal/apps/${app.id}/reviews`);
+    const text = again.html.replace(/<!-- -->/g, "");
+    expect(text).toContain("Sorry, we have hired more people.");
+    expect(text).not.toContain("Publish reply");
+    const [row] = await p.sql`select reply_body from app_reviews where id = ${review.json.id}`;
+    expect(row.reply_body).toBe("Sorry, we have hired more people.");
   });
 
   it("a reviewer hides a review with a reason: out of the figures and the public list, its author sees the reason", async () => {
@@ -260,6 +295,56 @@ describe("pages", () => {
     await browser.post("/reviewer/marketplace", { ...csrf, intent: "unpick", appId: app.id });
     const [after] = await p.sql`select staff_picked_at from apps where id = ${app.id}`;
     expect(after.staff_picked_at).toBeNull();
+  });
+
+  it("lists apps the business used before under Previously installed, with the review form where it may review", async () => {
+    const tag = Math.random().toString(36).slice(2, 7);
+    const used = await publishedApp({ name: `Used ${tag}` });
+    const brief = await publishedApp({ name: `Brief ${tag}` });
+    const back = await publishedApp({ name: `Back ${tag}` });
+    const m = await p.register("MERCHANT");
+    const usedInst = await installation(used.id, m.businessId, { installedAgoMs: 30 * 24 * HOUR, uninstalledAfterMs: 20 * 24 * HOUR });
+    const briefInst = await installation(brief.id, m.businessId, { installedAgoMs: 5 * 24 * HOUR, uninstalledAfterMs: 10 * 60 * 1000 });
+    await installation(back.id, m.businessId, { installedAgoMs: 30 * 24 * HOUR, uninstalledAfterMs: 2 * 24 * HOUR });
+    await installation(back.id, m.businessId, { installedAgoMs: 24 * HOUR }); // installed again: not "previously"
+    const browser = await BrowserSession.signIn(p.url, m.email, m.password);
+    const page = await browser.get("/admin/apps");
+    expect(page.status).toBe(200);
+    const text = page.html.replace(/<!-- -->/g, "");
+    const former = text.slice(text.indexOf("Previously installed"), text.indexOf("Removed apps"));
+    expect(former).toContain(used.name);
+    expect(former).toContain(`aria-label="Review ${used.name}"`);
+    // removed within the hour: not a former app it can review (the Removed apps record still lists it)
+    expect(former).not.toContain(brief.name);
+    expect(text.slice(text.indexOf("Removed apps"))).toContain(brief.name);
+    expect(former).not.toContain(back.name);
+
+    const csrf = hiddenFields(page.html);
+    const review = (installationId: string, fields: Record<string, string>) => browser.post("/admin/apps", { ...csrf, intent: "review", installationId, ...fields });
+    expect((await review(usedInst, { rating: "9", body: "x" })).status).toBe(400);
+    expect((await review(usedInst, { body: "no stars" })).status).toBe(400);
+    const refused = await review(briefInst, { rating: "5", body: "stuffing" });
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain("installations removed within an hour do not count");
+    const other = await p.register("MERCHANT");
+    const stranger = await installation(used.id, other.businessId, { installedAgoMs: 30 * 24 * HOUR, uninstalledAfterMs: 20 * 24 * HOUR });
+    expect((await review(stranger, { rating: "1", body: "not mine" })).status).toBe(404);
+    expect((await browser.post("/admin/apps", { csrf: "not-the-token", intent: "review", installationId: usedInst, rating: "5", body: "x" })).status).toBe(403);
+
+    const saved = await review(usedInst, { rating: "4", body: "We used it for a season; solid." });
+    expect(saved.status).toBe(302);
+    expect(saved.location).toBe(`/admin/apps?done=reviewed#former-${usedInst}`);
+    const [row] = await p.sql`select rating, body, installation_id from app_reviews where app_id = ${used.id} and business_id = ${m.businessId}`;
+    expect(row).toEqual({ rating: 4, body: "We used it for a season; solid.", installation_id: usedInst });
+    expect(await figures(used.id)).toMatchObject({ count: 1, sum: 4 });
+    const after = (await browser.get("/admin/apps?done=reviewed")).html.replace(/<!-- -->/g, "");
+    expect(after).toContain("Your review is saved.");
+    expect(after).toContain('aria-label="4 out of 5 stars"');
+    expect(after).toContain("Update review");
+    expect((await p.request("GET", `/marketplace/${used.slug}`)).text).toContain("We used it for a season; solid.");
+
+    expect((await browser.post("/admin/apps", { ...csrf, intent: "delete-review", installationId: usedInst })).status).toBe(302);
+    expect(await figures(used.id)).toMatchObject({ count: 0 });
   });
 
   it("the invitation to review shows after 7 days of production use and stays dismissed", async () => {

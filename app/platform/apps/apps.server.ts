@@ -93,6 +93,9 @@ export function serializeApp(app: App) {
     status: app.status,
     updateInReview: app.updateInReview,
     reviewNotes: app.reviewNotes,
+    // the release notes of the version in review (written at submit); null once it is approved,
+    // when they move onto its version record (decision 022 §8, decision 028)
+    releaseNotes: app.releaseNotes ?? null,
     manifest: app.manifest,
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
@@ -223,7 +226,12 @@ export async function verifyClientCredentials(db: Db, clientId: string, clientSe
 }
 
 export async function listAppVersions(db: Db, appId: string) {
-  return db.select().from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.approvedAt));
+  return db.select().from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.approvedAt), desc(appVersions.id));
+}
+
+/** An approved version as the developer JSON shows it (GET /developer/apps/<app_id>), newest first. */
+export function serializeVersion(v: typeof appVersions.$inferSelect) {
+  return { id: v.id, version: v.version, scopes: v.scopes, releaseNotes: v.releaseNotes ?? null, approvedAt: v.approvedAt.toISOString() };
 }
 
 /** Published apps for the marketplace: filter by category, search by name. */

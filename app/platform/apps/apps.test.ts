@@ -30,8 +30,9 @@ describe("creating an app", () => {
       webhookEvents: ["order.created"], iconUrl: "https://loyalty.example/icon.png", screenshots: ["https://loyalty.example/1.png"],
       version: "2.1.0", status: "DRAFT", updateInReview: false, reviewNotes: null, manifest: null, publishedAt: null,
     });
+    // the contract's fields, plus releaseNotes (the version in review's, issue 20; decision 028)
     expect(Object.keys(app).sort()).toEqual(
-      ["id", "clientId", "clientSecret", "name", "slug", "description", "category", "scopes", "approvedScopes", "redirectUrl", "webhookUrl", "webhookEvents", "iconUrl", "screenshots", "version", "status", "updateInReview", "reviewNotes", "manifest", "createdAt", "updatedAt", "publishedAt"].sort(),
+      ["id", "clientId", "clientSecret", "name", "slug", "description", "category", "scopes", "approvedScopes", "redirectUrl", "webhookUrl", "webhookEvents", "iconUrl", "screenshots", "version", "status", "updateInReview", "reviewNotes", "releaseNotes", "manifest", "createdAt", "updatedAt", "publishedAt"].sort(),
     );
     const fetched = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(fetched.json.clientSecret).toBeUndefined();
@@ -236,6 +237,50 @@ describe("review lifecycle", () => {
     expect(inst.needs_re_consent).toBe(true);
     const versions = await p.db.execute<{ version: string }>(sql`select version from app_versions where app_id = ${app.id} order by approved_at`);
     expect(versions.map((v) => v.version)).toEqual(["1.0.0", "1.1.0"]);
+  });
+
+  it("shows the submitted version's release notes, and every approved version with its notes, in the developer JSON", async () => {
+    const app = await createApp({ version: "1.0.0" });
+    expect(app.releaseNotes).toBeNull();
+    const fresh = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
+    expect(fresh.json).toMatchObject({ releaseNotes: null, versions: [] });
+
+    // submitted with notes: the app record carries them while the version is in review, the reviewer sees them too
+    const tooLong = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token, body: { releaseNotes: "x".repeat(5001) } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.message).toMatch(/releaseNotes/);
+    const submitted = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token, body: { releaseNotes: "  First release: stamp cards.  " } });
+    expect(submitted.json).toMatchObject({ status: "PENDING_REVIEW", releaseNotes: "First release: stamp cards." });
+    expect((await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token })).json).toMatchObject({ releaseNotes: "First release: stamp cards.", versions: [] });
+    const queue = await p.request("GET", "/review/apps?limit=100", { token: reviewer.token });
+    expect(queue.json.data.find((a: { id: string }) => a.id === app.id)).toMatchObject({ releaseNotes: "First release: stamp cards." });
+
+    // approved: the notes move onto the version record
+    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    expect(approved.json).toMatchObject({ status: "APPROVED", releaseNotes: null });
+    const one = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
+    expect(one.json.releaseNotes).toBeNull();
+    expect(one.json.versions).toEqual([{ id: expect.stringMatching(/^ver_/), version: "1.0.0", scopes: app.scopes, releaseNotes: "First release: stamp cards.", approvedAt: approved.json.updatedAt }]);
+
+    // an update submitted without notes, then one with: newest version first, each with its own notes
+    await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { version: "1.1.0" } });
+    expect((await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token })).json).toMatchObject({ updateInReview: true, releaseNotes: null });
+    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { version: "1.2.0" } });
+    const update = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token, body: { releaseNotes: "Double points on quiet days." } });
+    expect(update.json).toMatchObject({ updateInReview: true, releaseNotes: "Double points on quiet days." });
+    const during = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
+    expect(during.json.versions.map((v: { version: string; releaseNotes: string | null }) => [v.version, v.releaseNotes])).toEqual([["1.1.0", null], ["1.0.0", "First release: stamp cards."]]);
+    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    const after = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
+    expect(after.json.releaseNotes).toBeNull();
+    expect(after.json.versions.map((v: { version: string; releaseNotes: string | null }) => [v.version, v.releaseNotes])).toEqual([
+      ["1.2.0", "Double points on quiet days."],
+      ["1.1.0", null],
+      ["1.0.0", "First release: stamp cards."],
+    ]);
+    // another developer sees none of it
+    expect((await p.request("GET", `/developer/apps/${app.id}`, { token: otherDev.token })).status).toBe(404);
   });
 
   it("lists the queue oldest first", async () => {

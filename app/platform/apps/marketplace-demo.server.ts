@@ -11,7 +11,7 @@ import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { createApp, submitApp, updateApp } from "./apps.server";
 import { approveApp } from "./review.server";
-import { createInstallation } from "../installs/installs.server";
+import { createInstallation, uninstall } from "../installs/installs.server";
 import { putReview, replyToReview, setStaffPick } from "./app-reviews.server";
 import { createBusiness } from "../accounts/accounts.server";
 import type { Category } from "./catalog";
@@ -139,6 +139,7 @@ export async function seedMarketplaceDemo(db: Database, env: Env, input: { devel
     if (reply) await replyToReview(db, input.developerId, input.loyaltyStars.id, review.id, reply);
   }
 
+  const published = new Map<string, App>();
   for (const [n, demo] of DEMO_APPS.entries()) {
     const [first, ...later] = demo.versions;
     const { app } = await createApp(db, env, input.developerId, {
@@ -172,5 +173,19 @@ export async function seedMarketplaceDemo(db: Database, env: Env, input: { devel
       if (r[2]) await replyToReview(db, input.developerId, app.id, review.id, r[2]);
     }
     if (demo.staffPick) await setStaffPick(db, app.id, true);
+    published.set(demo.slug, approved);
+  }
+
+  // the demo merchant used Mailroom Campaigns for four weeks and removed it: the Apps page lists it
+  // under "Previously installed", where Demo Bistro can still review it (decision 028)
+  const bistro = input.loyaltyShops.find((s) => s.name === "Demo Bistro");
+  const mailroom = published.get("mailroom-campaigns");
+  if (bistro && mailroom) {
+    const { id } = await installOn(db, env, mailroom, bistro, input.developerId, 40);
+    await db.transaction(async (tx) => uninstall(tx, (await tx.select().from(installations).where(eq(installations.id, id)))[0]));
+    await db
+      .update(installations)
+      .set({ uninstalledAt: new Date(t - 12 * DAY), erasureScheduledAt: new Date(t - 10 * DAY), erasureDeliveredAt: new Date(t - 10 * DAY) })
+      .where(eq(installations.id, id));
   }
 }

@@ -3,6 +3,7 @@ import { testDatabase } from "../../../db/testing/database";
 import { testEnv } from "../testing/platform";
 import { seedDemoData } from "../demo/seed.server";
 import { listMarketplaceCards, listStaffPicks } from "./marketplace.server";
+import { previouslyInstalledApps } from "./app-reviews.server";
 
 describe("demo marketplace", () => {
   it("a new user sees several apps in several categories, rated and installed, with replies and staff picks", async () => {
@@ -21,6 +22,10 @@ describe("demo marketplace", () => {
       where b.name = 'Demo Bistro' and a.slug = 'loyalty-stars' and i.status = 'ACTIVE'`;
     expect(bistro).toBeTruthy();
     expect(await sql`select 1 from app_reviews r join businesses b on b.id = r.business_id where b.name = 'Demo Bistro'`).toHaveLength(0);
+    // and used Mailroom Campaigns for four weeks before removing it: "Previously installed", reviewable
+    const [bistroId] = await sql`select id from businesses where name = 'Demo Bistro'`;
+    const former = await previouslyInstalledApps(db, bistroId.id);
+    expect(former.map((f) => [f.appName, f.review, f.reviewBlocked])).toEqual([["Mailroom Campaigns", null, null]]);
     // changelog: versions with notes
     const [{ notes }] = await sql`select count(*)::int as notes from app_versions where release_notes is not null`;
     expect(notes).toBeGreaterThanOrEqual(7);

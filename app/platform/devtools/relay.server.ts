@@ -21,6 +21,8 @@ export const RELAY_CHANNEL = "app_relay";
 export const LISTENER_STALE_MS = 20_000;
 export const HEARTBEAT_MS = 5_000;
 const POLL_MS = 50;
+/** A relayed call no listener has claimed after this long is checked: is a listener still there? */
+const UNCLAIMED_CHECK_MS = 250;
 
 export type RelayRequest = {
   appId: string;
@@ -33,10 +35,6 @@ export type RelayRequest = {
 };
 
 /**
- * The one hook point in the senders (delivery.server.ts sendOne, hooks/invoke.server.ts): for a
- * TEST installation whose app has a connected listener, relays the call and returns its result;
- * otherwise null and the sender POSTs as usual. Production installations cost nothing (no query).
- */
 /**
  * Whether a CLI listens for the app, read at most once a second per app and process (a short cache
  * in front of the rows: a sandbox's deliveries in bulk, B2e's for one, do not each cost a query;
@@ -60,6 +58,20 @@ function hasListener(db: Db, appId: string): Promise<boolean> {
   return listening;
 }
 
+/** Whether a `storefront-apps listen` session is connected for the app now (no cache; the portal shows it). */
+export async function isListening(db: Db, appId: string): Promise<boolean> {
+  const fresh = new Date(now().getTime() - LISTENER_STALE_MS);
+  const rows = await db.select({ id: appListeners.id }).from(appListeners).where(and(eq(appListeners.appId, appId), gt(appListeners.heartbeatAt, fresh))).limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * The one hook point in the senders (delivery.server.ts sendOne and sendTest, hooks/invoke.server.ts):
+ * for a TEST installation whose app has a connected listener, relays the call and returns its
+ * result; otherwise null and the sender POSTs as usual. Production installations cost nothing (no
+ * query). A call no listener claims while none is connected any more (the CLI stopped within the
+ * cache's second) is taken back and also answers null, so it goes to the app's URL at once.
+ */
 export async function relayIfListening(db: Db, request: RelayRequest): Promise<OutboundResult | null> {
   if (!request.isTestInstall) return null;
   if (!(await hasListener(db, request.appId))) return null;
@@ -68,10 +80,22 @@ export async function relayIfListening(db: Db, request: RelayRequest): Promise<O
   await db.insert(relayCalls).values({ id, appId: request.appId, kind: request.kind, path: request.path, headers: request.headers, body: request.body, expiresAt: new Date(now().getTime() + request.timeoutMs) });
   await db.execute(sql`select pg_notify(${RELAY_CHANNEL}, ${request.appId})`);
   const deadline = started + request.timeoutMs;
+  let nextCheck = started + UNCLAIMED_CHECK_MS;
   try {
     while (Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, POLL_MS));
       const [row] = await db.select({ status: relayCalls.status, answerStatus: relayCalls.answerStatus, answerBody: relayCalls.answerBody }).from(relayCalls).where(eq(relayCalls.id, id));
+      if (row?.status === "PENDING" && Date.now() >= nextCheck) {
+        // not claimed yet: if the listener is gone (the CLI stopped within the cache's second), take the call back and send it as usual
+        nextCheck = Date.now() + 1_000;
+        if (!(await isListening(db, request.appId))) {
+          const taken = await db.delete(relayCalls).where(and(eq(relayCalls.id, id), eq(relayCalls.status, "PENDING"))).returning({ id: relayCalls.id });
+          if (taken.length) {
+            listenerCache.delete(request.appId);
+            return null;
+          }
+        }
+      }
       if (row?.status === "ANSWERED") {
         const status = row.answerStatus ?? 0;
         const body = row.answerBody ?? "";

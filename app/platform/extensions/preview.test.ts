@@ -156,6 +156,9 @@ describe("the preview page", () => {
     const csp = res.headers.get("content-security-policy")!;
     expect(csp).toMatch(new RegExp(`(^|; )frame-ancestors ${new URL(p.url).origin.replace(/[.]/g, "\\.")}(;|$)`));
     expect(csp).toContain("frame-src https://stars.example;");
+    // X-Frame-Options has no value that allows one other origin: a DENY beside the policy would
+    // contradict it (browsers that know frame-ancestors ignore it; others would refuse the frame)
+    expect(res.headers.get("x-frame-options")).toBeNull();
     // the active GLOBAL_SCRIPT embed runs on the storefront, not here (its script would share a window with other apps' session tokens)
     expect(csp).not.toContain("pixel.example");
     expect(csp).toMatch(/script-src 'self' 'nonce-[^']+';/);

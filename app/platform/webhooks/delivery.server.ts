@@ -316,11 +316,18 @@ export async function sendErasure(db: Database, installationId: string): Promise
   });
 }
 
-/** POST /webhooks/<id>/test: one attempt now, no retries, even on an inactive registration; not logged as a delivery. */
-export async function sendTest(env: Env, webhook: Webhook) {
+/**
+ * POST /webhooks/<id>/test: one attempt now, no retries, even on an inactive registration; not
+ * logged as a delivery. On a test installation whose developer runs `storefront-apps listen`, it is
+ * relayed to the CLI like any other delivery (decision 027), and the local server's answer is the result.
+ */
+export async function sendTest(db: Db, env: Env, webhook: Webhook) {
   const id = newId("dlv");
   const body = envelope({ id, event: "webhook.test", timestamp: now(), webhookId: webhook.id, businessId: webhook.businessId, data: { message: "This is a test delivery from Storefront Apps.", webhookId: webhook.id } });
   const secret = decrypt(webhook.secretEnc, env.encryptionKey);
-  const result = await postOutbound(webhook.url, body, headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body), { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
+  const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body);
+  const [installation] = await db.select({ isTestInstall: installations.isTestInstall }).from(installations).where(eq(installations.id, webhook.installationId));
+  const relayed = await relayIfListening(db, { appId: webhook.appId, isTestInstall: installation?.isTestInstall ?? false, kind: "webhook", path: "", headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+  const result = relayed ?? (await postOutbound(webhook.url, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate }));
   return { success: result.ok, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error }) };
 }

@@ -6,6 +6,8 @@ import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Database, Db } from "../../../db/client";
 import { businesses, installations, webhookAttempts, webhookDeliveries, webhooks } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
+import type { Env } from "../core/env.server";
+import { sendTest } from "./delivery.server";
 import { addJob } from "../events/emit.server";
 
 export async function appRegistrations(db: Db, appId: string) {
@@ -34,4 +36,15 @@ export async function redeliverForApp(db: Database, appId: string, deliveryId: s
   const [d] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.appId, appId)));
   if (!d) throw new ApiError(404, "Delivery not found");
   await addJob(db, "webhook__deliver", { deliveryId, manual: true });
+}
+
+/** "Send a test" from the delivery log: webhook.test to one of the app's registrations on a business that has the app installed. */
+export async function testRegistrationForApp(db: Db, env: Env, appId: string, webhookId: string) {
+  const [found] = await db
+    .select({ webhook: webhooks })
+    .from(webhooks)
+    .innerJoin(installations, eq(installations.id, webhooks.installationId))
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.appId, appId), eq(installations.status, "ACTIVE")));
+  if (!found) throw new ApiError(404, "Webhook registration not found");
+  return sendTest(db, env, found.webhook);
 }

@@ -27,6 +27,28 @@ export function readRawBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buf
 
 type Handler<E> = (envelope: E, req: IncomingMessage) => unknown | Promise<unknown>;
 
+/**
+ * The webhook secret to verify with: a string, or a function for an app installed on many
+ * businesses, given the `businessId` the (not yet verified) body names, that returns that
+ * business's installation secret (undefined when the app does not know the business: refused as
+ * `bad_signature`). Only the secret is chosen from the unverified body; the signature decides.
+ */
+export type SecretSource = string | ((unverified: { businessId?: string }, req: IncomingMessage) => string | undefined);
+
+function secretFor(secret: SecretSource, raw: Buffer, req: IncomingMessage): string {
+  if (typeof secret === "string") return secret;
+  let businessId: string | undefined;
+  try {
+    const body = JSON.parse(raw.toString("utf8")) as { businessId?: unknown };
+    if (typeof body?.businessId === "string") businessId = body.businessId;
+  } catch {
+    /* verification below names the cause */
+  }
+  const found = secret({ businessId }, req);
+  if (!found) throw new WebhookVerificationError("bad_signature", "no webhook secret for this request (a business the app is not installed on?)");
+  return found;
+}
+
 function refuse(res: ServerResponse, error: unknown) {
   const code = error instanceof WebhookVerificationError ? error.code : "bad_request";
   res.writeHead(401, { "Content-Type": "application/json" });
@@ -37,12 +59,12 @@ function refuse(res: ServerResponse, error: unknown) {
  * A plain node:http handler for webhooks: verifies, then calls `handler` with the envelope and
  * answers 200 (401 `{error: <code>}` when verification fails).
  */
-export function nodeWebhookHandler<D = Record<string, unknown>>(secret: string | (() => string), handler: Handler<WebhookEnvelope<D>>, options: VerifyOptions = {}) {
+export function nodeWebhookHandler<D = Record<string, unknown>>(secret: SecretSource, handler: Handler<WebhookEnvelope<D>>, options: VerifyOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readRawBody(req);
     let envelope: WebhookEnvelope<D>;
     try {
-      envelope = verifyWebhook<D>(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+      envelope = verifyWebhook<D>(raw, req.headers, secretFor(secret, raw, req), options);
     } catch (error) {
       return refuse(res, error);
     }
@@ -53,12 +75,12 @@ export function nodeWebhookHandler<D = Record<string, unknown>>(secret: string |
 }
 
 /** A plain node:http handler for a hook point: the handler's return value is the JSON answer. */
-export function nodeHookHandler<D = Record<string, unknown>>(secret: string | (() => string), handler: Handler<HookCallEnvelope<D>>, options: VerifyOptions = {}) {
+export function nodeHookHandler<D = Record<string, unknown>>(secret: SecretSource, handler: Handler<HookCallEnvelope<D>>, options: VerifyOptions = {}) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readRawBody(req);
     let envelope: HookCallEnvelope<D>;
     try {
-      envelope = verifyHookCall<D>(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+      envelope = verifyHookCall<D>(raw, req.headers, secretFor(secret, raw, req), options);
     } catch (error) {
       return refuse(res, error);
     }
@@ -84,11 +106,11 @@ async function rawOf(req: ExpressRequest): Promise<Buffer> {
  * Express middleware: verifies a webhook and puts the envelope on `req.webhook`
  * (401 `{error: <code>}` otherwise). Mount it before express.json(), or after express.raw().
  */
-export function expressWebhook(secret: string | (() => string), options: VerifyOptions = {}) {
+export function expressWebhook(secret: SecretSource, options: VerifyOptions = {}) {
   return async (req: ExpressRequest, res: ExpressResponse, next: Next) => {
     try {
       const raw = await rawOf(req);
-      req.webhook = verifyWebhook(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+      req.webhook = verifyWebhook(raw, req.headers, secretFor(secret, raw, req), options);
       next();
     } catch (error) {
       if (error instanceof WebhookVerificationError) return void res.status(401).json({ error: error.code });
@@ -98,11 +120,11 @@ export function expressWebhook(secret: string | (() => string), options: VerifyO
 }
 
 /** Express middleware for hook calls: the envelope on `req.hookCall`. */
-export function expressHookCall(secret: string | (() => string), options: VerifyOptions = {}) {
+export function expressHookCall(secret: SecretSource, options: VerifyOptions = {}) {
   return async (req: ExpressRequest, res: ExpressResponse, next: Next) => {
     try {
       const raw = await rawOf(req);
-      req.hookCall = verifyHookCall(raw, req.headers, typeof secret === "function" ? secret() : secret, options);
+      req.hookCall = verifyHookCall(raw, req.headers, secretFor(secret, raw, req), options);
       next();
     } catch (error) {
       if (error instanceof WebhookVerificationError) return void res.status(401).json({ error: error.code });

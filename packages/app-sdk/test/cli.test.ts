@@ -127,6 +127,15 @@ describe("storefront-apps CLI against the real platform", () => {
     const logged = await p.db.execute<{ success: boolean; status_code: number }>(sql`select success, status_code from hook_calls where business_id = ${dev.businessId} order by created_at`);
     expect(logged.map((r) => [r.success, r.status_code])).toEqual([[true, 200], [true, 200]]);
 
+    // the delivery log's "send test" (POST /webhooks/<id>/test) is relayed too: the local server answers it
+    const tested = await p.request("POST", `/webhooks/${reg.id}/test`, { token: accessToken });
+    expect(tested.json).toEqual({ success: true, statusCode: 200, durationMs: expect.any(Number) });
+    const testEvent = webhooks.find((w) => w.event === "webhook.test");
+    expect(testEvent?.data).toEqual({ message: expect.any(String), webhookId: reg.id });
+    await until("the test's printed line", () => lines.some((l) => /webhook webhook\.test\s+-> .* 200 /.test(l)) || undefined);
+    // as always, a test send is not a delivery: the log still holds the two
+    expect((await p.request("GET", `/webhooks/${reg.id}/deliveries`, { token: accessToken })).json.data).toHaveLength(2);
+
     // forged and replayed requests are refused with their causes
     const body = JSON.stringify(sample);
     const now = Math.floor(Date.now() / 1000);
@@ -155,7 +164,20 @@ describe("storefront-apps CLI against the real platform", () => {
     listener = null;
     // the platform notices the closed stream and stops relaying
     await until("the listener gone", async () => (await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`)).length === 0, 5_000);
-    receiver.close();
+    await new Promise((r) => receiver.close(r));
+
+    // a local server that is not running: the test send fails with the cause, and listen says what to check
+    const down: string[] = [];
+    listener = spawn(process.execPath, [BIN, "listen", "--forward-to", local], { env, cwd: configDir });
+    listener.stdout!.on("data", (d: Buffer) => down.push(...d.toString().split("\n").filter(Boolean)));
+    await until(() => "listening again: " + down.join("\n"), () => down.some((l) => l.startsWith("Listening for Loyalty Dev")));
+    const failed = await p.request("POST", `/webhooks/${reg.id}/test`, { token: accessToken });
+    expect(failed.json).toMatchObject({ success: false, statusCode: null, error: "relayed: the local server could not be reached" });
+    await until(() => "the unreachable lines: " + down.join("\n"), () => down.some((l) => /webhook webhook\.test\s+-> .* unreachable /.test(l)) && down.some((l) => l.includes("ECONNREFUSED: is your local server running at")));
+    const stopped = new Promise((r) => listener!.on("exit", r));
+    listener.kill("SIGINT");
+    await stopped;
+    listener = null;
   }, 90_000);
 
   it("keeps listen, answers and trigger to the developer's own apps, and refuses bad input with a 4xx", async () => {

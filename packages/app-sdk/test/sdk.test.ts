@@ -137,6 +137,11 @@ describe("App API client", () => {
 });
 
 describe("browser bridge", () => {
+  it("is importable by its documented package path, as an app with a bundler imports it", async () => {
+    const viaPackage = await import("@storefront/app-sdk/bridge");
+    expect(viaPackage.createBridge).toBe(createBridge);
+  });
+
   function fakeWindow(parentOrigin: string) {
     const listeners: ((e: unknown) => void)[] = [];
     const posted: { message: unknown; target: string }[] = [];

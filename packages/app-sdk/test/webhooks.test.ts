@@ -89,6 +89,24 @@ describe("adapters keep the raw body", () => {
     expect(await hook.json()).toEqual({ valid: false, reason: "no order.validate" });
   });
 
+  it("picks each business's secret for an app installed on many", async () => {
+    const secrets: Record<string, string> = { biz_1: secret, biz_2: "whsec_test_other" };
+    const seen: string[] = [];
+    const multi = createServer(nodeWebhookHandler(({ businessId }) => secrets[businessId ?? ""], (e) => void seen.push(e.businessId)));
+    servers.push(multi);
+    const url = await listen(multi);
+    expect((await post(url, body, headers())).status).toBe(200);
+    const other = body.replace("biz_1", "biz_2");
+    expect((await post(url, other, headers(now, signWebhook("whsec_test_other", now, other)))).status).toBe(200);
+    // signed with another business's secret, or naming a business the app does not know: refused
+    const forged = await post(url, other, headers());
+    expect([forged.status, await forged.json()]).toEqual([401, { error: "bad_signature" }]);
+    const unknown = body.replace("biz_1", "biz_9");
+    const stranger = await post(url, unknown, headers(now, signWebhook(secret, now, unknown)));
+    expect([stranger.status, await stranger.json()]).toEqual([401, { error: "bad_signature" }]);
+    expect(seen).toEqual(["biz_1", "biz_2"]);
+  });
+
   it("Express", async () => {
     const ok = await post(expressUrl + "/webhooks", body, headers());
     expect(await ok.json()).toEqual({ got: "order.created" });

@@ -230,9 +230,11 @@ async function listen(flags: Record<string, string | true>) {
       status = res.status;
       body = (await res.text()).slice(0, 1024 * 1024);
     } catch (e) {
-      body = (e as Error).message;
+      const error = e as Error & { cause?: { code?: string } };
+      body = error.name === "TimeoutError" ? "no answer within 10 s" : [error.message, error.cause?.code].filter(Boolean).join(": ");
     }
     out(`${new Date().toISOString().slice(11, 19)}  ${what.padEnd(36)} -> ${target}  ${status || "unreachable"} (${Date.now() - started} ms)`);
+    if (!status) out(`  ${body}: is your local server running at ${target}? The platform counts this as a failed attempt.`);
     const res = await fetch(`${config.platformUrl}/developer/apps/${encodeURIComponent(id)}/listen/${encodeURIComponent(call.callId)}/answer`, {
       method: "POST",
       headers: { Authorization: `Bearer ${config.token}`, "Content-Type": "application/json" },
