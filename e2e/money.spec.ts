@@ -34,6 +34,7 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
   await page.goto("/admin/settings");
   await page.getByLabel(/^Currency/).fill("JPY");
   await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Settings saved." })).toBeVisible();
   await expect(page.getByLabel(/^Currency/)).toHaveValue("JPY");
 
   // … adds a product priced in whole yen: a fraction of a yen is refused
