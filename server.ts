@@ -50,9 +50,9 @@ async function main() {
   const [mode = "all", ...args] = process.argv.slice(2);
   const [{ EnvError, loadEnv }, { openDatabase }, { DEMO_LOGINS }, { createWebServer }, { startWorker }, { createAccount }, { ApiError }] = await Promise.all([
     import("./app/platform/core/env.server"),
-    import("./db/start"),
-    import("./db/seed"),
-    import("./app/platform/runtime/web.server"),
+    import("./app/platform/runtime/database.server"),
+    import("./app/platform/demo/seed.server"),
+    import("./app/web.server"),
     import("./jobs/worker"),
     import("./app/platform/accounts/accounts.server"),
     import("./app/platform/core/http.server"),

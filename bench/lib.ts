@@ -10,7 +10,7 @@ import autocannon from "autocannon";
 import { startTestCluster, cloneTemplate, prepareTemplate, dropDatabase } from "../db/testing/cluster";
 import { createDb, type DbHandle } from "../db/client";
 import { loadEnv, type Env } from "../app/platform/core/env.server";
-import { createWebServer, type WebServer } from "../app/platform/runtime/web.server";
+import { createWebServer, type WebServer } from "../app/web.server";
 import { startWorker, type Worker } from "../jobs/worker";
 import { createAccount, issueAccountToken } from "../app/platform/accounts/accounts.server";
 

@@ -10,21 +10,30 @@ export const PREPARE_MAX_PARAMETERS = 64;
  * postgres.js then sends Parse/Describe first, waits for the parameter types, and only then binds
  * and executes: two round trips per query. As a named prepared statement (cached per connection)
  * it is one round trip after the first use. So every statement with up to PREPARE_MAX_PARAMETERS
- * parameters is prepared (docs/performance.md, decision 012). Set DATABASE_PREPARE=false behind a
+ * parameters is prepared (docs/performance.md, decision 012). DATABASE_PREPARE=false (read by
+ * app/platform/core/env.server.ts and passed to createDb as `prepare: false`) turns it off behind a
  * pooler in transaction mode (PgBouncer before 1.21), which cannot keep prepared statements.
+ *
+ * The choice lives on the (shared) prototype, as the patch does: the Remix bundle and the server
+ * load this module twice but drizzle once, and every client of a process follows the last
+ * createDb's setting (a process opens its database one way).
  */
+type PrepareQuery = (this: unknown, query: { params: unknown[] }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
+const sessionPrototype = () => PostgresJsSession.prototype as unknown as { prepareQuery: PrepareQuery; preparesStatements?: boolean; prepareEnabled?: boolean };
 function preferPreparedStatements() {
-  type PrepareQuery = (this: unknown, query: { params: unknown[] }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
-  const proto = PostgresJsSession.prototype as unknown as { prepareQuery: PrepareQuery; preparesStatements?: boolean };
+  const proto = sessionPrototype();
   if (proto.preparesStatements) return; // the Remix bundle and the server both load this module
   const original = proto.prepareQuery;
   proto.prepareQuery = function (query, fields, name, ...rest) {
-    const prepare = process.env.DATABASE_PREPARE !== "false" && query.params.length <= PREPARE_MAX_PARAMETERS;
+    const prepare = proto.prepareEnabled !== false && query.params.length <= PREPARE_MAX_PARAMETERS;
     return original.call(this, query, fields, name ?? (prepare ? "" : undefined), ...rest);
   };
   proto.preparesStatements = true;
 }
 preferPreparedStatements();
+
+/** Whether statements are prepared (createDb's `prepare`); rawQuery (db/sql.ts) follows it too. */
+export const preparesStatements = (): boolean => sessionPrototype().prepareEnabled !== false;
 
 export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -33,7 +42,11 @@ export type Db = Database | Tx;
 
 export type DbHandle = { db: Database; sql: postgres.Sql; url: string; close(): Promise<void> };
 
-export function createDb(url: string, options: { max?: number } = {}): DbHandle {
+/** Settings of a client: its pool size (default 10) and whether statements are prepared (default true; env's databasePrepare). */
+export type DbSettings = { max?: number; prepare?: boolean };
+
+export function createDb(url: string, options: DbSettings = {}): DbHandle {
+  sessionPrototype().prepareEnabled = options.prepare ?? true;
   const sql = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},

@@ -1,4 +1,5 @@
 import { getTableColumns, sql, type Column, type SQL, type Table } from "drizzle-orm";
+import { preparesStatements } from "./client";
 
 /** A text[] parameter (drizzle expands a plain array parameter into a tuple). */
 export function textArray(values: readonly string[]): SQL {
@@ -14,7 +15,7 @@ export function intArray(values: readonly number[]): SQL {
 
 /**
  * A constant statement text with its parameters, run straight through the postgres.js client under a
- * drizzle database or transaction: prepared once per connection (unless DATABASE_PREPARE=false), no
+ * drizzle database or transaction: prepared once per connection (unless createDb was told `prepare: false`), no
  * query building. For the busiest statements, where building SQL costs more than running it
  * (docs/performance.md, B2e). Arrays are passed as parameters (`$3::text[]`). drizzle makes the client's
  * json, jsonb and timestamp serializers pass values through, so pass those as strings
@@ -24,7 +25,7 @@ export function rawQuery<T = Record<string, unknown>>(db: unknown, text: string,
   const d = db as { session?: { client?: unknown }; $client?: unknown };
   const client = (d.session?.client ?? d.$client) as { unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<T[]> } | undefined;
   if (!client) throw new Error("rawQuery: no postgres.js client under this database");
-  return client.unsafe(text, params, { prepare: process.env.DATABASE_PREPARE !== "false" });
+  return client.unsafe(text, params, { prepare: preparesStatements() });
 }
 
 /** The SQLSTATE of a database error, also when drizzle wrapped it. */

@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { dropDatabase, prepareTemplate, startTestCluster, cloneTemplate } from "../db/testing/cluster";
 import { createDb } from "../db/client";
-import { seedDemoData } from "../db/seed";
+import { seedDemoData } from "../app/platform/demo/seed.server";
 import { loadEnv } from "../app/platform/core/env.server";
-import { createWebServer } from "../app/platform/runtime/web.server";
+import { createWebServer } from "../app/web.server";
 import { startWorker } from "../jobs/worker";
 
 const port = Number(process.env.E2E_PORT ?? 3199);

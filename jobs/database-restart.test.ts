@@ -20,7 +20,7 @@ import { createApp } from "../app/platform/apps/apps.server";
 import { testInstall } from "../app/platform/installs/test-installs.server";
 import { DELIVERY_BATCH } from "../app/platform/webhooks/delivery.server";
 import { emitEvent } from "../app/platform/events/emit.server";
-import { createWebServer } from "../app/platform/runtime/web.server";
+import { createWebServer } from "../app/web.server";
 
 const dataDir = path.join(".data", `restart-pg-${process.pid}`);
 const cleanup: (() => Promise<void>)[] = [];

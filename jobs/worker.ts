@@ -4,8 +4,7 @@
  */
 import { run, type Runner, type TaskList } from "graphile-worker";
 import pg from "pg";
-import type { Database } from "../db/client";
-import type { Env } from "../app/platform/core/env.server";
+import type { WorkerDeps } from "./deps";
 import { quietLogger } from "../db/migrate";
 import { maintenanceCleanup } from "./tasks/maintenance__cleanup";
 import { eventFanout } from "./tasks/event__fanout";
@@ -15,7 +14,7 @@ import { paymentExpire } from "./tasks/payment__expire";
 import { DELIVERY_BATCH, sweepAbandoned } from "../app/platform/webhooks/delivery.server";
 import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
 
-export type WorkerDeps = { db: Database; env: Env };
+export type { WorkerDeps };
 
 export const SWEEP_INTERVAL_MS = 10_000;
 

@@ -5,7 +5,7 @@ import { BrowserSession, hiddenFields } from "../app/platform/testing/browser";
 import { createProduct, productSchema, updateProduct } from "../app/platform/catalog/products.server";
 import { businesses, orderItems, orders } from "../db/schema";
 import { addToCart, cartCookie, cartLines, MAX_LINES, parseQuantity, readCart, setQuantity, writeCart } from "./cart.server";
-import { orderToken, verifyOrderToken } from "./order-link.server";
+import { orderToken, verifyOrderToken } from "../app/platform/orders/order-link.server";
 
 const p = await startPlatform();
 

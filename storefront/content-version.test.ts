@@ -17,7 +17,8 @@ import { putManifest } from "../app/platform/extensions/manifest.server";
 import { savePage, setEmbed } from "../app/platform/extensions/merchant.server";
 import { updateBusinessSettings } from "../app/platform/accounts/business-settings.server";
 import { businesses, pages, products, type Business } from "../db/schema";
-import { checkout, LOW_STOCK_THRESHOLD } from "./checkout.server";
+import { checkout } from "../app/platform/orders/checkout.server";
+import { LOW_STOCK_THRESHOLD } from "../app/platform/orders/stock";
 
 const p = await startPlatform();
 

@@ -11,6 +11,7 @@
  * checkout, order confirmation, the builder's preview, any page of a shopper with a cart) is
  * `private, no-store`.
  */
+import { cookieNames } from "../app/platform/core/cookies";
 
 /** Seconds a shared cache serves a page without asking again; a change shows within this window. */
 export const SHARED_MAX_AGE = 10;
@@ -38,16 +39,7 @@ export const SHOPPER_COOKIES = ["__cart", "__shop"] as const;
  */
 export const STOREFRONT_ETAG_HEADER = "x-platform-storefront-etag";
 
-/** The names of the cookies a Cookie header holds. */
-export function cookieNames(cookieHeader: string | null | undefined): Set<string> {
-  const names = new Set<string>();
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
-    if (name) names.add(name);
-  }
-  return names;
-}
+export { cookieNames };
 
 /** Whether the Cookie header holds one of the shopper's cookies (by name; a tampered one counts too). */
 export function hasShopperCookie(cookieHeader: string | null | undefined): boolean {

@@ -16,7 +16,8 @@ import { rawQuery } from "../db/sql";
 import { businesses, orderItems, orders, pages, products, reviews, type Business, type Order, type OrderItem, type Page, type PageBlock, type Product, type Review } from "../db/schema";
 import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
 import { publicBlocks, safeUrl } from "./blocks";
-import { LOW_STOCK_THRESHOLD } from "./checkout.server";
+import { isLowStock } from "../app/platform/orders/stock";
+import { moneyFormatter as formatterOf } from "../app/platform/core/money";
 
 const notFound = (message: string) => new Response(message, { status: 404, statusText: "Not Found" });
 
@@ -25,7 +26,6 @@ const notFound = (message: string) => new Response(message, { status: 404, statu
 // Intl formatters are dear to make (tens of microseconds each) and the same for every page of a
 // shop: made once per locale, currency, time zone and options (a few hundred at most).
 const FORMATTERS_MAX = 500;
-const moneyFormats = new Map<string, (minor: number) => string>();
 const dateFormats = new Map<string, (d: Date) => string>();
 function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
   let value = cache.get(key);
@@ -36,21 +36,9 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
   return value;
 }
 
-/** Formats minor units in the business's locale and the given (or the business's) currency. */
+/** Formats minor units in the business's locale and the given (or the business's) currency, by the currency's decimals (core/money.ts). */
 export function moneyFormatter(business: Pick<Business, "locale" | "currency">, currency = business.currency): (minor: number) => string {
-  return remember(moneyFormats, `${business.locale}\u0000${currency}`, () => {
-    let format: Intl.NumberFormat;
-    try {
-      format = new Intl.NumberFormat(business.locale, { style: "currency", currency });
-    } catch {
-      try {
-        format = new Intl.NumberFormat("en-US", { style: "currency", currency });
-      } catch {
-        return (minor: number) => `${(minor / 100).toFixed(2)} ${currency}`;
-      }
-    }
-    return (minor: number) => format.format(minor / 100);
-  });
+  return formatterOf(business.locale, currency);
 }
 
 export function dateFormatter(business: Pick<Business, "locale" | "timezone">, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }): (d: Date) => string {
@@ -234,12 +222,12 @@ export type ShownProduct = Pick<Product, "id" | "slug" | "name" | "description" 
 
 /**
  * A product as the storefront shows it. Of tracked stock it shows only what migration 0018's trigger
- * watches: sold out, or the count when it is below LOW_STOCK_THRESHOLD ("Only 3 left"); at or above
+ * watches: sold out, or the count when it is low (`isLowStock`, orders/stock.ts: "Only 3 left"); at or above
  * it the page is the same whatever the count, so an ordinary order does not change the shop's pages
  * (the cart refuses more than is left, with the count).
  */
 export function productView(p: ShownProduct, money: (minor: number) => string) {
-  const low = p.stock !== null && p.stock > 0 && p.stock < LOW_STOCK_THRESHOLD;
+  const low = isLowStock(p.stock);
   return {
     id: p.id,
     slug: p.slug,

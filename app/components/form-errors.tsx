@@ -5,7 +5,8 @@ import { useEffect, useRef, type MouseEvent } from "react";
  * that starts with the field's label, and messages about the form as a whole. Built on the server
  * by app/platform/core/form-errors.server.ts.
  */
-export type FormErrors = { fields: Record<string, string>; form: string[] };
+import type { FormErrors } from "~/platform/core/form-errors.server";
+export type { FormErrors };
 
 /** The id of a field's control: the summary links to it. */
 export const fieldId = (name: string) => `field-${name}`;

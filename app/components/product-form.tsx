@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { CsrfInput } from "./csrf";
 import { ErrorSummary, FieldError, fieldProps, type FormErrors } from "./form-errors";
 import { SubmitButton } from "./submit-button";
+import { exampleAmount, parseMajorText, toMajorText } from "~/platform/core/money";
 
 /** The product form's fields as the merchant typed them (price in major units, e.g. "12.50"). */
 export type ProductFormValues = {
@@ -49,13 +50,13 @@ export const emptyProductValues: ProductFormValues = {
   isAvailable: true,
 };
 
-/** Form values of a saved product: a draft's fields with its slug set (price in minor units). */
-export function productToFormValues(p: Required<ProductDraft>): ProductFormValues {
+/** Form values of a saved product: a draft's fields with its slug set (price in minor units of `currency`, shown with its decimals). */
+export function productToFormValues(p: Required<ProductDraft>, currency: string): ProductFormValues {
   return {
     name: p.name,
     slug: p.slug,
     description: p.description,
-    price: (p.price / 100).toFixed(2),
+    price: toMajorText(p.price, currency),
     category: p.category,
     imageUrl: p.imageUrl,
     status: (PRODUCT_STATUSES as readonly string[]).includes(p.status) ? (p.status as ProductFormValues["status"]) : "ACTIVE",
@@ -84,13 +85,14 @@ export type ProductDraft = {
  * stock cannot be read, so that the other fields are checked too and every error shows at once.
  * Stock is tracked when "Track stock" is ticked; an empty stock field then asks for a number.
  */
-export function readProductForm(form: FormData): { values: ProductFormValues; problems: ProductFieldProblems; draft: ProductDraft } {
+/** What was typed, as the form shows it again (the same in every currency). */
+export function productFormValues(form: FormData): ProductFormValues {
   const text = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" ? v : "";
   };
   const status = text("status");
-  const values: ProductFormValues = {
+  return {
     name: text("name"),
     slug: text("slug"),
     description: text("description"),
@@ -102,13 +104,20 @@ export function readProductForm(form: FormData): { values: ProductFormValues; pr
     stock: text("stock"),
     isAvailable: form.get("isAvailable") === "on",
   };
+}
+
+export function readProductForm(form: FormData, currency: string): { values: ProductFormValues; problems: ProductFieldProblems; draft: ProductDraft } {
+  const values = productFormValues(form);
   const problems: ProductFieldProblems = {};
 
   const priceText = values.price.trim().replace(/^\$/, "");
   let price = 0;
   if (priceText === "") problems.price = "is required";
-  else if (!/^\d+(\.\d+)?$|^\.\d+$/.test(priceText) || !Number.isFinite(Number(priceText))) problems.price = "must be a number like 12.50";
-  else price = Math.round(Number(priceText) * 100);
+  else {
+    const read = parseMajorText(priceText, currency);
+    if (read.ok) price = read.minor;
+    else problems.price = read.problem;
+  }
 
   let stock: number | null = null;
   if (values.trackStock) {
@@ -149,7 +158,7 @@ export function ProductForm({
   errors?: FormErrors | null;
   mode: "create" | "edit";
   submitLabel: string;
-  currency?: string;
+  currency: string;
 }) {
   const field = (name: keyof typeof PRODUCT_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
   return (
@@ -185,8 +194,8 @@ export function ProductForm({
         <div className="field">
           <label>
             Price
-            <input name="price" defaultValue={values.price} inputMode="decimal" placeholder="12.50" required {...field("price", "help-price")} />
-            <span id="help-price" className="muted small">In {currency || "your currency"}, e.g. 12.50</span>
+            <input name="price" defaultValue={values.price} inputMode="decimal" placeholder={exampleAmount(currency)} required {...field("price", "help-price")} />
+            <span id="help-price" className="muted small">In {currency}, e.g. {exampleAmount(currency)}</span>
           </label>
           <FieldError name="price" errors={errors} />
         </div>

@@ -5,7 +5,7 @@
  */
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
-import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
+import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
 import { moneyFormatter, quote, type CartView, type Priced } from "~/storefront.server";
 
 export type DeliveryMethod = "DELIVERY" | "PICKUP";

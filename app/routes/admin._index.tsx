@@ -4,8 +4,8 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { dashboard } from "~/platform/catalog/queries.server";
-import { dailyOrders, formatMoney } from "~/platform/catalog/admin-queries.server";
-import { toMinor } from "~/platform/catalog/serialize.server";
+import { dailyOrders } from "~/platform/catalog/admin-queries.server";
+import { formatMoney, moneyFormatter, toMinor } from "~/platform/core/money";
 import { now } from "~/platform/core/clock.server";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
@@ -16,8 +16,8 @@ const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  const [d, daily] = await Promise.all([dashboard(context.db, business.id), dailyOrders(context.db, business.id)]);
-  const money = (major: number) => formatMoney(toMinor(major), business.currency, business.locale);
+  const [d, daily] = await Promise.all([dashboard(context.db, business.id, business.currency), dailyOrders(context.db, business.id)]);
+  const money = (major: number) => formatMoney(toMinor(major, business.currency), business.currency, business.locale);
   return json({
     business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
     today: now().toISOString().slice(0, 10),
@@ -38,25 +38,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const TONE: Record<string, string> = { PENDING: "warn", CONFIRMED: "info", PREPARING: "info", READY: "info", IN_DELIVERY: "info", DELIVERED: "ok", CANCELLED: "danger" };
 const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
-/** Minor units as money in the business currency (client-safe: the same on server and browser). */
-function moneyFormatter(currency: string, locale: string) {
-  let nf: Intl.NumberFormat;
-  try {
-    nf = new Intl.NumberFormat(locale, { style: "currency", currency });
-  } catch {
-    try {
-      nf = new Intl.NumberFormat("en-US", { style: "currency", currency });
-    } catch {
-      return (minor: number) => (minor / 100).toFixed(2);
-    }
-  }
-  return (minor: number) => nf.format(minor / 100);
-}
-
 export default function AdminHome() {
   const { business, today, stats, ordersByStatus, topProducts, daily } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
-  const money = moneyFormatter(business.currency, business.locale);
+  const money = moneyFormatter(business.locale, business.currency);
   const totalOrders = ordersByStatus.reduce((n, s) => n + s.n, 0);
   return (
     <div className="stack-lg">

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { formatMoney, getOrderDetail } from "~/platform/catalog/admin-queries.server";
-import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/catalog/orders.server";
+import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/orders/status.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 

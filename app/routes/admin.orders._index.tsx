@@ -10,7 +10,7 @@ import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
 import { bulkMoveOrders, type BulkMoveResult } from "~/platform/catalog/bulk-moves.server";
-import { parseOrderStatus } from "~/platform/catalog/orders.server";
+import { parseOrderStatus } from "~/platform/orders/status.server";
 import { ORDER_STATUSES, type OrderStatus } from "../../db/schema";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";

@@ -7,10 +7,10 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
-import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
+import { parseProductForm, productApiErrors } from "./__product-form.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
 import { CsrfInput } from "~/components/csrf";
-import { ProductForm, productToFormValues, readProductForm } from "~/components/product-form";
+import { ProductForm, productToFormValues, productFormValues } from "~/components/product-form";
 import type { FormErrors } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 
@@ -24,7 +24,7 @@ const refused = {
   error: (e: ApiError, form: FormData) =>
     form.get("intent") === "delete"
       ? { error: e.message as string | null, errors: null as FormErrors | null, values: null }
-      : { error: null, errors: productApiErrors(e.message) as FormErrors | null, values: readProductForm(form).values },
+      : { error: null, errors: productApiErrors(e.message) as FormErrors | null, values: productFormValues(form) },
 };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -61,7 +61,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect("/admin/products?saved=deleted");
     }
     if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
-    const parsed = parseProductForm(form);
+    const parsed = parseProductForm(form, business.currency);
     if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
     await updateProduct(context.db, business.id, productId, parsed.input);
     return redirect(`/admin/products/${productId}?saved=updated`);
@@ -88,7 +88,7 @@ export default function EditProduct() {
       {!data && saved === "created" ? <p className="alert success" role="status">The product was created.</p> : null}
       {!data && saved === "updated" ? <p className="alert success" role="status">Changes saved.</p> : null}
 
-      <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
+      <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product, currency)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
 
       <section className="card stack">
         <h2>Delete product</h2>

@@ -5,13 +5,13 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { createProduct } from "~/platform/catalog/products.server";
-import { parseProductForm, productApiErrors } from "~/platform/catalog/product-form.server";
-import { ProductForm, emptyProductValues, readProductForm } from "~/components/product-form";
+import { parseProductForm, productApiErrors } from "./__product-form.server";
+import { ProductForm, emptyProductValues, productFormValues } from "~/components/product-form";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
 /** A taken slug next to the slug field, with what was typed. */
-const refused = { error: (e: ApiError, form: FormData) => ({ errors: productApiErrors(e.message), values: readProductForm(form).values }) };
+const refused = { error: (e: ApiError, form: FormData) => ({ errors: productApiErrors(e.message), values: productFormValues(form) }) };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
-    const parsed = parseProductForm(form);
+    const parsed = parseProductForm(form, business.currency);
     if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);
     const product = await createProduct(context.db, business.id, parsed.input);
     return redirect(`/admin/products/${product.id}?saved=created`);

@@ -8,6 +8,6 @@ export const { loader, action, declared } = appApiRoute("/app-api/analytics/dash
     scope: "read_analytics",
     answer: { status: 200, schema: Dashboard },
     errors: [],
-    handler: async ({ context, caller }) => dashboard(context.db, caller.business.id),
+    handler: async ({ context, caller }) => dashboard(context.db, caller.business.id, caller.business.currency),
   }),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
-import { reportPayment } from "~/platform/catalog/orders.server";
+import { reportPayment } from "~/platform/orders/payments.server";
 import { Order, PaymentReport } from "~/platform/app-api/schemas";
 
 export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/payment", {

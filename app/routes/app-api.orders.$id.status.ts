@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
-import { moveOrderStatus } from "~/platform/catalog/orders.server";
+import { moveOrderStatus } from "~/platform/orders/status.server";
 import { Order, StatusChange } from "~/platform/app-api/schemas";
 
 export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/status", {

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { json, paginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
-import { checkout, checkoutSchema } from "../../storefront/checkout.server";
-import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
+import { checkout } from "~/platform/orders/checkout.server";
+import { checkoutSchema } from "~/platform/orders/checkout-schema";
+import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
 import { Order, OrderList } from "~/platform/app-api/schemas";
 
 /** The checkout pipeline's own input schema, under the name the document gives it. */

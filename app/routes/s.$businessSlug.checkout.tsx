@@ -7,7 +7,7 @@ import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefro
 import { requireCsrf } from "~/platform/accounts/session.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { randomToken } from "~/platform/core/ids.server";
-import { checkoutHooks } from "~/platform/hooks/checkout-hooks.server";
+import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
 import { cartCookies, cartLines, readCart, checkout, checkoutSchema, orderPath, httpUrl, loadBusinessBySlug, moneyFormatter, TotalChangedError } from "~/storefront.server";

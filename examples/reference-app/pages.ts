@@ -78,7 +78,7 @@ export function adminPage(platformUrl: string) {
     $("address").textContent = body.business.address;
     for (const o of body.orders) {
       const tr = $("orders").insertRow();
-      for (const v of [o.orderNumber, o.status, o.amount.toFixed(2) + " " + o.currency]) tr.insertCell().textContent = v;
+      for (const v of [o.orderNumber, o.status, new Intl.NumberFormat(undefined, { style: "currency", currency: o.currency }).format(o.amount)]) tr.insertCell().textContent = v;
     }
     $("events").textContent = String(body.events);
     $("content").hidden = false;

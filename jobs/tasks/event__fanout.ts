@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { WorkerDeps } from "../worker";
+import type { WorkerDeps } from "../deps";
 import { FANOUT_BATCH, fanOut } from "../../app/platform/webhooks/delivery.server";
 
 /** {eventId} from emitEvent and the sweeper, {eventIds} from emitEvents (bulk). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { WorkerDeps } from "../worker";
+import type { WorkerDeps } from "../deps";
 import { sendErasure } from "../../app/platform/webhooks/delivery.server";
 
 const payload = z.object({ installationId: z.string() });

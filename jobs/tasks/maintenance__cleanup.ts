@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { JobHelpers } from "graphile-worker";
-import type { WorkerDeps } from "../worker";
+import type { WorkerDeps } from "../deps";
 import { now } from "../../app/platform/core/clock.server";
 
 /** Hourly: drops rate-limit windows, sign-in throttle rows (windows, delays, known addresses unseen for 90 days), idempotency keys and sessions that have expired (or were revoked a day ago). */

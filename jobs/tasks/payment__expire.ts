@@ -1,16 +1,10 @@
 import { z } from "zod";
-import { eq } from "drizzle-orm";
-import type { WorkerDeps } from "../worker";
-import { orders } from "../../db/schema";
-import { settlePayment } from "../../app/platform/catalog/orders.server";
+import type { WorkerDeps } from "../deps";
+import { expirePayment } from "../../app/platform/orders/payments.server";
 
 const payload = z.object({ orderId: z.string() });
 
-/** At a payment's expiresAt: a payment still open expires by itself (payment.expired). */
+/** At a payment's expiresAt: the orders domain expires a payment still open (payment.expired). */
 export async function paymentExpire({ db }: WorkerDeps, raw: unknown) {
-  const { orderId } = payload.parse(raw);
-  await db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-    if (order && order.paymentStatus === "PENDING") await settlePayment(tx, order, "EXPIRED");
-  });
+  await expirePayment(db, payload.parse(raw).orderId);
 }

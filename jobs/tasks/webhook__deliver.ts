@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { WorkerDeps } from "../worker";
+import type { WorkerDeps } from "../deps";
 import { attemptDeliveries, DELIVERY_BATCH } from "../../app/platform/webhooks/delivery.server";
 
 /** after: how many attempts the delivery had when this job was made (its job is attempt after+1). */

@@ -7,7 +7,7 @@ import { ApiError } from "../core/http.server";
 import { createAccount } from "./accounts.server";
 import { isCommonPassword } from "./passwords.server";
 import { dictionary } from "@zxcvbn-ts/language-common";
-import { DEMO_LOGINS } from "../../../db/seed";
+import { DEMO_LOGINS } from "../demo/seed.server";
 
 const p = await startPlatform();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { testDatabase } from "../../../db/testing/database";
-import { DEMO_LOGINS, seedDemoData } from "../../../db/seed";
+import { DEMO_LOGINS, seedDemoData } from "../demo/seed.server";
 import { accounts, apps } from "../../../db/schema";
 import { testEnv } from "../testing/platform";
 import type { PlatformContext } from "../core/context";

@@ -15,7 +15,7 @@ import { safeEqual, sha256, verifyJwt } from "../core/crypto.server";
 import { now } from "../core/clock.server";
 import { ACCOUNT_TOKEN_AUDIENCE, getAccount, getBusiness, type Role } from "./accounts.server";
 import { isStorefrontPath } from "../core/areas";
-import { cookieNames } from "../../../storefront/http-cache";
+import { cookieNames } from "../core/cookies";
 
 const storages = new Map<string, SessionStorage>();
 

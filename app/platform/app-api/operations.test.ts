@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { ServerBuild } from "@remix-run/node";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { loadBuild } from "../runtime/web.server";
+import { loadBuild } from "../../web.server";
 import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";

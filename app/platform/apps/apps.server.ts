@@ -14,6 +14,9 @@ import { encrypt, safeEqual, sha256 } from "../core/crypto.server";
 import { webUrl } from "../core/validation.server";
 import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
 import { parseManifest, syncManifest } from "../extensions/manifest.server";
+import { assertEditable, getDeveloperApp } from "./app-lookups.server";
+
+export { assertEditable, getDeveloperApp };
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const VERSION_PATTERN = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
@@ -153,16 +156,6 @@ export async function listDeveloperApps(db: Db, developerId: string, page: { lim
 }
 
 /** A developer's own app; another developer's app is 404, as if it did not exist. */
-export async function getDeveloperApp(db: Db, developerId: string, appId: string): Promise<App> {
-  const [app] = await db.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
-  if (!app) throw new ApiError(404, "App not found");
-  return app;
-}
-
-export function assertEditable(app: App) {
-  if (app.status === "PENDING_REVIEW" || app.updateInReview) throw new ApiError(409, "The app is in review and cannot be edited until the review ends");
-}
-
 /** Reads a PATCH body: slug, clientId and status cannot be changed. */
 export function parseAppUpdate(env: Pick<Env, "isProduction">, body: unknown): UpdateAppInput {
   if (body && typeof body === "object" && !Array.isArray(body)) {

@@ -1,7 +1,7 @@
 /**
  * Demo marketplace (issue 20): approved apps in several categories, installed on demo shops, with
  * reviews, developer replies, a changelog and staff picks, so that a new user sees a living
- * marketplace. Called by db/seed.ts on the first start of an empty database. Everything goes
+ * marketplace. Called by demo/seed.server.ts on the first start of an empty database. Everything goes
  * through the domain functions (install, review, reply), so the figures are the real ones.
  */
 import { eq } from "drizzle-orm";

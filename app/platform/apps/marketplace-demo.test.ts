@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testDatabase } from "../../../db/testing/database";
 import { testEnv } from "../testing/platform";
-import { seedDemoData } from "../../../db/seed";
+import { seedDemoData } from "../demo/seed.server";
 import { listMarketplaceCards, listStaffPicks } from "./marketplace.server";
 import { previouslyInstalledApps } from "./app-reviews.server";
 

@@ -27,18 +27,8 @@ export const pageCount = (total: number, size = ADMIN_PAGE_SIZE) => Math.max(1, 
 /** Escapes LIKE wildcards so that a search for "50%" or "a_b" matches those characters literally. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Amount in minor units as "$12.50" in the currency; a bad currency or locale falls back safely. */
-export function formatMoney(minor: number, currency: string, locale = "en-US"): string {
-  const major = Math.round(minor) / 100;
-  for (const loc of [locale, "en-US"]) {
-    try {
-      return new Intl.NumberFormat(loc, { style: "currency", currency }).format(major);
-    } catch {
-      // try the next locale, then plain digits
-    }
-  }
-  return `${major.toFixed(2)} ${currency}`;
-}
+/** Amount in minor units as "$12.50", "¥1,500", "KWD 1.234" (core/money.ts). */
+export { formatMoney } from "../core/money";
 
 /** Products of the business, newest first, optionally whose name contains q (case-insensitive). */
 export async function searchProducts(db: Db, businessId: string, options: { q?: string; page: number; pageSize?: number }) {

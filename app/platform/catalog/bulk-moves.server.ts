@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 import { orders, type OrderStatus } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
-import { moveOrderStatus } from "./orders.server";
+import { moveOrderStatus } from "../orders/status.server";
 
 /** At most this many orders in one bulk move (the list shows 20 a page). */
 export const MAX_BULK_MOVE = 100;

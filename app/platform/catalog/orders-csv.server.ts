@@ -7,7 +7,7 @@
  */
 import type { Db } from "../../../db/client";
 import { ordersForExport, type OrderFilter } from "./admin-queries.server";
-import { toMajor } from "./serialize.server";
+import { toMajorText } from "../core/money";
 
 export const CSV_HEADER = [
   "Order",
@@ -40,7 +40,6 @@ export function csvCell(value: string | number | null | undefined): string {
 
 export const csvLine = (cells: (string | number | null | undefined)[]) => cells.map(csvCell).join(",") + "\r\n";
 
-const money = (minor: number) => toMajor(minor).toFixed(2);
 
 /**
  * The CSV of every order matching the filter, as a stream of text chunks (one per batch of
@@ -65,10 +64,10 @@ export async function* ordersCsv(db: Db, businessId: string, filter: OrderFilter
         o.address,
         o.items,
         o.itemCount,
-        money(o.subtotal),
-        money(o.discount),
-        money(o.deliveryFee),
-        money(o.amount),
+        toMajorText(o.subtotal, o.currency),
+        toMajorText(o.discount, o.currency),
+        toMajorText(o.deliveryFee, o.currency),
+        toMajorText(o.amount, o.currency),
         o.currency,
         o.notes,
       ]);

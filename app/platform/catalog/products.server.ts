@@ -5,14 +5,14 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Tx } from "../../../db/client";
-import { products, reviews, type Product } from "../../../db/schema";
+import { businesses, products, reviews, type Product } from "../../../db/schema";
 import { pgErrorCode } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
-import { LOW_STOCK_THRESHOLD } from "../../../storefront/checkout.server";
+import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
 
 const slugify = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
 
@@ -20,7 +20,7 @@ export const productSchema = z.object({
   name: z.string().trim().min(1, "is required").max(120),
   slug: z.string().trim().max(60).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and hyphens").optional(),
   description: z.string().trim().max(2000).default(""),
-  price: z.number().int("must be in cents").min(0).max(100_000_000),
+  price: z.number().int("must be a whole number of minor units (cents, yen, fils)").min(0).max(100_000_000),
   category: z.string().trim().max(60).default(""),
   isAvailable: z.boolean().default(true),
   imageUrl: z
@@ -35,15 +35,16 @@ export const productSchema = z.object({
 });
 export type ProductInput = z.infer<typeof productSchema>;
 
+/** The business's currency: product events carry the price in its major units, as the App API does. */
+async function currencyOf(tx: Tx, businessId: string): Promise<string> {
+  const [row] = await tx.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId));
+  return row?.currency ?? "USD";
+}
+
 async function stockEvents(tx: Tx, before: Product | null, after: Product) {
   if (after.stock === null) return;
   const data = { productId: after.id, stock: after.stock, threshold: LOW_STOCK_THRESHOLD };
-  const was = before?.stock ?? null;
-  if (after.stock === 0 && was !== 0) await emitEvent(tx, { businessId: after.businessId, type: "product.out_of_stock", data });
-  else if (after.stock > 0 && after.stock < LOW_STOCK_THRESHOLD && (was === null || was >= LOW_STOCK_THRESHOLD || was === 0)) {
-    if (was === 0) await emitEvent(tx, { businessId: after.businessId, type: "product.back_in_stock", data });
-    await emitEvent(tx, { businessId: after.businessId, type: "product.low_stock", data });
-  } else if (after.stock >= LOW_STOCK_THRESHOLD && was === 0) await emitEvent(tx, { businessId: after.businessId, type: "product.back_in_stock", data });
+  for (const type of stockEventTypes(before?.stock ?? null, after.stock)) await emitEvent(tx, { businessId: after.businessId, type, data });
 }
 
 export async function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
@@ -54,7 +55,7 @@ export async function createProduct(db: Database, businessId: string, input: Pro
         .insert(products)
         .values({ id: newId("prd"), businessId, ...input, slug: input.slug || slugify(input.name) || newId("p", 8), createdAt: t, updatedAt: t })
         .returning();
-      await emitEvent(tx, { businessId, type: "product.created", data: serializeProduct(row) });
+      await emitEvent(tx, { businessId, type: "product.created", data: serializeProduct(row, await currencyOf(tx, businessId)) });
       await stockEvents(tx, null, row);
       return row;
     });
@@ -70,7 +71,7 @@ export async function updateProduct(db: Database, businessId: string, id: string
       const [before] = await tx.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).for("update");
       if (!before) throw new ApiError(404, "Product not found");
       const [row] = await tx.update(products).set({ ...input, updatedAt: now() }).where(eq(products.id, id)).returning();
-      await emitEvent(tx, { businessId, type: "product.updated", data: serializeProduct(row) });
+      await emitEvent(tx, { businessId, type: "product.updated", data: serializeProduct(row, await currencyOf(tx, businessId)) });
       await stockEvents(tx, before, row);
       return row;
     });

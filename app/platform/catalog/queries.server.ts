@@ -9,6 +9,7 @@ import { ApiError } from "../core/http.server";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { serializeOrder } from "./serialize.server";
+import { toMajor } from "../core/money";
 
 type Page = { limit: number; offset: number };
 
@@ -113,7 +114,7 @@ export async function getPage(db: Db, businessId: string, slug: string) {
  * order value over 30 days, orders by status, top 5 products by quantity over 30 days. Cancelled
  * orders do not count as revenue.
  */
-export async function dashboard(db: Db, businessId: string) {
+export async function dashboard(db: Db, businessId: string, currency: string) {
   const t = now();
   const todayStart = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
   const since = new Date(todayStart.getTime() - 29 * 24 * 3600 * 1000);
@@ -132,10 +133,10 @@ export async function dashboard(db: Db, businessId: string) {
     group by i.product_id order by quantity desc, revenue desc, i.product_id limit 5`);
   const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]));
   return {
-    today: { orders: figures.today_orders, revenue: figures.today_revenue / 100 },
-    last30Days: { orders: figures.month_orders, revenue: figures.month_revenue / 100 },
-    averageOrderValue: paid.n ? Math.round(figures.month_revenue / paid.n) / 100 : 0,
+    today: { orders: figures.today_orders, revenue: toMajor(figures.today_revenue, currency) },
+    last30Days: { orders: figures.month_orders, revenue: toMajor(figures.month_revenue, currency) },
+    averageOrderValue: paid.n ? toMajor(Math.round(figures.month_revenue / paid.n), currency) : 0,
     ordersByStatus,
-    topProducts: top.map((r) => ({ productId: r.product_id, name: r.name, quantity: r.quantity, revenue: r.revenue / 100 })),
+    topProducts: top.map((r) => ({ productId: r.product_id, name: r.name, quantity: r.quantity, revenue: toMajor(r.revenue, currency) })),
   };
 }

@@ -1,19 +1,18 @@
-/** The App API's JSON shapes of catalogue records (contract section 6). Money in major units. */
+/** The App API's JSON shapes of catalogue records (contract section 6). Money in major units of the currency (core/money.ts). */
 import type { Business, Order, OrderItem, Page, Product, Review } from "../../../db/schema";
-
-export const toMajor = (minor: number) => Math.round(minor) / 100;
-export const toMinor = (major: number) => Math.round(major * 100);
+import { toMajor } from "../core/money";
 
 export function serializeBusiness(b: Business) {
   return { id: b.id, name: b.name, slug: b.slug, type: b.type, address: b.address, phone: b.phone, email: b.email, currency: b.currency, locale: b.locale, timezone: b.timezone };
 }
 
-export function serializeProduct(p: Product) {
+/** A product; its price in major units of the business's currency. */
+export function serializeProduct(p: Product, currency: string) {
   return {
     id: p.id,
     name: p.name,
     description: p.description,
-    price: toMajor(p.price),
+    price: toMajor(p.price, currency),
     category: p.category,
     isAvailable: p.isAvailable,
     imageUrl: p.imageUrl,
@@ -30,17 +29,17 @@ export function serializeOrder(o: Order, items: OrderItem[]) {
     id: o.id,
     orderNumber: o.orderNumber,
     status: o.status,
-    subtotal: toMajor(o.subtotal),
-    discount: toMajor(o.discount),
-    deliveryFee: toMajor(o.deliveryFee),
-    amount: toMajor(o.amount),
+    subtotal: toMajor(o.subtotal, o.currency),
+    discount: toMajor(o.discount, o.currency),
+    deliveryFee: toMajor(o.deliveryFee, o.currency),
+    amount: toMajor(o.amount, o.currency),
     currency: o.currency,
     deliveryMethod: o.deliveryMethod,
     paymentMethod: o.paymentMethod,
     paymentStatus: o.paymentStatus,
     isGuest: o.isGuest,
     customer: { name: o.customerName, phone: o.customerPhone, email: o.customerEmail },
-    items: items.map((i) => ({ productId: i.productId, name: i.name, price: toMajor(i.price), quantity: i.quantity })),
+    items: items.map((i) => ({ productId: i.productId, name: i.name, price: toMajor(i.price, o.currency), quantity: i.quantity })),
     address: o.address,
     notes: o.notes,
     createdAt: o.createdAt.toISOString(),

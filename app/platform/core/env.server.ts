@@ -25,6 +25,7 @@ const schema = z.object({
   DATA_DIR: z.string().default(".data"),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
   WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
+  DATABASE_PREPARE: boolString.default(true),
 });
 
 export type Env = {
@@ -44,6 +45,8 @@ export type Env = {
   workerConcurrency: number;
   /** how long after it was due a job counts as lost and is re-queued by the sweeper */
   workerStrandedAfterMs: number;
+  /** named prepared statements (db/client.ts); false behind a pooler in transaction mode that cannot keep them */
+  databasePrepare: boolean;
 };
 
 export class EnvError extends Error {}
@@ -85,6 +88,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
+    databasePrepare: e.DATABASE_PREPARE,
   };
 }
 

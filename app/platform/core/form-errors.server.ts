@@ -5,8 +5,10 @@
  * ApiError's "field: message; field: message" text, a message about one field) into that shape.
  */
 import type { z } from "zod";
-import type { FormErrors } from "../../components/form-errors";
 import { ApiError } from "./http.server";
+
+/** A refused form's errors: one sentence per field, and those of no field (components/form-errors.tsx shows them). */
+export type FormErrors = { fields: Record<string, string>; form: string[] };
 
 /** field name → the label the form shows for it ("imageUrl" → "Image URL"). */
 export type FieldLabels = Record<string, string>;

@@ -8,7 +8,7 @@ import type { Account } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { getDeveloperApp } from "../apps/apps.server";
+import { getDeveloperApp } from "../apps/app-lookups.server";
 import { emitEvent } from "../events/emit.server";
 import { EVENTS } from "../apps/catalog";
 

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { validateManifest } from "./manifest-schema";
 import { storefrontCsp } from "../runtime/csp.server";
 import { platformPageCsp } from "../runtime/page-csp.server";
-import { originOf } from "~/components/block-frame";
+import { exactOrigin as originOf } from "../core/urls";
 import { webUrl } from "../core/validation.server";
 import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";

@@ -10,7 +10,7 @@ import { apps, extensions, type ExtensionKind } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { assertEditable, getDeveloperApp } from "../apps/apps.server";
+import { assertEditable, getDeveloperApp } from "../apps/app-lookups.server";
 import { validateManifest, type Manifest } from "./manifest-schema";
 
 export type SyncPlan = { created: string[]; updated: string[]; deactivated: string[] };

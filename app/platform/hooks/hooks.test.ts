@@ -89,7 +89,7 @@ describe("hook calls", () => {
     const res = await order(high.token, s.product.id, { paymentMethod: "nope" });
     expect(res.status).toBe(400);
     expect(res.json.message).toContain("is not offered");
-    const { checkoutHooks } = await import("./checkout-hooks.server");
+    const { checkoutHooks } = await import("../orders/checkout-hooks.server");
     const [biz] = await p.db.execute<any>(sql`select * from businesses where id = ${s.dev.businessId}`);
     const methods = await checkoutHooks(p.db, p.env).paymentMethods({ ...biz, id: biz.id } as never);
     expect(methods.map((m) => m.id)).toEqual([`${high.slug}:a`, `${mid.slug}:b`, `${low.slug}:c`]);

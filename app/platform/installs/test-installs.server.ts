@@ -6,7 +6,7 @@ import type { Database, Db } from "../../../db/client";
 import type { Account } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
-import { getDeveloperApp } from "../apps/apps.server";
+import { getDeveloperApp } from "../apps/app-lookups.server";
 import { createInstallation, getActiveInstallation, issueAccessToken, uninstall } from "./installs.server";
 
 function sandboxOf(account: Account): string {

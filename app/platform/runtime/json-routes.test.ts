@@ -7,7 +7,7 @@ import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { ServerBuild } from "@remix-run/node";
-import { BUILD_PATH, JSON_PREFIXES, loadBuild } from "./web.server";
+import { BUILD_PATH, JSON_PREFIXES, loadBuild } from "../../web.server";
 import { jsonRouteTable, routeScore } from "./json-routes.server";
 import { startPlatform } from "../testing/platform";
 

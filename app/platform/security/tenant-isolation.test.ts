@@ -16,7 +16,7 @@ import { createProduct, productSchema } from "../catalog/products.server";
 import { savePage } from "../extensions/merchant.server";
 import { newId } from "../core/ids.server";
 import { apps, embedSettings, installations, orders, pages, products, reviews, webhookDeliveries, webhooks } from "../../../db/schema";
-import { orderToken } from "../../../storefront/order-link.server";
+import { orderToken } from "../orders/order-link.server";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";

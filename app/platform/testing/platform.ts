@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Worker } from "../../../jobs/worker";
 import { testDatabase } from "../../../db/testing/database";
 import { loadEnv, type Env } from "../core/env.server";
-import { createWebServer } from "../runtime/web.server";
+import { createWebServer } from "../../web.server";
 import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
 import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
-import { startPlatform } from "../app/platform/testing/platform";
-import { BrowserSession, hiddenFields } from "../app/platform/testing/browser";
-import { startReceiver, eventually } from "../app/platform/testing/receiver";
-import { atOnce, expectOutcome } from "../app/platform/testing/concurrency";
-import { appBody } from "../app/platform/apps/apps.test-helpers";
+import { startPlatform } from "../testing/platform";
+import { BrowserSession, hiddenFields } from "../testing/browser";
+import { startReceiver, eventually } from "../testing/receiver";
+import { atOnce, expectOutcome } from "../testing/concurrency";
+import { appBody } from "../apps/apps.test-helpers";
 
 const p = await startPlatform({ worker: true, env: { APP_API_RATE_LIMIT: "100000" } });
 const PASSWORD = "correct horse battery";

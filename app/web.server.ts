@@ -9,13 +9,13 @@ import { sql } from "drizzle-orm";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import type { Database } from "../../../db/client";
-import type { Env } from "../core/env.server";
-import { errorBody, MAX_BODY_BYTES } from "../core/http.server";
-import { serveJsonRoutes } from "./json-routes.server";
-import { storefrontPages } from "./storefront-pages.server";
-import { compress } from "./compression.server";
-import { areaOf, isJsonPath, JSON_PREFIXES } from "../core/areas";
+import type { Database } from "../db/client";
+import type { Env } from "./platform/core/env.server";
+import { errorBody, MAX_BODY_BYTES } from "./platform/core/http.server";
+import { serveJsonRoutes } from "./platform/runtime/json-routes.server";
+import { storefrontPages } from "../storefront/pages.server";
+import { compress } from "./platform/runtime/compression.server";
+import { areaOf, isJsonPath, JSON_PREFIXES } from "./platform/core/areas";
 
 export { JSON_PREFIXES, isJsonPath };
 

@@ -1,7 +1,7 @@
-import { PRODUCT_LABELS, readProductForm, type ProductFormValues } from "../../components/product-form";
-import type { FormErrors } from "../../components/form-errors";
-import { hasFormErrors, messageFormErrors, zodFormErrors } from "../core/form-errors.server";
-import { productSchema, type ProductInput } from "./products.server";
+import { PRODUCT_LABELS, readProductForm, type ProductFormValues } from "~/components/product-form";
+import type { FormErrors } from "~/platform/core/form-errors.server";
+import { hasFormErrors, messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
+import { productSchema, type ProductInput } from "~/platform/catalog/products.server";
 
 /** Messages of the product domain that are about one field of the form. */
 export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];
@@ -10,8 +10,8 @@ export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];
  * Reads and validates a submitted admin product form: the product input, or every error at once
  * (price and stock as typed, and the schema's verdict on the other fields), each next to its field.
  */
-export function parseProductForm(form: FormData): { ok: true; values: ProductFormValues; input: ProductInput } | { ok: false; values: ProductFormValues; errors: FormErrors } {
-  const { values, problems, draft } = readProductForm(form);
+export function parseProductForm(form: FormData, currency: string): { ok: true; values: ProductFormValues; input: ProductInput } | { ok: false; values: ProductFormValues; errors: FormErrors } {
+  const { values, problems, draft } = readProductForm(form, currency);
   const errors: FormErrors = { fields: {}, form: [] };
   for (const [field, words] of Object.entries(problems)) errors.fields[field] = `${PRODUCT_LABELS[field as keyof typeof PRODUCT_LABELS]} ${words}`;
   const parsed = productSchema.safeParse(draft);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { messageFormErrors, zodFormErrors } from "./form-errors.server";
-import { parseProductForm } from "../catalog/product-form.server";
-import { createAppSchema } from "../apps/apps.server";
-import { APP_LABELS } from "../../components/app-form";
-import { describeZodError } from "./http.server";
+import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
+import { parseProductForm } from "~/routes/__product-form.server";
+import { createAppSchema } from "~/platform/apps/apps.server";
+import { APP_LABELS } from "./app-form";
+import { describeZodError } from "~/platform/core/http.server";
 
 const form = (fields: Record<string, string>) => {
   const f = new FormData();
@@ -14,7 +14,7 @@ const form = (fields: Record<string, string>) => {
 
 describe("form errors", () => {
   it("shows every error of the product form at once, each starting with the field's label", () => {
-    const parsed = parseProductForm(form({ name: " ", price: "abc", imageUrl: "javascript:alert(1)", slug: "Not A Slug", trackStock: "on", stock: "" }));
+    const parsed = parseProductForm(form({ name: " ", price: "abc", imageUrl: "javascript:alert(1)", slug: "Not A Slug", trackStock: "on", stock: "" }), "USD");
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors.fields).toEqual({
@@ -30,7 +30,7 @@ describe("form errors", () => {
   });
 
   it("accepts a valid product form", () => {
-    const parsed = parseProductForm(form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }));
+    const parsed = parseProductForm(form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }), "USD");
     expect(parsed).toMatchObject({ ok: true, input: { name: "Pie", price: 725 } });
   });
 

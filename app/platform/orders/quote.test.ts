@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { startPlatform } from "../app/platform/testing/platform";
-import { startReceiver, type Behaviour, type Received } from "../app/platform/testing/receiver";
-import { BrowserSession } from "../app/platform/testing/browser";
-import { appBody } from "../app/platform/apps/apps.test-helpers";
-import { checkoutHooks } from "../app/platform/hooks/checkout-hooks.server";
-import { businesses, orders } from "../db/schema";
+import { startPlatform } from "../testing/platform";
+import { startReceiver, type Behaviour, type Received } from "../testing/receiver";
+import { BrowserSession } from "../testing/browser";
+import { appBody } from "../apps/apps.test-helpers";
+import { checkoutHooks } from "./checkout-hooks.server";
+import { businesses, orders } from "../../../db/schema";
 import { checkout, quote, TotalChangedError } from "./checkout.server";
 
 const p = await startPlatform();

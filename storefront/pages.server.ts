@@ -22,11 +22,11 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
-import type { Database } from "../../../db/client";
-import type { Env } from "../core/env.server";
-import { isStorefrontPath } from "../core/areas";
-import { loadShop, type Shop } from "../../../storefront/site.server";
-import { PRIVATE_CACHE_CONTROL, SHARED_CACHE_CONTROL, SHARED_VARY, STOREFRONT_ETAG_HEADER, etagMatches, hasShopperCookie, sharedPageSlug } from "../../../storefront/http-cache";
+import type { Database } from "../db/client";
+import type { Env } from "../app/platform/core/env.server";
+import { isStorefrontPath } from "../app/platform/core/areas";
+import { loadShop, type Shop } from "./site.server";
+import { PRIVATE_CACHE_CONTROL, SHARED_CACHE_CONTROL, SHARED_VARY, STOREFRONT_ETAG_HEADER, etagMatches, hasShopperCookie, sharedPageSlug } from "./http-cache";
 
 /** The routes a storefront page can match: the root, the storefront's own, and the not-found splat. */
 const isStorefrontRoute = (id: string) => id === "root" || id === "routes/$" || id.startsWith("routes/s.");

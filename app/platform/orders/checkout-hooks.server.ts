@@ -6,9 +6,9 @@
 import type { Database } from "../../../db/client";
 import type { Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
-import type { CheckoutHooks, OfferedMethod } from "../../../storefront/checkout.server";
+import type { CheckoutHooks, OfferedMethod } from "./checkout.server";
 import { addJob } from "../events/emit.server";
-import { callHooks } from "./invoke.server";
+import { callHooks } from "../hooks/invoke.server";
 import { hookRegistry, type HookRegistry } from "../extensions/registry.server";
 import type { HookPoint } from "../extensions/manifest-schema";
 

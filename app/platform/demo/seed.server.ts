@@ -5,15 +5,15 @@
  * living marketplace: more apps in several categories with reviews, replies and staff picks.
  */
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "./client";
-import { installations, webhookDailyStats } from "./schema";
-import type { Env } from "../app/platform/core/env.server";
-import { createAccount, createBusiness } from "../app/platform/accounts/accounts.server";
-import { createApp, submitApp } from "../app/platform/apps/apps.server";
-import { approveApp } from "../app/platform/apps/review.server";
-import { createInstallation, issueAccessToken, uninstall } from "../app/platform/installs/installs.server";
-import { now } from "../app/platform/core/clock.server";
-import { seedMarketplaceDemo } from "../app/platform/apps/marketplace-demo.server";
+import type { Database } from "../../../db/client";
+import { installations, webhookDailyStats } from "../../../db/schema";
+import type { Env } from "../core/env.server";
+import { createAccount, createBusiness } from "../accounts/accounts.server";
+import { createApp, submitApp } from "../apps/apps.server";
+import { approveApp } from "../apps/review.server";
+import { createInstallation, issueAccessToken, uninstall } from "../installs/installs.server";
+import { now } from "../core/clock.server";
+import { seedMarketplaceDemo } from "../apps/marketplace-demo.server";
 
 export const DEMO_LOGINS = [
   { role: "MERCHANT", email: "merchant@demo.test", password: "demo-merchant-1", name: "Maria Rossi", businessName: "Demo Bistro" },

@@ -5,11 +5,11 @@
  */
 import path from "node:path";
 import postgres from "postgres";
-import type { Env } from "../app/platform/core/env.server";
-import { createDb, type DbHandle } from "./client";
-import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
-import { migrateDatabase } from "./migrate";
-import { seedDemoData } from "./seed";
+import type { Env } from "../core/env.server";
+import { createDb, type DbHandle } from "../../../db/client";
+import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "../../../db/embedded";
+import { migrateDatabase } from "../../../db/migrate";
+import { seedDemoData } from "../demo/seed.server";
 
 export type OpenedDatabase = DbHandle & { embedded: EmbeddedPostgres | null; seeded: boolean };
 
@@ -27,7 +27,7 @@ export async function openDatabase(env: Env, options: { seed?: boolean; log?: (l
   try {
     await lock`select pg_advisory_lock(727001)`;
     await migrateDatabase(url);
-    const handle = createDb(url, { max: 2 });
+    const handle = createDb(url, { max: 2, prepare: env.databasePrepare });
     try {
       if (options.seed !== false) seeded = await seedDemoData(handle.db, env);
     } finally {
@@ -37,5 +37,5 @@ export async function openDatabase(env: Env, options: { seed?: boolean; log?: (l
   } finally {
     await lock.end();
   }
-  return { ...createDb(url), embedded, seeded };
+  return { ...createDb(url, { prepare: env.databasePrepare }), embedded, seeded };
 }

@@ -6,44 +6,24 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
-import type { Database } from "../db/client";
-import { idempotencyKeys, orderItems, orders, orderStatusChanges, type Business, type Order, type Product } from "../db/schema";
-import { pgErrorCode, rawQuery } from "../db/sql";
-import { ApiError, describeZodError } from "../app/platform/core/http.server";
-import { newId } from "../app/platform/core/ids.server";
-import { now } from "../app/platform/core/clock.server";
-import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../app/platform/events/emit.server";
-import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, wakeDispatchers, type Target } from "../app/platform/webhooks/fanout.server";
-import { serializeOrder, toMajor } from "../app/platform/catalog/serialize.server";
-import { getOrder } from "../app/platform/catalog/queries.server";
+import type { Database } from "../../../db/client";
+import { idempotencyKeys, orderItems, orders, orderStatusChanges, type Business, type Order, type Product } from "../../../db/schema";
+import { pgErrorCode, rawQuery } from "../../../db/sql";
+import { ApiError, describeZodError } from "../core/http.server";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../events/emit.server";
+import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, wakeDispatchers, type Target } from "../webhooks/fanout.server";
+import { serializeOrder } from "../catalog/serialize.server";
+import { formatMoney } from "../core/money";
+import { getOrder } from "../catalog/queries.server";
+import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
+import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql } from "./stock";
+import { orderCreatedEvent, statusMoveEvents } from "./events.server";
 
-export const LOW_STOCK_THRESHOLD = 5;
+export { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput, type QuoteInput } from "./checkout-schema";
 export const BUILT_IN_DELIVERY_FEE = 300; // minor units
 
-const itemsSchema = z
-  .array(z.object({ productId: z.string().min(1).max(64), quantity: z.number().int().min(1, "must be 1-999").max(999, "must be 1-999") }))
-  .min(1, "must have 1-100 lines")
-  .max(100, "must have 1-100 lines");
-const deliveryMethodSchema = z.enum(["DELIVERY", "PICKUP"]);
-const addressSchema = z.string().trim().max(500).optional().nullable();
-
-export const checkoutSchema = z.object({
-  customer: z.object({
-    name: z.string().trim().min(1, "is required").max(100),
-    phone: z.string().trim().min(3, "is required").max(40),
-    email: z.string().trim().email("must be an e-mail address").max(254).optional().nullable(),
-  }),
-  items: itemsSchema,
-  deliveryMethod: deliveryMethodSchema,
-  paymentMethod: z.string().trim().min(1, "is required").max(200),
-  address: addressSchema,
-  notes: z.string().trim().max(1000).optional().nullable(),
-}).superRefine((v, ctx) => {
-  if (v.deliveryMethod === "DELIVERY" && !v.address) ctx.addIssue({ code: "custom", path: ["address"], message: "is required for DELIVERY" });
-});
-
-export type CheckoutInput = z.infer<typeof checkoutSchema>;
 type LineProduct = Pick<Product, "id" | "name" | "price" | "status" | "isAvailable" | "stock">;
 export type CheckoutLine = { productId: string; quantity: number; product: LineProduct };
 
@@ -93,8 +73,6 @@ export const noHooks: CheckoutHooks = {
   discounts: async () => ({ discount: 0 }),
   createPayment: async () => null,
 };
-
-export const BUILT_IN_METHODS = ["CASH", "CARD"];
 
 function requestHash(input: CheckoutInput): string {
   return createHash("sha256").update(JSON.stringify(input)).digest("hex");
@@ -150,8 +128,6 @@ async function price(business: Business, hooks: CheckoutHooks, lines: CheckoutLi
   return { subtotal, deliveryFee, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, amount: subtotal - discount + deliveryFee, currency: business.currency };
 }
 
-export const quoteSchema = z.object({ items: itemsSchema, deliveryMethod: deliveryMethodSchema, address: addressSchema });
-export type QuoteInput = z.input<typeof quoteSchema>;
 /** A quote: what the order would cost now, or why it would be refused (the status the checkout would answer). */
 export type Quote = ({ ok: true } & Priced) | { ok: false; status: number; message: string };
 
@@ -202,7 +178,7 @@ export class TotalChangedError extends ApiError {
     public quote: Priced,
     public expectedAmount: number,
   ) {
-    super(409, `The total changed: it is ${toMajor(quote.amount)} ${quote.currency} now, not ${toMajor(expectedAmount)}. Check the new total and place the order again.`);
+    super(409, `The total changed: it is ${formatMoney(quote.amount, quote.currency)} now, not ${formatMoney(expectedAmount, quote.currency)}. Check the new total and place the order again.`);
   }
 }
 
@@ -241,10 +217,10 @@ const orderSql = () => `
     returning p.id, p.stock, q.quantity),
   se as (
     insert into platform_events (id, business_id, type, data, fanned_out_at, created_at)
-    select e.event_id, $2, case when st.stock = 0 then 'product.out_of_stock' else 'product.low_stock' end,
+    select e.event_id, $2, ${reservedStockEventSql("st.stock")},
            jsonb_build_object('productId', st.id, 'stock', st.stock, 'threshold', ${LOW_STOCK_THRESHOLD}), null, $31
     from st join unnest($30::text[], $29::text[]) as e(product_id, event_id) on e.product_id = st.id
-    where st.stock = 0 or (st.stock < ${LOW_STOCK_THRESHOLD} and st.stock + st.quantity >= ${LOW_STOCK_THRESHOLD})
+    where ${reservedStockCrossedSql("st.stock", "st.quantity")}
     returning id),
   sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job from se having count(*) > 0),
   ${eventCte(32)},
@@ -253,9 +229,8 @@ const orderSql = () => `
          (select count(*) from sj)::int as "stockEvents"`;
 
 /**
- * The two statements' texts, assembled on first use: this module is also bundled for the browser
- * (the checkout page imports its schema; Remix empties only the .server modules under app/), where
- * the fragments it is assembled from do not exist.
+ * The two statements' texts, assembled once, on first use (the input schema lives in
+ * checkout-schema.ts, which the checkout page may bundle for the browser; this module never is).
  */
 let PRODUCTS_SQL: string | undefined;
 let ORDER_SQL: string | undefined;
@@ -327,11 +302,7 @@ async function runCheckout(
     address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
   };
   const items = lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity }));
-  const created = eventRow({
-    businessId: business.id,
-    type: "order.created",
-    data: { orderId: id, orderNumber, amount: toMajor(amount), deliveryFee: toMajor(deliveryFee), deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod, isGuest: true, createdAt: t.toISOString() },
-  });
+  const created = eventRow(orderCreatedEvent(values));
   const products = [...new Set(items.map((x) => x.productId))];
   try {
     await rawQuery(db, (ORDER_SQL ??= orderSql()), [
@@ -387,9 +358,7 @@ async function startPayment(db: Database, business: Business, orderId: string, m
       const t = now();
       await tx.update(orders).set({ status: "CANCELLED", paymentStatus: "FAILED", updatedAt: t }).where(eq(orders.id, orderId));
       await tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId, fromStatus: "PENDING", toStatus: "CANCELLED", actor, createdAt: t });
-      const ref = { orderId, orderNumber: order.orderNumber };
-      await emitEvent(tx, { businessId: business.id, type: "order.status_changed", data: { ...ref, previousStatus: "PENDING", status: "CANCELLED" } });
-      await emitEvent(tx, { businessId: business.id, type: "order.cancelled", data: ref });
+      for (const event of statusMoveEvents(order, "PENDING", "CANCELLED")) await emitEvent(tx, event);
     });
     throw new ApiError(502, `The payment could not be started with ${method.name}; the order was cancelled. Choose another payment method.`);
   }

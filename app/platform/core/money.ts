@@ -1,0 +1,98 @@
+/**
+ * Money at the edge (HOUSE_STYLE "Data"; contract 6): amounts are integers of minor units
+ * everywhere inside; this module alone converts them to and from major units by the currency's
+ * ISO 4217 exponent (JPY 0, USD 2, KWD 3) and formats them with Intl.NumberFormat. No server code:
+ * the admin's and the storefront's pages use it in the browser too, so server and browser render
+ * the same text.
+ */
+
+/** ISO 4217 currencies whose minor unit is not a hundredth (every other code has 2 decimals). */
+const EXPONENTS: Readonly<Record<string, number>> = {
+  // no minor unit
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  // thousandths
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+  // ten-thousandths (units of account)
+  CLF: 4, UYW: 4,
+};
+
+/** The number of decimals of the currency's minor unit (ISO 4217): JPY 0, USD 2, KWD 3; 2 for a code it does not list. */
+export function currencyExponent(currency: string): number {
+  return EXPONENTS[currency.toUpperCase()] ?? 2;
+}
+
+/** Minor units -> major units of the currency, as the App API and webhooks carry them (1234 KWD minor -> 1.234). */
+export function toMajor(minor: number, currency: string): number {
+  const exponent = currencyExponent(currency);
+  // dividing by the power of ten gives the nearest double to the decimal (1234 / 1000 = 1.234)
+  return exponent === 0 ? Math.round(minor) : Math.round(minor) / 10 ** exponent;
+}
+
+/** Major units -> minor units, rounded to the nearest minor unit (12.5 USD -> 1250; 1500 JPY -> 1500). */
+export function toMinor(major: number, currency: string): number {
+  return Math.round(major * 10 ** currencyExponent(currency));
+}
+
+/** Minor units as the decimal a person types (1250 USD -> "12.50", 1500 JPY -> "1500", 1234 KWD -> "1.234"). */
+export function toMajorText(minor: number, currency: string): string {
+  return toMajor(minor, currency).toFixed(currencyExponent(currency));
+}
+
+/**
+ * A decimal a person typed (e.g. a product's price: "12.50", "1500", "1.234") -> minor units, or why
+ * not: more decimals than the currency has is refused rather than rounded away.
+ */
+export function parseMajorText(text: string, currency: string): { ok: true; minor: number } | { ok: false; problem: string } {
+  const exponent = currencyExponent(currency);
+  const example = exponentExample(exponent);
+  const t = text.trim();
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t) || !Number.isFinite(Number(t))) return { ok: false, problem: `must be a number like ${example}` };
+  const decimals = t.includes(".") ? t.length - t.indexOf(".") - 1 : 0;
+  if (decimals > exponent && /[1-9]/.test(t.slice(t.indexOf(".") + 1 + exponent)))
+    return { ok: false, problem: exponent === 0 ? `must be a whole number in ${currency.toUpperCase()}, like ${example}` : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}` };
+  return { ok: true, minor: toMinor(Number(t), currency) };
+}
+
+/** An example amount with the currency's decimals: "1500", "12.50", "12.500". */
+export function exampleAmount(currency: string): string {
+  return exponentExample(currencyExponent(currency));
+}
+const exponentExample = (exponent: number) => (exponent === 0 ? "1500" : `12.${"5".padEnd(exponent, "0")}`);
+
+// Intl formatters are dear to make (tens of microseconds each) and the same for every page of a
+// shop: made once per locale and currency (a few hundred at most).
+const FORMATTERS_MAX = 500;
+const formatters = new Map<string, (minor: number) => string>();
+
+/**
+ * Formats minor units as money in the locale ("$12.50", "￥1,500", "KWD 1.234"), with exactly the
+ * currency's decimals. A locale or currency Intl does not know falls back to en-US, then to plain
+ * digits and the code ("12.50 XYZ").
+ */
+export function moneyFormatter(locale: string, currency: string): (minor: number) => string {
+  const key = `${locale}|${currency}`;
+  let format = formatters.get(key);
+  if (format === undefined) {
+    if (formatters.size >= FORMATTERS_MAX) formatters.clear();
+    formatters.set(key, (format = makeFormatter(locale, currency)));
+  }
+  return format;
+}
+
+function makeFormatter(locale: string, currency: string): (minor: number) => string {
+  const digits = currencyExponent(currency);
+  for (const loc of [locale, "en-US"]) {
+    try {
+      const nf = new Intl.NumberFormat(loc, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+      return (minor: number) => nf.format(toMajor(minor, currency));
+    } catch {
+      // try the next locale, then plain digits
+    }
+  }
+  return (minor: number) => `${toMajorText(minor, currency)} ${currency}`;
+}
+
+/** Minor units as money in the locale (see moneyFormatter). */
+export function formatMoney(minor: number, currency: string, locale = "en-US"): string {
+  return moneyFormatter(locale, currency)(minor);
+}

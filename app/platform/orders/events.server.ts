@@ -1,0 +1,46 @@
+/**
+ * The order's events (spec's event list, contract 7), built in one place: what order.created,
+ * order.status_changed, order.delivered, order.cancelled, payment.completed and payment.expired
+ * carry. Amounts in major units of the order's currency, as in the App API.
+ */
+import type { Order, OrderStatus } from "../../../db/schema";
+import { toMajor } from "../core/money";
+
+type Businessed = { businessId: string };
+export type EventInput = { businessId: string; type: string; data: Record<string, unknown> };
+
+/** order.created of an order just placed by the checkout (amounts in minor units). */
+export function orderCreatedEvent(order: Businessed & Pick<Order, "id" | "orderNumber" | "amount" | "deliveryFee" | "currency" | "deliveryMethod" | "paymentMethod" | "isGuest" | "createdAt">): EventInput {
+  return {
+    businessId: order.businessId,
+    type: "order.created",
+    data: {
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      amount: toMajor(order.amount, order.currency),
+      deliveryFee: toMajor(order.deliveryFee, order.currency),
+      deliveryMethod: order.deliveryMethod,
+      paymentMethod: order.paymentMethod,
+      isGuest: order.isGuest,
+      createdAt: order.createdAt.toISOString(),
+    },
+  };
+}
+
+/** The events of a status move: order.status_changed, and order.delivered or order.cancelled when it ends there. */
+export function statusMoveEvents(order: Businessed & Pick<Order, "id" | "orderNumber">, from: OrderStatus, to: OrderStatus): EventInput[] {
+  const ref = { orderId: order.id, orderNumber: order.orderNumber };
+  const events: EventInput[] = [{ businessId: order.businessId, type: "order.status_changed", data: { ...ref, previousStatus: from, status: to } }];
+  if (to === "DELIVERED") events.push({ businessId: order.businessId, type: "order.delivered", data: ref });
+  if (to === "CANCELLED") events.push({ businessId: order.businessId, type: "order.cancelled", data: ref });
+  return events;
+}
+
+/** payment.completed or payment.expired. */
+export function paymentEvent(order: Pick<Order, "id" | "businessId" | "paymentInvoiceId" | "amount" | "currency">, status: "COMPLETED" | "EXPIRED"): EventInput {
+  return {
+    businessId: order.businessId,
+    type: status === "COMPLETED" ? "payment.completed" : "payment.expired",
+    data: { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount, order.currency) },
+  };
+}
