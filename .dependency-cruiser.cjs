@@ -1,7 +1,7 @@
 /**
  * The import rules of docs/architecture.md ("Who may import whom"), checked in CI:
  *   npx depcruise --config .dependency-cruiser.cjs app storefront db jobs packages server.ts
- * (the lead adds it to package.json as `npm run lint:imports`).
+ * (`npm run lint:imports`, part of `npm run lint`, which .ci/run runs).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

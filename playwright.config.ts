@@ -24,7 +24,8 @@ export default defineConfig({
     trace: "off",
   },
   webServer: {
-    command: `node --import tsx e2e/serve.ts`,
+    // the patch of postgres.js's reconnect (docs/reliability.md) registered before the graph loads
+    command: `node --import tsx --import ./db/postgres-fix.ts e2e/serve.ts`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -23,7 +23,7 @@ export { JSON_PREFIXES, isJsonPath };
 function validHost(value: string | string[] | undefined): boolean {
   if (value === undefined) return true;
   // a name or address and a port: nothing that could add a path, a query or credentials to the URL
-  if (typeof value !== "string" || !/^[A-Za-z0-9._~\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value)) return false;
+  if (typeof value !== "string" || !/^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value)) return false;
   try {
     return new URL(`http://${value}/`).host !== "";
   } catch {

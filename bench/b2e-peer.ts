@@ -45,7 +45,7 @@ async function loops(total: number, count: number, one: (i: number) => Promise<v
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-/** One shopper's browser: a cookie jar and the storefront's CSRF token, over a keep-alive agent. */
+/** One shopper's browser: a cookie jar, the storefront's CSRF token once it has a cart, over a keep-alive agent. */
 function shopper(base: string, agent: http.Agent) {
   const cookies = new Map<string, string>();
   let csrf = "";
@@ -53,7 +53,9 @@ function shopper(base: string, agent: http.Agent) {
     new Promise<Answer>((resolve, reject) => {
       const body = form ? new URLSearchParams({ csrf, ...form }).toString() : undefined;
       const headers: Record<string, string> = { Cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
-      if (body) headers["Content-Type"] = "application/x-www-form-urlencoded";
+      // a browser's form POST names its origin (decision 021: a shopper without a cart holds no token,
+      // and the storefront takes their first cart on the browser's word that the form is its own)
+      if (body) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(base).origin, "Sec-Fetch-Site": "same-origin" });
       const req = http.request(base + path, { method, agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));

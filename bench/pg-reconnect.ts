@@ -27,8 +27,6 @@ await ensureDatabase(pg.adminUrl, "platform");
 const url = databaseUrl(pg.adminUrl, "platform");
 const options: postgres.Options<Record<string, never>> =
   mode === "ours" ? { max: 10, onnotice: () => {}, connect_timeout: 5, idle_timeout: 300, max_lifetime: 1800, keep_alive: 30 } : { max: 10, onnotice: () => {} };
-// connects and closes as the driver sees them (what a hang looks like from inside)
-let connects = 0;
 const uncaught: string[] = [];
 process.on("uncaughtException", (e) => void uncaught.push(e.message));
 let closes = 0;
@@ -88,7 +86,6 @@ console.log(`[${mode}] after restart: ${after.length} queries; slow (>= 1 s) or 
 for (const b of bad.slice(0, 40)) console.log(`  +${((b.at - back) / 1000).toFixed(1)} s  ${b.ms} ms  ${b.error ?? ""}`);
 const late = bad.filter((b) => b.at >= back + 10_000);
 console.log(`[${mode}] from 10 s after the restart: ${late.length} slow or failed (max ${Math.max(0, ...late.map((b) => b.ms))} ms); uncaught: ${JSON.stringify(uncaught)}`);
-void connects;
 await sql.end({ timeout: 1 });
 await pg.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -214,7 +214,7 @@ describe("the cart and checkout in a browser", () => {
   });
 
   it("shows an app payment's link and code, and a discount, on the confirmation", async () => {
-    const { business, slug, pizza } = await shop();
+    const { slug, pizza } = await shop();
     const b = new BrowserSession(p.url);
     await b.get(`/s/${slug}`);
     await b.post(`/s/${slug}/cart`, { intent: "add", productId: pizza.id, quantity: "2" });

@@ -520,6 +520,8 @@ function LeaveDialog({ onStay, onLeave }: { onStay: () => void; onLeave: () => v
   }, []);
   return (
     <div className="sb-dialog-backdrop">
+      {/* the dialog keeps the keyboard's focus inside itself (Tab wraps), as a modal dialog must */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
       <div
         className="sb-dialog card"
         role="alertdialog"

@@ -72,7 +72,6 @@ function AppCard({ a }: { a: Card }) {
   );
 }
 
-const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);
 const categoryLabel = (category: string) => CATEGORY_LABELS[category as Category] ?? category;
 
 export default function Marketplace() {

@@ -1,4 +1,4 @@
-import { describe, expect, it, beforeAll } from "vitest";
+import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import net from "node:net";
 import { sql } from "drizzle-orm";

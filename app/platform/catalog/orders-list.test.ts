@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
-import { orders, orderStatusChanges, orderItems, platformEvents, type OrderStatus } from "../../../db/schema";
+import { orders, orderStatusChanges, orderItems, platformEvents } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { ordersForExport, parseOrderFilter, searchOrders, type OrderFilter } from "./admin-queries.server";
 import { bulkMoveOrders } from "./bulk-moves.server";

@@ -5,5 +5,7 @@ import type { Env } from "./env.server";
 export type PlatformContext = { db: Database; env: Env };
 
 declare module "@remix-run/node" {
+  // Remix's load context is exactly the platform's (declaration merging needs an interface)
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends PlatformContext {}
 }

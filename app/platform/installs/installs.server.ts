@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, sql, count } from "drizzle-orm";
 import type { Database, Db, Tx } from "../../../db/client";
-import { apps, businesses, installations, pages, webhooks, type App, type Business, type Installation } from "../../../db/schema";
+import { apps, businesses, installations, webhooks, type App, type Business, type Installation } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";

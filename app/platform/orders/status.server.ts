@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client";
-import { orders, orderStatusChanges, ORDER_STATUSES, type Order, type OrderStatus } from "../../../db/schema";
+import { orders, orderStatusChanges, ORDER_STATUSES, type OrderStatus } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";

@@ -9,7 +9,7 @@
 import { describe, expect, it, afterAll } from "vitest";
 import { STATUS_CODES } from "node:http";
 import { createHash, randomBytes } from "node:crypto";
-import { and, count, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
