@@ -15,7 +15,9 @@ import path from "node:path";
 function ensureBuild(isProduction: boolean) {
   const built = "build/index.js";
   let stale = !fs.existsSync(built);
-  if (!stale && !isProduction) {
+  // under test the suite built once before it started (npm test): a process a test starts must not
+  // rebuild the files other tests are serving at that moment
+  if (!stale && !isProduction && process.env.NODE_ENV !== "test") {
     const builtAt = fs.statSync(built).mtimeMs;
     const newer = (dir: string): boolean =>
       fs.existsSync(dir) &&
@@ -27,7 +29,9 @@ function ensureBuild(isProduction: boolean) {
   }
   if (stale) {
     console.log("Building the web app…");
-    execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { stdio: "inherit" });
+    // the production build, as `npm run build` makes it, whatever this process's NODE_ENV (a build
+    // under NODE_ENV=test would use React's development JSX runtime, which production React lacks)
+    execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   }
 }
 

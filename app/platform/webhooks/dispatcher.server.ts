@@ -41,22 +41,21 @@ export const DISPATCH_PER_ENDPOINT = 25;
 export const DISPATCH_POLL_MS = 1000;
 
 /**
- * Waiting first attempts, oldest first, claimed with their registration (left join: a removed one
- * drops the delivery), at most `room` of each registration: $3 the registrations this process has
- * deliveries in flight to, $4 how many more of each it may take (others: $5). One slow or dead
- * endpoint so holds at most DISPATCH_PER_ENDPOINT of a process's slots and never delays the
- * deliveries of another, however long its backlog (issue 25): the registrations with waiting first
- * attempts are listed from the partial index, and the oldest few of each taken. The candidates are
- * read without locks; the update claims those no other dispatcher claimed meanwhile (its row lock
- * and the state check).
+ * The claim of deliveries waiting to be sent, `order` first, at most `room` of each registration:
+ * $1 now, $2 the most to claim, $3 the registrations this process has deliveries in flight to, $4
+ * how many more of each it may take (others: $5). One slow or dead endpoint so holds at most
+ * DISPATCH_PER_ENDPOINT of a process's slots and never delays the deliveries of another, however
+ * long its backlog (issue 25): the registrations with waiting deliveries are listed from the partial
+ * index by a skip (one probe each), and the first few of each taken. The candidates are read
+ * without locks; the update claims those no other dispatcher claimed meanwhile (its row lock and
+ * the state check). Claimed with their registration (left join: a removed one drops the delivery).
  */
-const WAITING = `status = 'PENDING' and attempts = 0 and in_flight_since is null`;
-const CLAIM_SQL = `
+function claimSql(waiting: string, order: "created_at" | "next_attempt_at", due: string) {
+  return `
   with recursive hooks(webhook_id) as (
-    -- the registrations with waiting first attempts: a skip through the partial index, one probe each
-    (select webhook_id from webhook_deliveries where ${WAITING} order by webhook_id limit 1)
+    (select webhook_id from webhook_deliveries where ${waiting} order by webhook_id limit 1)
     union all
-    select (select d.webhook_id from webhook_deliveries d where d.${WAITING} and d.webhook_id > h.webhook_id order by d.webhook_id limit 1)
+    select (select d.webhook_id from webhook_deliveries d where d.${waiting} and d.webhook_id > h.webhook_id order by d.webhook_id limit 1)
     from hooks h where h.webhook_id is not null),
   rooms as (
     select h.webhook_id, coalesce(busy.room, $5) as room
@@ -64,26 +63,36 @@ const CLAIM_SQL = `
     where h.webhook_id is not null),
   c as (
     select x.id from rooms r cross join lateral (
-      select d.id, d.created_at from webhook_deliveries d where d.webhook_id = r.webhook_id and d.${WAITING}
-      order by d.created_at limit r.room) x
-    order by x.created_at limit $2),
+      select d.id, d.${order} from webhook_deliveries d where d.webhook_id = r.webhook_id and d.${waiting}${due}
+      order by d.${order} limit r.room) x
+    order by x.${order} limit $2),
   u as (
     update webhook_deliveries d set in_flight_since = $1 from c
-    where d.id = c.id and d.${WAITING}
+    where d.id = c.id and d.${waiting}${due}
     returning ${selectColumns(webhookDeliveries, "d")})
   select u.*, w.id as wid, w.url, w.secret_enc, w.is_active, w.consecutive_failures
   from u left join webhooks w on w.id = u."d.webhookId"`;
+}
+
+/** First attempts, oldest first. */
+const CLAIM_SQL = claimSql(`status = 'PENDING' and attempts = 0 and in_flight_since is null`, "created_at", "");
+/** Due retries, soonest due first (the registrations with waiting retries are listed due or not). */
+const RETRY_CLAIM_SQL = claimSql(`status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`, "next_attempt_at", " and d.next_attempt_at <= $1::timestamptz");
 
 type ClaimRow = Record<string, unknown> & { wid: string | null; url: string; secret_enc: string; is_active: boolean; consecutive_failures: number };
 
-/** `busy`: deliveries in flight per registration in this process; `perEndpoint`: the most one registration may hold. */
-export async function claimFirstAttempts(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+async function claim(db: Database, statement: string, limit: number, busy: Map<string, number>, perEndpoint: number): Promise<ClaimedDelivery[]> {
   const ids = [...busy.keys()];
-  const rows = await rawQuery<ClaimRow>(db, CLAIM_SQL, [now().toISOString(), limit, ids, ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)), perEndpoint]);
+  const rows = await rawQuery<ClaimRow>(db, statement, [now().toISOString(), limit, ids, ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)), perEndpoint]);
   return rows.map((row) => ({
     delivery: readColumns(webhookDeliveries, "d", row) as WebhookDelivery,
     webhook: row.wid ? { id: row.wid, url: row.url, secretEnc: row.secret_enc, isActive: row.is_active, consecutiveFailures: row.consecutive_failures } : null,
   }));
+}
+
+/** `busy`: deliveries in flight per registration in this process; `perEndpoint`: the most one registration may hold. */
+export function claimFirstAttempts(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+  return claim(db, CLAIM_SQL, limit, busy, perEndpoint);
 }
 
 /**
@@ -92,43 +101,9 @@ export async function claimFirstAttempts(db: Database, limit: number, busy: Map<
  */
 export const DISPATCH_RETRY_SHARE = 0.5;
 
-/**
- * Due retries, soonest due first, at most `room` of each registration, claimed as first attempts are
- * ($3-$5 as in CLAIM_SQL). The registrations with waiting retries are listed from their partial
- * index by a skip (one probe each, due or not), and each one's due retries read from its range.
- */
-const RETRY_WAITING = `status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`;
-const RETRY_CLAIM_SQL = `
-  with recursive hooks(webhook_id) as (
-    (select webhook_id from webhook_deliveries where ${RETRY_WAITING} order by webhook_id limit 1)
-    union all
-    select (select d.webhook_id from webhook_deliveries d where d.${RETRY_WAITING} and d.webhook_id > h.webhook_id order by d.webhook_id limit 1)
-    from hooks h where h.webhook_id is not null),
-  rooms as (
-    select h.webhook_id, coalesce(busy.room, $5) as room
-    from hooks h left join unnest($3::text[], $4::int[]) as busy(webhook_id, room) on busy.webhook_id = h.webhook_id
-    where h.webhook_id is not null),
-  c as (
-    select x.id from rooms r cross join lateral (
-      select d.id, d.next_attempt_at from webhook_deliveries d
-      where d.webhook_id = r.webhook_id and d.${RETRY_WAITING} and d.next_attempt_at <= $1::timestamptz
-      order by d.next_attempt_at limit r.room) x
-    order by x.next_attempt_at limit $2),
-  u as (
-    update webhook_deliveries d set in_flight_since = $1 from c
-    where d.id = c.id and d.${RETRY_WAITING} and d.next_attempt_at <= $1::timestamptz
-    returning ${selectColumns(webhookDeliveries, "d")})
-  select u.*, w.id as wid, w.url, w.secret_enc, w.is_active, w.consecutive_failures
-  from u left join webhooks w on w.id = u."d.webhookId"`;
-
 /** Due retries, as claimFirstAttempts claims first attempts (the same per-registration room). */
-export async function claimRetries(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
-  const ids = [...busy.keys()];
-  const rows = await rawQuery<ClaimRow>(db, RETRY_CLAIM_SQL, [now().toISOString(), limit, ids, ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)), perEndpoint]);
-  return rows.map((row) => ({
-    delivery: readColumns(webhookDeliveries, "d", row) as WebhookDelivery,
-    webhook: row.wid ? { id: row.wid, url: row.url, secretEnc: row.secret_enc, isActive: row.is_active, consecutiveFailures: row.consecutive_failures } : null,
-  }));
+export function claimRetries(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+  return claim(db, RETRY_CLAIM_SQL, limit, busy, perEndpoint);
 }
 
 export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
