@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { putManifest } from "~/platform/extensions/manifest.server";
 import { ManifestDocument, ManifestSaved } from "~/platform/platform-api/schemas";
@@ -9,6 +10,10 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     params: z.object({ appId: z.string().describe("App id") }),
     query: z.object({ dryRun: z.string().optional().describe("`true`: validate and plan only, change nothing") }),
     body: ManifestDocument,
+    // the manifest's own words for a body that is not an object (as the portal's editor shows them)
+    bodyPrecheck: (raw) => {
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError(400, "manifest: must be a JSON object");
+    },
     answer: { status: 200, schema: ManifestSaved },
     errors: [400, 404, 409, 413],
     handler: async ({ context, user, params, query, body }) => putManifest(context.db, user.account.id, params.appId, body, { dryRun: query.dryRun === "true" }),

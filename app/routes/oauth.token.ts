@@ -6,15 +6,18 @@ import { exchangeCode, OAuthTokenError, type TokenRequest } from "~/platform/ins
 
 /**
  * The token request (RFC 6749 §4.1.3, with PKCE's code_verifier), form-encoded (a JSON object is
- * accepted too). Each field is text; whether the grant, code and redirect URI are right is the
- * exchange's to say, with RFC 6749's error codes.
+ * accepted too). The document says each field is text; the schema takes any value, because whether
+ * the grant, code, redirect URI and verifier are right (and of the right type) is the exchange's to
+ * say, with RFC 6749's error codes (a code_verifier that is not text is `invalid_grant`, and the
+ * code stays unused).
  */
+const field = (description: string) => z.unknown().meta({ type: "string", description }).optional();
 const TokenRequestBody = z
   .object({
-    grant_type: z.string().optional().describe("`authorization_code`"),
-    code: z.string().optional().describe("the code the redirect brought (single use, 10 minutes)"),
-    redirect_uri: z.string().optional().describe("the app's registered redirect URL, exactly"),
-    code_verifier: z.string().optional().describe("PKCE: required when the authorization request carried a code_challenge"),
+    grant_type: field("`authorization_code`"),
+    code: field("the code the redirect brought (single use, 10 minutes)"),
+    redirect_uri: field("the app's registered redirect URL, exactly"),
+    code_verifier: field("PKCE: required when the authorization request carried a code_challenge"),
   })
   .meta({ id: "OAuthTokenRequest" });
 
@@ -70,7 +73,7 @@ async function readTokenRequest(request: Request): Promise<TokenRequest> {
   } else raw = Object.fromEntries(new URLSearchParams(text));
   const parsed = TokenRequestBody.safeParse(raw);
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
-  return parsed.data;
+  return parsed.data as TokenRequest;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
