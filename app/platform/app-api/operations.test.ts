@@ -14,6 +14,7 @@ import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";
 import type { DeclaredRoute } from "../core/operations.server";
+import { responseChecker } from "../testing/openapi-check";
 
 const API_PREFIXES = ["/app-api", "/webhooks"];
 /** Route modules under the prefixes that are not operations of the API: the JSON 404 of each prefix and the document itself. */
@@ -317,5 +318,38 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const notObject = await p.request("POST", "/oauth/token", { body: ["grant_type"] });
     expect(notObject.status).toBe(400);
     expect(notObject.json).toEqual({ error: "invalid_request", error_description: "The request body is malformed" });
+  });
+
+  it("the developer's and the sign-in answers are what the document says they are", async () => {
+    const check = responseChecker(await platformDocP);
+    const email = `doc-check-${Date.now()}@example.test`;
+    const registered = await p.request("POST", "/auth/register", { body: { email, password: "a long enough passphrase", name: "Doc Check", role: "DEVELOPER" } });
+    check("/auth/register", "POST", registered.status, registered.json);
+    const login = await p.request("POST", "/auth/login", { body: { email, password: "a long enough passphrase" } });
+    check("/auth/login", "POST", login.status, login.json);
+    const t = login.json.token as string;
+    const created = await p.request("POST", "/developer/apps", { token: t, body: appBody({ slug: `doc-check-${Date.now()}` }) });
+    check("/developer/apps", "POST", created.status, created.json);
+    const id = created.json.id as string;
+    const calls: [string, string, string, unknown?][] = [
+      ["GET", "/developer/apps", "/developer/apps"],
+      ["GET", `/developer/apps/${id}`, "/developer/apps/{appId}"],
+      ["PATCH", `/developer/apps/${id}`, "/developer/apps/{appId}", { name: "Renamed" }],
+      ["PUT", `/developer/apps/${id}/manifest?dryRun=true`, "/developer/apps/{appId}/manifest", {}],
+      ["POST", `/developer/apps/${id}/client-secret`, "/developer/apps/{appId}/client-secret"],
+      ["POST", `/developer/apps/${id}/test-install`, "/developer/apps/{appId}/test-install"],
+      ["GET", `/developer/apps/${id}/test-status`, "/developer/apps/{appId}/test-status"],
+      ["POST", `/developer/apps/${id}/trigger`, "/developer/apps/{appId}/trigger", { event: "order.created" }],
+      ["GET", `/developer/apps/${id}/analytics`, "/developer/apps/{appId}/analytics"],
+      ["GET", `/developer/apps/${id}/reviews`, "/developer/apps/{appId}/reviews"],
+      ["POST", `/developer/apps/${id}/test-uninstall`, "/developer/apps/{appId}/test-uninstall"],
+      ["POST", `/developer/apps/${id}/submit`, "/developer/apps/{appId}/submit", { releaseNotes: "First" }],
+      ["GET", `/developer/apps/missing`, "/developer/apps/{appId}"],
+    ];
+    for (const [method, address, path, body] of calls) {
+      const res = await p.request(method, address, { token: t, body });
+      expect(res.status, `${method} ${address}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      check(path, method, res.status, res.json);
+    }
   });
 });
