@@ -43,7 +43,7 @@ const OAuthError = z
 const tokenOperation: OperationSpec = {
   summary: "Exchange an authorization code for an installation's access token",
   description:
-    "Called by the app's server with its client credentials in HTTP Basic (`client_id:client_secret`), not with a token; the body is form-encoded (`application/x-www-form-urlencoded`). Errors answer RFC 6749's `{error, error_description}` with `Cache-Control: no-store`; a second use of a code answers `invalid_grant` and revokes the token first issued from it.",
+    "Client credentials go in HTTP Basic (`client_id:client_secret`); the body is form-encoded (`application/x-www-form-urlencoded`). Errors answer RFC 6749's `{error, error_description}` with `Cache-Control: no-store`; a second use of a code answers `invalid_grant` and revokes the token first issued from it.",
   body: TokenRequestBody,
   bodyMediaType: "application/x-www-form-urlencoded",
   answer: { status: 200, schema: TokenAnswer },

@@ -8,7 +8,7 @@ import "./schemas";
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Bad input: the message names the field",
-  401: "Missing, malformed or expired account token",
+  401: "Missing, malformed or expired account token (/auth/login and /oauth/token: wrong credentials)",
   403: "The account's role may not call this, or the action is not allowed (the message says why)",
   404: "Not found (also for another business's or another developer's ids)",
   409: "Conflict with the current state",
