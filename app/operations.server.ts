@@ -1,9 +1,9 @@
 /**
  * The registry of declared JSON operations (decision 025): every route module of the App API and
- * /webhooks, and of the Platform API (/merchant, /review), imported explicitly so that the document is complete however the Remix build bundles
+ * /webhooks, and of the Platform API (/merchant, /review, /developer, /auth, /oauth/token), imported explicitly so that the document is complete however the Remix build bundles
  * them. Each module declares its own operations (`appApiRoute(path, { GET: operation({...}) })`);
  * these lists only name the modules. `app/platform/app-api/operations.test.ts` walks the route tree
- * and fails when a module under /app-api, /webhooks, /merchant or /review is missing here or from
+ * and fails when a module under /app-api, /webhooks, /merchant, /review, /developer, /auth or /oauth/token is missing here or from
  * its document.
  */
 import type { DeclaredRoute } from "~/platform/core/operations.server";
@@ -40,6 +40,23 @@ import * as reviewQueue from "./routes/review.apps._index";
 import * as reviewApprove from "./routes/review.apps.$appId.approve";
 import * as reviewReject from "./routes/review.apps.$appId.reject";
 import * as reviewHide from "./routes/review.app-reviews.$reviewId.hide";
+import * as developerApps from "./routes/developer.apps._index";
+import * as developerApp from "./routes/developer.apps.$appId";
+import * as developerClientSecret from "./routes/developer.apps.$appId.client-secret";
+import * as developerManifest from "./routes/developer.apps.$appId.manifest";
+import * as developerSubmit from "./routes/developer.apps.$appId.submit";
+import * as developerTestInstall from "./routes/developer.apps.$appId.test-install";
+import * as developerTestStatus from "./routes/developer.apps.$appId.test-status";
+import * as developerTestUninstall from "./routes/developer.apps.$appId.test-uninstall";
+import * as developerTrigger from "./routes/developer.apps.$appId.trigger";
+import * as developerListen from "./routes/developer.apps.$appId.listen";
+import * as developerListenAnswer from "./routes/developer.apps.$appId.listen.$callId.answer";
+import * as developerAnalytics from "./routes/developer.apps.$appId.analytics";
+import * as developerReviews from "./routes/developer.apps.$appId.reviews";
+import * as developerReviewReply from "./routes/developer.apps.$appId.reviews.$reviewId.reply";
+import * as authLogin from "./routes/auth.login";
+import * as authRegister from "./routes/auth.register";
+import * as oauthToken from "./routes/oauth.token";
 
 /** The App API and /webhooks, in the document's order. */
 export const APP_API_ROUTES: DeclaredRoute[] = [
@@ -50,8 +67,11 @@ export const APP_API_ROUTES: DeclaredRoute[] = [
 /** The App API's OpenAPI 3.1 document, served at /app-api/openapi.json and shown in the portal's docs. */
 export const appApiDocument = (publicUrl: string) => openApiDocument(APP_API_ROUTES, publicUrl);
 
-/** The Platform API: /merchant and /review, in the document's order. */
+/** The Platform API: /auth, /oauth/token, /developer, /merchant and /review, in the document's order. */
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
+  authRegister, authLogin, oauthToken,
+  developerApps, developerApp, developerClientSecret, developerManifest, developerSubmit, developerTestInstall, developerTestStatus, developerTestUninstall,
+  developerTrigger, developerListen, developerListenAnswer, developerAnalytics, developerReviews, developerReviewReply,
   merchantInstallations, merchantInstallation, merchantConsent, merchantSettings, merchantEmbed, merchantReview, merchantPages, merchantPage,
   reviewQueue, reviewApprove, reviewReject, reviewHide,
 ].map((m) => m.declared);

@@ -29,6 +29,19 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(page.locator("#schema-AppRecord")).toContainText("approvedScopes");
     await expectAccessible(page);
     await page.screenshot({ path: `.data/e2e-results/platform-api-reference-${viewport.width}.png`, fullPage: false });
+    // /developer, /auth and /oauth/token are declared and shown too, with who calls them
+    const createApp = page.locator("section#postDeveloperApps");
+    await expect(createApp.getByRole("heading", { name: "POST /developer/apps" })).toBeVisible();
+    await expect(createApp).toContainText("Called by a developer account");
+    await expect(createApp).toContainText("AppCreate");
+    await expect(page.locator("section#postAuthLogin")).toContainText("Called by anyone, without a token");
+    const listen = page.locator("section#getDeveloperAppsAppIdListen");
+    await expect(listen).toContainText("ListenEventStream (text/event-stream)");
+    const token = page.locator("section#postOauthToken");
+    await expect(token).toContainText("OAuthTokenRequest (application/x-www-form-urlencoded)");
+    await expect(token).toContainText("OAuthError");
+    await token.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `.data/e2e-results/platform-api-oauth-token-${viewport.width}.png`, fullPage: false });
 
     // the document the page is made from, public and machine-readable
     const link = page.getByRole("link", { name: "/developer/openapi.json" });
@@ -37,5 +50,6 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     const doc = await res.json();
     expect(doc.info.title).toBe("Storefront Apps — Platform API");
     expect(doc.paths["/merchant/installations/{installationId}"].delete["x-caller"]).toBe("MERCHANT");
+    expect(doc.paths["/oauth/token"].post["x-caller"]).toBe("CLIENT");
   });
 }

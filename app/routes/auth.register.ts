@@ -1,10 +1,18 @@
-import { apiRoute, json, parseWith, readJson } from "~/platform/core/http.server";
+import { json } from "~/platform/core/http.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { createAccount, issueAccountToken, publicAccount, registerSchema } from "~/platform/accounts/accounts.server";
+import { Registered } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context }) => {
-    const input = parseWith(registerSchema, await readJson(request));
-    const { account, business } = await createAccount(context.db, input);
-    return json({ token: await issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account), businessId: business?.id ?? null }, 201);
-  },
+/** Called without a token (`ANYONE`): a new developer or merchant account (a merchant's with its business). */
+export const { loader, action, declared } = platformRoute("/auth/register", "ANYONE", {
+  POST: operation({
+    summary: "Create a developer or merchant account (a merchant's with its business) and sign it in",
+    body: registerSchema.meta({ id: "Register" }),
+    answer: { status: 201, schema: Registered },
+    errors: [400, 409, 413],
+    handler: async ({ context, body }) => {
+      const { account, business } = await createAccount(context.db, body);
+      return json({ token: await issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account), businessId: business?.id ?? null }, 201);
+    },
+  }),
 });

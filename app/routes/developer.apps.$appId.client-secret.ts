@@ -1,10 +1,14 @@
-import { apiRoute } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { regenerateClientSecret } from "~/platform/apps/apps.server";
+import { ClientSecret } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    return { clientSecret: await regenerateClientSecret(context.db, context.env, account.id, params.appId!) };
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/client-secret", "DEVELOPER", {
+  POST: operation({
+    summary: "Regenerate the app's client secret (the old one fails at once)",
+    params: z.object({ appId: z.string().describe("App id") }),
+    answer: { status: 200, schema: ClientSecret },
+    errors: [404, 409],
+    handler: async ({ context, user, params }) => ({ clientSecret: await regenerateClientSecret(context.db, context.env, user.account.id, params.appId) }),
+  }),
 });

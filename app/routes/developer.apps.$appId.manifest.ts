@@ -1,11 +1,21 @@
-import { apiRoute, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { ApiError } from "~/platform/core/http.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { putManifest } from "~/platform/extensions/manifest.server";
+import { ManifestDocument, ManifestSaved } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  PUT: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const dryRun = new URL(request.url).searchParams.get("dryRun") === "true";
-    return putManifest(context.db, account.id, params.appId!, await readJson(request), { dryRun });
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/manifest", "DEVELOPER", {
+  PUT: operation({
+    summary: "Replace the app's manifest and sync its extensions (or, with dryRun=true, show what would change)",
+    params: z.object({ appId: z.string().describe("App id") }),
+    query: z.object({ dryRun: z.string().optional().describe("`true`: validate and plan only, change nothing") }),
+    body: ManifestDocument,
+    // the manifest's own words for a body that is not an object (as the portal's editor shows them)
+    bodyPrecheck: (raw) => {
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError(400, "manifest: must be a JSON object");
+    },
+    answer: { status: 200, schema: ManifestSaved },
+    errors: [400, 404, 409, 413],
+    handler: async ({ context, user, params, query, body }) => putManifest(context.db, user.account.id, params.appId, body, { dryRun: query.dryRun === "true" }),
+  }),
 });

@@ -1,11 +1,15 @@
-import { apiRoute, parseWith, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
+import { AppReview } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const { body } = parseWith(replySchema, await readJson(request));
-    return replyToReview(context.db, account.id, params.appId!, params.reviewId!, body);
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/reviews/{reviewId}/reply", "DEVELOPER", {
+  POST: operation({
+    summary: "Reply to a merchant's review of the app (once)",
+    params: z.object({ appId: z.string().describe("App id"), reviewId: z.string().describe("Review id") }),
+    body: replySchema.meta({ id: "ReviewReply" }),
+    answer: { status: 200, schema: AppReview },
+    errors: [400, 404, 409, 413],
+    handler: async ({ context, user, params, body }) => replyToReview(context.db, user.account.id, params.appId, params.reviewId, body.body),
+  }),
 });

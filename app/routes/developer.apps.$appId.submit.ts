@@ -1,11 +1,16 @@
-import { apiRoute, parseWith, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { serializeApp, submitApp, submitSchema } from "~/platform/apps/apps.server";
+import { AppRecord } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const input = parseWith(submitSchema, await readJson(request, { optional: true }));
-    return serializeApp(await submitApp(context.db, account.id, params.appId!, input));
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/submit", "DEVELOPER", {
+  POST: operation({
+    summary: "Submit the app (or an update of an approved app) for review",
+    params: z.object({ appId: z.string().describe("App id") }),
+    body: submitSchema.meta({ id: "AppSubmit" }),
+    bodyOptional: true,
+    answer: { status: 200, schema: AppRecord },
+    errors: [400, 404, 409, 413],
+    handler: async ({ context, user, params, body }) => serializeApp(await submitApp(context.db, user.account.id, params.appId, body)),
+  }),
 });

@@ -1,10 +1,15 @@
-import { apiRoute, json } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { json } from "~/platform/core/http.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { testInstall } from "~/platform/installs/test-installs.server";
+import { TestInstallation } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    return json(await testInstall(context.db, context.env, account, params.appId!), 201);
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/test-install", "DEVELOPER", {
+  POST: operation({
+    summary: "Install the app on the developer's sandbox business, without review; the answer holds its access token and webhook secret",
+    params: z.object({ appId: z.string().describe("App id") }),
+    answer: { status: 201, schema: TestInstallation },
+    errors: [404, 409],
+    handler: async ({ context, user, params }) => json(await testInstall(context.db, context.env, user.account, params.appId), 201),
+  }),
 });

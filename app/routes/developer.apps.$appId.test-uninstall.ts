@@ -1,10 +1,14 @@
-import { apiRoute } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { testUninstall } from "~/platform/installs/test-installs.server";
+import { Uninstalled } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    return testUninstall(context.db, account, params.appId!);
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/test-uninstall", "DEVELOPER", {
+  POST: operation({
+    summary: "Uninstall the app from the developer's sandbox business",
+    params: z.object({ appId: z.string().describe("App id") }),
+    answer: { status: 200, schema: Uninstalled },
+    errors: [404],
+    handler: async ({ context, user, params }) => testUninstall(context.db, user.account, params.appId),
+  }),
 });

@@ -1,12 +1,18 @@
-import { apiRoute, json } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
-import { triggerSample } from "~/platform/devtools/trigger.server";
+import { z } from "zod";
+import { json } from "~/platform/core/http.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { triggerSample, TRIGGERABLE } from "~/platform/devtools/trigger.server";
+import { TriggeredEvent } from "~/platform/platform-api/schemas";
 
 /** `storefront-apps trigger <event>`: a sample event on the developer's sandbox business (202). */
-export const { loader, action } = apiRoute({
-  POST: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const body = (await request.json().catch(() => null)) as { event?: unknown } | null;
-    return json(await triggerSample(context.db, account, params.appId!, body?.event), 202);
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/trigger", "DEVELOPER", {
+  POST: operation({
+    summary: "Emit a sample event on the developer's sandbox business (storefront-apps trigger)",
+    params: z.object({ appId: z.string().describe("App id") }),
+    // the event's name is checked by triggerSample, with the list of events in its message
+    body: z.object({ event: z.unknown().describe(`One of ${TRIGGERABLE.join(", ")}`) }).meta({ id: "TriggerRequest" }),
+    answer: { status: 202, schema: TriggeredEvent },
+    errors: [400, 404, 409, 413],
+    handler: async ({ context, user, params, body }) => json(await triggerSample(context.db, user.account, params.appId, body.event), 202),
+  }),
 });

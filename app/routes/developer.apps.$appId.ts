@@ -1,18 +1,34 @@
-import { apiRoute, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
-import { getDeveloperApp, listAppVersions, parseAppUpdate, serializeApp, serializeVersion, updateApp } from "~/platform/apps/apps.server";
+import { z } from "zod";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { AppUpdateBody, checkAppUrls, getDeveloperApp, listAppVersions, refuseImmutableFields, serializeApp, serializeVersion, updateApp } from "~/platform/apps/apps.server";
+import { AppDetail, AppRecord } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  GET: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const app = await getDeveloperApp(context.db, account.id, params.appId!);
-    // the app record plus its approved versions (the changelog), each with its release notes
-    return { ...serializeApp(app), versions: (await listAppVersions(context.db, app.id)).map(serializeVersion) };
-  },
-  PATCH: async ({ request, context, params }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    await getDeveloperApp(context.db, account.id, params.appId!);
-    const input = parseAppUpdate(context.env, await readJson(request));
-    return serializeApp(await updateApp(context.db, account.id, params.appId!, input));
-  },
+const params = z.object({ appId: z.string().describe("App id (another developer's app is 404)") });
+
+export const { loader, action, declared } = platformRoute("/developer/apps/{appId}", "DEVELOPER", {
+  GET: operation({
+    summary: "One of the developer's apps, with its approved versions (the changelog)",
+    params,
+    answer: { status: 200, schema: AppDetail },
+    errors: [404],
+    handler: async ({ context, user, params }) => {
+      const app = await getDeveloperApp(context.db, user.account.id, params.appId);
+      // the app record plus its approved versions (the changelog), each with its release notes
+      return { ...serializeApp(app), versions: (await listAppVersions(context.db, app.id)).map(serializeVersion) };
+    },
+  }),
+  PATCH: operation({
+    summary: "Change an app's fields (not slug, clientId or status)",
+    description: "slug and clientId are immutable and status changes only through submit and review (400 with those words). In production every URL must be https. An app in review is not editable (409).",
+    params,
+    body: AppUpdateBody,
+    bodyPrecheck: refuseImmutableFields,
+    answer: { status: 200, schema: AppRecord },
+    errors: [400, 404, 409, 413],
+    handler: async ({ context, user, params, body }) => {
+      await getDeveloperApp(context.db, user.account.id, params.appId);
+      checkAppUrls(context.env, body);
+      return serializeApp(await updateApp(context.db, user.account.id, params.appId, body));
+    },
+  }),
 });

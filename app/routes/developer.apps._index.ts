@@ -1,18 +1,29 @@
-import { apiRoute, json, paginated, parsePagination, parseWith, readJson } from "~/platform/core/http.server";
-import { requireApiAccount } from "~/platform/accounts/session.server";
-import { createApp, createAppSchema, listDeveloperApps, serializeApp } from "~/platform/apps/apps.server";
+import { json, paginated } from "~/platform/core/http.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { AppCreateBody, checkAppUrls, createApp, listDeveloperApps, serializeApp } from "~/platform/apps/apps.server";
+import { AppCreated, AppRecordList } from "~/platform/platform-api/schemas";
 
-export const { loader, action } = apiRoute({
-  GET: async ({ request, context }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const page = parsePagination(new URL(request.url));
-    const { rows, total } = await listDeveloperApps(context.db, account.id, page);
-    return paginated(rows.map(serializeApp), total, page);
-  },
-  POST: async ({ request, context }) => {
-    const { account } = await requireApiAccount(request, context, "DEVELOPER");
-    const input = parseWith(createAppSchema(context.env), await readJson(request));
-    const { app, clientSecret } = await createApp(context.db, context.env, account.id, input);
-    return json({ ...serializeApp(app), clientSecret }, 201);
-  },
+export const { loader, action, declared } = platformRoute("/developer/apps", "DEVELOPER", {
+  GET: operation({
+    summary: "The developer's own apps, newest first",
+    page: { limit: 50, max: 100 },
+    answer: { status: 200, schema: AppRecordList },
+    errors: [400],
+    handler: async ({ context, user, page }) => {
+      const { rows, total } = await listDeveloperApps(context.db, user.account.id, page);
+      return paginated(rows.map(serializeApp), total, page);
+    },
+  }),
+  POST: operation({
+    summary: "Create an app (a draft); the answer shows its client secret once",
+    description: "In production every URL must be https (checked after the schema, 400 naming the field).",
+    body: AppCreateBody,
+    answer: { status: 201, schema: AppCreated },
+    errors: [400, 409, 413],
+    handler: async ({ context, user, body }) => {
+      checkAppUrls(context.env, body);
+      const { app, clientSecret } = await createApp(context.db, context.env, user.account.id, body);
+      return json({ ...serializeApp(app), clientSecret }, 201);
+    },
+  }),
 });

@@ -1,6 +1,58 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { ApiError, readBodyText } from "~/platform/core/http.server";
+import { z } from "zod";
+import { ApiError, describeZodError, readBodyText } from "~/platform/core/http.server";
+import type { DeclaredRoute, OperationSpec } from "~/platform/core/operations.server";
 import { exchangeCode, OAuthTokenError, type TokenRequest } from "~/platform/installs/oauth.server";
+
+/**
+ * The token request (RFC 6749 §4.1.3, with PKCE's code_verifier), form-encoded (a JSON object is
+ * accepted too). The document says each field is text; the schema takes any value, because whether
+ * the grant, code, redirect URI and verifier are right (and of the right type) is the exchange's to
+ * say, with RFC 6749's error codes (a code_verifier that is not text is `invalid_grant`, and the
+ * code stays unused).
+ */
+const field = (description: string) => z.unknown().meta({ type: "string", description }).optional();
+const TokenRequestBody = z
+  .object({
+    grant_type: field("`authorization_code`"),
+    code: field("the code the redirect brought (single use, 10 minutes)"),
+    redirect_uri: field("the app's registered redirect URL, exactly"),
+    code_verifier: field("PKCE: required when the authorization request carried a code_challenge"),
+  })
+  .meta({ id: "OAuthTokenRequest" });
+
+const TokenAnswer = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal("Bearer"),
+    scope: z.string().describe("the granted scopes, space-separated"),
+    installation_id: z.string(),
+    business_id: z.string(),
+    webhook_secret: z.string().describe("the installation's secret for verifying webhook signatures"),
+  })
+  .meta({ id: "OAuthTokenAnswer" });
+
+/** RFC 6749 §5.2's error body (not the contract's `Error`). */
+const OAuthError = z
+  .object({
+    error: z.enum(["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type", "server_error"]),
+    error_description: z.string(),
+  })
+  .meta({ id: "OAuthError" });
+
+const tokenOperation: OperationSpec = {
+  summary: "Exchange an authorization code for an installation's access token",
+  description:
+    "Client credentials go in HTTP Basic (`client_id:client_secret`); the body is form-encoded (`application/x-www-form-urlencoded`). Errors answer RFC 6749's `{error, error_description}` with `Cache-Control: no-store`; a second use of a code answers `invalid_grant` and revokes the token first issued from it.",
+  body: TokenRequestBody,
+  bodyMediaType: "application/x-www-form-urlencoded",
+  answer: { status: 200, schema: TokenAnswer },
+  errors: [400, 401, 405, 413],
+  errorSchema: OAuthError,
+};
+
+/** Declared once (decision 025), called by an app's server with its client credentials (`CLIENT`); it reads its own form body and answers RFC 6749's errors. */
+export const declared: DeclaredRoute = { path: "/oauth/token", caller: "CLIENT", operations: { POST: tokenOperation } };
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -14,12 +66,14 @@ function oauthError(status: number, error: string, description: string, extra: R
 async function readTokenRequest(request: Request): Promise<TokenRequest> {
   const text = await readBodyText(request);
   const type = request.headers.get("content-type") ?? "";
+  let raw: unknown;
   if (type.includes("application/json")) {
-    const parsed = JSON.parse(text);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new SyntaxError("not an object");
-    return parsed;
-  }
-  return Object.fromEntries(new URLSearchParams(text)) as TokenRequest;
+    raw = JSON.parse(text);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new SyntaxError("not an object");
+  } else raw = Object.fromEntries(new URLSearchParams(text));
+  const parsed = TokenRequestBody.safeParse(raw);
+  if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error));
+  return parsed.data as TokenRequest;
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

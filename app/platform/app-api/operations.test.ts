@@ -14,6 +14,7 @@ import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";
 import type { DeclaredRoute } from "../core/operations.server";
+import { responseChecker } from "../testing/openapi-check";
 
 const API_PREFIXES = ["/app-api", "/webhooks"];
 /** Route modules under the prefixes that are not operations of the API: the JSON 404 of each prefix and the document itself. */
@@ -186,64 +187,169 @@ describe("the declarations are what the routes do", () => {
   });
 });
 
-describe("the Platform API (/merchant, /review)", () => {
-  const PLATFORM_PREFIXES = ["/merchant", "/review"];
+describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)", () => {
+  const PLATFORM_PREFIXES = ["/merchant", "/review", "/developer", "/auth", "/oauth/token"];
+  /** The JSON 404 of each prefix and the document itself are not operations. */
+  const NOT_PLATFORM_OPERATIONS = ["/developer/openapi.json"];
+  const CALLER_BY_PREFIX: Record<string, string> = { merchant: "MERCHANT", review: "REVIEWER", developer: "DEVELOPER", auth: "ANYONE", oauth: "CLIENT" };
+  const callerOf = (path: string) => CALLER_BY_PREFIX[path.split("/")[1]];
   const platformModules = Object.values(build.routes)
     .filter((r): r is Route => Boolean(r))
     .map((route) => ({ route, path: fullPath(route) }))
-    .filter(({ path }) => PLATFORM_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")) && !path.endsWith("/*"))
+    .filter(({ path }) => PLATFORM_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")) && !path.endsWith("/*") && !NOT_PLATFORM_OPERATIONS.includes(path))
     .map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
+  const platformDocP = p.request("GET", "/developer/openapi.json").then((r) => r.json);
 
-  it("declares every route module at its own path, for one role, and documents each operation at /developer/openapi.json", async () => {
-    const platformDoc = (await p.request("GET", "/developer/openapi.json")).json;
+  it("declares every route module at its own path, for its caller, and documents each operation at /developer/openapi.json", async () => {
+    const platformDoc = await platformDocP;
     const validator = new Validator();
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
-    expect(platformModules.length).toBe(12);
+    // 12 of /merchant and /review, 14 of /developer, 2 of /auth and /oauth/token
+    expect(platformModules.length).toBe(29);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
       expect(route!.path).toBe(path.replace(/:([\w-]+)/g, "{$1}"));
-      expect(route!.caller).toBe(path.startsWith("/merchant") ? "MERCHANT" : "REVIEWER");
+      expect(route!.caller, path).toBe(callerOf(path));
       for (const [method, spec] of Object.entries(route!.operations)) {
         declared.add(`${method} ${route!.path}`);
         const op = platformDoc.paths[route!.path]?.[method.toLowerCase()];
         expect(op, `${method} ${route!.path} is in the document`).toBeTruthy();
         expect(op.summary).toBe(spec!.summary);
         expect(op["x-caller"]).toBe(route!.caller);
-        expect(op.security).toEqual([{ accountToken: [] }]);
+        expect(op.description, `${method} ${route!.path}`).toMatch(/Called by /);
         expect(op["x-pagination"]).toEqual(spec!.page);
-        expect(Object.keys(op.responses).map(Number)).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, 401, 403]));
+        const tokenless = route!.caller === "ANYONE" || route!.caller === "CLIENT";
+        expect(op.security).toEqual(route!.caller === "ANYONE" ? [] : route!.caller === "CLIENT" ? [{ clientCredentials: [] }] : [{ accountToken: [] }]);
+        expect(Object.keys(op.responses).map(Number)).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, ...(tokenless ? [] : [401, 403])]));
+        expect(spec!.errors.length, `${method} ${route!.path} declares its errors`).toBeGreaterThan(0);
       }
     }
     const documented = Object.entries(platformDoc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(documented.sort()).toEqual([...declared].sort());
     // the App API's document and this one do not mix
-    expect(Object.keys(doc.paths).some((path) => path.startsWith("/merchant") || path.startsWith("/review"))).toBe(false);
+    expect(Object.keys(doc.paths).some((path) => PLATFORM_PREFIXES.some((prefix) => path.startsWith(prefix)))).toBe(false);
   });
 
-  it("every operation refuses another role with 403 before reading its input, and validates its declared body", async () => {
+  it("documents the listen stream as an event stream and the token exchange as a form with RFC 6749's errors", async () => {
+    const platformDoc = await platformDocP;
+    const listen = platformDoc.paths["/developer/apps/{appId}/listen"].get;
+    expect(Object.keys(listen.responses[200].content)).toEqual(["text/event-stream"]);
+    const stream = platformDoc.components.schemas[listen.responses[200].content["text/event-stream"].schema.$ref.split("/").pop()];
+    expect(stream.type).toBe("string");
+    expect(stream.description).toContain("`call`");
+    const token = platformDoc.paths["/oauth/token"].post;
+    expect(Object.keys(token.requestBody.content)).toEqual(["application/x-www-form-urlencoded"]);
+    expect(token.responses[400].content["application/json"].schema.$ref).toBe("#/components/schemas/OAuthError");
+    expect(token.responses[401].content["application/json"].schema.$ref).toBe("#/components/schemas/OAuthError");
+    expect(platformDoc.components.schemas.OAuthError.required).toEqual(["error", "error_description"]);
+    // the manifest is an opaque object pointing at its own schema's documentation
+    const manifest = platformDoc.components.schemas.Manifest;
+    expect(manifest.type).toBe("object");
+    expect(manifest.description).toContain("docs/developers/extensions.md");
+    const login = platformDoc.paths["/auth/login"].post;
+    expect(login.description).toContain("Called by anyone, without a token");
+  });
+
+  it("every operation refuses another role with 403 before reading its input, and validates its declared body naming the field", async () => {
     const developer = await p.register("DEVELOPER");
     const merchant = await p.register("MERCHANT");
     const reviewer = await p.createUser("REVIEWER");
+    const tokenOf: Record<string, string> = { DEVELOPER: developer.token, MERCHANT: merchant.token, REVIEWER: reviewer.token };
     let refused = 0;
     let validated = 0;
     for (const { declared: route } of platformModules)
       for (const [method, spec] of Object.entries(route!.operations)) {
         const address = concrete(route!.path);
         const where = `${method} ${route!.path}`;
-        const res = await p.request(method, address, { token: developer.token, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
-        expect(res.status, where).toBe(403);
-        expect(res.json.message, where).toBe(`This endpoint requires the ${route!.caller} role`);
-        refused++;
+        if (route!.caller === "CLIENT") continue; // its own test below
+        if (route!.caller !== "ANYONE") {
+          const other = route!.caller === "DEVELOPER" ? merchant.token : developer.token;
+          const res = await p.request(method, address, { token: other, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
+          expect(res.status, where).toBe(403);
+          expect(res.json.message, where).toBe(`This endpoint requires the ${route!.caller} role`);
+          const none = await p.request(method, address, {});
+          expect(none.status, where).toBe(401);
+          refused++;
+        }
         if (!spec!.body) continue;
-        const own = route!.caller === "MERCHANT" ? merchant.token : reviewer.token;
+        const own = route!.caller === "ANYONE" ? undefined : tokenOf[route!.caller];
         const wrong = await p.request(method, address, { token: own, body: [] });
         expect(wrong.status, where).toBe(400);
-        expect(wrong.json.message, where).toMatch(/^body: /);
+        // the manifest keeps its own words (the portal's editor shows the same)
+        expect(wrong.json.message, where).toMatch(route!.path.endsWith("/manifest") ? /^manifest: must be a JSON object$/ : /^body: /);
+        const malformed = await p.request(method, address, { token: own, raw: "{not json", headers: { "Content-Type": "application/json" } });
+        expect(malformed.json, where).toEqual({ statusCode: 400, message: "Malformed JSON in request body", error: "Bad Request" });
         validated++;
       }
-    expect(refused).toBe(15);
-    expect(validated).toBe(6);
+    expect(refused).toBe(31);
+    expect(validated).toBe(15);
+  });
+
+  it("names the field of a bad body, query or page, and keeps the contract's words", async () => {
+    const dev = await p.register("DEVELOPER");
+    const bad = await p.request("POST", "/developer/apps", { token: dev.token, body: { ...appBody(), redirectUrl: "javascript:alert(1)" } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toMatch(/^redirectUrl: /);
+    const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
+    expect(app.status).toBe(201);
+    const slug = await p.request("PATCH", `/developer/apps/${app.json.id}`, { token: dev.token, body: { slug: "other" } });
+    expect(slug.json.message).toBe("slug is immutable");
+    const stars = await p.request("GET", `/developer/apps/${app.json.id}/reviews?stars=9`, { token: dev.token });
+    expect(stars.status).toBe(400);
+    expect(stars.json.message).toBe("stars: must be a whole number from 1 to 5");
+    const list = await p.request("GET", "/developer/apps?limit=1000", { token: dev.token });
+    expect(list.json.limit).toBe(100);
+    expect((await p.request("GET", "/developer/apps?page=0", { token: dev.token })).json.message).toBe("page must be a positive integer");
+    const answer = await p.request("POST", `/developer/apps/${app.json.id}/listen/missing/answer`, { token: dev.token, body: { status: 1000, body: "" } });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(/^status: /);
+    const register = await p.request("POST", "/auth/register", { body: { email: "not-an-address", password: "a long enough passphrase", name: "N", role: "DEVELOPER" } });
+    expect(register.status).toBe(400);
+    expect(register.json.message).toBe("email: must be an e-mail address");
+  });
+
+  it("/oauth/token keeps its form body and RFC 6749's error body, and refuses a caller without client credentials", async () => {
+    const noClient = await p.request("POST", "/oauth/token", { raw: "grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(noClient.status).toBe(401);
+    expect(noClient.json).toEqual({ error: "invalid_client", error_description: "Client authentication with HTTP Basic is required" });
+    expect(noClient.headers.get("cache-control")).toBe("no-store");
+    const notObject = await p.request("POST", "/oauth/token", { body: ["grant_type"] });
+    expect(notObject.status).toBe(400);
+    expect(notObject.json).toEqual({ error: "invalid_request", error_description: "The request body is malformed" });
+  });
+
+  it("the developer's and the sign-in answers are what the document says they are", async () => {
+    const check = responseChecker(await platformDocP);
+    const email = `doc-check-${Date.now()}@example.test`;
+    const registered = await p.request("POST", "/auth/register", { body: { email, password: "a long enough passphrase", name: "Doc Check", role: "DEVELOPER" } });
+    check("/auth/register", "POST", registered.status, registered.json);
+    const login = await p.request("POST", "/auth/login", { body: { email, password: "a long enough passphrase" } });
+    check("/auth/login", "POST", login.status, login.json);
+    const t = login.json.token as string;
+    const created = await p.request("POST", "/developer/apps", { token: t, body: appBody({ slug: `doc-check-${Date.now()}` }) });
+    check("/developer/apps", "POST", created.status, created.json);
+    const id = created.json.id as string;
+    const calls: [string, string, string, unknown?][] = [
+      ["GET", "/developer/apps", "/developer/apps"],
+      ["GET", `/developer/apps/${id}`, "/developer/apps/{appId}"],
+      ["PATCH", `/developer/apps/${id}`, "/developer/apps/{appId}", { name: "Renamed" }],
+      ["PUT", `/developer/apps/${id}/manifest?dryRun=true`, "/developer/apps/{appId}/manifest", {}],
+      ["POST", `/developer/apps/${id}/client-secret`, "/developer/apps/{appId}/client-secret"],
+      ["POST", `/developer/apps/${id}/test-install`, "/developer/apps/{appId}/test-install"],
+      ["GET", `/developer/apps/${id}/test-status`, "/developer/apps/{appId}/test-status"],
+      ["POST", `/developer/apps/${id}/trigger`, "/developer/apps/{appId}/trigger", { event: "order.created" }],
+      ["GET", `/developer/apps/${id}/analytics`, "/developer/apps/{appId}/analytics"],
+      ["GET", `/developer/apps/${id}/reviews`, "/developer/apps/{appId}/reviews"],
+      ["POST", `/developer/apps/${id}/test-uninstall`, "/developer/apps/{appId}/test-uninstall"],
+      ["POST", `/developer/apps/${id}/submit`, "/developer/apps/{appId}/submit", { releaseNotes: "First" }],
+      ["GET", `/developer/apps/missing`, "/developer/apps/{appId}"],
+    ];
+    for (const [method, address, path, body] of calls) {
+      const res = await p.request(method, address, { token: t, body });
+      expect(res.status, `${method} ${address}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      check(path, method, res.status, res.json);
+    }
   });
 });

@@ -12,6 +12,7 @@ import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { encrypt, safeEqual, sha256 } from "../core/crypto.server";
 import { webUrl } from "../core/validation.server";
+import { appUrlProblem } from "../core/urls";
 import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
 import { parseManifest, syncManifest } from "../extensions/manifest.server";
 import { assertEditable, getDeveloperApp } from "./app-lookups.server";
@@ -68,6 +69,24 @@ export function updateAppSchema(env: Pick<Env, "isProduction">) {
       manifest: f.manifest,
     })
     .strict();
+}
+
+/**
+ * The bodies of POST and PATCH /developer/apps as the Platform API declares them: any absolute
+ * http(s) URL. Production's https-only rule needs the settings, so `checkAppUrls` applies it after
+ * the declared schema.
+ */
+export const AppCreateBody = createAppSchema({ isProduction: false }).meta({ id: "AppCreate" });
+export const AppUpdateBody = updateAppSchema({ isProduction: false }).meta({ id: "AppUpdate" });
+
+/** Production's rule for an app's URLs (https only), after the declared body schema; 400 naming the field. */
+export function checkAppUrls(env: Pick<Env, "isProduction">, input: { redirectUrl?: string; webhookUrl?: string | null; iconUrl?: string | null; screenshots?: string[] }) {
+  if (!env.isProduction) return;
+  const fields: [string, string | null | undefined][] = [["redirectUrl", input.redirectUrl], ["webhookUrl", input.webhookUrl], ["iconUrl", input.iconUrl], ...(input.screenshots ?? []).map((u, i): [string, string] => [`screenshots.${i}`, u])];
+  for (const [field, value] of fields) {
+    const problem = value ? appUrlProblem(value, { httpsOnly: true }) : null;
+    if (problem) throw new ApiError(400, `${field}: ${problem}`);
+  }
 }
 
 export type CreateAppInput = z.infer<ReturnType<typeof createAppSchema>>;
@@ -158,12 +177,17 @@ export async function listDeveloperApps(db: Db, developerId: string, page: { lim
 /** A developer's own app; another developer's app is 404, as if it did not exist. */
 /** Reads a PATCH body: slug, clientId and status cannot be changed. */
 export function parseAppUpdate(env: Pick<Env, "isProduction">, body: unknown): UpdateAppInput {
+  refuseImmutableFields(body);
+  return parseWith(updateAppSchema(env), body);
+}
+
+/** The contract's refusals of fields a PATCH may not change, before the body's schema (their wording is fixed). */
+export function refuseImmutableFields(body: unknown) {
   if (body && typeof body === "object" && !Array.isArray(body)) {
     if ("slug" in body) throw new ApiError(400, "slug is immutable");
     if ("clientId" in body) throw new ApiError(400, "clientId is immutable");
     if ("status" in body) throw new ApiError(400, "status changes only through submit and review");
   }
-  return parseWith(updateAppSchema(env), body);
 }
 
 export async function updateApp(db: Database, developerId: string, appId: string, input: UpdateAppInput): Promise<App> {

@@ -37,10 +37,16 @@ export type OperationSpec<P extends Fields | undefined = Fields | undefined, Q e
   /** The JSON body; an empty body reads as {} when `bodyOptional`. */
   body?: B;
   bodyOptional?: boolean;
-  /** The success answer: its status and, unless empty, its schema (a named schema becomes a component). */
-  answer: { status: number; schema?: z.ZodType; description?: string };
+  /** The body's media type in the document when it is not JSON (/oauth/token's form; its route reads it itself). */
+  bodyMediaType?: string;
+  /** Runs on the parsed JSON before `body` validates it, for refusals whose wording the contract fixes ("slug is immutable"). */
+  bodyPrecheck?: (raw: unknown) => void;
+  /** The success answer: its status, its media type when not JSON (an event stream), and, unless empty, its schema (a named schema becomes a component). */
+  answer: { status: number; schema?: z.ZodType; description?: string; mediaType?: string };
   /** Error statuses the operation itself may answer (the area adds its own, such as 401 and 429). */
   errors: number[];
+  /** The error body when it is not the contract's `Error` (/oauth/token answers RFC 6749's). */
+  errorSchema?: z.ZodType;
 };
 
 /** What a handler receives besides its area's arguments: the request's validated parts. */
@@ -89,7 +95,12 @@ export async function readInput(spec: OperationSpec, request: Request, routePara
     for (const key of shapeKeys(spec.headers)) raw[key] = request.headers.get(key) ?? undefined;
     headers = validate(spec.headers, raw);
   }
-  const body = spec.body ? validate(spec.body, await readJson(request, { optional: spec.bodyOptional })) : undefined;
+  let body: unknown;
+  if (spec.body) {
+    const raw = await readJson(request, { optional: spec.bodyOptional });
+    spec.bodyPrecheck?.(raw);
+    body = validate(spec.body, raw);
+  }
   return { params, query, headers, body, page } as OperationInput<Fields, Fields, Fields, z.ZodType, PageLimits>;
 }
 
@@ -170,12 +181,13 @@ export function openApiPaths(
         [spec.answer.status]: {
           description: spec.answer.description ?? "OK",
           ...(area.answerHeaders ? { headers: area.answerHeaders } : {}),
-          ...(spec.answer.schema ? { content: { "application/json": { schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output") } } } : {}),
+          ...(spec.answer.schema ? { content: { [spec.answer.mediaType ?? "application/json"]: { schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output") } } } : {}),
         },
       };
+      const errorBody = spec.errorSchema ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output") : { $ref: "#/components/schemas/Error" };
       for (const status of [...new Set([...spec.errors, ...area.extraErrors(op)])].sort())
-        responses[status] = { description: area.errorText[status] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-      named.set("Error", "output");
+        responses[status] = { description: area.errorText[status] ?? "Error", content: { "application/json": { schema: errorBody } } };
+      if (!spec.errorSchema) named.set("Error", "output");
       const description = [spec.description, area.describe(op)].filter(Boolean).join(" ");
       (paths[route.path] ??= {})[method.toLowerCase()] = {
         summary: spec.summary,
@@ -183,7 +195,7 @@ export function openApiPaths(
         operationId: id,
         ...area.operationFields(op),
         ...(parameters.length ? { parameters } : {}),
-        ...(spec.body ? { requestBody: { required: !spec.bodyOptional, content: { "application/json": { schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") } } } } : {}),
+        ...(spec.body ? { requestBody: { required: !spec.bodyOptional, content: { [spec.bodyMediaType ?? "application/json"]: { schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") } } } } : {}),
         responses,
       };
     }

@@ -13,6 +13,13 @@ export function typeOf(s: Schema | undefined): string {
   return Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "any");
 }
 
+/** A body's or answer's type: its schema's, with its media type when it is not JSON (a form, an event stream). */
+function contentType(content: Record<string, { schema?: Schema }> | undefined): string {
+  const [media, entry] = Object.entries(content ?? {})[0] ?? [];
+  if (!media) return "";
+  return media === "application/json" ? typeOf(entry?.schema) : `${typeOf(entry?.schema)} (${media})`;
+}
+
 export function apiReference(doc: { info: { title: string; description: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }) {
   const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops as Record<string, any>).map(([method, op]) => ({
@@ -22,8 +29,8 @@ export function apiReference(doc: { info: { title: string; description: string }
       summary: op.summary as string,
       description: (op.description ?? "") as string,
       parameters: ((op.parameters ?? []) as any[]).map((p) => ({ name: p.name as string, in: p.in as string, description: (p.description ?? "") as string, type: typeOf(p.schema) })),
-      body: op.requestBody ? typeOf(op.requestBody.content["application/json"].schema) : null,
-      responses: Object.entries(op.responses as Record<string, any>).map(([status, r]) => ({ status, description: r.description as string, type: r.content ? typeOf(r.content["application/json"].schema) : "" })),
+      body: op.requestBody ? contentType(op.requestBody.content) : null,
+      responses: Object.entries(op.responses as Record<string, any>).map(([status, r]) => ({ status, description: r.description as string, type: contentType(r.content) })),
     })),
   );
   const schemas = Object.entries(doc.components.schemas as Record<string, Schema>).map(([name, s]) => ({

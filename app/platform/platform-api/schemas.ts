@@ -1,5 +1,6 @@
 /**
- * The answer schemas of the Platform API (/merchant, /review; decision 025). Request bodies are the
+ * The answer schemas of the Platform API (/merchant, /review, /developer, /auth, /oauth/token;
+ * decision 025). Request bodies are the
  * domains' own input schemas, declared by the route modules; shapes the App API shares (Page) are
  * the App API's schemas.
  */
@@ -16,6 +17,7 @@ export const AppRecord = z
     scopes: z.array(z.string()), approvedScopes: z.array(z.string()).describe("the scopes of the last approved version: what installs grant"),
     redirectUrl: z.string(), webhookUrl: z.string().nullable(), webhookEvents: z.array(z.string()), iconUrl: z.string().nullable(), screenshots: z.array(z.string()),
     version: z.string(), status: z.enum(APP_STATUSES), updateInReview: z.boolean(), reviewNotes: z.string().nullable(),
+    releaseNotes: z.string().nullable().describe("the release notes of the version in review; null once it is approved"),
     manifest: z.record(z.string(), z.unknown()).nullable(), createdAt: isoDate, updatedAt: isoDate, publishedAt: isoDate.nullable(),
   })
   .meta({ id: "AppRecord" });
@@ -49,3 +51,54 @@ export const AppReview = z
     createdAt: isoDate, updatedAt: isoDate,
   })
   .meta({ id: "AppReview" });
+
+/**
+ * The manifest, as an opaque object: its own JSON Schema (extensions, blocks, embeds, settings
+ * schema, hooks) is checked by the platform and documented in docs/developers/extensions.md.
+ */
+export const ManifestDocument = z
+  .record(z.string(), z.unknown())
+  .describe("The app's manifest. Validated by the platform against the manifest schema (extensions, blocks, embeds, settingsSchema, hooks): see docs/developers/extensions.md#the-manifest; a violation answers 400 naming the field.")
+  .meta({ id: "Manifest" });
+
+/** An approved version of an app, newest first (the changelog). */
+export const AppVersion = z.object({ id: z.string(), version: z.string(), scopes: z.array(z.string()), releaseNotes: z.string().nullable(), approvedAt: isoDate }).meta({ id: "AppVersion" });
+export const AppDetail = AppRecord.extend({ versions: z.array(AppVersion) }).meta({ id: "AppDetail" });
+export const AppCreated = AppRecord.extend({ clientSecret: z.string().describe("shown once; store it now") }).meta({ id: "AppCreated" });
+export const ClientSecret = z.object({ clientSecret: z.string().describe("the new secret; the old one fails at once") }).meta({ id: "ClientSecret" });
+
+export const ManifestSaved = z
+  .object({
+    manifest: ManifestDocument,
+    sync: z.object({ created: z.array(z.unknown()), updated: z.array(z.unknown()), deactivated: z.array(z.unknown()) }).describe("the extensions created, updated and deactivated (with dryRun: what would be)"),
+  })
+  .meta({ id: "ManifestSaved" });
+
+export const TestInstallation = z
+  .object({ installationId: z.string(), accessToken: z.string(), webhookSecret: z.string(), businessId: z.string(), isTestInstall: z.literal(true) })
+  .meta({ id: "TestInstallation" });
+export const TestStatus = z
+  .object({
+    installed: z.boolean(),
+    installation: z
+      .object({ installationId: z.string(), businessId: z.string(), isTestInstall: z.boolean(), needsReConsent: z.boolean(), scopes: z.array(z.string()), installedAt: isoDate })
+      .nullable(),
+  })
+  .meta({ id: "TestStatus" });
+
+export const TriggeredEvent = z.object({ eventId: z.string(), event: z.string(), businessId: z.string() }).meta({ id: "TriggeredEvent" });
+
+export const AppAnalytics = z
+  .object({
+    totalInstalls: z.number().int(), activeInstalls: z.number().int(),
+    webhookSuccessRate: z.number().nullable().describe("percent over the last 30 days; null without deliveries"),
+    avgWebhookLatencyMs: z.number().nullable(),
+    installTrend: z.array(z.object({ date: z.string(), installs: z.number().int(), uninstalls: z.number().int() })),
+    webhookDeliveries: z.array(z.object({ date: z.string(), succeeded: z.number().int(), failed: z.number().int() })),
+  })
+  .meta({ id: "AppAnalytics" });
+export const AppReviewList = listOf(AppReview, "AppReviewList");
+
+export const PublicAccount = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]) }).meta({ id: "Account" });
+export const AccountToken = z.object({ token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"), account: PublicAccount }).meta({ id: "AccountToken" });
+export const Registered = AccountToken.extend({ businessId: z.string().nullable().describe("the merchant's business; null for a developer") }).meta({ id: "Registered" });
