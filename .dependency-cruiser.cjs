@@ -16,14 +16,16 @@ module.exports = {
     {
       name: "platform-not-upward",
       severity: "error",
-      comment: "The platform's domains (app/platform/) are below the storefront runtime, the routes and the components: they never import them.",
+      comment:
+        "The platform's domains (app/platform/) are below the storefront runtime, the routes and the components: they never import them.",
       from: { path: "^app/platform/" },
       to: { path: "^(storefront/|app/routes/|app/components/)" },
     },
     {
       name: "db-is-the-bottom",
       severity: "error",
-      comment: "db/ holds the schema, the migrations and the client: it imports nothing of the app, the storefront or the jobs.",
+      comment:
+        "db/ holds the schema, the migrations and the client: it imports nothing of the app, the storefront or the jobs.",
       from: { path: "^db/" },
       to: { path: "^(app/|storefront/|jobs/)" },
     },
@@ -49,7 +51,11 @@ module.exports = {
     exclude: { path: "(^|/)(node_modules|build|public/build|\\.data|dist)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".cjs", ".mjs", ".json"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".cjs", ".mjs", ".json"],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

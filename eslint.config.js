@@ -9,7 +9,18 @@ import globals from "globals";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "build/", "public/", ".cache/", ".data/", "test-results/", "playwright-report/", "packages/*/dist/", "bench/results/", "db/migrations/"],
+    ignores: [
+      "node_modules/",
+      "build/",
+      "public/",
+      ".cache/",
+      ".data/",
+      "test-results/",
+      "playwright-report/",
+      "packages/*/dist/",
+      "bench/results/",
+      "db/migrations/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -17,7 +28,10 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx,js,cjs,mjs}"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-non-null-assertion": "off",
       "no-empty": ["error", { allowEmptyCatch: true }],

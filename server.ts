@@ -31,7 +31,10 @@ function ensureBuild(isProduction: boolean) {
     console.log("Building the web app…");
     // the production build, as `npm run build` makes it, whatever this process's NODE_ENV (a build
     // under NODE_ENV=test would use React's development JSX runtime, which production React lacks)
-    execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
   }
 }
 
@@ -52,7 +55,15 @@ if (["all", "web", "worker", undefined].includes(process.argv[2])) console.log("
 
 async function main() {
   const [mode = "all", ...args] = process.argv.slice(2);
-  const [{ EnvError, loadEnv }, { openDatabase }, { DEMO_LOGINS }, { createWebServer }, { startWorker }, { createAccount }, { ApiError }] = await Promise.all([
+  const [
+    { EnvError, loadEnv },
+    { openDatabase },
+    { DEMO_LOGINS },
+    { createWebServer },
+    { startWorker },
+    { createAccount },
+    { ApiError },
+  ] = await Promise.all([
     import("./app/platform/core/env.server"),
     import("./app/platform/runtime/database.server"),
     import("./app/platform/demo/seed.server"),
@@ -104,7 +115,9 @@ async function main() {
   const web = mode === "worker" ? null : await createWebServer({ db: database.db, env });
 
   if (web) {
-    console.log(`\n  Storefront App Platform is running at ${env.publicUrl}${web.port !== env.port ? ` (port ${web.port})` : ""}`);
+    console.log(
+      `\n  Storefront App Platform is running at ${env.publicUrl}${web.port !== env.port ? ` (port ${web.port})` : ""}`,
+    );
     console.log(`  Storefronts are served at           ${env.storefrontUrl} (an origin of their own)\n`);
     console.log("  Demo logins:");
     for (const l of DEMO_LOGINS) console.log(`    ${l.role.padEnd(9)} ${l.email.padEnd(22)} ${l.password}`);
@@ -116,7 +129,16 @@ async function main() {
   let stopping = false;
   // while stopping, a pool noticing that the database went away is expected, not a crash; so is a
   // lost connection while running (the database restarts): pools reconnect, the sweeper re-queues
-  const CONNECTION_ERRORS = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE", "CONNECTION_CLOSED", "CONNECTION_ENDED"]);
+  const CONNECTION_ERRORS = new Set([
+    "57P01",
+    "57P02",
+    "57P03",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "EPIPE",
+    "CONNECTION_CLOSED",
+    "CONNECTION_ENDED",
+  ]);
   const whileStopping = (error: unknown) => {
     if (stopping) return;
     const code = (error as { code?: string })?.code;
@@ -127,8 +149,13 @@ async function main() {
     // the database drivers can throw from a socket that closed under them (a restart, a failover)
     const stack = String((error as Error)?.stack ?? "");
     const message = String((error as Error)?.message ?? "");
-    if (/node_modules[\\/](pg|pg-pool|postgres)[\\/]/.test(stack) || /Connection terminated|not queryable|terminating connection/.test(message)) {
-      console.error(`[server] a database client failed after its connection closed (${(error as Error).message}); reconnecting`);
+    if (
+      /node_modules[\\/](pg|pg-pool|postgres)[\\/]/.test(stack) ||
+      /Connection terminated|not queryable|terminating connection/.test(message)
+    ) {
+      console.error(
+        `[server] a database client failed after its connection closed (${(error as Error).message}); reconnecting`,
+      );
       return;
     }
     console.error(error);

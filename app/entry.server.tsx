@@ -18,13 +18,24 @@ import { NonceContext } from "./components/nonce";
 import { inlineScriptHashes, storefrontCsp, type CspOrigins } from "./platform/runtime/csp.server";
 import { needsOwnDocument, pageCspNeeds, platformPageCsp } from "./platform/runtime/page-csp.server";
 import { isStorefrontPath } from "./platform/core/areas";
-import { PRIVATE_CACHE_CONTROL, SHARED_CACHE_CONTROL, SHARED_VARY, STOREFRONT_ETAG_HEADER } from "../storefront/http-cache";
+import {
+  PRIVATE_CACHE_CONTROL,
+  SHARED_CACHE_CONTROL,
+  SHARED_VARY,
+  STOREFRONT_ETAG_HEADER,
+} from "../storefront/http-cache";
 
 const STOREFRONT_LAYOUT = "routes/s.$businessSlug";
 /** The site builder's live preview (decision 017), a storefront page of its own outside the layout. */
 const STOREFRONT_PREVIEW = "routes/s.$businessSlug_.preview.$pageSlug";
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
   const context = remixContext.staticHandlerContext;
   const preview = context.matches.some((m) => m.route.id === STOREFRONT_PREVIEW);
   const storefront = !preview && isStorefrontPath(new URL(request.url).pathname);
@@ -38,7 +49,14 @@ export default function handleRequest(request: Request, responseStatusCode: numb
     // the frames of its app blocks and no embed's script; never cached; the token in its address
     // never leaves in a Referer
     const data = context.loaderData?.[STOREFRONT_PREVIEW] as { csp?: CspOrigins } | undefined;
-    responseHeaders.set("Content-Security-Policy", storefrontCsp(nonce!, { scriptOrigins: [], frameOrigins: data?.csp?.frameOrigins ?? [] }, { frameAncestors: [loadContext.env.publicUrl] }));
+    responseHeaders.set(
+      "Content-Security-Policy",
+      storefrontCsp(
+        nonce!,
+        { scriptOrigins: [], frameOrigins: data?.csp?.frameOrigins ?? [] },
+        { frameAncestors: [loadContext.env.publicUrl] },
+      ),
+    );
     responseHeaders.set("Cache-Control", "no-store");
     responseHeaders.set("Referrer-Policy", "strict-origin");
   } else if (storefront) {
@@ -64,7 +82,10 @@ export default function handleRequest(request: Request, responseStatusCode: numb
   if (nonce) html = html.replaceAll('<link rel="modulepreload"', `<link nonce="${nonce}" rel="modulepreload"`);
   if (shared) {
     // the page's own inline scripts (Remix's context, route modules and scroll restoration), by their hashes
-    responseHeaders.set("Content-Security-Policy", storefrontCsp({ hashes: inlineScriptHashes(html) }, layout?.csp ?? null));
+    responseHeaders.set(
+      "Content-Security-Policy",
+      storefrontCsp({ hashes: inlineScriptHashes(html) }, layout?.csp ?? null),
+    );
     responseHeaders.set("ETag", etag);
     responseHeaders.set("Cache-Control", SHARED_CACHE_CONTROL);
     responseHeaders.set("Vary", SHARED_VARY);
@@ -83,7 +104,12 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
   if (isStorefrontPath(url.pathname)) {
     // the data of a client-side navigation: shared like its page when that may be (storefront/http-cache.ts)
     const etag = request.headers.get(STOREFRONT_ETAG_HEADER);
-    if (etag !== null && response.status === 200 && !response.headers.has("Set-Cookie") && !response.headers.has("X-Remix-Redirect")) {
+    if (
+      etag !== null &&
+      response.status === 200 &&
+      !response.headers.has("Set-Cookie") &&
+      !response.headers.has("X-Remix-Redirect")
+    ) {
       response.headers.set("ETag", etag);
       response.headers.set("Cache-Control", SHARED_CACHE_CONTROL);
       response.headers.set("Vary", SHARED_VARY);
@@ -91,12 +117,21 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
     return response;
   }
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
-  if (request.method === "GET" && response.status === 200 && /\bapplication\/json\b/.test(response.headers.get("Content-Type") ?? "")) {
+  if (
+    request.method === "GET" &&
+    response.status === 200 &&
+    /\bapplication\/json\b/.test(response.headers.get("Content-Type") ?? "")
+  ) {
     if (needsOwnDocument(request, await response.clone().text())) {
       url.searchParams.delete("_data");
       return new Response(null, {
         status: 204,
-        headers: { "X-Remix-Redirect": url.pathname + url.search, "X-Remix-Status": "302", "X-Remix-Reload-Document": "true", "Cache-Control": "no-store" },
+        headers: {
+          "X-Remix-Redirect": url.pathname + url.search,
+          "X-Remix-Status": "302",
+          "X-Remix-Reload-Document": "true",
+          "Cache-Control": "no-store",
+        },
       });
     }
   }

@@ -15,11 +15,25 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const CONFIG = path.join(ROOT, ".dependency-cruiser.cjs");
 const DEPCRUISE = path.join(ROOT, "node_modules/.bin/depcruise");
 /** What `npm run lint:imports` checks. */
-export const LINT_IMPORTS_ARGS = ["--config", CONFIG, "app", "storefront", "db", "jobs", "packages", "server.ts", "e2e", "bench", "examples"];
+export const LINT_IMPORTS_ARGS = [
+  "--config",
+  CONFIG,
+  "app",
+  "storefront",
+  "db",
+  "jobs",
+  "packages",
+  "server.ts",
+  "e2e",
+  "bench",
+  "examples",
+];
 
 type Violation = { rule: { name: string }; from: string; to: string };
 async function cruise(cwd: string, args: string[]): Promise<Violation[]> {
-  const out = await run(DEPCRUISE, [...args, "--output-type", "json"], { cwd, maxBuffer: 256 * 1024 * 1024 }).catch((e) => e as { stdout: string });
+  const out = await run(DEPCRUISE, [...args, "--output-type", "json"], { cwd, maxBuffer: 256 * 1024 * 1024 }).catch(
+    (e) => e as { stdout: string },
+  );
   return JSON.parse(out.stdout).summary.violations as Violation[];
 }
 
@@ -36,15 +50,31 @@ describe("import rules", () => {
         mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
         writeFileSync(path.join(dir, name), text);
       };
-      file("tsconfig.json", JSON.stringify({ compilerOptions: { module: "ESNext", moduleResolution: "Bundler", baseUrl: ".", paths: { "~/*": ["./app/*"] } } }));
+      file(
+        "tsconfig.json",
+        JSON.stringify({
+          compilerOptions: {
+            module: "ESNext",
+            moduleResolution: "Bundler",
+            baseUrl: ".",
+            paths: { "~/*": ["./app/*"] },
+          },
+        }),
+      );
       file("storefront/site.ts", "export const site = 1;\n");
       file("app/routes/page.tsx", "export const page = 1;\n");
-      file("app/platform/orders/a.ts", 'import { site } from "../../../storefront/site";\nimport { page } from "~/routes/page";\nexport const a = site + page;\n');
+      file(
+        "app/platform/orders/a.ts",
+        'import { site } from "../../../storefront/site";\nimport { page } from "~/routes/page";\nexport const a = site + page;\n',
+      );
       file("db/client.ts", 'import { a } from "../app/platform/orders/a";\nexport const client = a;\n');
       file("jobs/worker.ts", 'import { task } from "./tasks/task";\nexport const worker = () => task;\n');
       file("jobs/tasks/task.ts", 'import { worker } from "../worker";\nexport const task = () => worker;\n');
       file("packages/sdk/src/index.ts", 'import { a } from "../../../app/platform/orders/a";\nexport const sdk = a;\n');
-      file("packages/sdk/test/sdk.test.ts", 'import { a } from "../../../app/platform/orders/a";\nexport const t = a;\n');
+      file(
+        "packages/sdk/test/sdk.test.ts",
+        'import { a } from "../../../app/platform/orders/a";\nexport const t = a;\n',
+      );
       const violations = await cruise(dir, ["--config", CONFIG, "app", "storefront", "db", "jobs", "packages"]);
       const seen = violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
       expect(seen).toEqual([

@@ -60,8 +60,25 @@ import * as oauthToken from "./routes/oauth.token";
 
 /** The App API and /webhooks, in the document's order. */
 export const APP_API_ROUTES: DeclaredRoute[] = [
-  products, productOne, productBySlug, orders, orderOne, orderStatus, orderPayment, reviews, reviewStats, analyticsDashboard, installation, business, pages, pageOne,
-  webhooks, webhookOne, deliveries, redeliver, webhookTest,
+  products,
+  productOne,
+  productBySlug,
+  orders,
+  orderOne,
+  orderStatus,
+  orderPayment,
+  reviews,
+  reviewStats,
+  analyticsDashboard,
+  installation,
+  business,
+  pages,
+  pageOne,
+  webhooks,
+  webhookOne,
+  deliveries,
+  redeliver,
+  webhookTest,
 ].map((m) => m.declared);
 
 /** The App API's OpenAPI 3.1 document, served at /app-api/openapi.json and shown in the portal's docs. */
@@ -69,11 +86,35 @@ export const appApiDocument = (publicUrl: string) => openApiDocument(APP_API_ROU
 
 /** The Platform API: /auth, /oauth/token, /developer, /merchant and /review, in the document's order. */
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
-  authRegister, authLogin, oauthToken,
-  developerApps, developerApp, developerClientSecret, developerManifest, developerSubmit, developerTestInstall, developerTestStatus, developerTestUninstall,
-  developerTrigger, developerListen, developerListenAnswer, developerAnalytics, developerReviews, developerReviewReply,
-  merchantInstallations, merchantInstallation, merchantConsent, merchantSettings, merchantEmbed, merchantReview, merchantPages, merchantPage,
-  reviewQueue, reviewApprove, reviewReject, reviewHide,
+  authRegister,
+  authLogin,
+  oauthToken,
+  developerApps,
+  developerApp,
+  developerClientSecret,
+  developerManifest,
+  developerSubmit,
+  developerTestInstall,
+  developerTestStatus,
+  developerTestUninstall,
+  developerTrigger,
+  developerListen,
+  developerListenAnswer,
+  developerAnalytics,
+  developerReviews,
+  developerReviewReply,
+  merchantInstallations,
+  merchantInstallation,
+  merchantConsent,
+  merchantSettings,
+  merchantEmbed,
+  merchantReview,
+  merchantPages,
+  merchantPage,
+  reviewQueue,
+  reviewApprove,
+  reviewReject,
+  reviewHide,
 ].map((m) => m.declared);
 
 /** The Platform API's OpenAPI 3.1 document, served at /developer/openapi.json. */

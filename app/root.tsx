@@ -1,8 +1,32 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, Links, Meta, NavLink, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLoaderData, useLocation, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useLocation,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import styles from "./styles.css";
-import { csrfTokenOf, getSession, hasStrayShopperToken, maskCsrfToken, getSignedInAccount, homeFor, sessionStorageFor, shopperCsrfToken } from "./platform/accounts/session.server";
+import {
+  csrfTokenOf,
+  getSession,
+  hasStrayShopperToken,
+  maskCsrfToken,
+  getSignedInAccount,
+  homeFor,
+  sessionStorageFor,
+  shopperCsrfToken,
+} from "./platform/accounts/session.server";
 import { CsrfInput } from "./components/csrf";
 import { useNonce } from "./components/nonce";
 import { EmbedScripts } from "./components/embeds";
@@ -13,7 +37,11 @@ export const meta: MetaFunction = ({ error }) => {
   // a page whose loader failed shows the root's error page: its title says what happened
   if (!error) return [{ title: "Storefront Apps" }];
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  return [{ title: `${status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"} · Storefront Apps` }];
+  return [
+    {
+      title: `${status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"} · Storefront Apps`,
+    },
+  ];
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -26,7 +54,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // a storefront token without a cart (page views set one before decision 021, for 7 days) is taken
   // away, so that the visitor's next page is the shared one
   const stray = isStorefrontPath(url.pathname) && hasStrayShopperToken(request);
-  const { token, created } = stray ? { token: "", created: false } : storefront ? { token: shopperCsrfToken(session), created: false } : csrfTokenOf(session);
+  const { token, created } = stray
+    ? { token: "", created: false }
+    : storefront
+      ? { token: shopperCsrfToken(session), created: false }
+      : csrfTokenOf(session);
   const account = await getSignedInAccount(request, context);
   const headers: HeadersInit = stray
     ? { "Set-Cookie": await sessionStorageFor(request, context.env).destroySession(session) }
@@ -35,11 +67,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : {};
   return json(
     // masked afresh in every response: compressed pages must not reveal the token (BREACH, decision 020)
-    { csrf: token ? maskCsrfToken(token) : "", origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl }, account: account ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) } : null },
+    {
+      csrf: token ? maskCsrfToken(token) : "",
+      origins: { platform: context.env.publicUrl, storefront: context.env.storefrontUrl },
+      account: account
+        ? { name: account.name, email: account.email, role: account.role, home: homeFor(account.role) }
+        : null,
+    },
     { headers },
   );
 }
-
 
 function Header() {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -47,11 +84,22 @@ function Header() {
   return (
     <header className="topbar">
       <Link to="/" className="brand">
-        <span className="brand-mark" aria-hidden>◆</span> Storefront Apps
+        <span className="brand-mark" aria-hidden>
+          ◆
+        </span>{" "}
+        Storefront Apps
       </Link>
       <nav className="topnav" aria-label="Main">
         <NavLink to="/marketplace">Marketplace</NavLink>
-        {account ? <NavLink to={account.home}>{account.role === "DEVELOPER" ? "Developer portal" : account.role === "MERCHANT" ? "Admin" : "Review console"}</NavLink> : null}
+        {account ? (
+          <NavLink to={account.home}>
+            {account.role === "DEVELOPER"
+              ? "Developer portal"
+              : account.role === "MERCHANT"
+                ? "Admin"
+                : "Review console"}
+          </NavLink>
+        ) : null}
       </nav>
       <div className="topbar-account">
         {account ? (
@@ -61,13 +109,17 @@ function Header() {
             </span>
             <Form method="post" action="/logout">
               <CsrfInput />
-              <button type="submit" className="button-link">Sign out</button>
+              <button type="submit" className="button-link">
+                Sign out
+              </button>
             </Form>
           </>
         ) : (
           <>
             <Link to="/login">Sign in</Link>
-            <Link to="/signup" className="button small">Sign up</Link>
+            <Link to="/signup" className="button small">
+              Sign up
+            </Link>
           </>
         )}
       </div>
@@ -88,7 +140,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content={storefront ? "width=device-width, initial-scale=1, viewport-fit=cover" : "width=device-width, initial-scale=1"} />
+        <meta
+          name="viewport"
+          content={
+            storefront
+              ? "width=device-width, initial-scale=1, viewport-fit=cover"
+              : "width=device-width, initial-scale=1"
+          }
+        />
         <Meta />
         <Links />
         <EmbedScripts position="head" />
@@ -112,7 +171,9 @@ export default function App() {
       {storefront ? null : (
         <>
           {/* every platform page's <main> is #main (the storefront has its own skip link) */}
-          <a className="skip-link" href="#main">Skip to content</a>
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
           <Header />
         </>
       )}
@@ -136,10 +197,24 @@ export function ErrorBoundary() {
     : "Something went wrong on our side. Please try again.";
   return (
     <main id="main" tabIndex={-1} className="page narrow error-page">
-      <h1>{status === 404 ? "Page not found" : status === 403 ? "Not allowed" : status === 400 ? "We could not accept that" : "Something went wrong"}</h1>
+      <h1>
+        {status === 404
+          ? "Page not found"
+          : status === 403
+            ? "Not allowed"
+            : status === 400
+              ? "We could not accept that"
+              : "Something went wrong"}
+      </h1>
       <p className="lead">{message}</p>
       <p>
-        {shop && shop.length > 3 ? <Link to={shop} reloadDocument>Back to the shop</Link> : shop ? null : <Link to="/">Back to the home page</Link>}
+        {shop && shop.length > 3 ? (
+          <Link to={shop} reloadDocument>
+            Back to the shop
+          </Link>
+        ) : shop ? null : (
+          <Link to="/">Back to the home page</Link>
+        )}
       </p>
     </main>
   );

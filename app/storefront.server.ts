@@ -12,5 +12,12 @@
 export * from "../storefront/site.server";
 export * from "../storefront/cart.server";
 export * from "./platform/orders/order-link.server";
-export { checkout, checkoutSchema, quote, TotalChangedError, type Quote, type Priced } from "./platform/orders/checkout.server";
+export {
+  checkout,
+  checkoutSchema,
+  quote,
+  TotalChangedError,
+  type Quote,
+  type Priced,
+} from "./platform/orders/checkout.server";
 export { products } from "../db/schema";

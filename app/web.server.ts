@@ -23,7 +23,8 @@ export { JSON_PREFIXES, isJsonPath };
 function validHost(value: string | string[] | undefined): boolean {
   if (value === undefined) return true;
   // a name or address and a port: nothing that could add a path, a query or credentials to the URL
-  if (typeof value !== "string" || !/^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value)) return false;
+  if (typeof value !== "string" || !/^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value))
+    return false;
   try {
     return new URL(`http://${value}/`).host !== "";
   } catch {
@@ -35,9 +36,20 @@ function validHost(value: string | string[] | undefined): boolean {
  * Refuses a request before routing: the contract's error body on the JSON areas (RFC 6749's on the
  * token endpoint, contract section 4), plain text on pages; the unread body is discarded.
  */
-function refuse(req: express.Request, res: express.Response, status: number, message: string, options: { json?: boolean } = {}) {
+function refuse(
+  req: express.Request,
+  res: express.Response,
+  status: number,
+  message: string,
+  options: { json?: boolean } = {},
+) {
   res.status(status);
-  if (options.json || isJsonPath(req.path)) res.json(req.path === "/oauth/token" ? { error: "invalid_request", error_description: message } : errorBody(status, message));
+  if (options.json || isJsonPath(req.path))
+    res.json(
+      req.path === "/oauth/token"
+        ? { error: "invalid_request", error_description: message }
+        : errorBody(status, message),
+    );
   else res.type("text/plain").send(message);
   req.resume();
 }
@@ -53,7 +65,13 @@ export async function loadBuild(): Promise<ServerBuild> {
 /** The site builder's live preview, `routes/s.$businessSlug_.preview.$pageSlug`. */
 const PREVIEW_PATH = /^\/s\/[^/]+\/preview\/[^/]+\/?$/;
 
-export async function createWebServer(options: { db: Database; env: Env; port?: number; host?: string; build?: ServerBuild }): Promise<WebServer> {
+export async function createWebServer(options: {
+  db: Database;
+  env: Env;
+  port?: number;
+  host?: string;
+  build?: ServerBuild;
+}): Promise<WebServer> {
   const { db, env } = options;
   const build = options.build ?? (await loadBuild());
   const app = express();
@@ -89,7 +107,8 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
     // A NUL character (%00) in the path or query cannot be stored or looked up in PostgreSQL text.
     if (/%00/.test(req.url)) return refuse(req, res, 400, "The address may not contain %00");
     // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
-    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) return refuse(req, res, 400, "Malformed Host header");
+    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"]))
+      return refuse(req, res, 400, "Malformed Host header");
     // Pages: a state-changing request from another site is refused before it reaches a form action
     // ("null", an opaque origin, too: Remix would refuse it with a 500)
     const origin = req.headers.origin;
@@ -124,9 +143,16 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   // this process out until it is back (issue 25); a check never waits more than 2 s
   app.get("/healthz", (_req, res) => {
     const started = Date.now();
-    Promise.race([db.execute(sql`select 1`), new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 2 s")), 2_000).unref())]).then(
+    Promise.race([
+      db.execute(sql`select 1`),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 2 s")), 2_000).unref()),
+    ]).then(
       () => res.set("Cache-Control", "no-store").json({ ok: true, database: { ok: true, ms: Date.now() - started } }),
-      (e: Error) => res.status(503).set({ "Cache-Control": "no-store", "Retry-After": "5" }).json({ ok: false, database: { ok: false, error: e.message } }),
+      (e: Error) =>
+        res
+          .status(503)
+          .set({ "Cache-Control": "no-store", "Retry-After": "5" })
+          .json({ ok: false, database: { ok: false, error: e.message } }),
     );
   });
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
@@ -136,7 +162,11 @@ export async function createWebServer(options: { db: Database; env: Env; port?: 
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
-  const handler = createRequestHandler({ build, mode: env.isProduction ? "production" : "development", getLoadContext: () => ({ db, env }) });
+  const handler = createRequestHandler({
+    build,
+    mode: env.isProduction ? "production" : "development",
+    getLoadContext: () => ({ db, env }),
+  });
   // app.use, not app.all("*"): Express would decode the path as a route parameter and answer an
   // invalid percent-encoding (/developer/apps/%FF) with its own HTML error page and stack trace.
   app.use((req, res, next) => {

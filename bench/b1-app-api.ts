@@ -26,9 +26,18 @@ const PAGE_SQL = `
 
 type Row = Record<string, unknown>;
 const serialize = (p: Row) => ({
-  id: p["r.id"], name: p["r.name"], description: p["r.description"], price: (p["r.price"] as number) / 100, category: p["r.category"],
-  isAvailable: p["r.isAvailable"], imageUrl: p["r.imageUrl"], slug: p["r.slug"], status: p["r.status"], stock: p["r.stock"],
-  createdAt: (p["r.createdAt"] as Date).toISOString(), updatedAt: (p["r.updatedAt"] as Date).toISOString(),
+  id: p["r.id"],
+  name: p["r.name"],
+  description: p["r.description"],
+  price: (p["r.price"] as number) / 100,
+  category: p["r.category"],
+  isAvailable: p["r.isAvailable"],
+  imageUrl: p["r.imageUrl"],
+  slug: p["r.slug"],
+  status: p["r.status"],
+  stock: p["r.stock"],
+  createdAt: (p["r.createdAt"] as Date).toISOString(),
+  updatedAt: (p["r.updatedAt"] as Date).toISOString(),
 });
 
 async function listen(server: http.Server): Promise<string> {
@@ -49,7 +58,11 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
     const sameSql = http.createServer(async (req, res) => {
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
       const t = Date.now();
-      const [caller] = await sql.unsafe(CALLER_COUNTED_SQL, [sha256(bearer), new Date(t - (t % WINDOW_MS)).toISOString()], { prepare: true });
+      const [caller] = await sql.unsafe(
+        CALLER_COUNTED_SQL,
+        [sha256(bearer), new Date(t - (t % WINDOW_MS)).toISOString()],
+        { prepare: true },
+      );
       if (!caller) return void res.writeHead(401).end();
       const rows = await sql.unsafe(PAGE_SQL, [caller["b.id"] as string, 50, 0], { prepare: true });
       res.writeHead(200, { "Content-Type": "application/json" });
@@ -61,7 +74,20 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
         sql`select * from products where business_id = ${businessId} order by created_at desc, id desc limit 50 offset 0`,
         sql`select sum(n)::int as n from business_counts where business_id = ${businessId} and entity = 'products'`,
       ]);
-      const data = rows.map((p) => ({ id: p.id, name: p.name, description: p.description, price: p.price / 100, category: p.category, isAvailable: p.is_available, imageUrl: p.image_url, slug: p.slug, status: p.status, stock: p.stock, createdAt: p.created_at.toISOString(), updatedAt: p.updated_at.toISOString() }));
+      const data = rows.map((p) => ({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        price: p.price / 100,
+        category: p.category,
+        isAvailable: p.is_available,
+        imageUrl: p.image_url,
+        slug: p.slug,
+        status: p.status,
+        stock: p.stock,
+        createdAt: p.created_at.toISOString(),
+        updatedAt: p.updated_at.toISOString(),
+      }));
       res.writeHead(200, { "Content-Type": "application/json" });
       res.end(JSON.stringify({ data, total: count?.n ?? 0, page: 1, limit: 50 }));
     });
@@ -69,15 +95,21 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
     const readUrl = await listen(readOnly);
     const headers = { Authorization: `Bearer ${token}` };
     // the floors answer what the platform answers
-    const [mine, theirs] = await Promise.all([fetch(`${b.web.url}/app-api/products?limit=50`, { headers }).then((r) => r.json()), fetch(sameUrl, { headers }).then((r) => r.json())]);
-    if (JSON.stringify(mine) !== JSON.stringify(theirs)) throw new Error("the same-SQL floor does not answer what the platform answers");
+    const [mine, theirs] = await Promise.all([
+      fetch(`${b.web.url}/app-api/products?limit=50`, { headers }).then((r) => r.json()),
+      fetch(sameUrl, { headers }).then((r) => r.json()),
+    ]);
+    if (JSON.stringify(mine) !== JSON.stringify(theirs))
+      throw new Error("the same-SQL floor does not answer what the platform answers");
 
     const rows: Record<string, unknown>[] = [];
     for (const connections of [1, 16, 64]) {
       const platform = await load(`${b.web.url}/app-api/products?limit=50`, { connections, durationSec, headers });
       const floor = await load(sameUrl, { connections, durationSec, headers });
       const light = await load(readUrl, { connections, durationSec });
-      for (const r of [platform, floor, light]) if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors at ${connections} connections`);
+      for (const r of [platform, floor, light])
+        if (r.non2xx || r.errors)
+          throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors at ${connections} connections`);
       rows.push({
         connections,
         "platform rps": platform.rps,
@@ -102,4 +134,7 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

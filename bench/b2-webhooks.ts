@@ -22,11 +22,23 @@ export async function run() {
   const floor = await startBench();
   let floorSeconds: number;
   try {
-    await floor.db.db.execute(sql`select graphile_worker.add_jobs(array(select row('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec from generate_series(1, ${EVENTS})))`);
+    await floor.db.db.execute(
+      sql`select graphile_worker.add_jobs(array(select row('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec from generate_series(1, ${EVENTS})))`,
+    );
     const started = performance.now();
-    const runner: Runner = await runWorker({ connectionString: floor.dbUrl, concurrency: CONCURRENCY, maxPoolSize: CONCURRENCY + 2, noHandleSignals: true, pollInterval: 100, taskList: { noop: async () => {} }, logger: quietLogger });
+    const runner: Runner = await runWorker({
+      connectionString: floor.dbUrl,
+      concurrency: CONCURRENCY,
+      maxPoolSize: CONCURRENCY + 2,
+      noHandleSignals: true,
+      pollInterval: 100,
+      taskList: { noop: async () => {} },
+      logger: quietLogger,
+    });
     for (;;) {
-      const [{ n }] = await floor.db.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs`);
+      const [{ n }] = await floor.db.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from graphile_worker.jobs`,
+      );
       if (n === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -58,9 +70,17 @@ export async function run() {
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
     const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
     const dev = await developer(b);
-    const { appId } = await testInstallToken(b, dev, ["read_orders"], { webhookUrl: url, webhookEvents: ["order.status_changed"] });
+    const { appId } = await testInstallToken(b, dev, ["read_orders"], {
+      webhookUrl: url,
+      webhookEvents: ["order.status_changed"],
+    });
     // a production install (approval converts the test install), so deliveries also feed the analytics rollup
-    const reviewer = await createAccount(b.db.db, { email: `rev-${Date.now()}@bench.test`, password: "bench-password", name: "R", role: "REVIEWER" });
+    const reviewer = await createAccount(b.db.db, {
+      email: `rev-${Date.now()}@bench.test`,
+      password: "bench-password",
+      name: "R",
+      role: "REVIEWER",
+    });
     await submitApp(b.db.db, dev.account.id, appId);
     await approveApp(b.db.db, reviewer.account.id, appId);
 
@@ -68,13 +88,22 @@ export async function run() {
     const started = Date.now();
     for (let i = 0; i < EVENTS; i += 500)
       await b.db.db.transaction((tx) =>
-        emitEvents(tx, Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => ({ businessId: dev.business.id, type: "order.status_changed", data: { orderId: `ord_${i + k}`, status: "CONFIRMED" } }))),
+        emitEvents(
+          tx,
+          Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => ({
+            businessId: dev.business.id,
+            type: "order.status_changed",
+            data: { orderId: `ord_${i + k}`, status: "CONFIRMED" },
+          })),
+        ),
       );
     const committed = Date.now();
     const deadline = Date.now() + 600_000;
     while (received.size < EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const seconds = (last - started) / 1000;
-    const [{ failed }] = await b.db.db.execute<{ failed: number }>(sql`select count(*)::int as failed from webhook_deliveries where status <> 'SUCCEEDED'`);
+    const [{ failed }] = await b.db.db.execute<{ failed: number }>(
+      sql`select count(*)::int as failed from webhook_deliveries where status <> 'SUCCEEDED'`,
+    );
     const row = {
       events: EVENTS,
       delivered: received.size,
@@ -96,4 +125,7 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

@@ -34,7 +34,10 @@ type Peer = { call<T>(cmd: Record<string, unknown>): Promise<T>; close(): void }
 type Receipts = { count: number; lastReceipt: number; latencies: number[]; duplicates: number };
 
 export function startPeer(): Peer {
-  const child = fork(fileURLToPath(new URL("./b2e-peer.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(fileURLToPath(new URL("./b2e-peer.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   let next = 0;
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   child.on("message", (m: { id: number; result?: unknown; error?: string }) => {
@@ -64,7 +67,15 @@ async function clients(total: number, count: number, one: (i: number) => Promise
   );
 }
 
-type Figures = { orders: number; "orders/s": number; "deliveries/s": number; "p50 order→receipt ms": number; "p99 order→receipt ms": number; duplicates: number; "node CPU ms/order": number };
+type Figures = {
+  orders: number;
+  "orders/s": number;
+  "deliveries/s": number;
+  "p50 order→receipt ms": number;
+  "p99 order→receipt ms": number;
+  duplicates: number;
+  "node CPU ms/order": number;
+};
 
 /**
  * The figures of a run. `cpu`: process.cpuUsage() at its start: CPU time of the measured process
@@ -105,14 +116,35 @@ async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
       logger: quietLogger,
       taskList: {
         deliver: async (payload) => {
-          const body = JSON.stringify({ id: `dlv_${randomBytes(10).toString("hex")}`, event: "order.created", timestamp: new Date().toISOString(), webhookId: "wh_floor", businessId: "biz_floor", data: payload });
+          const body = JSON.stringify({
+            id: `dlv_${randomBytes(10).toString("hex")}`,
+            event: "order.created",
+            timestamp: new Date().toISOString(),
+            webhookId: "wh_floor",
+            businessId: "biz_floor",
+            data: payload,
+          });
           const ts = Math.floor(Date.now() / 1000);
           const signature = createHmac("sha256", secret).update(`${ts}.${body}`).digest("hex");
           await new Promise<void>((resolve, reject) => {
-            const req = http.request(receiver.url, { method: "POST", agent, headers: { "Content-Type": "application/json", "X-Webhook-Signature": `sha256=${signature}`, "X-Webhook-Timestamp": String(ts) } }, (res) => {
-              res.resume();
-              res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-            });
+            const req = http.request(
+              receiver.url,
+              {
+                method: "POST",
+                agent,
+                headers: {
+                  "Content-Type": "application/json",
+                  "X-Webhook-Signature": `sha256=${signature}`,
+                  "X-Webhook-Timestamp": String(ts),
+                },
+              },
+              (res) => {
+                res.resume();
+                res.on("end", () =>
+                  res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`)),
+                );
+              },
+            );
             req.on("error", reject);
             req.end(body);
           });
@@ -148,8 +180,15 @@ async function platformFixture(peer: Peer) {
   await peer.call({ cmd: "reset" });
   const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });
   const dev = await developer(b);
-  const { token } = await testInstallToken(b, dev, ["write_orders", "read_orders", "read_products"], { webhookUrl: receiver.url, webhookEvents: ["order.created"] });
-  const products = (await b.db.sql<{ id: string }[]>`select id from products where business_id = ${dev.business.id} and status = 'ACTIVE' and is_available and stock is null order by id`).map((r) => r.id);
+  const { token } = await testInstallToken(b, dev, ["write_orders", "read_orders", "read_products"], {
+    webhookUrl: receiver.url,
+    webhookEvents: ["order.created"],
+  });
+  const products = (
+    await b.db.sql<
+      { id: string }[]
+    >`select id from products where business_id = ${dev.business.id} and status = 'ACTIVE' and is_available and stock is null order by id`
+  ).map((r) => r.id);
   return { b, dev, token, products };
 }
 
@@ -161,7 +200,14 @@ export async function storefrontRun(peer: Peer): Promise<Figures & { "failed che
   const { b, dev, products } = await platformFixture(peer);
   try {
     const cpu = process.cpuUsage();
-    const run = await peer.call<{ started: number; lastOrder: number; failed: number }>({ cmd: "storefront", base: b.env.storefrontUrl, shop: `/s/${dev.business.slug}`, products, total: ORDERS, clients: CLIENTS });
+    const run = await peer.call<{ started: number; lastOrder: number; failed: number }>({
+      cmd: "storefront",
+      base: b.env.storefrontUrl,
+      shop: `/s/${dev.business.slug}`,
+      products,
+      total: ORDERS,
+      clients: CLIENTS,
+    });
     const receipts = await peer.call<Receipts>({ cmd: "wait", n: ORDERS - run.failed });
     return { ...figures(ORDERS, run.started, run.lastOrder, receipts, cpu), "failed checkouts": run.failed };
   } finally {
@@ -196,20 +242,37 @@ function sampleLockWaits(sql: postgres.Sql) {
     stopped = true;
     await loop;
     const top = [...kinds].sort((a, b) => b[1] - a[1])[0];
-    return { "lock waiters (mean)": Math.round((waiting / Math.max(1, samples)) * 100) / 100, "most waited for": top ? top[0] : "-" };
+    return {
+      "lock waiters (mean)": Math.round((waiting / Math.max(1, samples)) * 100) / 100,
+      "most waited for": top ? top[0] : "-",
+    };
   };
 }
 
 /** The platform: the real API, the real checkout, the real outbox and dispatcher. */
-export async function platformRun(peer: Peer, orders = ORDERS): Promise<Figures & { "API errors": number; "lock waiters (mean)": number; "most waited for": string }> {
+export async function platformRun(
+  peer: Peer,
+  orders = ORDERS,
+): Promise<Figures & { "API errors": number; "lock waiters (mean)": number; "most waited for": string }> {
   const { b, token, products } = await platformFixture(peer);
   try {
     const bodies = Array.from({ length: orders }, (_, i) =>
-      JSON.stringify({ customer: { name: `Shopper ${i}`, phone: "555 0100" }, items: [{ productId: products[i % products.length], quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }),
+      JSON.stringify({
+        customer: { name: `Shopper ${i}`, phone: "555 0100" },
+        items: [{ productId: products[i % products.length], quantity: 1 }],
+        deliveryMethod: "PICKUP",
+        paymentMethod: "CASH",
+      }),
     );
     const cpu = process.cpuUsage();
     const locks = sampleLockWaits(b.db.sql);
-    const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({ cmd: "api", url: `${b.web.url}/app-api/orders`, token, bodies, clients: CLIENTS });
+    const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({
+      cmd: "api",
+      url: `${b.web.url}/app-api/orders`,
+      token,
+      bodies,
+      clients: CLIENTS,
+    });
     const waits = await locks();
     const receipts = await peer.call<Receipts>({ cmd: "wait", n: orders - run.errors });
     return { ...figures(orders, run.started, run.lastOrder, receipts, cpu), "API errors": run.errors, ...waits };
@@ -255,8 +318,17 @@ export async function run() {
   };
   table(`B2e Flash sale: ${ORDERS} orders, ${CLIENTS} clients, one business, order.created to one receiver`, rows);
   table("B2e summary (medians of the rounds)", [summary]);
-  writeResult("b2e-flash-sale", { orders: ORDERS, clients: CLIENTS, workerConcurrency: WORKER_CONCURRENCY, rounds: rows, summary });
+  writeResult("b2e-flash-sale", {
+    orders: ORDERS,
+    clients: CLIENTS,
+    workerConcurrency: WORKER_CONCURRENCY,
+    rounds: rows,
+    summary,
+  });
   return summary;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

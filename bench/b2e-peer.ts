@@ -55,7 +55,12 @@ function shopper(base: string, agent: http.Agent) {
       const headers: Record<string, string> = { Cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
       // a browser's form POST names its origin (decision 021: a shopper without a cart holds no token,
       // and the storefront takes their first cart on the browser's word that the form is its own)
-      if (body) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(base).origin, "Sec-Fetch-Site": "same-origin" });
+      if (body)
+        Object.assign(headers, {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: new URL(base).origin,
+          "Sec-Fetch-Site": "same-origin",
+        });
       const req = http.request(base + path, { method, agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
@@ -96,10 +101,18 @@ async function handle(msg: Msg): Promise<unknown> {
       const agent = new http.Agent({ keepAlive: true, maxSockets: msg.clients });
       const post = (body: string) =>
         new Promise<number>((resolve, reject) => {
-          const req = http.request(msg.url, { method: "POST", agent, headers: { Authorization: `Bearer ${msg.token}`, "Content-Type": "application/json" } }, (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-          });
+          const req = http.request(
+            msg.url,
+            {
+              method: "POST",
+              agent,
+              headers: { Authorization: `Bearer ${msg.token}`, "Content-Type": "application/json" },
+            },
+            (res) => {
+              res.resume();
+              res.on("end", () => resolve(res.statusCode ?? 0));
+            },
+          );
           req.on("error", reject);
           req.end(body);
         });
@@ -129,13 +142,24 @@ async function handle(msg: Msg): Promise<unknown> {
       await Promise.all(
         shoppers.map(async (s) => {
           for (let i = next++; i < msg.total; i = next++) {
-            await s.send("POST", `${msg.shop}/cart`, { intent: "add", productId: msg.products[i % msg.products.length], quantity: "1" });
+            await s.send("POST", `${msg.shop}/cart`, {
+              intent: "add",
+              productId: msg.products[i % msg.products.length],
+              quantity: "1",
+            });
             const form = await s.send("GET", `${msg.shop}/checkout`);
             const checkoutKey = /name="checkoutKey" value="([^"]+)"/.exec(form.body)?.[1] ?? "";
             // the total for pickup, as the page's fetcher asks for it when the shopper picks it; sent back with the order
             const quote = await s.send("GET", `${msg.shop}/checkout/quote?deliveryMethod=PICKUP`);
             const quotedAmount = String(JSON.parse(quote.body).amount);
-            const placed = await s.send("POST", `${msg.shop}/checkout`, { checkoutKey, quotedAmount, name: `Shopper ${i}`, phone: "555 0100", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
+            const placed = await s.send("POST", `${msg.shop}/checkout`, {
+              checkoutKey,
+              quotedAmount,
+              name: `Shopper ${i}`,
+              phone: "555 0100",
+              deliveryMethod: "PICKUP",
+              paymentMethod: "CASH",
+            });
             if (placed.status !== 302 || !String(placed.headers.location).includes("/orders/")) failed++;
             lastOrder = Date.now();
           }

@@ -29,14 +29,26 @@ const HOOK_APP = `
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
 /** One POST with a keep-alive connection; the answer's status and body. */
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -57,11 +69,21 @@ export async function run(samples = Number(process.env.BENCH_SAMPLES ?? 60)) {
     const dev = await developer(b);
     let token = "";
     for (let i = 0; i < APPS; i++) {
-      const installed = await testInstallToken(b, dev, ["write_orders", "write_checkout"], { webhookUrl: `${base}/app${i}`, manifest: { hooks: [{ hookPoint: "order.calculate_discounts", url: "/discounts", timeout: 2000 }] } });
+      const installed = await testInstallToken(b, dev, ["write_orders", "write_checkout"], {
+        webhookUrl: `${base}/app${i}`,
+        manifest: { hooks: [{ hookPoint: "order.calculate_discounts", url: "/discounts", timeout: 2000 }] },
+      });
       token = installed.token;
     }
-    const [product] = await b.db.db.execute<{ id: string }>(sql`select id from products where business_id = ${dev.business.id} and stock is null and is_available limit 1`);
-    const body = JSON.stringify({ customer: { name: "Bench", phone: "555" }, items: [{ productId: product.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" });
+    const [product] = await b.db.db.execute<{ id: string }>(
+      sql`select id from products where business_id = ${dev.business.id} and stock is null and is_available limit 1`,
+    );
+    const body = JSON.stringify({
+      customer: { name: "Bench", phone: "555" },
+      items: [{ productId: product.id, quantity: 1 }],
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CASH",
+    });
     const checkouts: number[] = [];
     const floors: number[] = [];
     // alternate checkout and floor so that both see the same machine; the first five of each warm up
@@ -70,9 +92,14 @@ export async function run(samples = Number(process.env.BENCH_SAMPLES ?? 60)) {
       const res = await post(`${b.web.url}/app-api/orders`, body, { Authorization: `Bearer ${token}` });
       const took = ms(started);
       const json = JSON.parse(res.text);
-      if (res.status !== 201 || json.discount !== (APPS * 10) / 100) throw new Error(`checkout ${res.status} ${res.text}`);
+      if (res.status !== 201 || json.discount !== (APPS * 10) / 100)
+        throw new Error(`checkout ${res.status} ${res.text}`);
       started = performance.now();
-      await Promise.all(Array.from({ length: APPS }, (_, k) => post(`${base}/app${k}/discounts`, '{"hookPoint":"order.calculate_discounts"}')));
+      await Promise.all(
+        Array.from({ length: APPS }, (_, k) =>
+          post(`${base}/app${k}/discounts`, '{"hookPoint":"order.calculate_discounts"}'),
+        ),
+      );
       const floor = ms(started);
       if (i >= 5) {
         checkouts.push(took);
@@ -101,4 +128,7 @@ export async function run(samples = Number(process.env.BENCH_SAMPLES ?? 60)) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

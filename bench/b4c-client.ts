@@ -6,10 +6,25 @@
  */
 import autocannon from "autocannon";
 
-export type ClientRun = { url: string; paths: string[]; connections: number; durationSec: number; headers?: Record<string, string> };
-export type ClientResult = { requests: number; rps: number; p50: number; p90: number; p99: number; errors: number; statuses: Record<string, number> };
+export type ClientRun = {
+  url: string;
+  paths: string[];
+  connections: number;
+  durationSec: number;
+  headers?: Record<string, string>;
+};
+export type ClientResult = {
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  errors: number;
+  statuses: Record<string, number>;
+};
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 const round = (v: number) => Math.round(v * 100) / 100;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -17,7 +32,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const times: number[] = [];
   const statuses: Record<string, number> = {};
   const instance = autocannon(
-    { url: run.url, connections: run.connections, duration: run.durationSec, pipelining: 1, headers: run.headers ?? {}, requests: run.paths.map((path) => ({ method: "GET" as const, path })) },
+    {
+      url: run.url,
+      connections: run.connections,
+      duration: run.durationSec,
+      pipelining: 1,
+      headers: run.headers ?? {},
+      requests: run.paths.map((path) => ({ method: "GET" as const, path })),
+    },
     (error, result) => {
       if (error) throw error;
       times.sort((a, b) => a - b);

@@ -18,36 +18,120 @@ export const BASE_BLOCKS = [
   { kind: "builtin", type: "product-grid", settings: { limit: 8 } },
 ];
 
-export type BenchShop = { businessId: string; slug: string; merchantId: string; productSlugs: string[]; productIds: string[] };
+export type BenchShop = {
+  businessId: string;
+  slug: string;
+  merchantId: string;
+  productSlugs: string[];
+  productIds: string[];
+};
 
-export async function richShop(b: Bench, options: { plain?: boolean } = {}): Promise<{ rich: BenchShop; plain: BenchShop | null }> {
+export async function richShop(
+  b: Bench,
+  options: { plain?: boolean } = {},
+): Promise<{ rich: BenchShop; plain: BenchShop | null }> {
   const db = b.db.db;
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const dev = await createAccount(db, { email: `d${stamp}@bench.test`, password: "bench-password", name: "D", role: "DEVELOPER" });
-  const rev = await createAccount(db, { email: `r${stamp}@bench.test`, password: "bench-password", name: "R", role: "REVIEWER" });
-  const rich = await createAccount(db, { email: `m${stamp}@bench.test`, password: "bench-password", name: "M", role: "MERCHANT", businessName: `Rich ${stamp}`, withDemoData: true });
-  const plain = options.plain ? await createAccount(db, { email: `p${stamp}@bench.test`, password: "bench-password", name: "P", role: "MERCHANT", businessName: `Plain ${stamp}`, withDemoData: true }) : null;
+  const dev = await createAccount(db, {
+    email: `d${stamp}@bench.test`,
+    password: "bench-password",
+    name: "D",
+    role: "DEVELOPER",
+  });
+  const rev = await createAccount(db, {
+    email: `r${stamp}@bench.test`,
+    password: "bench-password",
+    name: "R",
+    role: "REVIEWER",
+  });
+  const rich = await createAccount(db, {
+    email: `m${stamp}@bench.test`,
+    password: "bench-password",
+    name: "M",
+    role: "MERCHANT",
+    businessName: `Rich ${stamp}`,
+    withDemoData: true,
+  });
+  const plain = options.plain
+    ? await createAccount(db, {
+        email: `p${stamp}@bench.test`,
+        password: "bench-password",
+        name: "P",
+        role: "MERCHANT",
+        businessName: `Plain ${stamp}`,
+        withDemoData: true,
+      })
+    : null;
   const origin = "https://widgets.bench.example";
   const manifest = {
-    blocks: [1, 2, 3, 4, 5].map((i) => ({ blockType: `b${i}`, name: `Block ${i}`, renderUrl: `${origin}/block/${i}`, settingsSchema: { type: "object", properties: { color: { type: "string" } } }, defaultConfig: { color: "#123456" } })),
+    blocks: [1, 2, 3, 4, 5].map((i) => ({
+      blockType: `b${i}`,
+      name: `Block ${i}`,
+      renderUrl: `${origin}/block/${i}`,
+      settingsSchema: { type: "object", properties: { color: { type: "string" } } },
+      defaultConfig: { color: "#123456" },
+    })),
     embeds: [
       { embedType: "s1", name: "Script 1", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: `${origin}/s1.js` },
-      { embedType: "s2", name: "Script 2", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: `https://cdn.bench.example/s2.js` },
-      { embedType: "w1", name: "Widget", kind: "FLOATING_WIDGET", position: "bottom_right", renderUrl: `${origin}/widget` },
+      {
+        embedType: "s2",
+        name: "Script 2",
+        kind: "GLOBAL_SCRIPT",
+        position: "body_end",
+        scriptUrl: `https://cdn.bench.example/s2.js`,
+      },
+      {
+        embedType: "w1",
+        name: "Widget",
+        kind: "FLOATING_WIDGET",
+        position: "bottom_right",
+        renderUrl: `${origin}/widget`,
+      },
     ],
   };
-  const { app } = await createApp(db, b.env, dev.account.id, { name: "Bench widgets", slug: `bench-widgets-${stamp}`, description: "x", category: "other", scopes: ["read_business"], redirectUrl: "https://bench.example/cb", manifest } as never);
+  const { app } = await createApp(db, b.env, dev.account.id, {
+    name: "Bench widgets",
+    slug: `bench-widgets-${stamp}`,
+    description: "x",
+    category: "other",
+    scopes: ["read_business"],
+    redirectUrl: "https://bench.example/cb",
+    manifest,
+  } as never);
   await submitApp(db, dev.account.id, app.id);
   const approved = await approveApp(db, rev.account.id, app.id);
   await db.transaction(async (tx) => {
-    const { installation } = await createInstallation(tx, b.env, { app: approved, businessId: rich.business!.id, scopes: ["read_business"], isTestInstall: false, installedBy: rich.account.id });
+    const { installation } = await createInstallation(tx, b.env, {
+      app: approved,
+      businessId: rich.business!.id,
+      scopes: ["read_business"],
+      isTestInstall: false,
+      installedBy: rich.account.id,
+    });
     await issueAccessToken(tx, installation);
   });
-  await savePage(db, rich.business!.id, "home", { title: "Home", isPublished: true, blocks: [...BASE_BLOCKS, ...[1, 2, 3, 4, 5].map((i) => ({ kind: "app", type: `b${i}`, appId: app.id, settings: { color: "#654321" } }))] });
+  await savePage(db, rich.business!.id, "home", {
+    title: "Home",
+    isPublished: true,
+    blocks: [
+      ...BASE_BLOCKS,
+      ...[1, 2, 3, 4, 5].map((i) => ({ kind: "app", type: `b${i}`, appId: app.id, settings: { color: "#654321" } })),
+    ],
+  });
   if (plain) await savePage(db, plain.business!.id, "home", { title: "Home", isPublished: true, blocks: BASE_BLOCKS });
   const shop = async (a: typeof rich): Promise<BenchShop> => {
-    const rows = await db.select({ id: products.id, slug: products.slug }).from(products).where(eq(products.businessId, a.business!.id)).orderBy(asc(products.createdAt), asc(products.id));
-    return { businessId: a.business!.id, slug: a.business!.slug, merchantId: a.account.id, productSlugs: rows.map((r) => r.slug), productIds: rows.map((r) => r.id) };
+    const rows = await db
+      .select({ id: products.id, slug: products.slug })
+      .from(products)
+      .where(eq(products.businessId, a.business!.id))
+      .orderBy(asc(products.createdAt), asc(products.id));
+    return {
+      businessId: a.business!.id,
+      slug: a.business!.slug,
+      merchantId: a.account.id,
+      productSlugs: rows.map((r) => r.slug),
+      productIds: rows.map((r) => r.id),
+    };
   };
   return { rich: await shop(rich), plain: plain ? await shop(plain) : null };
 }

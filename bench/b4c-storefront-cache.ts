@@ -25,10 +25,15 @@ const exec = promisify(execFile);
 /** One load run from the client process; the platform's CPU time per answered request meanwhile. */
 async function client(run: ClientRun): Promise<ClientResult & { cpuMsPerRequest: number }> {
   const cpu = process.cpuUsage();
-  const { stdout } = await exec(process.execPath, ["--import", "tsx", "bench/b4c-client.ts", JSON.stringify(run)], { maxBuffer: 1 << 20 });
+  const { stdout } = await exec(process.execPath, ["--import", "tsx", "bench/b4c-client.ts", JSON.stringify(run)], {
+    maxBuffer: 1 << 20,
+  });
   const used = process.cpuUsage(cpu);
   const result = JSON.parse(stdout.trim().split("\n").pop()!) as ClientResult;
-  return { ...result, cpuMsPerRequest: Math.round(((used.user + used.system) / 1000 / Math.max(1, result.requests)) * 100) / 100 };
+  return {
+    ...result,
+    cpuMsPerRequest: Math.round(((used.user + used.system) / 1000 / Math.max(1, result.requests)) * 100) / 100,
+  };
 }
 
 /** The browse mix through nginx runs past two of the pages' expiries (s-maxage), so that revalidations count too. */
@@ -49,35 +54,80 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
     const mix = [home, `${home}/products`, ...rich.productSlugs.slice(0, 20).map((s) => `${home}/products/${s}`)];
     // as a browser asks: compressed answers (the platform compresses pages since decision 020)
     const browser = { "accept-encoding": "gzip, deflate, br" };
-    const origin = (paths: string[], connections: number, seconds = durationSec, headers: Record<string, string> = {}) =>
-      client({ url: b.web.url, paths, connections, durationSec: seconds, headers: { host, ...headers } });
+    const origin = (
+      paths: string[],
+      connections: number,
+      seconds = durationSec,
+      headers: Record<string, string> = {},
+    ) => client({ url: b.web.url, paths, connections, durationSec: seconds, headers: { host, ...headers } });
 
     await origin(mix, 8, 2); // warm-up (JIT, statement caches)
     const rows: Record<string, unknown>[] = [];
     const originRuns: Record<string, ClientResult & { cpuMsPerRequest: number }> = {};
-    for (const [name, paths] of [["home page", [home]], ["product page", [product]]] as const) {
+    for (const [name, paths] of [
+      ["home page", [home]],
+      ["product page", [product]],
+    ] as const) {
       for (const connections of [1, 16]) {
         const r = await origin([...paths], connections);
         if (!ok(r)) throw new Error(`origin ${name} answered ${JSON.stringify(r.statuses)} (${r.errors} errors)`);
         originRuns[`${name} x${connections}`] = r;
-        rows.push({ run: `origin: ${name}`, connections, "pages/s": r.rps, "p50 ms": r.p50, "p99 ms": r.p99, "platform CPU ms/page": r.cpuMsPerRequest, "hit ratio": "" });
+        rows.push({
+          run: `origin: ${name}`,
+          connections,
+          "pages/s": r.rps,
+          "p50 ms": r.p50,
+          "p99 ms": r.p99,
+          "platform CPU ms/page": r.cpuMsPerRequest,
+          "hit ratio": "",
+        });
       }
     }
     const compressed = await origin([home], 16, durationSec, browser);
-    if (!ok(compressed)) throw new Error(`origin home page (compressed) answered ${JSON.stringify(compressed.statuses)}`);
+    if (!ok(compressed))
+      throw new Error(`origin home page (compressed) answered ${JSON.stringify(compressed.statuses)}`);
     originRuns["home page x16 compressed"] = compressed;
-    rows.push({ run: "origin: home page, brotli", connections: 16, "pages/s": compressed.rps, "p50 ms": compressed.p50, "p99 ms": compressed.p99, "platform CPU ms/page": compressed.cpuMsPerRequest, "hit ratio": "" });
+    rows.push({
+      run: "origin: home page, brotli",
+      connections: 16,
+      "pages/s": compressed.rps,
+      "p50 ms": compressed.p50,
+      "p99 ms": compressed.p99,
+      "platform CPU ms/page": compressed.cpuMsPerRequest,
+      "hit ratio": "",
+    });
     const originMix = await origin(mix, 16);
     if (!ok(originMix)) throw new Error(`origin browse mix answered ${JSON.stringify(originMix.statuses)}`);
-    rows.push({ run: "origin: browse mix", connections: 16, "pages/s": originMix.rps, "p50 ms": originMix.p50, "p99 ms": originMix.p99, "platform CPU ms/page": originMix.cpuMsPerRequest, "hit ratio": "" });
+    rows.push({
+      run: "origin: browse mix",
+      connections: 16,
+      "pages/s": originMix.rps,
+      "p50 ms": originMix.p50,
+      "p99 ms": originMix.p99,
+      "platform CPU ms/page": originMix.cpuMsPerRequest,
+      "hit ratio": "",
+    });
 
     const nginxRuns: Record<string, unknown>[] = [];
     for (const connections of [16, 64]) {
       // a cold cache for each run
-      const nginx = await startNginx({ prefix: ".data/bench-nginx", port: nginxPort, upstreams: [b.web.url.replace(/^http:\/\//, "")], platformHost: "localhost", storefrontHost: "127.0.0.1", workerProcesses: 1 });
+      const nginx = await startNginx({
+        prefix: ".data/bench-nginx",
+        port: nginxPort,
+        upstreams: [b.web.url.replace(/^http:\/\//, "")],
+        platformHost: "localhost",
+        storefrontHost: "127.0.0.1",
+        workerProcesses: 1,
+      });
       let r: ClientResult & { cpuMsPerRequest: number };
       try {
-        r = await client({ url: `http://${host}`, paths: mix, connections, durationSec: connections === 16 ? Math.max(durationSec, NGINX_SECONDS) : durationSec, headers: browser });
+        r = await client({
+          url: `http://${host}`,
+          paths: mix,
+          connections,
+          durationSec: connections === 16 ? Math.max(durationSec, NGINX_SECONDS) : durationSec,
+          headers: browser,
+        });
       } finally {
         await nginx.stop();
       }
@@ -85,16 +135,35 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
       const verdicts = cacheVerdicts(nginx.accessLog);
       const total = Object.values(verdicts).reduce((s, n) => s + n, 0);
       const hitRatio = Math.round(((verdicts.HIT ?? 0) / Math.max(1, total)) * 10000) / 100;
-      nginxRuns.push({ connections, ...r, verdicts, hitRatio, timesOrigin: Math.round((r.rps / originMix.rps) * 10) / 10 });
-      rows.push({ run: "nginx: browse mix (cold cache)", connections, "pages/s": r.rps, "p50 ms": r.p50, "p99 ms": r.p99, "platform CPU ms/page": r.cpuMsPerRequest, "hit ratio": `${hitRatio} % (${JSON.stringify(verdicts)})` });
+      nginxRuns.push({
+        connections,
+        ...r,
+        verdicts,
+        hitRatio,
+        timesOrigin: Math.round((r.rps / originMix.rps) * 10) / 10,
+      });
+      rows.push({
+        run: "nginx: browse mix (cold cache)",
+        connections,
+        "pages/s": r.rps,
+        "p50 ms": r.p50,
+        "p99 ms": r.p99,
+        "platform CPU ms/page": r.cpuMsPerRequest,
+        "hit ratio": `${hitRatio} % (${JSON.stringify(verdicts)})`,
+      });
       fs.rmSync(nginx.prefix, { recursive: true, force: true });
     }
     table("B4c Storefront at scale: the origin, and nginx's shared cache in front", rows);
-    const best = nginxRuns.reduce((a, r) => ((r as { rps: number }).rps > (a as { rps: number }).rps ? r : a)) as { rps: number; hitRatio: number; connections: number };
+    const best = nginxRuns.reduce((a, r) => ((r as { rps: number }).rps > (a as { rps: number }).rps ? r : a)) as {
+      rps: number;
+      hitRatio: number;
+      connections: number;
+    };
     const summary = {
       "home p50 ms at 1 connection (target <= 6)": originRuns["home page x1"].p50,
       "home pages/s at 16 connections (target >= 250)": originRuns["home page x16"].rps,
-      "nginx browse mix pages/s / origin browse mix pages/s (target >= 10)": Math.round((best.rps / originMix.rps) * 10) / 10,
+      "nginx browse mix pages/s / origin browse mix pages/s (target >= 10)":
+        Math.round((best.rps / originMix.rps) * 10) / 10,
       "nginx hit ratio % (target >= 95)": best.hitRatio,
     };
     console.log(summary);
@@ -105,4 +174,7 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

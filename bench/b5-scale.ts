@@ -21,7 +21,9 @@ async function sample(url: string, headers: Record<string, string>, n = 40) {
 
 /** Grows a business's orders to `target` (one item each), straight in SQL. */
 async function growOrders(b: Bench, businessId: string, productId: string, target: number) {
-  const [{ n }] = await b.db.db.execute<{ n: number }>(sql`select count(*)::int as n from orders where business_id = ${businessId}`);
+  const [{ n }] = await b.db.db.execute<{ n: number }>(
+    sql`select count(*)::int as n from orders where business_id = ${businessId}`,
+  );
   const add = target - n;
   if (add <= 0) return;
   // bulk load: the per-row count trigger is switched off and the count set once afterwards
@@ -36,7 +38,9 @@ async function growOrders(b: Bench, businessId: string, productId: string, targe
     select 'itm_bench_' || g, 'ord_bench_' || g, ${productId}, 'Bench item', 1200, 1 from generate_series(${n + 1}::int, ${target}::int) g`);
   await b.db.db.execute(sql`alter table orders enable trigger orders_count`);
   await b.db.db.execute(sql`delete from business_counts where business_id = ${businessId} and entity = 'orders'`);
-  await b.db.db.execute(sql`insert into business_counts (business_id, entity, shard, n) select ${businessId}, 'orders', 0, count(*) from orders where business_id = ${businessId}`);
+  await b.db.db.execute(
+    sql`insert into business_counts (business_id, entity, shard, n) select ${businessId}, 'orders', 0, count(*) from orders where business_id = ${businessId}`,
+  );
   await b.db.db.execute(sql`analyze orders`);
   await b.db.db.execute(sql`analyze order_items`);
 }
@@ -47,13 +51,21 @@ export async function run() {
     const dev = await developer(b);
     const { token } = await testInstallToken(b, dev, ["read_orders"]);
     const headers = { Authorization: `Bearer ${token}` };
-    const [product] = await b.db.db.execute<{ id: string }>(sql`select id from products where business_id = ${dev.business.id} limit 1`);
+    const [product] = await b.db.db.execute<{ id: string }>(
+      sql`select id from products where business_id = ${dev.business.id} limit 1`,
+    );
     const rows: Record<string, unknown>[] = [];
     for (const size of [1_000, 100_000, 1_000_000]) {
       await growOrders(b, dev.business.id, product.id, size);
       const page1 = await sample(`${b.web.url}/app-api/orders?page=1&limit=20`, headers);
       const page200 = await sample(`${b.web.url}/app-api/orders?page=200&limit=20`, headers);
-      rows.push({ orders: size, "page 1 p50 ms": page1.p50, "page 1 p99 ms": page1.p99, "page 200 p50 ms": page200.p50, "page 200 p99 ms": page200.p99 });
+      rows.push({
+        orders: size,
+        "page 1 p50 ms": page1.p50,
+        "page 1 p99 ms": page1.p99,
+        "page 200 p50 ms": page200.p50,
+        "page 200 p99 ms": page200.p99,
+      });
       console.log(`orders ${size}: page1 ${page1.p50} ms, page200 ${page200.p50} ms`);
     }
     table("B5 App API order list", rows);
@@ -71,14 +83,23 @@ export async function run() {
              count(*) filter (where status_code is not null), coalesce(sum(duration_ms) filter (where status_code is not null), 0)
       from webhook_attempts where app_id = ${appId} group by 1, 2`);
     await b.db.db.execute(sql`analyze webhook_attempts`);
-    const analytics = await sample(`${b.web.url}/developer/apps/${appId}/analytics`, { Authorization: `Bearer ${dev.token}` });
+    const analytics = await sample(`${b.web.url}/developer/apps/${appId}/analytics`, {
+      Authorization: `Bearer ${dev.token}`,
+    });
     table("B5 developer analytics at 1,000,000 attempts", [{ "p50 ms": analytics.p50, "p99 ms": analytics.p99 }]);
     const first = rows[0] as Record<string, number>;
     const last = rows[2] as Record<string, number>;
-    writeResult("b5-scale", { orderList: rows, analyticsAt1M: analytics, page1GrowthFactor: Math.round((last["page 1 p50 ms"] / first["page 1 p50 ms"]) * 100) / 100 });
+    writeResult("b5-scale", {
+      orderList: rows,
+      analyticsAt1M: analytics,
+      page1GrowthFactor: Math.round((last["page 1 p50 ms"] / first["page 1 p50 ms"]) * 100) / 100,
+    });
   } finally {
     await b.close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

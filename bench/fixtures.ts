@@ -7,13 +7,31 @@ import { testInstall } from "../app/platform/installs/test-installs.server";
 import { getAccount } from "../app/platform/accounts/accounts.server";
 
 /** An app of the developer with these scopes, test-installed on their sandbox. */
-export async function testInstallToken(b: Bench, dev: { account: { id: string } }, scopes: string[], extra: Record<string, unknown> = {}) {
+export async function testInstallToken(
+  b: Bench,
+  dev: { account: { id: string } },
+  scopes: string[],
+  extra: Record<string, unknown> = {},
+) {
   const { app } = await createApp(b.db.db, b.env, dev.account.id, {
-    name: "Bench app", slug: `bench-${randomBytes(4).toString("hex")}`, description: "Benchmark", category: "other", scopes,
-    redirectUrl: "https://bench.example/cb", webhookUrl: null, webhookEvents: [], ...extra,
+    name: "Bench app",
+    slug: `bench-${randomBytes(4).toString("hex")}`,
+    description: "Benchmark",
+    category: "other",
+    scopes,
+    redirectUrl: "https://bench.example/cb",
+    webhookUrl: null,
+    webhookEvents: [],
+    ...extra,
   } as never);
   const account = (await getAccount(b.db.db, dev.account.id))!;
   const install = await testInstall(b.db.db, b.env, account, app.id);
   const [row] = await b.db.db.select().from(apps).where(eq(apps.id, app.id));
-  return { token: install.accessToken, appId: app.id, installationId: install.installationId, webhookSecret: install.webhookSecret, app: row };
+  return {
+    token: install.accessToken,
+    appId: app.id,
+    installationId: install.installationId,
+    webhookSecret: install.webhookSecret,
+    app: row,
+  };
 }

@@ -19,7 +19,15 @@ import { createAccount, issueAccountToken } from "../app/platform/accounts/accou
 // benchmarks (before issue 17 they rendered pages with React's development build).
 process.env.NODE_ENV ??= "production";
 
-export type Bench = { db: DbHandle; env: Env; web: WebServer; worker: Worker | null; dbUrl: string; adminUrl: string; close(): Promise<void> };
+export type Bench = {
+  db: DbHandle;
+  env: Env;
+  web: WebServer;
+  worker: Worker | null;
+  dbUrl: string;
+  adminUrl: string;
+  close(): Promise<void>;
+};
 
 let fastCluster: Awaited<ReturnType<typeof startTestCluster>> | null = null;
 let durableCluster: Awaited<ReturnType<typeof startTestCluster>> | null = null;
@@ -30,8 +38,12 @@ let durableCluster: Awaited<ReturnType<typeof startTestCluster>> | null = null;
  * rows that many transactions update are held through that wait (issue 16). The default cluster
  * trades that safety for speed (fsync off) and so measures CPU alone.
  */
-export async function startBench(options: { worker?: boolean; workerConcurrency?: number; durable?: boolean } = {}): Promise<Bench> {
-  const cluster = options.durable ? (durableCluster ??= await startTestCluster("bench-durable-postgres", {})) : (fastCluster ??= await startTestCluster("bench-postgres"));
+export async function startBench(
+  options: { worker?: boolean; workerConcurrency?: number; durable?: boolean } = {},
+): Promise<Bench> {
+  const cluster = options.durable
+    ? (durableCluster ??= await startTestCluster("bench-durable-postgres", {}))
+    : (fastCluster ??= await startTestCluster("bench-postgres"));
   const template = await prepareTemplate(cluster.adminUrl, "bench_");
   const name = `bench_${randomBytes(4).toString("hex")}`;
   const dbUrl = await cloneTemplate(cluster.adminUrl, template, name);
@@ -51,10 +63,17 @@ export async function startBench(options: { worker?: boolean; workerConcurrency?
   const db = createDb(dbUrl, { max: 20 });
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
   Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
-  const worker = options.worker ? await startWorker({ url: dbUrl, deps: { db: db.db, env }, concurrency: options.workerConcurrency ?? 20 }) : null;
+  const worker = options.worker
+    ? await startWorker({ url: dbUrl, deps: { db: db.db, env }, concurrency: options.workerConcurrency ?? 20 })
+    : null;
   const adminUrl = cluster.adminUrl;
   return {
-    db, env, web, worker, dbUrl, adminUrl,
+    db,
+    env,
+    web,
+    worker,
+    dbUrl,
+    adminUrl,
     async close() {
       await worker?.stop();
       await web.close();
@@ -72,13 +91,35 @@ export async function stopCluster() {
 
 export async function developer(b: Bench) {
   const email = `bench-${randomBytes(4).toString("hex")}@example.test`;
-  const { account, business } = await createAccount(b.db.db, { email, password: "bench-password", name: "Bench", role: "DEVELOPER" });
+  const { account, business } = await createAccount(b.db.db, {
+    email,
+    password: "bench-password",
+    name: "Bench",
+    role: "DEVELOPER",
+  });
   return { account, business: business!, token: await issueAccountToken(account, b.env.sessionSecret) };
 }
 
-export type LoadResult = { connections: number; requests: number; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+export type LoadResult = {
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+};
 
-export async function load(url: string, options: { connections: number; durationSec: number; headers?: Record<string, string>; method?: string; body?: string }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: {
+    connections: number;
+    durationSec: number;
+    headers?: Record<string, string>;
+    method?: string;
+    body?: string;
+  },
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: options.connections,
@@ -119,6 +160,10 @@ export function table(title: string, rows: Record<string, unknown>[]) {
 export function writeResult(name: string, data: unknown) {
   const file = path.join("bench", "results", `${name}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, ...((data as object) ?? {}) }, null, 2) + "\n");
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ at: new Date().toISOString(), node: process.version, ...((data as object) ?? {}) }, null, 2) +
+      "\n",
+  );
   console.log(`wrote ${file}`);
 }

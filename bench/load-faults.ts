@@ -41,25 +41,50 @@ export async function run() {
     const { token } = await testInstallToken(b, dev, ["read_orders"]);
     const caller = await authenticateInstallation(b.db.db, `Bearer ${token}`);
     // receivers on 127.0.0.1 speak http: register them as a development setup would
-    for (let i = 0; i < REGISTRATIONS; i++) await createRegistration(b.db.db, { ...b.env, isProduction: false }, caller, { url: `${url}?r=${i}`, events: ["order.status_changed"] });
+    for (let i = 0; i < REGISTRATIONS; i++)
+      await createRegistration(b.db.db, { ...b.env, isProduction: false }, caller, {
+        url: `${url}?r=${i}`,
+        events: ["order.status_changed"],
+      });
     // 200 events x 50 registrations = 10,000 deliveries
     const events: string[] = [];
     const started = Date.now();
     for (let i = 0; i < EVENTS; i += 50)
       await b.db.db.transaction(async (tx) => {
-        for (let k = i; k < Math.min(EVENTS, i + 50); k++) events.push((await emitEvent(tx, { businessId: dev.business.id, type: "order.status_changed", data: { n: k } })).id);
+        for (let k = i; k < Math.min(EVENTS, i + 50); k++)
+          events.push(
+            (await emitEvent(tx, { businessId: dev.business.id, type: "order.status_changed", data: { n: k } })).id,
+          );
       });
     // drive the retry schedule through the job table until every delivery has ended
     for (;;) {
-      await b.db.db.execute(sql`update webhook_deliveries set next_attempt_at = now() where status = 'RETRYING' and in_flight_since is null and next_attempt_at > now()`);
-      const [{ open }] = await b.db.db.execute<{ open: number }>(sql`select count(*)::int as open from webhook_deliveries where status in ('PENDING','RETRYING')`);
-      const [{ unfanned }] = await b.db.db.execute<{ unfanned: number }>(sql`select count(*)::int as unfanned from platform_events where fanned_out_at is null`);
+      await b.db.db.execute(
+        sql`update webhook_deliveries set next_attempt_at = now() where status = 'RETRYING' and in_flight_since is null and next_attempt_at > now()`,
+      );
+      const [{ open }] = await b.db.db.execute<{ open: number }>(
+        sql`select count(*)::int as open from webhook_deliveries where status in ('PENDING','RETRYING')`,
+      );
+      const [{ unfanned }] = await b.db.db.execute<{ unfanned: number }>(
+        sql`select count(*)::int as unfanned from platform_events where fanned_out_at is null`,
+      );
       if (open === 0 && unfanned === 0) break;
       if (Date.now() - started > 600_000) break;
       await new Promise((r) => setTimeout(r, 500));
     }
     const l = await ledger(b.db.db, events, received);
-    const row = { events: EVENTS, registrations: REGISTRATIONS, deliveries: l.deliveries, delivered: l.received, failed: l.failed, pending: l.pending, lost: l.lost, duplicates: l.duplicates, "answers 500 (20%)": refused, attempts: answered, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    const row = {
+      events: EVENTS,
+      registrations: REGISTRATIONS,
+      deliveries: l.deliveries,
+      delivered: l.received,
+      failed: l.failed,
+      pending: l.pending,
+      lost: l.lost,
+      duplicates: l.duplicates,
+      "answers 500 (20%)": refused,
+      attempts: answered,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
     table("Load: 10,000 deliveries, receiver failing 20% at random", [row]);
     writeResult("load-faults", row);
     receiver.close();
@@ -70,4 +95,7 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) run().then(() => import("./lib").then((l) => l.stopCluster())).then(() => process.exit(0));
+if (import.meta.url === `file://${process.argv[1]}`)
+  run()
+    .then(() => import("./lib").then((l) => l.stopCluster()))
+    .then(() => process.exit(0));

@@ -26,11 +26,17 @@ const port = pg.port;
 await ensureDatabase(pg.adminUrl, "platform");
 const url = databaseUrl(pg.adminUrl, "platform");
 const options: postgres.Options<Record<string, never>> =
-  mode === "ours" ? { max: 10, onnotice: () => {}, connect_timeout: 5, idle_timeout: 300, max_lifetime: 1800, keep_alive: 30 } : { max: 10, onnotice: () => {} };
+  mode === "ours"
+    ? { max: 10, onnotice: () => {}, connect_timeout: 5, idle_timeout: 300, max_lifetime: 1800, keep_alive: 30 }
+    : { max: 10, onnotice: () => {} };
 const uncaught: string[] = [];
 process.on("uncaughtException", (e) => void uncaught.push(e.message));
 let closes = 0;
-const sql = postgres(url, { ...options, onclose: () => void closes++, connection: { application_name: "repro" } } as never);
+const sql = postgres(url, {
+  ...options,
+  onclose: () => void closes++,
+  connection: { application_name: "repro" },
+} as never);
 await sql`create table if not exists t (id serial primary key, at timestamptz not null default now())`;
 
 type Sample = { at: number; ms: number; error?: string };
@@ -46,7 +52,11 @@ const one = async () => {
     });
     samples.push({ at: started, ms: Date.now() - started });
   } catch (e) {
-    samples.push({ at: started, ms: Date.now() - started, error: (e as { code?: string }).code ?? (e as Error).message });
+    samples.push({
+      at: started,
+      ms: Date.now() - started,
+      error: (e as { code?: string }).code ?? (e as Error).message,
+    });
   }
 };
 const clients = Array.from({ length: 8 }, async () => {
@@ -74,7 +84,9 @@ for (let s = 0; s < seconds; s += 30) {
   await sleep(30_000);
   const recent = samples.filter((x) => x.at >= back + s * 1000);
   const bad = recent.filter((x) => x.ms >= 1000 || x.error);
-  console.log(`[${mode}] +${s + 30} s: ${recent.length} queries, ${bad.length} slow or failed; shared.retries=${originalConnects.shared.retries} closes=${closes}`);
+  console.log(
+    `[${mode}] +${s + 30} s: ${recent.length} queries, ${bad.length} slow or failed; shared.retries=${originalConnects.shared.retries} closes=${closes}`,
+  );
 }
 stopping = true;
 await Promise.all([...clients, bursts]);
@@ -82,10 +94,16 @@ const after = samples.filter((x) => x.at >= back);
 const bad = after.filter((x) => x.ms >= 1000 || x.error);
 const byKind = new Map<string, number>();
 for (const b of bad) byKind.set(`${b.error ?? "slow"}`, (byKind.get(`${b.error ?? "slow"}`) ?? 0) + 1);
-console.log(`[${mode}] after restart: ${after.length} queries; slow (>= 1 s) or failed: ${bad.length}`, Object.fromEntries(byKind));
-for (const b of bad.slice(0, 40)) console.log(`  +${((b.at - back) / 1000).toFixed(1)} s  ${b.ms} ms  ${b.error ?? ""}`);
+console.log(
+  `[${mode}] after restart: ${after.length} queries; slow (>= 1 s) or failed: ${bad.length}`,
+  Object.fromEntries(byKind),
+);
+for (const b of bad.slice(0, 40))
+  console.log(`  +${((b.at - back) / 1000).toFixed(1)} s  ${b.ms} ms  ${b.error ?? ""}`);
 const late = bad.filter((b) => b.at >= back + 10_000);
-console.log(`[${mode}] from 10 s after the restart: ${late.length} slow or failed (max ${Math.max(0, ...late.map((b) => b.ms))} ms); uncaught: ${JSON.stringify(uncaught)}`);
+console.log(
+  `[${mode}] from 10 s after the restart: ${late.length} slow or failed (max ${Math.max(0, ...late.map((b) => b.ms))} ms); uncaught: ${JSON.stringify(uncaught)}`,
+);
 await sql.end({ timeout: 1 });
 await pg.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -27,10 +27,17 @@ for (const [id, n] of self) {
   const f = node.callFrame;
   const name = `${f.functionName || "(anon)"} ${f.url.replace(/^.*node_modules\//, "nm:").replace(/^file:\/\/\/work\/main\//, "")}:${f.lineNumber}`;
   fn.set(name, (fn.get(name) ?? 0) + n);
-  const mod = f.url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, "$1").replace(/^file:\/\/\/work\/main\//, "") || f.functionName;
+  const mod =
+    f.url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, "$1").replace(/^file:\/\/\/work\/main\//, "") ||
+    f.functionName;
   file.set(mod, (file.get(mod) ?? 0) + n);
 }
-const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${((v / total) * 100).toFixed(1).padStart(5)}%  ${k}`).join("\n");
+const top = (m: Map<string, number>) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25)
+    .map(([k, v]) => `${((v / total) * 100).toFixed(1).padStart(5)}%  ${k}`)
+    .join("\n");
 console.log("\nself time by module\n" + top(file) + "\n\nself time by function\n" + top(fn));
 await stopCluster();
 process.exit(0);

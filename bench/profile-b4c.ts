@@ -9,7 +9,12 @@ import inspector from "node:inspector/promises";
 import { startBench, load, stopCluster } from "./lib";
 import { richShop } from "./b4c-shop";
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number; children?: number[] };
+type Node = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+};
 
 export function summarize(profile: { nodes: Node[]; samples: number[] }, top = 30) {
   const total = profile.nodes.reduce((s, n) => s + n.hitCount, 0);
@@ -19,7 +24,15 @@ export function summarize(profile: { nodes: Node[]; samples: number[] }, top = 3
     const { functionName, url, lineNumber } = n.callFrame;
     const fn = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?i17-cache\//, "")}:${lineNumber + 1}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + n.hitCount);
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.startsWith("node:") ? "node:" + url.slice(5).split("/")[0] : url ? (url.includes("/build/") ? "app build" : url.replace(/^.*i17-cache\//, "").split("/")[0]) : functionName || "(native)");
+    const pkg =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
+      (url.startsWith("node:")
+        ? "node:" + url.slice(5).split("/")[0]
+        : url
+          ? url.includes("/build/")
+            ? "app build"
+            : url.replace(/^.*i17-cache\//, "").split("/")[0]
+          : functionName || "(native)");
     byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + n.hitCount);
   }
   const pct = (v: number) => `${((v / total) * 100).toFixed(1)}%`;
@@ -39,7 +52,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
-  const r = await load(url, { connections: Number(process.env.CONNECTIONS ?? 16), durationSec: Number(process.env.SECONDS ?? 5), headers });
+  const r = await load(url, {
+    connections: Number(process.env.CONNECTIONS ?? 16),
+    durationSec: Number(process.env.SECONDS ?? 5),
+    headers,
+  });
   const { profile } = await session.post("Profiler.stop");
   fs.mkdirSync(".data/prof", { recursive: true });
   fs.writeFileSync(".data/prof/b4c.cpuprofile", JSON.stringify(profile));

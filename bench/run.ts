@@ -29,5 +29,7 @@ for (const [name, run] of benches) {
   }
 }
 await stopCluster();
-console.log(`\nbenchmarks finished in ${Math.round((Date.now() - started) / 1000)} s${failed ? `, ${failed} failed` : ""}`);
+console.log(
+  `\nbenchmarks finished in ${Math.round((Date.now() - started) / 1000)} s${failed ? `, ${failed} failed` : ""}`,
+);
 process.exit(failed ? 1 : 0);

@@ -18,8 +18,19 @@ export const PREPARE_MAX_PARAMETERS = 64;
  * load this module twice but drizzle once, and every client of a process follows the last
  * createDb's setting (a process opens its database one way).
  */
-type PrepareQuery = (this: unknown, query: { params: unknown[] }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
-const sessionPrototype = () => PostgresJsSession.prototype as unknown as { prepareQuery: PrepareQuery; preparesStatements?: boolean; prepareEnabled?: boolean };
+type PrepareQuery = (
+  this: unknown,
+  query: { params: unknown[] },
+  fields: unknown,
+  name: string | undefined,
+  ...rest: unknown[]
+) => unknown;
+const sessionPrototype = () =>
+  PostgresJsSession.prototype as unknown as {
+    prepareQuery: PrepareQuery;
+    preparesStatements?: boolean;
+    prepareEnabled?: boolean;
+  };
 function preferPreparedStatements() {
   const proto = sessionPrototype();
   if (proto.preparesStatements) return; // the Remix bundle and the server both load this module

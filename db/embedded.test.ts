@@ -37,7 +37,8 @@ describe("embedded PostgreSQL", () => {
     const info = await query(first.adminUrl, async (sql) => {
       await sql`create table kept (v text)`;
       await sql`insert into kept values ('still here ✓')`;
-      const [row] = await sql`select current_setting('server_encoding') as enc, current_setting('server_version_num')::int as v`;
+      const [row] =
+        await sql`select current_setting('server_encoding') as enc, current_setting('server_version_num')::int as v`;
       return row;
     });
     expect(info.enc).toBe("UTF8");
@@ -60,7 +61,9 @@ describe("embedded PostgreSQL", () => {
   });
 
   it("comes back when its parent was killed with SIGKILL and left the server running", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "db/testing/embedded-child.ts", dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "db/testing/embedded-child.ts", dataDir], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const firstUrl = await new Promise<string>((resolve, reject) => {
       let out = "";
       child.stdout!.on("data", (d) => {
@@ -80,6 +83,8 @@ describe("embedded PostgreSQL", () => {
     const rows = await query(pg.adminUrl, (sql) => sql`select v from kept`);
     expect(rows).toHaveLength(1);
     // the orphan was shut down, not left beside the new server
-    await expect(query(firstUrl === pg.adminUrl ? "postgres://x@127.0.0.1:1/x" : firstUrl, (sql) => sql`select 1`)).rejects.toThrow();
+    await expect(
+      query(firstUrl === pg.adminUrl ? "postgres://x@127.0.0.1:1/x" : firstUrl, (sql) => sql`select 1`),
+    ).rejects.toThrow();
   });
 });

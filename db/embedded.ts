@@ -194,7 +194,16 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
     log("embedded postgres: creating a new cluster");
     execFileSync(
       bin("initdb"),
-      ["-D", pgdata, "-U", "postgres", "--auth=scram-sha-256", `--pwfile=${pwFile}`, "--encoding=UTF8", "--locale=C.UTF-8"],
+      [
+        "-D",
+        pgdata,
+        "-U",
+        "postgres",
+        "--auth=scram-sha-256",
+        `--pwfile=${pwFile}`,
+        "--encoding=UTF8",
+        "--locale=C.UTF-8",
+      ],
       { env, stdio: "pipe", ...(ids ?? {}) },
     );
   }
@@ -205,8 +214,16 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedP
   const child: ChildProcess = spawn(
     bin("postgres"),
     [
-      "-D", pgdata, "-p", String(port),
-      "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200",
+      "-D",
+      pgdata,
+      "-p",
+      String(port),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=200",
       ...Object.entries(options.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]),
     ],
     { env, stdio: ["ignore", "ignore", "pipe"], ...(ids ?? {}) },

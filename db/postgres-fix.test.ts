@@ -39,14 +39,20 @@ it("a connection the server ends inside a transaction opens again at once (befor
         await new Promise((r) => setTimeout(r, 100));
         await tx`select 2`;
       })
-      .then(() => null, (e: { code?: string }) => e.code);
+      .then(
+        () => null,
+        (e: { code?: string }) => e.code,
+      );
     expect(failed).toMatch(/CONNECTION_CLOSED|57P01/);
     // (unpatched, 3 of 3 runs: each query below failed with CONNECT_TIMEOUT after the 3 s, and the driver
     // threw "Cannot read properties of null (reading 'write')" from its write to the closed socket)
     await new Promise((r) => setTimeout(r, 200));
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
-      const answer = await sql`select 1 as ok`.then(([r]) => r.ok, (e: { code?: string }) => e.code);
+      const answer = await sql`select 1 as ok`.then(
+        ([r]) => r.ok,
+        (e: { code?: string }) => e.code,
+      );
       expect({ answer, fast: Date.now() - started < 1_000 }).toEqual({ answer: 1, fast: true });
     }
     // the driver no longer throws from a write to the closed socket

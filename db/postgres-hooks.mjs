@@ -13,7 +13,11 @@
  */
 const FIXES = [
   // 1. forget the batched write (and its bytes) whenever the socket goes away
-  [/^(\s*)clearImmediate\(nextWriteTimer\)$/gm, "$1clearImmediate(nextWriteTimer), nextWriteTimer = null, chunk = null", 2],
+  [
+    /^(\s*)clearImmediate\(nextWriteTimer\)$/gm,
+    "$1clearImmediate(nextWriteTimer), nextWriteTimer = null, chunk = null",
+    2,
+  ],
   // 2. a query for a connection whose socket has closed fails at once instead of being batched (and
   //    the connection is not reported full: the pool must keep it among the closed ones to reopen)
   [
@@ -38,9 +42,10 @@ export function patchConnectionSource(source) {
   let text = source;
   for (const [pattern, replacement, expected] of FIXES) {
     let count = 0;
-    const next = typeof pattern === "string"
-      ? text.split(pattern).join((count = text.split(pattern).length - 1, replacement))
-      : text.replace(pattern, (...m) => (count++, replacement.replace("$1", m[1])));
+    const next =
+      typeof pattern === "string"
+        ? text.split(pattern).join(((count = text.split(pattern).length - 1), replacement))
+        : text.replace(pattern, (...m) => (count++, replacement.replace("$1", m[1])));
     if (count !== expected) return { text: source, patched: false };
     text = next;
   }
@@ -52,7 +57,9 @@ export async function load(url, context, nextLoad) {
   if (!TARGET.test(new URL(url).pathname) || result.source == null) return result;
   const { text, patched } = patchConnectionSource(String(result.source));
   if (!patched) {
-    console.error(`[db] postgres.js: connection.js is not the text the reconnect patch expects (${url}); left as it is. See docs/reliability.md.`);
+    console.error(
+      `[db] postgres.js: connection.js is not the text the reconnect patch expects (${url}); left as it is. See docs/reliability.md.`,
+    );
     return result;
   }
   return { ...result, source: text };

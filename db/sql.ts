@@ -4,13 +4,19 @@ import { preparesStatements } from "./client";
 /** A text[] parameter (drizzle expands a plain array parameter into a tuple). */
 export function textArray(values: readonly string[]): SQL {
   if (values.length === 0) return sql`'{}'::text[]`;
-  return sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+  return sql`ARRAY[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
 }
 
 /** An int[] parameter. */
 export function intArray(values: readonly number[]): SQL {
   if (values.length === 0) return sql`'{}'::int[]`;
-  return sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::int[]`;
+  return sql`ARRAY[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::int[]`;
 }
 
 /**
@@ -23,7 +29,8 @@ export function intArray(values: readonly number[]): SQL {
  */
 export function rawQuery<T = Record<string, unknown>>(db: unknown, text: string, params: unknown[]): Promise<T[]> {
   const d = db as { session?: { client?: unknown }; $client?: unknown };
-  const client = (d.session?.client ?? d.$client) as { unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<T[]> } | undefined;
+  const client = (d.session?.client ?? d.$client) as
+    { unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<T[]> } | undefined;
   if (!client) throw new Error("rawQuery: no postgres.js client under this database");
   return client.unsafe(text, params, { prepare: preparesStatements() });
 }
@@ -40,7 +47,11 @@ export function pgErrorCode(error: unknown): string | undefined {
  */
 export function uniqueViolation(error: unknown): string | undefined {
   if (pgErrorCode(error) !== "23505") return undefined;
-  const e = error as { constraint_name?: string; constraint?: string; cause?: { constraint_name?: string; constraint?: string } };
+  const e = error as {
+    constraint_name?: string;
+    constraint?: string;
+    cause?: { constraint_name?: string; constraint?: string };
+  };
   return e.constraint_name ?? e.constraint ?? e.cause?.constraint_name ?? e.cause?.constraint ?? "";
 }
 
@@ -71,7 +82,11 @@ export function readColumns<T extends Table>(table: T, alias: string, row: Recor
   let byAlias = readers.get(table);
   if (!byAlias) readers.set(table, (byAlias = new Map()));
   let fields = byAlias.get(alias);
-  if (!fields) byAlias.set(alias, (fields = Object.entries(getTableColumns(table)).map(([key, column]) => [key, `${alias}.${key}`, column])));
+  if (!fields)
+    byAlias.set(
+      alias,
+      (fields = Object.entries(getTableColumns(table)).map(([key, column]) => [key, `${alias}.${key}`, column])),
+    );
   const out: Record<string, unknown> = {};
   for (const [key, field, column] of fields) {
     const value = row[field];

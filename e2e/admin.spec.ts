@@ -26,7 +26,14 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   // products: create, find, edit, delete
   const name = `Test Pie ${randomBytes(3).toString("hex")}`;
   const sidebar = page.getByRole("complementary", { name: "Admin navigation" });
-  for (const [label, href] of [["Dashboard", "/admin"], ["Orders", "/admin/orders"], ["Products", "/admin/products"], ["Reviews", "/admin/reviews"], ["Apps", "/admin/apps"], ["Settings", "/admin/settings"]])
+  for (const [label, href] of [
+    ["Dashboard", "/admin"],
+    ["Orders", "/admin/orders"],
+    ["Products", "/admin/products"],
+    ["Reviews", "/admin/reviews"],
+    ["Apps", "/admin/apps"],
+    ["Settings", "/admin/settings"],
+  ])
     await expect(sidebar.getByRole("link", { name: label })).toHaveAttribute("href", href);
   await open(page, "/admin/products");
   await expect(page.getByRole("heading", { name: "Products", level: 1 })).toBeVisible();
@@ -77,7 +84,10 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   // orders: filter to PENDING, confirm one
   await open(page, "/admin/orders");
   await expect(page.getByTestId("order-row")).toHaveCount(20);
-  await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: /^pending/ }).click();
+  await page
+    .getByRole("navigation", { name: "Filter by status" })
+    .getByRole("link", { name: /^pending/ })
+    .click();
   await expect(page).toHaveURL(/status=PENDING/);
   await page.screenshot({ path: ".data/e2e-results/admin-orders.png", fullPage: true });
   const pendingRows = page.getByTestId("order-row");
@@ -114,11 +124,13 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   // settings: a bad time zone is refused, a new phone number is saved
   await open(page, "/admin/settings");
   await expect(page.getByLabel("Business name")).toHaveValue("Demo Bistro");
-  const phone = `+1 555 01${randomBytes(1)[0] % 90 + 10}`;
+  const phone = `+1 555 01${(randomBytes(1)[0] % 90) + 10}`;
   await page.getByLabel("Time zone").fill("Mars/Base");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("alert")).toContainText("Time zone must be an IANA time zone");
-  await expect(page.getByTestId("error-timezone")).toHaveText("Time zone must be an IANA time zone such as Europe/Paris");
+  await expect(page.getByTestId("error-timezone")).toHaveText(
+    "Time zone must be an IANA time zone such as Europe/Paris",
+  );
   await page.screenshot({ path: ".data/e2e-results/admin-settings.png", fullPage: true });
   await page.getByLabel("Time zone").fill("UTC");
   await page.getByLabel("Phone").fill(phone);

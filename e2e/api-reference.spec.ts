@@ -4,7 +4,10 @@
  */
 import { test, expect, expectAccessible, signIn, DEMO } from "./helpers";
 
-for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
   test(`the App API and Platform API references at ${viewport.width}px`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await signIn(page, DEMO.developer.email, DEMO.developer.password);
@@ -23,7 +26,9 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await page.getByRole("link", { name: "Platform API reference", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Platform API reference", level: 1 })).toBeVisible();
     const uninstall = page.locator("section#deleteMerchantInstallationsInstallationId");
-    await expect(uninstall.getByRole("heading", { name: "DELETE /merchant/installations/{installationId}" })).toBeVisible();
+    await expect(
+      uninstall.getByRole("heading", { name: "DELETE /merchant/installations/{installationId}" }),
+    ).toBeVisible();
     await expect(uninstall).toContainText("Called by a merchant account");
     await expect(page.locator("section#postReviewAppsAppIdReject")).toContainText("AppRejection");
     await expect(page.locator("#schema-AppRecord")).toContainText("approvedScopes");
@@ -41,11 +46,14 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(token).toContainText("OAuthTokenRequest (application/x-www-form-urlencoded)");
     await expect(token).toContainText("OAuthError");
     await token.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `.data/e2e-results/platform-api-oauth-token-${viewport.width}.png`, fullPage: false });
+    await page.screenshot({
+      path: `.data/e2e-results/platform-api-oauth-token-${viewport.width}.png`,
+      fullPage: false,
+    });
 
     // the document the page is made from, public and machine-readable
     const link = page.getByRole("link", { name: "/developer/openapi.json" });
-    const res = await page.request.get(await link.getAttribute("href") as string);
+    const res = await page.request.get((await link.getAttribute("href")) as string);
     expect(res.status()).toBe(200);
     const doc = await res.json();
     expect(doc.info.title).toBe("Storefront Apps — Platform API");

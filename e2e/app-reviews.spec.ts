@@ -3,7 +3,9 @@ import { test, expect, signIn, signOut, DEMO, publishApp, startAppServer, unique
 
 const shot = (name: string) => `.data/e2e-results/reviews-${name}.png`;
 
-test("the demo merchant reviews an app, the developer replies, and a signed-out visitor sees both in the marketplace", async ({ page }) => {
+test("the demo merchant reviews an app, the developer replies, and a signed-out visitor sees both in the marketplace", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const words = `Our regulars collect stamps every week ${Date.now().toString(36)}`;
 
@@ -140,7 +142,10 @@ test("a merchant reviews an app they used before from the Apps page's Previously
   await expect(review.getByRole("img", { name: "4 out of 5 stars" })).toBeVisible();
 });
 
-test("a reviewer hides a review with a reason: the author sees why, the marketplace drops it from the list and the figures", async ({ page, request }) => {
+test("a reviewer hides a review with a reason: the author sees why, the marketplace drops it from the list and the figures", async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const backend = await startAppServer();
   const suffix = randomBytes(3).toString("hex");
@@ -158,7 +163,15 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
   // two merchants install the app through the consent screen and review it
   const merchants = [uniqueEmail("fan"), uniqueEmail("spammer")];
   for (const [i, email] of merchants.entries()) {
-    const registered = await request.post("/auth/register", { data: { email, password: "correct horse battery", name: `Merchant ${i}`, role: "MERCHANT", businessName: i === 0 ? `Fan Diner ${suffix}` : `Spam Shop ${suffix}` } });
+    const registered = await request.post("/auth/register", {
+      data: {
+        email,
+        password: "correct horse battery",
+        name: `Merchant ${i}`,
+        role: "MERCHANT",
+        businessName: i === 0 ? `Fan Diner ${suffix}` : `Spam Shop ${suffix}`,
+      },
+    });
     expect(registered.status()).toBe(201);
     await signIn(page, email, "correct horse battery");
     await page.goto(`/marketplace/${app.slug}`);
@@ -166,7 +179,11 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
     await page.getByRole("button", { name: "Install" }).click();
     await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
     await page.goto("/admin/apps");
-    await page.getByTestId("installed-app").filter({ hasText: app.name }).getByRole("link", { name: app.name, exact: true }).click();
+    await page
+      .getByTestId("installed-app")
+      .filter({ hasText: app.name })
+      .getByRole("link", { name: app.name, exact: true })
+      .click();
     const section = page.locator("#review");
     await section.locator("label", { hasText: i === 0 ? "5 stars" : "1 star" }).click();
     await section.getByRole("textbox").fill(i === 0 ? praise : spam);
@@ -208,7 +225,9 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
   const own = page.getByTestId("installed-app").filter({ hasText: app.name });
   await expect(own).toContainText("hidden by our reviewers");
   await own.getByRole("link", { name: "Edit your review" }).click();
-  await expect(page.locator("#review").getByRole("status")).toContainText("Our reviewers hid this review from the marketplace: Advertises another product.");
+  await expect(page.locator("#review").getByRole("status")).toContainText(
+    "Our reviewers hid this review from the marketplace: Advertises another product.",
+  );
   await page.screenshot({ path: shot("author-hidden"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
@@ -230,7 +249,10 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
   await backend.close();
 });
 
-test("a review is answered once: a reply sent from a second tab after the first is refused, and the page shows the reply that stands", async ({ page, context }) => {
+test("a review is answered once: a reply sent from a second tab after the first is refused, and the page shows the reply that stands", async ({
+  page,
+  context,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signIn(page, DEMO.developer.email, DEMO.developer.password);
   await page.goto("/portal/apps");

@@ -58,7 +58,10 @@ export async function startAppServer() {
     const o = oauth!;
     const res = await fetch(`${o.platformUrl}/oauth/token`, {
       method: "POST",
-      headers: { Authorization: `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString("base64")}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
       body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: `${self}/oauth/callback` }),
     });
     if (!res.ok) throw new Error(`token exchange failed: ${res.status} ${await res.text()}`);
@@ -70,7 +73,9 @@ export async function startAppServer() {
     if (req.method === "GET" && path === "/oauth/callback" && oauth && code) {
       exchange(code).then(
         (tokens) => {
-          res.writeHead(303, { Location: `${oauth!.platformUrl}/admin/apps/${encodeURIComponent(tokens.installation_id)}?installed=1` });
+          res.writeHead(303, {
+            Location: `${oauth!.platformUrl}/admin/apps/${encodeURIComponent(tokens.installation_id)}?installed=1`,
+          });
           res.end();
         },
         (e) => {
@@ -91,11 +96,23 @@ export async function startAppServer() {
           return res.end("{}");
         }
         hookCalls.push({ hookPoint: String(req.headers["x-hook-point"]), body });
-        if (path.endsWith("/hooks/payment-methods")) return res.end(JSON.stringify({ methods: [{ id: "qr", name: "QR Pay", description: "Pay with your banking app" }] }));
-        if (path.endsWith("/hooks/create-payment")) return res.end(JSON.stringify({ paymentUrl: `https://qrpay.example/pay/${body.data.orderId}`, invoiceId: `inv_${body.data.orderId}`, qrCode: "QRPAY:" + body.data.amount }));
+        if (path.endsWith("/hooks/payment-methods"))
+          return res.end(
+            JSON.stringify({ methods: [{ id: "qr", name: "QR Pay", description: "Pay with your banking app" }] }),
+          );
+        if (path.endsWith("/hooks/create-payment"))
+          return res.end(
+            JSON.stringify({
+              paymentUrl: `https://qrpay.example/pay/${body.data.orderId}`,
+              invoiceId: `inv_${body.data.orderId}`,
+              qrCode: "QRPAY:" + body.data.amount,
+            }),
+          );
         // a delivery fee of 4.50 (pickup free) and a discount of 1.00 on every order
-        if (path.endsWith("/hooks/shipping")) return res.end(JSON.stringify({ fee: body.data.deliveryMethod === "DELIVERY" ? 450 : 0 }));
-        if (path.endsWith("/hooks/discounts")) return res.end(JSON.stringify({ discount: 100, reason: "Welcome offer" }));
+        if (path.endsWith("/hooks/shipping"))
+          return res.end(JSON.stringify({ fee: body.data.deliveryMethod === "DELIVERY" ? 450 : 0 }));
+        if (path.endsWith("/hooks/discounts"))
+          return res.end(JSON.stringify({ discount: 100, reason: "Welcome offer" }));
         res.end("{}");
       });
       return;

@@ -2,15 +2,28 @@ import { randomBytes } from "node:crypto";
 import { test, expect, publishApp, signIn, signOut, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
-test("a shopper pays with an app's payment method; the merchant confirms; the app hears both events", async ({ page, request }) => {
+test("a shopper pays with an app's payment method; the merchant confirms; the app hears both events", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const appServer = await startAppServer();
   const suffix = randomBytes(3).toString("hex");
   const app = await publishApp(request, {
-    name: `QR Pay ${suffix}`, slug: `qr-pay-${suffix}`, description: "Pay by QR code.", category: "sales",
-    scopes: ["read_orders", "write_payments"], redirectUrl: `${appServer.url}/oauth/callback`,
-    webhookUrl: `${appServer.url}/webhooks`, webhookEvents: ["order.created", "order.status_changed"],
-    manifest: { hooks: [{ hookPoint: "checkout.payment_methods", url: "/hooks/payment-methods" }, { hookPoint: "checkout.create_payment", url: "/hooks/create-payment" }] },
+    name: `QR Pay ${suffix}`,
+    slug: `qr-pay-${suffix}`,
+    description: "Pay by QR code.",
+    category: "sales",
+    scopes: ["read_orders", "write_payments"],
+    redirectUrl: `${appServer.url}/oauth/callback`,
+    webhookUrl: `${appServer.url}/webhooks`,
+    webhookEvents: ["order.created", "order.status_changed"],
+    manifest: {
+      hooks: [
+        { hookPoint: "checkout.payment_methods", url: "/hooks/payment-methods" },
+        { hookPoint: "checkout.create_payment", url: "/hooks/create-payment" },
+      ],
+    },
   });
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   await page.goto(`/marketplace/${app.slug}`);
@@ -50,13 +63,18 @@ test("a shopper pays with an app's payment method; the merchant confirms; the ap
   // the merchant moves it to CONFIRMED
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   await page.goto("/admin/orders");
-  await page.getByRole("link", { name: new RegExp(orderNumber) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(orderNumber) })
+    .first()
+    .click();
   await expect(page.getByText("Olga Shopper")).toBeVisible();
   await page.getByRole("button", { name: "Move to CONFIRMED" }).click();
   await expect(page.getByText("CONFIRMED").first()).toBeVisible();
 
   // the app's webhook receiver got both events
-  await expect.poll(() => appServer.webhooks.map((w) => w.event).sort(), { timeout: 20_000 }).toEqual(["order.created", "order.status_changed"]);
+  await expect
+    .poll(() => appServer.webhooks.map((w) => w.event).sort(), { timeout: 20_000 })
+    .toEqual(["order.created", "order.status_changed"]);
   const created = appServer.webhooks.find((w) => w.event === "order.created")!;
   expect(created.body.data).toMatchObject({ orderNumber, paymentMethod: `${app.slug}:qr`, deliveryMethod: "PICKUP" });
   const moved = appServer.webhooks.find((w) => w.event === "order.status_changed")!;

@@ -12,7 +12,8 @@ function watch(page: Page) {
   const problems: string[] = [];
   page.on("console", (msg) => {
     const text = msg.text();
-    if (msg.type() === "error" && /Content Security Policy|Refused to|violates/i.test(text)) problems.push(`${page.url()}: ${text}`);
+    if (msg.type() === "error" && /Content Security Policy|Refused to|violates/i.test(text))
+      problems.push(`${page.url()}: ${text}`);
   });
   page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
   return problems;
@@ -47,7 +48,12 @@ async function crawl(page: Page, problems: string[], start: string[], prefixes: 
       const url = new URL(href);
       if (url.origin !== origin) continue;
       const next = url.pathname + url.search;
-      if (prefixes.some((p) => url.pathname === p || url.pathname.startsWith(p + "/")) && !seen.has(next) && !/logout|\.json$|\.csv$/.test(url.pathname)) queue.push(next);
+      if (
+        prefixes.some((p) => url.pathname === p || url.pathname.startsWith(p + "/")) &&
+        !seen.has(next) &&
+        !/logout|\.json$|\.csv$/.test(url.pathname)
+      )
+        queue.push(next);
     }
   }
   return [...seen];
@@ -63,11 +69,24 @@ test("every page works under its Content-Security-Policy", async ({ page, contex
   expect(shop.some((p) => p.includes("/products/"))).toBe(true);
   // a visitor without a cart gets the pages every visitor sees alike (inline scripts by hash); with a
   // cart the same pages are the shopper's own (a nonce): both work (decision 021)
-  expect((await page.goto("/s/demo-bistro"))!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'sha256-/);
-  await page.getByRole("button", { name: /^Add to cart/ }).first().click();
+  expect((await page.goto("/s/demo-bistro"))!.headers()["content-security-policy"]).toMatch(
+    /script-src 'self' 'sha256-/,
+  );
+  await page
+    .getByRole("button", { name: /^Add to cart/ })
+    .first()
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Added to your cart" })).toBeVisible();
-  expect((await page.goto("/s/demo-bistro"))!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
-  await crawl(page, problems, ["/s/demo-bistro", "/s/demo-bistro/cart", "/s/demo-bistro/checkout"], ["/s/demo-bistro"], 8);
+  expect((await page.goto("/s/demo-bistro"))!.headers()["content-security-policy"]).toMatch(
+    /script-src 'self' 'nonce-/,
+  );
+  await crawl(
+    page,
+    problems,
+    ["/s/demo-bistro", "/s/demo-bistro/cart", "/s/demo-bistro/checkout"],
+    ["/s/demo-bistro"],
+    8,
+  );
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   const admin = await crawl(page, problems, ["/admin"], ["/admin"], 60);

@@ -3,7 +3,10 @@ import { jwtVerify } from "jose";
 import { test, expect, publishApp, signIn, DEMO } from "./helpers";
 import { startAppServer } from "./app-server";
 
-test("blocks, embeds and admin pages of an installed app, from the builder to the storefront and back out", async ({ page, request }) => {
+test("blocks, embeds and admin pages of an installed app, from the builder to the storefront and back out", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
   const suffix = randomBytes(3).toString("hex");
@@ -15,14 +18,41 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
     scopes: ["read_business"],
     redirectUrl: `${appServer.url}/oauth/callback`,
     manifest: {
-      blocks: [{
-        blockType: "stars", name: "Star banner", description: "A colored banner", iconName: "star", category: "Reviews", renderUrl: `${appServer.url}/block`,
-        settingsSchema: { type: "object", properties: { color: { type: "string", format: "color", title: "Color" }, title: { type: "string", title: "Title" } } },
-        defaultConfig: { color: "#ff8800", title: "Rate us" },
-      }],
+      blocks: [
+        {
+          blockType: "stars",
+          name: "Star banner",
+          description: "A colored banner",
+          iconName: "star",
+          category: "Reviews",
+          renderUrl: `${appServer.url}/block`,
+          settingsSchema: {
+            type: "object",
+            properties: {
+              color: { type: "string", format: "color", title: "Color" },
+              title: { type: "string", title: "Title" },
+            },
+          },
+          defaultConfig: { color: "#ff8800", title: "Rate us" },
+        },
+      ],
       embeds: [
-        { embedType: "tracker", name: "Tracker", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: `${appServer.url}/embed.js`, defaultConfig: { siteId: "abc" } },
-        { embedType: "chat", name: "Chat", kind: "FLOATING_WIDGET", position: "bottom_right", renderUrl: `${appServer.url}/widget`, defaultConfig: { color: "#2255aa", title: "Chat with us" } },
+        {
+          embedType: "tracker",
+          name: "Tracker",
+          kind: "GLOBAL_SCRIPT",
+          position: "head",
+          scriptUrl: `${appServer.url}/embed.js`,
+          defaultConfig: { siteId: "abc" },
+        },
+        {
+          embedType: "chat",
+          name: "Chat",
+          kind: "FLOATING_WIDGET",
+          position: "bottom_right",
+          renderUrl: `${appServer.url}/widget`,
+          defaultConfig: { color: "#2255aa", title: "Chat with us" },
+        },
       ],
       adminPages: [{ pageId: "stats", title: `Stars ${suffix}`, renderUrl: `${appServer.url}/admin` }],
     },
@@ -50,7 +80,12 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   const inner = (await handle!.contentFrame())!;
   const init = await inner.evaluate(() => (window as any).received[0]);
   expect(init.origin).toBe(new URL(page.url()).origin.replace("localhost", "127.0.0.1"));
-  expect(init.data).toMatchObject({ type: "SERVICE_BLOCK_INIT", settings: { color: "#ff8800", title: "Rate us" }, mode: "editor", locale: "en-US" });
+  expect(init.data).toMatchObject({
+    type: "SERVICE_BLOCK_INIT",
+    settings: { color: "#ff8800", title: "Rate us" },
+    mode: "editor",
+    locale: "en-US",
+  });
   expect(typeof init.data.sessionToken).toBe("string");
   const loadId = await inner.evaluate(() => (window as any).loadId);
 
@@ -76,8 +111,17 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
     foreign.title = "A foreign frame";
     document.body.appendChild(foreign);
   }, `${appServer.url}/other`);
-  await expect.poll(() => page.frame({ url: /\/other$/ })?.evaluate(() => 1).catch(() => 0)).toBe(1);
-  await page.frame({ url: /\/other$/ })!.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 30 }, "*"));
+  await expect
+    .poll(() =>
+      page
+        .frame({ url: /\/other$/ })
+        ?.evaluate(() => 1)
+        .catch(() => 0),
+    )
+    .toBe(1);
+  await page
+    .frame({ url: /\/other$/ })!
+    .evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 30 }, "*"));
   await previewFrame.evaluate(() => window.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 40 }, "*"));
   await page.waitForTimeout(300);
   expect(await height()).toBe(400);
@@ -94,7 +138,10 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   expect(response!.headers()["cache-control"]).toMatch(/^public, /);
   expect(csp).toMatch(new RegExp(`script-src [^;]*${appServer.url.replace(/[.]/g, "\\.")}`));
   expect(csp).toMatch(new RegExp(`frame-src [^;]*${appServer.url.replace(/[.]/g, "\\.")}`));
-  await expect(page.locator("head script[data-embed-type=tracker]")).toHaveAttribute("data-settings", JSON.stringify({ siteId: "abc" }));
+  await expect(page.locator("head script[data-embed-type=tracker]")).toHaveAttribute(
+    "data-settings",
+    JSON.stringify({ siteId: "abc" }),
+  );
   await expect(page.locator("#app-embed-marker")).toContainText("embed tracker");
   const storefrontBlock = page.frameLocator('.app-block iframe[title="Star banner"]');
   await expect(storefrontBlock.locator("#box")).toHaveCSS("background-color", "rgb(0, 170, 85)");
@@ -120,11 +167,23 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   await expect(adminFrame.locator("#query")).toContainText("businessId=");
   await expect(adminFrame.locator("#query")).toContainText("locale=en-US");
   const adminInner = (await (await page.locator(".app-page-frame").elementHandle())!.contentFrame())!;
-  const message = await adminInner.evaluate(() => (window as any).received.find((m: any) => m.data?.type === "service:init"));
-  expect(message.data).toMatchObject({ type: "service:init", businessName: "Demo Bistro", role: "MERCHANT", locale: "en-US" });
-  const { payload } = await jwtVerify(message.data.sessionToken, new TextEncoder().encode(app.clientSecret), { audience: app.clientId });
+  const message = await adminInner.evaluate(() =>
+    (window as any).received.find((m: any) => m.data?.type === "service:init"),
+  );
+  expect(message.data).toMatchObject({
+    type: "service:init",
+    businessName: "Demo Bistro",
+    role: "MERCHANT",
+    locale: "en-US",
+  });
+  const { payload } = await jwtVerify(message.data.sessionToken, new TextEncoder().encode(app.clientSecret), {
+    audience: app.clientId,
+  });
   expect(payload.businessId).toBe(message.data.businessId);
-  await expect(page.locator(".app-page-frame")).toHaveAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-popups");
+  await expect(page.locator(".app-page-frame")).toHaveAttribute(
+    "sandbox",
+    "allow-scripts allow-same-origin allow-forms allow-popups",
+  );
 
   // uninstall: the block, the script and the widget are gone, and so are their origins
   await page.goto("/admin/apps");

@@ -22,7 +22,13 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
     return analyze();
   });
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes.slice(0, 8).map((n) => `    ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`).join("\n")}`);
+  const report = serious.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes
+        .slice(0, 8)
+        .map((n) => `    ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`)
+        .join("\n")}`,
+  );
   expect(report, `axe-core on ${page.url()} (${page.viewportSize()?.width}px wide)`).toEqual([]);
   audits.get(page)?.checked.add(pageKey(page.url()));
 }
@@ -63,8 +69,41 @@ async function checkIfNew(page: Page) {
 }
 
 const ACTIONS = {
-  locator: ["click", "dblclick", "tap", "fill", "clear", "press", "pressSequentially", "type", "check", "uncheck", "setChecked", "selectOption", "setInputFiles", "dragTo", "hover"],
-  page: ["goto", "reload", "goBack", "goForward", "click", "dblclick", "tap", "fill", "press", "type", "check", "uncheck", "selectOption", "setInputFiles", "hover", "close"],
+  locator: [
+    "click",
+    "dblclick",
+    "tap",
+    "fill",
+    "clear",
+    "press",
+    "pressSequentially",
+    "type",
+    "check",
+    "uncheck",
+    "setChecked",
+    "selectOption",
+    "setInputFiles",
+    "dragTo",
+    "hover",
+  ],
+  page: [
+    "goto",
+    "reload",
+    "goBack",
+    "goForward",
+    "click",
+    "dblclick",
+    "tap",
+    "fill",
+    "press",
+    "type",
+    "check",
+    "uncheck",
+    "selectOption",
+    "setInputFiles",
+    "hover",
+    "close",
+  ],
 };
 let patched = false;
 
@@ -137,23 +176,41 @@ export async function apiToken(request: APIRequestContext, email: string, passwo
 export async function publishApp(request: APIRequestContext, body: Record<string, unknown>) {
   const devToken = await apiToken(request, DEMO.developer.email, DEMO.developer.password);
   const reviewerToken = await apiToken(request, DEMO.reviewer.email, DEMO.reviewer.password);
-  const created = await request.post("/developer/apps", { data: body, headers: { Authorization: `Bearer ${devToken}` } });
+  const created = await request.post("/developer/apps", {
+    data: body,
+    headers: { Authorization: `Bearer ${devToken}` },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const app = await created.json();
   await request.post(`/developer/apps/${app.id}/submit`, { headers: { Authorization: `Bearer ${devToken}` } });
-  const approved = await request.post(`/review/apps/${app.id}/approve`, { headers: { Authorization: `Bearer ${reviewerToken}` } });
+  const approved = await request.post(`/review/apps/${app.id}/approve`, {
+    headers: { Authorization: `Bearer ${reviewerToken}` },
+  });
   expect(approved.status()).toBe(200);
-  return { ...app, devToken } as typeof app & { devToken: string; clientSecret: string; clientId: string; slug: string; name: string; id: string };
+  return { ...app, devToken } as typeof app & {
+    devToken: string;
+    clientSecret: string;
+    clientId: string;
+    slug: string;
+    name: string;
+    id: string;
+  };
 }
 
 /** A tiny app backend on 127.0.0.1: records requests and answers its OAuth callback with a page. */
-export async function startAppServer(): Promise<{ url: string; received: { path: string; query: Record<string, string> }[]; close(): Promise<void> }> {
+export async function startAppServer(): Promise<{
+  url: string;
+  received: { path: string; query: Record<string, string> }[];
+  close(): Promise<void>;
+}> {
   const received: { path: string; query: Record<string, string> }[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     received.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
     res.writeHead(200, { "Content-Type": "text/html" });
-    res.end(`<!doctype html><title>App callback</title><h1>Connected to the app</h1><p id="code">${url.searchParams.get("code") ?? ""}</p>`);
+    res.end(
+      `<!doctype html><title>App callback</title><h1>Connected to the app</h1><p id="code">${url.searchParams.get("code") ?? ""}</p>`,
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const { port } = server.address() as { port: number };

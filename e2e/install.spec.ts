@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { test, expect, publishApp, signIn, startAppServer, DEMO } from "./helpers";
 
-test("a merchant installs an app from the marketplace through the consent screen and uninstalls it", async ({ page, request }) => {
+test("a merchant installs an app from the marketplace through the consent screen and uninstalls it", async ({
+  page,
+  request,
+}) => {
   const backend = await startAppServer();
   const suffix = randomBytes(3).toString("hex");
   const app = await publishApp(request, {

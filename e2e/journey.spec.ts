@@ -29,9 +29,19 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await page.goto("/portal/apps/new");
   await page.getByLabel("Name", { exact: true }).fill(`Reference App ${slug.slice(-6)}`);
   await page.getByLabel(/^Slug/).fill(slug);
-  await page.getByLabel(/^Description/).fill("Loyalty banner, badge, chat widget, RefPay payments and a welcome discount.");
+  await page
+    .getByLabel(/^Description/)
+    .fill("Loyalty banner, badge, chat widget, RefPay payments and a welcome discount.");
   await page.getByLabel("Category").selectOption("loyalty");
-  for (const scope of ["read_business", "read_orders", "read_products", "write_payments", "write_shipping", "write_checkout"]) await page.locator(`input[name="scopes"][value="${scope}"]`).check();
+  for (const scope of [
+    "read_business",
+    "read_orders",
+    "read_products",
+    "write_payments",
+    "write_shipping",
+    "write_checkout",
+  ])
+    await page.locator(`input[name="scopes"][value="${scope}"]`).check();
   await page.getByLabel("OAuth redirect URL").fill(`${app.url}/oauth/callback`);
   await page.getByLabel(/^Webhook URL/).fill(`${app.url}/webhooks`);
   await page.locator('input[name="webhookEvents"][value="order.created"]').check();
@@ -116,7 +126,9 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await expect(page.locator("#reference-app-badge")).toContainText("Loyalty club");
   // the floating widget starts as a launcher (bottom left) and opens to its frame
   await page.getByRole("button", { name: "Loyalty chat", exact: true }).click();
-  await expect(page.frameLocator(".embed-widget.bottom_left iframe").locator("#title")).toHaveText("Questions about points?");
+  await expect(page.frameLocator(".embed-widget.bottom_left iframe").locator("#title")).toHaveText(
+    "Questions about points?",
+  );
   await shot(page, "storefront");
   await page.getByRole("link", { name: "Menu", exact: true }).click();
   await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
@@ -134,9 +146,15 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await shot(page, "order-confirmation");
 
   // 6. the app received order.created and verified its signature
-  await expect.poll(() => app.log.filter((l) => l.kind === "webhook" && l.name === "order.created" && l.verified).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => app.log.filter((l) => l.kind === "webhook" && l.name === "order.created" && l.verified).length, {
+      timeout: 20_000,
+    })
+    .toBeGreaterThan(0);
   expect(app.log.filter((l) => l.kind === "hook").every((l) => l.verified)).toBe(true);
-  expect(new Set(app.log.filter((l) => l.kind === "hook").map((l) => l.name))).toEqual(new Set(["payment-methods", "validate", "shipping-rates", "discounts", "create-payment"]));
+  expect(new Set(app.log.filter((l) => l.kind === "hook").map((l) => l.name))).toEqual(
+    new Set(["payment-methods", "validate", "shipping-rates", "discounts", "create-payment"]),
+  );
 
   // 7. the merchant opens the app's admin page, which shows data read through the App API
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);

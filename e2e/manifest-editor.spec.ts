@@ -14,7 +14,14 @@ async function draftApp(request: APIRequestContext) {
   const slug = `editor-${randomBytes(3).toString("hex")}`;
   const res = await request.post("/developer/apps", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: "Editor Demo", slug, description: "Shows the manifest editor", category: "marketing", scopes: ["read_business"], redirectUrl: "https://editor-demo.example/oauth/callback" },
+    data: {
+      name: "Editor Demo",
+      slug,
+      description: "Shows the manifest editor",
+      category: "marketing",
+      scopes: ["read_business"],
+      redirectUrl: "https://editor-demo.example/oauth/callback",
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { id: string };
@@ -28,7 +35,10 @@ async function cursorOn(page: Page, text: string, offset: number) {
   for (let i = 0; i < offset; i++) await page.keyboard.press("ArrowRight");
 }
 
-test("the manifest editor completes keys, inserts an example, shows the server's problem at its line, formats, checks and saves", async ({ page, request }) => {
+test("the manifest editor completes keys, inserts an example, shows the server's problem at its line, formats, checks and saves", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const app = await draftApp(request);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -60,7 +70,10 @@ test("the manifest editor completes keys, inserts an example, shows the server's
   await expect(editor).toHaveText('{"blocks": []}');
 
   // a block example goes into that list, and the server accepts it
-  await page.getByRole("group", { name: "Insert an example:" }).getByRole("button", { name: "Block", exact: true }).click();
+  await page
+    .getByRole("group", { name: "Insert an example:" })
+    .getByRole("button", { name: "Block", exact: true })
+    .click();
   await expect(editor).toContainText('"blockType": "example-block"');
   await expect(editor).toContainText('"renderUrl": "https://editor-demo.example/blocks/example-block"');
   await expect(live).toContainText("No problems");
@@ -72,7 +85,9 @@ test("the manifest editor completes keys, inserts an example, shows the server's
   const wording = 'blocks[0].renderUrl: must match pattern "^https?://[^\\s]+$"';
   const message = page.locator(".cm-manifest-message", { hasText: wording });
   await expect(message).toBeVisible();
-  await expect(page.locator('.cm-line:has-text("ftp://editor-demo.example") + .cm-manifest-messages')).toHaveText(wording);
+  await expect(page.locator('.cm-line:has-text("ftp://editor-demo.example") + .cm-manifest-messages')).toHaveText(
+    wording,
+  );
   const badLine = page.locator(".cm-line", { hasText: "ftp://editor-demo.example" });
   await expect(badLine.locator(".cm-lintRange-error").first()).toBeVisible();
   await expect(page.locator(".cm-lint-marker-error")).toHaveCount(1);
@@ -85,12 +100,18 @@ test("the manifest editor completes keys, inserts an example, shows the server's
   await expect(page.locator(".cm-line").nth(0)).toHaveText("{");
   await expect(page.locator(".cm-line").nth(1)).toHaveText('  "blocks": [');
   await expect(live.getByRole("listitem")).toHaveText(`Line 7 ${wording}`);
-  await expect(page.locator('.cm-line:has-text("ftp://editor-demo.example") + .cm-manifest-messages')).toHaveText(wording);
+  await expect(page.locator('.cm-line:has-text("ftp://editor-demo.example") + .cm-manifest-messages')).toHaveText(
+    wording,
+  );
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: "docs/images/manifest-editor.png" });
   // the editor, its toolbar and its problems pass axe (no serious or critical violation)
   const axe = await new AxeBuilder({ page }).include(".manifest-field").analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    axe.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
   // "Line 7" takes the cursor there
   await live.getByRole("button", { name: "Line 7" }).click();
   await expect(page.locator(".cm-activeLine")).toContainText('"renderUrl"');
@@ -107,7 +128,12 @@ test("the manifest editor completes keys, inserts an example, shows the server's
   // Save formats first: trailing spaces on line 1 never reach the server
   await cursorOn(page, "{", 1);
   await page.keyboard.type("   ");
-  const posted = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === `/portal/apps/${app.id}/manifest` && (r.postData() ?? "").includes("intent=save"));
+  const posted = page.waitForRequest(
+    (r) =>
+      r.method() === "POST" &&
+      new URL(r.url()).pathname === `/portal/apps/${app.id}/manifest` &&
+      (r.postData() ?? "").includes("intent=save"),
+  );
   await page.getByRole("button", { name: "Save manifest" }).click();
   const body = new URLSearchParams((await posted).postData()!);
   const sent = body.get("manifest")!;
@@ -138,7 +164,10 @@ test("the manifest editor completes keys, inserts an example, shows the server's
   expect(await page.evaluate(() => !!document.activeElement?.closest(".cm-editor"))).toBe(false);
 });
 
-test("on a phone: enum values complete, narrowed by the embed's kind; new keys are those not written yet", async ({ page, request }) => {
+test("on a phone: enum values complete, narrowed by the embed's kind; new keys are those not written yet", async ({
+  page,
+  request,
+}) => {
   const app = await draftApp(request);
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, DEMO.developer.email, DEMO.developer.password);
@@ -161,11 +190,14 @@ test("on a phone: enum values complete, narrowed by the embed's kind; new keys a
   await page.keyboard.press("Enter");
   await page.keyboard.type('"');
   await expect(list.getByRole("option")).toHaveCount(4);
-  for (const [i, key] of ["description", "renderUrl", "settingsSchema", "defaultConfig"].entries()) await expect(list.getByRole("option").nth(i)).toContainText(key);
+  for (const [i, key] of ["description", "renderUrl", "settingsSchema", "defaultConfig"].entries())
+    await expect(list.getByRole("option").nth(i)).toContainText(key);
   await list.getByRole("option", { name: /^renderUrl/ }).click();
   await expect(page.locator(".cm-line", { hasText: '"renderUrl"' })).toHaveText('      "renderUrl": "",');
   // a renderUrl is allowed on a script embed, but empty it is not: the server says so at its line
-  await expect(page.locator('.cm-line:has-text("renderUrl") + .cm-manifest-messages')).toContainText("embeds[0].renderUrl: must match pattern");
+  await expect(page.locator('.cm-line:has-text("renderUrl") + .cm-manifest-messages')).toContainText(
+    "embeds[0].renderUrl: must match pattern",
+  );
   // nothing wider than the phone's screen
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: ".data/e2e-results/manifest-editor-phone.png", fullPage: true });
@@ -182,7 +214,11 @@ test("without JavaScript the textarea checks and saves the manifest", async ({ b
   await textarea.fill(JSON.stringify({ adminPages: [{ pageId: "home", title: "Home", renderUrl: "ftp://x" }] }));
   await page.getByRole("button", { name: "Check" }).click();
   await expect(page.getByTestId("manifest-errors")).toContainText("adminPages[0].renderUrl");
-  await page.getByLabel("Manifest JSON").fill(JSON.stringify({ adminPages: [{ pageId: "home", title: "Home", renderUrl: "https://editor-demo.example/admin" }] }));
+  await page.getByLabel("Manifest JSON").fill(
+    JSON.stringify({
+      adminPages: [{ pageId: "home", title: "Home", renderUrl: "https://editor-demo.example/admin" }],
+    }),
+  );
   await page.getByRole("button", { name: "Save manifest" }).click();
   await expect(page.getByText("Manifest saved and synced.")).toBeVisible();
   await expect(page.getByTestId("sync-plan")).toContainText("create adminPage:home");

@@ -2,13 +2,28 @@ import { randomBytes } from "node:crypto";
 import { test, expect, signIn } from "./helpers";
 import { startAppServer } from "./app-server";
 
-test("a developer edits the manifest (errors by field, the sync plan, the framing check) and previews a draft block live", async ({ page, request }) => {
+test("a developer edits the manifest (errors by field, the sync plan, the framing check) and previews a draft block live", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
   const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
-  const reg = await request.post("/auth/register", { data: { email, password: "manifest-pass-1", name: "Mani Fest", role: "DEVELOPER" } });
+  const reg = await request.post("/auth/register", {
+    data: { email, password: "manifest-pass-1", name: "Mani Fest", role: "DEVELOPER" },
+  });
   const { token } = await reg.json();
-  const created = await request.post("/developer/apps", { headers: { Authorization: `Bearer ${token}` }, data: { name: "Banner Maker", slug: `banner-${randomBytes(3).toString("hex")}`, description: "Banners", category: "marketing", scopes: ["read_business"], redirectUrl: "https://banner.example/cb" } });
+  const created = await request.post("/developer/apps", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: {
+      name: "Banner Maker",
+      slug: `banner-${randomBytes(3).toString("hex")}`,
+      description: "Banners",
+      category: "marketing",
+      scopes: ["read_business"],
+      redirectUrl: "https://banner.example/cb",
+    },
+  });
   const app = await created.json();
 
   await signIn(page, email, "manifest-pass-1");
@@ -16,7 +31,12 @@ test("a developer edits the manifest (errors by field, the sync plan, the framin
   // the code editor has replaced the textarea (what is typed before the page hydrates is lost)
   await expect(page.getByRole("textbox", { name: "Manifest JSON" })).toHaveAttribute("contenteditable", "true");
   const editor = page.getByLabel("Manifest JSON");
-  await editor.fill(JSON.stringify({ blocks: [{ blockType: "Bad Type", name: "X", renderUrl: "javascript:alert(1)" }], hooks: [{ hookPoint: "order.teleport", url: "/x" }] }));
+  await editor.fill(
+    JSON.stringify({
+      blocks: [{ blockType: "Bad Type", name: "X", renderUrl: "javascript:alert(1)" }],
+      hooks: [{ hookPoint: "order.teleport", url: "/x" }],
+    }),
+  );
   await page.getByRole("button", { name: "Check" }).click();
   const errors = page.getByTestId("manifest-errors");
   await expect(errors).toContainText("blocks[0].blockType");
@@ -24,7 +44,22 @@ test("a developer edits the manifest (errors by field, the sync plan, the framin
   await expect(errors).toContainText("hooks[0].hookPoint");
 
   const manifest = {
-    blocks: [{ blockType: "banner", name: "Banner", renderUrl: `${appServer.url}/block`, settingsSchema: { type: "object", properties: { color: { type: "string", format: "color", title: "Color" }, title: { type: "string", title: "Title" }, sticky: { type: "boolean", title: "Sticky" } } }, defaultConfig: { color: "#aa3300", title: "Hello" } }],
+    blocks: [
+      {
+        blockType: "banner",
+        name: "Banner",
+        renderUrl: `${appServer.url}/block`,
+        settingsSchema: {
+          type: "object",
+          properties: {
+            color: { type: "string", format: "color", title: "Color" },
+            title: { type: "string", title: "Title" },
+            sticky: { type: "boolean", title: "Sticky" },
+          },
+        },
+        defaultConfig: { color: "#aa3300", title: "Hello" },
+      },
+    ],
     adminPages: [{ pageId: "home", title: "Home", renderUrl: "http://127.0.0.1:1/unreachable" }],
   };
   await editor.fill(JSON.stringify(manifest, null, 2));

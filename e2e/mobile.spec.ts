@@ -13,9 +13,17 @@ test.use({ viewport: { width: 390, height: 844 } });
 
 /** Controls a finger has to hit; links inside running text are exempt (WCAG 2.5.8). */
 const TARGETS = [
-  ".area button", ".area .button", ".area .pill", ".area summary", ".area select", ".sidebar a", ".topbar a", ".topbar button",
+  ".area button",
+  ".area .button",
+  ".area .pill",
+  ".area summary",
+  ".area select",
+  ".sidebar a",
+  ".topbar a",
+  ".topbar button",
   '.area input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]):not([type="color"])',
-  ".area-main header > p:first-child > a", ".doc-toc-phone a",
+  ".area-main header > p:first-child > a",
+  ".doc-toc-phone a",
 ].join(", ");
 
 /** Opens `path`, then: nothing wider than the screen, every control at least 44x44, axe-core clean. */
@@ -26,14 +34,20 @@ async function visit(page: Page, path: string) {
   await expect(page.locator("main h1").first()).toBeVisible();
   // a title that names the page and its area ("Orders · Admin")
   expect(await page.title(), path).toMatch(/\S · \S/);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth, `${path} is ${scrollWidth}px wide on a ${innerWidth}px screen`).toBeLessThanOrEqual(innerWidth);
   const small = await page.locator(TARGETS).evaluateAll((els) =>
     els
       .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden")
       .map((el) => ({ el, box: el.getBoundingClientRect() }))
       .filter(({ box }) => box.height < 43.5 || box.width < 43.5)
-      .map(({ el, box }) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? "").trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`),
+      .map(
+        ({ el, box }) =>
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? "").trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`,
+      ),
   );
   expect(small, `tap targets under 44px on ${path}`).toEqual([]);
   await expectAccessible(page);
@@ -68,7 +82,9 @@ async function checkDrawer(page: Page, area: string, current: string) {
   }
   for (let i = 0; i < count + 2; i++) {
     await page.keyboard.press("Shift+Tab");
-    expect(await dialog.evaluate((d) => d.contains(document.activeElement)), `focus after ${i + 1} Shift+Tab`).toBe(true);
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement)), `focus after ${i + 1} Shift+Tab`).toBe(
+      true,
+    );
   }
 
   await page.keyboard.press("Escape");
@@ -80,7 +96,10 @@ async function checkDrawer(page: Page, area: string, current: string) {
 /** Follows a link in the drawer: the drawer closes, the page changes, focus starts on the page. */
 async function navigateWithDrawer(page: Page, area: string, link: string, url: RegExp) {
   await page.getByRole("button", { name: "Menu", exact: true }).click();
-  await page.getByRole("dialog", { name: `${area} navigation` }).getByRole("link", { name: link, exact: true }).click();
+  await page
+    .getByRole("dialog", { name: `${area} navigation` })
+    .getByRole("link", { name: link, exact: true })
+    .click();
   await expect(page).toHaveURL(url);
   await expect(page.locator("#area-drawer")).toBeHidden();
   await expect(page.locator("main#main")).toBeFocused();
@@ -153,7 +172,10 @@ test("the merchant's admin on a phone: drawer, cards, every page fits", async ({
 
   // the app's admin page is in the drawer's "App pages"
   await page.getByRole("button", { name: "Menu", exact: true }).click();
-  const appPage = page.getByRole("dialog").getByRole("navigation", { name: "App pages" }).getByRole("link", { name: `Stars ${suffix}` });
+  const appPage = page
+    .getByRole("dialog")
+    .getByRole("navigation", { name: "App pages" })
+    .getByRole("link", { name: `Stars ${suffix}` });
   const appPageHref = (await appPage.getAttribute("href"))!;
   await appPage.click();
   await expect(page).toHaveURL(new RegExp(appPageHref));
@@ -161,8 +183,20 @@ test("the merchant's admin on a phone: drawer, cards, every page fits", async ({
   const installationId = appPageHref.split("/")[3];
 
   for (const path of [
-    "/admin", "/admin/orders", order!, "/admin/orders?status=PENDING", "/admin/products", "/admin/products/new", product!,
-    "/admin/reviews", "/admin/pages", "/admin/pages/home", "/admin/apps", `/admin/apps/${installationId}`, appPageHref, "/admin/settings",
+    "/admin",
+    "/admin/orders",
+    order!,
+    "/admin/orders?status=PENDING",
+    "/admin/products",
+    "/admin/products/new",
+    product!,
+    "/admin/reviews",
+    "/admin/pages",
+    "/admin/pages/home",
+    "/admin/apps",
+    `/admin/apps/${installationId}`,
+    appPageHref,
+    "/admin/settings",
   ])
     await visit(page, path);
   await appServer.close();
@@ -183,8 +217,18 @@ test("the developer portal on a phone: every page of an app fits and the drawer 
 
   await visit(page, appPath);
   await page.screenshot({ path: ".data/e2e-results/portal-app-phone.png", fullPage: true });
-  for (const sub of ["manifest", "credentials", "webhooks", "hooks", "analytics", "preview"]) await visit(page, `${appPath}/${sub}`);
-  for (const path of ["/portal/apps", "/portal/apps/new", "/portal/docs", "/portal/docs/getting-started", "/portal/docs/webhooks", "/portal/docs/api", "/portal/docs/platform-api"]) await visit(page, path);
+  for (const sub of ["manifest", "credentials", "webhooks", "hooks", "analytics", "preview"])
+    await visit(page, `${appPath}/${sub}`);
+  for (const path of [
+    "/portal/apps",
+    "/portal/apps/new",
+    "/portal/docs",
+    "/portal/docs/getting-started",
+    "/portal/docs/webhooks",
+    "/portal/docs/api",
+    "/portal/docs/platform-api",
+  ])
+    await visit(page, path);
 
   // a guide's contents are folded on a phone; opened, each entry is a finger's height and leads to its section
   await visit(page, "/portal/docs/webhooks");
@@ -204,11 +248,20 @@ test("the review console on a phone: the queue and an app under review fit", asy
   const suffix = randomBytes(3).toString("hex");
   const created = await request.post("/developer/apps", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: `Phone Review ${suffix}`, slug: `phone-review-${suffix}`, description: "Waiting for a reviewer with a phone.", category: "marketing", scopes: ["read_orders", "read_business"], redirectUrl: "https://example.com/callback" },
+    data: {
+      name: `Phone Review ${suffix}`,
+      slug: `phone-review-${suffix}`,
+      description: "Waiting for a reviewer with a phone.",
+      category: "marketing",
+      scopes: ["read_orders", "read_business"],
+      redirectUrl: "https://example.com/callback",
+    },
   });
   expect(created.status()).toBe(201);
   const { id } = await created.json();
-  expect((await request.post(`/developer/apps/${id}/submit`, { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+  expect(
+    (await request.post(`/developer/apps/${id}/submit`, { headers: { Authorization: `Bearer ${token}` } })).status(),
+  ).toBe(200);
 
   await signIn(page, DEMO.reviewer.email, DEMO.reviewer.password);
   await visit(page, "/reviewer");
@@ -231,7 +284,12 @@ test("at 1280px the sidebar is beside the page and there is no menu button", asy
   await expect(sidebar.locator('a[aria-current="page"]')).toContainText("Dashboard");
   // tables stay tables
   await page.goto("/admin/orders");
-  expect(await page.locator('[data-testid="order-row"]').first().evaluate((tr) => getComputedStyle(tr).display)).toBe("table-row");
+  expect(
+    await page
+      .locator('[data-testid="order-row"]')
+      .first()
+      .evaluate((tr) => getComputedStyle(tr).display),
+  ).toBe("table-row");
   await page.screenshot({ path: ".data/e2e-results/admin-dashboard-desktop.png" });
   // the skip link is the first thing Tab reaches and moves focus to the page
   await page.goto("/admin");

@@ -16,7 +16,9 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test("a shop in yen: the price typed in yen is the price shown, paid and on the admin's order page", async ({ page }) => {
+test("a shop in yen: the price typed in yen is the price shown, paid and on the admin's order page", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const suffix = randomBytes(3).toString("hex");
   const shopName = `Yen Shop ${suffix}`;
@@ -48,7 +50,9 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
   await page.getByRole("button", { name: "Create product" }).click();
   await expect(page.getByText("The product was created.")).toBeVisible();
   await expect(page.getByLabel(/^Price/)).toHaveValue("1500");
-  const slug = new URL((await page.getByRole("link", { name: "View storefront" }).getAttribute("href"))!).pathname.split("/")[2];
+  const slug = new URL(
+    (await page.getByRole("link", { name: "View storefront" }).getAttribute("href"))!,
+  ).pathname.split("/")[2];
   await signOut(page);
 
   // a shopper buys two at ¥1,500
@@ -75,7 +79,10 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
   await page.goto("/admin/orders");
   const row = page.getByTestId("order-row").filter({ hasText: `#${orderNumber}` });
   await expect(row).toContainText("¥3,000");
-  await row.getByRole("link", { name: new RegExp(orderNumber) }).first().click();
+  await row
+    .getByRole("link", { name: new RegExp(orderNumber) })
+    .first()
+    .click();
   await expect(page.getByTestId("order-total")).toHaveText("¥3,000");
   await expect(page.getByRole("cell", { name: "¥1,500" }).first()).toBeVisible();
   await shots(page, "money-jpy-admin-order");

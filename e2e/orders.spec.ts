@@ -27,7 +27,9 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test("a merchant searches, filters, sorts, bulk-moves and exports orders, with every state in the address", async ({ page }) => {
+test("a merchant searches, filters, sorts, bulk-moves and exports orders, with every state in the address", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   await open(page, "/admin/orders");
@@ -70,7 +72,8 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   await expect(rows.first()).toBeVisible();
   const dayCount = await rows.count();
   expect(dayCount).toBeLessThan(20);
-  for (const row of await rows.all()) expect(isoDay((await row.locator('td[data-label="Date"]').textContent()) ?? "")).toBe(day);
+  for (const row of await rows.all())
+    expect(isoDay((await row.locator('td[data-label="Date"]').textContent()) ?? "")).toBe(day);
   await page.getByLabel("Sort").selectOption({ label: "Amount: high to low" });
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/sort=amount_desc/);
@@ -92,7 +95,9 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   await expect(page.getByTestId("selected-count")).toHaveText(" · 2 selected");
   await page.getByLabel("Move selected to").selectOption("CONFIRMED");
   await page.getByRole("button", { name: "Apply to selected" }).click();
-  await expect(page.getByTestId("bulk-results").getByRole("status")).toHaveText(`2 orders moved to confirmed: ${pending[0]}, ${pending[1]}.`);
+  await expect(page.getByTestId("bulk-results").getByRole("status")).toHaveText(
+    `2 orders moved to confirmed: ${pending[0]}, ${pending[1]}.`,
+  );
   // the list (pending only) no longer shows them
   await expect(page.getByRole("checkbox", { name: `Select order ${pending[0]}` })).toHaveCount(0);
 
@@ -101,7 +106,9 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   const delivered = (await rows.locator("a strong").first().textContent())!;
   await open(page, "/admin/orders");
   await page.getByRole("checkbox", { name: `Select order ${delivered}` }).check();
-  const confirmed = rows.filter({ has: page.getByTestId("order-row-status").getByText("confirmed", { exact: true }) }).first();
+  const confirmed = rows
+    .filter({ has: page.getByTestId("order-row-status").getByText("confirmed", { exact: true }) })
+    .first();
   const confirmedNumber = (await confirmed.locator("a strong").textContent())!;
   await confirmed.getByRole("checkbox").check();
   await page.getByLabel("Move selected to").selectOption("PREPARING");
@@ -123,7 +130,9 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   expect(download.suggestedFilename()).toMatch(/^orders-demo-bistro-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
   const lines = csv.split("\r\n").filter(Boolean);
-  expect(lines[0]).toBe("Order,Date,Time zone,Status,Payment status,Payment method,Delivery method,Customer,Phone,Email,Address,Items,Item count,Subtotal,Discount,Delivery fee,Total,Currency,Notes");
+  expect(lines[0]).toBe(
+    "Order,Date,Time zone,Status,Payment status,Payment method,Delivery method,Customer,Phone,Email,Address,Items,Item count,Subtotal,Discount,Delivery fee,Total,Currency,Notes",
+  );
   expect(lines.slice(1).map((l) => `#${l.split(",")[0]}`)).toEqual(listed);
   for (const line of lines.slice(1)) {
     expect(line).toContain(",Ana Silva,");
@@ -131,7 +140,9 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   }
 });
 
-test("the product form shows every error at once, next to its field, with a summary that links to them", async ({ page }) => {
+test("the product form shows every error at once, next to its field, with a summary that links to them", async ({
+  page,
+}) => {
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   await open(page, "/admin/products/new");
   await page.getByLabel("Name", { exact: true }).fill("Broken pie");
@@ -160,7 +171,10 @@ test("the product form shows every error at once, next to its field, with a summ
   await expect(page.getByText("The product was created.")).toBeVisible();
 });
 
-test("after an OAuth install the merchant lands on the app's page in the admin, and the Apps page links to it", async ({ page, request }) => {
+test("after an OAuth install the merchant lands on the app's page in the admin, and the Apps page links to it", async ({
+  page,
+  request,
+}) => {
   const backend = await startAppServer();
   const suffix = randomBytes(3).toString("hex");
   const app = await publishApp(request, {
@@ -170,7 +184,17 @@ test("after an OAuth install the merchant lands on the app's page in the admin, 
     category: "marketing",
     scopes: ["read_orders"],
     redirectUrl: `${backend.url}/oauth/callback`,
-    manifest: { embeds: [{ embedType: "stamps", name: "Stamp card", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: `${backend.url}/embed.js` }] },
+    manifest: {
+      embeds: [
+        {
+          embedType: "stamps",
+          name: "Stamp card",
+          kind: "GLOBAL_SCRIPT",
+          position: "body_end",
+          scriptUrl: `${backend.url}/embed.js`,
+        },
+      ],
+    },
   });
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   // the app exchanges the code and redirects to <PUBLIC_URL>/admin/apps/<installation_id>?installed=1
@@ -204,7 +228,14 @@ test("a developer sees the test install working, then its result", async ({ page
   const suffix = randomBytes(3).toString("hex");
   const created = await request.post("/developer/apps", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: `Busy Bee ${suffix}`, slug: `busy-bee-${suffix}`, description: "Buzz.", category: "other", scopes: ["read_orders"], redirectUrl: "https://busy.example/cb" },
+    data: {
+      name: `Busy Bee ${suffix}`,
+      slug: `busy-bee-${suffix}`,
+      description: "Buzz.",
+      category: "other",
+      scopes: ["read_orders"],
+      redirectUrl: "https://busy.example/cb",
+    },
   });
   expect(created.status()).toBe(201);
   const app = await created.json();
@@ -229,7 +260,9 @@ test("a developer sees the test install working, then its result", async ({ page
   // every other button of the page waits too: no second submission meanwhile
   await expect(page.getByRole("button", { name: "Submit for review" })).toBeDisabled();
   release();
-  await expect(page.getByRole("status").filter({ hasText: "Test install created" })).toHaveText("Test install created on your sandbox business.");
+  await expect(page.getByRole("status").filter({ hasText: "Test install created" })).toHaveText(
+    "Test install created on your sandbox business.",
+  );
   await expect(page.getByTestId("test-access-token")).toHaveText(/^fbat_test_/);
   await expect(page.getByRole("button", { name: "Uninstall from sandbox" })).toBeEnabled();
 });

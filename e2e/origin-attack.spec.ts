@@ -22,19 +22,49 @@ function attack(platform: string, oauthQuery: string) {
         results[name] = { error: String(e) };
       }
     };
-    const reads = ["/admin/orders", "/admin/reviews", "/admin/settings", "/admin", "/portal", `/oauth/authorize?${oauthQuery}`];
+    const reads = [
+      "/admin/orders",
+      "/admin/reviews",
+      "/admin/settings",
+      "/admin",
+      "/portal",
+      `/oauth/authorize?${oauthQuery}`,
+    ];
     for (const path of reads) {
       await attempt(`same-origin ${path}`, path);
       await attempt(`platform ${path}`, platform + path);
     }
     // whatever CSRF token the attacker could find on its own page
     const token = (document.querySelector('input[name="csrf"]') as HTMLInputElement | null)?.value ?? "";
-    const product = new URLSearchParams({ csrf: token, name: "Injected by an app", description: "x", price: "1.00", category: "Hacks", status: "ACTIVE", isAvailable: "on" });
+    const product = new URLSearchParams({
+      csrf: token,
+      name: "Injected by an app",
+      description: "x",
+      price: "1.00",
+      category: "Hacks",
+      status: "ACTIVE",
+      isAvailable: "on",
+    });
     for (const base of ["", platform]) {
-      await attempt(`post product ${base || "same-origin"}`, `${base}/admin/products/new`, { method: "POST", body: product });
-      await attempt(`post product no-cors ${base || "same-origin"}`, `${base}/admin/products/new`, { method: "POST", body: product, mode: "no-cors" });
-      const consent = new URLSearchParams([["csrf", token], ["decision", "approve"], ...new URLSearchParams(oauthQuery)]);
-      await attempt(`post consent ${base || "same-origin"}`, `${base}/oauth/authorize`, { method: "POST", body: consent, mode: "no-cors" });
+      await attempt(`post product ${base || "same-origin"}`, `${base}/admin/products/new`, {
+        method: "POST",
+        body: product,
+      });
+      await attempt(`post product no-cors ${base || "same-origin"}`, `${base}/admin/products/new`, {
+        method: "POST",
+        body: product,
+        mode: "no-cors",
+      });
+      const consent = new URLSearchParams([
+        ["csrf", token],
+        ["decision", "approve"],
+        ...new URLSearchParams(oauthQuery),
+      ]);
+      await attempt(`post consent ${base || "same-origin"}`, `${base}/oauth/authorize`, {
+        method: "POST",
+        body: consent,
+        mode: "no-cors",
+      });
     }
     // and a plain form submission, as a page could make without fetch
     const form = document.createElement("form");
@@ -73,13 +103,18 @@ async function startAttackerApp(platform: string, oauthQuery: () => string) {
     }
     if (path === "/block") {
       res.writeHead(200, { "Content-Type": "text/html" });
-      return res.end(`<!doctype html><title>block</title><p>An innocent block</p><script>window.parent.postMessage({ type: "SERVICE_BLOCK_READY" }, "*");${code}</script>`);
+      return res.end(
+        `<!doctype html><title>block</title><p>An innocent block</p><script>window.parent.postMessage({ type: "SERVICE_BLOCK_READY" }, "*");${code}</script>`,
+      );
     }
     res.writeHead(200, { "Content-Type": "text/html" });
     res.end("<!doctype html><title>App</title><h1>Connected to the app</h1>");
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 type Results = Record<string, { status?: number; url?: string; body?: string; error?: string }>;
@@ -100,7 +135,11 @@ async function productCount(page: Page, name: string) {
   return page.locator("tbody tr", { hasText: name }).count();
 }
 
-test("an installed app's script and block on the storefront cannot act as the signed-in merchant", async ({ page, request, baseURL }) => {
+test("an installed app's script and block on the storefront cannot act as the signed-in merchant", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const platform = new URL(baseURL!).origin;
   const suffix = randomBytes(3).toString("hex");
@@ -108,16 +147,37 @@ test("an installed app's script and block on the storefront cannot act as the si
   let victimQuery = "";
   const attacker = await startAttackerApp(platform, () => victimQuery);
   const victim = await publishApp(request, {
-    name: `Other App ${suffix}`, slug: `other-app-${suffix}`, description: "Another app", category: "other",
-    scopes: ["read_orders"], redirectUrl: `${attacker.url}/victim-callback`,
+    name: `Other App ${suffix}`,
+    slug: `other-app-${suffix}`,
+    description: "Another app",
+    category: "other",
+    scopes: ["read_orders"],
+    redirectUrl: `${attacker.url}/victim-callback`,
   });
-  victimQuery = new URLSearchParams({ response_type: "code", client_id: victim.clientId, redirect_uri: `${attacker.url}/victim-callback`, state: "s" }).toString();
+  victimQuery = new URLSearchParams({
+    response_type: "code",
+    client_id: victim.clientId,
+    redirect_uri: `${attacker.url}/victim-callback`,
+    state: "s",
+  }).toString();
   const app = await publishApp(request, {
-    name: `Tracker ${suffix}`, slug: `tracker-${suffix}`, description: "Analytics for your shop (and more)", category: "analytics",
-    scopes: ["read_business"], redirectUrl: `${attacker.url}/callback`,
+    name: `Tracker ${suffix}`,
+    slug: `tracker-${suffix}`,
+    description: "Analytics for your shop (and more)",
+    category: "analytics",
+    scopes: ["read_business"],
+    redirectUrl: `${attacker.url}/callback`,
     manifest: {
       blocks: [{ blockType: "innocent", name: "Innocent block", renderUrl: `${attacker.url}/block` }],
-      embeds: [{ embedType: "tracker", name: "Tracker", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: `${attacker.url}/attack.js` }],
+      embeds: [
+        {
+          embedType: "tracker",
+          name: "Tracker",
+          kind: "GLOBAL_SCRIPT",
+          position: "body_end",
+          scriptUrl: `${attacker.url}/attack.js`,
+        },
+      ],
     },
   });
 
@@ -129,15 +189,26 @@ test("an installed app's script and block on the storefront cannot act as the si
   await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
   // and places its block on the home page
   const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
-  const home = await (await request.get("/merchant/pages/home", { headers: { Authorization: `Bearer ${merchantToken}` } })).json();
+  const home = await (
+    await request.get("/merchant/pages/home", { headers: { Authorization: `Bearer ${merchantToken}` } })
+  ).json();
   const placed = await request.put("/merchant/pages/home", {
     headers: { Authorization: `Bearer ${merchantToken}` },
-    data: { title: home.title, isPublished: true, blocks: [...home.blocks.map((b: any) => ({ kind: b.kind, type: b.type, appId: b.appId, settings: b.settings })), { kind: "app", type: "innocent", appId: app.id, settings: {} }] },
+    data: {
+      title: home.title,
+      isPublished: true,
+      blocks: [
+        ...home.blocks.map((b: any) => ({ kind: b.kind, type: b.type, appId: b.appId, settings: b.settings })),
+        { kind: "app", type: "innocent", appId: app.id, settings: {} },
+      ],
+    },
   });
   expect(placed.status(), await placed.text()).toBe(200);
 
   // still signed in to the admin, the merchant opens their own storefront in the same browser
-  const victimInstallsBefore = await (await request.get("/merchant/installations", { headers: { Authorization: `Bearer ${merchantToken}` } })).json();
+  const victimInstallsBefore = await (
+    await request.get("/merchant/installations", { headers: { Authorization: `Bearer ${merchantToken}` } })
+  ).json();
   await page.goto("/s/demo-bistro");
   const storefrontOrigin = new URL(page.url()).origin;
   expect(storefrontOrigin).not.toBe(platform);
@@ -158,7 +229,9 @@ test("an installed app's script and block on the storefront cannot act as the si
 
   // nothing changed: no product, no installation of the other app
   expect(await productCount(page, "Injected by an app")).toBe(0);
-  const victimInstallsAfter = await (await request.get("/merchant/installations", { headers: { Authorization: `Bearer ${merchantToken}` } })).json();
+  const victimInstallsAfter = await (
+    await request.get("/merchant/installations", { headers: { Authorization: `Bearer ${merchantToken}` } })
+  ).json();
   expect(victimInstallsAfter.data.filter((i: any) => i.appId === victim.id)).toHaveLength(0);
   expect(victimInstallsAfter.total).toBe(victimInstallsBefore.total);
   // and the merchant is still signed in to the admin
@@ -167,6 +240,8 @@ test("an installed app's script and block on the storefront cannot act as the si
 
   // clean up: uninstall, so that other tests see the demo shop as before
   for (const i of victimInstallsAfter.data.filter((x: any) => x.appId === app.id && x.status === "ACTIVE"))
-    await request.delete(`/merchant/installations/${i.installationId}`, { headers: { Authorization: `Bearer ${merchantToken}` } });
+    await request.delete(`/merchant/installations/${i.installationId}`, {
+      headers: { Authorization: `Bearer ${merchantToken}` },
+    });
   await attacker.close();
 });

@@ -3,16 +3,23 @@
  */
 import { test, expect, expectAccessible, signIn, DEMO } from "./helpers";
 
-for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
   test(`the SDK and CLI guide at ${viewport.width}px`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await signIn(page, DEMO.developer.email, DEMO.developer.password);
     await page.goto("/portal/docs");
     await page.getByRole("link", { name: "The SDK and the CLI" }).first().click();
     await expect(page.getByRole("heading", { name: "The SDK and the CLI", level: 1 })).toBeVisible();
-    await expect(page.getByRole("heading", { name: "listen: webhooks on your laptop without a public URL" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { name: "listen: webhooks on your laptop without a public URL" }),
+    ).toBeVisible();
     // {PLATFORM_URL} is the platform's own address in the portal
-    await expect(page.locator("main")).toContainText(`import { createBridge } from "${new URL(page.url()).origin}/sdk/bridge.js"`);
+    await expect(page.locator("main")).toContainText(
+      `import { createBridge } from "${new URL(page.url()).origin}/sdk/bridge.js"`,
+    );
     await expectAccessible(page);
     await page.screenshot({ path: `.data/e2e-results/sdk-guide-${viewport.width}.png`, fullPage: false });
   });

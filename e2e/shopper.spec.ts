@@ -20,7 +20,9 @@ async function firstVisitBytes(page: Page, url: string) {
   const urls = new Map<string, string>();
   const sizes: { url: string; bytes: number }[] = [];
   cdp.on("Network.requestWillBeSent", (e) => urls.set(e.requestId, e.request.url));
-  cdp.on("Network.loadingFinished", (e) => sizes.push({ url: urls.get(e.requestId) ?? "?", bytes: e.encodedDataLength }));
+  cdp.on("Network.loadingFinished", (e) =>
+    sizes.push({ url: urls.get(e.requestId) ?? "?", bytes: e.encodedDataLength }),
+  );
   await page.goto(url, { waitUntil: "networkidle" });
   await page.waitForTimeout(300);
   await cdp.detach();
@@ -38,8 +40,17 @@ async function uncovered(target: Locator) {
 
 test("a first visit of a storefront transfers less than 200 KB, compressed", async ({ page }) => {
   // straight to the storefront's origin (decision 013), as a shopper's link would be
-  const { total, sizes } = await firstVisitBytes(page, `http://127.0.0.1:${process.env.E2E_PORT ?? 3199}/s/demo-bistro`);
-  console.log(`first visit of /s/demo-bistro: ${total} bytes\n` + sizes.slice(0, 8).map((s) => `  ${String(s.bytes).padStart(8)}  ${s.url.replace(/^https?:\/\/[^/]+/, "")}`).join("\n"));
+  const { total, sizes } = await firstVisitBytes(
+    page,
+    `http://127.0.0.1:${process.env.E2E_PORT ?? 3199}/s/demo-bistro`,
+  );
+  console.log(
+    `first visit of /s/demo-bistro: ${total} bytes\n` +
+      sizes
+        .slice(0, 8)
+        .map((s) => `  ${String(s.bytes).padStart(8)}  ${s.url.replace(/^https?:\/\/[^/]+/, "")}`)
+        .join("\n"),
+  );
   expect(total).toBeGreaterThan(20_000); // the page, its styles and React did arrive
   expect(total).toBeLessThan(200_000);
   // the page works: hydrated and showing the shop
@@ -47,16 +58,37 @@ test("a first visit of a storefront transfers less than 200 KB, compressed", asy
   await expect(page.locator("html[data-storefront-ready]")).toHaveCount(1);
 });
 
-test("checkout shows the final total before the order, follows the delivery method, and the confirmation matches it in the shop's time zone", async ({ page, request }) => {
+test("checkout shows the final total before the order, follows the delivery method, and the confirmation matches it in the shop's time zone", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
   const suffix = randomBytes(3).toString("hex");
   const app = await publishApp(request, {
-    name: `Fast Courier ${suffix}`, slug: `fast-courier-${suffix}`, description: "Delivery fees and a welcome discount; a chat widget.", category: "shipping",
-    scopes: ["write_shipping", "write_checkout"], redirectUrl: `${appServer.url}/oauth/callback`, webhookUrl: `${appServer.url}/webhooks`, webhookEvents: [],
+    name: `Fast Courier ${suffix}`,
+    slug: `fast-courier-${suffix}`,
+    description: "Delivery fees and a welcome discount; a chat widget.",
+    category: "shipping",
+    scopes: ["write_shipping", "write_checkout"],
+    redirectUrl: `${appServer.url}/oauth/callback`,
+    webhookUrl: `${appServer.url}/webhooks`,
+    webhookEvents: [],
     manifest: {
-      hooks: [{ hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" }, { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" }],
-      embeds: [{ embedType: "chat", name: "Chat", kind: "FLOATING_WIDGET", position: "bottom_right", renderUrl: `${appServer.url}/widget`, defaultConfig: { color: "#2255aa", title: "Chat with us" } }],
+      hooks: [
+        { hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" },
+        { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
+      ],
+      embeds: [
+        {
+          embedType: "chat",
+          name: "Chat",
+          kind: "FLOATING_WIDGET",
+          position: "bottom_right",
+          renderUrl: `${appServer.url}/widget`,
+          defaultConfig: { color: "#2255aa", title: "Chat with us" },
+        },
+      ],
     },
   });
   const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
@@ -68,8 +100,12 @@ test("checkout shows the final total before the order, follows the delivery meth
     await page.getByRole("link", { name: "Install" }).click();
     await page.getByRole("button", { name: "Install" }).click();
     await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
-    const installs = await request.get("/merchant/installations?limit=100", { headers: { Authorization: `Bearer ${merchantToken}` } });
-    installationId = ((await installs.json()) as { data: { installationId: string; appId: string; status: string }[] }).data.find((i) => i.appId === app.id && i.status === "ACTIVE")!.installationId;
+    const installs = await request.get("/merchant/installations?limit=100", {
+      headers: { Authorization: `Bearer ${merchantToken}` },
+    });
+    installationId = (
+      (await installs.json()) as { data: { installationId: string; appId: string; status: string }[] }
+    ).data.find((i) => i.appId === app.id && i.status === "ACTIVE")!.installationId;
     await page.goto("/admin/settings");
     await page.getByLabel("Time zone").fill(ZONE);
     await page.getByRole("button", { name: "Save settings" }).click();
@@ -135,7 +171,15 @@ test("checkout shows the final total before the order, follows the delivery meth
     await expect(page.getByText("Welcome offer")).toBeVisible();
     const placed = page.getByTestId("order-placed");
     const iso = (await placed.getAttribute("datetime"))!;
-    const expected = new Intl.DateTimeFormat("en-US", { timeZone: ZONE, year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(new Date(iso));
+    const expected = new Intl.DateTimeFormat("en-US", {
+      timeZone: ZONE,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    }).format(new Date(iso));
     await expect(placed).toHaveText(expected);
     expect(expected).toContain("GMT+5:30");
     expect(Math.abs(Date.now() - Date.parse(iso))).toBeLessThan(5 * 60_000);
@@ -167,7 +211,9 @@ test("checkout shows the final total before the order, follows the delivery meth
         .filter((el) => !el.closest(".embed-widget"))
         .filter((el) => {
           const r = el.getBoundingClientRect();
-          return r.width > 0 && r.height > 0 && r.left < l.right && r.right > l.left && r.top < l.bottom && r.bottom > l.top;
+          return (
+            r.width > 0 && r.height > 0 && r.left < l.right && r.right > l.left && r.top < l.bottom && r.bottom > l.top
+          );
         })
         .map((el) => el.outerHTML.slice(0, 80));
     });
@@ -184,7 +230,12 @@ test("checkout shows the final total before the order, follows the delivery meth
     expect(Math.round(sheetBox.y + sheetBox.height)).toBe(PHONE.height);
     const frameEl = page.locator(".embed-widget iframe");
     const inner = (await (await frameEl.elementHandle())!.contentFrame())!;
-    expect(await inner.evaluate(() => (window as any).received[0].data)).toMatchObject({ type: "SERVICE_BLOCK_INIT", mode: "storefront", blockId: expect.stringContaining(":chat"), settings: { title: "Chat with us" } });
+    expect(await inner.evaluate(() => (window as any).received[0].data)).toMatchObject({
+      type: "SERVICE_BLOCK_INIT",
+      mode: "storefront",
+      blockId: expect.stringContaining(":chat"),
+      settings: { title: "Chat with us" },
+    });
     await inner.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 900 }, "*"));
     await expect.poll(async () => (await frameEl.boundingBox())?.height).toBe(400);
     await page.screenshot({ path: ".data/e2e-results/widget-open-phone.png" });
@@ -213,12 +264,17 @@ test("checkout shows the final total before the order, follows the delivery meth
     await page.screenshot({ path: ".data/e2e-results/widget-open-desktop.png" });
   } finally {
     // leave the demo shop as it was for the other specs: UTC, no app
-    if (installationId) await request.delete(`/merchant/installations/${installationId}`, { headers: { Authorization: `Bearer ${merchantToken}` } });
+    if (installationId)
+      await request.delete(`/merchant/installations/${installationId}`, {
+        headers: { Authorization: `Bearer ${merchantToken}` },
+      });
     await appServer.close();
   }
 });
 
-test("without JavaScript the checkout's total follows the delivery method through \"Update total\"", async ({ browser }) => {
+test('without JavaScript the checkout\'s total follows the delivery method through "Update total"', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto("/s/demo-bistro/products/tiramisu");

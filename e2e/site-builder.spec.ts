@@ -18,7 +18,8 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
   page.on("console", (m) => {
-    if (m.type() === "error" && !/favicon|Failed to load resource/.test(m.text())) problems.push(`console: ${m.text()}`);
+    if (m.type() === "error" && !/favicon|Failed to load resource/.test(m.text()))
+      problems.push(`console: ${m.text()}`);
   });
 
   // an app with a block, served by a local app backend, installed through the consent screen
@@ -32,11 +33,24 @@ test("a merchant edits the home page beside its live preview and publishes it", 
     scopes: ["read_business"],
     redirectUrl: `${appServer.url}/oauth/callback`,
     manifest: {
-      blocks: [{
-        blockType: "banner", name: "Star banner", description: "A colored banner", iconName: "star", category: "Promotions", renderUrl: `${appServer.url}/block`,
-        settingsSchema: { type: "object", properties: { color: { type: "string", format: "color", title: "Color" }, title: { type: "string", title: "Title" } } },
-        defaultConfig: { color: "#ff8800", title: "Rate us" },
-      }],
+      blocks: [
+        {
+          blockType: "banner",
+          name: "Star banner",
+          description: "A colored banner",
+          iconName: "star",
+          category: "Promotions",
+          renderUrl: `${appServer.url}/block`,
+          settingsSchema: {
+            type: "object",
+            properties: {
+              color: { type: "string", format: "color", title: "Color" },
+              title: { type: "string", title: "Title" },
+            },
+          },
+          defaultConfig: { color: "#ff8800", title: "Rate us" },
+        },
+      ],
     },
   });
   // the home page as the other tests know it, put back at the end
@@ -54,7 +68,10 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   await page.goto("/admin/pages/home");
   const previewEl = page.locator("iframe.sb-frame");
   const preview = page.frameLocator("iframe.sb-frame");
-  await expect(previewEl).toHaveAttribute("src", new RegExp(`^${storefrontOrigin.replace(/[.]/g, "\\.")}/s/demo-bistro/preview/home\\?token=`));
+  await expect(previewEl).toHaveAttribute(
+    "src",
+    new RegExp(`^${storefrontOrigin.replace(/[.]/g, "\\.")}/s/demo-bistro/preview/home\\?token=`),
+  );
   await expect(preview.getByRole("heading", { name: "Welcome to Demo Bistro" })).toBeVisible();
   await expect(preview.locator(".sf-brand")).toHaveText("Demo Bistro");
   await expect(preview.locator(".sf-card")).toHaveCount(8);
@@ -81,7 +98,10 @@ test("a merchant edits the home page beside its live preview and publishes it", 
 
   // 4. drag and drop in the list: the preview follows
   const items = page.getByTestId("builder-block");
-  await items.nth(1).locator(".sb-grip").dragTo(items.nth(0), { targetPosition: { x: 40, y: 6 } });
+  await items
+    .nth(1)
+    .locator(".sb-grip")
+    .dragTo(items.nth(0), { targetPosition: { x: 40, y: 6 } });
   await expect(names(page)).toHaveText(["Text", "Heading", "Product grid"]);
   await expect(preview.locator(".sfp-tag")).toHaveText(["Text", "Heading", "Product grid"]);
 
@@ -113,22 +133,36 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   await expect(block.locator("#label")).toHaveText("Rate us");
   await expect(block.locator("#mode")).toHaveText("editor");
   const blockFrame = await frameOf(page, `${appServer.url}/block`);
-  const init = await blockFrame.evaluate(() => (window as any).received.find((m: any) => m.data?.type === "SERVICE_BLOCK_INIT"));
+  const init = await blockFrame.evaluate(() =>
+    (window as any).received.find((m: any) => m.data?.type === "SERVICE_BLOCK_INIT"),
+  );
   expect(init.origin).toBe(storefrontOrigin);
-  expect(init.data).toMatchObject({ type: "SERVICE_BLOCK_INIT", mode: "editor", settings: { color: "#ff8800", title: "Rate us" }, locale: "en-US" });
+  expect(init.data).toMatchObject({
+    type: "SERVICE_BLOCK_INIT",
+    mode: "editor",
+    settings: { color: "#ff8800", title: "Rate us" },
+    locale: "en-US",
+  });
   expect(typeof init.data.sessionToken).toBe("string");
   const loadId = await blockFrame.evaluate(() => (window as any).loadId);
   // a setting arrives as SERVICE_BLOCK_UPDATE, without reloading the block
-  await page.getByRole("region", { name: "Settings: Star banner" }).getByRole("textbox", { name: "Title", exact: true }).fill("Loyalty stars");
+  await page
+    .getByRole("region", { name: "Settings: Star banner" })
+    .getByRole("textbox", { name: "Title", exact: true })
+    .fill("Loyalty stars");
   await expect(block.locator("#label")).toHaveText("Loyalty stars");
   const update = await blockFrame.evaluate(() => (window as any).received.at(-1));
   expect(update.data).toMatchObject({ type: "SERVICE_BLOCK_UPDATE", settings: { title: "Loyalty stars" } });
   expect(await blockFrame.evaluate(() => (window as any).loadId)).toBe(loadId);
   // the block asks for its height, clamped to 400
   await blockFrame.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 900 }, "*"));
-  await expect.poll(() => preview.locator('iframe[title="Star banner"]').evaluate((el) => el.getBoundingClientRect().height)).toBe(400);
+  await expect
+    .poll(() => preview.locator('iframe[title="Star banner"]').evaluate((el) => el.getBoundingClientRect().height))
+    .toBe(400);
   await blockFrame.evaluate(() => window.parent.postMessage({ type: "SERVICE_BLOCK_RESIZE", height: 120 }, "*"));
-  await expect.poll(() => preview.locator('iframe[title="Star banner"]').evaluate((el) => el.getBoundingClientRect().height)).toBe(120);
+  await expect
+    .poll(() => preview.locator('iframe[title="Star banner"]').evaluate((el) => el.getBoundingClientRect().height))
+    .toBe(120);
 
   // a click on the app block (an iframe) selects it too
   await page.getByRole("button", { name: /^Text/ }).click();
@@ -158,7 +192,12 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   await dialog.getByRole("button", { name: "Stay on this page" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page).toHaveURL(/\/admin\/pages\/home$/);
-  const beforeUnload = new Promise<string>((resolve) => page.once("dialog", (d) => { resolve(d.type()); void d.dismiss(); }));
+  const beforeUnload = new Promise<string>((resolve) =>
+    page.once("dialog", (d) => {
+      resolve(d.type());
+      void d.dismiss();
+    }),
+  );
   await page.close({ runBeforeUnload: true });
   expect(await beforeUnload).toBe("beforeunload");
   expect(page.isClosed()).toBe(false);
@@ -173,20 +212,33 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   await expect(page).toHaveURL(/\/admin$/);
   await page.goto("/s/demo-bistro");
   await expect(page.getByRole("heading", { name: "Fresh pasta every day" })).toBeVisible();
-  await expect(page.frameLocator('.app-block iframe[title="Star banner"]').locator("#label")).toHaveText("Loyalty stars");
+  await expect(page.frameLocator('.app-block iframe[title="Star banner"]').locator("#label")).toHaveText(
+    "Loyalty stars",
+  );
   await expect(page.frameLocator('.app-block iframe[title="Star banner"]').locator("#mode")).toHaveText("storefront");
   expect(problems).toEqual([]);
 
   // put the demo shop back as the other tests know it: the app uninstalled, the page as it was
   const installs = await (await request.get("/merchant/installations", { headers: auth })).json();
-  const installation = installs.data.find((i: { appId: string; status: string }) => i.appId === app.id && i.status === "ACTIVE");
-  expect((await request.delete(`/merchant/installations/${installation.installationId}`, { headers: auth })).status()).toBe(200);
-  const restored = await request.put("/merchant/pages/home", { headers: auth, data: { title: original.title, isPublished: original.isPublished, blocks: original.blocks } });
+  const installation = installs.data.find(
+    (i: { appId: string; status: string }) => i.appId === app.id && i.status === "ACTIVE",
+  );
+  expect(
+    (await request.delete(`/merchant/installations/${installation.installationId}`, { headers: auth })).status(),
+  ).toBe(200);
+  const restored = await request.put("/merchant/pages/home", {
+    headers: auth,
+    data: { title: original.title, isPublished: original.isPublished, blocks: original.blocks },
+  });
   expect(restored.status()).toBe(200);
   await appServer.close();
 });
 
-test("the preview opens only with the builder's token, and only inside the platform's pages", async ({ page, request, baseURL }) => {
+test("the preview opens only with the builder's token, and only inside the platform's pages", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const storefrontOrigin = baseURL!.replace("localhost", "127.0.0.1");
   for (const query of ["", "?token=", "?token=eyJhbGciOiJIUzI1NiJ9.e30.x"]) {
     const res = await request.get(`${storefrontOrigin}/s/demo-bistro/preview/home${query}`);
@@ -202,7 +254,9 @@ test("the preview opens only with the builder's token, and only inside the platf
   expect((await request.get(src)).status()).toBe(200);
   // on a phone the builder stacks: blocks, then the preview, and nothing is wider than the screen
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.frameLocator("iframe.sb-frame").getByRole("heading", { name: "Welcome to Demo Bistro" })).toBeVisible();
+  await expect(
+    page.frameLocator("iframe.sb-frame").getByRole("heading", { name: "Welcome to Demo Bistro" }),
+  ).toBeVisible();
   await expect(page.getByText("Loading the preview…")).toHaveCount(0);
   // a narrow screen starts the preview at the phone's width
   await page.reload();

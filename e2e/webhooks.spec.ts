@@ -27,14 +27,35 @@ test("a developer reads the delivery log with attempt details and redelivers", a
   const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
 
   const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
-  const reg = await request.post("/auth/register", { data: { email, password: "webhook-pass-1", name: "Hook Dev", role: "DEVELOPER" } });
+  const reg = await request.post("/auth/register", {
+    data: { email, password: "webhook-pass-1", name: "Hook Dev", role: "DEVELOPER" },
+  });
   const { token, businessId } = await reg.json();
   const auth = { Authorization: `Bearer ${token}` };
-  const app = await (await request.post("/developer/apps", { headers: auth, data: { name: "Order Pinger", slug: `order-pinger-${randomBytes(3).toString("hex")}`, description: "Pings", category: "automation", scopes: ["read_orders", "write_orders"], redirectUrl: "https://pinger.example/cb", webhookUrl: url, webhookEvents: ["order.status_changed"] } })).json();
+  const app = await (
+    await request.post("/developer/apps", {
+      headers: auth,
+      data: {
+        name: "Order Pinger",
+        slug: `order-pinger-${randomBytes(3).toString("hex")}`,
+        description: "Pings",
+        category: "automation",
+        scopes: ["read_orders", "write_orders"],
+        redirectUrl: "https://pinger.example/cb",
+        webhookUrl: url,
+        webhookEvents: ["order.status_changed"],
+      },
+    })
+  ).json();
   const install = await (await request.post(`/developer/apps/${app.id}/test-install`, { headers: auth })).json();
-  const orders = await (await request.get("/app-api/orders?limit=50", { headers: { Authorization: `Bearer ${install.accessToken}` } })).json();
+  const orders = await (
+    await request.get("/app-api/orders?limit=50", { headers: { Authorization: `Bearer ${install.accessToken}` } })
+  ).json();
   const pending = orders.data.find((o: { status: string }) => o.status === "PENDING");
-  await request.patch(`/app-api/orders/${pending.id}/status`, { headers: { Authorization: `Bearer ${install.accessToken}` }, data: { status: "CONFIRMED" } });
+  await request.patch(`/app-api/orders/${pending.id}/status`, {
+    headers: { Authorization: `Bearer ${install.accessToken}` },
+    data: { status: "CONFIRMED" },
+  });
   await expect.poll(() => calls, { timeout: 15_000 }).toBe(1);
   expect(businessId).toBeTruthy();
 
@@ -58,20 +79,48 @@ test("a developer reads the delivery log with attempt details and redelivers", a
   receiver.close();
 });
 
-test("Send a test from the delivery log reaches the developer's machine through storefront-apps listen", async ({ page, request, baseURL }) => {
+test("Send a test from the delivery log reaches the developer's machine through storefront-apps listen", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   // the developer's local server, verifying with the SDK
   let secret = "";
   const tests: { event: string; webhookId: unknown }[] = [];
-  const local = http.createServer(nodeWebhookHandler(() => secret, (e) => void tests.push({ event: e.event, webhookId: e.data.webhookId })));
+  const local = http.createServer(
+    nodeWebhookHandler(
+      () => secret,
+      (e) => void tests.push({ event: e.event, webhookId: e.data.webhookId }),
+    ),
+  );
   await new Promise<void>((r) => local.listen(0, "127.0.0.1", () => r()));
   const forwardTo = `http://127.0.0.1:${(local.address() as { port: number }).port}/webhooks`;
 
   const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
-  const { token } = await (await request.post("/auth/register", { data: { email, password: "listen-pass-1", name: "Listen Dev", role: "DEVELOPER" } })).json();
+  const { token } = await (
+    await request.post("/auth/register", {
+      data: { email, password: "listen-pass-1", name: "Listen Dev", role: "DEVELOPER" },
+    })
+  ).json();
   const auth = { Authorization: `Bearer ${token}` };
   // its webhook URL answers nothing: only the relay can make a test succeed
-  const app = await (await request.post("/developer/apps", { headers: auth, data: { name: "Listen Dev App", slug: `listen-dev-${randomBytes(3).toString("hex")}`, description: "d", category: "other", scopes: ["read_orders"], redirectUrl: "https://listen.example/cb", webhookUrl: "http://127.0.0.1:9/webhooks", webhookEvents: ["order.created"] } })).json();
-  secret = (await (await request.post(`/developer/apps/${app.id}/test-install`, { headers: auth })).json()).webhookSecret;
+  const app = await (
+    await request.post("/developer/apps", {
+      headers: auth,
+      data: {
+        name: "Listen Dev App",
+        slug: `listen-dev-${randomBytes(3).toString("hex")}`,
+        description: "d",
+        category: "other",
+        scopes: ["read_orders"],
+        redirectUrl: "https://listen.example/cb",
+        webhookUrl: "http://127.0.0.1:9/webhooks",
+        webhookEvents: ["order.created"],
+      },
+    })
+  ).json();
+  secret = (await (await request.post(`/developer/apps/${app.id}/test-install`, { headers: auth })).json())
+    .webhookSecret;
 
   // the CLI, as in a terminal
   const configDir = mkdtempSync(join(tmpdir(), "storefront-apps-e2e-"));
@@ -82,7 +131,9 @@ test("Send a test from the delivery log reaches the developer's machine through 
   const lines: string[] = [];
   const listen = spawn(process.execPath, [CLI, "listen", "--forward-to", forwardTo], { env });
   listen.stdout.on("data", (d: Buffer) => lines.push(...d.toString().split("\n").filter(Boolean)));
-  await expect.poll(() => lines.some((l) => l.startsWith("Listening for Listen Dev App")), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(() => lines.some((l) => l.startsWith("Listening for Listen Dev App")), { timeout: 20_000 })
+    .toBe(true);
 
   try {
     await signIn(page, email, "listen-pass-1");
@@ -95,7 +146,10 @@ test("Send a test from the delivery log reaches the developer's machine through 
     await expect.poll(() => lines.some((l) => /webhook webhook\.test\s+-> .* 200 /.test(l))).toBe(true);
     // a test is not a delivery
     await expect(page.getByText("No deliveries yet")).toBeVisible();
-    for (const [width, height] of [[1280, 800], [390, 844]]) {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ]) {
       await page.setViewportSize({ width, height });
       await page.waitForTimeout(500); // the phone layout's drawer slides shut after the resize
       await page.screenshot({ path: `.data/e2e-results/webhook-send-test-${width}.png`, fullPage: true });

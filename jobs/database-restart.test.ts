@@ -49,13 +49,37 @@ it("delivers every event of a burst during which the database restarts", async (
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   cleanup.push(() => new Promise((r) => server.close(() => r())));
-  const { account, business } = await createAccount(db.db, { email: `r${randomBytes(3).toString("hex")}@example.test`, password: "restart-pass", name: "R", role: "DEVELOPER" });
-  const { app } = await createApp(db.db, env, account.id, { name: "Restart", slug: `restart-${randomBytes(3).toString("hex")}`, description: "x", category: "other", scopes: ["read_orders"], redirectUrl: "https://x.example/cb", webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, webhookEvents: ["order.status_changed"] } as never);
+  const { account, business } = await createAccount(db.db, {
+    email: `r${randomBytes(3).toString("hex")}@example.test`,
+    password: "restart-pass",
+    name: "R",
+    role: "DEVELOPER",
+  });
+  const { app } = await createApp(db.db, env, account.id, {
+    name: "Restart",
+    slug: `restart-${randomBytes(3).toString("hex")}`,
+    description: "x",
+    category: "other",
+    scopes: ["read_orders"],
+    redirectUrl: "https://x.example/cb",
+    webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    webhookEvents: ["order.status_changed"],
+  } as never);
   await testInstall(db.db, env, account, app.id);
 
   // the worker runs as its own process, as in production (it rides out the restart there)
   const worker = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: { ...process.env, DATABASE_URL: url, NODE_ENV: "test", SESSION_SECRET: env.sessionSecret, ENCRYPTION_KEY: env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp", OUTBOUND_ALLOW_PRIVATE: "true", WORKER_CONCURRENCY: "4", WORKER_STRANDED_AFTER_MS: "5000" },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      NODE_ENV: "test",
+      SESSION_SECRET: env.sessionSecret,
+      ENCRYPTION_KEY: env.encryptionKey.toString("base64"),
+      DATA_DIR: ".data/test-tmp",
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      WORKER_CONCURRENCY: "4",
+      WORKER_STRANDED_AFTER_MS: "5000",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let workerOutput = "";
@@ -70,7 +94,13 @@ it("delivers every event of a burst during which the database restarts", async (
     for (let i = 0; i < n; i++) {
       for (;;) {
         try {
-          events.push((await db.db.transaction((tx) => emitEvent(tx, { businessId: business!.id, type: "order.status_changed", data: { n: events.length } }))).id);
+          events.push(
+            (
+              await db.db.transaction((tx) =>
+                emitEvent(tx, { businessId: business!.id, type: "order.status_changed", data: { n: events.length } }),
+              )
+            ).id,
+          );
           break;
         } catch {
           // the database is down: the change did not commit; try again like a caller would
@@ -122,15 +152,35 @@ it("answers 503 with Retry-After at once while the database is down after an imm
   cleanup.push(() => db.close());
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
   cleanup.push(() => web.close());
-  const { account } = await createAccount(db.db, { email: `w${randomBytes(3).toString("hex")}@example.test`, password: "restart-pass", name: "W", role: "DEVELOPER" });
-  const { app } = await createApp(db.db, env, account.id, { name: "Down", slug: `down-${randomBytes(3).toString("hex")}`, description: "x", category: "other", scopes: ["read_business"], redirectUrl: "https://x.example/cb" } as never);
+  const { account } = await createAccount(db.db, {
+    email: `w${randomBytes(3).toString("hex")}@example.test`,
+    password: "restart-pass",
+    name: "W",
+    role: "DEVELOPER",
+  });
+  const { app } = await createApp(db.db, env, account.id, {
+    name: "Down",
+    slug: `down-${randomBytes(3).toString("hex")}`,
+    description: "x",
+    category: "other",
+    scopes: ["read_business"],
+    redirectUrl: "https://x.example/cb",
+  } as never);
   const { accessToken } = await testInstall(db.db, env, account, app.id);
   const call = async () => {
     const started = Date.now();
-    const res = await fetch(`http://127.0.0.1:${web.port}/app-api/business`, { headers: { Authorization: `Bearer ${accessToken}` } });
-    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json(), ms: Date.now() - started };
+    const res = await fetch(`http://127.0.0.1:${web.port}/app-api/business`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
+    return {
+      status: res.status,
+      retryAfter: res.headers.get("retry-after"),
+      body: await res.json(),
+      ms: Date.now() - started,
+    };
   };
-  const health = () => fetch(`http://127.0.0.1:${web.port}/healthz`).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const health = () =>
+    fetch(`http://127.0.0.1:${web.port}/healthz`).then(async (r) => ({ status: r.status, body: await r.json() }));
   expect((await call()).status).toBe(200);
   expect(await health()).toMatchObject({ status: 200, body: { ok: true, database: { ok: true } } });
 
@@ -138,7 +188,11 @@ it("answers 503 with Retry-After at once while the database is down after an imm
   // down (crashed, as pg_ctl stop -m immediate): a clear 503 with Retry-After, at once, in the contract's body; the health check says why
   for (let i = 0; i < 5; i++) {
     const down = await call();
-    expect(down).toMatchObject({ status: 503, retryAfter: "5", body: { statusCode: 503, error: "Service Unavailable" } });
+    expect(down).toMatchObject({
+      status: 503,
+      retryAfter: "5",
+      body: { statusCode: 503, error: "Service Unavailable" },
+    });
     expect(down.ms).toBeLessThan(1_000);
   }
   expect(await health()).toMatchObject({ status: 503, body: { ok: false, database: { ok: false } } });
@@ -195,19 +249,41 @@ it("web and worker processes under steady order load ride out an immediate stop:
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
-      received.push({ id: String(req.headers["x-service-event-id"]), orderId: JSON.parse(Buffer.concat(chunks).toString()).data?.orderId, at: Date.now() });
+      received.push({
+        id: String(req.headers["x-service-event-id"]),
+        orderId: JSON.parse(Buffer.concat(chunks).toString()).data?.orderId,
+        at: Date.now(),
+      });
       res.writeHead(200).end();
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
   cleanup.push(() => new Promise((r) => (receiver.closeAllConnections(), receiver.close(() => r()))));
-  const { account, business } = await createAccount(db.db, { email: `l${randomBytes(3).toString("hex")}@example.test`, password: "restart-pass", name: "L", role: "DEVELOPER" });
-  const { app } = await createApp(db.db, env, account.id, { name: "Load", slug: `load-${randomBytes(3).toString("hex")}`, description: "x", category: "other", scopes: ["read_orders", "write_orders", "read_products"], redirectUrl: "https://x.example/cb", webhookUrl: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`, webhookEvents: ["order.created", "order.status_changed"] } as never);
+  const { account, business } = await createAccount(db.db, {
+    email: `l${randomBytes(3).toString("hex")}@example.test`,
+    password: "restart-pass",
+    name: "L",
+    role: "DEVELOPER",
+  });
+  const { app } = await createApp(db.db, env, account.id, {
+    name: "Load",
+    slug: `load-${randomBytes(3).toString("hex")}`,
+    description: "x",
+    category: "other",
+    scopes: ["read_orders", "write_orders", "read_products"],
+    redirectUrl: "https://x.example/cb",
+    webhookUrl: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`,
+    webhookEvents: ["order.created", "order.status_changed"],
+  } as never);
   const { accessToken } = await testInstall(db.db, env, account, app.id);
-  const [product] = await db.sql<{ id: string }[]>`select id from products where business_id = ${business!.id} and stock is null and is_available and status = 'ACTIVE' limit 1`;
+  const [product] = await db.sql<
+    { id: string }[]
+  >`select id from products where business_id = ${business!.id} and stock is null and is_available and status = 'ACTIVE' limit 1`;
 
   // the sandbox's demo orders, there before the load
-  const [{ n: demoOrders }] = await db.sql<{ n: number }[]>`select count(*)::int as n from orders where business_id = ${business!.id}`;
+  const [{ n: demoOrders }] = await db.sql<
+    { n: number }[]
+  >`select count(*)::int as n from orders where business_id = ${business!.id}`;
 
   // web and worker as the platform runs them, each its own process with its own pools
   const webPort = await new Promise<number>((resolve) => {
@@ -217,13 +293,26 @@ it("web and worker processes under steady order load ride out an immediate stop:
     });
   });
   const processEnv = {
-    ...process.env, DATABASE_URL: url, NODE_ENV: "test" as const, SESSION_SECRET: env.sessionSecret, ENCRYPTION_KEY: env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp",
-    OUTBOUND_ALLOW_PRIVATE: "true", APP_API_RATE_LIMIT: "1000000", WORKER_CONCURRENCY: "4", WORKER_STRANDED_AFTER_MS: "15000", PORT: String(webPort),
-    PUBLIC_URL: `http://localhost:${webPort}`, STOREFRONT_URL: `http://127.0.0.1:${webPort}`,
+    ...process.env,
+    DATABASE_URL: url,
+    NODE_ENV: "test" as const,
+    SESSION_SECRET: env.sessionSecret,
+    ENCRYPTION_KEY: env.encryptionKey.toString("base64"),
+    DATA_DIR: ".data/test-tmp",
+    OUTBOUND_ALLOW_PRIVATE: "true",
+    APP_API_RATE_LIMIT: "1000000",
+    WORKER_CONCURRENCY: "4",
+    WORKER_STRANDED_AFTER_MS: "15000",
+    PORT: String(webPort),
+    PUBLIC_URL: `http://localhost:${webPort}`,
+    STOREFRONT_URL: `http://127.0.0.1:${webPort}`,
   };
   const output: { process: string; at: number; line: string }[] = [];
   const spawnPlatform = (mode: "web" | "worker") => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts", mode], { env: processEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "server.ts", mode], {
+      env: processEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const collect = (d: Buffer) => {
       for (const line of String(d).split("\n")) if (line.trim()) output.push({ process: mode, at: Date.now(), line });
     };
@@ -238,8 +327,15 @@ it("web and worker processes under steady order load ride out an immediate stop:
   const worker = spawnPlatform("worker");
   const web = spawnPlatform("web");
   const base = `http://127.0.0.1:${webPort}`;
-  const tail = () => output.slice(-40).map((o) => `${o.process}: ${o.line}`).join("\n");
-  await eventually(async () => expect((await fetch(`${base}/healthz`).catch(() => null))?.status, tail()).toBe(200), 60_000);
+  const tail = () =>
+    output
+      .slice(-40)
+      .map((o) => `${o.process}: ${o.line}`)
+      .join("\n");
+  await eventually(
+    async () => expect((await fetch(`${base}/healthz`).catch(() => null))?.status, tail()).toBe(200),
+    60_000,
+  );
 
   // the load: 8 clients, an order each every 250 ms or so; an order not acknowledged is sent again with its key
   type Call = { started: number; ms: number; status: number | string };
@@ -252,7 +348,12 @@ it("web and worker processes under steady order load ride out an immediate stop:
       const res = await fetch(`${base}/app-api/orders`, {
         method: "POST",
         headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json", "Idempotency-Key": key },
-        body: JSON.stringify({ customer: { name: "Al", phone: "555 0100" }, items: [{ productId: product.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }),
+        body: JSON.stringify({
+          customer: { name: "Al", phone: "555 0100" },
+          items: [{ productId: product.id, quantity: 1 }],
+          deliveryMethod: "PICKUP",
+          paymentMethod: "CASH",
+        }),
         signal: AbortSignal.timeout(35_000),
       });
       const body = await res.json().catch(() => null);
@@ -270,11 +371,18 @@ it("web and worker processes under steady order load ride out an immediate stop:
     for (let tried = false; ; tried = true) {
       const started = Date.now();
       const status = await fetch(`${base}/app-api/orders/${orderId}/status`, {
-        method: "PATCH", headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" }, body: JSON.stringify({ status: "CONFIRMED" }), signal: AbortSignal.timeout(35_000),
-      }).then((r) => r.status, (e: Error) => e.name);
+        method: "PATCH",
+        headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ status: "CONFIRMED" }),
+        signal: AbortSignal.timeout(35_000),
+      }).then(
+        (r) => r.status,
+        (e: Error) => e.name,
+      );
       calls.push({ started, ms: Date.now() - started, status });
       // a retry after a lost answer may find it confirmed already (4xx): the first one committed
-      if (status === 200 || (tried && typeof status === "number" && status >= 400 && status < 500)) return void confirmed++;
+      if (status === 200 || (tried && typeof status === "number" && status >= 400 && status < 500))
+        return void confirmed++;
       await new Promise((r) => setTimeout(r, 500));
     }
   };
@@ -306,7 +414,10 @@ it("web and worker processes under steady order load ride out an immediate stop:
   const byStatus = late.reduce<Record<string, number>>((m, c) => ((m[c.status] = (m[c.status] ?? 0) + 1), m), {});
   expect(Object.keys(byStatus).sort()).toEqual(["200", "201"]);
   const slowest = late.reduce((m, c) => Math.max(m, c.ms), 0);
-  expect(late.filter((c) => c.ms >= 1_000), `slowest ${slowest} ms`).toEqual([]);
+  expect(
+    late.filter((c) => c.ms >= 1_000),
+    `slowest ${slowest} ms`,
+  ).toEqual([]);
 
   // every acknowledged order exists once; every one's order.created was received, and recorded SUCCEEDED
   const orderIds = [...acknowledged.values()].map((a) => a.orderId);
@@ -328,7 +439,9 @@ it("web and worker processes under steady order load ride out an immediate stop:
   expect(confirmed).toBeGreaterThan(500);
   const deliveries = all.filter((d) => d.event === "order.created");
   expect(new Set(deliveries.map((d) => d.order_id))).toEqual(new Set(orderIds));
-  const [{ n: unfanned }] = await db.sql<{ n: number }[]>`select count(*)::int as n from platform_events where business_id = ${business!.id} and fanned_out_at is null`;
+  const [{ n: unfanned }] = await db.sql<
+    { n: number }[]
+  >`select count(*)::int as n from platform_events where business_id = ${business!.id} and fanned_out_at is null`;
   expect(unfanned).toBe(0);
   const receipts = new Map<string, number>();
   for (const r of received) receipts.set(r.id, (receipts.get(r.id) ?? 0) + 1);

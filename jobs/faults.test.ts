@@ -21,7 +21,17 @@ afterAll(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL"))
 
 function workerProcess() {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: { ...process.env, DATABASE_URL: p.dbUrl, NODE_ENV: "test", SESSION_SECRET: p.env.sessionSecret, ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp", OUTBOUND_ALLOW_PRIVATE: "true", WORKER_CONCURRENCY: "8", WORKER_STRANDED_AFTER_MS: "5000" },
+    env: {
+      ...process.env,
+      DATABASE_URL: p.dbUrl,
+      NODE_ENV: "test",
+      SESSION_SECRET: p.env.sessionSecret,
+      ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
+      DATA_DIR: ".data/test-tmp",
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      WORKER_CONCURRENCY: "8",
+      WORKER_STRANDED_AFTER_MS: "5000",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -35,7 +45,10 @@ function workerProcess() {
 /** An installed app whose registration receives order.status_changed at `url`. */
 async function subscriber(url: string) {
   const dev = await p.register("DEVELOPER");
-  const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes: ["read_orders"], webhookUrl: url, webhookEvents: ["order.status_changed"] }) });
+  const app = await p.request("POST", "/developer/apps", {
+    token: dev.token,
+    body: appBody({ scopes: ["read_orders"], webhookUrl: url, webhookEvents: ["order.status_changed"] }),
+  });
   await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: dev.token });
   return dev;
 }
@@ -44,12 +57,22 @@ async function burst(businessId: string, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 50)
     await p.db.transaction(async (tx) => {
-      for (let k = i; k < Math.min(n, i + 50); k++) ids.push((await emitEvent(tx, { businessId, type: "order.status_changed", data: { orderId: `ord_${k}`, status: "CONFIRMED" } })).id);
+      for (let k = i; k < Math.min(n, i + 50); k++)
+        ids.push(
+          (
+            await emitEvent(tx, {
+              businessId,
+              type: "order.status_changed",
+              data: { orderId: `ord_${k}`, status: "CONFIRMED" },
+            })
+          ).id,
+        );
     });
   return ids;
 }
 
-const receivedIds = (r: Awaited<ReturnType<typeof startReceiver>>) => r.received.map((x) => String(x.headers["x-service-event-id"]));
+const receivedIds = (r: Awaited<ReturnType<typeof startReceiver>>) =>
+  r.received.map((x) => String(x.headers["x-service-event-id"]));
 
 describe("faults", () => {
   it("loses nothing when the worker is killed with SIGKILL during a burst of 500 events", async () => {
@@ -96,7 +119,9 @@ describe("faults", () => {
     try {
       for (const attempt of [1, 2]) {
         await eventually(async () => {
-          const [row] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from webhook_deliveries d join platform_events e on e.id = d.event_id where e.business_id = ${dev.businessId} and d.attempts = ${attempt} and d.status = 'RETRYING' and d.last_status_code is null`);
+          const [row] = await p.db.execute<{ n: number }>(
+            sql`select count(*)::int as n from webhook_deliveries d join platform_events e on e.id = d.event_id where e.business_id = ${dev.businessId} and d.attempts = ${attempt} and d.status = 'RETRYING' and d.last_status_code is null`,
+          );
           expect(row.n).toBe(20);
         }, 30_000);
         if (attempt === 2) await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
@@ -111,7 +136,9 @@ describe("faults", () => {
       // every delivery succeeded, and none before its third attempt (the first two were refused)
       // (the record follows the receipt by a moment)
       await eventually(async () => {
-        const [attempts] = await p.db.execute<{ ok: number; early: number }>(sql`select count(*) filter (where d.status = 'SUCCEEDED')::int as ok, count(*) filter (where d.attempts < 3)::int as early from webhook_deliveries d join platform_events e on e.id = d.event_id where e.business_id = ${dev.businessId}`);
+        const [attempts] = await p.db.execute<{ ok: number; early: number }>(
+          sql`select count(*) filter (where d.status = 'SUCCEEDED')::int as ok, count(*) filter (where d.attempts < 3)::int as early from webhook_deliveries d join platform_events e on e.id = d.event_id where e.business_id = ${dev.businessId}`,
+        );
         expect(attempts).toEqual({ ok: 20, early: 0 });
       }, 30_000);
       console.log(`[faults] receiver down for two attempts: ${JSON.stringify(result)}`);

@@ -54,11 +54,15 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours
   const sweeper = setInterval(() => {
-    sweepAbandoned(options.deps.db, options.deps.env.workerStrandedAfterMs).catch((e) => console.error("[worker] sweep failed:", (e as Error).message));
+    sweepAbandoned(options.deps.db, options.deps.env.workerStrandedAfterMs).catch((e) =>
+      console.error("[worker] sweep failed:", (e as Error).message),
+    );
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
   // first attempts of deliveries, straight from the deliveries table (decision 019)
-  const dispatcher = await startDispatcher(options.deps.db, options.deps.env, { maxInFlight: (options.concurrency ?? options.deps.env.workerConcurrency) * DELIVERY_BATCH });
+  const dispatcher = await startDispatcher(options.deps.db, options.deps.env, {
+    maxInFlight: (options.concurrency ?? options.deps.env.workerConcurrency) * DELIVERY_BATCH,
+  });
   return {
     runner,
     dispatcher,

@@ -28,7 +28,15 @@ export type PublicBlock =
   | { id: string; kind: "builtin"; type: "text"; text: string }
   | { id: string; kind: "builtin"; type: "image"; url: string; alt: string }
   | { id: string; kind: "builtin"; type: "product-grid"; limit: number }
-  | { id: string; kind: "app"; type: string; appId: string; name: string; renderUrl: string; settings: Record<string, unknown> };
+  | {
+      id: string;
+      kind: "app";
+      type: string;
+      appId: string;
+      name: string;
+      renderUrl: string;
+      settings: Record<string, unknown>;
+    };
 
 /** What the storefront needs to know of an installed app's block extension. */
 export type BlockDefinition = { appId: string; blockType: string; name: string; renderUrl: string };
@@ -42,11 +50,16 @@ const str = (v: unknown, max = 5000) => (typeof v === "string" ? v.slice(0, max)
  */
 export function publicBlock(b: PageBlock, appBlocks: BlockDefinition[] = []): PublicBlock | null {
   if (!b || typeof b !== "object" || typeof b.id !== "string" || typeof b.type !== "string") return null;
-  const s = (b.settings && typeof b.settings === "object" && !Array.isArray(b.settings) ? b.settings : {}) as Record<string, unknown>;
+  const s = (b.settings && typeof b.settings === "object" && !Array.isArray(b.settings) ? b.settings : {}) as Record<
+    string,
+    unknown
+  >;
   if (b.kind === "app") {
     // only while the app is installed and the block extension active
     const def = appBlocks.find((a) => a.appId === b.appId && a.blockType === b.type);
-    return def ? { id: b.id, kind: "app", type: b.type, appId: def.appId, name: def.name, renderUrl: def.renderUrl, settings: s } : null;
+    return def
+      ? { id: b.id, kind: "app", type: b.type, appId: def.appId, name: def.name, renderUrl: def.renderUrl, settings: s }
+      : null;
   }
   if (b.kind !== "builtin") return null;
   if (b.type === "heading") return { id: b.id, kind: "builtin", type: "heading", text: str(s.text, 300) };
@@ -56,7 +69,8 @@ export function publicBlock(b: PageBlock, appBlocks: BlockDefinition[] = []): Pu
     return url ? { id: b.id, kind: "builtin", type: "image", url, alt: str(s.alt, 300) } : null;
   }
   if (b.type === "product-grid") {
-    const limit = typeof s.limit === "number" && Number.isFinite(s.limit) ? Math.min(48, Math.max(1, Math.floor(s.limit))) : 8;
+    const limit =
+      typeof s.limit === "number" && Number.isFinite(s.limit) ? Math.min(48, Math.max(1, Math.floor(s.limit))) : 8;
     return { id: b.id, kind: "builtin", type: "product-grid", limit };
   }
   return null;

@@ -116,7 +116,11 @@ export async function cartCookies(request: Request, env: Env, businessId: string
   delete others[businessId];
   const headers = new Headers();
   headers.append("Set-Cookie", await writeCart(request, env, businessId, items));
-  const shop = await shopperSessionCookie(request, env, sanitizeItems(items).length > 0 || Object.keys(others).length > 0);
+  const shop = await shopperSessionCookie(
+    request,
+    env,
+    sanitizeItems(items).length > 0 || Object.keys(others).length > 0,
+  );
   if (shop) headers.append("Set-Cookie", shop);
   return headers;
 }
@@ -125,22 +129,29 @@ export async function cartCookies(request: Request, env: Env, businessId: string
 export function parseQuantity(raw: unknown, min = 1): number {
   const text = typeof raw === "string" ? raw.trim() : typeof raw === "number" ? String(raw) : "";
   const n = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < min || n > MAX_QUANTITY) throw new ApiError(400, `Quantity must be a whole number from ${min} to ${MAX_QUANTITY}.`);
+  if (!Number.isInteger(n) || n < min || n > MAX_QUANTITY)
+    throw new ApiError(400, `Quantity must be a whole number from ${min} to ${MAX_QUANTITY}.`);
   return n;
 }
 
 /** Adds quantity of a product (merging with its line, at most 999). */
 export function addToCart(items: CartItem[], productId: string, quantity: number): CartItem[] {
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) throw new ApiError(400, `Quantity must be a whole number from 1 to ${MAX_QUANTITY}.`);
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY)
+    throw new ApiError(400, `Quantity must be a whole number from 1 to ${MAX_QUANTITY}.`);
   const existing = items.find((l) => l.productId === productId);
-  if (existing) return items.map((l) => (l.productId === productId ? { productId, quantity: Math.min(MAX_QUANTITY, l.quantity + quantity) } : l));
-  if (items.length >= MAX_LINES) throw new ApiError(400, `Your cart is full: it holds up to ${MAX_LINES} different products.`);
+  if (existing)
+    return items.map((l) =>
+      l.productId === productId ? { productId, quantity: Math.min(MAX_QUANTITY, l.quantity + quantity) } : l,
+    );
+  if (items.length >= MAX_LINES)
+    throw new ApiError(400, `Your cart is full: it holds up to ${MAX_LINES} different products.`);
   return [...items, { productId, quantity }];
 }
 
 /** Sets a line's quantity (1-999); 0 removes the line. */
 export function setQuantity(items: CartItem[], productId: string, quantity: number): CartItem[] {
-  if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY) throw new ApiError(400, `Quantity must be a whole number from 0 to ${MAX_QUANTITY}.`);
+  if (!Number.isInteger(quantity) || quantity < 0 || quantity > MAX_QUANTITY)
+    throw new ApiError(400, `Quantity must be a whole number from 0 to ${MAX_QUANTITY}.`);
   if (quantity === 0) return items.filter((l) => l.productId !== productId);
   return items.map((l) => (l.productId === productId ? { productId, quantity } : l));
 }
@@ -154,7 +165,10 @@ export const removeFromCart = (items: CartItem[], productId: string) => setQuant
 export async function cartLines(db: Db, business: Business, cart: CartItem[]) {
   const ids = [...new Set(cart.map((l) => l.productId))];
   const rows = ids.length
-    ? await db.select().from(products).where(and(eq(products.businessId, business.id), inArray(products.id, ids)))
+    ? await db
+        .select()
+        .from(products)
+        .where(and(eq(products.businessId, business.id), inArray(products.id, ids)))
     : [];
   const byId = new Map(rows.map((p) => [p.id, p]));
   const money = moneyFormatter(business);
@@ -162,19 +176,21 @@ export async function cartLines(db: Db, business: Business, cart: CartItem[]) {
     const p = byId.get(item.productId);
     if (!p || !isSellable(p)) return [];
     const lineTotal = p.price * item.quantity;
-    return [{
-      productId: p.id,
-      slug: p.slug,
-      name: p.name,
-      imageUrl: safeUrl(p.imageUrl),
-      unitPrice: p.price,
-      unitPriceLabel: money(p.price),
-      quantity: item.quantity,
-      /** the stock left when tracked, else null */
-      stock: p.stock,
-      lineTotal,
-      lineTotalLabel: money(lineTotal),
-    }];
+    return [
+      {
+        productId: p.id,
+        slug: p.slug,
+        name: p.name,
+        imageUrl: safeUrl(p.imageUrl),
+        unitPrice: p.price,
+        unitPriceLabel: money(p.price),
+        quantity: item.quantity,
+        /** the stock left when tracked, else null */
+        stock: p.stock,
+        lineTotal,
+        lineTotalLabel: money(lineTotal),
+      },
+    ];
   });
   const subtotal = lines.reduce((s, l) => s + l.lineTotal, 0);
   return {

@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { startPlatform } from "../app/platform/testing/platform";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
-import { createProduct, createReview, deleteProduct, deleteReview, productSchema, updateProduct } from "../app/platform/catalog/products.server";
+import {
+  createProduct,
+  createReview,
+  deleteProduct,
+  deleteReview,
+  productSchema,
+  updateProduct,
+} from "../app/platform/catalog/products.server";
 import { createApp, submitApp, updateApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
 import { createInstallation, issueAccessToken, uninstallForBusiness } from "../app/platform/installs/installs.server";
@@ -28,7 +35,12 @@ async function shop(): Promise<Business> {
   return business;
 }
 
-const version = async (businessId: string) => (await p.sql<{ v: number }[]>`select coalesce((select version from storefront_versions where business_id = ${businessId}), 0) as v`)[0].v;
+const version = async (businessId: string) =>
+  (
+    await p.sql<
+      { v: number }[]
+    >`select coalesce((select version from storefront_versions where business_id = ${businessId}), 0) as v`
+  )[0].v;
 
 /** Runs the change and says by how much the business's version moved (and that another business's did not). */
 async function bumps(business: Business, change: () => Promise<unknown>): Promise<number> {
@@ -40,22 +52,51 @@ async function bumps(business: Business, change: () => Promise<unknown>): Promis
 }
 
 const order = (business: Business, productId: string, quantity: number) =>
-  checkout(p.db, business, { customer: { name: "Ann", phone: "555 0100" }, items: [{ productId, quantity }], deliveryMethod: "PICKUP", paymentMethod: "CASH" }, { actor: "customer" });
+  checkout(
+    p.db,
+    business,
+    {
+      customer: { name: "Ann", phone: "555 0100" },
+      items: [{ productId, quantity }],
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CASH",
+    },
+    { actor: "customer" },
+  );
 
 const manifest = (blockName: string) => ({
   blocks: [{ blockType: "banner", name: blockName, renderUrl: "https://banner.example/block" }],
-  embeds: [{ embedType: "chat", name: "Chat", kind: "FLOATING_WIDGET", position: "bottom_right", renderUrl: "https://banner.example/chat" }],
+  embeds: [
+    {
+      embedType: "chat",
+      name: "Chat",
+      kind: "FLOATING_WIDGET",
+      position: "bottom_right",
+      renderUrl: "https://banner.example/chat",
+    },
+  ],
 });
 
 /** An approved app with a block and an embed, installed on the business. */
 async function installedApp(business: Business) {
   const dev = await p.register("DEVELOPER");
   const reviewer = await p.createUser("REVIEWER");
-  const { app } = await createApp(p.db, p.env, dev.account.id, appBody({ scopes: ["read_business"], webhookUrl: null, webhookEvents: [], manifest: manifest("Banner") }) as never);
+  const { app } = await createApp(
+    p.db,
+    p.env,
+    dev.account.id,
+    appBody({ scopes: ["read_business"], webhookUrl: null, webhookEvents: [], manifest: manifest("Banner") }) as never,
+  );
   await submitApp(p.db, dev.account.id, app.id);
   const approved = await approveApp(p.db, reviewer.account.id, app.id);
   const installationId = await p.db.transaction(async (tx) => {
-    const { installation } = await createInstallation(tx, p.env, { app: approved, businessId: business.id, scopes: ["read_business"], isTestInstall: false, installedBy: dev.account.id });
+    const { installation } = await createInstallation(tx, p.env, {
+      app: approved,
+      businessId: business.id,
+      scopes: ["read_business"],
+      isTestInstall: false,
+      installedBy: dev.account.id,
+    });
     return installation.id;
   });
   return { app: approved, developerId: dev.account.id, installationId };
@@ -72,12 +113,26 @@ describe("the content version", () => {
     // saved unchanged: nothing a page shows moved
     expect(await bumps(b, () => updateProduct(p.db, b.id, soup.id, { description: "Hot" }))).toBe(0);
     const review = await createReview(p.db, b.id, soup.id, { authorName: "Bo", rating: 4, comment: "" });
-    expect(await bumps(b, () => createReview(p.db, b.id, soup.id, { authorName: "Cy", rating: 5, comment: "Good" }))).toBe(1);
+    expect(
+      await bumps(b, () => createReview(p.db, b.id, soup.id, { authorName: "Cy", rating: 5, comment: "Good" })),
+    ).toBe(1);
     expect(await bumps(b, () => deleteReview(p.db, b.id, review.id))).toBe(1);
-    expect(await bumps(b, () => savePage(p.db, b.id, "about", { title: "About", isPublished: true, blocks: [] }))).toBe(1);
-    expect(await bumps(b, () => savePage(p.db, b.id, "about", { title: "About us", isPublished: true, blocks: [] }))).toBe(1);
+    expect(await bumps(b, () => savePage(p.db, b.id, "about", { title: "About", isPublished: true, blocks: [] }))).toBe(
+      1,
+    );
+    expect(
+      await bumps(b, () => savePage(p.db, b.id, "about", { title: "About us", isPublished: true, blocks: [] })),
+    ).toBe(1);
     expect(await bumps(b, () => p.db.delete(pages).where(eq(pages.slug, "about")))).toBe(1);
-    const settings = { name: b.name, address: "1 Main St", phone: b.phone, email: b.email, currency: b.currency, locale: b.locale, timezone: b.timezone };
+    const settings = {
+      name: b.name,
+      address: "1 Main St",
+      phone: b.phone,
+      email: b.email,
+      currency: b.currency,
+      locale: b.locale,
+      timezone: b.timezone,
+    };
     expect(await bumps(b, () => updateBusinessSettings(p.db, b.id, settings))).toBe(1);
     expect(await bumps(b, () => updateBusinessSettings(p.db, b.id, settings))).toBe(0);
     expect(await bumps(b, () => updateBusinessSettings(p.db, b.id, { ...settings, currency: "EUR" }))).toBe(1);
@@ -92,7 +147,9 @@ describe("the content version", () => {
     // 40 -> 39 and an untracked product: the pages are the same ("Available"), the order-number counter moved
     expect(await bumps(b, () => order(b, plenty.id, 1))).toBe(0);
     expect(await bumps(b, () => order(b, open.id, 3))).toBe(0);
-    const [{ last }] = await p.sql<{ last: number }[]>`select last_order_number as last from businesses where id = ${b.id}`;
+    const [{ last }] = await p.sql<
+      { last: number }[]
+    >`select last_order_number as last from businesses where id = ${b.id}`;
     expect(last).toBe(1002);
     // down to the threshold: still no count shown
     expect(await bumps(b, () => order(b, plenty.id, 39 - LOW_STOCK_THRESHOLD))).toBe(0);
@@ -117,10 +174,21 @@ describe("the content version", () => {
     expect(await bumps(b, () => setEmbed(p.db, b.id, installationId, "chat", { enabled: false }))).toBe(1);
     expect(await bumps(b, () => setEmbed(p.db, b.id, installationId, "chat", { enabled: true, settings: {} }))).toBe(1);
     // a manifest change takes effect at once (contract 2) on every shop that installed it
-    expect(await bumps(b, () => putManifest(p.db, developerId, app.id, manifest("Big banner"), { dryRun: false }))).toBeGreaterThanOrEqual(1);
+    expect(
+      await bumps(b, () => putManifest(p.db, developerId, app.id, manifest("Big banner"), { dryRun: false })),
+    ).toBeGreaterThanOrEqual(1);
     expect(await bumps(b, () => updateApp(p.db, developerId, app.id, { name: "Banner Pro" } as never))).toBe(1);
     // a new token shows nothing on the storefront
-    expect(await bumps(b, () => p.db.transaction(async (tx) => issueAccessToken(tx, (await tx.query.installations.findFirst({ where: (i, { eq }) => eq(i.id, installationId) }))!)))).toBe(0);
+    expect(
+      await bumps(b, () =>
+        p.db.transaction(async (tx) =>
+          issueAccessToken(
+            tx,
+            (await tx.query.installations.findFirst({ where: (i, { eq }) => eq(i.id, installationId) }))!,
+          ),
+        ),
+      ),
+    ).toBe(0);
     expect(await bumps(b, () => uninstallForBusiness(p.db, b.id, installationId))).toBeGreaterThanOrEqual(1);
     expect(await version(elsewhere.id)).toBe(before);
     // uninstalled: its later changes are not this shop's
@@ -162,7 +230,8 @@ describe("the pages' ETag", () => {
     for (const path of paths) etags.set(path, (await p.request("GET", path)).headers.get("etag")!);
     const tracked = (await p.db.select().from(products).where(eq(products.name, "Tracked")))[0];
     await order(b, tracked.id, 1);
-    for (const path of paths) expect((await p.request("GET", path, { headers: { "If-None-Match": etags.get(path)! } })).status, path).toBe(304);
+    for (const path of paths)
+      expect((await p.request("GET", path, { headers: { "If-None-Match": etags.get(path)! } })).status, path).toBe(304);
     // a price: every page of the shop is new
     await updateProduct(p.db, b.id, soup.id, { price: 650 });
     for (const path of paths) {

@@ -20,9 +20,23 @@ const merchant = await p.register("MERCHANT");
 const [business] = await p.db.select().from(businesses).where(eq(businesses.id, merchant.businessId));
 const shop = `/s/${business.slug}`;
 const soup = await createProduct(p.db, business.id, productSchema.parse({ name: "Soup", slug: "soup", price: 500 }));
-await savePage(p.db, business.id, "about", { title: "About us", isPublished: true, blocks: [{ kind: "builtin", type: "text", settings: { text: "Since 1999" } }, { kind: "builtin", type: "product-grid", settings: { limit: 4 } }] });
+await savePage(p.db, business.id, "about", {
+  title: "About us",
+  isPublished: true,
+  blocks: [
+    { kind: "builtin", type: "text", settings: { text: "Since 1999" } },
+    { kind: "builtin", type: "product-grid", settings: { limit: 4 } },
+  ],
+});
 
-const SHARED = [shop, `${shop}/`, `${shop}/products`, `${shop}/products/soup`, `${shop}/pages/about`, `${shop}/products?utm_source=mail`];
+const SHARED = [
+  shop,
+  `${shop}/`,
+  `${shop}/products`,
+  `${shop}/products/soup`,
+  `${shop}/pages/about`,
+  `${shop}/products?utm_source=mail`,
+];
 const DATA = [
   `${shop}?_data=root`,
   `${shop}?_data=${encodeURIComponent("routes/s.$businessSlug")}`,
@@ -30,17 +44,22 @@ const DATA = [
   `${shop}/products/soup?_data=${encodeURIComponent("routes/s.$businessSlug.products.$productSlug")}`,
 ];
 
-const get = (path: string, headers: Record<string, string> = {}, method = "GET") => fetch(p.storefrontUrl + path, { method, headers, redirect: "manual" });
+const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+  fetch(p.storefrontUrl + path, { method, headers, redirect: "manual" });
 
 /** The policy's script-src allows exactly the page's inline scripts, by hash, and no nonce. */
 function expectHashPolicy(path: string, csp: string, html: string) {
   const scriptSrc = /script-src ([^;]*)/.exec(csp)![1].split(" ");
   expect(scriptSrc, path).not.toContainEqual(expect.stringMatching(/nonce/));
   expect(html, path).not.toMatch(/\snonce="/);
-  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1]) && m[2]);
+  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+    (m) => !/\ssrc=/.test(m[1]) && m[2],
+  );
   expect(inline.length, path).toBeGreaterThanOrEqual(2); // Remix's context and its route modules
   for (const [, , body] of inline) expect(scriptSrc, path).toContain(scriptHash(body));
-  expect(scriptSrc.filter((s) => s.startsWith("'sha256-")).length, path).toBe(new Set(inline.map((m) => scriptHash(m[2]))).size);
+  expect(scriptSrc.filter((s) => s.startsWith("'sha256-")).length, path).toBe(
+    new Set(inline.map((m) => scriptHash(m[2]))).size,
+  );
   expect(csp, path).not.toContain("'unsafe-inline' ");
   expect(/script-src[^;]*'unsafe-inline'/.test(csp), path).toBe(false);
 }
@@ -73,7 +92,13 @@ describe("pages every anonymous visitor sees alike", () => {
   });
 
   it("sets no cookie on the storefront's origin at all, not even for a missing image or icon", async () => {
-    for (const path of ["/images/no-such-picture.png", "/robots.txt", "/favicon.ico", "/s/no-such-shop", `${shop}/cart`]) {
+    for (const path of [
+      "/images/no-such-picture.png",
+      "/robots.txt",
+      "/favicon.ico",
+      "/s/no-such-shop",
+      `${shop}/cart`,
+    ]) {
       const res = await get(path);
       expect(res.headers.getSetCookie(), path).toEqual([]);
     }
@@ -119,16 +144,30 @@ describe("everything else on the storefront", () => {
       const res = await get(path);
       expect(res.status, path).toBe(status);
       // (the builder's preview has its own "no-store", decision 017)
-      expect(res.headers.get("cache-control"), path).toBe(path.includes("/preview/") ? "no-store" : PRIVATE_CACHE_CONTROL);
+      expect(res.headers.get("cache-control"), path).toBe(
+        path.includes("/preview/") ? "no-store" : PRIVATE_CACHE_CONTROL,
+      );
       expect(res.headers.get("etag"), path).toBeNull();
     }
     // an order: its confirmation is the shopper's alone
     const shopper = new BrowserSession(p.url);
     await shopper.post(`${shop}/cart`, { intent: "add", productId: soup.id, quantity: "1" });
-    const { checkoutKey } = Object.fromEntries([...(await shopper.get(`${shop}/checkout`)).html.matchAll(/name="(checkoutKey)" value="([^"]+)"/g)].map((m) => [m[1], m[2]]));
+    const { checkoutKey } = Object.fromEntries(
+      [...(await shopper.get(`${shop}/checkout`)).html.matchAll(/name="(checkoutKey)" value="([^"]+)"/g)].map((m) => [
+        m[1],
+        m[2],
+      ]),
+    );
     const quote = await shopper.get(`${shop}/checkout/quote?deliveryMethod=PICKUP`);
     const quotedAmount = String(JSON.parse(quote.html).amount);
-    const placed = await shopper.post(`${shop}/checkout`, { checkoutKey, quotedAmount, name: "Ann", phone: "555 0100", deliveryMethod: "PICKUP", paymentMethod: "CASH" });
+    const placed = await shopper.post(`${shop}/checkout`, {
+      checkoutKey,
+      quotedAmount,
+      name: "Ann",
+      phone: "555 0100",
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CASH",
+    });
     expect(placed.status).toBe(302);
     expect(placed.location).toMatch(new RegExp(`^${shop}/orders/ord_`));
     const confirmation = await get(placed.location!);
@@ -143,7 +182,11 @@ describe("everything else on the storefront", () => {
     const cookie = shopper.cookieHeader(new URL(p.storefrontUrl));
     for (const path of [...SHARED, ...DATA, `${shop}/cart`, `${shop}/checkout`]) {
       // a client cannot make its own page shared by sending the platform's internal header
-      const res = await get(path, { Cookie: cookie, "If-None-Match": sharedEtag, [STOREFRONT_ETAG_HEADER]: sharedEtag });
+      const res = await get(path, {
+        Cookie: cookie,
+        "If-None-Match": sharedEtag,
+        [STOREFRONT_ETAG_HEADER]: sharedEtag,
+      });
       expect(res.status, path).toBe(200);
       expect(res.headers.get("cache-control"), path).toBe(PRIVATE_CACHE_CONTROL);
       expect(res.headers.get("etag"), path).toBeNull();
@@ -153,7 +196,8 @@ describe("everything else on the storefront", () => {
         expect(nonce, path).toBeTruthy();
         const html = await res.text();
         expect(html.replace(/<!-- -->/g, "").replace(/<[^>]*>/g, ""), path).toContain("Cart (2)");
-        for (const tag of html.match(/<script\b[^>]*>/g) ?? []) if (!/\ssrc=/.test(tag)) expect(tag, path).toContain(`nonce="${nonce}"`);
+        for (const tag of html.match(/<script\b[^>]*>/g) ?? [])
+          if (!/\ssrc=/.test(tag)) expect(tag, path).toContain(`nonce="${nonce}"`);
       }
     }
     // the same for an anonymous request carrying the internal header: it is ignored

@@ -26,21 +26,44 @@ import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 import { isStorefrontPath } from "../app/platform/core/areas";
 import { loadShop, type Shop } from "./site.server";
-import { PRIVATE_CACHE_CONTROL, SHARED_CACHE_CONTROL, SHARED_VARY, STOREFRONT_ETAG_HEADER, etagMatches, hasShopperCookie, sharedPageSlug } from "./http-cache";
+import {
+  PRIVATE_CACHE_CONTROL,
+  SHARED_CACHE_CONTROL,
+  SHARED_VARY,
+  STOREFRONT_ETAG_HEADER,
+  etagMatches,
+  hasShopperCookie,
+  sharedPageSlug,
+} from "./http-cache";
 
 /** The routes a storefront page can match: the root, the storefront's own, and the not-found splat. */
 const isStorefrontRoute = (id: string) => id === "root" || id === "routes/$" || id.startsWith("routes/s.");
 
 /** The build with only the storefront's routes (and the server's and the browser's manifests to match). */
 export function storefrontBuild(build: ServerBuild): ServerBuild {
-  const pick = <T,>(routes: Record<string, T>) => Object.fromEntries(Object.entries(routes).filter(([id]) => isStorefrontRoute(id)));
+  const pick = <T>(routes: Record<string, T>) =>
+    Object.fromEntries(Object.entries(routes).filter(([id]) => isStorefrontRoute(id)));
   return { ...build, routes: pick(build.routes), assets: { ...build.assets, routes: pick(build.assets.routes) } };
 }
 
 /** A strong ETag: the content version, and a digest of everything else the bytes depend on. */
-export function storefrontEtag(seed: { buildVersion: string; env: Pick<Env, "publicUrl" | "storefrontUrl">; shop: Pick<Shop, "contentVersion"> & { business: { id: string } }; url: string }): string {
+export function storefrontEtag(seed: {
+  buildVersion: string;
+  env: Pick<Env, "publicUrl" | "storefrontUrl">;
+  shop: Pick<Shop, "contentVersion"> & { business: { id: string } };
+  url: string;
+}): string {
   const digest = createHash("sha256")
-    .update([seed.buildVersion, seed.env.publicUrl, seed.env.storefrontUrl, seed.shop.business.id, seed.shop.contentVersion, seed.url].join("\n"))
+    .update(
+      [
+        seed.buildVersion,
+        seed.env.publicUrl,
+        seed.env.storefrontUrl,
+        seed.shop.business.id,
+        seed.shop.contentVersion,
+        seed.url,
+      ].join("\n"),
+    )
     .digest("base64url")
     .slice(0, 22);
   return `"${seed.shop.contentVersion}-${digest}"`;
@@ -48,7 +71,12 @@ export function storefrontEtag(seed: { buildVersion: string; env: Pick<Env, "pub
 
 type ShopRequest = ExpressRequest & { storefrontShop?: Shop };
 
-export function storefrontPages(options: { build: ServerBuild; db: Database; env: Env; mode: "production" | "development" }) {
+export function storefrontPages(options: {
+  build: ServerBuild;
+  db: Database;
+  env: Env;
+  mode: "production" | "development";
+}) {
   const { build, db, env } = options;
   const handler = createRequestHandler({
     build: storefrontBuild(build),
@@ -67,7 +95,8 @@ export function storefrontPages(options: { build: ServerBuild; db: Database; env
     const serve = () =>
       handler(req, res, next).catch((error: unknown) => {
         console.error("[web] storefront request failed", error);
-        if (!res.headersSent) res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
+        if (!res.headersSent)
+          res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
       });
     const slug = req.method === "GET" || req.method === "HEAD" ? sharedPageSlug(req.path) : null;
     if (slug === null || hasShopperCookie(req.headers.cookie)) return void serve();

@@ -13,7 +13,21 @@
 import { and, asc, desc, eq, getTableColumns, type Table } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { rawQuery } from "../db/sql";
-import { businesses, orderItems, orders, pages, products, reviews, type Business, type Order, type OrderItem, type Page, type PageBlock, type Product, type Review } from "../db/schema";
+import {
+  businesses,
+  orderItems,
+  orders,
+  pages,
+  products,
+  reviews,
+  type Business,
+  type Order,
+  type OrderItem,
+  type Page,
+  type PageBlock,
+  type Product,
+  type Review,
+} from "../db/schema";
 import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
 import { publicBlocks, safeUrl } from "./blocks";
 import { isLowStock } from "../app/platform/orders/stock";
@@ -37,11 +51,17 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
 }
 
 /** Formats minor units in the business's locale and the given (or the business's) currency, by the currency's decimals (core/money.ts). */
-export function moneyFormatter(business: Pick<Business, "locale" | "currency">, currency = business.currency): (minor: number) => string {
+export function moneyFormatter(
+  business: Pick<Business, "locale" | "currency">,
+  currency = business.currency,
+): (minor: number) => string {
   return formatterOf(business.locale, currency);
 }
 
-export function dateFormatter(business: Pick<Business, "locale" | "timezone">, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }): (d: Date) => string {
+export function dateFormatter(
+  business: Pick<Business, "locale" | "timezone">,
+  options: Intl.DateTimeFormatOptions = { dateStyle: "medium" },
+): (d: Date) => string {
   return remember(dateFormats, `${business.locale}\u0000${business.timezone}\u0000${JSON.stringify(options)}`, () => {
     let format: Intl.DateTimeFormat;
     try {
@@ -68,14 +88,26 @@ export async function loadBusinessBySlug(db: Db, slug: string | undefined): Prom
 
 /** What the storefront shows of the business. */
 export function publicBusiness(b: Business) {
-  return { id: b.id, name: b.name, slug: b.slug, address: b.address, phone: b.phone, email: b.email, currency: b.currency, locale: b.locale };
+  return {
+    id: b.id,
+    name: b.name,
+    slug: b.slug,
+    address: b.address,
+    phone: b.phone,
+    email: b.email,
+    currency: b.currency,
+    locale: b.locale,
+  };
 }
 export type PublicBusiness = ReturnType<typeof publicBusiness>;
 
 /** A published page of the business; a 404 Response when it is missing or unpublished. */
 export async function loadPage(db: Db, businessId: string, pageSlug: string | undefined): Promise<Page> {
   if (!pageSlug || pageSlug.length > 100) throw notFound("We could not find this page.");
-  const [row] = await db.select().from(pages).where(and(eq(pages.businessId, businessId), eq(pages.slug, pageSlug)));
+  const [row] = await db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.businessId, businessId), eq(pages.slug, pageSlug)));
   if (!row || !row.isPublished) throw notFound("We could not find this page.");
   return row;
 }
@@ -88,14 +120,22 @@ export async function loadPage(db: Db, businessId: string, pageSlug: string | un
 export function defaultHomeBlocks(businessName: string): PageBlock[] {
   return [
     { id: "blk_default_heading", kind: "builtin", type: "heading", settings: { text: `Welcome to ${businessName}` } },
-    { id: "blk_default_text", kind: "builtin", type: "text", settings: { text: "Fresh food, made to order. Browse the menu and order for pickup or delivery." } },
+    {
+      id: "blk_default_text",
+      kind: "builtin",
+      type: "text",
+      settings: { text: "Fresh food, made to order. Browse the menu and order for pickup or delivery." },
+    },
     { id: "blk_default_grid", kind: "builtin", type: "product-grid", settings: { limit: 8 } },
   ];
 }
 
 /** The home page: the published "home" page, a default one when the business has none, 404 when unpublished. */
 export async function loadHomePage(db: Db, business: Business): Promise<Pick<Page, "slug" | "title" | "blocks">> {
-  const [row] = await db.select().from(pages).where(and(eq(pages.businessId, business.id), eq(pages.slug, "home")));
+  const [row] = await db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.businessId, business.id), eq(pages.slug, "home")));
   if (!row) return { slug: "home", title: "Home", blocks: defaultHomeBlocks(business.name) };
   if (!row.isPublished) throw notFound("We could not find this page.");
   return row;
@@ -131,7 +171,14 @@ function revive<T>(table: Table, row: Record<string, unknown>): T {
 /** An app block as the storefront renders it (the registry's AvailableBlock). */
 export type ShopBlock = BlockDef & { appId: string; appName: string; installationId: string };
 /** An embed of an active installation with the merchant's switch and settings (merchant.server's StorefrontEmbed). */
-export type ShopEmbed = EmbedDef & { appId: string; appSlug: string; appIconUrl: string | null; installationId: string; enabled: boolean; settings: Record<string, unknown> };
+export type ShopEmbed = EmbedDef & {
+  appId: string;
+  appSlug: string;
+  appIconUrl: string | null;
+  installationId: string;
+  enabled: boolean;
+  settings: Record<string, unknown>;
+};
 
 export type Shop = {
   business: Business;
@@ -145,7 +192,17 @@ export type Shop = {
   embeds: ShopEmbed[];
 };
 
-type ShopExtensionRow = { kind: "block" | "embed"; definition: Record<string, unknown>; appId: string; appName: string; appSlug: string; appIconUrl: string | null; installationId: string; embedEnabled: boolean | null; embedSettings: Record<string, unknown> | null };
+type ShopExtensionRow = {
+  kind: "block" | "embed";
+  definition: Record<string, unknown>;
+  appId: string;
+  appName: string;
+  appSlug: string;
+  appIconUrl: string | null;
+  installationId: string;
+  embedEnabled: boolean | null;
+  embedSettings: Record<string, unknown> | null;
+};
 
 /**
  * Everything the storefront's layout and its pages read of a business, in one statement: the
@@ -155,7 +212,8 @@ type ShopExtensionRow = { kind: "block" | "embed"; definition: Record<string, un
  * what it imports, in the browser's bundle of the routes that import it.)
  */
 let shopSql: string | undefined;
-const SHOP_SQL = () => (shopSql ??= `
+const SHOP_SQL = () =>
+  (shopSql ??= `
   select ${selectList(businesses, "b")}, coalesce(v.version, 0) as "contentVersion",
     (select coalesce(json_agg(json_build_object('slug', n.slug, 'title', n.title) order by n.created_at, n.title, n.id), '[]'::json)
        from (select slug, title, created_at, id from pages where business_id = b.id and is_published order by created_at, title, id limit 20) n) as "nav",
@@ -174,16 +232,32 @@ const SHOP_SQL = () => (shopSql ??= `
 /** The shop of a storefront URL, or null when no business has that slug. */
 export async function loadShop(db: Db, slug: string | undefined): Promise<Shop | null> {
   if (!slug || slug.length > 100) return null;
-  const [row] = await rawQuery<Record<string, unknown> & { contentVersion: number; nav: Shop["nav"]; extensions: ShopExtensionRow[] }>(db, SHOP_SQL(), [slug]);
+  const [row] = await rawQuery<
+    Record<string, unknown> & { contentVersion: number; nav: Shop["nav"]; extensions: ShopExtensionRow[] }
+  >(db, SHOP_SQL(), [slug]);
   if (!row) return null;
   const { contentVersion, nav, extensions, ...business } = row;
   const blocks: ShopBlock[] = [];
   const embeds: ShopEmbed[] = [];
   for (const x of extensions) {
-    if (x.kind === "block") blocks.push({ ...(x.definition as unknown as BlockDef), appId: x.appId, appName: x.appName, installationId: x.installationId });
+    if (x.kind === "block")
+      blocks.push({
+        ...(x.definition as unknown as BlockDef),
+        appId: x.appId,
+        appName: x.appName,
+        installationId: x.installationId,
+      });
     else {
       const def = x.definition as unknown as EmbedDef;
-      embeds.push({ ...def, appId: x.appId, appSlug: x.appSlug, appIconUrl: x.appIconUrl, installationId: x.installationId, enabled: x.embedEnabled ?? true, settings: x.embedSettings ?? def.defaultConfig ?? {} });
+      embeds.push({
+        ...def,
+        appId: x.appId,
+        appSlug: x.appSlug,
+        appIconUrl: x.appIconUrl,
+        installationId: x.installationId,
+        enabled: x.embedEnabled ?? true,
+        settings: x.embedSettings ?? def.defaultConfig ?? {},
+      });
     }
   }
   return { business: business as unknown as Business, contentVersion: Number(contentVersion), nav, blocks, embeds };
@@ -215,10 +289,14 @@ export async function shopOf(context: LoadContext, slug: string | undefined): Pr
 // ---- products ----
 
 /** Whether a shopper can put the product in the cart right now. */
-export const isSellable = (p: Pick<Product, "status" | "isAvailable" | "stock">) => p.status === "ACTIVE" && p.isAvailable && (p.stock === null || p.stock > 0);
+export const isSellable = (p: Pick<Product, "status" | "isAvailable" | "stock">) =>
+  p.status === "ACTIVE" && p.isAvailable && (p.stock === null || p.stock > 0);
 
 /** What the storefront reads of a product. */
-export type ShownProduct = Pick<Product, "id" | "slug" | "name" | "description" | "category" | "imageUrl" | "price" | "status" | "isAvailable" | "stock">;
+export type ShownProduct = Pick<
+  Product,
+  "id" | "slug" | "name" | "description" | "category" | "imageUrl" | "price" | "status" | "isAvailable" | "stock"
+>;
 
 /**
  * A product as the storefront shows it. Of tracked stock it shows only what migration 0018's trigger
@@ -238,7 +316,11 @@ export function productView(p: ShownProduct, money: (minor: number) => string) {
     price: p.price,
     priceLabel: money(p.price),
     sellable: isSellable(p),
-    availability: !p.isAvailable ? ("unavailable" as const) : p.stock === 0 ? ("sold-out" as const) : ("available" as const),
+    availability: !p.isAvailable
+      ? ("unavailable" as const)
+      : p.stock === 0
+        ? ("sold-out" as const)
+        : ("available" as const),
     /** the stock left when it is tracked and low, else null */
     lowStock: low ? p.stock : null,
     maxQuantity: low ? p.stock! : 999,
@@ -261,7 +343,11 @@ const SHOWN_PRODUCT = `id, slug, name, description, category, image_url as "imag
 
 /** Every ACTIVE product (the menu), in the order the merchant created them. */
 export async function activeProducts(db: Db, businessId: string): Promise<ShownProduct[]> {
-  return rawQuery<ShownProduct>(db, `select ${SHOWN_PRODUCT} from products where business_id = $1 and status = 'ACTIVE' order by created_at, id limit 500`, [businessId]);
+  return rawQuery<ShownProduct>(
+    db,
+    `select ${SHOWN_PRODUCT} from products where business_id = $1 and status = 'ACTIVE' order by created_at, id limit 500`,
+    [businessId],
+  );
 }
 
 /** ACTIVE products grouped by category, categories in the order their first product appears. */
@@ -281,7 +367,8 @@ export function groupByCategory<T extends { category: string }>(items: T[]): { c
  * stats, in one statement; null when none.
  */
 let productSql: string | undefined;
-const PRODUCT_SQL = () => (productSql ??= `
+const PRODUCT_SQL = () =>
+  (productSql ??= `
   with p as (select ${selectList(products, "x")} from products x where x.business_id = $1 and x.slug = $2 and x.status = 'ACTIVE')
   select row_to_json(p) as "product",
     (select coalesce(json_agg(r order by r."createdAt" desc, r.id desc), '[]'::json)
@@ -289,14 +376,27 @@ const PRODUCT_SQL = () => (productSql ??= `
     (select json_build_object('total', count(*), 'average', avg(rating)::float8) from reviews where business_id = $1 and product_id = p.id) as "stats"
   from p`);
 
-export async function productBySlug(db: Db, businessId: string, slug: string | undefined, options: { reviewLimit?: number } = {}) {
+export async function productBySlug(
+  db: Db,
+  businessId: string,
+  slug: string | undefined,
+  options: { reviewLimit?: number } = {},
+) {
   if (!slug || slug.length > 100) return null;
   const limit = Math.max(0, Math.min(50, options.reviewLimit ?? 50));
-  const [row] = await rawQuery<{ product: Record<string, unknown>; reviews: Record<string, unknown>[]; stats: { total: number; average: number | null } }>(db, PRODUCT_SQL(), [businessId, slug, limit]);
+  const [row] = await rawQuery<{
+    product: Record<string, unknown>;
+    reviews: Record<string, unknown>[];
+    stats: { total: number; average: number | null };
+  }>(db, PRODUCT_SQL(), [businessId, slug, limit]);
   if (!row) return null;
   const total = Number(row.stats?.total ?? 0);
   const average = total ? Math.round(Number(row.stats.average) * 10) / 10 : 0;
-  return { product: revive<Product>(products, row.product), reviews: row.reviews.map((r) => revive<Review>(reviews, r)), stats: { averageRating: average, totalReviews: total } };
+  return {
+    product: revive<Product>(products, row.product),
+    reviews: row.reviews.map((r) => revive<Review>(reviews, r)),
+    stats: { averageRating: average, totalReviews: total },
+  };
 }
 
 // ---- page blocks ----
@@ -307,7 +407,8 @@ export async function productBySlug(db: Db, businessId: string, slug: string | u
  * reads them; when the page does not exist, $3: the default home page's grid).
  */
 let pageSql: string | undefined;
-const PAGE_SQL = () => (pageSql ??= `
+const PAGE_SQL = () =>
+  (pageSql ??= `
   with pg as (select slug, title, is_published as "isPublished", blocks from pages where business_id = $1 and slug = $2),
   grid as (
     select coalesce(max(case when jsonb_typeof(blk->'settings'->'limit') = 'number' and (blk->'settings'->>'limit') ~ '^[0-9]+(\\.[0-9]+)?$'
@@ -330,19 +431,35 @@ export type PageContent = { title: string; blocks: ReturnType<typeof publicBlock
 export async function pageContentOf(db: Db, shop: Shop, pageSlug: string | undefined): Promise<PageContent> {
   if (!pageSlug || pageSlug.length > 100) throw notFound("We could not find this page.");
   const home = pageSlug === "home";
-  const [row] = await rawQuery<{ page: { slug: string; title: string; isPublished: boolean; blocks: PageBlock[] } | null; products: ShownProduct[] }>(db, PAGE_SQL(), [shop.business.id, pageSlug, home ? 8 : 0]);
-  const page = row?.page ?? (home ? { slug: "home", title: "Home", isPublished: true, blocks: defaultHomeBlocks(shop.business.name) } : null);
+  const [row] = await rawQuery<{
+    page: { slug: string; title: string; isPublished: boolean; blocks: PageBlock[] } | null;
+    products: ShownProduct[];
+  }>(db, PAGE_SQL(), [shop.business.id, pageSlug, home ? 8 : 0]);
+  const page =
+    row?.page ??
+    (home ? { slug: "home", title: "Home", isPublished: true, blocks: defaultHomeBlocks(shop.business.name) } : null);
   if (!page || !page.isPublished) throw notFound("We could not find this page.");
   const money = moneyFormatter(shop.business);
-  return { title: page.title, blocks: publicBlocks(page.blocks, shop.blocks), products: (row?.products ?? []).map((p) => productView(p, money)) };
+  return {
+    title: page.title,
+    blocks: publicBlocks(page.blocks, shop.blocks),
+    products: (row?.products ?? []).map((p) => productView(p, money)),
+  };
 }
 
 // ---- orders ----
 
 /** An order of the business with its items; null when it belongs to another business or does not exist. */
-export async function orderForShopper(db: Db, businessId: string, orderId: string | undefined): Promise<{ order: Order; items: OrderItem[] } | null> {
+export async function orderForShopper(
+  db: Db,
+  businessId: string,
+  orderId: string | undefined,
+): Promise<{ order: Order; items: OrderItem[] } | null> {
   if (!orderId || orderId.length > 64) return null;
-  const [order] = await db.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)));
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)));
   if (!order) return null;
   const items = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id));
   return { order, items };

@@ -5,7 +5,16 @@ import { BrowserSession } from "../app/platform/testing/browser";
 import { createProduct, createReview, productSchema } from "../app/platform/catalog/products.server";
 import { newId } from "../app/platform/core/ids.server";
 import { businesses, pages, reviews, type PageBlock } from "../db/schema";
-import { loadBusinessBySlug, loadPage, productBySlug, publicBlocks, publishedPages, safeUrl, gridProducts, moneyFormatter } from "./site.server";
+import {
+  loadBusinessBySlug,
+  loadPage,
+  productBySlug,
+  publicBlocks,
+  publishedPages,
+  safeUrl,
+  gridProducts,
+  moneyFormatter,
+} from "./site.server";
 
 const p = await startPlatform();
 
@@ -16,14 +25,26 @@ async function shop() {
 }
 
 const text = (html: string) => html.replace(/<!-- -->/g, "");
-const plain = (html: string) => text(html).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").replace(/ \)/g, ")").replace(/\( /g, "(");
+const plain = (html: string) =>
+  text(html)
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/ \)/g, ")")
+    .replace(/\( /g, "(");
 
 async function addPage(businessId: string, slug: string, title: string, blocks: PageBlock[], isPublished = true) {
   const t = new Date();
-  await p.db.insert(pages).values({ id: newId("pg"), businessId, slug, title, isPublished, blocks, createdAt: t, updatedAt: t });
+  await p.db
+    .insert(pages)
+    .values({ id: newId("pg"), businessId, slug, title, isPublished, blocks, createdAt: t, updatedAt: t });
 }
 
-const block = (type: string, settings: Record<string, unknown>, kind: "builtin" | "app" = "builtin", appId?: string): PageBlock => ({ id: newId("blk", 12), kind, type, settings, ...(appId ? { appId } : {}) });
+const block = (
+  type: string,
+  settings: Record<string, unknown>,
+  kind: "builtin" | "app" = "builtin",
+  appId?: string,
+): PageBlock => ({ id: newId("blk", 12), kind, type, settings, ...(appId ? { appId } : {}) });
 
 describe("site queries", () => {
   it("finds a business by slug, or answers 404", async () => {
@@ -41,7 +62,8 @@ describe("site queries", () => {
     await addPage(business.id, "draft", "Draft", [], false);
     await addPage(other.business.id, "theirs", "Theirs", []);
     expect((await loadPage(p.db, business.id, "about")).title).toBe("About us");
-    for (const slug of ["draft", "theirs", "nope"]) expect(await loadPage(p.db, business.id, slug).catch((e: Response) => e.status)).toBe(404);
+    for (const slug of ["draft", "theirs", "nope"])
+      expect(await loadPage(p.db, business.id, slug).catch((e: Response) => e.status)).toBe(404);
     expect((await publishedPages(p.db, business.id)).map((pg) => pg.slug).sort()).toEqual(["about", "home"]);
   });
 
@@ -69,7 +91,15 @@ describe("site queries", () => {
   it("keeps only safe URLs and known block settings", () => {
     expect(safeUrl("/images/a.svg")).toBe("/images/a.svg");
     expect(safeUrl("https://cdn.example/a.png")).toBe("https://cdn.example/a.png");
-    for (const bad of ["javascript:alert(1)", "//evil.example/a.png", "data:image/png;base64,AAAA", "/\\evil.example", " java\nscript:x", 42, null])
+    for (const bad of [
+      "javascript:alert(1)",
+      "//evil.example/a.png",
+      "data:image/png;base64,AAAA",
+      "/\\evil.example",
+      " java\nscript:x",
+      42,
+      null,
+    ])
       expect(safeUrl(bad)).toBe("");
     const blocks = publicBlocks([
       block("heading", { text: "Hi", extra: "x" }),
@@ -82,9 +112,28 @@ describe("site queries", () => {
     // an app block renders only while an installed app offers it
     expect(blocks.map((b) => b.type)).toEqual(["heading", "image", "product-grid"]);
     expect(blocks[2]).toMatchObject({ limit: 48 });
-    const offered = [{ appId: "app_1", blockType: "reviews-widget", name: "Reviews", renderUrl: "https://reviews.example/block", appName: "Reviews", installationId: "inst_1" }];
+    const offered = [
+      {
+        appId: "app_1",
+        blockType: "reviews-widget",
+        name: "Reviews",
+        renderUrl: "https://reviews.example/block",
+        appName: "Reviews",
+        installationId: "inst_1",
+      },
+    ];
     const withApp = publicBlocks([block("reviews-widget", { color: "#fff" }, "app", "app_1")], offered);
-    expect(withApp).toEqual([{ id: expect.any(String), kind: "app", type: "reviews-widget", appId: "app_1", name: "Reviews", renderUrl: "https://reviews.example/block", settings: { color: "#fff" } }]);
+    expect(withApp).toEqual([
+      {
+        id: expect.any(String),
+        kind: "app",
+        type: "reviews-widget",
+        appId: "app_1",
+        name: "Reviews",
+        renderUrl: "https://reviews.example/block",
+        settings: { color: "#fff" },
+      },
+    ]);
   });
 
   it("formats money in the business's locale and currency", () => {
@@ -97,7 +146,11 @@ describe("site queries", () => {
 describe("storefront pages", () => {
   it("renders the home page's blocks and the navigation, and no block of an app that is not installed", async () => {
     const { business, slug } = await shop();
-    await createProduct(p.db, business.id, productSchema.parse({ name: "Espresso", price: 250, imageUrl: "/images/espresso.svg" }));
+    await createProduct(
+      p.db,
+      business.id,
+      productSchema.parse({ name: "Espresso", price: 250, imageUrl: "/images/espresso.svg" }),
+    );
     await createProduct(p.db, business.id, productSchema.parse({ name: "Draft Cake", price: 500, status: "DRAFT" }));
     await addPage(business.id, "about", "About us", [block("text", { text: "Since 2012" })]);
     await addPage(business.id, "hidden", "Hidden page", [], false);
@@ -142,7 +195,10 @@ describe("storefront pages", () => {
 
   it("shows a published page and answers 404 for an unpublished or unknown one", async () => {
     const { business, slug } = await shop();
-    await addPage(business.id, "about", "About us", [block("heading", { text: "Our story" }), block("text", { text: "Since 2012" })]);
+    await addPage(business.id, "about", "About us", [
+      block("heading", { text: "Our story" }),
+      block("text", { text: "Since 2012" }),
+    ]);
     await addPage(business.id, "secret", "Secret", [block("text", { text: "Not yet" })], false);
     const about = await p.request("GET", `/s/${slug}/pages/about`);
     expect(about.status).toBe(200);
@@ -155,7 +211,10 @@ describe("storefront pages", () => {
     expect((await p.request("GET", `/s/no-such-shop`)).status).toBe(404);
     expect((await p.request("GET", `/s/no-such-shop/products`)).status).toBe(404);
     // an unpublished home page is not shown either
-    await p.db.update(pages).set({ isPublished: false }).where(and(eq(pages.businessId, business.id), eq(pages.slug, "home")));
+    await p.db
+      .update(pages)
+      .set({ isPublished: false })
+      .where(and(eq(pages.businessId, business.id), eq(pages.slug, "home")));
     expect((await p.request("GET", `/s/${slug}`)).status).toBe(404);
   });
 
@@ -163,8 +222,16 @@ describe("storefront pages", () => {
     const { business, slug } = await shop();
     await createProduct(p.db, business.id, productSchema.parse({ name: "Margherita", price: 1150, category: "Pizza" }));
     await createProduct(p.db, business.id, productSchema.parse({ name: "Tiramisu", price: 700, category: "Desserts" }));
-    await createProduct(p.db, business.id, productSchema.parse({ name: "Old Pizza", price: 900, category: "Pizza", status: "ARCHIVED" }));
-    await createProduct(p.db, business.id, productSchema.parse({ name: "Sold Out Pie", price: 900, category: "Desserts", stock: 0 }));
+    await createProduct(
+      p.db,
+      business.id,
+      productSchema.parse({ name: "Old Pizza", price: 900, category: "Pizza", status: "ARCHIVED" }),
+    );
+    await createProduct(
+      p.db,
+      business.id,
+      productSchema.parse({ name: "Sold Out Pie", price: 900, category: "Desserts", stock: 0 }),
+    );
     const res = await p.request("GET", `/s/${slug}/products`);
     expect(res.status).toBe(200);
     const html = text(res.text);
@@ -180,7 +247,11 @@ describe("storefront pages", () => {
 
   it("shows a product with its reviews and takes a new review", async () => {
     const { business, slug } = await shop();
-    const product = await createProduct(p.db, business.id, productSchema.parse({ name: "Lasagna", price: 1400, description: "Beef ragù", stock: 3 }));
+    const product = await createProduct(
+      p.db,
+      business.id,
+      productSchema.parse({ name: "Lasagna", price: 1400, description: "Beef ragù", stock: 3 }),
+    );
     await createProduct(p.db, business.id, productSchema.parse({ name: "Draft Dish", price: 100, status: "DRAFT" }));
     await createReview(p.db, business.id, product.id, { authorName: "Old Reviewer", rating: 2, comment: "Meh" });
 
@@ -203,7 +274,11 @@ describe("storefront pages", () => {
     expect(bad.html).toContain("Please choose a rating from 1 to 5");
     expect(bad.html).toContain('role="alert"');
 
-    const res = await b.post(`/s/${slug}/products/lasagna`, { authorName: "Zoë <Critic>", rating: "5", comment: "Superb & hearty" });
+    const res = await b.post(`/s/${slug}/products/lasagna`, {
+      authorName: "Zoë <Critic>",
+      rating: "5",
+      comment: "Superb & hearty",
+    });
     expect(res.status).toBe(302);
     // the review's own address, which no cache holds yet (decision 021)
     expect(res.location).toMatch(new RegExp(`^/s/${slug}/products/lasagna\\?reviewed=rev_[A-Za-z0-9_-]+#reviews$`));
@@ -215,13 +290,24 @@ describe("storefront pages", () => {
     expect(html.indexOf("Superb")).toBeLessThan(html.indexOf("Meh")); // newest first
     const rows = await p.db.select().from(reviews).where(eq(reviews.productId, product.id));
     expect(rows).toHaveLength(2);
-    const [event] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from platform_events where business_id = ${business.id} and type = 'review.created'`);
+    const [event] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from platform_events where business_id = ${business.id} and type = 'review.created'`,
+    );
     expect(event.n).toBe(2);
 
     // a review from another site is refused (a visitor without a cart holds no token: the browser's Origin decides, decision 021)
-    const attempts: Record<string, string>[] = [{}, { Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { Origin: "https://evil.example" },
+      { "Sec-Fetch-Site": "cross-site" },
+    ];
     for (const headers of attempts) {
-      const forged = await fetch(`${p.storefrontUrl}/s/${slug}/products/lasagna`, { method: "POST", body: new URLSearchParams({ authorName: "X", rating: "5", csrf: "forged" }), headers, redirect: "manual" });
+      const forged = await fetch(`${p.storefrontUrl}/s/${slug}/products/lasagna`, {
+        method: "POST",
+        body: new URLSearchParams({ authorName: "X", rating: "5", csrf: "forged" }),
+        headers,
+        redirect: "manual",
+      });
       expect(forged.status, JSON.stringify(headers)).toBe(403);
     }
     expect(await p.db.select().from(reviews).where(eq(reviews.productId, product.id))).toHaveLength(2);

@@ -19,7 +19,17 @@ export type AppFormValues = {
 };
 
 export const emptyApp: AppFormValues = {
-  name: "", slug: "", description: "", category: "other", scopes: [], redirectUrl: "", webhookUrl: "", webhookEvents: [], iconUrl: "", screenshots: [], version: "1.0.0",
+  name: "",
+  slug: "",
+  description: "",
+  category: "other",
+  scopes: [],
+  redirectUrl: "",
+  webhookUrl: "",
+  webhookEvents: [],
+  iconUrl: "",
+  screenshots: [],
+  version: "1.0.0",
 };
 
 /** The label of each field, as the form shows it; error messages start with it (never `redirectUrl:`). */
@@ -40,7 +50,19 @@ export const APP_LABELS = {
 const APP_FIELD_ORDER = Object.keys(APP_LABELS);
 
 /** The create and edit form of an app, with every error at once next to its field. Works without JavaScript. */
-export function AppForm({ values, mode, disabled, submitLabel, errors }: { values: AppFormValues; mode: "create" | "edit"; disabled?: boolean; submitLabel: string; errors?: FormErrors | null }) {
+export function AppForm({
+  values,
+  mode,
+  disabled,
+  submitLabel,
+  errors,
+}: {
+  values: AppFormValues;
+  mode: "create" | "edit";
+  disabled?: boolean;
+  submitLabel: string;
+  errors?: FormErrors | null;
+}) {
   const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure");
   const field = (name: keyof typeof APP_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
   const error = (name: keyof typeof APP_LABELS) => <FieldError name={name} errors={errors} />;
@@ -61,8 +83,19 @@ export function AppForm({ values, mode, disabled, submitLabel, errors }: { value
           {mode === "create" ? (
             <div className="field">
               <label>
-                <span>{APP_LABELS.slug} <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span></span>
-                <input name="slug" defaultValue={values.slug} required minLength={3} maxLength={50} pattern="[a-z0-9]+(-[a-z0-9]+)*" {...field("slug")} />
+                <span>
+                  {APP_LABELS.slug}{" "}
+                  <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span>
+                </span>
+                <input
+                  name="slug"
+                  defaultValue={values.slug}
+                  required
+                  minLength={3}
+                  maxLength={50}
+                  pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                  {...field("slug")}
+                />
               </label>
               {error("slug")}
             </div>
@@ -78,8 +111,17 @@ export function AppForm({ values, mode, disabled, submitLabel, errors }: { value
         </div>
         <div className="field">
           <label>
-            <span>{APP_LABELS.description} <span className="muted small">(shown on marketplace cards)</span></span>
-            <textarea name="description" defaultValue={values.description} required maxLength={500} rows={3} {...field("description")} />
+            <span>
+              {APP_LABELS.description} <span className="muted small">(shown on marketplace cards)</span>
+            </span>
+            <textarea
+              name="description"
+              defaultValue={values.description}
+              required
+              maxLength={500}
+              rows={3}
+              {...field("description")}
+            />
           </label>
           {error("description")}
         </div>
@@ -89,7 +131,9 @@ export function AppForm({ values, mode, disabled, submitLabel, errors }: { value
               {APP_LABELS.category}
               <select name="category" defaultValue={values.category} {...field("category")}>
                 {CATEGORIES.map((c) => (
-                  <option key={c} value={c}>{CATEGORY_LABELS[c]}</option>
+                  <option key={c} value={c}>
+                    {CATEGORY_LABELS[c]}
+                  </option>
                 ))}
               </select>
             </label>
@@ -103,58 +147,95 @@ export function AppForm({ values, mode, disabled, submitLabel, errors }: { value
               </label>
               {error("version")}
             </div>
-          ) : <span />}
+          ) : (
+            <span />
+          )}
         </div>
         <fieldset className="checks" {...field("scopes")} tabIndex={-1}>
-          <legend>{APP_LABELS.scopes} <span className="muted small">(ask only for what you need)</span></legend>
+          <legend>
+            {APP_LABELS.scopes} <span className="muted small">(ask only for what you need)</span>
+          </legend>
           {error("scopes")}
           {SCOPE_NAMES.map((s) => (
             <label key={s} className="check">
               <input type="checkbox" name="scopes" value={s} defaultChecked={values.scopes.includes(s)} />
-              <span><code>{s}</code> <span className="muted">— {SCOPES[s]}</span></span>
+              <span>
+                <code>{s}</code> <span className="muted">— {SCOPES[s]}</span>
+              </span>
             </label>
           ))}
         </fieldset>
         <div className="field">
           <label>
             {APP_LABELS.redirectUrl}
-            <input name="redirectUrl" type="url" defaultValue={values.redirectUrl} required placeholder="https://your-app.example/oauth/callback" {...field("redirectUrl")} />
+            <input
+              name="redirectUrl"
+              type="url"
+              defaultValue={values.redirectUrl}
+              required
+              placeholder="https://your-app.example/oauth/callback"
+              {...field("redirectUrl")}
+            />
           </label>
           {error("redirectUrl")}
         </div>
         <div className="field">
           <label>
-            <span>{APP_LABELS.webhookUrl} <span className="muted small">(optional; also the base of hook calls)</span></span>
-            <input name="webhookUrl" type="url" defaultValue={values.webhookUrl ?? ""} placeholder="https://your-app.example/webhooks" {...field("webhookUrl")} />
+            <span>
+              {APP_LABELS.webhookUrl} <span className="muted small">(optional; also the base of hook calls)</span>
+            </span>
+            <input
+              name="webhookUrl"
+              type="url"
+              defaultValue={values.webhookUrl ?? ""}
+              placeholder="https://your-app.example/webhooks"
+              {...field("webhookUrl")}
+            />
           </label>
           {error("webhookUrl")}
         </div>
         <fieldset className="checks columns" {...field("webhookEvents")} tabIndex={-1}>
-          <legend>{APP_LABELS.webhookEvents} <span className="muted small">(delivered when the installation has the scope)</span></legend>
+          <legend>
+            {APP_LABELS.webhookEvents}{" "}
+            <span className="muted small">(delivered when the installation has the scope)</span>
+          </legend>
           {error("webhookEvents")}
           {subscribable.map((e) => (
             <label key={e} className="check">
               <input type="checkbox" name="webhookEvents" value={e} defaultChecked={values.webhookEvents.includes(e)} />
-              <span><code>{e}</code> <span className="muted small">{EVENTS[e]}</span></span>
+              <span>
+                <code>{e}</code> <span className="muted small">{EVENTS[e]}</span>
+              </span>
             </label>
           ))}
         </fieldset>
         <div className="field">
           <label>
-            <span>{APP_LABELS.iconUrl} <span className="muted small">(optional)</span></span>
+            <span>
+              {APP_LABELS.iconUrl} <span className="muted small">(optional)</span>
+            </span>
             <input name="iconUrl" type="url" defaultValue={values.iconUrl ?? ""} {...field("iconUrl")} />
           </label>
           {error("iconUrl")}
         </div>
         <div className="field">
           <label>
-            <span>{APP_LABELS.screenshots} <span className="muted small">(up to 5 image URLs, one per line)</span></span>
-            <textarea name="screenshots" defaultValue={values.screenshots.join("\n")} rows={3} {...field("screenshots")} />
+            <span>
+              {APP_LABELS.screenshots} <span className="muted small">(up to 5 image URLs, one per line)</span>
+            </span>
+            <textarea
+              name="screenshots"
+              defaultValue={values.screenshots.join("\n")}
+              rows={3}
+              {...field("screenshots")}
+            />
           </label>
           {error("screenshots")}
         </div>
         <div>
-          <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>{submitLabel}</SubmitButton>
+          <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>
+            {submitLabel}
+          </SubmitButton>
         </div>
       </fieldset>
     </Form>
@@ -175,7 +256,9 @@ export function appFormToInput(form: FormData, mode: "create" | "edit") {
     webhookUrl: optional("webhookUrl"),
     webhookEvents: form.getAll("webhookEvents").map(String),
     iconUrl: optional("iconUrl"),
-    screenshots: text("screenshots").split(/\s*\n\s*/).filter(Boolean),
+    screenshots: text("screenshots")
+      .split(/\s*\n\s*/)
+      .filter(Boolean),
     version: text("version"),
   };
 }

@@ -1,4 +1,5 @@
-const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);
+const isWebUrl = (url: string | null | undefined): url is string =>
+  typeof url === "string" && /^https?:\/\//i.test(url);
 
 /** A stable colour per app name for the letter placeholder. */
 function placeholderColor(name: string) {
@@ -10,9 +11,23 @@ function placeholderColor(name: string) {
 /** An app's icon (only an http(s) URL is loaded), or its first letter on a colour of its own. */
 export function AppIcon({ name, iconUrl, large = false }: { name: string; iconUrl: string | null; large?: boolean }) {
   const size = large ? 64 : 48;
-  if (isWebUrl(iconUrl)) return <img className={large ? "app-logo large" : "app-logo"} src={iconUrl} alt="" width={size} height={size} loading={large ? undefined : "lazy"} />;
+  if (isWebUrl(iconUrl))
+    return (
+      <img
+        className={large ? "app-logo large" : "app-logo"}
+        src={iconUrl}
+        alt=""
+        width={size}
+        height={size}
+        loading={large ? undefined : "lazy"}
+      />
+    );
   return (
-    <span className={large ? "app-logo large placeholder" : "app-logo placeholder"} style={{ background: placeholderColor(name) }} aria-hidden>
+    <span
+      className={large ? "app-logo large placeholder" : "app-logo placeholder"}
+      style={{ background: placeholderColor(name) }}
+      aria-hidden
+    >
       {name.trim().charAt(0).toUpperCase() || "?"}
     </span>
   );

@@ -6,7 +6,8 @@ export type NavItem = { to: string; label: string; end?: boolean; icon?: string;
 /** Below this width (px) the sidebar becomes a drawer behind a menu button (the CSS uses the same number). */
 export const DRAWER_BELOW = 768;
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The item a path belongs to: the longest `to` that is the path or a parent of it. */
 function currentItem(items: NavItem[], pathname: string): NavItem | undefined {
@@ -23,7 +24,19 @@ function currentItem(items: NavItem[], pathname: string): NavItem | undefined {
  * and when a link in it is followed, and gives focus back to the menu button (or, after a link,
  * to the new page).
  */
-export function AreaLayout({ title, subtitle, items, badge, extra }: { title: string; subtitle?: string; items: NavItem[]; badge?: string; extra?: { heading: string; items: NavItem[] } }) {
+export function AreaLayout({
+  title,
+  subtitle,
+  items,
+  badge,
+  extra,
+}: {
+  title: string;
+  subtitle?: string;
+  items: NavItem[];
+  badge?: string;
+  extra?: { heading: string; items: NavItem[] };
+}) {
   const [open, setOpen] = useState(false);
   const drawer = useRef<HTMLElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -80,7 +93,9 @@ export function AreaLayout({ title, subtitle, items, badge, extra }: { title: st
         return;
       }
       if (event.key !== "Tab" || !panel) return;
-      const focusable = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0);
+      const focusable = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+        (el) => el.getClientRects().length > 0,
+      );
       if (focusable.length === 0) return;
       const first = focusable[0];
       const last = focusable[focusable.length - 1];
@@ -98,11 +113,19 @@ export function AreaLayout({ title, subtitle, items, badge, extra }: { title: st
   }, [open, close]);
 
   const link = (item: NavItem, withImage: boolean) => (
-    <NavLink key={item.to} to={item.to} end={item.end} className={({ isActive }) => (isActive ? "active" : undefined)} onClick={() => open && close("main")}>
+    <NavLink
+      key={item.to}
+      to={item.to}
+      end={item.end}
+      className={({ isActive }) => (isActive ? "active" : undefined)}
+      onClick={() => open && close("main")}
+    >
       {withImage && item.iconUrl ? (
         <img src={item.iconUrl} alt="" className="nav-img" width={18} height={18} />
       ) : item.icon || withImage ? (
-        <span className="nav-icon" aria-hidden>{item.icon ?? "◆"}</span>
+        <span className="nav-icon" aria-hidden>
+          {item.icon ?? "◆"}
+        </span>
       ) : null}
       {item.label}
     </NavLink>
@@ -154,7 +177,9 @@ export function AreaLayout({ title, subtitle, items, badge, extra }: { title: st
           </nav>
         ) : null}
         <div className="drawer-foot">
-          <Link to="/marketplace" onClick={() => open && close("main")}>Marketplace</Link>
+          <Link to="/marketplace" onClick={() => open && close("main")}>
+            Marketplace
+          </Link>
           {account ? <span className="muted small">Signed in as {account.name}</span> : null}
         </div>
       </aside>

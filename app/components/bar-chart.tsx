@@ -10,7 +10,15 @@ const PAD = { top: 4, right: 6, bottom: 2, left: 6 };
 
 const plain = (n: number) => new Intl.NumberFormat("en-US").format(n);
 
-export function BarChart({ series, label, formatValue = plain }: { series: BarChartPoint[]; label: string; formatValue?: (n: number) => string }) {
+export function BarChart({
+  series,
+  label,
+  formatValue = plain,
+}: {
+  series: BarChartPoint[];
+  label: string;
+  formatValue?: (n: number) => string;
+}) {
   const max = series.reduce((m, p) => Math.max(m, p.value), 0);
   const total = series.reduce((s, p) => s + p.value, 0);
   const first = series[0]?.date ?? "";
@@ -27,8 +35,17 @@ export function BarChart({ series, label, formatValue = plain }: { series: BarCh
   return (
     <figure className="bar-chart">
       {/* the words are HTML beside the drawing, so that they keep their size when it shrinks on a phone */}
-      <div className="bar-chart-label bar-chart-max" aria-hidden>{max > 0 ? `max ${formatValue(max)}` : "No data in this period"}</div>
-      <svg role="img" aria-label={summary} viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" width="100%" focusable="false">
+      <div className="bar-chart-label bar-chart-max" aria-hidden>
+        {max > 0 ? `max ${formatValue(max)}` : "No data in this period"}
+      </div>
+      <svg
+        role="img"
+        aria-label={summary}
+        viewBox={`0 0 ${W} ${H}`}
+        preserveAspectRatio="none"
+        width="100%"
+        focusable="false"
+      >
         <title>{summary}</title>
         {/* gridline at the highest value */}
         <line className="bar-chart-grid" x1={PAD.left} x2={W - PAD.right} y1={PAD.top} y2={PAD.top} />
@@ -36,7 +53,15 @@ export function BarChart({ series, label, formatValue = plain }: { series: BarCh
           const h = max > 0 ? (p.value / max) * plotH : 0;
           const x = PAD.left + i * slot + (slot - barW) / 2;
           return (
-            <rect key={p.date} className="bar-chart-bar" x={x} y={baseline - h} width={barW} height={h} rx={Math.min(2, barW / 4)}>
+            <rect
+              key={p.date}
+              className="bar-chart-bar"
+              x={x}
+              y={baseline - h}
+              width={barW}
+              height={h}
+              rx={Math.min(2, barW / 4)}
+            >
               <title>{`${p.date}: ${formatValue(p.value)}`}</title>
             </rect>
           );

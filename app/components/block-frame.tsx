@@ -26,7 +26,18 @@ export const originOf = (url: string): string | null => exactOrigin(url);
  * SERVICE_BLOCK_RESIZE (clamped to 0-400 px). Only messages whose source is this iframe and whose
  * origin is the renderUrl's origin are answered; messages are posted to that origin, never "*".
  */
-export function BlockFrame({ blockId, renderUrl, settings, businessId, locale, mode, sessionToken, title, className, initialHeight = 150 }: BlockFrameProps) {
+export function BlockFrame({
+  blockId,
+  renderUrl,
+  settings,
+  businessId,
+  locale,
+  mode,
+  sessionToken,
+  title,
+  className,
+  initialHeight = 150,
+}: BlockFrameProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState(initialHeight);
   // the iframe is created only after hydration, so that its READY never arrives before our listener
@@ -46,10 +57,22 @@ export function BlockFrame({ blockId, renderUrl, settings, businessId, locale, m
       if (data.type === "SERVICE_BLOCK_READY") {
         ready.current = true;
         frame.current.contentWindow?.postMessage(
-          { type: "SERVICE_BLOCK_INIT", blockId, settings: latest.current, businessId, locale, mode, ...(mode === "editor" && sessionToken ? { sessionToken } : {}) },
+          {
+            type: "SERVICE_BLOCK_INIT",
+            blockId,
+            settings: latest.current,
+            businessId,
+            locale,
+            mode,
+            ...(mode === "editor" && sessionToken ? { sessionToken } : {}),
+          },
           origin,
         );
-      } else if (data.type === "SERVICE_BLOCK_RESIZE" && typeof data.height === "number" && Number.isFinite(data.height)) {
+      } else if (
+        data.type === "SERVICE_BLOCK_RESIZE" &&
+        typeof data.height === "number" &&
+        Number.isFinite(data.height)
+      ) {
         setHeight(Math.max(0, Math.min(MAX_BLOCK_HEIGHT, Math.round(data.height))));
       }
     };
@@ -60,11 +83,22 @@ export function BlockFrame({ blockId, renderUrl, settings, businessId, locale, m
   const serialized = JSON.stringify(settings);
   useEffect(() => {
     if (ready.current && origin && frame.current?.contentWindow)
-      frame.current.contentWindow.postMessage({ type: "SERVICE_BLOCK_UPDATE", blockId, settings: JSON.parse(serialized) }, origin);
+      frame.current.contentWindow.postMessage(
+        { type: "SERVICE_BLOCK_UPDATE", blockId, settings: JSON.parse(serialized) },
+        origin,
+      );
   }, [serialized, blockId, origin]);
 
   if (!origin) return null;
-  if (!mounted) return <div className={className ?? "block-frame"} style={{ height, width: "100%" }} aria-busy="true" data-block-id={blockId} />;
+  if (!mounted)
+    return (
+      <div
+        className={className ?? "block-frame"}
+        style={{ height, width: "100%" }}
+        aria-busy="true"
+        data-block-id={blockId}
+      />
+    );
   return (
     <iframe
       ref={frame}

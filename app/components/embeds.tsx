@@ -68,7 +68,17 @@ export function FloatingWidgets() {
   );
 }
 
-function FloatingWidget({ embed, stack, businessId, locale }: { embed: EmbedView; stack: number; businessId: string; locale: string }) {
+function FloatingWidget({
+  embed,
+  stack,
+  businessId,
+  locale,
+}: {
+  embed: EmbedView;
+  stack: number;
+  businessId: string;
+  locale: string;
+}) {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState(false);
   const launcher = useRef<HTMLButtonElement>(null);
@@ -107,7 +117,11 @@ function FloatingWidget({ embed, stack, businessId, locale }: { embed: EmbedView
           setOpen(!open);
         }}
       >
-        {embed.iconUrl ? <img src={embed.iconUrl} alt="" width={32} height={32} /> : <span aria-hidden="true">{embed.name.trim().charAt(0).toUpperCase() || "•"}</span>}
+        {embed.iconUrl ? (
+          <img src={embed.iconUrl} alt="" width={32} height={32} />
+        ) : (
+          <span aria-hidden="true">{embed.name.trim().charAt(0).toUpperCase() || "•"}</span>
+        )}
       </button>
       <section id={id} className="embed-panel" role="dialog" aria-label={embed.name} hidden={!open}>
         <header className="embed-panel-head">
@@ -117,7 +131,17 @@ function FloatingWidget({ embed, stack, businessId, locale }: { embed: EmbedView
           </button>
         </header>
         {created ? (
-          <BlockFrame blockId={`embed:${embed.appSlug}:${embed.embedType}`} renderUrl={embed.renderUrl!} settings={embed.settings} businessId={businessId} locale={locale} mode="storefront" title={embed.name} className="embed-frame" initialHeight={120} />
+          <BlockFrame
+            blockId={`embed:${embed.appSlug}:${embed.embedType}`}
+            renderUrl={embed.renderUrl!}
+            settings={embed.settings}
+            businessId={businessId}
+            locale={locale}
+            mode="storefront"
+            title={embed.name}
+            className="embed-frame"
+            initialHeight={120}
+          />
         ) : null}
       </section>
     </div>

@@ -14,7 +14,17 @@ const form = (fields: Record<string, string>) => {
 
 describe("form errors", () => {
   it("shows every error of the product form at once, each starting with the field's label", () => {
-    const parsed = parseProductForm(form({ name: " ", price: "abc", imageUrl: "javascript:alert(1)", slug: "Not A Slug", trackStock: "on", stock: "" }), "USD");
+    const parsed = parseProductForm(
+      form({
+        name: " ",
+        price: "abc",
+        imageUrl: "javascript:alert(1)",
+        slug: "Not A Slug",
+        trackStock: "on",
+        stock: "",
+      }),
+      "USD",
+    );
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors.fields).toEqual({
@@ -35,8 +45,20 @@ describe("form errors", () => {
   });
 
   it("writes zod's default messages in words (never `imageUrl:` or `redirectUrl:`)", () => {
-    const schema = z.object({ title: z.string().max(5), count: z.number().min(2), kind: z.enum(["a", "b"]), tags: z.array(z.string()).min(1), missing: z.string() });
-    const errors = zodFormErrors(schema.safeParse({ title: "too long", count: 1, kind: "c", tags: [] }).error!, { title: "Title", count: "Count", kind: "Kind", tags: "Tags", missing: "Missing" });
+    const schema = z.object({
+      title: z.string().max(5),
+      count: z.number().min(2),
+      kind: z.enum(["a", "b"]),
+      tags: z.array(z.string()).min(1),
+      missing: z.string(),
+    });
+    const errors = zodFormErrors(schema.safeParse({ title: "too long", count: 1, kind: "c", tags: [] }).error!, {
+      title: "Title",
+      count: "Count",
+      kind: "Kind",
+      tags: "Tags",
+      missing: "Missing",
+    });
     expect(errors.fields).toEqual({
       title: "Title must be at most 5 characters",
       count: "Count must be at least 2",
@@ -48,7 +70,19 @@ describe("form errors", () => {
 
   it("maps the app form's schema errors and an ApiError's `field: words` text to labelled fields, lists included", () => {
     const env = { isProduction: false };
-    const input = { name: "", slug: "x", description: "d", category: "other", scopes: [], redirectUrl: "ftp://x", webhookUrl: null, webhookEvents: [], iconUrl: "javascript:alert(1)", screenshots: ["https://ok.example/a.png", "nope"], version: "1" };
+    const input = {
+      name: "",
+      slug: "x",
+      description: "d",
+      category: "other",
+      scopes: [],
+      redirectUrl: "ftp://x",
+      webhookUrl: null,
+      webhookEvents: [],
+      iconUrl: "javascript:alert(1)",
+      screenshots: ["https://ok.example/a.png", "nope"],
+      version: "1",
+    };
     const result = createAppSchema(env).safeParse(input);
     const fromZod = zodFormErrors(result.error!, APP_LABELS);
     expect(fromZod.fields).toMatchObject({
@@ -67,7 +101,12 @@ describe("form errors", () => {
     expect(fromApi.fields.redirectUrl).toBe("OAuth redirect URL must be an absolute http(s) URL");
     expect(fromApi.fields.name).toBe("Name is required");
     // a message about no field stays a message of the form; an owned one goes to its field
-    expect(messageFormErrors("The app is in review", APP_LABELS)).toEqual({ fields: {}, form: ["The app is in review"] });
-    expect(messageFormErrors('The slug "shop" is taken', APP_LABELS, [{ test: /^The slug /, field: "slug" }]).fields).toEqual({ slug: 'The slug "shop" is taken' });
+    expect(messageFormErrors("The app is in review", APP_LABELS)).toEqual({
+      fields: {},
+      form: ["The app is in review"],
+    });
+    expect(
+      messageFormErrors('The slug "shop" is taken', APP_LABELS, [{ test: /^The slug /, field: "slug" }]).fields,
+    ).toEqual({ slug: 'The slug "shop" is taken' });
   });
 });

@@ -49,16 +49,31 @@ function focusField(event: MouseEvent<HTMLAnchorElement>, name: string) {
  * order of `order`, the form's fields from top to bottom). It takes the focus whenever a new set of
  * errors arrives, so a failed submit moves keyboard and screen-reader users to it.
  */
-export function ErrorSummary({ errors, order = [] }: { errors: FormErrors | null | undefined; order?: readonly string[] }) {
+export function ErrorSummary({
+  errors,
+  order = [],
+}: {
+  errors: FormErrors | null | undefined;
+  order?: readonly string[];
+}) {
   const ref = useRef<HTMLDivElement>(null);
-  const fieldNames = errors ? [...order.filter((f) => errors.fields[f]), ...Object.keys(errors.fields).filter((f) => !order.includes(f))] : [];
+  const fieldNames = errors
+    ? [...order.filter((f) => errors.fields[f]), ...Object.keys(errors.fields).filter((f) => !order.includes(f))]
+    : [];
   const count = fieldNames.length + (errors?.form.length ?? 0);
   useEffect(() => {
     if (errors && count > 0) ref.current?.focus();
   }, [errors, count]);
   if (!errors || count === 0) return null;
   return (
-    <div ref={ref} className="error-summary" role="alert" tabIndex={-1} aria-labelledby="error-summary-title" data-testid="error-summary">
+    <div
+      ref={ref}
+      className="error-summary"
+      role="alert"
+      tabIndex={-1}
+      aria-labelledby="error-summary-title"
+      data-testid="error-summary"
+    >
       <h2 id="error-summary-title">{count === 1 ? "There is a problem" : `There are ${count} problems`}</h2>
       <ul>
         {errors.form.map((m, i) => (

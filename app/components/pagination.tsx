@@ -25,9 +25,23 @@ export function Pagination({
   const href = (n: number) => pageHref(path, query, n);
   return (
     <nav className="pagination" aria-label="Pages">
-      {page > 1 ? <Link to={href(Math.min(page - 1, pages))} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
-      <span>Page {page} of {pages}</span>
-      {page < pages ? <Link to={href(page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
+      {page > 1 ? (
+        <Link to={href(Math.min(page - 1, pages))} rel="prev">
+          ← Previous
+        </Link>
+      ) : (
+        <span className="muted">← Previous</span>
+      )}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <Link to={href(page + 1)} rel="next">
+          Next →
+        </Link>
+      ) : (
+        <span className="muted">Next →</span>
+      )}
     </nav>
   );
 }

@@ -9,8 +9,16 @@ let estimator: ((password: string) => Strength) | null = null;
 /** zxcvbn-ts with its common and English dictionaries, loaded on first use (only the sign-up page needs it). */
 async function loadEstimator() {
   if (estimator) return estimator;
-  const [{ zxcvbn, zxcvbnOptions }, common, en] = await Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-en")]);
-  zxcvbnOptions.setOptions({ dictionary: { ...common.dictionary, ...en.dictionary }, graphs: common.adjacencyGraphs, translations: en.translations });
+  const [{ zxcvbn, zxcvbnOptions }, common, en] = await Promise.all([
+    import("@zxcvbn-ts/core"),
+    import("@zxcvbn-ts/language-common"),
+    import("@zxcvbn-ts/language-en"),
+  ]);
+  zxcvbnOptions.setOptions({
+    dictionary: { ...common.dictionary, ...en.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: en.translations,
+  });
   estimator = (password) => {
     const r = zxcvbn(password);
     return { score: r.score, warning: r.feedback.warning ?? "", suggestions: r.feedback.suggestions ?? [] };

@@ -59,7 +59,9 @@ export function productToFormValues(p: Required<ProductDraft>, currency: string)
     price: toMajorText(p.price, currency),
     category: p.category,
     imageUrl: p.imageUrl,
-    status: (PRODUCT_STATUSES as readonly string[]).includes(p.status) ? (p.status as ProductFormValues["status"]) : "ACTIVE",
+    status: (PRODUCT_STATUSES as readonly string[]).includes(p.status)
+      ? (p.status as ProductFormValues["status"])
+      : "ACTIVE",
     trackStock: p.stock !== null,
     stock: p.stock === null ? "" : String(p.stock),
     isAvailable: p.isAvailable,
@@ -99,14 +101,19 @@ export function productFormValues(form: FormData): ProductFormValues {
     price: text("price"),
     category: text("category"),
     imageUrl: text("imageUrl"),
-    status: (PRODUCT_STATUSES as readonly string[]).includes(status) ? (status as ProductFormValues["status"]) : "ACTIVE",
+    status: (PRODUCT_STATUSES as readonly string[]).includes(status)
+      ? (status as ProductFormValues["status"])
+      : "ACTIVE",
     trackStock: form.get("trackStock") === "on",
     stock: text("stock"),
     isAvailable: form.get("isAvailable") === "on",
   };
 }
 
-export function readProductForm(form: FormData, currency: string): { values: ProductFormValues; problems: ProductFieldProblems; draft: ProductDraft } {
+export function readProductForm(
+  form: FormData,
+  currency: string,
+): { values: ProductFormValues; problems: ProductFieldProblems; draft: ProductDraft } {
   const values = productFormValues(form);
   const problems: ProductFieldProblems = {};
 
@@ -145,7 +152,8 @@ export function readProductForm(form: FormData, currency: string): { values: Pro
 }
 
 /** Only same-site paths and http(s) URLs are shown as images. */
-export const isSafeImageSrc = (src: string) => /^https?:\/\//i.test(src) || (src.startsWith("/") && !src.startsWith("//") && !src.startsWith("/\\"));
+export const isSafeImageSrc = (src: string) =>
+  /^https?:\/\//i.test(src) || (src.startsWith("/") && !src.startsWith("//") && !src.startsWith("/\\"));
 
 export function ProductForm({
   values,
@@ -163,98 +171,147 @@ export function ProductForm({
   const field = (name: keyof typeof PRODUCT_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
   return (
     <div className="stack">
-    <ErrorSummary errors={errors} order={PRODUCT_FIELD_ORDER} />
-    <Form method="post" className="card stack admin-form product-form" noValidate>
-      <CsrfInput />
-      <div className="grid-2">
-        <div className="field">
-          <label>
-            Name
-            <input name="name" defaultValue={values.name} required maxLength={120} {...field("name")} />
-          </label>
-          <FieldError name="name" errors={errors} />
+      <ErrorSummary errors={errors} order={PRODUCT_FIELD_ORDER} />
+      <Form method="post" className="card stack admin-form product-form" noValidate>
+        <CsrfInput />
+        <div className="grid-2">
+          <div className="field">
+            <label>
+              Name
+              <input name="name" defaultValue={values.name} required maxLength={120} {...field("name")} />
+            </label>
+            <FieldError name="name" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              {mode === "create" ? "Slug (optional)" : "Slug"}
+              <input
+                name="slug"
+                defaultValue={values.slug}
+                maxLength={60}
+                pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                placeholder={mode === "create" ? "made from the name" : undefined}
+                {...field("slug", "help-slug")}
+              />
+              <span id="help-slug" className="muted small">
+                Lowercase letters, digits and hyphens; used in the storefront address.
+              </span>
+            </label>
+            <FieldError name="slug" errors={errors} />
+          </div>
         </div>
         <div className="field">
           <label>
-            {mode === "create" ? "Slug (optional)" : "Slug"}
-            <input name="slug" defaultValue={values.slug} maxLength={60} pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder={mode === "create" ? "made from the name" : undefined} {...field("slug", "help-slug")} />
-            <span id="help-slug" className="muted small">Lowercase letters, digits and hyphens; used in the storefront address.</span>
+            Description
+            <textarea
+              name="description"
+              defaultValue={values.description}
+              maxLength={2000}
+              rows={4}
+              {...field("description")}
+            />
           </label>
-          <FieldError name="slug" errors={errors} />
+          <FieldError name="description" errors={errors} />
         </div>
-      </div>
-      <div className="field">
-        <label>
-          Description
-          <textarea name="description" defaultValue={values.description} maxLength={2000} rows={4} {...field("description")} />
-        </label>
-        <FieldError name="description" errors={errors} />
-      </div>
-      <div className="grid-2">
-        <div className="field">
-          <label>
-            Price
-            <input name="price" defaultValue={values.price} inputMode="decimal" placeholder={exampleAmount(currency)} required {...field("price", "help-price")} />
-            <span id="help-price" className="muted small">In {currency}, e.g. {exampleAmount(currency)}</span>
-          </label>
-          <FieldError name="price" errors={errors} />
+        <div className="grid-2">
+          <div className="field">
+            <label>
+              Price
+              <input
+                name="price"
+                defaultValue={values.price}
+                inputMode="decimal"
+                placeholder={exampleAmount(currency)}
+                required
+                {...field("price", "help-price")}
+              />
+              <span id="help-price" className="muted small">
+                In {currency}, e.g. {exampleAmount(currency)}
+              </span>
+            </label>
+            <FieldError name="price" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              Category
+              <input
+                name="category"
+                defaultValue={values.category}
+                maxLength={60}
+                placeholder="e.g. Desserts"
+                {...field("category")}
+              />
+            </label>
+            <FieldError name="category" errors={errors} />
+          </div>
         </div>
-        <div className="field">
-          <label>
-            Category
-            <input name="category" defaultValue={values.category} maxLength={60} placeholder="e.g. Desserts" {...field("category")} />
-          </label>
-          <FieldError name="category" errors={errors} />
+        <div className="grid-2">
+          <div className="field">
+            <label>
+              Image URL
+              <input
+                name="imageUrl"
+                defaultValue={values.imageUrl}
+                maxLength={500}
+                placeholder="https://… or /images/…"
+                {...field("imageUrl")}
+              />
+            </label>
+            <FieldError name="imageUrl" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              Status
+              <select name="status" defaultValue={values.status} {...field("status")}>
+                <option value="ACTIVE">Active: shown in the storefront</option>
+                <option value="DRAFT">Draft: hidden</option>
+                <option value="ARCHIVED">Archived: hidden</option>
+              </select>
+            </label>
+            <FieldError name="status" errors={errors} />
+          </div>
         </div>
-      </div>
-      <div className="grid-2">
-        <div className="field">
-          <label>
-            Image URL
-            <input name="imageUrl" defaultValue={values.imageUrl} maxLength={500} placeholder="https://… or /images/…" {...field("imageUrl")} />
-          </label>
-          <FieldError name="imageUrl" errors={errors} />
-        </div>
-        <div className="field">
-          <label>
-            Status
-            <select name="status" defaultValue={values.status} {...field("status")}>
-              <option value="ACTIVE">Active: shown in the storefront</option>
-              <option value="DRAFT">Draft: hidden</option>
-              <option value="ARCHIVED">Archived: hidden</option>
-            </select>
-          </label>
-          <FieldError name="status" errors={errors} />
-        </div>
-      </div>
-      {values.imageUrl && isSafeImageSrc(values.imageUrl) ? (
-        <img className="product-thumb large" src={values.imageUrl} alt="" width={96} height={96} loading="lazy" />
-      ) : null}
-      <fieldset className="stack">
-        <legend>Inventory</legend>
-        <div className="stock-row">
+        {values.imageUrl && isSafeImageSrc(values.imageUrl) ? (
+          <img className="product-thumb large" src={values.imageUrl} alt="" width={96} height={96} loading="lazy" />
+        ) : null}
+        <fieldset className="stack">
+          <legend>Inventory</legend>
+          <div className="stock-row">
+            <label className="check">
+              <input type="checkbox" name="trackStock" defaultChecked={values.trackStock} />
+              Track stock
+            </label>
+            <label className="stock-field">
+              <span>Stock</span>
+              <input
+                name="stock"
+                type="number"
+                min={0}
+                max={1000000}
+                step={1}
+                defaultValue={values.stock}
+                {...field("stock")}
+              />
+            </label>
+          </div>
+          <span className="muted small">Leave "Track stock" unticked for items you never run out of.</span>
+          <FieldError name="stock" errors={errors} />
           <label className="check">
-            <input type="checkbox" name="trackStock" defaultChecked={values.trackStock} />
-            Track stock
+            <input type="checkbox" name="isAvailable" defaultChecked={values.isAvailable} />
+            Available for sale
           </label>
-          <label className="stock-field">
-            <span>Stock</span>
-            <input name="stock" type="number" min={0} max={1000000} step={1} defaultValue={values.stock} {...field("stock")} />
-          </label>
+        </fieldset>
+        <div className="row">
+          <SubmitButton
+            name="intent"
+            value="save"
+            className="button primary"
+            busyLabel={mode === "create" ? "Creating…" : "Saving…"}
+          >
+            {submitLabel}
+          </SubmitButton>
         </div>
-        <span className="muted small">Leave "Track stock" unticked for items you never run out of.</span>
-        <FieldError name="stock" errors={errors} />
-        <label className="check">
-          <input type="checkbox" name="isAvailable" defaultChecked={values.isAvailable} />
-          Available for sale
-        </label>
-      </fieldset>
-      <div className="row">
-        <SubmitButton name="intent" value="save" className="button primary" busyLabel={mode === "create" ? "Creating…" : "Saving…"}>
-          {submitLabel}
-        </SubmitButton>
-      </div>
-    </Form>
+      </Form>
     </div>
   );
 }

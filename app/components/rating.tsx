@@ -18,7 +18,9 @@ export function RatingSummary({ rating, count }: { rating: number | null; count:
   return (
     <span className="rating-summary small">
       <Stars value={rating} label={`Rated ${oneDecimal(rating)} out of 5`} /> <strong>{oneDecimal(rating)}</strong>{" "}
-      <span className="muted">· {count.toLocaleString("en-US")} {count === 1 ? "review" : "reviews"}</span>
+      <span className="muted">
+        · {count.toLocaleString("en-US")} {count === 1 ? "review" : "reviews"}
+      </span>
     </span>
   );
 }

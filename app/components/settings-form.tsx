@@ -29,7 +29,14 @@ function ColorWidget(props: WidgetProps) {
   const value = typeof props.value === "string" && /^#[0-9a-fA-F]{6}$/.test(props.value) ? props.value : "#000000";
   return (
     <span className="color-widget">
-      <input id={props.id} type="color" value={value} disabled={props.disabled || props.readonly} aria-label={props.label} onChange={(e) => props.onChange(e.target.value)} />
+      <input
+        id={props.id}
+        type="color"
+        value={value}
+        disabled={props.disabled || props.readonly}
+        aria-label={props.label}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
       <code>{props.value ?? ""}</code>
     </span>
   );
@@ -42,7 +49,19 @@ const widgets: RegistryWidgetsType = { CheckboxWidget: ToggleWidget, ColorWidget
  * uri -> URL input; string -> text, number/integer -> number, boolean -> toggle. Every change is
  * reported at once (live preview); `name` mirrors the value into a hidden input for plain forms.
  */
-export function SettingsForm({ schema, value, onChange, name, idPrefix = "settings" }: { schema: Record<string, unknown>; value: Record<string, unknown>; onChange?: (v: Record<string, unknown>) => void; name?: string; idPrefix?: string }) {
+export function SettingsForm({
+  schema,
+  value,
+  onChange,
+  name,
+  idPrefix = "settings",
+}: {
+  schema: Record<string, unknown>;
+  value: Record<string, unknown>;
+  onChange?: (v: Record<string, unknown>) => void;
+  name?: string;
+  idPrefix?: string;
+}) {
   return (
     <div className="settings-form">
       <Form

@@ -3,7 +3,9 @@ export function AppStatusBadge({ status, updateInReview }: { status: string; upd
   const label = status === "PENDING_REVIEW" ? "In review" : status === "APPROVED" ? "Published" : "Draft";
   return (
     <>
-      <span className={`badge ${tone}`} data-testid="app-status">{label}</span>
+      <span className={`badge ${tone}`} data-testid="app-status">
+        {label}
+      </span>
       {updateInReview ? <span className="badge warn"> Update in review</span> : null}
     </>
   );

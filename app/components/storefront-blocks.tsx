@@ -44,10 +44,22 @@ export function VisuallyHidden({ children }: { children: React.ReactNode }) {
 }
 
 /** A product photo; a warm placeholder (CSS) stands in when there is none or it fails to load. */
-export function ProductImage({ src, alt, className = "", eager = false }: { src: string; alt: string; className?: string; eager?: boolean }) {
+export function ProductImage({
+  src,
+  alt,
+  className = "",
+  eager = false,
+}: {
+  src: string;
+  alt: string;
+  className?: string;
+  eager?: boolean;
+}) {
   return (
     <div className={`sf-media ${className}`.trim()} data-initial={alt.trim().charAt(0).toUpperCase()}>
-      {src ? <img src={src} alt={alt} loading={eager ? "eager" : "lazy"} decoding="async" width={400} height={300} /> : null}
+      {src ? (
+        <img src={src} alt={alt} loading={eager ? "eager" : "lazy"} decoding="async" width={400} height={300} />
+      ) : null}
     </div>
   );
 }
@@ -68,7 +80,13 @@ export function AddToCartForm({
   const discover = useContext(LinkDiscovery);
   const qtyId = `qty-${product.id}`;
   return (
-    <Form method="post" action={shopPath(slug, "/cart")} discover={discover} className={compact ? "sf-add sf-add-compact" : "sf-add"} preventScrollReset>
+    <Form
+      method="post"
+      action={shopPath(slug, "/cart")}
+      discover={discover}
+      className={compact ? "sf-add sf-add-compact" : "sf-add"}
+      preventScrollReset
+    >
       <CsrfInput />
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={product.id} />
@@ -76,20 +94,43 @@ export function AddToCartForm({
       {withQuantity ? (
         <div className="sf-field sf-qty-field">
           <label htmlFor={qtyId}>Quantity</label>
-          <input id={qtyId} type="number" name="quantity" defaultValue={1} min={1} max={product.maxQuantity} step={1} inputMode="numeric" required className="sf-qty" />
+          <input
+            id={qtyId}
+            type="number"
+            name="quantity"
+            defaultValue={1}
+            min={1}
+            max={product.maxQuantity}
+            step={1}
+            inputMode="numeric"
+            required
+            className="sf-qty"
+          />
         </div>
       ) : (
         <input type="hidden" name="quantity" value="1" />
       )}
       {/* in a grid of cards, the name says which product ("Add to cart: Tiramisu") */}
-      <button type="submit" className="sf-button sf-button-primary" aria-label={compact ? `Add to cart: ${product.name}` : undefined}>
+      <button
+        type="submit"
+        className="sf-button sf-button-primary"
+        aria-label={compact ? `Add to cart: ${product.name}` : undefined}
+      >
         Add to cart
       </button>
     </Form>
   );
 }
 
-export function ProductCard({ product, slug, headingLevel = 3 }: { product: ProductView; slug: string; headingLevel?: 2 | 3 }) {
+export function ProductCard({
+  product,
+  slug,
+  headingLevel = 3,
+}: {
+  product: ProductView;
+  slug: string;
+  headingLevel?: 2 | 3;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const href = shopPath(slug, `/products/${encodeURIComponent(product.slug)}`);
   const discover = useContext(LinkDiscovery);
@@ -100,7 +141,9 @@ export function ProductCard({ product, slug, headingLevel = 3 }: { product: Prod
       </Link>
       <div className="sf-card-body">
         <Heading className="sf-card-title">
-          <Link to={href} discover={discover}>{product.name}</Link>
+          <Link to={href} discover={discover}>
+            {product.name}
+          </Link>
         </Heading>
         {product.description ? <p className="sf-card-desc">{product.description}</p> : null}
         <div className="sf-card-foot">
@@ -108,10 +151,14 @@ export function ProductCard({ product, slug, headingLevel = 3 }: { product: Prod
           {product.sellable ? (
             <AddToCartForm product={product} slug={slug} compact />
           ) : (
-            <span className="sf-badge sf-badge-muted">{product.availability === "sold-out" ? "Sold out" : "Unavailable"}</span>
+            <span className="sf-badge sf-badge-muted">
+              {product.availability === "sold-out" ? "Sold out" : "Unavailable"}
+            </span>
           )}
         </div>
-        {product.sellable && product.lowStock !== null ? <p className="sf-stock-note">Only {product.lowStock} left</p> : null}
+        {product.sellable && product.lowStock !== null ? (
+          <p className="sf-stock-note">Only {product.lowStock} left</p>
+        ) : null}
       </div>
     </article>
   );
@@ -131,11 +178,30 @@ export function ProductGrid({ products, slug, label }: { products: ProductView[]
 }
 
 /** A page's blocks: heading → h2, text → p, image → img, product-grid → cards, app blocks → their iframes. */
-export function StorefrontBlocks({ blocks, products, slug, businessId = "", locale = "en-US" }: { blocks: PublicBlock[]; products: ProductView[]; slug: string; businessId?: string; locale?: string }) {
+export function StorefrontBlocks({
+  blocks,
+  products,
+  slug,
+  businessId = "",
+  locale = "en-US",
+}: {
+  blocks: PublicBlock[];
+  products: ProductView[];
+  slug: string;
+  businessId?: string;
+  locale?: string;
+}) {
   return (
     <div className="sf-blocks">
       {blocks.map((block) => (
-        <StorefrontBlock key={block.id} block={block} products={products} slug={slug} businessId={businessId} locale={locale} />
+        <StorefrontBlock
+          key={block.id}
+          block={block}
+          products={products}
+          slug={slug}
+          businessId={businessId}
+          locale={locale}
+        />
       ))}
     </div>
   );
@@ -166,7 +232,17 @@ export function StorefrontBlock({
   if (block.kind === "app")
     return (
       <div className="app-block" data-app-block={block.id} data-block-type={block.type}>
-        <BlockFrame blockId={block.id} renderUrl={block.renderUrl} settings={block.settings} businessId={businessId} locale={locale} mode={mode} sessionToken={mode === "editor" ? sessionToken : null} title={block.name} className="sf-block-frame" />
+        <BlockFrame
+          blockId={block.id}
+          renderUrl={block.renderUrl}
+          settings={block.settings}
+          businessId={businessId}
+          locale={locale}
+          mode={mode}
+          sessionToken={mode === "editor" ? sessionToken : null}
+          title={block.name}
+          className="sf-block-frame"
+        />
       </div>
     );
   switch (block.type) {
@@ -186,7 +262,9 @@ export function StorefrontBlock({
           <ProductGrid products={products.slice(0, block.limit)} slug={slug} />
           {products.length > 0 ? (
             <p className="sf-more">
-              <Link to={shopPath(slug, "/products")} className="sf-button" discover={discover}>See the full menu</Link>
+              <Link to={shopPath(slug, "/products")} className="sf-button" discover={discover}>
+                See the full menu
+              </Link>
             </p>
           ) : null}
         </section>
@@ -201,7 +279,10 @@ export function Stars({ rating }: { rating: number }) {
   const full = Math.round(Math.max(0, Math.min(5, rating)));
   return (
     <span className="sf-stars">
-      <span aria-hidden="true">{"★".repeat(full)}{"☆".repeat(5 - full)}</span>
+      <span aria-hidden="true">
+        {"★".repeat(full)}
+        {"☆".repeat(5 - full)}
+      </span>
       <VisuallyHidden>{rating} out of 5 stars</VisuallyHidden>
     </span>
   );
@@ -225,7 +306,9 @@ export function StorefrontErrorBoundary() {
       <p>{message}</p>
       {businessSlug ? (
         <p>
-          <Link to={shopPath(businessSlug)} className="sf-button">Back to the shop</Link>
+          <Link to={shopPath(businessSlug)} className="sf-button">
+            Back to the shop
+          </Link>
         </p>
       ) : null}
     </section>

@@ -7,9 +7,23 @@ import { Link, NavLink } from "@remix-run/react";
 import { useContext } from "react";
 import { LinkDiscovery, shopPath } from "./storefront-blocks";
 
-type ChromeBusiness = { name: string; slug: string; address?: string | null; phone?: string | null; email?: string | null };
+type ChromeBusiness = {
+  name: string;
+  slug: string;
+  address?: string | null;
+  phone?: string | null;
+  email?: string | null;
+};
 
-export function StorefrontHeader({ business, pages, cartCount }: { business: ChromeBusiness; pages: { slug: string; title: string }[]; cartCount: number }) {
+export function StorefrontHeader({
+  business,
+  pages,
+  cartCount,
+}: {
+  business: ChromeBusiness;
+  pages: { slug: string; title: string }[];
+  cartCount: number;
+}) {
   const slug = business.slug;
   const discover = useContext(LinkDiscovery);
   return (
@@ -21,15 +35,24 @@ export function StorefrontHeader({ business, pages, cartCount }: { business: Chr
         <nav aria-label="Shop" className="sf-nav">
           <ul>
             <li>
-              <NavLink to={shopPath(slug, "/products")} discover={discover}>Menu</NavLink>
+              <NavLink to={shopPath(slug, "/products")} discover={discover}>
+                Menu
+              </NavLink>
             </li>
             {pages.map((p) => (
               <li key={p.slug}>
-                <NavLink to={shopPath(slug, `/pages/${encodeURIComponent(p.slug)}`)} discover={discover}>{p.title}</NavLink>
+                <NavLink to={shopPath(slug, `/pages/${encodeURIComponent(p.slug)}`)} discover={discover}>
+                  {p.title}
+                </NavLink>
               </li>
             ))}
             <li>
-              <NavLink to={shopPath(slug, "/cart")} className="sf-cart-link" data-testid="cart-link" discover={discover}>
+              <NavLink
+                to={shopPath(slug, "/cart")}
+                className="sf-cart-link"
+                data-testid="cart-link"
+                discover={discover}
+              >
                 Cart <span className="sf-cart-count">({cartCount})</span>
               </NavLink>
             </li>

@@ -23,17 +23,29 @@ export function SubmitButton({
     const form = button?.form;
     if (!button || !form) return;
     // the button that submitted the form (Enter in a field submits with the form's first button)
-    const onSubmit = (event: SubmitEvent) => setSubmitted(event.submitter === button || (!event.submitter && form.querySelector('button[type="submit"]') === button));
+    const onSubmit = (event: SubmitEvent) =>
+      setSubmitted(
+        event.submitter === button || (!event.submitter && form.querySelector('button[type="submit"]') === button),
+      );
     form.addEventListener("submit", onSubmit);
     return () => form.removeEventListener("submit", onSubmit);
   }, []);
   useEffect(() => {
     if (navigation.state === "idle") setSubmitted(false);
   }, [navigation.state]);
-  const pageSubmitting = navigation.state !== "idle" && navigation.formMethod != null && navigation.formMethod.toUpperCase() !== "GET";
+  const pageSubmitting =
+    navigation.state !== "idle" && navigation.formMethod != null && navigation.formMethod.toUpperCase() !== "GET";
   const busy = submitted && navigation.state !== "idle";
   return (
-    <button ref={ref} type="submit" className={className} disabled={disabled || pageSubmitting} aria-busy={busy || undefined} data-busy={busy || undefined} {...rest}>
+    <button
+      ref={ref}
+      type="submit"
+      className={className}
+      disabled={disabled || pageSubmitting}
+      aria-busy={busy || undefined}
+      data-busy={busy || undefined}
+      {...rest}
+    >
       {busy ? (
         <>
           <span className="busy-spinner" aria-hidden="true" />

@@ -51,7 +51,12 @@ export async function shopperQuote(
   if (cart.lines.length === 0) return null;
   const items = cart.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
   const address_ = deliveryMethod === "DELIVERY" ? address?.trim().slice(0, 500) || undefined : undefined;
-  const q = await quote(context.db, business, { items, deliveryMethod, address: address_ }, { hooks: checkoutHooks(context.db, context.env) });
+  const q = await quote(
+    context.db,
+    business,
+    { items, deliveryMethod, address: address_ },
+    { hooks: checkoutHooks(context.db, context.env) },
+  );
   if (!q.ok) return { ok: false, deliveryMethod, message: q.message };
   return priceView(business, deliveryMethod, q);
 }

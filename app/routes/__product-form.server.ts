@@ -10,10 +10,16 @@ export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];
  * Reads and validates a submitted admin product form: the product input, or every error at once
  * (price and stock as typed, and the schema's verdict on the other fields), each next to its field.
  */
-export function parseProductForm(form: FormData, currency: string): { ok: true; values: ProductFormValues; input: ProductInput } | { ok: false; values: ProductFormValues; errors: FormErrors } {
+export function parseProductForm(
+  form: FormData,
+  currency: string,
+):
+  | { ok: true; values: ProductFormValues; input: ProductInput }
+  | { ok: false; values: ProductFormValues; errors: FormErrors } {
   const { values, problems, draft } = readProductForm(form, currency);
   const errors: FormErrors = { fields: {}, form: [] };
-  for (const [field, words] of Object.entries(problems)) errors.fields[field] = `${PRODUCT_LABELS[field as keyof typeof PRODUCT_LABELS]} ${words}`;
+  for (const [field, words] of Object.entries(problems))
+    errors.fields[field] = `${PRODUCT_LABELS[field as keyof typeof PRODUCT_LABELS]} ${words}`;
   const parsed = productSchema.safeParse(draft);
   if (!parsed.success) {
     const schemaErrors = zodFormErrors(parsed.error, PRODUCT_LABELS);

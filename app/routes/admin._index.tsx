@@ -16,7 +16,10 @@ const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  const [d, daily] = await Promise.all([dashboard(context.db, business.id, business.currency), dailyOrders(context.db, business.id)]);
+  const [d, daily] = await Promise.all([
+    dashboard(context.db, business.id, business.currency),
+    dailyOrders(context.db, business.id),
+  ]);
   const money = (major: number) => formatMoney(toMinor(major, business.currency), business.currency, business.locale);
   return json({
     business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
@@ -35,7 +38,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-const TONE: Record<string, string> = { PENDING: "warn", CONFIRMED: "info", PREPARING: "info", READY: "info", IN_DELIVERY: "info", DELIVERED: "ok", CANCELLED: "danger" };
+const TONE: Record<string, string> = {
+  PENDING: "warn",
+  CONFIRMED: "info",
+  PREPARING: "info",
+  READY: "info",
+  IN_DELIVERY: "info",
+  DELIVERED: "ok",
+  CANCELLED: "danger",
+};
 const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
 export default function AdminHome() {
@@ -48,12 +59,15 @@ export default function AdminHome() {
       <header className="page-head">
         <h1>{business.name}</h1>
         <p className="lead">
-          Your storefront is live at <a href={storefront(`/s/${business.slug}`)}>{storefront(`/s/${business.slug}`)}</a>.
+          Your storefront is live at <a href={storefront(`/s/${business.slug}`)}>{storefront(`/s/${business.slug}`)}</a>
+          .
         </p>
       </header>
 
       <section aria-labelledby="figures-head" className="stack">
-        <h2 id="figures-head" className="sr-only">Key figures</h2>
+        <h2 id="figures-head" className="sr-only">
+          Key figures
+        </h2>
         <div className="stats">
           <StatCard label="Orders today" value={stats.todayOrders} hint={`${today} (UTC)`} />
           <StatCard label="Revenue today" value={stats.todayRevenue} />
@@ -72,7 +86,11 @@ export default function AdminHome() {
         <div className="chart-grid">
           <div>
             <h3>Revenue per day</h3>
-            <BarChart series={daily.map((d) => ({ date: d.date, value: d.revenue }))} label="Revenue per day" formatValue={money} />
+            <BarChart
+              series={daily.map((d) => ({ date: d.date, value: d.revenue }))}
+              label="Revenue per day"
+              formatValue={money}
+            />
           </div>
           <div>
             <h3>Orders per day</h3>
@@ -85,7 +103,9 @@ export default function AdminHome() {
         <section className="card stack" aria-labelledby="status-head">
           <div className="section-title">
             <h2 id="status-head">Orders by status</h2>
-            <Link to="/admin/orders" className="small">All orders</Link>
+            <Link to="/admin/orders" className="small">
+              All orders
+            </Link>
           </div>
           {totalOrders === 0 ? (
             <EmptyState title="No orders yet">Orders placed in your storefront appear here.</EmptyState>
@@ -112,7 +132,15 @@ export default function AdminHome() {
           ) : (
             <table className="table keep">
               <thead>
-                <tr><th scope="col">Product</th><th scope="col" className="num">Sold</th><th scope="col" className="num">Revenue</th></tr>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col" className="num">
+                    Sold
+                  </th>
+                  <th scope="col" className="num">
+                    Revenue
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {topProducts.map((p) => (
@@ -130,8 +158,14 @@ export default function AdminHome() {
 
       <section className="card">
         <h2>Grow with apps</h2>
-        <p className="muted">Payments, loyalty, shipping, analytics and more: apps plug into your checkout, site and admin.</p>
-        <p><Link to="/marketplace" className="button">Browse the marketplace</Link></p>
+        <p className="muted">
+          Payments, loyalty, shipping, analytics and more: apps plug into your checkout, site and admin.
+        </p>
+        <p>
+          <Link to="/marketplace" className="button">
+            Browse the marketplace
+          </Link>
+        </p>
       </section>
     </div>
   );

@@ -3,7 +3,11 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
-import { approveAddedScopes, listBusinessInstallations, uninstallForBusiness } from "~/platform/installs/installs.server";
+import {
+  approveAddedScopes,
+  listBusinessInstallations,
+  uninstallForBusiness,
+} from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
@@ -12,7 +16,14 @@ import { SubmitButton } from "~/components/submit-button";
 import { Stars } from "~/components/rating";
 import { eq } from "drizzle-orm";
 import { appReviews } from "../../db/schema";
-import { deleteReview, dismissReviewPrompt, previouslyInstalledApps, putReview, REVIEW_INVITE_AFTER_MS, reviewSchema } from "~/platform/apps/app-reviews.server";
+import {
+  deleteReview,
+  dismissReviewPrompt,
+  previouslyInstalledApps,
+  putReview,
+  REVIEW_INVITE_AFTER_MS,
+  reviewSchema,
+} from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { now } from "~/platform/core/clock.server";
@@ -21,13 +32,19 @@ const fmtDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { date
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
-const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
+const fmt = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC"
+    : "—";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const [{ rows }, reviews, former] = await Promise.all([
     listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
-    context.db.select({ appId: appReviews.appId, rating: appReviews.rating, hidden: appReviews.hiddenAt }).from(appReviews).where(eq(appReviews.businessId, business.id)),
+    context.db
+      .select({ appId: appReviews.appId, rating: appReviews.rating, hidden: appReviews.hiddenAt })
+      .from(appReviews)
+      .where(eq(appReviews.businessId, business.id)),
     previouslyInstalledApps(context.db, business.id),
   ]);
   const reviewOf = new Map(reviews.map((r) => [r.appId, r]));
@@ -39,14 +56,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     iconUrl: r.iconUrl,
     status: r.installation.status,
     scopes: r.installation.scopes,
-    addedScopes: r.installation.needsReConsent ? r.approvedScopes.filter((s) => !r.installation.scopes.includes(s)) : [],
+    addedScopes: r.installation.needsReConsent
+      ? r.approvedScopes.filter((s) => !r.installation.scopes.includes(s))
+      : [],
     needsReConsent: r.installation.needsReConsent,
     isTestInstall: r.installation.isTestInstall,
     installedAt: r.installation.installedAt.toISOString(),
     uninstalledAt: r.installation.uninstalledAt?.toISOString() ?? null,
     erasureScheduledAt: r.installation.erasureScheduledAt?.toISOString() ?? null,
     erasureDeliveredAt: r.installation.erasureDeliveredAt?.toISOString() ?? null,
-    review: reviewOf.has(r.installation.appId) ? { rating: reviewOf.get(r.installation.appId)!.rating, hidden: !!reviewOf.get(r.installation.appId)!.hidden } : null,
+    review: reviewOf.has(r.installation.appId)
+      ? { rating: reviewOf.get(r.installation.appId)!.rating, hidden: !!reviewOf.get(r.installation.appId)!.hidden }
+      : null,
     // after 7 days of use, once, until dismissed: an invitation to review (decision 022)
     inviteReview:
       !r.installation.isTestInstall &&
@@ -54,12 +75,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       !r.installation.reviewPromptDismissedAt &&
       t - r.installation.installedAt.getTime() >= REVIEW_INVITE_AFTER_MS,
   }));
-  return json({ active: view.filter((v) => v.status === "ACTIVE"), former, history: view.filter((v) => v.status !== "ACTIVE") });
+  return json({
+    active: view.filter((v) => v.status === "ACTIVE"),
+    former,
+    history: view.filter((v) => v.status !== "ACTIVE"),
+  });
 }
 
 /** A refused form: the message, and for a review of a former app which card shows it. */
 const refused = {
-  error: (e: ApiError, form: FormData) => ({ error: e.message, installationId: form.get("intent") === "review" ? String(form.get("installationId") ?? "") : null }),
+  error: (e: ApiError, form: FormData) => ({
+    error: e.message,
+    installationId: form.get("intent") === "review" ? String(form.get("installationId") ?? "") : null,
+  }),
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -77,8 +105,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // a review of an app the business used before ("Previously installed"); installed apps are
     // reviewed on their own page (admin.apps_.$installationId.tsx)
     if (form.get("intent") === "review") {
-      const parsed = reviewSchema.safeParse({ rating: Number(form.get("rating") ?? 0), body: String(form.get("body") ?? "") });
-      if (!parsed.success) return json({ error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars", installationId }, 400);
+      const parsed = reviewSchema.safeParse({
+        rating: Number(form.get("rating") ?? 0),
+        body: String(form.get("body") ?? ""),
+      });
+      if (!parsed.success)
+        return json(
+          {
+            error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars",
+            installationId,
+          },
+          400,
+        );
       await putReview(context.db, business.id, installationId, parsed.data);
       return redirect(`/admin/apps?done=reviewed#former-${installationId}`);
     }
@@ -104,19 +142,45 @@ export default function AdminApps() {
       <header className="section-title">
         <div>
           <h1>Apps</h1>
-          <p className="lead">Apps installed on your business, what they may do, and what happened to your data when you removed one.</p>
+          <p className="lead">
+            Apps installed on your business, what they may do, and what happened to your data when you removed one.
+          </p>
         </div>
-        <Link to="/marketplace" className="button">Add apps</Link>
+        <Link to="/marketplace" className="button">
+          Add apps
+        </Link>
       </header>
-      {data?.error && !data.installationId ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {done === "uninstalled" ? <p className="alert success" role="status">The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.</p> : null}
-      {done === "consented" ? <p className="alert success" role="status">The new permissions were granted.</p> : null}
-      {done === "reviewed" && !data ? <p className="alert success" role="status">Your review is saved. It shows on the app's marketplace page.</p> : null}
-      {done === "review-deleted" && !data ? <p className="alert success" role="status">Your review was deleted.</p> : null}
+      {data?.error && !data.installationId ? (
+        <p className="alert error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      {done === "uninstalled" ? (
+        <p className="alert success" role="status">
+          The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.
+        </p>
+      ) : null}
+      {done === "consented" ? (
+        <p className="alert success" role="status">
+          The new permissions were granted.
+        </p>
+      ) : null}
+      {done === "reviewed" && !data ? (
+        <p className="alert success" role="status">
+          Your review is saved. It shows on the app's marketplace page.
+        </p>
+      ) : null}
+      {done === "review-deleted" && !data ? (
+        <p className="alert success" role="status">
+          Your review was deleted.
+        </p>
+      ) : null}
 
       {active.length === 0 ? (
         <EmptyState title="No apps installed">
-          <p>Find payment, shipping, loyalty and analytics apps in the <Link to="/marketplace">marketplace</Link>.</p>
+          <p>
+            Find payment, shipping, loyalty and analytics apps in the <Link to="/marketplace">marketplace</Link>.
+          </p>
         </EmptyState>
       ) : (
         <ul className="install-list">
@@ -127,22 +191,30 @@ export default function AdminApps() {
                   <AppIcon name={i.appName} iconUrl={i.iconUrl} />
                   <div>
                     <h2>
-                      <Link to={`/admin/apps/${i.id}`}>{i.appName}</Link> {i.isTestInstall ? <span className="badge info">test install</span> : null}
+                      <Link to={`/admin/apps/${i.id}`}>{i.appName}</Link>{" "}
+                      {i.isTestInstall ? <span className="badge info">test install</span> : null}
                     </h2>
                     <p className="muted small">Installed {fmt(i.installedAt)}</p>
                   </div>
                 </div>
                 <div className="installed-actions">
-                <Link to={`/admin/apps/${i.id}`} className="button small" aria-label={`Settings of ${i.appName}`}>Settings</Link>
-                <details className="confirm">
-                  <summary>Uninstall…</summary>
-                  <p className="muted small">{i.appName} loses access at once, its blocks leave your pages and its widgets leave your storefront. In 48 hours it is told to erase your data.</p>
-                  <Form method="post">
-                    <CsrfInput />
-                    <input type="hidden" name="installationId" value={i.id} />
-                    <SubmitButton name="intent" value="uninstall" className="button danger" busyLabel="Uninstalling…">Uninstall {i.appName}</SubmitButton>
-                  </Form>
-                </details>
+                  <Link to={`/admin/apps/${i.id}`} className="button small" aria-label={`Settings of ${i.appName}`}>
+                    Settings
+                  </Link>
+                  <details className="confirm">
+                    <summary>Uninstall…</summary>
+                    <p className="muted small">
+                      {i.appName} loses access at once, its blocks leave your pages and its widgets leave your
+                      storefront. In 48 hours it is told to erase your data.
+                    </p>
+                    <Form method="post">
+                      <CsrfInput />
+                      <input type="hidden" name="installationId" value={i.id} />
+                      <SubmitButton name="intent" value="uninstall" className="button danger" busyLabel="Uninstalling…">
+                        Uninstall {i.appName}
+                      </SubmitButton>
+                    </Form>
+                  </details>
                 </div>
               </div>
               {i.review ? (
@@ -155,14 +227,24 @@ export default function AdminApps() {
               {i.inviteReview ? (
                 <div className="alert info review-invite" role="note" data-testid="review-invite">
                   <p>
-                    <strong>You have used {i.appName} for a week.</strong> A short review helps other businesses choose apps.
+                    <strong>You have used {i.appName} for a week.</strong> A short review helps other businesses choose
+                    apps.
                   </p>
                   <div className="row">
-                    <Link to={`/admin/apps/${i.id}#review`} className="button primary small">Review {i.appName}</Link>
+                    <Link to={`/admin/apps/${i.id}#review`} className="button primary small">
+                      Review {i.appName}
+                    </Link>
                     <Form method="post">
                       <CsrfInput />
                       <input type="hidden" name="installationId" value={i.id} />
-                      <SubmitButton name="intent" value="dismiss-review-invite" className="button small" busyLabel="Dismissing…">Not now</SubmitButton>
+                      <SubmitButton
+                        name="intent"
+                        value="dismiss-review-invite"
+                        className="button small"
+                        busyLabel="Dismissing…"
+                      >
+                        Not now
+                      </SubmitButton>
                     </Form>
                   </div>
                 </div>
@@ -179,7 +261,9 @@ export default function AdminApps() {
                   <Form method="post">
                     <CsrfInput />
                     <input type="hidden" name="installationId" value={i.id} />
-                    <SubmitButton name="intent" value="consent" className="button primary" busyLabel="Approving…">Approve new permissions</SubmitButton>
+                    <SubmitButton name="intent" value="consent" className="button primary" busyLabel="Approving…">
+                      Approve new permissions
+                    </SubmitButton>
                   </Form>
                 </div>
               ) : null}
@@ -187,7 +271,9 @@ export default function AdminApps() {
                 <strong className="small">Permissions</strong>
                 <ul className="perm-list">
                   {i.scopes.map((s) => (
-                    <li key={s}>{SCOPES[s as Scope] ?? s} <code className="muted small">{s}</code></li>
+                    <li key={s}>
+                      {SCOPES[s as Scope] ?? s} <code className="muted small">{s}</code>
+                    </li>
                   ))}
                 </ul>
               </div>
@@ -209,7 +295,9 @@ export default function AdminApps() {
                   <AppIcon name={f.appName} iconUrl={f.iconUrl} />
                   <div>
                     <h3>{f.appSlug ? <Link to={`/marketplace/${f.appSlug}`}>{f.appName}</Link> : f.appName}</h3>
-                    <p className="muted small">Used {fmtDay(f.firstInstalledAt)} – {fmtDay(f.lastUninstalledAt)}</p>
+                    <p className="muted small">
+                      Used {fmtDay(f.firstInstalledAt)} – {fmtDay(f.lastUninstalledAt)}
+                    </p>
                   </div>
                 </div>
                 {f.reviewBlocked && !f.review ? (
@@ -223,11 +311,23 @@ export default function AdminApps() {
                     <OwnReviewStatus review={f.review} />
                     <details className="confirm" open={data?.installationId === f.installationId}>
                       <summary>Edit your review of {f.appName}…</summary>
-                      <AppReviewForm appName={f.appName} appSlug={f.appSlug} review={f.review} installationId={f.installationId} error={data?.installationId === f.installationId ? data.error : null} />
+                      <AppReviewForm
+                        appName={f.appName}
+                        appSlug={f.appSlug}
+                        review={f.review}
+                        installationId={f.installationId}
+                        error={data?.installationId === f.installationId ? data.error : null}
+                      />
                     </details>
                   </>
                 ) : (
-                  <AppReviewForm appName={f.appName} appSlug={f.appSlug} review={null} installationId={f.installationId} error={data?.installationId === f.installationId ? data.error : null} />
+                  <AppReviewForm
+                    appName={f.appName}
+                    appSlug={f.appSlug}
+                    review={null}
+                    installationId={f.installationId}
+                    error={data?.installationId === f.installationId ? data.error : null}
+                  />
                 )}
               </li>
             ))}
@@ -241,7 +341,14 @@ export default function AdminApps() {
           <p className="muted">No app has been uninstalled.</p>
         ) : (
           <table className="table">
-            <thead><tr><th>App</th><th>Installed</th><th>Uninstalled</th><th>Data erasure</th></tr></thead>
+            <thead>
+              <tr>
+                <th>App</th>
+                <th>Installed</th>
+                <th>Uninstalled</th>
+                <th>Data erasure</th>
+              </tr>
+            </thead>
             <tbody>
               {history.map((i) => (
                 <tr key={i.id}>

@@ -23,7 +23,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 async function load(request: Request, context: LoaderFunctionArgs["context"], installationId: string) {
   const { business } = await requireMerchant(request, context);
-  const [installation] = await context.db.select().from(installations).where(and(eq(installations.id, installationId), eq(installations.businessId, business.id), eq(installations.status, "ACTIVE")));
+  const [installation] = await context.db
+    .select()
+    .from(installations)
+    .where(
+      and(
+        eq(installations.id, installationId),
+        eq(installations.businessId, business.id),
+        eq(installations.status, "ACTIVE"),
+      ),
+    );
   if (!installation) throw new Response("App not found", { status: 404 });
   const app = await getAppForReview(context.db, installation.appId);
   return { business, installation, app };
@@ -32,12 +41,21 @@ async function load(request: Request, context: LoaderFunctionArgs["context"], in
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // an app sends whoever installed it here after the OAuth exchange; a developer who installed an
   // approved app on their sandbox has no admin, and finds the sandbox in the portal
-  if (new URL(request.url).searchParams.has("installed") && (await getSignedInAccount(request, context))?.role === "DEVELOPER") throw redirect("/portal");
+  if (
+    new URL(request.url).searchParams.has("installed") &&
+    (await getSignedInAccount(request, context))?.role === "DEVELOPER"
+  )
+    throw redirect("/portal");
   const { business, installation, app } = await load(request, context, params.installationId!);
   const manifest = (app.manifest as Manifest | null) ?? {};
   const embeds = (await businessEmbeds(context.db, business.id)).filter((e) => e.installationId === installation.id);
-  const adminPages = (await businessAdminPages(context.db, business.id)).filter((p) => p.installationId === installation.id);
-  const [review, reviewBlocked] = await Promise.all([getOwnReview(context.db, business.id, app.id), reviewRefusal(context.db, business.id, app.id)]);
+  const adminPages = (await businessAdminPages(context.db, business.id)).filter(
+    (p) => p.installationId === installation.id,
+  );
+  const [review, reviewBlocked] = await Promise.all([
+    getOwnReview(context.db, business.id, app.id),
+    reviewRefusal(context.db, business.id, app.id),
+  ]);
   return json({
     review,
     reviewBlocked,
@@ -48,7 +66,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     isTestInstall: installation.isTestInstall,
     settingsSchema: manifest.settingsSchema ?? null,
     settings: installation.settings,
-    embeds: embeds.map((e) => ({ embedType: e.embedType, name: e.name, description: e.description ?? "", kind: e.kind, position: e.position, enabled: e.enabled, settings: e.settings, settingsSchema: e.settingsSchema ?? null })),
+    embeds: embeds.map((e) => ({
+      embedType: e.embedType,
+      name: e.name,
+      description: e.description ?? "",
+      kind: e.kind,
+      position: e.position,
+      enabled: e.enabled,
+      settings: e.settings,
+      settingsSchema: e.settingsSchema ?? null,
+    })),
     adminPages: adminPages.map((p) => ({ pageId: p.pageId, title: p.title })),
     cspEval: true, // JSON-Schema settings forms (page-csp.server.ts)
   });
@@ -65,12 +92,25 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       }
     };
     if (form.get("intent") === "settings") {
-      await setAppSettings(context.db, business.id, installation.id, parseJson("settings"), (app.manifest as Manifest | null) ?? null);
+      await setAppSettings(
+        context.db,
+        business.id,
+        installation.id,
+        parseJson("settings"),
+        (app.manifest as Manifest | null) ?? null,
+      );
       return redirect(`?saved=settings`);
     }
     if (form.get("intent") === "review") {
-      const parsed = reviewSchema.safeParse({ rating: Number(form.get("rating") ?? 0), body: String(form.get("body") ?? "") });
-      if (!parsed.success) return json({ error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars" }, 400);
+      const parsed = reviewSchema.safeParse({
+        rating: Number(form.get("rating") ?? 0),
+        body: String(form.get("body") ?? ""),
+      });
+      if (!parsed.success)
+        return json(
+          { error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars" },
+          400,
+        );
       await putReview(context.db, business.id, installation.id, parsed.data);
       return redirect(`?saved=review#review`);
     }
@@ -90,21 +130,43 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-function EmbedCard({ embed }: { embed: { embedType: string; name: string; description: string; kind: string; position: string; enabled: boolean; settings: Record<string, unknown>; settingsSchema: Record<string, unknown> | null } }) {
+function EmbedCard({
+  embed,
+}: {
+  embed: {
+    embedType: string;
+    name: string;
+    description: string;
+    kind: string;
+    position: string;
+    enabled: boolean;
+    settings: Record<string, unknown>;
+    settingsSchema: Record<string, unknown> | null;
+  };
+}) {
   const [settings, setSettings] = useState(embed.settings);
   return (
     <li className="card stack" data-testid={`embed-${embed.embedType}`}>
       <div className="section-title">
         <div>
-          <h3>{embed.name} {embed.enabled ? <span className="badge ok">on</span> : <span className="badge">off</span>}</h3>
-          <p className="muted small">{embed.kind === "GLOBAL_SCRIPT" ? `Script in the page ${embed.position === "head" ? "head" : "end"}` : `Floating widget, ${embed.position.replace("_", " ")}`}{embed.description ? ` · ${embed.description}` : ""}</p>
+          <h3>
+            {embed.name} {embed.enabled ? <span className="badge ok">on</span> : <span className="badge">off</span>}
+          </h3>
+          <p className="muted small">
+            {embed.kind === "GLOBAL_SCRIPT"
+              ? `Script in the page ${embed.position === "head" ? "head" : "end"}`
+              : `Floating widget, ${embed.position.replace("_", " ")}`}
+            {embed.description ? ` · ${embed.description}` : ""}
+          </p>
         </div>
         <Form method="post">
           <CsrfInput />
           <input type="hidden" name="intent" value="embed" />
           <input type="hidden" name="embedType" value={embed.embedType} />
           <input type="hidden" name="enabled" value={embed.enabled ? "false" : "true"} />
-          <SubmitButton className="button small" busyLabel={embed.enabled ? "Turning off…" : "Turning on…"}>{embed.enabled ? `Turn off ${embed.name}` : `Turn on ${embed.name}`}</SubmitButton>
+          <SubmitButton className="button small" busyLabel={embed.enabled ? "Turning off…" : "Turning on…"}>
+            {embed.enabled ? `Turn off ${embed.name}` : `Turn on ${embed.name}`}
+          </SubmitButton>
         </Form>
       </div>
       {embed.settingsSchema ? (
@@ -113,8 +175,18 @@ function EmbedCard({ embed }: { embed: { embedType: string; name: string; descri
           <input type="hidden" name="intent" value="embed" />
           <input type="hidden" name="embedType" value={embed.embedType} />
           <input type="hidden" name="enabled" value={String(embed.enabled)} />
-          <SettingsForm schema={embed.settingsSchema} value={settings} onChange={setSettings} name="settings" idPrefix={`embed-${embed.embedType}`} />
-          <div><SubmitButton className="button" busyLabel="Saving…">Save {embed.name} settings</SubmitButton></div>
+          <SettingsForm
+            schema={embed.settingsSchema}
+            value={settings}
+            onChange={setSettings}
+            name="settings"
+            idPrefix={`embed-${embed.embedType}`}
+          />
+          <div>
+            <SubmitButton className="button" busyLabel="Saving…">
+              Save {embed.name} settings
+            </SubmitButton>
+          </div>
         </Form>
       ) : null}
     </li>
@@ -152,9 +224,18 @@ function SavedMessage({ params, embeds }: { params: URLSearchParams; embeds: { e
   if (saved === "embed") {
     const name = embeds.find((e) => e.embedType === params.get("embed"))?.name ?? "The embed";
     const what = params.get("what");
-    message = what === "on" ? `${name} is on: it shows on your storefront.` : what === "off" ? `${name} is off: it no longer shows on your storefront.` : `${name} settings saved.`;
+    message =
+      what === "on"
+        ? `${name} is on: it shows on your storefront.`
+        : what === "off"
+          ? `${name} is off: it no longer shows on your storefront.`
+          : `${name} settings saved.`;
   }
-  return <p className="alert success" role="status">{message}</p>;
+  return (
+    <p className="alert success" role="status">
+      {message}
+    </p>
+  );
 }
 
 export default function InstalledApp() {
@@ -165,11 +246,15 @@ export default function InstalledApp() {
   return (
     <div className="stack-lg">
       <header className="stack">
-        <p><Link to="/admin/apps">← Apps</Link></p>
+        <p>
+          <Link to="/admin/apps">← Apps</Link>
+        </p>
         <div className="installed-head">
           <AppIcon name={data.app.name} iconUrl={data.app.iconUrl} large />
           <div>
-            <h1>{data.app.name} {data.isTestInstall ? <span className="badge info">test install</span> : null}</h1>
+            <h1>
+              {data.app.name} {data.isTestInstall ? <span className="badge info">test install</span> : null}
+            </h1>
             <p className="lead">{data.app.description}</p>
           </div>
         </div>
@@ -177,15 +262,26 @@ export default function InstalledApp() {
       {params.has("installed") && !result ? (
         <div className="alert success" role="status" data-testid="install-complete">
           <strong>{data.app.name} is installed.</strong> Choose its settings and storefront embeds below
-          {data.adminPages.length ? "; its own pages are in your admin's menu." : "."} You find it again under <Link to="/admin/apps">Apps</Link>.
+          {data.adminPages.length ? "; its own pages are in your admin's menu." : "."} You find it again under{" "}
+          <Link to="/admin/apps">Apps</Link>.
         </div>
       ) : null}
       {!result ? <SavedMessage params={params} embeds={data.embeds} /> : null}
-      {result?.error ? <p className="alert error" role="alert">{result.error}</p> : null}
+      {result?.error ? (
+        <p className="alert error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
       {data.adminPages.length ? (
         <section className="card stack">
           <h2>Pages of this app</h2>
-          <p className="row">{data.adminPages.map((p) => <Link key={p.pageId} to={`/admin/ext/${data.installationId}/${p.pageId}`} className="button">{p.title}</Link>)}</p>
+          <p className="row">
+            {data.adminPages.map((p) => (
+              <Link key={p.pageId} to={`/admin/ext/${data.installationId}/${p.pageId}`} className="button">
+                {p.title}
+              </Link>
+            ))}
+          </p>
         </section>
       ) : null}
       <section className="card stack">
@@ -194,8 +290,18 @@ export default function InstalledApp() {
           <Form method="post" className="stack">
             <CsrfInput />
             <input type="hidden" name="intent" value="settings" />
-            <SettingsForm schema={data.settingsSchema} value={settings} onChange={setSettings} name="settings" idPrefix="app-settings" />
-            <div><SubmitButton className="button primary" busyLabel="Saving…">Save settings</SubmitButton></div>
+            <SettingsForm
+              schema={data.settingsSchema}
+              value={settings}
+              onChange={setSettings}
+              name="settings"
+              idPrefix="app-settings"
+            />
+            <div>
+              <SubmitButton className="button primary" busyLabel="Saving…">
+                Save settings
+              </SubmitButton>
+            </div>
           </Form>
         ) : (
           <p className="muted">This app has no settings.</p>
@@ -204,7 +310,15 @@ export default function InstalledApp() {
       <ReviewSection data={data} />
       <section className="stack">
         <h2>Storefront embeds</h2>
-        {data.embeds.length === 0 ? <p className="muted">This app adds nothing to your storefront pages.</p> : <ul className="install-list">{data.embeds.map((e) => <EmbedCard key={e.embedType} embed={e} />)}</ul>}
+        {data.embeds.length === 0 ? (
+          <p className="muted">This app adds nothing to your storefront pages.</p>
+        ) : (
+          <ul className="install-list">
+            {data.embeds.map((e) => (
+              <EmbedCard key={e.embedType} embed={e} />
+            ))}
+          </ul>
+        )}
       </section>
     </div>
   );

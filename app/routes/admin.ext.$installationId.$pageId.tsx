@@ -11,7 +11,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account, business } = await requireMerchant(request, context);
-  const page = (await businessAdminPages(context.db, business.id)).find((p) => p.installationId === params.installationId && p.pageId === params.pageId);
+  const page = (await businessAdminPages(context.db, business.id)).find(
+    (p) => p.installationId === params.installationId && p.pageId === params.pageId,
+  );
   if (!page) throw new Response("This app page is not available.", { status: 404 });
   const app = await getAppForReview(context.db, page.appId);
   const src = new URL(page.renderUrl);
@@ -23,7 +25,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       appName: page.appName,
       src: src.toString(),
       cspFrameOrigins: [page.renderUrl],
-      init: { type: "service:init", businessId: business.id, businessName: business.name, role: account.role, locale: business.locale, sessionToken: await adminSessionToken(context.env, app, account.id, business.id) },
+      init: {
+        type: "service:init",
+        businessId: business.id,
+        businessName: business.name,
+        role: account.role,
+        locale: business.locale,
+        sessionToken: await adminSessionToken(context.env, app, account.id, business.id),
+      },
     },
     { headers: { "Cache-Control": "no-store" } },
   );

@@ -8,13 +8,20 @@ import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/order
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.number ?? ""} · Admin` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Order #${data?.order.number ?? ""} · Admin` },
+];
 
-const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+const fmtDate = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  const { order: o, items, history } = await getOrderDetail(context.db, business.id, params.orderId ?? "").catch(orNotFound("Order not found"));
+  const {
+    order: o,
+    items,
+    history,
+  } = await getOrderDetail(context.db, business.id, params.orderId ?? "").catch(orNotFound("Order not found"));
   const money = (minor: number) => formatMoney(minor, o.currency, business.locale);
   return json({
     order: {
@@ -34,8 +41,21 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       deliveryFee: money(o.deliveryFee),
       total: money(o.amount),
     },
-    items: items.map((i) => ({ id: i.id, productId: i.productId, name: i.name, price: money(i.price), quantity: i.quantity, lineTotal: money(i.price * i.quantity) })),
-    history: history.map((h) => ({ id: h.id, from: h.fromStatus, to: h.toStatus, actor: h.actor, at: h.createdAt.toISOString() })),
+    items: items.map((i) => ({
+      id: i.id,
+      productId: i.productId,
+      name: i.name,
+      price: money(i.price),
+      quantity: i.quantity,
+      lineTotal: money(i.price * i.quantity),
+    })),
+    history: history.map((h) => ({
+      id: h.id,
+      from: h.fromStatus,
+      to: h.toStatus,
+      actor: h.actor,
+      at: h.createdAt.toISOString(),
+    })),
     moves: ORDER_MOVES[o.status],
   });
 }
@@ -51,7 +71,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const TONE: Record<string, string> = { PENDING: "warn", CONFIRMED: "info", PREPARING: "info", READY: "info", IN_DELIVERY: "info", DELIVERED: "ok", CANCELLED: "danger" };
+const TONE: Record<string, string> = {
+  PENDING: "warn",
+  CONFIRMED: "info",
+  PREPARING: "info",
+  READY: "info",
+  IN_DELIVERY: "info",
+  DELIVERED: "ok",
+  CANCELLED: "danger",
+};
 const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
 export default function AdminOrder() {
@@ -64,15 +92,27 @@ export default function AdminOrder() {
   return (
     <div className="stack-lg">
       <header className="page-head">
-        <p className="small"><Link to="/admin/orders">← Orders</Link></p>
+        <p className="small">
+          <Link to="/admin/orders">← Orders</Link>
+        </p>
         <div className="section-title">
           <h1>Order #{order.number}</h1>
-          <span className={`badge large ${TONE[order.status] ?? ""}`} data-testid="order-status">{order.status}</span>
+          <span className={`badge large ${TONE[order.status] ?? ""}`} data-testid="order-status">
+            {order.status}
+          </span>
         </div>
         <p className="muted small">Placed {fmtDate(order.createdAt)}</p>
       </header>
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {!data?.error && saved && saved === order.status ? <p className="alert success" role="status">The order is now {order.status}.</p> : null}
+      {data?.error ? (
+        <p className="alert error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      {!data?.error && saved && saved === order.status ? (
+        <p className="alert success" role="status">
+          The order is now {order.status}.
+        </p>
+      ) : null}
 
       <section className="card stack" aria-labelledby="status-head">
         <h2 id="status-head">Status</h2>
@@ -93,7 +133,9 @@ export default function AdminOrder() {
             {canCancel ? (
               <details className="confirm">
                 <summary>Cancel order…</summary>
-                <p className="muted small">The customer's order is cancelled and no longer counts as revenue. This cannot be undone.</p>
+                <p className="muted small">
+                  The customer's order is cancelled and no longer counts as revenue. This cannot be undone.
+                </p>
                 <Form method="post">
                   <CsrfInput />
                   <input type="hidden" name="intent" value="move" />
@@ -113,11 +155,22 @@ export default function AdminOrder() {
           <h2 id="customer-head">Customer</h2>
           <dl className="kv">
             <dt>Name</dt>
-            <dd>{order.customer.name}{order.isGuest ? <span className="muted small"> (guest)</span> : null}</dd>
+            <dd>
+              {order.customer.name}
+              {order.isGuest ? <span className="muted small"> (guest)</span> : null}
+            </dd>
             <dt>Phone</dt>
-            <dd>{order.customer.phone ? <a href={`tel:${order.customer.phone.replace(/[^0-9+]/g, "")}`}>{order.customer.phone}</a> : "—"}</dd>
+            <dd>
+              {order.customer.phone ? (
+                <a href={`tel:${order.customer.phone.replace(/[^0-9+]/g, "")}`}>{order.customer.phone}</a>
+              ) : (
+                "—"
+              )}
+            </dd>
             <dt>Email</dt>
-            <dd>{order.customer.email ? <a href={`mailto:${order.customer.email}`}>{order.customer.email}</a> : "—"}</dd>
+            <dd>
+              {order.customer.email ? <a href={`mailto:${order.customer.email}`}>{order.customer.email}</a> : "—"}
+            </dd>
           </dl>
         </section>
         <section className="card stack" aria-labelledby="delivery-head">
@@ -126,7 +179,9 @@ export default function AdminOrder() {
             <dt>Method</dt>
             <dd>{order.deliveryMethod === "DELIVERY" ? "Delivery" : "Pickup"}</dd>
             <dt>Address</dt>
-            <dd className="prewrap">{order.address || (order.deliveryMethod === "PICKUP" ? "Picked up at the shop" : "—")}</dd>
+            <dd className="prewrap">
+              {order.address || (order.deliveryMethod === "PICKUP" ? "Picked up at the shop" : "—")}
+            </dd>
             <dt>Notes</dt>
             <dd className="prewrap">{order.notes || <span className="muted">None</span>}</dd>
           </dl>
@@ -142,9 +197,15 @@ export default function AdminOrder() {
             <thead>
               <tr>
                 <th scope="col">Product</th>
-                <th scope="col" className="num">Price</th>
-                <th scope="col" className="num">Qty</th>
-                <th scope="col" className="num">Line total</th>
+                <th scope="col" className="num">
+                  Price
+                </th>
+                <th scope="col" className="num">
+                  Qty
+                </th>
+                <th scope="col" className="num">
+                  Line total
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -158,10 +219,34 @@ export default function AdminOrder() {
               ))}
             </tbody>
             <tfoot>
-              <tr><th scope="row" colSpan={3}>Subtotal</th><td className="num">{order.subtotal}</td></tr>
-              {order.discount ? <tr><th scope="row" colSpan={3}>Discount</th><td className="num">{order.discount}</td></tr> : null}
-              <tr><th scope="row" colSpan={3}>Delivery fee</th><td className="num">{order.deliveryFee}</td></tr>
-              <tr className="total-row"><th scope="row" colSpan={3}>Total</th><td className="num" data-testid="order-total">{order.total}</td></tr>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  Subtotal
+                </th>
+                <td className="num">{order.subtotal}</td>
+              </tr>
+              {order.discount ? (
+                <tr>
+                  <th scope="row" colSpan={3}>
+                    Discount
+                  </th>
+                  <td className="num">{order.discount}</td>
+                </tr>
+              ) : null}
+              <tr>
+                <th scope="row" colSpan={3}>
+                  Delivery fee
+                </th>
+                <td className="num">{order.deliveryFee}</td>
+              </tr>
+              <tr className="total-row">
+                <th scope="row" colSpan={3}>
+                  Total
+                </th>
+                <td className="num" data-testid="order-total">
+                  {order.total}
+                </td>
+              </tr>
             </tfoot>
           </table>
         )}
@@ -185,8 +270,19 @@ export default function AdminOrder() {
             <ol className="history" data-testid="status-history">
               {history.map((h) => (
                 <li key={h.id} data-testid="history-row">
-                  <span>{h.from ? <>{h.from} → {h.to}</> : <>Placed as {h.to}</>}</span>
-                  <span className="muted small"> by {h.actor} · {fmtDate(h.at)}</span>
+                  <span>
+                    {h.from ? (
+                      <>
+                        {h.from} → {h.to}
+                      </>
+                    ) : (
+                      <>Placed as {h.to}</>
+                    )}
+                  </span>
+                  <span className="muted small">
+                    {" "}
+                    by {h.actor} · {fmtDate(h.at)}
+                  </span>
                 </li>
               ))}
             </ol>

@@ -7,8 +7,21 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
-import { formatMoney, orderStatusCounts, pageCount, parseOrderFilter, readPage, searchOrders } from "~/platform/catalog/admin-queries.server";
-import { MIN_TEXT_SEARCH, ORDER_SORTS, ORDER_SORT_LABELS, isFiltered, orderFilterQuery } from "~/platform/catalog/order-filter";
+import {
+  formatMoney,
+  orderStatusCounts,
+  pageCount,
+  parseOrderFilter,
+  readPage,
+  searchOrders,
+} from "~/platform/catalog/admin-queries.server";
+import {
+  MIN_TEXT_SEARCH,
+  ORDER_SORTS,
+  ORDER_SORT_LABELS,
+  isFiltered,
+  orderFilterQuery,
+} from "~/platform/catalog/order-filter";
 import { bulkMoveOrders, type BulkMoveResult } from "~/platform/catalog/bulk-moves.server";
 import { parseOrderStatus } from "~/platform/orders/status.server";
 import { ORDER_STATUSES, type OrderStatus } from "../../db/schema";
@@ -60,13 +73,13 @@ const refused = { error: (e: ApiError) => ({ error: e.message as string | null, 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
-  if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
-  let to: OrderStatus;
-  try {
-    to = parseOrderStatus(form.get("status"));
-  } catch {
-    return json({ error: "Choose the status to move the selected orders to.", results: null, to: null }, 400);
-  }
+    if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
+    let to: OrderStatus;
+    try {
+      to = parseOrderStatus(form.get("status"));
+    } catch {
+      return json({ error: "Choose the status to move the selected orders to.", results: null, to: null }, 400);
+    }
     const results = await bulkMoveOrders(context.db, business.id, form.getAll("orderIds").map(String), to);
     return json({ error: null, results, to });
   });
@@ -81,7 +94,13 @@ const ORDER_TONE: Record<string, string> = {
   DELIVERED: "ok",
   CANCELLED: "danger",
 };
-const PAYMENT_TONE: Record<string, string> = { COMPLETED: "ok", PENDING: "warn", EXPIRED: "danger", FAILED: "danger", NONE: "" };
+const PAYMENT_TONE: Record<string, string> = {
+  COMPLETED: "ok",
+  PENDING: "warn",
+  EXPIRED: "danger",
+  FAILED: "danger",
+  NONE: "",
+};
 const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
 function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStatus }) {
@@ -91,7 +110,8 @@ function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStat
     <div className="stack bulk-results" data-testid="bulk-results">
       {moved.length ? (
         <p className="alert success" role="status">
-          {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}: {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
+          {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}:{" "}
+          {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
         </p>
       ) : null}
       {refused.length ? (
@@ -111,7 +131,8 @@ function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStat
 }
 
 export default function AdminOrders() {
-  const { statuses, filter, filtered, shortSearch, notices, timeZone, page, pages, total, counts, orders } = useLoaderData<typeof loader>();
+  const { statuses, filter, filtered, shortSearch, notices, timeZone, page, pages, total, counts, orders } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -133,8 +154,10 @@ export default function AdminOrders() {
       else next.delete(id);
       return next;
     });
-  const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
-  const searching = navigation.state === "loading" && navigation.location?.pathname === "/admin/orders" && !navigation.formMethod;
+  const fmtDate = (iso: string) =>
+    new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+  const searching =
+    navigation.state === "loading" && navigation.location?.pathname === "/admin/orders" && !navigation.formMethod;
   const navigate = useNavigate();
   // the address keeps only the filters that are set (without JavaScript the form sends them all, which reads the same)
   const applyFilters = (event: FormEvent<HTMLFormElement>) => {
@@ -142,7 +165,15 @@ export default function AdminOrders() {
     const data = new FormData(event.currentTarget);
     const value = (name: string) => String(data.get(name) ?? "").trim() || null;
     const sort = value("sort");
-    navigate(pageHref("/admin/orders", { q: value("q"), status: value("status"), from: value("from"), to: value("to"), sort: sort === "newest" ? null : sort }));
+    navigate(
+      pageHref("/admin/orders", {
+        q: value("q"),
+        status: value("status"),
+        from: value("from"),
+        to: value("to"),
+        sort: sort === "newest" ? null : sort,
+      }),
+    );
   };
 
   return (
@@ -150,21 +181,39 @@ export default function AdminOrders() {
       <header className="section-title">
         <div className="page-head">
           <h1>Orders</h1>
-          <p className="lead">Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.</p>
+          <p className="lead">
+            Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.
+          </p>
         </div>
         <a href={csvHref} className="button" download data-testid="export-csv">
           Download CSV{filtered ? " of these orders" : ""}
         </a>
       </header>
       {notices.map((n) => (
-        <p key={n} className="alert warning" role="alert">{n}</p>
+        <p key={n} className="alert warning" role="alert">
+          {n}
+        </p>
       ))}
 
-      <Form method="get" className="card order-filters" role="search" aria-label="Search and filter orders" onSubmit={applyFilters}>
+      <Form
+        method="get"
+        className="card order-filters"
+        role="search"
+        aria-label="Search and filter orders"
+        onSubmit={applyFilters}
+      >
         {filter.status ? <input type="hidden" name="status" value={filter.status} /> : null}
         <label className="order-filter-q">
           Search
-          <input type="search" name="q" defaultValue={filter.q} key={filter.q} maxLength={100} placeholder="Order number, customer name, phone or e-mail" aria-describedby="order-search-help" />
+          <input
+            type="search"
+            name="q"
+            defaultValue={filter.q}
+            key={filter.q}
+            maxLength={100}
+            placeholder="Order number, customer name, phone or e-mail"
+            aria-describedby="order-search-help"
+          />
         </label>
         <label>
           From
@@ -178,7 +227,9 @@ export default function AdminOrders() {
           Sort
           <select name="sort" defaultValue={filter.sort} key={`sort-${filter.sort}`}>
             {ORDER_SORTS.map((s) => (
-              <option key={s} value={s}>{ORDER_SORT_LABELS[s]}</option>
+              <option key={s} value={s}>
+                {ORDER_SORT_LABELS[s]}
+              </option>
             ))}
           </select>
         </label>
@@ -186,37 +237,64 @@ export default function AdminOrders() {
           <button type="submit" className="button primary" aria-busy={searching || undefined}>
             {searching ? "Searching…" : "Apply filters"}
           </button>
-          {filtered || filter.sort !== "newest" ? <Link to="/admin/orders" className="button subtle">Clear filters</Link> : null}
+          {filtered || filter.sort !== "newest" ? (
+            <Link to="/admin/orders" className="button subtle">
+              Clear filters
+            </Link>
+          ) : null}
         </div>
         <p id="order-search-help" className="muted small order-filter-help">
-          {shortSearch ? `Searches shorter than ${MIN_TEXT_SEARCH} characters match order numbers only.` : "From and To include the whole day."}
+          {shortSearch
+            ? `Searches shorter than ${MIN_TEXT_SEARCH} characters match order numbers only.`
+            : "From and To include the whole day."}
         </p>
       </Form>
 
       <nav className="pills" aria-label="Filter by status">
-        <Link to={href({ status: null })} className={filter.status ? "pill" : "pill active"} aria-current={filter.status ? undefined : "page"}>
+        <Link
+          to={href({ status: null })}
+          className={filter.status ? "pill" : "pill active"}
+          aria-current={filter.status ? undefined : "page"}
+        >
           All <span className="pill-count">{counts.all}</span>
         </Link>
         {statuses.map((s) => (
-          <Link key={s} to={href({ status: s })} className={filter.status === s ? "pill active" : "pill"} aria-current={filter.status === s ? "page" : undefined}>
+          <Link
+            key={s}
+            to={href({ status: s })}
+            className={filter.status === s ? "pill active" : "pill"}
+            aria-current={filter.status === s ? "page" : undefined}
+          >
             {statusLabel(s)} <span className="pill-count">{counts.byStatus[s]}</span>
           </Link>
         ))}
       </nav>
 
-      {result?.error ? <p className="alert error" role="alert">{result.error}</p> : null}
+      {result?.error ? (
+        <p className="alert error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
       {result?.results && result.to ? <BulkResults results={result.results} to={result.to} /> : null}
 
       {orders.length === 0 ? (
         filtered ? (
           <EmptyState title="No orders match">
             <p>
-              {total > 0 ? <Link to={href({})}>Go to the first page</Link> : <>Nothing matches {describeFilter(filter)}. <Link to="/admin/orders">Clear filters</Link></>}
+              {total > 0 ? (
+                <Link to={href({})}>Go to the first page</Link>
+              ) : (
+                <>
+                  Nothing matches {describeFilter(filter)}. <Link to="/admin/orders">Clear filters</Link>
+                </>
+              )}
             </p>
           </EmptyState>
         ) : total > 0 ? (
           <EmptyState title="No orders on this page">
-            <p><Link to="/admin/orders">Go to the first page</Link></p>
+            <p>
+              <Link to="/admin/orders">Go to the first page</Link>
+            </p>
           </EmptyState>
         ) : (
           <EmptyState title="No orders yet">
@@ -235,13 +313,23 @@ export default function AdminOrders() {
             <label className="bulk-target">
               Move selected to
               <select name="status" defaultValue="" required>
-                <option value="" disabled>Choose a status…</option>
-                {statuses.filter((s) => s !== "PENDING").map((s) => (
-                  <option key={s} value={s}>{statusLabel(s)}</option>
-                ))}
+                <option value="" disabled>
+                  Choose a status…
+                </option>
+                {statuses
+                  .filter((s) => s !== "PENDING")
+                  .map((s) => (
+                    <option key={s} value={s}>
+                      {statusLabel(s)}
+                    </option>
+                  ))}
               </select>
             </label>
-            <SubmitButton className="button primary" busyLabel="Moving orders…" disabled={hydrated && selected.size === 0}>
+            <SubmitButton
+              className="button primary"
+              busyLabel="Moving orders…"
+              disabled={hydrated && selected.size === 0}
+            >
               Apply to selected
             </SubmitButton>
           </div>
@@ -257,14 +345,18 @@ export default function AdminOrders() {
                         checked={allSelected}
                         onChange={(e) => setSelected(e.target.checked ? new Set(orders.map((o) => o.id)) : new Set())}
                       />
-                      <span className="select-all-text" aria-hidden="true">Select all</span>
+                      <span className="select-all-text" aria-hidden="true">
+                        Select all
+                      </span>
                     </label>
                   </th>
                   <th scope="col">Order</th>
                   <th scope="col">Date</th>
                   <th scope="col">Customer</th>
                   <th scope="col">Items</th>
-                  <th scope="col" className="num">Total</th>
+                  <th scope="col" className="num">
+                    Total
+                  </th>
                   <th scope="col">Status</th>
                   <th scope="col">Payment</th>
                 </tr>
@@ -274,20 +366,41 @@ export default function AdminOrders() {
                   <tr key={o.id} data-testid="order-row" className={selected.has(o.id) ? "selected" : undefined}>
                     <td className="select-col">
                       <label className="select-hit">
-                        <input type="checkbox" name="orderIds" value={o.id} aria-label={`Select order #${o.number}`} checked={selected.has(o.id)} onChange={(e) => toggle(o.id, e.target.checked)} />
+                        <input
+                          type="checkbox"
+                          name="orderIds"
+                          value={o.id}
+                          aria-label={`Select order #${o.number}`}
+                          checked={selected.has(o.id)}
+                          onChange={(e) => toggle(o.id, e.target.checked)}
+                        />
                       </label>
                     </td>
-                    <td data-label="Order"><Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}><strong>#{o.number}</strong></Link></td>
-                    <td data-label="Date" className="nowrap">{fmtDate(o.createdAt)}</td>
+                    <td data-label="Order">
+                      <Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}>
+                        <strong>#{o.number}</strong>
+                      </Link>
+                    </td>
+                    <td data-label="Date" className="nowrap">
+                      {fmtDate(o.createdAt)}
+                    </td>
                     <td data-label="Customer" className="break">
                       {o.customer}
                       {o.contact ? <div className="muted small">{o.contact}</div> : null}
                     </td>
                     <td data-label="Items">{o.items}</td>
-                    <td data-label="Total" className="num">{o.total}</td>
-                    <td data-label="Status"><span className={`badge ${ORDER_TONE[o.status] ?? ""}`} data-testid="order-row-status">{statusLabel(o.status)}</span></td>
+                    <td data-label="Total" className="num">
+                      {o.total}
+                    </td>
+                    <td data-label="Status">
+                      <span className={`badge ${ORDER_TONE[o.status] ?? ""}`} data-testid="order-row-status">
+                        {statusLabel(o.status)}
+                      </span>
+                    </td>
                     <td data-label="Payment">
-                      <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>{o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}</span>
+                      <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>
+                        {o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}
+                      </span>
                       <div className="muted small">{o.paymentMethod.toLowerCase()}</div>
                     </td>
                   </tr>

@@ -26,7 +26,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       await chunks.return(undefined);
     },
   });
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now());
+  const today = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(now());
   const filename = `orders-${business.slug.replace(/[^a-z0-9-]/g, "")}-${today}.csv`;
   return new Response(body, {
     status: 200,

@@ -12,7 +12,16 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useBlocker, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useActionData,
+  useBlocker,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+  useSearchParams,
+} from "@remix-run/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useStorefrontUrl } from "~/components/origins";
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
@@ -24,7 +33,9 @@ import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.page.title ?? "Page"} · Site builder` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.page.title ?? "Page"} · Site builder` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account, business } = await requireMerchant(request, context);
@@ -32,10 +43,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const blocks = await availableBlocks(context.db, business.id);
   return json({
     business: { id: business.id, slug: business.slug, locale: business.locale },
-    page: { slug: page.slug, title: page.title, isPublished: page.isPublished, blocks: page.blocks, version: page.updatedAt.toISOString() },
-    available: blocks.map((b) => ({ appId: b.appId, appName: b.appName, blockType: b.blockType, name: b.name, description: b.description ?? "", category: b.category || "Apps", iconName: b.iconName ?? "", settingsSchema: b.settingsSchema ?? null, defaultConfig: b.defaultConfig ?? {} })),
+    page: {
+      slug: page.slug,
+      title: page.title,
+      isPublished: page.isPublished,
+      blocks: page.blocks,
+      version: page.updatedAt.toISOString(),
+    },
+    available: blocks.map((b) => ({
+      appId: b.appId,
+      appName: b.appName,
+      blockType: b.blockType,
+      name: b.name,
+      description: b.description ?? "",
+      category: b.category || "Apps",
+      iconName: b.iconName ?? "",
+      settingsSchema: b.settingsSchema ?? null,
+      defaultConfig: b.defaultConfig ?? {},
+    })),
     // the live preview on the storefront's origin, opened with a fresh 5-minute preview token
-    preview: { url: await previewUrl(context.env, business, page.slug, account.id), origin: new URL(context.env.storefrontUrl).origin },
+    preview: {
+      url: await previewUrl(context.env, business, page.slug, account.id),
+      origin: new URL(context.env.storefrontUrl).origin,
+    },
     // the preview's frame, and the JSON-Schema settings forms (page-csp.server.ts)
     cspFrameOrigins: [context.env.storefrontUrl],
     cspEval: true,
@@ -79,8 +109,14 @@ function historyReducer(state: History, action: Change): History {
   }
   const next = action.update(state.draft);
   if (next === state.draft) return state;
-  if (action.key && action.key === state.lastKey && action.at - state.lastAt < COALESCE_MS) return { ...state, draft: next, lastAt: action.at };
-  return { draft: next, past: [...state.past, state.draft].slice(-MAX_UNDO), lastKey: action.key ?? null, lastAt: action.at };
+  if (action.key && action.key === state.lastKey && action.at - state.lastAt < COALESCE_MS)
+    return { ...state, draft: next, lastAt: action.at };
+  return {
+    draft: next,
+    past: [...state.past, state.draft].slice(-MAX_UNDO),
+    lastKey: action.key ?? null,
+    lastAt: action.at,
+  };
 }
 
 function moveBlock(blocks: Block[], id: string, to: number): Block[] {
@@ -94,7 +130,8 @@ function moveBlock(blocks: Block[], id: string, to: number): Block[] {
   return copy;
 }
 
-const isEditable = (el: EventTarget | null) => el instanceof HTMLElement && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+const isEditable = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
 
 // ---- the page ----
 
@@ -105,7 +142,13 @@ export default function PageEditorRoute() {
   return <PageEditor key={data.page.version} data={data} selectedIndex={selectedIndex} />;
 }
 
-function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: React.MutableRefObject<number | null> }) {
+function PageEditor({
+  data,
+  selectedIndex,
+}: {
+  data: LoaderData;
+  selectedIndex: React.MutableRefObject<number | null>;
+}) {
   const { business, page, available, preview } = data;
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
@@ -113,14 +156,22 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
   const saving = navigation.state === "submitting" || (navigation.state === "loading" && navigation.formMethod != null);
   const storefront = useStorefrontUrl();
 
-  const saved = useMemo<Draft>(() => ({ title: page.title, isPublished: page.isPublished, blocks: page.blocks as Block[] }), [page]);
+  const saved = useMemo<Draft>(
+    () => ({ title: page.title, isPublished: page.isPublished, blocks: page.blocks as Block[] }),
+    [page],
+  );
   const [history, dispatch] = useReducer(historyReducer, { draft: saved, past: [], lastKey: null, lastAt: 0 });
   const { draft } = history;
-  const change = useCallback((update: (d: Draft) => Draft, key?: string) => dispatch({ type: "change", update, key, at: Date.now() }), []);
+  const change = useCallback(
+    (update: (d: Draft) => Draft, key?: string) => dispatch({ type: "change", update, key, at: Date.now() }),
+    [],
+  );
   const undo = useCallback(() => dispatch({ type: "undo" }), []);
   const dirty = useMemo(() => JSON.stringify(draft) !== JSON.stringify(saved), [draft, saved]);
 
-  const [selected, setSelected] = useState<string | null>(() => saved.blocks[selectedIndex.current ?? -1]?.id ?? saved.blocks[0]?.id ?? null);
+  const [selected, setSelected] = useState<string | null>(
+    () => saved.blocks[selectedIndex.current ?? -1]?.id ?? saved.blocks[0]?.id ?? null,
+  );
   useEffect(() => {
     const i = draft.blocks.findIndex((b) => b.id === selected);
     selectedIndex.current = i >= 0 ? i : null;
@@ -128,8 +179,10 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
     if (selected && i < 0) setSelected(null);
   }, [draft.blocks, selected, selectedIndex]);
 
-  const defOf = (b: Block) => (b.kind === "app" ? available.find((a) => a.appId === b.appId && a.blockType === b.type) : undefined);
-  const builtinOf = (b: Block) => (b.kind === "builtin" ? BUILTIN_BLOCK_TYPES.find((x) => x.type === b.type) : undefined);
+  const defOf = (b: Block) =>
+    b.kind === "app" ? available.find((a) => a.appId === b.appId && a.blockType === b.type) : undefined;
+  const builtinOf = (b: Block) =>
+    b.kind === "builtin" ? BUILTIN_BLOCK_TYPES.find((x) => x.type === b.type) : undefined;
   const nameOf = (b: Block) => defOf(b)?.name ?? builtinOf(b)?.name ?? `${b.type} (unavailable)`;
 
   const add = (block: Block) => {
@@ -142,7 +195,14 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
     });
     setSelected(block.id);
   };
-  const addApp = (a: Available) => add({ id: tempId(), kind: "app", type: a.blockType, appId: a.appId, settings: { ...(a.defaultConfig as Record<string, unknown>) } });
+  const addApp = (a: Available) =>
+    add({
+      id: tempId(),
+      kind: "app",
+      type: a.blockType,
+      appId: a.appId,
+      settings: { ...(a.defaultConfig as Record<string, unknown>) },
+    });
   const move = (id: string, to: number) => change((d) => ({ ...d, blocks: moveBlock(d.blocks, id, to) }));
   const remove = (id: string) => change((d) => ({ ...d, blocks: d.blocks.filter((b) => b.id !== id) }));
   const updateSettings = (id: string, settings: Record<string, unknown>) =>
@@ -155,7 +215,8 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
   // ---- undo from the keyboard, outside text fields (where the field's own undo applies) ----
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== "z" || isEditable(e.target)) return;
+      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== "z" || isEditable(e.target))
+        return;
       e.preventDefault();
       undo();
     };
@@ -164,7 +225,9 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
   }, [undo]);
 
   // ---- leaving with unsaved changes: another page of the admin (useBlocker), or the browser (beforeunload) ----
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
   // once the merchant chose to leave, a navigation that becomes a document load asks no second time
   const leaving = useRef(false);
   useEffect(() => {
@@ -215,7 +278,9 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
         const id = message.blockId;
         if (!latest.current.draft.blocks.some((b) => b.id === id)) return;
         setSelected(id);
-        requestAnimationFrame(() => listRef.current?.querySelector(`[data-block-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest" }));
+        requestAnimationFrame(() =>
+          listRef.current?.querySelector(`[data-block-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest" }),
+        );
       }
     };
     window.addEventListener("message", onMessage);
@@ -269,7 +334,13 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
   const payload = JSON.stringify({
     title: draft.title,
     isPublished: draft.isPublished,
-    blocks: draft.blocks.map((b) => ({ ...(b.id.startsWith("new") ? {} : { id: b.id }), kind: b.kind, type: b.type, ...(b.appId ? { appId: b.appId } : {}), settings: b.settings })),
+    blocks: draft.blocks.map((b) => ({
+      ...(b.id.startsWith("new") ? {} : { id: b.id }),
+      kind: b.kind,
+      type: b.type,
+      ...(b.appId ? { appId: b.appId } : {}),
+      settings: b.settings,
+    })),
   });
   const address = page.slug === "home" ? `/s/${business.slug}` : `/s/${business.slug}/pages/${page.slug}`;
 
@@ -277,40 +348,86 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
     <div className="sb">
       <header className="sb-head">
         <div className="sb-title">
-          <p className="small"><Link to="/admin/pages">← Site pages</Link></p>
+          <p className="small">
+            <Link to="/admin/pages">← Site pages</Link>
+          </p>
           <h1>{draft.title || "Untitled page"}</h1>
           <p className="muted small">
-            Live at <a href={storefront(address)} target="_blank" rel="noreferrer">{storefront(address)}</a>{" "}
+            Live at{" "}
+            <a href={storefront(address)} target="_blank" rel="noreferrer">
+              {storefront(address)}
+            </a>{" "}
             {draft.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}
           </p>
         </div>
         <Form method="post" className="sb-actions">
           <CsrfInput />
           <input type="hidden" name="page" value={payload} />
-          <span className={`sb-status${dirty ? " is-dirty" : ""}`} role="status">{saving ? "Saving…" : dirty ? "Unsaved changes" : "All changes saved"}</span>
-          <button type="button" className="button small" onClick={undo} disabled={history.past.length === 0} aria-keyshortcuts="Control+Z Meta+Z" title="Undo the last change (Ctrl+Z / ⌘Z)">
+          <span className={`sb-status${dirty ? " is-dirty" : ""}`} role="status">
+            {saving ? "Saving…" : dirty ? "Unsaved changes" : "All changes saved"}
+          </span>
+          <button
+            type="button"
+            className="button small"
+            onClick={undo}
+            disabled={history.past.length === 0}
+            aria-keyshortcuts="Control+Z Meta+Z"
+            title="Undo the last change (Ctrl+Z / ⌘Z)"
+          >
             ↶ Undo
           </button>
           <label className="toggle">
-            <input type="checkbox" role="switch" checked={draft.isPublished} onChange={(e) => { const on = e.target.checked; change((d) => ({ ...d, isPublished: on })); }} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={draft.isPublished}
+              onChange={(e) => {
+                const on = e.target.checked;
+                change((d) => ({ ...d, isPublished: on }));
+              }}
+            />
             <span className="toggle-track" aria-hidden />
             <span>Published</span>
           </label>
-          <button type="submit" className="button primary" disabled={saving}>{saving ? "Saving…" : "Save page"}</button>
+          <button type="submit" className="button primary" disabled={saving}>
+            {saving ? "Saving…" : "Save page"}
+          </button>
         </Form>
       </header>
-      {params.get("saved") && !result && !dirty ? <p className="alert success" role="status">Page saved.</p> : null}
-      {result?.error ? <p className="alert error" role="alert">{result.error}</p> : null}
+      {params.get("saved") && !result && !dirty ? (
+        <p className="alert success" role="status">
+          Page saved.
+        </p>
+      ) : null}
+      {result?.error ? (
+        <p className="alert error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
 
       <div className="sb-grid">
         <section className="sb-side" aria-labelledby="sb-blocks-title">
           <label className="sb-field">
             Page title
-            <input value={draft.title} onChange={(e) => { const title = e.target.value; change((d) => ({ ...d, title }), "title"); }} maxLength={120} />
+            <input
+              value={draft.title}
+              onChange={(e) => {
+                const title = e.target.value;
+                change((d) => ({ ...d, title }), "title");
+              }}
+              maxLength={120}
+            />
           </label>
-          <h2 id="sb-blocks-title" className="sb-subtitle">Blocks</h2>
-          <p className="muted small sb-hint">Click a block here or in the preview to edit it. Drag a block by its handle, or use ↑ ↓, to change the order.</p>
-          {draft.blocks.length === 0 ? <p className="empty small">This page has no blocks yet. Add one below.</p> : null}
+          <h2 id="sb-blocks-title" className="sb-subtitle">
+            Blocks
+          </h2>
+          <p className="muted small sb-hint">
+            Click a block here or in the preview to edit it. Drag a block by its handle, or use ↑ ↓, to change the
+            order.
+          </p>
+          {draft.blocks.length === 0 ? (
+            <p className="empty small">This page has no blocks yet. Add one below.</p>
+          ) : null}
           <ol className="sb-list" ref={listRef} aria-label="Page blocks">
             {draft.blocks.map((b, i) => {
               const def = defOf(b);
@@ -318,7 +435,12 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
               const name = nameOf(b);
               const isSelected = b.id === selected;
               const schema = def ? def.settingsSchema : builtin ? builtin.schema : null;
-              const drop = dropAt?.id === b.id && dragging && dragging !== b.id ? (dropAt.after ? " drop-after" : " drop-before") : "";
+              const drop =
+                dropAt?.id === b.id && dragging && dragging !== b.id
+                  ? dropAt.after
+                    ? " drop-after"
+                    : " drop-before"
+                  : "";
               return (
                 <li
                   key={b.id}
@@ -352,23 +474,62 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
                       setDropAt(null);
                     }}
                   >
-                    <span className="sb-grip" aria-hidden title="Drag to move">⠿</span>
-                    <button type="button" className="sb-item-name" aria-expanded={isSelected} onClick={() => setSelected(isSelected ? null : b.id)}>
+                    <span className="sb-grip" aria-hidden title="Drag to move">
+                      ⠿
+                    </span>
+                    <button
+                      type="button"
+                      className="sb-item-name"
+                      aria-expanded={isSelected}
+                      onClick={() => setSelected(isSelected ? null : b.id)}
+                    >
                       <span className="sb-item-label">{name}</span>
                       <span className="sb-item-summary">{summary(b, def)}</span>
                     </button>
                     <span className="sb-item-actions">
-                      <button type="button" className="button small" onClick={() => move(b.id, i - 1)} disabled={i === 0} aria-label={`Move ${name} up`}>↑</button>
-                      <button type="button" className="button small" onClick={() => move(b.id, i + 1)} disabled={i === draft.blocks.length - 1} aria-label={`Move ${name} down`}>↓</button>
-                      <button type="button" className="button small" onClick={() => remove(b.id)} aria-label={`Remove ${name}`}>✕</button>
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => move(b.id, i - 1)}
+                        disabled={i === 0}
+                        aria-label={`Move ${name} up`}
+                      >
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => move(b.id, i + 1)}
+                        disabled={i === draft.blocks.length - 1}
+                        aria-label={`Move ${name} down`}
+                      >
+                        ↓
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => remove(b.id)}
+                        aria-label={`Remove ${name}`}
+                      >
+                        ✕
+                      </button>
                     </span>
                   </div>
                   {isSelected ? (
                     <div className="sb-settings" role="region" aria-label={`Settings: ${name}`}>
                       {schema ? (
-                        <SettingsForm key={b.id} schema={schema as Record<string, unknown>} value={b.settings} onChange={(v) => updateSettings(b.id, v)} idPrefix={`block-${b.id}`} />
+                        <SettingsForm
+                          key={b.id}
+                          schema={schema as Record<string, unknown>}
+                          value={b.settings}
+                          onChange={(v) => updateSettings(b.id, v)}
+                          idPrefix={`block-${b.id}`}
+                        />
                       ) : b.kind === "app" && !def ? (
-                        <p className="muted small">This app block is not available (the app was uninstalled or removed it). It stays on the page, hidden from shoppers, and comes back with the app.</p>
+                        <p className="muted small">
+                          This app block is not available (the app was uninstalled or removed it). It stays on the page,
+                          hidden from shoppers, and comes back with the app.
+                        </p>
                       ) : (
                         <p className="muted small">This block has no settings.</p>
                       )}
@@ -379,7 +540,12 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
             })}
           </ol>
           <div className="sb-add">
-            <button type="button" className="button sb-add-toggle" aria-expanded={picking} onClick={() => setPicking((p) => !p)}>
+            <button
+              type="button"
+              className="button sb-add-toggle"
+              aria-expanded={picking}
+              onClick={() => setPicking((p) => !p)}
+            >
               {picking ? "Close" : "+ Add a block"}
             </button>
             {picking ? (
@@ -388,9 +554,21 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
                 <ul className="picker">
                   {BUILTIN_BLOCK_TYPES.map((t) => (
                     <li key={t.type}>
-                      <button type="button" className="picker-item" onClick={() => { add({ id: tempId(), kind: "builtin", type: t.type, settings: { ...t.defaults } }); setPicking(false); }}>
-                        <span className="picker-icon" aria-hidden>{t.icon}</span>
-                        <span><strong>{t.name}</strong><span className="muted small">{t.description}</span></span>
+                      <button
+                        type="button"
+                        className="picker-item"
+                        onClick={() => {
+                          add({ id: tempId(), kind: "builtin", type: t.type, settings: { ...t.defaults } });
+                          setPicking(false);
+                        }}
+                      >
+                        <span className="picker-icon" aria-hidden>
+                          {t.icon}
+                        </span>
+                        <span>
+                          <strong>{t.name}</strong>
+                          <span className="muted small">{t.description}</span>
+                        </span>
                       </button>
                     </li>
                   ))}
@@ -401,16 +579,32 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
                     <ul className="picker">
                       {items.map((a) => (
                         <li key={`${a.appId}:${a.blockType}`}>
-                          <button type="button" className="picker-item" onClick={() => { addApp(a); setPicking(false); }}>
-                            <span className="picker-icon" aria-hidden>{a.iconName ? a.iconName.slice(0, 1).toUpperCase() : "◆"}</span>
-                            <span><strong>{a.name}</strong><span className="muted small">{a.description || `from ${a.appName}`}</span></span>
+                          <button
+                            type="button"
+                            className="picker-item"
+                            onClick={() => {
+                              addApp(a);
+                              setPicking(false);
+                            }}
+                          >
+                            <span className="picker-icon" aria-hidden>
+                              {a.iconName ? a.iconName.slice(0, 1).toUpperCase() : "◆"}
+                            </span>
+                            <span>
+                              <strong>{a.name}</strong>
+                              <span className="muted small">{a.description || `from ${a.appName}`}</span>
+                            </span>
                           </button>
                         </li>
                       ))}
                     </ul>
                   </div>
                 ))}
-                {available.length === 0 ? <p className="muted small">Install apps from the <Link to="/marketplace">marketplace</Link> to get more blocks.</p> : null}
+                {available.length === 0 ? (
+                  <p className="muted small">
+                    Install apps from the <Link to="/marketplace">marketplace</Link> to get more blocks.
+                  </p>
+                ) : null}
               </div>
             ) : null}
           </div>
@@ -418,10 +612,26 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
 
         <section className="sb-preview" aria-labelledby="sb-preview-title">
           <div className="sb-preview-bar">
-            <h2 id="sb-preview-title" className="sb-subtitle">Preview <span className="muted small">(not saved until you save the page)</span></h2>
+            <h2 id="sb-preview-title" className="sb-subtitle">
+              Preview <span className="muted small">(not saved until you save the page)</span>
+            </h2>
             <div className="sb-devices" role="group" aria-label="Preview width">
-              <button type="button" className="button small" aria-pressed={device === "desktop"} onClick={() => setDevice("desktop")}>Desktop</button>
-              <button type="button" className="button small" aria-pressed={device === "phone"} onClick={() => setDevice("phone")}>Phone</button>
+              <button
+                type="button"
+                className="button small"
+                aria-pressed={device === "desktop"}
+                onClick={() => setDevice("desktop")}
+              >
+                Desktop
+              </button>
+              <button
+                type="button"
+                className="button small"
+                aria-pressed={device === "phone"}
+                onClick={() => setDevice("phone")}
+              >
+                Phone
+              </button>
             </div>
           </div>
           <PreviewStage device={device}>
@@ -442,7 +652,9 @@ function PageEditor({ data, selectedIndex }: { data: LoaderData; selectedIndex: 
                 {previewState === "failed" ? (
                   <>
                     <p>The preview did not load.</p>
-                    <button type="button" className="button small" onClick={reloadPreview}>Reload preview</button>
+                    <button type="button" className="button small" onClick={reloadPreview}>
+                      Reload preview
+                    </button>
                   </>
                 ) : (
                   <p>Loading the preview…</p>
@@ -497,7 +709,13 @@ function PreviewStage({ device, children }: { device: "desktop" | "phone"; child
   }, []);
   const width = DEVICE_WIDTH[device];
   const scale = size ? Math.min(1, size.width / width) : 1;
-  const style = size ? ({ "--sb-w": `${width}px`, "--sb-h": `${Math.round(size.height / scale)}px`, "--sb-scale": String(scale) } as React.CSSProperties) : undefined;
+  const style = size
+    ? ({
+        "--sb-w": `${width}px`,
+        "--sb-h": `${Math.round(size.height / scale)}px`,
+        "--sb-scale": String(scale),
+      } as React.CSSProperties)
+    : undefined;
   return (
     <div ref={stage} className={`sb-stage is-${device}`} style={style} data-scale={scale.toFixed(3)}>
       <div className="sb-device">{children}</div>
@@ -540,8 +758,12 @@ function LeaveDialog({ onStay, onLeave }: { onStay: () => void; onLeave: () => v
         <h2 id="sb-leave-title">Leave without saving?</h2>
         <p id="sb-leave-text">Your changes to this page are not saved. If you leave now, they are lost.</p>
         <div className="row">
-          <button type="button" className="button primary" ref={stay} onClick={onStay}>Stay on this page</button>
-          <button type="button" className="button danger" onClick={onLeave}>Leave without saving</button>
+          <button type="button" className="button primary" ref={stay} onClick={onStay}>
+            Stay on this page
+          </button>
+          <button type="button" className="button danger" onClick={onLeave}>
+            Leave without saving
+          </button>
         </div>
       </div>
     </div>

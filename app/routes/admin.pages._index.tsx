@@ -14,8 +14,21 @@ export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
-  const rows = await context.db.select().from(pages).where(eq(pages.businessId, business.id)).orderBy(asc(pages.createdAt));
-  return json({ slug: business.slug, pages: rows.map((p) => ({ slug: p.slug, title: p.title, isPublished: p.isPublished, blocks: p.blocks.length, updatedAt: p.updatedAt.toISOString() })) });
+  const rows = await context.db
+    .select()
+    .from(pages)
+    .where(eq(pages.businessId, business.id))
+    .orderBy(asc(pages.createdAt));
+  return json({
+    slug: business.slug,
+    pages: rows.map((p) => ({
+      slug: p.slug,
+      title: p.title,
+      isPublished: p.isPublished,
+      blocks: p.blocks.length,
+      updatedAt: p.updatedAt.toISOString(),
+    })),
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -23,8 +36,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, context, async (form) => {
     const slug = String(form.get("slug") ?? "").trim();
     const title = String(form.get("title") ?? "").trim();
-    if (!PAGE_SLUG.test(slug)) return json({ error: "The address must be lowercase letters, digits and hyphens, like summer-menu." }, 400);
-    await savePage(context.db, business.id, slug, { title: title || slug, isPublished: false, blocks: [{ kind: "builtin", type: "heading", settings: { text: title || slug } }] }, { createOnly: true });
+    if (!PAGE_SLUG.test(slug))
+      return json({ error: "The address must be lowercase letters, digits and hyphens, like summer-menu." }, 400);
+    await savePage(
+      context.db,
+      business.id,
+      slug,
+      {
+        title: title || slug,
+        isPublished: false,
+        blocks: [{ kind: "builtin", type: "heading", settings: { text: title || slug } }],
+      },
+      { createOnly: true },
+    );
     return redirect(`/admin/pages/${slug}`);
   });
 }
@@ -37,30 +61,69 @@ export default function SitePages() {
     <div className="stack-lg">
       <header>
         <h1>Site pages</h1>
-        <p className="lead">Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your installed apps.</p>
+        <p className="lead">
+          Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your
+          installed apps.
+        </p>
       </header>
       <table className="table">
-        <thead><tr><th>Page</th><th>Address</th><th>Blocks</th><th>State</th><th></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Page</th>
+            <th>Address</th>
+            <th>Blocks</th>
+            <th>State</th>
+            <th></th>
+          </tr>
+        </thead>
         <tbody>
           {pages.map((p) => (
             <tr key={p.slug}>
-              <td><Link to={`/admin/pages/${p.slug}`}><strong>{p.title}</strong></Link></td>
-              <td data-label="Address"><a href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)} target="_blank" rel="noreferrer"><code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code></a></td>
+              <td>
+                <Link to={`/admin/pages/${p.slug}`}>
+                  <strong>{p.title}</strong>
+                </Link>
+              </td>
+              <td data-label="Address">
+                <a
+                  href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)}
+                  target="_blank"
+                  rel="noreferrer"
+                >
+                  <code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code>
+                </a>
+              </td>
               <td data-label="Blocks">{p.blocks}</td>
-              <td data-label="State">{p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}</td>
-              <td data-label=""><Link to={`/admin/pages/${p.slug}`} className="button small">Edit</Link></td>
+              <td data-label="State">
+                {p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}
+              </td>
+              <td data-label="">
+                <Link to={`/admin/pages/${p.slug}`} className="button small">
+                  Edit
+                </Link>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <section className="card stack">
         <h2>New page</h2>
-        {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+        {data?.error ? (
+          <p className="alert error" role="alert">
+            {data.error}
+          </p>
+        ) : null}
         <Form method="post" className="row">
           <CsrfInput />
-          <label>Title <input name="title" required maxLength={120} /></label>
-          <label>Address <input name="slug" required pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder="summer-menu" /></label>
-          <SubmitButton className="button primary" busyLabel="Creating…">Create page</SubmitButton>
+          <label>
+            Title <input name="title" required maxLength={120} />
+          </label>
+          <label>
+            Address <input name="slug" required pattern="[a-z0-9]+(-[a-z0-9]+)*" placeholder="summer-menu" />
+          </label>
+          <SubmitButton className="button primary" busyLabel="Creating…">
+            Create page
+          </SubmitButton>
         </Form>
       </section>
     </div>

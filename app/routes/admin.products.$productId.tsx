@@ -14,9 +14,12 @@ import { ProductForm, productToFormValues, productFormValues } from "~/component
 import type { FormErrors } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.product.name ?? "Product"} · Admin` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.product.name ?? "Product"} · Admin` },
+];
 
-const fmtDate = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+const fmtDate = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 /** A refused save shows its errors next to the fields, with what was typed; a refused delete, its message. */
 const refused = {
@@ -60,7 +63,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       await deleteProduct(context.db, business.id, productId);
       return redirect("/admin/products?saved=deleted");
     }
-    if (intent !== null && intent !== "save") return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
+    if (intent !== null && intent !== "save")
+      return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
     const parsed = parseProductForm(form, business.currency);
     if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
     await updateProduct(context.db, business.id, productId, parsed.input);
@@ -77,28 +81,57 @@ export default function EditProduct() {
   return (
     <div className="stack-lg">
       <header className="page-head">
-        <p className="small"><Link to="/admin/products">← Products</Link></p>
+        <p className="small">
+          <Link to="/admin/products">← Products</Link>
+        </p>
         <h1 className="break">{product.name}</h1>
         <p className="muted small">
           {product.priceLabel} · last saved {fmtDate(product.updatedAt)} ·{" "}
-          {product.status === "ACTIVE" ? <a href={storefront(storefrontUrl)}>View storefront</a> : "not shown in the storefront"}
+          {product.status === "ACTIVE" ? (
+            <a href={storefront(storefrontUrl)}>View storefront</a>
+          ) : (
+            "not shown in the storefront"
+          )}
         </p>
       </header>
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {!data && saved === "created" ? <p className="alert success" role="status">The product was created.</p> : null}
-      {!data && saved === "updated" ? <p className="alert success" role="status">Changes saved.</p> : null}
+      {data?.error ? (
+        <p className="alert error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      {!data && saved === "created" ? (
+        <p className="alert success" role="status">
+          The product was created.
+        </p>
+      ) : null}
+      {!data && saved === "updated" ? (
+        <p className="alert success" role="status">
+          Changes saved.
+        </p>
+      ) : null}
 
-      <ProductForm key={product.updatedAt} mode="edit" values={data?.values ?? productToFormValues(product, currency)} errors={data?.errors} submitLabel="Save changes" currency={currency} />
+      <ProductForm
+        key={product.updatedAt}
+        mode="edit"
+        values={data?.values ?? productToFormValues(product, currency)}
+        errors={data?.errors}
+        submitLabel="Save changes"
+        currency={currency}
+      />
 
       <section className="card stack">
         <h2>Delete product</h2>
-        <p className="muted small">The product leaves your storefront and its reviews are deleted with it. Past orders keep their lines.</p>
+        <p className="muted small">
+          The product leaves your storefront and its reviews are deleted with it. Past orders keep their lines.
+        </p>
         <details className="confirm">
           <summary>Delete {product.name}…</summary>
           <p className="muted small">This cannot be undone.</p>
           <Form method="post">
             <CsrfInput />
-            <SubmitButton name="intent" value="delete" className="button danger" busyLabel="Deleting…">Delete product</SubmitButton>
+            <SubmitButton name="intent" value="delete" className="button danger" busyLabel="Deleting…">
+              Delete product
+            </SubmitButton>
           </Form>
         </details>
       </section>

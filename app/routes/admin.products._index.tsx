@@ -2,7 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
-import { ADMIN_PAGE_SIZE, formatMoney, pageCount, readPage, searchProducts } from "~/platform/catalog/admin-queries.server";
+import {
+  ADMIN_PAGE_SIZE,
+  formatMoney,
+  pageCount,
+  readPage,
+  searchProducts,
+} from "~/platform/catalog/admin-queries.server";
 import { EmptyState } from "~/components/area-layout";
 import { isSafeImageSrc } from "~/components/product-form";
 import { Pagination } from "~/components/pagination";
@@ -50,35 +56,64 @@ export default function AdminProducts() {
           <h1>Products</h1>
           <p className="lead">What you sell: prices, stock and what shows in your storefront.</p>
         </div>
-        <Link to="/admin/products/new" className="button primary">Add product</Link>
+        <Link to="/admin/products/new" className="button primary">
+          Add product
+        </Link>
       </header>
-      {saved === "deleted" ? <p className="alert success" role="status">The product was deleted.</p> : null}
+      {saved === "deleted" ? (
+        <p className="alert success" role="status">
+          The product was deleted.
+        </p>
+      ) : null}
 
       <Form method="get" className="search-form" role="search">
-        <input type="search" name="q" defaultValue={q} maxLength={MAX_QUERY} placeholder="Search products by name" aria-label="Search products" key={q} />
-        <button type="submit" className="button">Search</button>
+        <input
+          type="search"
+          name="q"
+          defaultValue={q}
+          maxLength={MAX_QUERY}
+          placeholder="Search products by name"
+          aria-label="Search products"
+          key={q}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
       </Form>
 
       {products.length === 0 ? (
         q ? (
           <EmptyState title={`No products match "${q}"`}>
-            <p><Link to="/admin/products">Clear the search</Link> to see every product.</p>
+            <p>
+              <Link to="/admin/products">Clear the search</Link> to see every product.
+            </p>
           </EmptyState>
         ) : total > 0 ? (
           <EmptyState title="No products on this page">
-            <p><Link to="/admin/products">Go to the first page</Link>.</p>
+            <p>
+              <Link to="/admin/products">Go to the first page</Link>.
+            </p>
           </EmptyState>
         ) : (
           <EmptyState title="No products yet">
             <p>Add what you sell and it appears in your storefront.</p>
-            <p><Link to="/admin/products/new" className="button primary">Add your first product</Link></p>
+            <p>
+              <Link to="/admin/products/new" className="button primary">
+                Add your first product
+              </Link>
+            </p>
           </EmptyState>
         )
       ) : (
         <>
           <p className="muted small" role="status">
             {total} {total === 1 ? "product" : "products"}
-            {q ? <> {total === 1 ? "matches" : "match"} "{q}" · <Link to="/admin/products">Clear search</Link></> : null}
+            {q ? (
+              <>
+                {" "}
+                {total === 1 ? "matches" : "match"} "{q}" · <Link to="/admin/products">Clear search</Link>
+              </>
+            ) : null}
           </p>
           <table className="table">
             <thead>
@@ -88,7 +123,9 @@ export default function AdminProducts() {
                 <th scope="col">Status</th>
                 <th scope="col">Availability</th>
                 <th scope="col">Stock</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -99,29 +136,45 @@ export default function AdminProducts() {
                       {p.imageUrl && isSafeImageSrc(p.imageUrl) ? (
                         <img className="product-thumb" src={p.imageUrl} alt="" width={36} height={36} loading="lazy" />
                       ) : (
-                        <span className="product-thumb placeholder" aria-hidden>{p.name.trim().charAt(0).toUpperCase() || "?"}</span>
+                        <span className="product-thumb placeholder" aria-hidden>
+                          {p.name.trim().charAt(0).toUpperCase() || "?"}
+                        </span>
                       )}
                       <div>
-                        <Link to={`/admin/products/${p.id}`} className="break"><strong>{p.name}</strong></Link>
+                        <Link to={`/admin/products/${p.id}`} className="break">
+                          <strong>{p.name}</strong>
+                        </Link>
                         <div className="muted small break">/{p.slug}</div>
                       </div>
                     </div>
                   </td>
-                  <td data-label="Price" className="num">{p.price}</td>
-                  <td data-label="Status"><span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span></td>
-                  <td data-label="Availability">{p.isAvailable ? "Available" : <span className="muted">Not for sale</span>}</td>
+                  <td data-label="Price" className="num">
+                    {p.price}
+                  </td>
+                  <td data-label="Status">
+                    <span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span>
+                  </td>
+                  <td data-label="Availability">
+                    {p.isAvailable ? "Available" : <span className="muted">Not for sale</span>}
+                  </td>
                   <td data-label="Stock">
                     {p.stock === null ? (
                       <span className="muted">untracked</span>
                     ) : p.stock === 0 ? (
                       <span className="badge danger">out of stock</span>
                     ) : p.stock < LOW_STOCK ? (
-                      <>{p.stock} <span className="badge warn">low</span></>
+                      <>
+                        {p.stock} <span className="badge warn">low</span>
+                      </>
                     ) : (
                       p.stock
                     )}
                   </td>
-                  <td data-label=""><Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>Edit</Link></td>
+                  <td data-label="">
+                    <Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>
+                      Edit
+                    </Link>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,7 +11,9 @@ import { ProductForm, emptyProductValues, productFormValues } from "~/components
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
 /** A taken slug next to the slug field, with what was typed. */
-const refused = { error: (e: ApiError, form: FormData) => ({ errors: productApiErrors(e.message), values: productFormValues(form) }) };
+const refused = {
+  error: (e: ApiError, form: FormData) => ({ errors: productApiErrors(e.message), values: productFormValues(form) }),
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -34,10 +36,18 @@ export default function NewProduct() {
   return (
     <div className="stack-lg">
       <header className="page-head">
-        <p className="small"><Link to="/admin/products">← Products</Link></p>
+        <p className="small">
+          <Link to="/admin/products">← Products</Link>
+        </p>
         <h1>Add product</h1>
       </header>
-      <ProductForm mode="create" values={data?.values ?? emptyProductValues} errors={data?.errors} submitLabel="Create product" currency={currency} />
+      <ProductForm
+        mode="create"
+        values={data?.values ?? emptyProductValues}
+        errors={data?.errors}
+        submitLabel="Create product"
+        currency={currency}
+      />
     </div>
   );
 }

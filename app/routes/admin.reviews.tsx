@@ -51,13 +51,23 @@ export default function AdminReviews() {
         <h1>Reviews</h1>
         <p className="lead">What customers say about your products. Delete reviews that are spam or abusive.</p>
       </header>
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {!data?.error && params.get("saved") === "deleted" ? <p className="alert success" role="status">The review was deleted.</p> : null}
+      {data?.error ? (
+        <p className="alert error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      {!data?.error && params.get("saved") === "deleted" ? (
+        <p className="alert success" role="status">
+          The review was deleted.
+        </p>
+      ) : null}
 
       {reviews.length === 0 ? (
         total > 0 ? (
           <EmptyState title="No reviews on this page">
-            <p><Link to="/admin/reviews">Go to the first page</Link></p>
+            <p>
+              <Link to="/admin/reviews">Go to the first page</Link>
+            </p>
           </EmptyState>
         ) : (
           <EmptyState title="No reviews yet">
@@ -66,7 +76,9 @@ export default function AdminReviews() {
         )
       ) : (
         <>
-          <p className="muted small">{total} {total === 1 ? "review" : "reviews"}, newest first</p>
+          <p className="muted small">
+            {total} {total === 1 ? "review" : "reviews"}, newest first
+          </p>
           <table className="table">
             <thead>
               <tr>
@@ -75,19 +87,31 @@ export default function AdminReviews() {
                 <th scope="col">Author</th>
                 <th scope="col">Comment</th>
                 <th scope="col">Date</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {reviews.map((r) => (
                 <tr key={r.id} data-testid="review-row">
-                  <td className="break"><Link to={`/admin/products/${r.productId}`}>{r.productName}</Link></td>
-                  <td data-label="Rating" className="nowrap">
-                    <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>{stars(r.rating)}</span>
+                  <td className="break">
+                    <Link to={`/admin/products/${r.productId}`}>{r.productName}</Link>
                   </td>
-                  <td data-label="Author" className="break">{r.authorName}</td>
-                  <td data-label="Comment" className="prewrap wide">{r.comment || <span className="muted">No comment</span>}</td>
-                  <td data-label="Date" className="nowrap">{fmtDate(r.createdAt)}</td>
+                  <td data-label="Rating" className="nowrap">
+                    <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>
+                      {stars(r.rating)}
+                    </span>
+                  </td>
+                  <td data-label="Author" className="break">
+                    {r.authorName}
+                  </td>
+                  <td data-label="Comment" className="prewrap wide">
+                    {r.comment || <span className="muted">No comment</span>}
+                  </td>
+                  <td data-label="Date" className="nowrap">
+                    {fmtDate(r.createdAt)}
+                  </td>
                   <td data-label="">
                     <details className="confirm compact">
                       <summary>Delete…</summary>
@@ -96,7 +120,14 @@ export default function AdminReviews() {
                         <CsrfInput />
                         <input type="hidden" name="reviewId" value={r.id} />
                         <input type="hidden" name="page" value={page} />
-                        <SubmitButton name="intent" value="delete" className="button danger small" busyLabel="Deleting…">Delete review</SubmitButton>
+                        <SubmitButton
+                          name="intent"
+                          value="delete"
+                          className="button danger small"
+                          busyLabel="Deleting…"
+                        >
+                          Delete review
+                        </SubmitButton>
                       </Form>
                     </details>
                   </td>

@@ -15,11 +15,22 @@ export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
 const FIELDS = ["name", "address", "phone", "email", "currency", "locale", "timezone"] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
-const LABELS: Record<Field, string> = { name: "Business name", address: "Address", phone: "Phone", email: "Email", currency: "Currency", locale: "Locale", timezone: "Time zone" };
+const LABELS: Record<Field, string> = {
+  name: "Business name",
+  address: "Address",
+  phone: "Phone",
+  email: "Email",
+  currency: "Currency",
+  locale: "Locale",
+  timezone: "Time zone",
+};
 /** The form's values as typed (given back with the errors). */
-const valuesOf = (form: FormData) => Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
+const valuesOf = (form: FormData) =>
+  Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : ""])) as Values;
 /** A refusal of the domain, next to its field, with what was typed. */
-const refused = { error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }) };
+const refused = {
+  error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS), values: valuesOf(form) }),
+};
 
 function timeZoneList(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
@@ -67,7 +78,11 @@ export default function AdminSettings() {
         <p className="lead">How your business appears to customers, and how money and dates are shown.</p>
       </header>
       <ErrorSummary errors={errors} order={FIELDS} />
-      {!data && params.get("saved") === "settings" ? <p className="alert success" role="status">Settings saved.</p> : null}
+      {!data && params.get("saved") === "settings" ? (
+        <p className="alert success" role="status">
+          Settings saved.
+        </p>
+      ) : null}
 
       <Form method="post" className="card stack admin-form" noValidate key={JSON.stringify(loaded.values)}>
         <CsrfInput />
@@ -90,14 +105,28 @@ export default function AdminSettings() {
           <div className="field">
             <label>
               Phone
-              <input name="phone" type="tel" defaultValue={values.phone} maxLength={40} autoComplete="tel" {...invalid("phone")} />
+              <input
+                name="phone"
+                type="tel"
+                defaultValue={values.phone}
+                maxLength={40}
+                autoComplete="tel"
+                {...invalid("phone")}
+              />
             </label>
             {err("phone")}
           </div>
           <div className="field">
             <label>
               Email
-              <input name="email" type="email" defaultValue={values.email} maxLength={254} autoComplete="email" {...invalid("email")} />
+              <input
+                name="email"
+                type="email"
+                defaultValue={values.email}
+                maxLength={254}
+                autoComplete="email"
+                {...invalid("email")}
+              />
             </label>
             {err("email")}
           </div>
@@ -107,24 +136,51 @@ export default function AdminSettings() {
           <div className="field">
             <label>
               Currency
-              <input name="currency" defaultValue={values.currency} maxLength={3} className="upper" autoCapitalize="characters" spellCheck={false} {...invalid("currency", "help-currency")} />
-              <span id="help-currency" className="muted small">3-letter ISO code, e.g. USD, EUR</span>
+              <input
+                name="currency"
+                defaultValue={values.currency}
+                maxLength={3}
+                className="upper"
+                autoCapitalize="characters"
+                spellCheck={false}
+                {...invalid("currency", "help-currency")}
+              />
+              <span id="help-currency" className="muted small">
+                3-letter ISO code, e.g. USD, EUR
+              </span>
             </label>
             {err("currency")}
           </div>
           <div className="field">
             <label>
               Locale
-              <input name="locale" defaultValue={values.locale} maxLength={20} spellCheck={false} {...invalid("locale", "help-locale")} />
-              <span id="help-locale" className="muted small">Language and region, e.g. en-US</span>
+              <input
+                name="locale"
+                defaultValue={values.locale}
+                maxLength={20}
+                spellCheck={false}
+                {...invalid("locale", "help-locale")}
+              />
+              <span id="help-locale" className="muted small">
+                Language and region, e.g. en-US
+              </span>
             </label>
             {err("locale")}
           </div>
           <div className="field">
             <label>
               Time zone
-              <input name="timezone" defaultValue={values.timezone} list="time-zones" maxLength={64} spellCheck={false} {...invalid("timezone", "help-timezone")} />
-              <span id="help-timezone" className="muted small">e.g. Europe/Paris or UTC</span>
+              <input
+                name="timezone"
+                defaultValue={values.timezone}
+                list="time-zones"
+                maxLength={64}
+                spellCheck={false}
+                {...invalid("timezone", "help-timezone")}
+              />
+              <span id="help-timezone" className="muted small">
+                e.g. Europe/Paris or UTC
+              </span>
             </label>
             {err("timezone")}
           </div>
@@ -134,9 +190,13 @@ export default function AdminSettings() {
             <option key={z} value={z} />
           ))}
         </datalist>
-        <p className="muted small">Changing the currency does not convert existing prices; it changes how they are shown.</p>
+        <p className="muted small">
+          Changing the currency does not convert existing prices; it changes how they are shown.
+        </p>
         <div className="row">
-          <SubmitButton className="button primary" busyLabel="Saving…">Save settings</SubmitButton>
+          <SubmitButton className="button primary" busyLabel="Saving…">
+            Save settings
+          </SubmitButton>
         </div>
       </Form>
     </div>

@@ -4,4 +4,7 @@ import { appApiDocument } from "~/operations.server";
 
 /** The OpenAPI 3.1 document of the App API and /webhooks (public), collected from the route modules' declarations. */
 export const loader = ({ context }: LoaderFunctionArgs) =>
-  json(appApiDocument(context.env.publicUrl), 200, { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" });
+  json(appApiDocument(context.env.publicUrl), 200, {
+    "Cache-Control": "public, max-age=300",
+    "Access-Control-Allow-Origin": "*",
+  });

@@ -26,7 +26,12 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders", {
     summary: "Create a guest order through the checkout pipeline",
     scope: "write_orders",
     headers: z.object({
-      "Idempotency-Key": z.string().min(1, "must be 1-255 characters").max(255, "must be 1-255 characters").optional().describe("Retries with the same key and body return the first order for 24 hours"),
+      "Idempotency-Key": z
+        .string()
+        .min(1, "must be 1-255 characters")
+        .max(255, "must be 1-255 characters")
+        .optional()
+        .describe("Retries with the same key and body return the first order for 24 hours"),
     }),
     body: GuestOrder,
     answer: { status: 201, schema: Order },

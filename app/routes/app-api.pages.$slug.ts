@@ -11,6 +11,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/pages/{slug}",
     params: z.object({ slug: z.string().describe("Page slug") }),
     answer: { status: 200, schema: Page },
     errors: [404],
-    handler: async ({ context, caller, params }) => serializePage(await getPage(context.db, caller.business.id, params.slug)),
+    handler: async ({ context, caller, params }) =>
+      serializePage(await getPage(context.db, caller.business.id, params.slug)),
   }),
 });

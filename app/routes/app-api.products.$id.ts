@@ -11,6 +11,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/products/{id}"
     params: z.object({ id: z.string().describe("Product id") }),
     answer: { status: 200, schema: Product },
     errors: [404],
-    handler: async ({ context, caller, params }) => serializeProduct(await getProduct(context.db, caller.business.id, params.id), caller.business.currency),
+    handler: async ({ context, caller, params }) =>
+      serializeProduct(await getProduct(context.db, caller.business.id, params.id), caller.business.currency),
   }),
 });

@@ -13,7 +13,11 @@ export const { loader, action, declared } = appApiRoute("/app-api/products", {
     errors: [400],
     handler: async ({ context, caller, page }) => {
       const { rows, total } = await listProducts(context.db, caller.business.id, page);
-      return paginated(rows.map((p) => serializeProduct(p, caller.business.currency)), total, page);
+      return paginated(
+        rows.map((p) => serializeProduct(p, caller.business.currency)),
+        total,
+        page,
+      );
     },
   }),
 });

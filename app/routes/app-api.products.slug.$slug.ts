@@ -11,6 +11,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/products/slug/
     params: z.object({ slug: z.string().describe("Product slug") }),
     answer: { status: 200, schema: Product },
     errors: [404],
-    handler: async ({ context, caller, params }) => serializeProduct(await getProductBySlug(context.db, caller.business.id, params.slug), caller.business.currency),
+    handler: async ({ context, caller, params }) =>
+      serializeProduct(await getProductBySlug(context.db, caller.business.id, params.slug), caller.business.currency),
   }),
 });

@@ -12,7 +12,14 @@ export const { loader, action, declared } = platformRoute("/auth/register", "ANY
     errors: [400, 409, 413],
     handler: async ({ context, body }) => {
       const { account, business } = await createAccount(context.db, body);
-      return json({ token: await issueAccountToken(account, context.env.sessionSecret), account: publicAccount(account), businessId: business?.id ?? null }, 201);
+      return json(
+        {
+          token: await issueAccountToken(account, context.env.sessionSecret),
+          account: publicAccount(account),
+          businessId: business?.id ?? null,
+        },
+        201,
+      );
     },
   }),
 });

@@ -9,6 +9,8 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     params: z.object({ appId: z.string().describe("App id") }),
     answer: { status: 200, schema: ClientSecret },
     errors: [404, 409],
-    handler: async ({ context, user, params }) => ({ clientSecret: await regenerateClientSecret(context.db, context.env, user.account.id, params.appId) }),
+    handler: async ({ context, user, params }) => ({
+      clientSecret: await regenerateClientSecret(context.db, context.env, user.account.id, params.appId),
+    }),
   }),
 });

@@ -18,7 +18,12 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
   GET: operation({
     summary: "Stream the test installation's webhook deliveries and hook calls (storefront-apps listen)",
     params: z.object({ appId: z.string().describe("App id") }),
-    answer: { status: 200, schema: EventStream, mediaType: "text/event-stream", description: "An event stream (text/event-stream)" },
+    answer: {
+      status: 200,
+      schema: EventStream,
+      mediaType: "text/event-stream",
+      description: "An event stream (text/event-stream)",
+    },
     errors: [404],
     handler: async ({ request, context, user, params }) => {
       const app = { ...(await getDeveloperApp(context.db, user.account.id, params.appId)), accountId: user.account.id };
@@ -49,7 +54,12 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
         },
       });
       return new Response(stream, {
-        headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" },
+        headers: {
+          "Content-Type": "text/event-stream; charset=utf-8",
+          "Cache-Control": "no-store, no-transform",
+          Connection: "keep-alive",
+          "X-Accel-Buffering": "no",
+        },
       });
     },
   }),

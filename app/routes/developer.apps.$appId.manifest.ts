@@ -12,10 +12,12 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     body: ManifestDocument,
     // the manifest's own words for a body that is not an object (as the portal's editor shows them)
     bodyPrecheck: (raw) => {
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError(400, "manifest: must be a JSON object");
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+        throw new ApiError(400, "manifest: must be a JSON object");
     },
     answer: { status: 200, schema: ManifestSaved },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, query, body }) => putManifest(context.db, user.account.id, params.appId, body, { dryRun: query.dryRun === "true" }),
+    handler: async ({ context, user, params, query, body }) =>
+      putManifest(context.db, user.account.id, params.appId, body, { dryRun: query.dryRun === "true" }),
   }),
 });

@@ -24,7 +24,11 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     errors: [400, 404],
     handler: async ({ context, user, params, query, page }) => {
       const app = await getDeveloperApp(context.db, user.account.id, params.appId);
-      const { rows, total } = await listAppReviews(context.db, app.id, { ...page, stars: query.stars, includeHidden: true });
+      const { rows, total } = await listAppReviews(context.db, app.id, {
+        ...page,
+        stars: query.stars,
+        includeHidden: true,
+      });
       return paginated(rows, total, page);
     },
   }),

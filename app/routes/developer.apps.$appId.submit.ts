@@ -11,6 +11,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     bodyOptional: true,
     answer: { status: 200, schema: AppRecord },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, body }) => serializeApp(await submitApp(context.db, user.account.id, params.appId, body)),
+    handler: async ({ context, user, params, body }) =>
+      serializeApp(await submitApp(context.db, user.account.id, params.appId, body)),
   }),
 });

@@ -6,10 +6,12 @@ import { TestInstallation } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/test-install", "DEVELOPER", {
   POST: operation({
-    summary: "Install the app on the developer's sandbox business, without review; the answer holds its access token and webhook secret",
+    summary:
+      "Install the app on the developer's sandbox business, without review; the answer holds its access token and webhook secret",
     params: z.object({ appId: z.string().describe("App id") }),
     answer: { status: 201, schema: TestInstallation },
     errors: [404, 409],
-    handler: async ({ context, user, params }) => json(await testInstall(context.db, context.env, user.account, params.appId), 201),
+    handler: async ({ context, user, params }) =>
+      json(await testInstall(context.db, context.env, user.account, params.appId), 201),
   }),
 });

@@ -13,6 +13,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     body: z.object({ event: z.unknown().describe(`One of ${TRIGGERABLE.join(", ")}`) }).meta({ id: "TriggerRequest" }),
     answer: { status: 202, schema: TriggeredEvent },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, body }) => json(await triggerSample(context.db, user.account, params.appId, body.event), 202),
+    handler: async ({ context, user, params, body }) =>
+      json(await triggerSample(context.db, user.account, params.appId, body.event), 202),
   }),
 });

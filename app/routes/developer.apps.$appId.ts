@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
-import { AppUpdateBody, checkAppUrls, getDeveloperApp, listAppVersions, refuseImmutableFields, serializeApp, serializeVersion, updateApp } from "~/platform/apps/apps.server";
+import {
+  AppUpdateBody,
+  checkAppUrls,
+  getDeveloperApp,
+  listAppVersions,
+  refuseImmutableFields,
+  serializeApp,
+  serializeVersion,
+  updateApp,
+} from "~/platform/apps/apps.server";
 import { AppDetail, AppRecord } from "~/platform/platform-api/schemas";
 
 const params = z.object({ appId: z.string().describe("App id (another developer's app is 404)") });
@@ -19,7 +28,8 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
   }),
   PATCH: operation({
     summary: "Change an app's fields (not slug, clientId or status)",
-    description: "slug and clientId are immutable and status changes only through submit and review (400 with those words). In production every URL must be https. An app in review is not editable (409).",
+    description:
+      "slug and clientId are immutable and status changes only through submit and review (400 with those words). In production every URL must be https. An app in review is not editable (409).",
     params,
     body: AppUpdateBody,
     bodyPrecheck: refuseImmutableFields,

@@ -37,7 +37,11 @@ export default function Login() {
       <div className="card auth-card">
         <h1>Sign in</h1>
         <p className="muted">Merchants, developers and reviewers sign in here.</p>
-        {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+        {data?.error ? (
+          <p className="alert error" role="alert">
+            {data.error}
+          </p>
+        ) : null}
         <Form method="post" className="stack">
           <CsrfInput />
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
@@ -51,10 +55,17 @@ export default function Login() {
             Password
             <input type="password" name="password" autoComplete="current-password" required />
           </label>
-          <button type="submit" className="button primary" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? "Signing in…" : "Sign in"}
+          </button>
         </Form>
         <p className="muted">
-          New here? <Link to={`/signup${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}>Create an account</Link>
+          New here?{" "}
+          <Link
+            to={`/signup${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
+          >
+            Create an account
+          </Link>
         </p>
       </div>
     </main>

@@ -27,7 +27,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const pageParam = Number(url.searchParams.get("page") ?? "1");
   const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
   const [reviews, counts, changelog] = await Promise.all([
-    listAppReviews(context.db, app.id, { limit: REVIEWS_PER_PAGE, offset: (page - 1) * REVIEWS_PER_PAGE, stars: stars ?? undefined }),
+    listAppReviews(context.db, app.id, {
+      limit: REVIEWS_PER_PAGE,
+      offset: (page - 1) * REVIEWS_PER_PAGE,
+      stars: stars ?? undefined,
+    }),
     starCounts(context.db, app.id),
     listChangelog(context.db, app.id),
   ]);
@@ -47,28 +51,45 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       ratingCount: app.ratingCount,
       activeInstalls: app.activeInstalls,
     },
-    reviews: reviews.rows.map((r) => ({ id: r.id, businessName: r.businessName, rating: r.rating, body: r.body, reply: r.reply, createdAt: r.createdAt, updatedAt: r.updatedAt })),
+    reviews: reviews.rows.map((r) => ({
+      id: r.id,
+      businessName: r.businessName,
+      rating: r.rating,
+      body: r.body,
+      reply: r.reply,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    })),
     reviewTotal: reviews.total,
     counts,
     stars,
     page,
     pages: Math.max(1, Math.ceil(reviews.total / REVIEWS_PER_PAGE)),
-    changelog: changelog.map((c) => ({ version: c.version, releaseNotes: c.releaseNotes, approvedAt: c.approvedAt.toISOString() })),
+    changelog: changelog.map((c) => ({
+      version: c.version,
+      releaseNotes: c.releaseNotes,
+      approvedAt: c.approvedAt.toISOString(),
+    })),
   });
 }
 
-const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);
+const isWebUrl = (url: string | null | undefined): url is string =>
+  typeof url === "string" && /^https?:\/\//i.test(url);
 const categoryLabel = (category: string) => CATEGORY_LABELS[category as Category] ?? category;
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 
 export default function MarketplaceApp() {
   const { app, reviews, reviewTotal, counts, stars, page, pages, changelog } = useLoaderData<typeof loader>();
-  const starHref = (n: number | null) => (n ? `/marketplace/${app.slug}?stars=${n}#reviews` : `/marketplace/${app.slug}#reviews`);
+  const starHref = (n: number | null) =>
+    n ? `/marketplace/${app.slug}?stars=${n}#reviews` : `/marketplace/${app.slug}#reviews`;
   const screenshots = app.screenshots.filter(isWebUrl);
   return (
     <main id="main" tabIndex={-1} className="page stack-lg">
-      <p className="small"><Link to="/marketplace">← Back to the marketplace</Link></p>
+      <p className="small">
+        <Link to="/marketplace">← Back to the marketplace</Link>
+      </p>
 
       <header className="app-head">
         <AppIcon name={app.name} iconUrl={app.iconUrl} large />
@@ -81,11 +102,15 @@ export default function MarketplaceApp() {
           </div>
           <div className="meta-row market-figures">
             <RatingSummary rating={app.rating} count={app.ratingCount} />
-            <span className="small">Installed by {roundedInstalls(app.activeInstalls)} {app.activeInstalls === 1 ? "business" : "businesses"}</span>
+            <span className="small">
+              Installed by {roundedInstalls(app.activeInstalls)} {app.activeInstalls === 1 ? "business" : "businesses"}
+            </span>
           </div>
         </div>
         <div className="app-head-actions">
-          <Link to={`/marketplace/${app.slug}/install`} className="button primary large">Install</Link>
+          <Link to={`/marketplace/${app.slug}/install`} className="button primary large">
+            Install
+          </Link>
         </div>
       </header>
 
@@ -117,9 +142,20 @@ export default function MarketplaceApp() {
               <>
                 <RatingSummary rating={app.rating} count={app.ratingCount} />
                 <nav className="pills" aria-label="Filter reviews by stars">
-                  <Link to={starHref(null)} className={stars ? "pill" : "pill active"} aria-current={stars ? undefined : "true"}>All</Link>
+                  <Link
+                    to={starHref(null)}
+                    className={stars ? "pill" : "pill active"}
+                    aria-current={stars ? undefined : "true"}
+                  >
+                    All
+                  </Link>
                   {[5, 4, 3, 2, 1].map((n) => (
-                    <Link key={n} to={starHref(n)} className={stars === n ? "pill active" : "pill"} aria-current={stars === n ? "true" : undefined}>
+                    <Link
+                      key={n}
+                      to={starHref(n)}
+                      className={stars === n ? "pill active" : "pill"}
+                      aria-current={stars === n ? "true" : undefined}
+                    >
                       {n} ★ ({counts[n] ?? 0})
                     </Link>
                   ))}
@@ -127,7 +163,11 @@ export default function MarketplaceApp() {
               </>
             ) : null}
             {reviews.length === 0 ? (
-              <p className="muted">{stars ? `No ${stars}-star reviews.` : "No reviews yet. Businesses that install the app can review it from their Apps page."}</p>
+              <p className="muted">
+                {stars
+                  ? `No ${stars}-star reviews.`
+                  : "No reviews yet. Businesses that install the app can review it from their Apps page."}
+              </p>
             ) : (
               <ul className="review-list">
                 {reviews.map((r) => (
@@ -135,12 +175,18 @@ export default function MarketplaceApp() {
                     <div className="review-head">
                       <Stars value={r.rating} label={`${r.rating} out of 5 stars`} />
                       <strong>{r.businessName}</strong>
-                      <span className="muted small">{dateText(r.createdAt)}{r.updatedAt !== r.createdAt ? " (edited)" : ""}</span>
+                      <span className="muted small">
+                        {dateText(r.createdAt)}
+                        {r.updatedAt !== r.createdAt ? " (edited)" : ""}
+                      </span>
                     </div>
                     {r.body ? <p className="prewrap">{r.body}</p> : null}
                     {r.reply ? (
                       <div className="review-reply">
-                        <p className="small"><strong>Reply from {app.developerName}</strong> <span className="muted">{dateText(r.reply.createdAt)}</span></p>
+                        <p className="small">
+                          <strong>Reply from {app.developerName}</strong>{" "}
+                          <span className="muted">{dateText(r.reply.createdAt)}</span>
+                        </p>
                         <p className="prewrap">{r.reply.body}</p>
                       </div>
                     ) : null}
@@ -148,7 +194,14 @@ export default function MarketplaceApp() {
                 ))}
               </ul>
             )}
-            {reviewTotal > 0 ? <Pagination page={page} pages={pages} path={`/marketplace/${app.slug}`} query={{ stars: stars ? String(stars) : null }} /> : null}
+            {reviewTotal > 0 ? (
+              <Pagination
+                page={page}
+                pages={pages}
+                path={`/marketplace/${app.slug}`}
+                query={{ stars: stars ? String(stars) : null }}
+              />
+            ) : null}
           </section>
 
           <section className="card stack" aria-labelledby="changelog-title">
@@ -159,8 +212,12 @@ export default function MarketplaceApp() {
               <ol className="changelog">
                 {changelog.map((c, i) => (
                   <li key={`${c.version}-${i}`} className="stack-sm">
-                    <p><strong>Version {c.version}</strong> <span className="muted small">{dateText(c.approvedAt)}</span></p>
-                    <p className={c.releaseNotes ? "prewrap" : "muted small"}>{c.releaseNotes || "No release notes."}</p>
+                    <p>
+                      <strong>Version {c.version}</strong> <span className="muted small">{dateText(c.approvedAt)}</span>
+                    </p>
+                    <p className={c.releaseNotes ? "prewrap" : "muted small"}>
+                      {c.releaseNotes || "No release notes."}
+                    </p>
                   </li>
                 ))}
               </ol>
@@ -170,7 +227,9 @@ export default function MarketplaceApp() {
 
         <aside className="card stack" aria-labelledby="permissions-title">
           <h2 id="permissions-title">Permissions</h2>
-          <p><strong>This app will be able to:</strong></p>
+          <p>
+            <strong>This app will be able to:</strong>
+          </p>
           {app.approvedScopes.length === 0 ? (
             <p className="muted">This app asks for no access to your shop data.</p>
           ) : (
@@ -186,4 +245,3 @@ export default function MarketplaceApp() {
     </main>
   );
 }
-

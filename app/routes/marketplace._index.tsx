@@ -13,11 +13,17 @@ export const meta: MetaFunction = () => [{ title: "Marketplace · Storefront App
 
 const MAX_QUERY = 100;
 
-const SORT_LABELS: Record<MarketSort, string> = { popular: "Most popular", rating: "Highest rated", newest: "Newest", name: "Name" };
+const SORT_LABELS: Record<MarketSort, string> = {
+  popular: "Most popular",
+  rating: "Highest rated",
+  newest: "Newest",
+  name: "Name",
+};
 
 function readFilters(url: URL): { category: Category | null; q: string; sort: MarketSort; page: number } {
   const rawCategory = url.searchParams.get("category");
-  const category = rawCategory && (CATEGORIES as readonly string[]).includes(rawCategory) ? (rawCategory as Category) : null;
+  const category =
+    rawCategory && (CATEGORIES as readonly string[]).includes(rawCategory) ? (rawCategory as Category) : null;
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY).trim();
   const rawSort = url.searchParams.get("sort");
   const sort = rawSort && (MARKET_SORTS as readonly string[]).includes(rawSort) ? (rawSort as MarketSort) : "popular";
@@ -30,7 +36,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { category, q, sort, page } = readFilters(new URL(request.url));
   const filtered = Boolean(category || q);
   const [{ rows: apps, total }, picks] = await Promise.all([
-    listMarketplaceCards(context.db, { category: category ?? undefined, q: q || undefined, sort, limit: MARKET_PAGE_SIZE, offset: (page - 1) * MARKET_PAGE_SIZE }),
+    listMarketplaceCards(context.db, {
+      category: category ?? undefined,
+      q: q || undefined,
+      sort,
+      limit: MARKET_PAGE_SIZE,
+      offset: (page - 1) * MARKET_PAGE_SIZE,
+    }),
     filtered || page > 1 ? Promise.resolve([]) : listStaffPicks(context.db),
   ]);
   return json({ apps, total, picks, category, q, sort, page, pages: Math.max(1, Math.ceil(total / MARKET_PAGE_SIZE)) });
@@ -55,14 +67,18 @@ function AppCard({ a }: { a: Card }) {
         <AppIcon name={a.name} iconUrl={a.iconUrl} />
         <div className="app-card-title">
           <h2>
-            <Link to={`/marketplace/${a.slug}`} className="stretched-link">{a.name}</Link>
+            <Link to={`/marketplace/${a.slug}`} className="stretched-link">
+              {a.name}
+            </Link>
           </h2>
           <span className="muted small">by {a.developerName}</span>
         </div>
       </div>
       <div className="market-card-figures">
         <RatingSummary rating={a.rating} count={a.ratingCount} />
-        <span className="muted small">Installed by {roundedInstalls(a.activeInstalls)} {a.activeInstalls === 1 ? "business" : "businesses"}</span>
+        <span className="muted small">
+          Installed by {roundedInstalls(a.activeInstalls)} {a.activeInstalls === 1 ? "business" : "businesses"}
+        </span>
       </div>
       <div>
         <span className="badge">{categoryLabel(a.category)}</span>
@@ -87,15 +103,34 @@ export default function Marketplace() {
       <div className="market-filters stack">
         <Form method="get" className="search-form" role="search">
           {category ? <input type="hidden" name="category" value={category} /> : null}
-          <input type="search" name="q" defaultValue={q} maxLength={MAX_QUERY} placeholder="Search apps by name" aria-label="Search apps" key={q} />
-          <button type="submit" className="button primary">Search</button>
+          <input
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={MAX_QUERY}
+            placeholder="Search apps by name"
+            aria-label="Search apps"
+            key={q}
+          />
+          <button type="submit" className="button primary">
+            Search
+          </button>
         </Form>
         <nav className="pills" aria-label="Categories">
-          <Link to={filterHref(null, q, sort)} className={category ? "pill" : "pill active"} aria-current={category ? undefined : "page"}>
+          <Link
+            to={filterHref(null, q, sort)}
+            className={category ? "pill" : "pill active"}
+            aria-current={category ? undefined : "page"}
+          >
             All
           </Link>
           {CATEGORIES.map((c) => (
-            <Link key={c} to={filterHref(c, q, sort)} className={category === c ? "pill active" : "pill"} aria-current={category === c ? "page" : undefined}>
+            <Link
+              key={c}
+              to={filterHref(c, q, sort)}
+              className={category === c ? "pill active" : "pill"}
+              aria-current={category === c ? "page" : undefined}
+            >
               {CATEGORY_LABELS[c]}
             </Link>
           ))}
@@ -103,7 +138,12 @@ export default function Marketplace() {
         <nav className="pills market-sorts" aria-label="Sort apps">
           <span className="muted small">Sort:</span>
           {MARKET_SORTS.map((s) => (
-            <Link key={s} to={filterHref(category, q, s)} className={sort === s ? "pill active" : "pill"} aria-current={sort === s ? "true" : undefined}>
+            <Link
+              key={s}
+              to={filterHref(category, q, s)}
+              className={sort === s ? "pill active" : "pill"}
+              aria-current={sort === s ? "true" : undefined}
+            >
               {SORT_LABELS[s]}
             </Link>
           ))}
@@ -145,10 +185,14 @@ export default function Marketplace() {
               <AppCard key={a.id} a={a} />
             ))}
           </ul>
-          <Pagination page={page} pages={pages} path="/marketplace" query={{ category, q, sort: sort === "popular" ? null : sort }} />
+          <Pagination
+            page={page}
+            pages={pages}
+            path="/marketplace"
+            query={{ category, q, sort: sort === "popular" ? null : sort }}
+          />
         </>
       )}
     </main>
   );
 }
-

@@ -5,16 +5,20 @@ import { requireBusiness } from "~/platform/accounts/business.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { MerchantInstallation } from "~/platform/platform-api/schemas";
 
-export const { loader, action, declared } = platformRoute("/merchant/installations/{installationId}/consent", "MERCHANT", {
-  POST: operation({
-    summary: "Approve the scopes an approved update added (clears needsReConsent)",
-    params: z.object({ installationId: z.string().describe("Installation id") }),
-    answer: { status: 200, schema: MerchantInstallation },
-    errors: [404, 409],
-    handler: async ({ context, user, params }) => {
-      const installation = await approveAddedScopes(context.db, requireBusiness(user).id, params.installationId);
-      const app = await getAppForReview(context.db, installation.appId);
-      return serializeInstallation(installation, app.name);
-    },
-  }),
-});
+export const { loader, action, declared } = platformRoute(
+  "/merchant/installations/{installationId}/consent",
+  "MERCHANT",
+  {
+    POST: operation({
+      summary: "Approve the scopes an approved update added (clears needsReConsent)",
+      params: z.object({ installationId: z.string().describe("Installation id") }),
+      answer: { status: 200, schema: MerchantInstallation },
+      errors: [404, 409],
+      handler: async ({ context, user, params }) => {
+        const installation = await approveAddedScopes(context.db, requireBusiness(user).id, params.installationId);
+        const app = await getAppForReview(context.db, installation.appId);
+        return serializeInstallation(installation, app.name);
+      },
+    }),
+  },
+);

@@ -10,37 +10,45 @@ import { installations } from "../../db/schema";
 const params = z.object({ installationId: z.string().describe("Installation id") });
 const ReviewInput = reviewSchema.meta({ id: "AppReviewInput" });
 
-export const { loader, action, declared } = platformRoute("/merchant/installations/{installationId}/review", "MERCHANT", {
-  GET: operation({
-    summary: "The business's own review of the installed app",
-    params,
-    answer: { status: 200, schema: AppReview },
-    errors: [404],
-    handler: async ({ context, user, params }) => {
-      const business = requireBusiness(user);
-      const [installation] = await context.db.select({ appId: installations.appId }).from(installations).where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
-      if (!installation) throw new ApiError(404, "Installation not found");
-      const review = await getOwnReview(context.db, business.id, installation.appId);
-      if (!review) throw new ApiError(404, "Review not found");
-      return review;
-    },
-  }),
-  PUT: operation({
-    summary: "Write or change the business's review of the app (one per business; the install must qualify)",
-    params,
-    body: ReviewInput,
-    answer: { status: 200, schema: AppReview },
-    errors: [400, 403, 404],
-    handler: async ({ context, user, params, body }) => putReview(context.db, requireBusiness(user).id, params.installationId, body),
-  }),
-  DELETE: operation({
-    summary: "Delete the business's review of the app",
-    params,
-    answer: { status: 204, description: "Deleted" },
-    errors: [404],
-    handler: async ({ context, user, params }) => {
-      await deleteReview(context.db, requireBusiness(user).id, params.installationId);
-      return json(undefined, 204);
-    },
-  }),
-});
+export const { loader, action, declared } = platformRoute(
+  "/merchant/installations/{installationId}/review",
+  "MERCHANT",
+  {
+    GET: operation({
+      summary: "The business's own review of the installed app",
+      params,
+      answer: { status: 200, schema: AppReview },
+      errors: [404],
+      handler: async ({ context, user, params }) => {
+        const business = requireBusiness(user);
+        const [installation] = await context.db
+          .select({ appId: installations.appId })
+          .from(installations)
+          .where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
+        if (!installation) throw new ApiError(404, "Installation not found");
+        const review = await getOwnReview(context.db, business.id, installation.appId);
+        if (!review) throw new ApiError(404, "Review not found");
+        return review;
+      },
+    }),
+    PUT: operation({
+      summary: "Write or change the business's review of the app (one per business; the install must qualify)",
+      params,
+      body: ReviewInput,
+      answer: { status: 200, schema: AppReview },
+      errors: [400, 403, 404],
+      handler: async ({ context, user, params, body }) =>
+        putReview(context.db, requireBusiness(user).id, params.installationId, body),
+    }),
+    DELETE: operation({
+      summary: "Delete the business's review of the app",
+      params,
+      answer: { status: 204, description: "Deleted" },
+      errors: [404],
+      handler: async ({ context, user, params }) => {
+        await deleteReview(context.db, requireBusiness(user).id, params.installationId);
+        return json(undefined, 204);
+      },
+    }),
+  },
+);

@@ -9,21 +9,37 @@ import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { AppSettingsState } from "~/platform/platform-api/schemas";
 import { installations } from "../../db/schema";
 
-const AppSettings = z.record(z.string(), z.unknown()).describe("The app's settings, validated against its manifest's settingsSchema").meta({ id: "AppSettings" });
+const AppSettings = z
+  .record(z.string(), z.unknown())
+  .describe("The app's settings, validated against its manifest's settingsSchema")
+  .meta({ id: "AppSettings" });
 
-export const { loader, action, declared } = platformRoute("/merchant/installations/{installationId}/settings", "MERCHANT", {
-  PUT: operation({
-    summary: "Save the merchant's settings of an installed app",
-    params: z.object({ installationId: z.string().describe("Installation id") }),
-    body: AppSettings,
-    answer: { status: 200, schema: AppSettingsState },
-    errors: [400, 404],
-    handler: async ({ context, user, params, body }) => {
-      const business = requireBusiness(user);
-      const [installation] = await context.db.select().from(installations).where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
-      if (!installation) throw new ApiError(404, "Installation not found");
-      const app = await getAppForReview(context.db, installation.appId);
-      return setAppSettings(context.db, business.id, installation.id, body, (app.manifest as Manifest | null) ?? null);
-    },
-  }),
-});
+export const { loader, action, declared } = platformRoute(
+  "/merchant/installations/{installationId}/settings",
+  "MERCHANT",
+  {
+    PUT: operation({
+      summary: "Save the merchant's settings of an installed app",
+      params: z.object({ installationId: z.string().describe("Installation id") }),
+      body: AppSettings,
+      answer: { status: 200, schema: AppSettingsState },
+      errors: [400, 404],
+      handler: async ({ context, user, params, body }) => {
+        const business = requireBusiness(user);
+        const [installation] = await context.db
+          .select()
+          .from(installations)
+          .where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
+        if (!installation) throw new ApiError(404, "Installation not found");
+        const app = await getAppForReview(context.db, installation.appId);
+        return setAppSettings(
+          context.db,
+          business.id,
+          installation.id,
+          body,
+          (app.manifest as Manifest | null) ?? null,
+        );
+      },
+    }),
+  },
+);

@@ -12,7 +12,11 @@ export const { loader, action, declared } = platformRoute("/merchant/installatio
     errors: [400],
     handler: async ({ context, user, page }) => {
       const { rows, total } = await listBusinessInstallations(context.db, requireBusiness(user).id, page);
-      return paginated(rows.map((r) => serializeInstallation(r.installation, r.appName)), total, page);
+      return paginated(
+        rows.map((r) => serializeInstallation(r.installation, r.appName)),
+        total,
+        page,
+      );
     },
   }),
 });

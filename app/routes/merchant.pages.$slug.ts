@@ -15,7 +15,8 @@ export const { loader, action, declared } = platformRoute("/merchant/pages/{slug
     params,
     answer: { status: 200, schema: Page },
     errors: [404],
-    handler: async ({ context, user, params }) => serializePage(await getPage(context.db, requireBusiness(user).id, params.slug)),
+    handler: async ({ context, user, params }) =>
+      serializePage(await getPage(context.db, requireBusiness(user).id, params.slug)),
   }),
   PUT: operation({
     summary: "Create or replace a site page; an app block must name an active block of an installed app",
@@ -23,6 +24,7 @@ export const { loader, action, declared } = platformRoute("/merchant/pages/{slug
     body: PageInput,
     answer: { status: 200, schema: Page },
     errors: [400],
-    handler: async ({ context, user, params, body }) => serializePage(await savePage(context.db, requireBusiness(user).id, params.slug, body)),
+    handler: async ({ context, user, params, body }) =>
+      serializePage(await savePage(context.db, requireBusiness(user).id, params.slug, body)),
   }),
 });

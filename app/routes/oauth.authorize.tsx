@@ -5,7 +5,15 @@ import { eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
 import { getSignedInAccount, requireCsrf } from "~/platform/accounts/session.server";
 import { getBusiness } from "~/platform/accounts/accounts.server";
-import { approveAuthorization, denyAuthorization, installTarget, OAuthPageError, OAuthRedirectError, parseAuthorizeRequest, type AuthorizeRequest } from "~/platform/installs/oauth.server";
+import {
+  approveAuthorization,
+  denyAuthorization,
+  installTarget,
+  OAuthPageError,
+  OAuthRedirectError,
+  parseAuthorizeRequest,
+  type AuthorizeRequest,
+} from "~/platform/installs/oauth.server";
 import { getActiveInstallation } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
@@ -15,11 +23,25 @@ import { SubmitButton } from "~/components/submit-button";
 export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
 
 /** The consent screen may never be framed (X-Frame-Options: DENY is set for every page by the server). */
-export const headers: HeadersFunction = () => ({ "Content-Security-Policy": "frame-ancestors 'none'", "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => ({
+  "Content-Security-Policy": "frame-ancestors 'none'",
+  "Cache-Control": "no-store",
+});
 
-const PARAMS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"];
+const PARAMS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "scope",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+];
 
-async function parse(db: Parameters<typeof parseAuthorizeRequest>[0], params: URLSearchParams): Promise<AuthorizeRequest | Response> {
+async function parse(
+  db: Parameters<typeof parseAuthorizeRequest>[0],
+  params: URLSearchParams,
+): Promise<AuthorizeRequest | Response> {
   try {
     return await parseAuthorizeRequest(db, params);
   } catch (e) {
@@ -42,12 +64,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
     throw e;
   }
-  const [developer] = await context.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, req.app.developerId));
+  const [developer] = await context.db
+    .select({ name: accounts.name })
+    .from(accounts)
+    .where(eq(accounts.id, req.app.developerId));
   const business = await getBusiness(context.db, target.businessId);
   const existing = await getActiveInstallation(context.db, req.app.id, target.businessId);
   return json({
     error: null,
-    app: { name: req.app.name, iconUrl: req.app.iconUrl, description: req.app.description, redirectHost: new URL(req.redirectUri).host },
+    app: {
+      name: req.app.name,
+      iconUrl: req.app.iconUrl,
+      description: req.app.description,
+      redirectHost: new URL(req.redirectUri).host,
+    },
     developerName: developer?.name ?? "",
     // "Install" and "Cancel" answer with a redirect to the app: the policy's form-action must allow it
     cspFormActionOrigins: [req.redirectUri],
@@ -55,7 +85,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     businessName: business?.name ?? "",
     isTestInstall: target.isTestInstall,
     alreadyInstalled: !!existing,
-    params: PARAMS.map((name) => [name, url.searchParams.get(name)] as const).filter(([, v]) => v !== null) as [string, string][],
+    params: PARAMS.map((name) => [name, url.searchParams.get(name)] as const).filter(([, v]) => v !== null) as [
+      string,
+      string,
+    ][],
   });
 }
 
@@ -98,8 +131,12 @@ export default function Authorize() {
       <main id="main" tabIndex={-1} className="page narrow">
         <div className="card stack">
           <h1>This install link does not work</h1>
-          <p className="alert error" role="alert">{data.error}</p>
-          <p className="muted">Nothing was installed. Go back to the app, or find it in the <Link to="/marketplace">marketplace</Link>.</p>
+          <p className="alert error" role="alert">
+            {data.error}
+          </p>
+          <p className="muted">
+            Nothing was installed. Go back to the app, or find it in the <Link to="/marketplace">marketplace</Link>.
+          </p>
         </div>
       </main>
     );
@@ -109,7 +146,13 @@ export default function Authorize() {
     <main id="main" tabIndex={-1} className="page narrow">
       <div className="card stack consent">
         <div className="consent-head">
-          {data.app.iconUrl && /^https?:/.test(data.app.iconUrl) ? <img src={data.app.iconUrl} alt="" width={56} height={56} className="app-icon" /> : <span className="app-icon placeholder" aria-hidden>{data.app.name.slice(0, 1)}</span>}
+          {data.app.iconUrl && /^https?:/.test(data.app.iconUrl) ? (
+            <img src={data.app.iconUrl} alt="" width={56} height={56} className="app-icon" />
+          ) : (
+            <span className="app-icon placeholder" aria-hidden>
+              {data.app.name.slice(0, 1)}
+            </span>
+          )}
           <div>
             <h1>{`Install ${data.app.name}`}</h1>
             <p className="muted">{`by ${data.developerName}`}</p>
@@ -119,7 +162,11 @@ export default function Authorize() {
           on <strong>{data.businessName}</strong>
           {data.isTestInstall ? <span className="badge info"> test install</span> : null}
         </p>
-        {data.alreadyInstalled ? <p className="alert info">This app is already installed. Continuing gives it a new access token with the permissions below.</p> : null}
+        {data.alreadyInstalled ? (
+          <p className="alert info">
+            This app is already installed. Continuing gives it a new access token with the permissions below.
+          </p>
+        ) : null}
         <section>
           <h2>{`${data.app.name} will be able to:`}</h2>
           <ul className="perm-list">
@@ -130,14 +177,21 @@ export default function Authorize() {
             ))}
           </ul>
         </section>
-        <p className="muted small">You will be sent back to {data.app.redirectHost}. You can uninstall the app at any time in Admin → Apps; it must then delete your data.</p>
+        <p className="muted small">
+          You will be sent back to {data.app.redirectHost}. You can uninstall the app at any time in Admin → Apps; it
+          must then delete your data.
+        </p>
         <Form method="post" className="row">
           <CsrfInput />
           {data.params.map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
-          <SubmitButton name="decision" value="approve" className="button primary" busyLabel="Installing…">Install</SubmitButton>
-          <SubmitButton name="decision" value="deny" className="button" busyLabel="Cancelling…">Cancel</SubmitButton>
+          <SubmitButton name="decision" value="approve" className="button primary" busyLabel="Installing…">
+            Install
+          </SubmitButton>
+          <SubmitButton name="decision" value="deny" className="button" busyLabel="Cancelling…">
+            Cancel
+          </SubmitButton>
         </Form>
       </div>
     </main>

@@ -87,10 +87,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const result = await exchangeCode(context.db, context.env, request.headers.get("Authorization"), body);
-    if (result.replayed) return oauthError(400, "invalid_grant", "The code was already used; the token issued from it has been revoked");
-    return new Response(JSON.stringify(result.response), { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...NO_STORE } });
+    if (result.replayed)
+      return oauthError(400, "invalid_grant", "The code was already used; the token issued from it has been revoked");
+    return new Response(JSON.stringify(result.response), {
+      status: 200,
+      headers: { "Content-Type": "application/json; charset=utf-8", ...NO_STORE },
+    });
   } catch (e) {
-    if (e instanceof OAuthTokenError) return oauthError(e.status, e.error, e.description, e.status === 401 ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {});
+    if (e instanceof OAuthTokenError)
+      return oauthError(
+        e.status,
+        e.error,
+        e.description,
+        e.status === 401 ? { "WWW-Authenticate": 'Basic realm="oauth"' } : {},
+      );
     console.error("[oauth] token exchange failed", e);
     return oauthError(500, "server_error", "Internal server error");
   }

@@ -11,7 +11,10 @@ export const meta: MetaFunction = () => [{ title: "Overview · Developer portal"
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireDeveloper(request, context);
-  const [summary, notes] = await Promise.all([business ? businessSummary(context.db, business.id) : null, listNotifications(context.db, account.id, { limit: 10, offset: 0 })]);
+  const [summary, notes] = await Promise.all([
+    business ? businessSummary(context.db, business.id) : null,
+    listNotifications(context.db, account.id, { limit: 10, offset: 0 }),
+  ]);
   const notifications = notes.rows.map(({ n, appName }) => ({
     id: n.id,
     appId: n.appId,
@@ -20,7 +23,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     rating: typeof n.data.rating === "number" ? n.data.rating : null,
     createdAt: n.createdAt.toISOString(),
   }));
-  return json({ name: account.name, sandbox: business ? { id: business.id, name: business.name, slug: business.slug } : null, summary, notifications });
+  return json({
+    name: account.name,
+    sandbox: business ? { id: business.id, name: business.name, slug: business.slug } : null,
+    summary,
+    notifications,
+  });
 }
 
 export default function PortalHome() {
@@ -39,9 +47,12 @@ export default function PortalHome() {
             <span className="badge info">Sandbox</span>
           </div>
           <p>
-            <strong data-testid="sandbox-name">{sandbox.name}</strong> <span className="muted small">({sandbox.id})</span>
+            <strong data-testid="sandbox-name">{sandbox.name}</strong>{" "}
+            <span className="muted small">({sandbox.id})</span>
           </p>
-          <p className="muted">A private shop filled with demo data. Draft apps can be test-installed here without review.</p>
+          <p className="muted">
+            A private shop filled with demo data. Draft apps can be test-installed here without review.
+          </p>
           <div className="stats">
             <StatCard label="Products" value={summary.products} />
             <StatCard label="Orders" value={summary.orders} hint={`${summary.openOrders} open`} />
@@ -64,7 +75,14 @@ export default function PortalHome() {
                 <strong>{n.type === "app_review.created" ? "New review" : "Review updated"}</strong> of{" "}
                 <Link to={`/portal/apps/${n.appId}/reviews`}>{n.appName}</Link>
                 {n.rating ? ` · ${n.rating} ${n.rating === 1 ? "star" : "stars"}` : ""}{" "}
-                <span className="muted small">{new Date(n.createdAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC · <code>{n.type}</code></span>
+                <span className="muted small">
+                  {new Date(n.createdAt).toLocaleString("en-US", {
+                    dateStyle: "medium",
+                    timeStyle: "short",
+                    timeZone: "UTC",
+                  })}{" "}
+                  UTC · <code>{n.type}</code>
+                </span>
               </li>
             ))}
           </ul>
@@ -73,9 +91,13 @@ export default function PortalHome() {
       <section className="card">
         <h2>Next steps</h2>
         <ol className="steps">
-          <li><Link to="/portal/apps">Create your first app</Link> and keep its client secret safe.</li>
+          <li>
+            <Link to="/portal/apps">Create your first app</Link> and keep its client secret safe.
+          </li>
           <li>Test-install it on the sandbox and call the App API with the token.</li>
-          <li>Submit it for review; once approved it appears in the <Link to="/marketplace">marketplace</Link>.</li>
+          <li>
+            Submit it for review; once approved it appears in the <Link to="/marketplace">marketplace</Link>.
+          </li>
         </ol>
       </section>
     </div>

@@ -3,7 +3,16 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
-import { listAppVersions, parseAppUpdate, regenerateClientSecret, serializeApp, serializeVersion, submitApp, submitSchema, updateApp } from "~/platform/apps/apps.server";
+import {
+  listAppVersions,
+  parseAppUpdate,
+  regenerateClientSecret,
+  serializeApp,
+  serializeVersion,
+  submitApp,
+  submitSchema,
+  updateApp,
+} from "~/platform/apps/apps.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { parseWith, type ApiError } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
@@ -16,7 +25,9 @@ import { AppStatusBadge } from "~/components/status-badge";
 import { CopyButton } from "~/components/copy-button";
 import { CsrfInput } from "~/components/csrf";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Developer portal` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.app.name ?? "App"} · Developer portal` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);
@@ -40,7 +51,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const refused = {
   error: (e: ApiError, form: FormData) =>
     form.get("intent") === "update" && e.status === 400
-      ? { error: null as string | null, errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null, values: appFormToInput(form, "edit") as AppFormValues | null }
+      ? {
+          error: null as string | null,
+          errors: messageFormErrors(e.message, APP_LABELS) as FormErrors | null,
+          values: appFormToInput(form, "edit") as AppFormValues | null,
+        }
       : { error: e.message as string | null, errors: null as FormErrors | null, values: null as AppFormValues | null },
 };
 
@@ -53,19 +68,32 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, appFormToInput(form, "edit")));
         return redirect(`/portal/apps/${appId}?saved=changes`);
       case "submit":
-        await submitApp(context.db, account.id, appId, parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }));
+        await submitApp(
+          context.db,
+          account.id,
+          appId,
+          parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }),
+        );
         return redirect(`/portal/apps/${appId}?saved=submitted`);
       case "test-install": {
         const result = await testInstall(context.db, context.env, account, appId);
-        const cookie = await flashTestInstall(request, context.env, { appId, accessToken: result.accessToken, webhookSecret: result.webhookSecret });
-        return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, { headers: { "Set-Cookie": cookie } });
+        const cookie = await flashTestInstall(request, context.env, {
+          appId,
+          accessToken: result.accessToken,
+          webhookSecret: result.webhookSecret,
+        });
+        return redirect(`/portal/apps/${appId}?saved=test-installed#test-install`, {
+          headers: { "Set-Cookie": cookie },
+        });
       }
       case "test-uninstall":
         await testUninstall(context.db, account, appId);
         return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
       case "regenerate-secret": {
         const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
-        return redirect(`/portal/apps/${appId}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) } });
+        return redirect(`/portal/apps/${appId}/credentials`, {
+          headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) },
+        });
       }
       default:
         return json({ error: "Unknown action", errors: null, values: null }, 400);
@@ -78,23 +106,46 @@ export default function AppDetail() {
   const data = useActionData<typeof action>();
   const inReview = app.status === "PENDING_REVIEW" || app.updateInReview;
   const pendingScopes = app.scopes.filter((s) => !app.approvedScopes.includes(s));
-  const values: AppFormValues = data?.values ? { ...(data.values as AppFormValues), slug: app.slug } : { ...app, webhookUrl: app.webhookUrl ?? "", iconUrl: app.iconUrl ?? "" };
+  const values: AppFormValues = data?.values
+    ? { ...(data.values as AppFormValues), slug: app.slug }
+    : { ...app, webhookUrl: app.webhookUrl ?? "", iconUrl: app.iconUrl ?? "" };
   return (
     <div className="stack-lg">
       <header className="stack">
-        <p><Link to="/portal/apps">← My apps</Link></p>
+        <p>
+          <Link to="/portal/apps">← My apps</Link>
+        </p>
         <div className="section-title">
           <div>
-            <h1>{app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} /></h1>
+            <h1>
+              {app.name} <AppStatusBadge status={app.status} updateInReview={app.updateInReview} />
+            </h1>
             <nav className="app-links" aria-label="App sections">
-              <Link to={`/portal/apps/${app.id}/analytics`} className="button small">Analytics</Link>
-              <Link to={`/portal/apps/${app.id}/reviews`} className="button small">Reviews</Link>
-              <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">Webhooks &amp; deliveries</Link>
-              <Link to={`/portal/apps/${app.id}/hooks`} className="button small">Hook calls</Link>
-              <Link to={`/portal/apps/${app.id}/manifest`} className="button small">Manifest</Link>
-              <Link to={`/portal/apps/${app.id}/preview`} className="button small">Block preview</Link>
+              <Link to={`/portal/apps/${app.id}/analytics`} className="button small">
+                Analytics
+              </Link>
+              <Link to={`/portal/apps/${app.id}/reviews`} className="button small">
+                Reviews
+              </Link>
+              <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">
+                Webhooks &amp; deliveries
+              </Link>
+              <Link to={`/portal/apps/${app.id}/hooks`} className="button small">
+                Hook calls
+              </Link>
+              <Link to={`/portal/apps/${app.id}/manifest`} className="button small">
+                Manifest
+              </Link>
+              <Link to={`/portal/apps/${app.id}/preview`} className="button small">
+                Block preview
+              </Link>
             </nav>
-            <p className="muted">{app.slug} · version {app.version}{app.publishedAt ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}` : ""}</p>
+            <p className="muted">
+              {app.slug} · version {app.version}
+              {app.publishedAt
+                ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}`
+                : ""}
+            </p>
           </div>
           {!inReview ? (
             <Form method="post" className="stack submit-form">
@@ -104,27 +155,45 @@ export default function AppDetail() {
                 <span className="small">Release notes (optional, shown in the marketplace changelog)</span>
                 <textarea name="releaseNotes" rows={2} maxLength={5000} placeholder="What changed in this version" />
               </label>
-              <SubmitButton className="button primary" busyLabel="Submitting…">{app.status === "APPROVED" ? "Submit update for review" : "Submit for review"}</SubmitButton>
+              <SubmitButton className="button primary" busyLabel="Submitting…">
+                {app.status === "APPROVED" ? "Submit update for review" : "Submit for review"}
+              </SubmitButton>
             </Form>
           ) : null}
         </div>
       </header>
 
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
-      {!data && saved === "changes" ? <p className="alert success" role="status">Changes saved.</p> : null}
+      {data?.error ? (
+        <p className="alert error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      {!data && saved === "changes" ? (
+        <p className="alert success" role="status">
+          Changes saved.
+        </p>
+      ) : null}
       {saved === "submitted" ? (
-        <p className="alert success" role="status">Submitted for review. You can edit again when the review ends.</p>
+        <p className="alert success" role="status">
+          Submitted for review. You can edit again when the review ends.
+        </p>
       ) : null}
       {app.reviewNotes && !inReview ? (
         <section className="alert warning" aria-labelledby="notes-title">
           <strong id="notes-title">Reviewer notes</strong>
-          <p data-testid="review-notes" style={{ whiteSpace: "pre-wrap", margin: ".3rem 0 0" }}>{app.reviewNotes}</p>
-          <p className="small" style={{ margin: ".3rem 0 0" }}>Make the changes, then submit again.</p>
+          <p data-testid="review-notes" style={{ whiteSpace: "pre-wrap", margin: ".3rem 0 0" }}>
+            {app.reviewNotes}
+          </p>
+          <p className="small" style={{ margin: ".3rem 0 0" }}>
+            Make the changes, then submit again.
+          </p>
         </section>
       ) : null}
       {inReview ? (
         <p className="alert info">
-          {app.updateInReview ? "Your update is in review. The published version stays installable meanwhile." : "Your app is in review. It cannot be edited until the review ends."}
+          {app.updateInReview
+            ? "Your update is in review. The published version stays installable meanwhile."
+            : "Your app is in review. It cannot be edited until the review ends."}
         </p>
       ) : null}
 
@@ -132,17 +201,24 @@ export default function AppDetail() {
         <h2>Credentials</h2>
         <dl className="kv">
           <dt>Client ID</dt>
-          <dd className="copy-row"><code>{app.clientId}</code> <CopyButton value={app.clientId} /></dd>
+          <dd className="copy-row">
+            <code>{app.clientId}</code> <CopyButton value={app.clientId} />
+          </dd>
           <dt>Client secret</dt>
           <dd className="muted">Hidden — shown only once, when it is created.</dd>
         </dl>
         <details className="confirm">
           <summary>Regenerate the client secret…</summary>
-          <p className="muted">A new secret is shown once. The current secret stops working immediately: update your app's server before it next exchanges a code.</p>
+          <p className="muted">
+            A new secret is shown once. The current secret stops working immediately: update your app's server before it
+            next exchanges a code.
+          </p>
           <Form method="post">
             <CsrfInput />
             <input type="hidden" name="intent" value="regenerate-secret" />
-            <SubmitButton className="button danger" busyLabel="Regenerating…">Yes, regenerate the secret</SubmitButton>
+            <SubmitButton className="button danger" busyLabel="Regenerating…">
+              Yes, regenerate the secret
+            </SubmitButton>
           </Form>
         </details>
       </section>
@@ -150,18 +226,46 @@ export default function AppDetail() {
       <section className="card stack" id="test-install" aria-labelledby="test-install-title">
         <div className="section-title">
           <h2 id="test-install-title">Test install on your sandbox</h2>
-          {sandbox.installed ? <span className="badge ok" data-testid="test-install-status">Installed</span> : <span className="badge" data-testid="test-install-status">Not installed</span>}
+          {sandbox.installed ? (
+            <span className="badge ok" data-testid="test-install-status">
+              Installed
+            </span>
+          ) : (
+            <span className="badge" data-testid="test-install-status">
+              Not installed
+            </span>
+          )}
         </div>
-        {saved === "test-uninstalled" ? <p className="alert success" role="status">Uninstalled from your sandbox. Its token no longer works.</p> : null}
-        {saved === "test-installed" && sandbox.installed ? <p className="alert success" role="status">Test install created on your sandbox business.</p> : null}
+        {saved === "test-uninstalled" ? (
+          <p className="alert success" role="status">
+            Uninstalled from your sandbox. Its token no longer works.
+          </p>
+        ) : null}
+        {saved === "test-installed" && sandbox.installed ? (
+          <p className="alert success" role="status">
+            Test install created on your sandbox business.
+          </p>
+        ) : null}
         {newTestInstall ? (
           <div className="stack">
-            <p className="alert warning" role="alert"><strong>Copy these now.</strong> The access token and webhook secret are shown only once.</p>
+            <p className="alert warning" role="alert">
+              <strong>Copy these now.</strong> The access token and webhook secret are shown only once.
+            </p>
             <dl className="kv">
               <dt>Access token</dt>
-              <dd className="copy-row"><code className="secret" data-testid="test-access-token">{newTestInstall.accessToken}</code> <CopyButton value={newTestInstall.accessToken} /></dd>
+              <dd className="copy-row">
+                <code className="secret" data-testid="test-access-token">
+                  {newTestInstall.accessToken}
+                </code>{" "}
+                <CopyButton value={newTestInstall.accessToken} />
+              </dd>
               <dt>Webhook secret</dt>
-              <dd className="copy-row"><code className="secret" data-testid="test-webhook-secret">{newTestInstall.webhookSecret}</code> <CopyButton value={newTestInstall.webhookSecret} /></dd>
+              <dd className="copy-row">
+                <code className="secret" data-testid="test-webhook-secret">
+                  {newTestInstall.webhookSecret}
+                </code>{" "}
+                <CopyButton value={newTestInstall.webhookSecret} />
+              </dd>
             </dl>
             <pre tabIndex={0}>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
   ${publicUrl}/app-api/business`}</pre>
@@ -169,33 +273,69 @@ export default function AppDetail() {
         ) : null}
         {sandbox.installation ? (
           <dl className="kv">
-            <dt>Installation</dt><dd><code>{sandbox.installation.installationId}</code></dd>
-            <dt>Business</dt><dd><code>{sandbox.installation.businessId}</code></dd>
-            <dt>Scopes</dt><dd>{sandbox.installation.scopes.join(", ")}</dd>
-            <dt>Kind</dt><dd>{sandbox.installation.isTestInstall ? "Test install" : "Production install (the app was approved)"}</dd>
+            <dt>Installation</dt>
+            <dd>
+              <code>{sandbox.installation.installationId}</code>
+            </dd>
+            <dt>Business</dt>
+            <dd>
+              <code>{sandbox.installation.businessId}</code>
+            </dd>
+            <dt>Scopes</dt>
+            <dd>{sandbox.installation.scopes.join(", ")}</dd>
+            <dt>Kind</dt>
+            <dd>{sandbox.installation.isTestInstall ? "Test install" : "Production install (the app was approved)"}</dd>
           </dl>
         ) : (
-          <p className="muted">Install the app on your sandbox business without review: you get an access token for the App API and a webhook secret, and your blocks and embeds appear in the sandbox.</p>
+          <p className="muted">
+            Install the app on your sandbox business without review: you get an access token for the App API and a
+            webhook secret, and your blocks and embeds appear in the sandbox.
+          </p>
         )}
         <Form method="post">
           <CsrfInput />
           {sandbox.installed ? (
-            <SubmitButton name="intent" value="test-uninstall" className="button" busyLabel="Uninstalling from your sandbox…">Uninstall from sandbox</SubmitButton>
+            <SubmitButton
+              name="intent"
+              value="test-uninstall"
+              className="button"
+              busyLabel="Uninstalling from your sandbox…"
+            >
+              Uninstall from sandbox
+            </SubmitButton>
           ) : (
-            <SubmitButton name="intent" value="test-install" className="button primary" busyLabel="Installing on your sandbox…">Test-install on sandbox</SubmitButton>
+            <SubmitButton
+              name="intent"
+              value="test-install"
+              className="button primary"
+              busyLabel="Installing on your sandbox…"
+            >
+              Test-install on sandbox
+            </SubmitButton>
           )}
         </Form>
       </section>
 
       {app.status === "APPROVED" && pendingScopes.length ? (
         <p className="alert info">
-          Scopes waiting for approval: {pendingScopes.map((s) => <code key={s}>{s} </code>)} — installed merchants will be asked to approve them after the update is approved.
+          Scopes waiting for approval:{" "}
+          {pendingScopes.map((s) => (
+            <code key={s}>{s} </code>
+          ))}{" "}
+          — installed merchants will be asked to approve them after the update is approved.
         </p>
       ) : null}
 
       <section className="card stack">
         <h2>App details</h2>
-        <AppForm key={data?.values ? "typed" : app.updatedAt} values={values} mode="edit" disabled={inReview} submitLabel="Save changes" errors={data?.errors} />
+        <AppForm
+          key={data?.values ? "typed" : app.updatedAt}
+          values={values}
+          mode="edit"
+          disabled={inReview}
+          submitLabel="Save changes"
+          errors={data?.errors}
+        />
       </section>
 
       <section className="card stack">
@@ -204,14 +344,36 @@ export default function AppDetail() {
           <p className="muted">No version has been approved yet.</p>
         ) : (
           <table className="table">
-            <thead><tr><th>Version</th><th>Scopes</th><th>Approved</th><th>Release notes</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Scopes</th>
+                <th>Approved</th>
+                <th>Release notes</th>
+              </tr>
+            </thead>
             <tbody>
               {versions.map((v) => (
                 <tr key={v.id}>
                   <td>{v.version}</td>
-                  <td data-label="Scopes">{v.scopes.map((s) => <span key={s} className="badge" title={SCOPES[s as Scope]}>{s}</span>)}</td>
-                  <td data-label="Approved">{new Date(v.approvedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
-                  <td data-label="Release notes" className="prewrap small">{v.releaseNotes || <span className="muted">—</span>}</td>
+                  <td data-label="Scopes">
+                    {v.scopes.map((s) => (
+                      <span key={s} className="badge" title={SCOPES[s as Scope]}>
+                        {s}
+                      </span>
+                    ))}
+                  </td>
+                  <td data-label="Approved">
+                    {new Date(v.approvedAt).toLocaleString("en-US", {
+                      dateStyle: "medium",
+                      timeStyle: "short",
+                      timeZone: "UTC",
+                    })}{" "}
+                    UTC
+                  </td>
+                  <td data-label="Release notes" className="prewrap small">
+                    {v.releaseNotes || <span className="muted">—</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

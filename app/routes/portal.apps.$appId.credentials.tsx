@@ -5,7 +5,9 @@ import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
 import { CopyButton } from "~/components/copy-button";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Client credentials${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Client credentials${data ? ` · ${data.app.name}` : ""} · Developer portal` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);
@@ -21,31 +23,46 @@ export default function Credentials() {
   return (
     <div className="stack-lg">
       <header>
-        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <p>
+          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
+        </p>
         <h1>Client credentials</h1>
       </header>
       <section className="card stack">
         <dl className="kv">
           <dt>Client ID</dt>
-          <dd className="copy-row"><code data-testid="client-id">{app.clientId}</code> <CopyButton value={app.clientId} /></dd>
+          <dd className="copy-row">
+            <code data-testid="client-id">{app.clientId}</code> <CopyButton value={app.clientId} />
+          </dd>
         </dl>
         {secret ? (
           <>
             <p className="alert warning" role="alert">
-              <strong>Copy the client secret now.</strong> It will not be shown again. If you lose it, regenerate it: the old one then stops working at once.
+              <strong>Copy the client secret now.</strong> It will not be shown again. If you lose it, regenerate it:
+              the old one then stops working at once.
             </p>
             <div className="copy-row">
-              <code className="secret" data-testid="client-secret">{secret}</code>
+              <code className="secret" data-testid="client-secret">
+                {secret}
+              </code>
               <CopyButton value={secret} label="Copy secret" />
             </div>
-            <p className="muted small">Use it only on your server, for the OAuth token exchange (HTTP Basic: client ID and secret). Never put it in a browser or a mobile app.</p>
+            <p className="muted small">
+              Use it only on your server, for the OAuth token exchange (HTTP Basic: client ID and secret). Never put it
+              in a browser or a mobile app.
+            </p>
           </>
         ) : (
           <p className="alert info">
-            The client secret was shown once and is stored only as a hash. If you lost it, regenerate it on the <Link to={`/portal/apps/${app.id}`}>app page</Link>.
+            The client secret was shown once and is stored only as a hash. If you lost it, regenerate it on the{" "}
+            <Link to={`/portal/apps/${app.id}`}>app page</Link>.
           </p>
         )}
-        <p><Link to={`/portal/apps/${app.id}`} className="button primary">I have saved it — continue</Link></p>
+        <p>
+          <Link to={`/portal/apps/${app.id}`} className="button primary">
+            I have saved it — continue
+          </Link>
+        </p>
       </section>
     </div>
   );

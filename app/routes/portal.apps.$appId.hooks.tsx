@@ -7,7 +7,9 @@ import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);
@@ -26,40 +28,96 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     hookPoint: hookPoint ?? null,
     page: page.page,
     pages: Math.max(1, Math.ceil(total / page.limit)),
-    calls: rows.map((r) => ({ id: r.call.id, hookPoint: r.call.hookPoint, business: r.businessName, success: r.call.success, statusCode: r.call.statusCode, durationMs: r.call.durationMs, error: r.call.error, at: r.call.createdAt.toISOString() })),
+    calls: rows.map((r) => ({
+      id: r.call.id,
+      hookPoint: r.call.hookPoint,
+      business: r.businessName,
+      success: r.call.success,
+      statusCode: r.call.statusCode,
+      durationMs: r.call.durationMs,
+      error: r.call.error,
+      at: r.call.createdAt.toISOString(),
+    })),
   });
 }
 
 export default function HookLog() {
   const data = useLoaderData<typeof loader>();
-  const q = (extra: Record<string, string>) => "?" + new URLSearchParams({ ...(data.hookPoint ? { hookPoint: data.hookPoint } : {}), ...extra });
+  const q = (extra: Record<string, string>) =>
+    "?" + new URLSearchParams({ ...(data.hookPoint ? { hookPoint: data.hookPoint } : {}), ...extra });
   return (
     <div className="stack-lg">
       <header>
-        <p><Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link></p>
+        <p>
+          <Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link>
+        </p>
         <h1>Hook calls</h1>
-        <p className="lead">Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped (fail-open); 5 failures in a row pause a hook for 30 seconds.</p>
+        <p className="lead">
+          Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped
+          (fail-open); 5 failures in a row pause a hook for 30 seconds.
+        </p>
       </header>
       <nav className="pills" aria-label="Hook points">
-        <Link to="?" className={data.hookPoint === null ? "pill active" : "pill"} aria-current={data.hookPoint === null ? "page" : undefined}>All</Link>
+        <Link
+          to="?"
+          className={data.hookPoint === null ? "pill active" : "pill"}
+          aria-current={data.hookPoint === null ? "page" : undefined}
+        >
+          All
+        </Link>
         {HOOK_POINTS.map((h) => (
-          <Link key={h} to={`?hookPoint=${h}`} className={data.hookPoint === h ? "pill active" : "pill"} aria-current={data.hookPoint === h ? "page" : undefined}>{h}</Link>
+          <Link
+            key={h}
+            to={`?hookPoint=${h}`}
+            className={data.hookPoint === h ? "pill active" : "pill"}
+            aria-current={data.hookPoint === h ? "page" : undefined}
+          >
+            {h}
+          </Link>
         ))}
       </nav>
       {data.calls.length === 0 ? (
-        <EmptyState title="No hook calls yet">Declare hooks in the manifest, install the app on your sandbox and check out in its storefront.</EmptyState>
+        <EmptyState title="No hook calls yet">
+          Declare hooks in the manifest, install the app on your sandbox and check out in its storefront.
+        </EmptyState>
       ) : (
         <table className="table" data-testid="hook-calls">
-          <thead><tr><th>When</th><th>Hook point</th><th>Business</th><th>Result</th><th>Duration</th><th>Error</th></tr></thead>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Hook point</th>
+              <th>Business</th>
+              <th>Result</th>
+              <th>Duration</th>
+              <th>Error</th>
+            </tr>
+          </thead>
           <tbody>
             {data.calls.map((c) => (
               <tr key={c.id}>
-                <td className="small">{new Date(c.at).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC</td>
-                <td data-label="Hook point"><code>{c.hookPoint}</code></td>
+                <td className="small">
+                  {new Date(c.at).toLocaleString("en-US", {
+                    dateStyle: "medium",
+                    timeStyle: "medium",
+                    timeZone: "UTC",
+                  })}{" "}
+                  UTC
+                </td>
+                <td data-label="Hook point">
+                  <code>{c.hookPoint}</code>
+                </td>
                 <td data-label="Business">{c.business}</td>
-                <td data-label="Result">{c.success ? <span className="badge ok">OK {c.statusCode}</span> : <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>}</td>
+                <td data-label="Result">
+                  {c.success ? (
+                    <span className="badge ok">OK {c.statusCode}</span>
+                  ) : (
+                    <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>
+                  )}
+                </td>
                 <td data-label="Duration">{c.durationMs} ms</td>
-                <td data-label="Error" className="small muted wide">{c.error ?? ""}</td>
+                <td data-label="Error" className="small muted wide">
+                  {c.error ?? ""}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -68,7 +126,9 @@ export default function HookLog() {
       {data.pages > 1 ? (
         <nav className="row" aria-label="Pages">
           {data.page > 1 ? <Link to={q({ page: String(data.page - 1) })}>← Newer</Link> : null}
-          <span className="muted small">Page {data.page} of {data.pages}</span>
+          <span className="muted small">
+            Page {data.page} of {data.pages}
+          </span>
           {data.page < data.pages ? <Link to={q({ page: String(data.page + 1) })}>Older →</Link> : null}
         </nav>
       ) : null}

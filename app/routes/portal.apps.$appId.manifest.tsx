@@ -21,19 +21,34 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const rows = await context.db.select().from(extensions).where(eq(extensions.appId, app.id));
   // the examples the editor inserts point at the app's own server: the origin of a URL it already uses
   const manifest = (app.manifest ?? {}) as Manifest;
-  const urls = [...(manifest.blocks ?? []).map((b) => b.renderUrl), ...(manifest.embeds ?? []).flatMap((e) => [e.renderUrl, e.scriptUrl]), ...(manifest.adminPages ?? []).map((a) => a.renderUrl), app.redirectUrl];
+  const urls = [
+    ...(manifest.blocks ?? []).map((b) => b.renderUrl),
+    ...(manifest.embeds ?? []).flatMap((e) => [e.renderUrl, e.scriptUrl]),
+    ...(manifest.adminPages ?? []).map((a) => a.renderUrl),
+    app.redirectUrl,
+  ];
   const exampleOrigin = urls.map(exactOrigin).find((o): o is string => !!o) ?? "https://app.example";
   return json({
     exampleOrigin,
     app: { id: app.id, name: app.name, locked: app.status === "PENDING_REVIEW" || app.updateInReview },
     text: JSON.stringify(app.manifest ?? { blocks: [], embeds: [], hooks: [], adminPages: [] }, null, 2),
-    extensions: rows.map((e) => ({ kind: e.kind, key: e.key, isActive: e.isActive })).sort((a, b) => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`)),
+    extensions: rows
+      .map((e) => ({ kind: e.kind, key: e.key, isActive: e.isActive }))
+      .sort((a, b) => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`)),
   });
 }
 
 type Result = { text: string; errors: string[]; plan: SyncPlan | null; framing: FramingResult[]; saved: boolean };
 
-const refused = { error: (e: ApiError, form: FormData): Result => ({ text: String(form.get("manifest") ?? ""), errors: [e.message], plan: null, framing: [], saved: false }) };
+const refused = {
+  error: (e: ApiError, form: FormData): Result => ({
+    text: String(form.get("manifest") ?? ""),
+    errors: [e.message],
+    plan: null,
+    framing: [],
+    saved: false,
+  }),
+};
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);
@@ -66,25 +81,52 @@ export default function ManifestPage() {
   return (
     <div className="stack-lg">
       <header>
-        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <p>
+          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
+        </p>
         <h1>Manifest</h1>
-        <p className="lead">Blocks, embeds, hooks and admin pages, as JSON. Check shows what saving would change; saving syncs extensions at once (new ones active, changed ones updated in place, removed ones deactivated, never deleted).</p>
+        <p className="lead">
+          Blocks, embeds, hooks and admin pages, as JSON. Check shows what saving would change; saving syncs extensions
+          at once (new ones active, changed ones updated in place, removed ones deactivated, never deleted).
+        </p>
       </header>
-      {app.locked ? <p className="alert info">The app is in review: the manifest can be checked but not saved until the review ends.</p> : null}
-      {result?.saved ? <p className="alert success" role="status">Manifest saved and synced.</p> : null}
+      {app.locked ? (
+        <p className="alert info">
+          The app is in review: the manifest can be checked but not saved until the review ends.
+        </p>
+      ) : null}
+      {result?.saved ? (
+        <p className="alert success" role="status">
+          Manifest saved and synced.
+        </p>
+      ) : null}
       {result?.errors.length ? (
         <div className="alert error" role="alert">
           <strong>The manifest has problems:</strong>
-          <ul data-testid="manifest-errors">{result.errors.map((e) => <li key={e}><code>{e}</code></li>)}</ul>
+          <ul data-testid="manifest-errors">
+            {result.errors.map((e) => (
+              <li key={e}>
+                <code>{e}</code>
+              </li>
+            ))}
+          </ul>
         </div>
       ) : null}
       <div className="builder-grid">
         <Form method="post" className="stack">
           <CsrfInput />
-          <ManifestEditor text={result?.text ?? text} checkUrl={`/portal/apps/${app.id}/manifest/lint`} exampleOrigin={exampleOrigin} />
+          <ManifestEditor
+            text={result?.text ?? text}
+            checkUrl={`/portal/apps/${app.id}/manifest/lint`}
+            exampleOrigin={exampleOrigin}
+          />
           <div className="row">
-            <button type="submit" name="intent" value="check" className="button" disabled={busy}>Check</button>
-            <button type="submit" name="intent" value="save" className="button primary" disabled={busy || app.locked}>{busy ? "Working…" : "Save manifest"}</button>
+            <button type="submit" name="intent" value="check" className="button" disabled={busy}>
+              Check
+            </button>
+            <button type="submit" name="intent" value="save" className="button primary" disabled={busy || app.locked}>
+              {busy ? "Working…" : "Save manifest"}
+            </button>
           </div>
         </Form>
         <aside className="panel stack">
@@ -92,10 +134,24 @@ export default function ManifestPage() {
             <section>
               <h2>{result?.saved ? "What changed" : "What saving would change"}</h2>
               <ul className="plan" data-testid="sync-plan">
-                {plan.created.map((x) => <li key={x}><span className="badge ok">create</span> <code>{x}</code></li>)}
-                {plan.updated.map((x) => <li key={x}><span className="badge info">update</span> <code>{x}</code></li>)}
-                {plan.deactivated.map((x) => <li key={x}><span className="badge warn">deactivate</span> <code>{x}</code></li>)}
-                {plan.created.length + plan.updated.length + plan.deactivated.length === 0 ? <li className="muted">No changes.</li> : null}
+                {plan.created.map((x) => (
+                  <li key={x}>
+                    <span className="badge ok">create</span> <code>{x}</code>
+                  </li>
+                ))}
+                {plan.updated.map((x) => (
+                  <li key={x}>
+                    <span className="badge info">update</span> <code>{x}</code>
+                  </li>
+                ))}
+                {plan.deactivated.map((x) => (
+                  <li key={x}>
+                    <span className="badge warn">deactivate</span> <code>{x}</code>
+                  </li>
+                ))}
+                {plan.created.length + plan.updated.length + plan.deactivated.length === 0 ? (
+                  <li className="muted">No changes.</li>
+                ) : null}
               </ul>
             </section>
           ) : null}
@@ -104,16 +160,29 @@ export default function ManifestPage() {
               <h2>Framing check</h2>
               <ul className="plan" data-testid="framing">
                 {result.framing.map((f) => (
-                  <li key={f.field}>{f.ok ? <span className="badge ok">frameable</span> : <span className="badge warn">warning</span>} <code>{f.field}</code>{f.problem ? <div className="small muted">{f.problem}</div> : null}</li>
+                  <li key={f.field}>
+                    {f.ok ? <span className="badge ok">frameable</span> : <span className="badge warn">warning</span>}{" "}
+                    <code>{f.field}</code>
+                    {f.problem ? <div className="small muted">{f.problem}</div> : null}
+                  </li>
                 ))}
               </ul>
             </section>
           ) : null}
           <section>
             <h2>Extensions</h2>
-            {extensions.length === 0 ? <p className="muted">None yet.</p> : (
+            {extensions.length === 0 ? (
+              <p className="muted">None yet.</p>
+            ) : (
               <ul className="plan">
-                {extensions.map((e) => <li key={`${e.kind}:${e.key}`}><code>{e.kind}:{e.key}</code> {e.isActive ? <span className="badge ok">active</span> : <span className="badge">deactivated</span>}</li>)}
+                {extensions.map((e) => (
+                  <li key={`${e.kind}:${e.key}`}>
+                    <code>
+                      {e.kind}:{e.key}
+                    </code>{" "}
+                    {e.isActive ? <span className="badge ok">active</span> : <span className="badge">deactivated</span>}
+                  </li>
+                ))}
               </ul>
             )}
           </section>

@@ -8,14 +8,23 @@ import { BlockFrame } from "~/components/block-frame";
 import { SettingsForm } from "~/components/settings-form";
 import { EmptyState } from "~/components/area-layout";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Block preview${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Block preview${data ? ` · ${data.app.name}` : ""} · Developer portal` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { business, app } = await requireDeveloperApp(request, context, params.appId);
   const manifest = (app.manifest as Manifest | null) ?? {};
   const blocks = manifest.blocks ?? [];
   // the blocks' iframes and their JSON-Schema settings forms (page-csp.server.ts)
-  return json({ app: { id: app.id, name: app.name }, blocks, businessId: business?.id ?? "", locale: business?.locale ?? "en-US", cspFrameOrigins: blocks.map((b) => b.renderUrl), cspEval: true });
+  return json({
+    app: { id: app.id, name: app.name },
+    blocks,
+    businessId: business?.id ?? "",
+    locale: business?.locale ?? "en-US",
+    cspFrameOrigins: blocks.map((b) => b.renderUrl),
+    cspEval: true,
+  });
 }
 
 function BlockPreview({ block, businessId, locale }: { block: BlockDef; businessId: string; locale: string }) {
@@ -29,11 +38,28 @@ function BlockPreview({ block, businessId, locale }: { block: BlockDef; business
       {block.description ? <p className="muted">{block.description}</p> : null}
       <div className="builder-grid">
         <div className="canvas">
-          <BlockFrame blockId={`preview-${block.blockType}`} renderUrl={block.renderUrl} settings={settings} businessId={businessId} locale={locale} mode="editor" title={`${block.name} preview`} />
+          <BlockFrame
+            blockId={`preview-${block.blockType}`}
+            renderUrl={block.renderUrl}
+            settings={settings}
+            businessId={businessId}
+            locale={locale}
+            mode="editor"
+            title={`${block.name} preview`}
+          />
         </div>
         <aside className="panel">
           <h3>Settings</h3>
-          {block.settingsSchema ? <SettingsForm schema={block.settingsSchema} value={settings} onChange={setSettings} idPrefix={`preview-${block.blockType}`} /> : <p className="muted">This block has no settings.</p>}
+          {block.settingsSchema ? (
+            <SettingsForm
+              schema={block.settingsSchema}
+              value={settings}
+              onChange={setSettings}
+              idPrefix={`preview-${block.blockType}`}
+            />
+          ) : (
+            <p className="muted">This block has no settings.</p>
+          )}
           <details>
             <summary className="small">Settings sent to the block</summary>
             <pre tabIndex={0}>{JSON.stringify(settings, null, 2)}</pre>
@@ -49,12 +75,19 @@ export default function Preview() {
   return (
     <div className="stack-lg">
       <header>
-        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <p>
+          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
+        </p>
         <h1>Block preview</h1>
-        <p className="lead">Each block of the manifest as the site builder shows it, before any install. Change a setting: the block receives SERVICE_BLOCK_UPDATE at once, without reloading.</p>
+        <p className="lead">
+          Each block of the manifest as the site builder shows it, before any install. Change a setting: the block
+          receives SERVICE_BLOCK_UPDATE at once, without reloading.
+        </p>
       </header>
       {blocks.length === 0 ? (
-        <EmptyState title="No blocks in the manifest">Add blocks in the <Link to={`/portal/apps/${app.id}/manifest`}>manifest</Link> to preview them here.</EmptyState>
+        <EmptyState title="No blocks in the manifest">
+          Add blocks in the <Link to={`/portal/apps/${app.id}/manifest`}>manifest</Link> to preview them here.
+        </EmptyState>
       ) : (
         blocks.map((b) => <BlockPreview key={b.blockType} block={b} businessId={businessId} locale={locale} />)
       )}

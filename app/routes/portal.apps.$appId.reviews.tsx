@@ -19,9 +19,20 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);
   const pageParam = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
-  const { rows, total } = await listAppReviews(context.db, app.id, { limit: PER_PAGE, offset: (page - 1) * PER_PAGE, includeHidden: true });
+  const { rows, total } = await listAppReviews(context.db, app.id, {
+    limit: PER_PAGE,
+    offset: (page - 1) * PER_PAGE,
+    includeHidden: true,
+  });
   return json({
-    app: { id: app.id, name: app.name, slug: app.slug, status: app.status, rating: app.ratingAvg === null ? null : Number(app.ratingAvg), ratingCount: app.ratingCount },
+    app: {
+      id: app.id,
+      name: app.name,
+      slug: app.slug,
+      status: app.status,
+      rating: app.ratingAvg === null ? null : Number(app.ratingAvg),
+      ratingCount: app.ratingCount,
+    },
     reviews: rows,
     total,
     page,
@@ -35,21 +46,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
  * typed is lost.
  */
 const refused = {
-  error: (e: ApiError, form: FormData) => ({ reviewId: String(form.get("reviewId") ?? ""), error: e.message, unsent: e.status === 409 ? String(form.get("body") ?? "") : null }),
+  error: (e: ApiError, form: FormData) => ({
+    reviewId: String(form.get("reviewId") ?? ""),
+    error: e.message,
+    unsent: e.status === 409 ? String(form.get("body") ?? "") : null,
+  }),
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId);
   return formAction(request, context, refused, async (form) => {
-  const reviewId = String(form.get("reviewId") ?? "");
-  const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });
-  if (!parsed.success) return json({ reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}`, unsent: null }, 400);
-  await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
-  return redirect(`/portal/apps/${app.id}/reviews?replied=${encodeURIComponent(reviewId)}#${reviewId}`);
+    const reviewId = String(form.get("reviewId") ?? "");
+    const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });
+    if (!parsed.success)
+      return json(
+        { reviewId, error: `Reply ${describeZodError(parsed.error).replace(/^body: /, "")}`, unsent: null },
+        400,
+      );
+    await replyToReview(context.db, account.id, app.id, reviewId, parsed.data.body);
+    return redirect(`/portal/apps/${app.id}/reviews?replied=${encodeURIComponent(reviewId)}#${reviewId}`);
   });
 }
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
 export default function AppReviews() {
   const { app, reviews, total, page, pages } = useLoaderData<typeof loader>();
@@ -58,56 +78,84 @@ export default function AppReviews() {
   return (
     <div className="stack-lg">
       <header className="stack">
-        <p><Link to={`/portal/apps/${app.id}`}>← {app.name}</Link></p>
+        <p>
+          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
+        </p>
         <h1>Reviews</h1>
-        <p className="lead">What merchants who installed {app.name} say. You can answer each review once, publicly, on the marketplace page.</p>
+        <p className="lead">
+          What merchants who installed {app.name} say. You can answer each review once, publicly, on the marketplace
+          page.
+        </p>
         <RatingSummary rating={app.rating} count={app.ratingCount} />
       </header>
-      {params.get("replied") && !result ? <p className="alert success" role="status">Your reply is published.</p> : null}
+      {params.get("replied") && !result ? (
+        <p className="alert success" role="status">
+          Your reply is published.
+        </p>
+      ) : null}
       {total === 0 ? (
-        <p className="alert info">{app.status === "APPROVED" ? "No reviews yet. Merchants with a production installation can review the app from their Apps page." : "Reviews start once the app is approved and merchants install it."}</p>
+        <p className="alert info">
+          {app.status === "APPROVED"
+            ? "No reviews yet. Merchants with a production installation can review the app from their Apps page."
+            : "Reviews start once the app is approved and merchants install it."}
+        </p>
       ) : (
-        <div className="card"><ul className="review-list">
-          {reviews.map((r) => (
-            <li key={r.id} id={r.id} className="review-item stack-sm" data-testid="portal-review">
-              <div className="review-head">
-                <Stars value={r.rating} label={`${r.rating} out of 5 stars`} />
-                <strong>{r.businessName}</strong>
-                <span className="muted small">{dateText(r.createdAt)}</span>
-                {r.hidden ? <span className="badge warn">hidden: {r.hiddenReason}</span> : null}
-              </div>
-              {r.body ? <p className="prewrap">{r.body}</p> : <p className="muted small">No text, rating only.</p>}
-              {r.reply ? (
-                <>
-                  {result?.unsent && result.reviewId === r.id ? (
-                    <div className="alert warning stack-sm" role="alert">
-                      <p>This review was already answered (in another tab or by a teammate). A review is answered once, so your text was not published; the reply below is the one merchants see.</p>
-                      <details>
-                        <summary>Your text that was not published</summary>
-                        <p className="prewrap">{result.unsent}</p>
-                      </details>
+        <div className="card">
+          <ul className="review-list">
+            {reviews.map((r) => (
+              <li key={r.id} id={r.id} className="review-item stack-sm" data-testid="portal-review">
+                <div className="review-head">
+                  <Stars value={r.rating} label={`${r.rating} out of 5 stars`} />
+                  <strong>{r.businessName}</strong>
+                  <span className="muted small">{dateText(r.createdAt)}</span>
+                  {r.hidden ? <span className="badge warn">hidden: {r.hiddenReason}</span> : null}
+                </div>
+                {r.body ? <p className="prewrap">{r.body}</p> : <p className="muted small">No text, rating only.</p>}
+                {r.reply ? (
+                  <>
+                    {result?.unsent && result.reviewId === r.id ? (
+                      <div className="alert warning stack-sm" role="alert">
+                        <p>
+                          This review was already answered (in another tab or by a teammate). A review is answered once,
+                          so your text was not published; the reply below is the one merchants see.
+                        </p>
+                        <details>
+                          <summary>Your text that was not published</summary>
+                          <p className="prewrap">{result.unsent}</p>
+                        </details>
+                      </div>
+                    ) : null}
+                    <div className="review-reply" data-testid="portal-reply">
+                      <p className="small">
+                        <strong>Your reply</strong> <span className="muted">{dateText(r.reply.createdAt)}</span>
+                      </p>
+                      <p className="prewrap">{r.reply.body}</p>
                     </div>
-                  ) : null}
-                  <div className="review-reply" data-testid="portal-reply">
-                    <p className="small"><strong>Your reply</strong> <span className="muted">{dateText(r.reply.createdAt)}</span></p>
-                    <p className="prewrap">{r.reply.body}</p>
-                  </div>
-                </>
-              ) : (
-                <Form method="post" className="stack-sm">
-                  <CsrfInput />
-                  <input type="hidden" name="reviewId" value={r.id} />
-                  <label className="field">
-                    <span className="small">Reply to {r.businessName} (once, public)</span>
-                    <textarea name="body" rows={2} maxLength={REVIEW_BODY_MAX} required />
-                  </label>
-                  {result?.error && result.reviewId === r.id ? <p className="alert error" role="alert">{result.error}</p> : null}
-                  <div><SubmitButton className="button small" busyLabel="Publishing…">Publish reply</SubmitButton></div>
-                </Form>
-              )}
-            </li>
-          ))}
-        </ul></div>
+                  </>
+                ) : (
+                  <Form method="post" className="stack-sm">
+                    <CsrfInput />
+                    <input type="hidden" name="reviewId" value={r.id} />
+                    <label className="field">
+                      <span className="small">Reply to {r.businessName} (once, public)</span>
+                      <textarea name="body" rows={2} maxLength={REVIEW_BODY_MAX} required />
+                    </label>
+                    {result?.error && result.reviewId === r.id ? (
+                      <p className="alert error" role="alert">
+                        {result.error}
+                      </p>
+                    ) : null}
+                    <div>
+                      <SubmitButton className="button small" busyLabel="Publishing…">
+                        Publish reply
+                      </SubmitButton>
+                    </div>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       <Pagination page={page} pages={pages} path={`/portal/apps/${app.id}/reviews`} />
     </div>

@@ -4,15 +4,25 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { parsePagination, type ApiError } from "~/platform/core/http.server";
-import { appDeliveries, appRegistrations, redeliverForApp, testRegistrationForApp } from "~/platform/webhooks/developer-view.server";
+import {
+  appDeliveries,
+  appRegistrations,
+  redeliverForApp,
+  testRegistrationForApp,
+} from "~/platform/webhooks/developer-view.server";
 import { isListening } from "~/platform/devtools/relay.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` },
+];
 
-const fmt = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—");
+const fmt = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC"
+    : "—";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);
@@ -25,21 +35,47 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   } catch {
     /* fall back to the first page */
   }
-  const log = selected && registrations.some((r) => r.webhook.id === selected) ? await appDeliveries(context.db, app.id, selected, page) : null;
+  const log =
+    selected && registrations.some((r) => r.webhook.id === selected)
+      ? await appDeliveries(context.db, app.id, selected, page)
+      : null;
   return json({
     app: { id: app.id, name: app.name },
     listening: await isListening(context.db, app.id),
     registrations: registrations.map((r) => ({
-      id: r.webhook.id, url: r.webhook.url, events: r.webhook.events, isActive: r.webhook.isActive, disabledReason: r.webhook.disabledReason,
-      businessName: r.businessName, installed: r.installationStatus === "ACTIVE", isTestInstall: r.isTestInstall, isInstallDefault: r.webhook.isInstallDefault,
+      id: r.webhook.id,
+      url: r.webhook.url,
+      events: r.webhook.events,
+      isActive: r.webhook.isActive,
+      disabledReason: r.webhook.disabledReason,
+      businessName: r.businessName,
+      installed: r.installationStatus === "ACTIVE",
+      isTestInstall: r.isTestInstall,
+      isInstallDefault: r.webhook.isInstallDefault,
     })),
     selected,
     page: page.page,
     total: log?.total ?? 0,
     deliveries: (log?.rows ?? []).map(({ delivery: d, attempts }) => ({
-      id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode, lastDurationMs: d.lastDurationMs,
-      nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null, createdAt: d.createdAt.toISOString(), body: d.body,
-      tries: attempts.map((a) => ({ id: a.id, n: a.attemptNo, at: a.createdAt.toISOString(), success: a.success, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, response: a.responseExcerpt })),
+      id: d.id,
+      event: d.event,
+      status: d.status,
+      attempts: d.attempts,
+      lastStatusCode: d.lastStatusCode,
+      lastDurationMs: d.lastDurationMs,
+      nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+      createdAt: d.createdAt.toISOString(),
+      body: d.body,
+      tries: attempts.map((a) => ({
+        id: a.id,
+        n: a.attemptNo,
+        at: a.createdAt.toISOString(),
+        success: a.success,
+        statusCode: a.statusCode,
+        durationMs: a.durationMs,
+        error: a.error,
+        response: a.responseExcerpt,
+      })),
     })),
   });
 }
@@ -57,7 +93,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (form.get("intent") === "test") {
       // "Send a test": webhook.test now, no retries, not a delivery; relayed to `storefront-apps listen` on a test installation
       const webhookId = String(form.get("webhookId") ?? "");
-      return json({ test: { webhookId, ...(await testRegistrationForApp(context.db, context.env, app.id, webhookId)) } });
+      return json({
+        test: { webhookId, ...(await testRegistrationForApp(context.db, context.env, app.id, webhookId)) },
+      });
     }
     await redeliverForApp(context.db, app.id, String(form.get("deliveryId") ?? ""));
     const back = new URL(request.url);
@@ -66,7 +104,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const tone = (status: string) => (status === "SUCCEEDED" ? "ok" : status === "FAILED" ? "danger" : status === "RETRYING" ? "warn" : "info");
+const tone = (status: string) =>
+  status === "SUCCEEDED" ? "ok" : status === "FAILED" ? "danger" : status === "RETRYING" ? "warn" : "info";
 
 export default function AppWebhooks() {
   const data = useLoaderData<typeof loader>();
@@ -77,28 +116,65 @@ export default function AppWebhooks() {
   return (
     <div className="stack-lg">
       <header>
-        <p><Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link></p>
+        <p>
+          <Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link>
+        </p>
         <h1>Webhooks</h1>
-        <p className="lead">Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.</p>
+        <p className="lead">
+          Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.
+        </p>
       </header>
       {data.listening ? (
         <p className="alert info" role="note">
-          <code>storefront-apps listen</code> is connected: the deliveries and tests of your test installation go to it, and from it to your local server.
+          <code>storefront-apps listen</code> is connected: the deliveries and tests of your test installation go to it,
+          and from it to your local server.
         </p>
       ) : null}
-      {params.get("redelivered") ? <p className="alert success" role="status">A new attempt was queued; it keeps the same X-Service-Event-Id.</p> : null}
+      {params.get("redelivered") ? (
+        <p className="alert success" role="status">
+          A new attempt was queued; it keeps the same X-Service-Event-Id.
+        </p>
+      ) : null}
       {data.registrations.length === 0 ? (
-        <EmptyState title="No webhook registrations yet">Registrations appear when a business installs the app (with a webhook URL set) or when the app calls POST /webhooks.</EmptyState>
+        <EmptyState title="No webhook registrations yet">
+          Registrations appear when a business installs the app (with a webhook URL set) or when the app calls POST
+          /webhooks.
+        </EmptyState>
       ) : (
         <table className="table">
-          <thead><tr><th>Business</th><th>Endpoint</th><th>Events</th><th>State</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Business</th>
+              <th>Endpoint</th>
+              <th>Events</th>
+              <th>State</th>
+            </tr>
+          </thead>
           <tbody>
             {data.registrations.map((r) => (
               <tr key={r.id} className={r.id === data.selected ? "selected" : undefined}>
-                <td>{r.businessName} {r.isTestInstall ? <span className="badge info">test</span> : null}{!r.installed ? <span className="badge">uninstalled</span> : null}</td>
-                <td data-label="Endpoint" className="wide"><Link to={`?webhook=${r.id}`}><code>{r.url}</code></Link>{r.isInstallDefault ? <div className="muted small">install registration</div> : null}</td>
-                <td data-label="Events" className="small wide">{r.events.length ? r.events.join(", ") : <span className="muted">none</span>}</td>
-                <td data-label="State">{r.isActive ? <span className="badge ok">active</span> : <span className="badge danger">{r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}</span>}</td>
+                <td>
+                  {r.businessName} {r.isTestInstall ? <span className="badge info">test</span> : null}
+                  {!r.installed ? <span className="badge">uninstalled</span> : null}
+                </td>
+                <td data-label="Endpoint" className="wide">
+                  <Link to={`?webhook=${r.id}`}>
+                    <code>{r.url}</code>
+                  </Link>
+                  {r.isInstallDefault ? <div className="muted small">install registration</div> : null}
+                </td>
+                <td data-label="Events" className="small wide">
+                  {r.events.length ? r.events.join(", ") : <span className="muted">none</span>}
+                </td>
+                <td data-label="State">
+                  {r.isActive ? (
+                    <span className="badge ok">active</span>
+                  ) : (
+                    <span className="badge danger">
+                      {r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}
+                    </span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -113,17 +189,24 @@ export default function AppWebhooks() {
                 <CsrfInput />
                 <input type="hidden" name="intent" value="test" />
                 <input type="hidden" name="webhookId" value={selected.id} />
-                <SubmitButton className="button small" busyLabel="Sending…">Send a test</SubmitButton>
+                <SubmitButton className="button small" busyLabel="Sending…">
+                  Send a test
+                </SubmitButton>
               </Form>
             ) : null}
           </div>
           {tested && tested.webhookId === data.selected ? (
             <p className={`alert ${tested.success ? "success" : "danger"}`} role="status">
-              {tested.success ? "Test delivered" : "Test failed"}: {tested.statusCode ? `HTTP ${tested.statusCode}` : "no answer"} in {tested.durationMs} ms{tested.error && !tested.error.startsWith("HTTP ") ? ` (${tested.error})` : ""}. A test is not a delivery: it is not listed below.
+              {tested.success ? "Test delivered" : "Test failed"}:{" "}
+              {tested.statusCode ? `HTTP ${tested.statusCode}` : "no answer"} in {tested.durationMs} ms
+              {tested.error && !tested.error.startsWith("HTTP ") ? ` (${tested.error})` : ""}. A test is not a delivery:
+              it is not listed below.
             </p>
           ) : null}
           {data.deliveries.length === 0 ? (
-            <EmptyState title="No deliveries yet">Deliveries appear here when subscribed events happen on the business.</EmptyState>
+            <EmptyState title="No deliveries yet">
+              Deliveries appear here when subscribed events happen on the business.
+            </EmptyState>
           ) : (
             <ul className="delivery-list">
               {data.deliveries.map((d) => (
@@ -131,21 +214,53 @@ export default function AppWebhooks() {
                   <details>
                     <summary>
                       <span className={`badge ${tone(d.status)}`}>{d.status}</span> <code>{d.event}</code>
-                      <span className="muted small"> · {fmt(d.createdAt)} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}{d.lastStatusCode ? ` · last HTTP ${d.lastStatusCode}` : ""}{d.lastDurationMs !== null ? ` in ${d.lastDurationMs} ms` : ""}</span>
-                      {d.nextAttemptAt ? <span className="muted small"> · next attempt {fmt(d.nextAttemptAt)}</span> : null}
+                      <span className="muted small">
+                        {" "}
+                        · {fmt(d.createdAt)} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
+                        {d.lastStatusCode ? ` · last HTTP ${d.lastStatusCode}` : ""}
+                        {d.lastDurationMs !== null ? ` in ${d.lastDurationMs} ms` : ""}
+                      </span>
+                      {d.nextAttemptAt ? (
+                        <span className="muted small"> · next attempt {fmt(d.nextAttemptAt)}</span>
+                      ) : null}
                     </summary>
                     <div className="stack">
-                      <p className="small">Delivery (X-Service-Event-Id): <code>{d.id}</code></p>
+                      <p className="small">
+                        Delivery (X-Service-Event-Id): <code>{d.id}</code>
+                      </p>
                       <table className="table">
-                        <thead><tr><th>#</th><th>When</th><th>Result</th><th>Duration</th><th>Response</th></tr></thead>
+                        <thead>
+                          <tr>
+                            <th>#</th>
+                            <th>When</th>
+                            <th>Result</th>
+                            <th>Duration</th>
+                            <th>Response</th>
+                          </tr>
+                        </thead>
                         <tbody>
                           {d.tries.map((a) => (
                             <tr key={a.id}>
                               <td data-label="Attempt">{a.n}</td>
-                              <td data-label="When" className="small">{fmt(a.at)}</td>
-                              <td data-label="Result">{a.success ? <span className="badge ok">HTTP {a.statusCode}</span> : <span className="badge danger">{a.statusCode ? `HTTP ${a.statusCode}` : "no answer"}</span>} <span className="small muted">{a.error && !a.error.startsWith("HTTP ") ? a.error : ""}</span></td>
+                              <td data-label="When" className="small">
+                                {fmt(a.at)}
+                              </td>
+                              <td data-label="Result">
+                                {a.success ? (
+                                  <span className="badge ok">HTTP {a.statusCode}</span>
+                                ) : (
+                                  <span className="badge danger">
+                                    {a.statusCode ? `HTTP ${a.statusCode}` : "no answer"}
+                                  </span>
+                                )}{" "}
+                                <span className="small muted">
+                                  {a.error && !a.error.startsWith("HTTP ") ? a.error : ""}
+                                </span>
+                              </td>
                               <td data-label="Duration">{a.durationMs ?? "—"} ms</td>
-                              <td data-label="Response" className="wide"><code className="small excerpt">{a.response ?? ""}</code></td>
+                              <td data-label="Response" className="wide">
+                                <code className="small excerpt">{a.response ?? ""}</code>
+                              </td>
                             </tr>
                           ))}
                         </tbody>
@@ -157,7 +272,9 @@ export default function AppWebhooks() {
                       <Form method="post">
                         <CsrfInput />
                         <input type="hidden" name="deliveryId" value={d.id} />
-                        <SubmitButton className="button small" busyLabel="Queueing…">Redeliver</SubmitButton>
+                        <SubmitButton className="button small" busyLabel="Queueing…">
+                          Redeliver
+                        </SubmitButton>
                       </Form>
                     </div>
                   </details>
@@ -168,7 +285,9 @@ export default function AppWebhooks() {
           {pages > 1 ? (
             <nav className="row" aria-label="Pages">
               {data.page > 1 ? <Link to={`?webhook=${data.selected}&page=${data.page - 1}`}>← Newer</Link> : null}
-              <span className="muted small">Page {data.page} of {pages}</span>
+              <span className="muted small">
+                Page {data.page} of {pages}
+              </span>
               {data.page < pages ? <Link to={`?webhook=${data.selected}&page=${data.page + 1}`}>Older →</Link> : null}
             </nav>
           ) : null}

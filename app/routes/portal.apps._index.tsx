@@ -13,7 +13,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account } = await requireDeveloper(request, context);
   const { rows } = await listDeveloperApps(context.db, account.id, { limit: 100, offset: 0 });
   return json({
-    apps: rows.map((a) => ({ id: a.id, name: a.name, slug: a.slug, category: a.category, version: a.version, status: a.status, updateInReview: a.updateInReview, rejected: a.status === "DRAFT" && !!a.reviewNotes, updatedAt: a.updatedAt.toISOString() })),
+    apps: rows.map((a) => ({
+      id: a.id,
+      name: a.name,
+      slug: a.slug,
+      category: a.category,
+      version: a.version,
+      status: a.status,
+      updateInReview: a.updateInReview,
+      rejected: a.status === "DRAFT" && !!a.reviewNotes,
+      updatedAt: a.updatedAt.toISOString(),
+    })),
   });
 }
 
@@ -26,24 +36,53 @@ export default function MyApps() {
           <h1>My apps</h1>
           <p className="lead">Create apps, test them on your sandbox, and submit them for review.</p>
         </div>
-        <Link to="/portal/apps/new" className="button primary">Create app</Link>
+        <Link to="/portal/apps/new" className="button primary">
+          Create app
+        </Link>
       </header>
       {apps.length === 0 ? (
         <EmptyState title="You have no apps yet">
           <p>Create your first app to get a client ID and secret, then test-install it on your sandbox business.</p>
-          <p><Link to="/portal/apps/new" className="button primary">Create your first app</Link></p>
+          <p>
+            <Link to="/portal/apps/new" className="button primary">
+              Create your first app
+            </Link>
+          </p>
         </EmptyState>
       ) : (
         <table className="table">
-          <thead><tr><th>App</th><th>Category</th><th>Version</th><th>Status</th><th>Last change</th></tr></thead>
+          <thead>
+            <tr>
+              <th>App</th>
+              <th>Category</th>
+              <th>Version</th>
+              <th>Status</th>
+              <th>Last change</th>
+            </tr>
+          </thead>
           <tbody>
             {apps.map((a) => (
               <tr key={a.id}>
-                <td><Link to={`/portal/apps/${a.id}`}><strong>{a.name}</strong></Link><div className="muted small">{a.slug}</div></td>
+                <td>
+                  <Link to={`/portal/apps/${a.id}`}>
+                    <strong>{a.name}</strong>
+                  </Link>
+                  <div className="muted small">{a.slug}</div>
+                </td>
                 <td data-label="Category">{CATEGORY_LABELS[a.category as Category] ?? a.category}</td>
                 <td data-label="Version">{a.version}</td>
-                <td data-label="Status"><AppStatusBadge status={a.status} updateInReview={a.updateInReview} /> {a.rejected ? <span className="badge danger">Changes requested</span> : null}</td>
-                <td data-label="Last change" className="muted small">{new Date(a.updatedAt).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC</td>
+                <td data-label="Status">
+                  <AppStatusBadge status={a.status} updateInReview={a.updateInReview} />{" "}
+                  {a.rejected ? <span className="badge danger">Changes requested</span> : null}
+                </td>
+                <td data-label="Last change" className="muted small">
+                  {new Date(a.updatedAt).toLocaleString("en-US", {
+                    dateStyle: "medium",
+                    timeStyle: "short",
+                    timeZone: "UTC",
+                  })}{" "}
+                  UTC
+                </td>
               </tr>
             ))}
           </tbody>

@@ -13,7 +13,10 @@ export const meta: MetaFunction = () => [{ title: "Create app · Developer porta
 
 /** A taken slug next to the slug field, with what was typed. */
 const refused = {
-  error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, APP_LABELS, [{ test: /^The slug /, field: "slug" }]), values: appFormToInput(form, "create") }),
+  error: (e: ApiError, form: FormData) => ({
+    errors: messageFormErrors(e.message, APP_LABELS, [{ test: /^The slug /, field: "slug" }]),
+    values: appFormToInput(form, "create"),
+  }),
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -28,7 +31,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = createAppSchema(context.env).safeParse(input);
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, APP_LABELS), values: input }, 400);
     const { app, clientSecret } = await createApp(context.db, context.env, account.id, parsed.data);
-    return redirect(`/portal/apps/${app.id}/credentials`, { headers: { "Set-Cookie": await flashSecret(request, context.env, app.id, clientSecret) } });
+    return redirect(`/portal/apps/${app.id}/credentials`, {
+      headers: { "Set-Cookie": await flashSecret(request, context.env, app.id, clientSecret) },
+    });
   });
 }
 
@@ -38,9 +43,13 @@ export default function NewApp() {
   return (
     <div className="stack-lg">
       <header>
-        <p><Link to="/portal/apps">← My apps</Link></p>
+        <p>
+          <Link to="/portal/apps">← My apps</Link>
+        </p>
         <h1>Create an app</h1>
-        <p className="lead">You get a client ID and a client secret. The secret is shown once, right after this step.</p>
+        <p className="lead">
+          You get a client ID and a client secret. The secret is shown once, right after this step.
+        </p>
       </header>
       <div className="card">
         <AppForm values={values} mode="create" submitLabel="Create app" errors={data?.errors} />

@@ -4,7 +4,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
 import { neighbours, renderDoc } from "~/platform/docs/docs.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "Docs"} · Developer portal` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.title ?? "Docs"} · Developer portal` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireUser(request, context, "DEVELOPER");
@@ -27,14 +29,18 @@ export default function DocPage() {
   return (
     <div className="doc-layout">
       <nav className="doc-toc" aria-label="On this page">
-        <p><Link to="/portal/docs">← Docs</Link></p>
+        <p>
+          <Link to="/portal/docs">← Docs</Link>
+        </p>
         {toc.length ? (
           <>
             <div className="doc-toc-wide">
               <h2 className="doc-toc-title">On this page</h2>
               <ul>
                 {toc.map((h) => (
-                  <li key={h.id}><a href={`#${h.id}`}>{h.text}</a></li>
+                  <li key={h.id}>
+                    <a href={`#${h.id}`}>{h.text}</a>
+                  </li>
                 ))}
               </ul>
             </div>
@@ -43,7 +49,9 @@ export default function DocPage() {
               <summary>On this page</summary>
               <ul>
                 {toc.map((h) => (
-                  <li key={h.id}><a href={`#${h.id}`}>{h.text}</a></li>
+                  <li key={h.id}>
+                    <a href={`#${h.id}`}>{h.text}</a>
+                  </li>
                 ))}
               </ul>
             </details>
@@ -54,8 +62,20 @@ export default function DocPage() {
         {/* Our own Markdown from docs/developers, rendered on the server with raw HTML escaped. */}
         <article className="doc" dangerouslySetInnerHTML={{ __html: html }} />
         <nav className="doc-pager" aria-label="More guides">
-          {prev ? <Link to={`/portal/docs/${prev.slug}`} rel="prev" className="doc-pager-prev"><span className="muted small">Previous</span> {prev.title}</Link> : <span />}
-          {next ? <Link to={`/portal/docs/${next.slug}`} rel="next" className="doc-pager-next"><span className="muted small">Next</span> {next.title}</Link> : <span />}
+          {prev ? (
+            <Link to={`/portal/docs/${prev.slug}`} rel="prev" className="doc-pager-prev">
+              <span className="muted small">Previous</span> {prev.title}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next ? (
+            <Link to={`/portal/docs/${next.slug}`} rel="next" className="doc-pager-next">
+              <span className="muted small">Next</span> {next.title}
+            </Link>
+          ) : (
+            <span />
+          )}
         </nav>
       </div>
     </div>

@@ -22,17 +22,28 @@ export default function Docs() {
       <ul className="doc-cards">
         {docs.map((d) => (
           <li key={d.slug} className="card">
-            <h2><Link to={`/portal/docs/${d.slug}`}>{d.title}</Link></h2>
+            <h2>
+              <Link to={`/portal/docs/${d.slug}`}>{d.title}</Link>
+            </h2>
             <p className="muted">{d.summary}</p>
           </li>
         ))}
         <li className="card">
-          <h2><Link to="/portal/docs/api">App API reference</Link></h2>
-          <p className="muted">Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.</p>
+          <h2>
+            <Link to="/portal/docs/api">App API reference</Link>
+          </h2>
+          <p className="muted">
+            Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.
+          </p>
         </li>
         <li className="card">
-          <h2><Link to="/portal/docs/platform-api">Platform API reference</Link></h2>
-          <p className="muted">The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1 document.</p>
+          <h2>
+            <Link to="/portal/docs/platform-api">Platform API reference</Link>
+          </h2>
+          <p className="muted">
+            The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1
+            document.
+          </p>
         </li>
       </ul>
     </div>

@@ -14,5 +14,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AppApiReference() {
-  return <ApiReference data={useLoaderData<typeof loader>()} heading="App API reference" documentUrl="/app-api/openapi.json" />;
+  return (
+    <ApiReference
+      data={useLoaderData<typeof loader>()}
+      heading="App API reference"
+      documentUrl="/app-api/openapi.json"
+    />
+  );
 }

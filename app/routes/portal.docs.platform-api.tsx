@@ -14,5 +14,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function PlatformApiReference() {
-  return <ApiReference data={useLoaderData<typeof loader>()} heading="Platform API reference" documentUrl="/developer/openapi.json" />;
+  return (
+    <ApiReference
+      data={useLoaderData<typeof loader>()}
+      heading="Platform API reference"
+      documentUrl="/developer/openapi.json"
+    />
+  );
 }

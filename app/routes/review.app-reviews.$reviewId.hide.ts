@@ -12,6 +12,7 @@ export const { loader, action, declared } = platformRoute("/review/app-reviews/{
     body: HideReview,
     answer: { status: 200, schema: AppReview },
     errors: [400, 404],
-    handler: async ({ context, user, params, body }) => hideReview(context.db, user.account.id, params.reviewId, body.reason),
+    handler: async ({ context, user, params, body }) =>
+      hideReview(context.db, user.account.id, params.reviewId, body.reason),
   }),
 });

@@ -6,10 +6,12 @@ import { AppRecord } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/review/apps/{appId}/approve", "REVIEWER", {
   POST: operation({
-    summary: "Approve the app or its update in review: APPROVED, the manifest synced, test installs become production installs",
+    summary:
+      "Approve the app or its update in review: APPROVED, the manifest synced, test installs become production installs",
     params: z.object({ appId: z.string().describe("App id") }),
     answer: { status: 200, schema: AppRecord },
     errors: [404, 409],
-    handler: async ({ context, user, params }) => serializeApp(await approveApp(context.db, user.account.id, params.appId)),
+    handler: async ({ context, user, params }) =>
+      serializeApp(await approveApp(context.db, user.account.id, params.appId)),
   }),
 });

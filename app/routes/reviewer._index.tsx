@@ -11,7 +11,14 @@ export const meta: MetaFunction = () => [{ title: "Review queue · Review consol
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireReviewer(request, context);
   const queue = await context.db
-    .select({ id: apps.id, name: apps.name, category: apps.category, version: apps.version, submittedAt: apps.submittedAt, updateInReview: apps.updateInReview })
+    .select({
+      id: apps.id,
+      name: apps.name,
+      category: apps.category,
+      version: apps.version,
+      submittedAt: apps.submittedAt,
+      updateInReview: apps.updateInReview,
+    })
     .from(apps)
     .where(or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true)))
     .orderBy(asc(apps.submittedAt));
@@ -28,20 +35,40 @@ export default function ReviewQueue() {
         <h1>Review queue</h1>
         <p className="lead">Apps waiting for review, oldest first.</p>
       </header>
-      {done === "approved" ? <p className="alert success" role="status">App approved and published.</p> : null}
-      {done === "rejected" ? <p className="alert success" role="status">App sent back to the developer with your notes.</p> : null}
+      {done === "approved" ? (
+        <p className="alert success" role="status">
+          App approved and published.
+        </p>
+      ) : null}
+      {done === "rejected" ? (
+        <p className="alert success" role="status">
+          App sent back to the developer with your notes.
+        </p>
+      ) : null}
       {queue.length === 0 ? (
         <EmptyState title="Nothing to review">New submissions appear here as developers submit them.</EmptyState>
       ) : (
         <table className="table">
-          <thead><tr><th>App</th><th>Category</th><th>Version</th><th>Submitted</th></tr></thead>
+          <thead>
+            <tr>
+              <th>App</th>
+              <th>Category</th>
+              <th>Version</th>
+              <th>Submitted</th>
+            </tr>
+          </thead>
           <tbody>
             {queue.map((a) => (
               <tr key={a.id}>
-                <td><Link to={`/reviewer/apps/${a.id}`}>{a.name}</Link> {a.updateInReview ? <span className="badge">update</span> : null}</td>
+                <td>
+                  <Link to={`/reviewer/apps/${a.id}`}>{a.name}</Link>{" "}
+                  {a.updateInReview ? <span className="badge">update</span> : null}
+                </td>
                 <td data-label="Category">{a.category}</td>
                 <td data-label="Version">{a.version}</td>
-                <td data-label="Submitted">{a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}</td>
+                <td data-label="Submitted">
+                  {a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}
+                </td>
               </tr>
             ))}
           </tbody>

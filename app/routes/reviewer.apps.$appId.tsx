@@ -13,20 +13,30 @@ import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } f
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` },
+];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireReviewer(request, context);
   const app = await getAppForReview(context.db, params.appId ?? "").catch(orNotFound("App not found"));
   const [[developer], versions] = await Promise.all([
-    context.db.select({ name: accounts.name, email: accounts.email }).from(accounts).where(eq(accounts.id, app.developerId)),
+    context.db
+      .select({ name: accounts.name, email: accounts.email })
+      .from(accounts)
+      .where(eq(accounts.id, app.developerId)),
     listAppVersions(context.db, app.id),
   ]);
   return json({
     app: serializeApp(app),
     developer: developer ?? null,
     inReview: app.status === "PENDING_REVIEW" || app.updateInReview,
-    versions: versions.map((v) => ({ id: v.id, version: v.version, scopes: v.scopes, approvedAt: v.approvedAt.toISOString() })),
+    versions: versions.map((v) => ({
+      id: v.id,
+      version: v.version,
+      scopes: v.scopes,
+      approvedAt: v.approvedAt.toISOString(),
+    })),
   });
 }
 
@@ -43,7 +53,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
     if (intent === "reject") {
       const parsed = rejectSchema.safeParse({ notes: typeof form.get("notes") === "string" ? form.get("notes") : "" });
-      if (!parsed.success) return json({ error: "Notes are required: tell the developer what to change.", field: "notes" }, 400);
+      if (!parsed.success)
+        return json({ error: "Notes are required: tell the developer what to change.", field: "notes" }, 400);
       await rejectApp(context.db, appId, parsed.data.notes);
       return redirect("/reviewer?done=rejected");
     }
@@ -51,14 +62,23 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const isWebUrl = (url: string | null | undefined): url is string => typeof url === "string" && /^https?:\/\//i.test(url);
+const isWebUrl = (url: string | null | undefined): url is string =>
+  typeof url === "string" && /^https?:\/\//i.test(url);
 const scopeWords = (scope: string) => SCOPES[scope as Scope] ?? "Unknown scope";
 const categoryLabel = (category: string) => CATEGORY_LABELS[category as Category] ?? category;
-const formatDate = (iso: string) => new Date(iso).toLocaleString("en-US", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" }) + " UTC";
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" }) + " UTC";
 
 function StatusBadge({ status }: { status: string }) {
   const tone = status === "APPROVED" ? "ok" : status === "PENDING_REVIEW" ? "warn" : "";
-  const label = status === "PENDING_REVIEW" ? "Pending review" : status === "APPROVED" ? "Approved" : status === "DRAFT" ? "Draft" : status;
+  const label =
+    status === "PENDING_REVIEW"
+      ? "Pending review"
+      : status === "APPROVED"
+        ? "Approved"
+        : status === "DRAFT"
+          ? "Draft"
+          : status;
   return <span className={`badge ${tone}`.trim()}>{label}</span>;
 }
 
@@ -74,7 +94,9 @@ export default function ReviewApp() {
 
   return (
     <div className="stack-lg review-page">
-      <p className="small"><Link to="/reviewer">← Back to the review queue</Link></p>
+      <p className="small">
+        <Link to="/reviewer">← Back to the review queue</Link>
+      </p>
 
       <header className="app-head">
         <AppIcon name={app.name} iconUrl={app.iconUrl} large />
@@ -91,7 +113,11 @@ export default function ReviewApp() {
         </div>
       </header>
 
-      {data?.error ? <p className="alert error" role="alert">{data.error}</p> : null}
+      {data?.error ? (
+        <p className="alert error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
       {!inReview ? <p className="alert info">This app is not in review.</p> : null}
 
       <section className="card stack" aria-labelledby="listing-title">
@@ -99,11 +125,21 @@ export default function ReviewApp() {
         <p className="prewrap">{app.description}</p>
         <dl className="details">
           <dt>Developer</dt>
-          <dd>{developer ? <>{developer.name} <span className="muted">&lt;{developer.email}&gt;</span></> : <span className="muted">Unknown</span>}</dd>
+          <dd>
+            {developer ? (
+              <>
+                {developer.name} <span className="muted">&lt;{developer.email}&gt;</span>
+              </>
+            ) : (
+              <span className="muted">Unknown</span>
+            )}
+          </dd>
           <dt>Category</dt>
           <dd>{categoryLabel(app.category)}</dd>
           <dt>Slug</dt>
-          <dd><code>{app.slug}</code></dd>
+          <dd>
+            <code>{app.slug}</code>
+          </dd>
           <dt>Version</dt>
           <dd>{app.version}</dd>
         </dl>
@@ -111,7 +147,11 @@ export default function ReviewApp() {
 
       <section className="card stack" aria-labelledby="scopes-title">
         <h2 id="scopes-title">Requested scopes</h2>
-        {isUpdate ? <p className="muted small">Scopes marked “new” were not part of the approved version; merchants will be asked to consent again.</p> : null}
+        {isUpdate ? (
+          <p className="muted small">
+            Scopes marked “new” were not part of the approved version; merchants will be asked to consent again.
+          </p>
+        ) : null}
         <ul className="scope-list">
           {app.scopes.map((s) => (
             <li key={s}>
@@ -123,7 +163,13 @@ export default function ReviewApp() {
         </ul>
         {removedScopes.length > 0 ? (
           <p className="muted small">
-            No longer requested: {removedScopes.map((s, i) => <span key={s}>{i > 0 ? ", " : ""}<code>{s}</code></span>)}
+            No longer requested:{" "}
+            {removedScopes.map((s, i) => (
+              <span key={s}>
+                {i > 0 ? ", " : ""}
+                <code>{s}</code>
+              </span>
+            ))}
           </p>
         ) : null}
       </section>
@@ -132,13 +178,23 @@ export default function ReviewApp() {
         <h2 id="integration-title">Integration</h2>
         <dl className="details">
           <dt>Redirect URL</dt>
-          <dd className="break"><code>{app.redirectUrl}</code></dd>
+          <dd className="break">
+            <code>{app.redirectUrl}</code>
+          </dd>
           <dt>Webhook URL</dt>
-          <dd className="break">{app.webhookUrl ? <code>{app.webhookUrl}</code> : <span className="muted">None</span>}</dd>
+          <dd className="break">
+            {app.webhookUrl ? <code>{app.webhookUrl}</code> : <span className="muted">None</span>}
+          </dd>
           <dt>Webhook events</dt>
           <dd>
             {app.webhookEvents.length > 0 ? (
-              <span className="tag-list">{app.webhookEvents.map((e) => <code key={e} className="tag">{e}</code>)}</span>
+              <span className="tag-list">
+                {app.webhookEvents.map((e) => (
+                  <code key={e} className="tag">
+                    {e}
+                  </code>
+                ))}
+              </span>
             ) : (
               <span className="muted">None</span>
             )}
@@ -170,7 +226,13 @@ export default function ReviewApp() {
 
       <section className="card stack" aria-labelledby="manifest-title">
         <h2 id="manifest-title">Manifest</h2>
-        {app.manifest ? <pre className="manifest" tabIndex={0}>{JSON.stringify(app.manifest, null, 2)}</pre> : <p className="muted">No manifest</p>}
+        {app.manifest ? (
+          <pre className="manifest" tabIndex={0}>
+            {JSON.stringify(app.manifest, null, 2)}
+          </pre>
+        ) : (
+          <p className="muted">No manifest</p>
+        )}
       </section>
 
       <section className="card stack" aria-labelledby="versions-title">
@@ -179,12 +241,26 @@ export default function ReviewApp() {
           <p className="muted">No approved versions yet.</p>
         ) : (
           <table className="table">
-            <thead><tr><th>Version</th><th>Scopes</th><th>Approved</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Scopes</th>
+                <th>Approved</th>
+              </tr>
+            </thead>
             <tbody>
               {versions.map((v) => (
                 <tr key={v.id}>
                   <td>{v.version}</td>
-                  <td data-label="Scopes"><span className="tag-list">{v.scopes.map((s) => <code key={s} className="tag">{s}</code>)}</span></td>
+                  <td data-label="Scopes">
+                    <span className="tag-list">
+                      {v.scopes.map((s) => (
+                        <code key={s} className="tag">
+                          {s}
+                        </code>
+                      ))}
+                    </span>
+                  </td>
                   <td data-label="Approved">{formatDate(v.approvedAt)}</td>
                 </tr>
               ))}
@@ -198,10 +274,19 @@ export default function ReviewApp() {
           <h2 id="decision-title">Decision</h2>
           <fieldset className="checklist">
             <legend>Review checklist</legend>
-            <p className="muted small" id="checklist-hint">An aid for your review; it is not saved. Tick every criterion before approving{allChecked ? " ✓" : ""}.</p>
+            <p className="muted small" id="checklist-hint">
+              An aid for your review; it is not saved. Tick every criterion before approving{allChecked ? " ✓" : ""}.
+            </p>
             {REVIEW_CRITERIA.map((c) => (
               <label key={c.key} className={checked[c.key] ? "choice selected" : "choice"}>
-                <input type="checkbox" form="approve-form" name="criteria" value={c.key} required onChange={(e) => setChecked((prev) => ({ ...prev, [c.key]: e.target.checked }))} />
+                <input
+                  type="checkbox"
+                  form="approve-form"
+                  name="criteria"
+                  value={c.key}
+                  required
+                  onChange={(e) => setChecked((prev) => ({ ...prev, [c.key]: e.target.checked }))}
+                />
                 <strong>{c.label}</strong>
                 <span className="muted">{c.hint}</span>
               </label>
@@ -214,10 +299,17 @@ export default function ReviewApp() {
               <input type="hidden" name="intent" value="approve" />
               <h3>Approve</h3>
               <p className="muted small">
-                {isUpdate ? "The update replaces the published version; new scopes require merchants to consent again." : "The app is published in the marketplace at once."}
+                {isUpdate
+                  ? "The update replaces the published version; new scopes require merchants to consent again."
+                  : "The app is published in the marketplace at once."}
               </p>
               <div>
-                <button type="submit" className="button primary" disabled={busyIntent != null} aria-describedby="checklist-hint">
+                <button
+                  type="submit"
+                  className="button primary"
+                  disabled={busyIntent != null}
+                  aria-describedby="checklist-hint"
+                >
                   Approve
                 </button>
               </div>
@@ -250,4 +342,3 @@ export default function ReviewApp() {
     </div>
   );
 }
-

@@ -21,7 +21,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     listStaffPicks(context.db, 20),
     listMarketplaceCards(context.db, { q: q || undefined, sort: "popular", limit: 20 }),
     context.db
-      .select({ id: appReviews.id, rating: appReviews.rating, body: appReviews.body, createdAt: appReviews.createdAt, hiddenAt: appReviews.hiddenAt, hiddenReason: appReviews.hiddenReason, appName: apps.name, appSlug: apps.slug, businessName: businesses.name })
+      .select({
+        id: appReviews.id,
+        rating: appReviews.rating,
+        body: appReviews.body,
+        createdAt: appReviews.createdAt,
+        hiddenAt: appReviews.hiddenAt,
+        hiddenReason: appReviews.hiddenReason,
+        appName: apps.name,
+        appSlug: apps.slug,
+        businessName: businesses.name,
+      })
       .from(appReviews)
       .innerJoin(apps, eq(apps.id, appReviews.appId))
       .innerJoin(businesses, eq(businesses.id, appReviews.businessId))
@@ -33,7 +43,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     q,
     picks,
     candidates: candidates.map((c) => ({ ...c, picked: picked.has(c.id) })),
-    latest: latest.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), hidden: !!r.hiddenAt, hiddenAt: undefined })),
+    latest: latest.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      hidden: !!r.hiddenAt,
+      hiddenAt: undefined,
+    })),
   });
 }
 
@@ -50,7 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (intent === "hide") {
       const reviewId = String(form.get("reviewId") ?? "");
       const parsed = hideSchema.safeParse({ reason: String(form.get("reason") ?? "") });
-      if (!parsed.success) return json({ error: `Reason ${describeZodError(parsed.error).replace(/^reason: /, "")}`, reviewId }, 400);
+      if (!parsed.success)
+        return json({ error: `Reason ${describeZodError(parsed.error).replace(/^reason: /, "")}`, reviewId }, 400);
       await hideReview(context.db, account.id, reviewId, parsed.data.reason);
       return redirect("/reviewer/marketplace?done=hidden");
     }
@@ -62,7 +78,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-const DONE: Record<string, string> = { pick: "Added to Staff picks.", unpick: "Removed from Staff picks.", hidden: "The review is hidden; its author sees your reason.", unhidden: "The review is visible again." };
+const DONE: Record<string, string> = {
+  pick: "Added to Staff picks.",
+  unpick: "Removed from Staff picks.",
+  hidden: "The review is hidden; its author sees your reason.",
+  unhidden: "The review is visible again.",
+};
 
 export default function ReviewerMarketplace() {
   const { q, picks, candidates, latest } = useLoaderData<typeof loader>();
@@ -73,31 +94,69 @@ export default function ReviewerMarketplace() {
     <div className="stack-lg">
       <header className="page-head">
         <h1>Marketplace curation</h1>
-        <p className="lead">Choose the Staff picks row of the marketplace and hide reviews that break the review policy.</p>
+        <p className="lead">
+          Choose the Staff picks row of the marketplace and hide reviews that break the review policy.
+        </p>
       </header>
-      {done && DONE[done] && !result ? <p className="alert success" role="status">{DONE[done]}</p> : null}
-      {result?.error && !result.reviewId ? <p className="alert error" role="alert">{result.error}</p> : null}
+      {done && DONE[done] && !result ? (
+        <p className="alert success" role="status">
+          {DONE[done]}
+        </p>
+      ) : null}
+      {result?.error && !result.reviewId ? (
+        <p className="alert error" role="alert">
+          {result.error}
+        </p>
+      ) : null}
 
       <section className="card stack" aria-labelledby="picks-title">
         <h2 id="picks-title">Staff picks ({picks.length})</h2>
-        {picks.length === 0 ? <p className="muted">No staff picks yet: the marketplace shows no Staff picks row.</p> : null}
+        {picks.length === 0 ? (
+          <p className="muted">No staff picks yet: the marketplace shows no Staff picks row.</p>
+        ) : null}
         <Form method="get" className="search-form" role="search">
-          <input type="search" name="q" defaultValue={q} maxLength={100} placeholder="Find an approved app" aria-label="Find an approved app" />
-          <button type="submit" className="button">Search</button>
+          <input
+            type="search"
+            name="q"
+            defaultValue={q}
+            maxLength={100}
+            placeholder="Find an approved app"
+            aria-label="Find an approved app"
+          />
+          <button type="submit" className="button">
+            Search
+          </button>
         </Form>
         <table className="table">
-          <thead><tr><th>App</th><th>Rating</th><th>Installs</th><th></th></tr></thead>
+          <thead>
+            <tr>
+              <th>App</th>
+              <th>Rating</th>
+              <th>Installs</th>
+              <th></th>
+            </tr>
+          </thead>
           <tbody>
             {[...picks.map((p) => ({ ...p, picked: true })), ...candidates.filter((c) => !c.picked)].map((a) => (
               <tr key={a.id}>
-                <td><Link to={`/marketplace/${a.slug}`}>{a.name}</Link> {a.picked ? <span className="badge ok">Staff pick</span> : null}</td>
-                <td><RatingSummary rating={a.rating} count={a.ratingCount} /></td>
+                <td>
+                  <Link to={`/marketplace/${a.slug}`}>{a.name}</Link>{" "}
+                  {a.picked ? <span className="badge ok">Staff pick</span> : null}
+                </td>
+                <td>
+                  <RatingSummary rating={a.rating} count={a.ratingCount} />
+                </td>
                 <td>{a.activeInstalls.toLocaleString("en-US")}</td>
                 <td>
                   <Form method="post">
                     <CsrfInput />
                     <input type="hidden" name="appId" value={a.id} />
-                    <SubmitButton name="intent" value={a.picked ? "unpick" : "pick"} className="button small" busyLabel="Saving…">
+                    <SubmitButton
+                      name="intent"
+                      value={a.picked ? "unpick" : "pick"}
+                      className="button small"
+                      busyLabel="Saving…"
+                    >
                       {a.picked ? `Unpick ${a.name}` : `Pick ${a.name}`}
                     </SubmitButton>
                   </Form>
@@ -126,7 +185,9 @@ export default function ReviewerMarketplace() {
                   <Form method="post">
                     <CsrfInput />
                     <input type="hidden" name="reviewId" value={r.id} />
-                    <SubmitButton name="intent" value="unhide" className="button small" busyLabel="Saving…">Show again</SubmitButton>
+                    <SubmitButton name="intent" value="unhide" className="button small" busyLabel="Saving…">
+                      Show again
+                    </SubmitButton>
                   </Form>
                 ) : (
                   <details className="confirm">
@@ -138,8 +199,14 @@ export default function ReviewerMarketplace() {
                         <span className="small">Reason (the author sees it)</span>
                         <input name="reason" maxLength={1000} required />
                       </label>
-                      {result?.error && result.reviewId === r.id ? <p className="alert error" role="alert">{result.error}</p> : null}
-                      <SubmitButton name="intent" value="hide" className="button danger small" busyLabel="Hiding…">Hide review</SubmitButton>
+                      {result?.error && result.reviewId === r.id ? (
+                        <p className="alert error" role="alert">
+                          {result.error}
+                        </p>
+                      ) : null}
+                      <SubmitButton name="intent" value="hide" className="button danger small" busyLabel="Hiding…">
+                        Hide review
+                      </SubmitButton>
                     </Form>
                   </details>
                 )}

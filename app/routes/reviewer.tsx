@@ -11,5 +11,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function ReviewerLayout() {
   const { name } = useLoaderData<typeof loader>();
-  return <AreaLayout title="Review console" subtitle={name} items={[{ to: "/reviewer", label: "Review queue", end: true, icon: "☑" }, { to: "/reviewer/marketplace", label: "Marketplace", icon: "★" }]} />;
+  return (
+    <AreaLayout
+      title="Review console"
+      subtitle={name}
+      items={[
+        { to: "/reviewer", label: "Review queue", end: true, icon: "☑" },
+        { to: "/reviewer/marketplace", label: "Marketplace", icon: "★" },
+      ]}
+    />
+  );
 }

@@ -10,7 +10,14 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const shop = await shopOf(context, params.businessSlug);
   const { business } = shop;
   const { blocks, products } = await pageContentOf(context.db, shop, "home");
-  return json({ businessId: business.id, locale: business.locale, slug: business.slug, name: business.name, blocks, products });
+  return json({
+    businessId: business.id,
+    locale: business.locale,
+    slug: business.slug,
+    name: business.name,
+    blocks,
+    products,
+  });
 }
 
 export default function StorefrontHome() {

@@ -3,11 +3,28 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { and, eq } from "drizzle-orm";
 import { CsrfInput } from "~/components/csrf";
-import { ProductImage, StorefrontErrorBoundary, VisuallyHidden, sfMeta, shopPath } from "~/components/storefront-blocks";
+import {
+  ProductImage,
+  StorefrontErrorBoundary,
+  VisuallyHidden,
+  sfMeta,
+  shopPath,
+} from "~/components/storefront-blocks";
 import { safeRedirect } from "~/platform/accounts/session.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
-import { addToCart, cartCookies, cartLines, parseQuantity, readCart, removeFromCart, setQuantity, isSellable, loadBusinessBySlug, products } from "~/storefront.server";
+import {
+  addToCart,
+  cartCookies,
+  cartLines,
+  parseQuantity,
+  readCart,
+  removeFromCart,
+  setQuantity,
+  isSellable,
+  loadBusinessBySlug,
+  products,
+} from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
 
@@ -47,18 +64,29 @@ function productIdOf(form: FormData): string {
 export async function action({ params, request, context }: ActionFunctionArgs) {
   // a refused change (sold out, too few left) is the cart's message
   return formAction(request, context, async (form) => {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const cartPath = shopPath(business.slug, "/cart");
-  const items = await readCart(request, context.env, business.id);
-  const intent = form.get("intent");
+    const business = await loadBusinessBySlug(context.db, params.businessSlug);
+    const cartPath = shopPath(business.slug, "/cart");
+    const items = await readCart(request, context.env, business.id);
+    const intent = form.get("intent");
     if (intent === "add") {
       const productId = productIdOf(form);
       const quantity = parseQuantity(form.get("quantity") ?? "1", 1);
-      const [product] = await context.db.select().from(products).where(and(eq(products.businessId, business.id), eq(products.id, productId)));
-      if (!product || !isSellable(product)) throw new ApiError(400, product ? `Sorry, ${product.name} is not available right now.` : "Sorry, this product is not available.");
+      const [product] = await context.db
+        .select()
+        .from(products)
+        .where(and(eq(products.businessId, business.id), eq(products.id, productId)));
+      if (!product || !isSellable(product))
+        throw new ApiError(
+          400,
+          product ? `Sorry, ${product.name} is not available right now.` : "Sorry, this product is not available.",
+        );
       const next = addToCart(items, productId, quantity);
       const wanted = next.find((l) => l.productId === productId)!.quantity;
-      if (product.stock !== null && wanted > product.stock) throw new ApiError(400, `Sorry, only ${product.stock} of ${product.name} ${product.stock === 1 ? "is" : "are"} left.`);
+      if (product.stock !== null && wanted > product.stock)
+        throw new ApiError(
+          400,
+          `Sorry, only ${product.stock} of ${product.name} ${product.stock === 1 ? "is" : "are"} left.`,
+        );
       const headers = await cartCookies(request, context.env, business.id, next);
       return redirect(storefrontRedirect(form.get("redirectTo"), business.slug) ?? cartPath, { headers });
     }
@@ -68,9 +96,15 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       if (intent === "update") {
         const quantity = parseQuantity(form.get("quantity"), 0);
         if (quantity > 0) {
-          const [product] = await context.db.select().from(products).where(and(eq(products.businessId, business.id), eq(products.id, productId)));
+          const [product] = await context.db
+            .select()
+            .from(products)
+            .where(and(eq(products.businessId, business.id), eq(products.id, productId)));
           if (product && product.stock !== null && quantity > product.stock)
-            throw new ApiError(400, `Sorry, only ${product.stock} of ${product.name} ${product.stock === 1 ? "is" : "are"} left.`);
+            throw new ApiError(
+              400,
+              `Sorry, only ${product.stock} of ${product.name} ${product.stock === 1 ? "is" : "are"} left.`,
+            );
         }
         next = setQuantity(items, productId, quantity);
       }
@@ -95,7 +129,9 @@ export default function CartPage() {
         <div className="sf-empty">
           <p>Your cart is empty.</p>
           <p>
-            <Link to={shopPath(slug, "/products")} className="sf-button sf-button-primary">Browse the menu</Link>
+            <Link to={shopPath(slug, "/products")} className="sf-button sf-button-primary">
+              Browse the menu
+            </Link>
           </p>
         </div>
       ) : (
@@ -155,12 +191,18 @@ export default function CartPage() {
             <h2 id="cart-summary-title">Summary</h2>
             <dl className="sf-totals">
               <div>
-                <dt>Subtotal ({cart.count} {cart.count === 1 ? "item" : "items"})</dt>
+                <dt>
+                  Subtotal ({cart.count} {cart.count === 1 ? "item" : "items"})
+                </dt>
                 <dd data-testid="cart-subtotal">{cart.subtotalLabel}</dd>
               </div>
             </dl>
-            <p className="sf-muted sf-small">Checkout shows the delivery fee, any discounts and the final total before you place the order.</p>
-            <Link to={shopPath(slug, "/checkout")} className="sf-button sf-button-primary sf-button-block">Checkout</Link>
+            <p className="sf-muted sf-small">
+              Checkout shows the delivery fee, any discounts and the final total before you place the order.
+            </p>
+            <Link to={shopPath(slug, "/checkout")} className="sf-button sf-button-primary sf-button-block">
+              Checkout
+            </Link>
             <p className="sf-center">
               <Link to={shopPath(slug, "/products")}>Continue shopping</Link>
             </p>

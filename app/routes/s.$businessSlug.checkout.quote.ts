@@ -13,8 +13,12 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const deliveryMethod = deliveryMethodOf(url.searchParams.get("deliveryMethod"));
   const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
-  const view: QuoteView =
-    (await shopperQuote(context, business, cart, deliveryMethod, url.searchParams.get("address"))) ??
-    { ok: false, deliveryMethod, message: "Your cart is empty." };
+  const view: QuoteView = (await shopperQuote(
+    context,
+    business,
+    cart,
+    deliveryMethod,
+    url.searchParams.get("address"),
+  )) ?? { ok: false, deliveryMethod, message: "Your cart is empty." };
   return json(view, { headers: { "Cache-Control": "private, no-store" } });
 }

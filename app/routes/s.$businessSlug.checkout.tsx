@@ -10,7 +10,18 @@ import { randomToken } from "~/platform/core/ids.server";
 import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
-import { cartCookies, cartLines, readCart, checkout, checkoutSchema, orderPath, httpUrl, loadBusinessBySlug, moneyFormatter, TotalChangedError } from "~/storefront.server";
+import {
+  cartCookies,
+  cartLines,
+  readCart,
+  checkout,
+  checkoutSchema,
+  orderPath,
+  httpUrl,
+  loadBusinessBySlug,
+  moneyFormatter,
+  TotalChangedError,
+} from "~/storefront.server";
 import { deliveryMethodOf, priceView, shopperQuote, type QuoteView } from "./__checkout-quote.server";
 import type { loader as quoteLoader } from "./s.$businessSlug.checkout.quote";
 
@@ -54,8 +65,14 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   // an empty cart goes back to the cart; one whose products sold out stays here and says which (action)
   if (cart.lines.length === 0 && cart.unavailable.length === 0) throw redirect(shopPath(business.slug, "/cart"));
   // the total before "Place order": delivery (the default) until the shopper chooses otherwise
-  const [methods, quote] = await Promise.all([paymentMethods(context, business), shopperQuote(context, business, cart, "DELIVERY")]);
-  return json({ slug: business.slug, cart, methods, quote, checkoutKey: newCheckoutKey() }, { headers: { "Cache-Control": "private, no-store" } });
+  const [methods, quote] = await Promise.all([
+    paymentMethods(context, business),
+    shopperQuote(context, business, cart, "DELIVERY"),
+  ]);
+  return json(
+    { slug: business.slug, cart, methods, quote, checkoutKey: newCheckoutKey() },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 type Field = "name" | "phone" | "email" | "deliveryMethod" | "address" | "notes" | "paymentMethod";
@@ -104,10 +121,20 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
   if (cart.unavailable.length) {
     // sold out (or withdrawn) while the shopper was checking out: say which, never a silent trip back to the cart
     const names = cart.unavailable.join(", ");
-    return json({ error: `${names} ${cart.unavailable.length > 1 ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${cart.unavailable.length > 1 ? "them" : "it"} from your cart to order the rest.`, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, 409);
+    return json(
+      {
+        error: `${names} ${cart.unavailable.length > 1 ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${cart.unavailable.length > 1 ? "them" : "it"} from your cart to order the rest.`,
+        fieldErrors: noErrors,
+        values,
+        quote: await total(),
+        checkoutKey: newCheckoutKey(),
+      },
+      409,
+    );
   }
   // "Update total" (the page without JavaScript): the total for the chosen method, nothing placed
-  if (form.get("intent") === "quote") return json({ error: null, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() });
+  if (form.get("intent") === "quote")
+    return json({ error: null, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() });
   const delivery = values.deliveryMethod === "DELIVERY";
   const input = {
     customer: { name: values.name, phone: values.phone, email: values.email.trim() || undefined },
@@ -129,7 +156,16 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       else other.push(issue.message);
     }
     const messages = [...new Set([...Object.values(fieldErrors), ...other])];
-    return json({ error: `Please check your details: ${messages.join(" ")}`, fieldErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, 400);
+    return json(
+      {
+        error: `Please check your details: ${messages.join(" ")}`,
+        fieldErrors,
+        values,
+        quote: await total(),
+        checkoutKey: newCheckoutKey(),
+      },
+      400,
+    );
   }
 
   // the total the shopper saw; without one (the page showed a refusal, or the field was lost) no
@@ -159,13 +195,25 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
           : `The total changed since it was shown: it is ${now.ok ? now.total : ""} now, not ${moneyOf(business)(e.expectedAmount)} (the delivery fee or a discount changed). Nothing was ordered yet: check the new total and place your order again.`;
       return json({ error, fieldErrors: noErrors, values, quote: now, checkoutKey: newCheckoutKey() }, 409);
     }
-    if (e instanceof ApiError) return json({ error: e.message, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() }, e.status);
+    if (e instanceof ApiError)
+      return json(
+        { error: e.message, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() },
+        e.status,
+      );
     throw e;
   }
 }
 
 /** The order's total as the pipeline computes it: subtotal, delivery fee, discount, total; or why it cannot be placed. */
-function Totals({ quote, subtotalLabel, updating }: { quote: QuoteView | null; subtotalLabel: string; updating: boolean }) {
+function Totals({
+  quote,
+  subtotalLabel,
+  updating,
+}: {
+  quote: QuoteView | null;
+  subtotalLabel: string;
+  updating: boolean;
+}) {
   if (!quote) return null;
   return (
     <div className="sf-quote" aria-live="polite" aria-busy={updating}>
@@ -181,7 +229,9 @@ function Totals({ quote, subtotalLabel, updating }: { quote: QuoteView | null; s
           </div>
           {quote.discount ? (
             <div className="sf-discount">
-              <dt>Discount{quote.discountReason ? <span className="sf-muted"> ({quote.discountReason})</span> : null}</dt>
+              <dt>
+                Discount{quote.discountReason ? <span className="sf-muted"> ({quote.discountReason})</span> : null}
+              </dt>
               <dd data-testid="checkout-discount">−{quote.discount}</dd>
             </div>
           ) : null}
@@ -216,13 +266,21 @@ export default function CheckoutPage() {
   const placing = navigation.state === "submitting" && navigation.formData?.get("intent") !== "quote";
   const values: Partial<Values> = data?.values ?? {};
   const errors: Partial<Record<Field, string>> = data?.fieldErrors ?? {};
-  const invalid = (f: Field) => (errors[f] ? { "aria-invalid": true as const, "aria-describedby": `co-${f}-error` } : {});
-  const fieldError = (f: Field) => (errors[f] ? <p id={`co-${f}-error`} className="sf-field-error">{errors[f]}</p> : null);
+  const invalid = (f: Field) =>
+    errors[f] ? { "aria-invalid": true as const, "aria-describedby": `co-${f}-error` } : {};
+  const fieldError = (f: Field) =>
+    errors[f] ? (
+      <p id={`co-${f}-error`} className="sf-field-error">
+        {errors[f]}
+      </p>
+    ) : null;
   const payment = methods.some((m) => m.id === values.paymentMethod) ? values.paymentMethod : "CASH";
 
   // the delivery method on screen, and the total for it: the loader's, then the latest of the
   // action's ("Update total", a refused order) and the fetcher's (a change of method or address)
-  const [method, setMethod] = useState<"DELIVERY" | "PICKUP">(values.deliveryMethod === "PICKUP" ? "PICKUP" : "DELIVERY");
+  const [method, setMethod] = useState<"DELIVERY" | "PICKUP">(
+    values.deliveryMethod === "PICKUP" ? "PICKUP" : "DELIVERY",
+  );
   const [shown, setShown] = useState<QuoteView | null>(data?.quote ?? loaded);
   const fetcher = useFetcher<typeof quoteLoader>();
   useEffect(() => {
@@ -248,7 +306,10 @@ export default function CheckoutPage() {
     setHydrated(true);
     const form = formRef.current;
     if (!form) return;
-    const chosen = form.querySelector<HTMLInputElement>('input[name="deliveryMethod"]:checked')?.value === "PICKUP" ? "PICKUP" : "DELIVERY";
+    const chosen =
+      form.querySelector<HTMLInputElement>('input[name="deliveryMethod"]:checked')?.value === "PICKUP"
+        ? "PICKUP"
+        : "DELIVERY";
     const typed = (form.elements.namedItem("address") as HTMLTextAreaElement | null)?.value ?? "";
     setAddress(typed);
     if (chosen !== method || (chosen === "DELIVERY" && typed.trim() !== quotedAddress.trim())) {
@@ -279,24 +340,53 @@ export default function CheckoutPage() {
             <legend>Your details</legend>
             <div className="sf-field">
               <label htmlFor="co-name">Name</label>
-              <input id="co-name" name="name" autoComplete="name" required maxLength={100} defaultValue={values.name} {...invalid("name")} />
+              <input
+                id="co-name"
+                name="name"
+                autoComplete="name"
+                required
+                maxLength={100}
+                defaultValue={values.name}
+                {...invalid("name")}
+              />
               {fieldError("name")}
             </div>
             <div className="sf-field">
               <label htmlFor="co-phone">Phone</label>
-              <input id="co-phone" name="phone" type="tel" autoComplete="tel" required minLength={3} maxLength={40} defaultValue={values.phone} {...invalid("phone")} />
+              <input
+                id="co-phone"
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                required
+                minLength={3}
+                maxLength={40}
+                defaultValue={values.phone}
+                {...invalid("phone")}
+              />
               {fieldError("phone")}
             </div>
             <div className="sf-field">
               <label htmlFor="co-email">
                 Email <span className="sf-muted">(optional)</span>
               </label>
-              <input id="co-email" name="email" type="email" autoComplete="email" maxLength={254} defaultValue={values.email} {...invalid("email")} />
+              <input
+                id="co-email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                defaultValue={values.email}
+                {...invalid("email")}
+              />
               {fieldError("email")}
             </div>
           </fieldset>
 
-          <fieldset className="sf-fieldset sf-delivery" {...(errors.deliveryMethod ? { "aria-describedby": "co-deliveryMethod-error" } : {})}>
+          <fieldset
+            className="sf-fieldset sf-delivery"
+            {...(errors.deliveryMethod ? { "aria-describedby": "co-deliveryMethod-error" } : {})}
+          >
             <legend>Delivery or pickup</legend>
             <div className="sf-choices">
               <label className="sf-choice">
@@ -353,7 +443,9 @@ export default function CheckoutPage() {
                 {...invalid("address")}
                 aria-describedby={errors.address ? "co-address-error co-address-hint" : "co-address-hint"}
               />
-              <p id="co-address-hint" className="sf-hint">Where we bring your order.</p>
+              <p id="co-address-hint" className="sf-hint">
+                Where we bring your order.
+              </p>
               {fieldError("address")}
             </div>
             {hydrated ? null : (
@@ -387,7 +479,14 @@ export default function CheckoutPage() {
             <label htmlFor="co-notes">
               Notes <span className="sf-muted">(optional)</span>
             </label>
-            <textarea id="co-notes" name="notes" rows={3} maxLength={1000} defaultValue={values.notes} {...invalid("notes")} />
+            <textarea
+              id="co-notes"
+              name="notes"
+              rows={3}
+              maxLength={1000}
+              defaultValue={values.notes}
+              {...invalid("notes")}
+            />
             {fieldError("notes")}
           </div>
 
@@ -403,7 +502,13 @@ export default function CheckoutPage() {
               </p>
             </div>
           ) : null}
-          <button type="submit" name="intent" value="place" className="sf-button sf-button-primary sf-button-block sf-button-large" disabled={busy || updating}>
+          <button
+            type="submit"
+            name="intent"
+            value="place"
+            className="sf-button sf-button-primary sf-button-block sf-button-large"
+            disabled={busy || updating}
+          >
             {placing ? "Placing your order…" : total ? `Place order · ${total}` : "Place order"}
           </button>
         </Form>

@@ -2,7 +2,14 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { verifyOrderToken, dateFormatter, httpUrl, loadBusinessBySlug, moneyFormatter, orderForShopper } from "~/storefront.server";
+import {
+  verifyOrderToken,
+  dateFormatter,
+  httpUrl,
+  loadBusinessBySlug,
+  moneyFormatter,
+  orderForShopper,
+} from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
   ...sfMeta(matches, data ? `Order #${data.order.orderNumber}` : "Order not found"),
@@ -36,7 +43,14 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   if (!found) throw notFound;
   const { order, items } = found;
   const money = moneyFormatter(business, order.currency);
-  const when = dateFormatter(business, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+  const when = dateFormatter(business, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  });
   const paymentUrl = httpUrl(order.paymentUrl);
   return json(
     {
@@ -48,7 +62,13 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
         // in the business's time zone (its settings), with the zone's name: the shop's clock, not the server's or the shopper's
         placedAt: when(order.createdAt),
         placedIso: order.createdAt.toISOString(),
-        items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity, priceLabel: money(i.price), totalLabel: money(i.price * i.quantity) })),
+        items: items.map((i) => ({
+          id: i.id,
+          name: i.name,
+          quantity: i.quantity,
+          priceLabel: money(i.price),
+          totalLabel: money(i.price * i.quantity),
+        })),
         subtotal: money(order.subtotal),
         discount: order.discount > 0 ? money(order.discount) : null,
         discountReason: order.discountReason ?? null,
@@ -80,13 +100,18 @@ export default function OrderConfirmation() {
   return (
     <div className="sf-confirmation">
       <header className="sf-confirmation-head">
-        <p className="sf-confirmation-mark" aria-hidden="true">{cancelled ? "✕" : "✓"}</p>
+        <p className="sf-confirmation-mark" aria-hidden="true">
+          {cancelled ? "✕" : "✓"}
+        </p>
         <h1>{cancelled ? `Order #${order.orderNumber}` : `Thank you! Order #${order.orderNumber}`}</h1>
         <p className="sf-lead">
-          {cancelled ? "This order was cancelled." : `We have your order, ${order.customerName}. Keep this page to check on it.`}
+          {cancelled
+            ? "This order was cancelled."
+            : `We have your order, ${order.customerName}. Keep this page to check on it.`}
         </p>
         <p>
-          <span className="sf-muted">Status:</span> <span className={`sf-status sf-status-${order.status.toLowerCase()}`}>{order.statusText}</span>
+          <span className="sf-muted">Status:</span>{" "}
+          <span className={`sf-status sf-status-${order.status.toLowerCase()}`}>{order.statusText}</span>
         </p>
       </header>
 
@@ -95,7 +120,11 @@ export default function OrderConfirmation() {
           <h2 id="pay-title">Complete your payment</h2>
           {order.payment.url ? (
             <p>
-              <a href={order.payment.url} className="sf-button sf-button-primary sf-button-large" rel="noopener noreferrer">
+              <a
+                href={order.payment.url}
+                className="sf-button sf-button-primary sf-button-large"
+                rel="noopener noreferrer"
+              >
                 Pay now
               </a>
             </p>
@@ -115,9 +144,15 @@ export default function OrderConfirmation() {
           ) : null}
         </section>
       ) : null}
-      {order.paymentStatus === "COMPLETED" ? <p className="sf-alert sf-alert-success">Your payment was received. Thank you!</p> : null}
-      {order.paymentStatus === "EXPIRED" ? <p className="sf-alert sf-alert-error">The time to pay for this order has run out. Please contact the shop.</p> : null}
-      {order.paymentStatus === "FAILED" ? <p className="sf-alert sf-alert-error">The payment for this order failed.</p> : null}
+      {order.paymentStatus === "COMPLETED" ? (
+        <p className="sf-alert sf-alert-success">Your payment was received. Thank you!</p>
+      ) : null}
+      {order.paymentStatus === "EXPIRED" ? (
+        <p className="sf-alert sf-alert-error">The time to pay for this order has run out. Please contact the shop.</p>
+      ) : null}
+      {order.paymentStatus === "FAILED" ? (
+        <p className="sf-alert sf-alert-error">The payment for this order failed.</p>
+      ) : null}
 
       <div className="sf-confirmation-grid">
         <section className="sf-panel" aria-labelledby="items-title">
@@ -144,7 +179,9 @@ export default function OrderConfirmation() {
             </div>
             {order.discount ? (
               <div className="sf-discount">
-                <dt>Discount{order.discountReason ? <span className="sf-muted"> ({order.discountReason})</span> : null}</dt>
+                <dt>
+                  Discount{order.discountReason ? <span className="sf-muted"> ({order.discountReason})</span> : null}
+                </dt>
                 <dd>−{order.discount}</dd>
               </div>
             ) : null}
@@ -160,12 +197,20 @@ export default function OrderConfirmation() {
             <div>
               <dt>Placed</dt>
               <dd>
-                <time dateTime={order.placedIso} data-testid="order-placed">{order.placedAt}</time>
+                <time dateTime={order.placedIso} data-testid="order-placed">
+                  {order.placedAt}
+                </time>
               </dd>
             </div>
             <div>
               <dt>{order.deliveryMethod === "DELIVERY" ? "Delivery to" : "Pickup"}</dt>
-              <dd>{order.deliveryMethod === "DELIVERY" ? order.address : order.pickupAddress ? `Collect your order from ${order.pickupAddress}.` : "Collect your order from the shop."}</dd>
+              <dd>
+                {order.deliveryMethod === "DELIVERY"
+                  ? order.address
+                  : order.pickupAddress
+                    ? `Collect your order from ${order.pickupAddress}.`
+                    : "Collect your order from the shop."}
+              </dd>
             </div>
             <div>
               <dt>Payment</dt>
@@ -181,7 +226,9 @@ export default function OrderConfirmation() {
         </section>
       </div>
       <p className="sf-center">
-        <Link to={shopPath(slug)} className="sf-button">Back to the shop</Link>
+        <Link to={shopPath(slug)} className="sf-button">
+          Back to the shop
+        </Link>
       </p>
     </div>
   );

@@ -4,7 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { StorefrontBlocks, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { pageContentOf, shopOf } from "~/storefront.server";
 
-export const meta: MetaFunction<typeof loader> = ({ matches, data }) => sfMeta(matches, data?.title ?? "Page not found");
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  sfMeta(matches, data?.title ?? "Page not found");
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const shop = await shopOf(context, params.businessSlug);

@@ -2,18 +2,33 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CsrfInput } from "~/components/csrf";
-import { AddToCartForm, ProductImage, Stars, StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
+import {
+  AddToCartForm,
+  ProductImage,
+  Stars,
+  StorefrontErrorBoundary,
+  sfMeta,
+  shopPath,
+} from "~/components/storefront-blocks";
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
-import { dateFormatter, loadBusinessBySlug, moneyFormatter, productBySlug, productView, shopOf } from "~/storefront.server";
+import {
+  dateFormatter,
+  loadBusinessBySlug,
+  moneyFormatter,
+  productBySlug,
+  productView,
+  shopOf,
+} from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
   ...sfMeta(matches, data?.product.name ?? "Product not found"),
   ...(data?.product.description ? [{ name: "description", content: data.product.description.slice(0, 160) }] : []),
 ];
 
-const productNotFound = () => new Response("We could not find this product. It may no longer be on the menu.", { status: 404 });
+const productNotFound = () =>
+  new Response("We could not find this product. It may no longer be on the menu.", { status: 404 });
 
 /** Set on the page a review form's post leads to (`?reviewed=<the review's id>`: an address no cache holds yet, so the new review shows at once). */
 const REVIEWED = /^(1|rev_[A-Za-z0-9_-]{1,64})$/;
@@ -27,7 +42,14 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     slug: business.slug,
     product: productView(found.product, moneyFormatter(business)),
     stats: found.stats,
-    reviews: found.reviews.map((r) => ({ id: r.id, authorName: r.authorName, rating: r.rating, comment: r.comment, date: date(r.createdAt), iso: r.createdAt.toISOString() })),
+    reviews: found.reviews.map((r) => ({
+      id: r.id,
+      authorName: r.authorName,
+      rating: r.rating,
+      comment: r.comment,
+      date: date(r.createdAt),
+      iso: r.createdAt.toISOString(),
+    })),
     reviewed: REVIEWED.test(new URL(request.url).searchParams.get("reviewed") ?? ""),
   });
 }
@@ -46,29 +68,37 @@ const reviewValues = (form: FormData) => ({
   comment: String(form.get("comment") ?? "").slice(0, 5000),
 });
 
-const refused = { error: (e: ApiError, form: FormData) => ({ error: e.message, fieldErrors: {} as Partial<Record<ReviewFields, string>>, values: reviewValues(form) }) };
+const refused = {
+  error: (e: ApiError, form: FormData) => ({
+    error: e.message,
+    fieldErrors: {} as Partial<Record<ReviewFields, string>>,
+    values: reviewValues(form),
+  }),
+};
 
 export async function action({ params, request, context }: ActionFunctionArgs) {
   return formAction(request, context, refused, async (form) => {
-const business = await loadBusinessBySlug(context.db, params.businessSlug);
-const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });
-if (!found) throw productNotFound();
-const values = reviewValues(form);
-const parsed = reviewSchema.safeParse({
-  authorName: values.authorName,
-  rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
-  comment: values.comment,
-});
-if (!parsed.success) {
-  const fieldErrors: Partial<Record<ReviewFields, string>> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as ReviewFields;
-    if (field in MESSAGES) fieldErrors[field] = MESSAGES[field];
-  }
-  return json({ error: "Please check your review.", fieldErrors, values }, 400);
-}
-const review = await createReview(context.db, business.id, found.product.id, parsed.data);
-return redirect(`${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`);
+    const business = await loadBusinessBySlug(context.db, params.businessSlug);
+    const found = await productBySlug(context.db, business.id, params.productSlug, { reviewLimit: 0 });
+    if (!found) throw productNotFound();
+    const values = reviewValues(form);
+    const parsed = reviewSchema.safeParse({
+      authorName: values.authorName,
+      rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
+      comment: values.comment,
+    });
+    if (!parsed.success) {
+      const fieldErrors: Partial<Record<ReviewFields, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as ReviewFields;
+        if (field in MESSAGES) fieldErrors[field] = MESSAGES[field];
+      }
+      return json({ error: "Please check your review.", fieldErrors, values }, 400);
+    }
+    const review = await createReview(context.db, business.id, found.product.id, parsed.data);
+    return redirect(
+      `${shopPath(business.slug, `/products/${encodeURIComponent(found.product.slug)}`)}?reviewed=${encodeURIComponent(review.id)}#reviews`,
+    );
   });
 }
 
@@ -84,7 +114,8 @@ export default function ProductPage() {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.has("authorName") === true;
   const errors = data?.fieldErrors ?? {};
-  const err = (f: ReviewFields) => (errors[f] ? { "aria-invalid": true as const, "aria-describedby": `review-${f}-error` } : {});
+  const err = (f: ReviewFields) =>
+    errors[f] ? { "aria-invalid": true as const, "aria-describedby": `review-${f}-error` } : {};
   return (
     <div className="sf-product-page">
       <nav aria-label="Breadcrumb" className="sf-breadcrumb">
@@ -100,14 +131,17 @@ export default function ProductPage() {
           {stats.totalReviews > 0 ? (
             <p className="sf-rating-line">
               <a href="#reviews">
-                <Stars rating={stats.averageRating} /> {stats.averageRating.toFixed(1)} ({stats.totalReviews} {stats.totalReviews === 1 ? "review" : "reviews"})
+                <Stars rating={stats.averageRating} /> {stats.averageRating.toFixed(1)} ({stats.totalReviews}{" "}
+                {stats.totalReviews === 1 ? "review" : "reviews"})
               </a>
             </p>
           ) : null}
           {product.description ? <p className="sf-product-desc">{product.description}</p> : null}
           <p className={product.sellable ? "sf-availability sf-ok" : "sf-availability sf-out"}>
             {availabilityText(product)}
-            {product.sellable && product.lowStock !== null ? <span className="sf-stock-note"> · Only {product.lowStock} left</span> : null}
+            {product.sellable && product.lowStock !== null ? (
+              <span className="sf-stock-note"> · Only {product.lowStock} left</span>
+            ) : null}
           </p>
           {product.sellable ? <AddToCartForm product={product} slug={slug} withQuantity /> : null}
         </div>
@@ -122,8 +156,8 @@ export default function ProductPage() {
         ) : null}
         {stats.totalReviews > 0 ? (
           <p className="sf-review-summary">
-            <Stars rating={stats.averageRating} /> <strong>{stats.averageRating.toFixed(1)} out of 5</strong> · {stats.totalReviews}{" "}
-            {stats.totalReviews === 1 ? "review" : "reviews"}
+            <Stars rating={stats.averageRating} /> <strong>{stats.averageRating.toFixed(1)} out of 5</strong> ·{" "}
+            {stats.totalReviews} {stats.totalReviews === 1 ? "review" : "reviews"}
           </p>
         ) : (
           <p className="sf-muted">No reviews yet. Be the first to tell others what you think.</p>
@@ -133,7 +167,10 @@ export default function ProductPage() {
             {reviews.map((r) => (
               <li key={r.id} className="sf-review">
                 <p className="sf-review-head">
-                  <strong>{r.authorName}</strong> <Stars rating={r.rating} /> <time dateTime={r.iso} className="sf-muted">{r.date}</time>
+                  <strong>{r.authorName}</strong> <Stars rating={r.rating} />{" "}
+                  <time dateTime={r.iso} className="sf-muted">
+                    {r.date}
+                  </time>
                 </p>
                 {r.comment ? <p className="sf-review-comment">{r.comment}</p> : null}
               </li>
@@ -151,12 +188,30 @@ export default function ProductPage() {
           <CsrfInput />
           <div className="sf-field">
             <label htmlFor="review-authorName">Your name</label>
-            <input id="review-authorName" name="authorName" autoComplete="name" maxLength={80} required defaultValue={data?.values.authorName} {...err("authorName")} />
-            {errors.authorName ? <p id="review-authorName-error" className="sf-field-error">{errors.authorName}</p> : null}
+            <input
+              id="review-authorName"
+              name="authorName"
+              autoComplete="name"
+              maxLength={80}
+              required
+              defaultValue={data?.values.authorName}
+              {...err("authorName")}
+            />
+            {errors.authorName ? (
+              <p id="review-authorName-error" className="sf-field-error">
+                {errors.authorName}
+              </p>
+            ) : null}
           </div>
           <div className="sf-field">
             <label htmlFor="review-rating">Rating</label>
-            <select id="review-rating" name="rating" required defaultValue={data?.values.rating ?? ""} {...err("rating")}>
+            <select
+              id="review-rating"
+              name="rating"
+              required
+              defaultValue={data?.values.rating ?? ""}
+              {...err("rating")}
+            >
               <option value="" disabled>
                 Choose a rating
               </option>
@@ -166,14 +221,29 @@ export default function ProductPage() {
               <option value="2">2 – Poor</option>
               <option value="1">1 – Bad</option>
             </select>
-            {errors.rating ? <p id="review-rating-error" className="sf-field-error">{errors.rating}</p> : null}
+            {errors.rating ? (
+              <p id="review-rating-error" className="sf-field-error">
+                {errors.rating}
+              </p>
+            ) : null}
           </div>
           <div className="sf-field">
             <label htmlFor="review-comment">
               Comment <span className="sf-muted">(optional)</span>
             </label>
-            <textarea id="review-comment" name="comment" rows={4} maxLength={2000} defaultValue={data?.values.comment} {...err("comment")} />
-            {errors.comment ? <p id="review-comment-error" className="sf-field-error">{errors.comment}</p> : null}
+            <textarea
+              id="review-comment"
+              name="comment"
+              rows={4}
+              maxLength={2000}
+              defaultValue={data?.values.comment}
+              {...err("comment")}
+            />
+            {errors.comment ? (
+              <p id="review-comment-error" className="sf-field-error">
+                {errors.comment}
+              </p>
+            ) : null}
           </div>
           <button type="submit" className="sf-button sf-button-primary" disabled={busy}>
             {busy ? "Sending…" : "Submit review"}

@@ -27,17 +27,23 @@ export default function Menu() {
             <ul>
               {groups.map((g, i) => (
                 <li key={g.category}>
-                  <a href={`#${anchor(i)}`} className="sf-chip">{g.category}</a>
+                  <a href={`#${anchor(i)}`} className="sf-chip">
+                    {g.category}
+                  </a>
                 </li>
               ))}
             </ul>
           </nav>
         ) : null}
       </header>
-      {groups.length === 0 ? <p className="sf-muted">There is nothing on the menu yet. Please check back soon.</p> : null}
+      {groups.length === 0 ? (
+        <p className="sf-muted">There is nothing on the menu yet. Please check back soon.</p>
+      ) : null}
       {groups.map((g, i) => (
         <section key={g.category} className="sf-category" aria-labelledby={anchor(i)}>
-          <h2 id={anchor(i)} className="sf-category-title" tabIndex={-1}>{g.category}</h2>
+          <h2 id={anchor(i)} className="sf-category-title" tabIndex={-1}>
+            {g.category}
+          </h2>
           <ul className="sf-grid">
             {g.items.map((p) => (
               <li key={p.id}>

@@ -23,11 +23,26 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     business: publicBusiness(business),
     pages: nav.filter((p) => p.slug !== "home"),
     cartCount,
-    embeds: active.map((e) => ({ appSlug: e.appSlug, embedType: e.embedType, name: e.name, kind: e.kind, position: e.position, scriptUrl: e.scriptUrl, renderUrl: e.renderUrl, iconUrl: e.kind === "FLOATING_WIDGET" ? httpUrl(e.appIconUrl) || undefined : undefined, settings: e.settings })),
+    embeds: active.map((e) => ({
+      appSlug: e.appSlug,
+      embedType: e.embedType,
+      name: e.name,
+      kind: e.kind,
+      position: e.position,
+      scriptUrl: e.scriptUrl,
+      renderUrl: e.renderUrl,
+      iconUrl: e.kind === "FLOATING_WIDGET" ? httpUrl(e.appIconUrl) || undefined : undefined,
+      settings: e.settings,
+    })),
     // read by entry.server for the Content-Security-Policy: exactly these origins
     csp: {
-      scriptOrigins: active.flatMap((e) => (e.kind === "GLOBAL_SCRIPT" && e.scriptUrl ? [originOf(e.scriptUrl)] : [])).filter((o): o is string => !!o),
-      frameOrigins: [...active.flatMap((e) => (e.kind === "FLOATING_WIDGET" && e.renderUrl ? [originOf(e.renderUrl)] : [])), ...blocks.map((b) => originOf(b.renderUrl))].filter((o): o is string => !!o),
+      scriptOrigins: active
+        .flatMap((e) => (e.kind === "GLOBAL_SCRIPT" && e.scriptUrl ? [originOf(e.scriptUrl)] : []))
+        .filter((o): o is string => !!o),
+      frameOrigins: [
+        ...active.flatMap((e) => (e.kind === "FLOATING_WIDGET" && e.renderUrl ? [originOf(e.renderUrl)] : [])),
+        ...blocks.map((b) => originOf(b.renderUrl)),
+      ].filter((o): o is string => !!o),
     },
   });
 }
@@ -52,8 +67,13 @@ export default function StorefrontLayout() {
   useReadySignal();
   return (
     // with floating widgets the page ends with room for their launchers (storefront.css .sf-has-widgets)
-    <div className={embeds.some((e) => e.kind === "FLOATING_WIDGET" && e.renderUrl) ? "sf sf-has-widgets" : "sf"} lang={business.locale}>
-      <a href="#sf-main" className="sf-skip">Skip to content</a>
+    <div
+      className={embeds.some((e) => e.kind === "FLOATING_WIDGET" && e.renderUrl) ? "sf sf-has-widgets" : "sf"}
+      lang={business.locale}
+    >
+      <a href="#sf-main" className="sf-skip">
+        Skip to content
+      </a>
       <StorefrontHeader business={business} pages={pages} cartCount={cartCount} />
       {params.get("added") ? (
         <div className="sf-container">
@@ -80,9 +100,15 @@ export function ErrorBoundary() {
       <main className="sf-container sf-main">
         <section className="sf-error">
           <h1>{status === 404 ? "Shop not found" : "Something went wrong"}</h1>
-          <p>{status === 404 ? "We could not find this shop. Check the address and try again." : "Something went wrong on our side. Please try again."}</p>
           <p>
-            <Link to="/" className="sf-button">Go to the home page</Link>
+            {status === 404
+              ? "We could not find this shop. Check the address and try again."
+              : "Something went wrong on our side. Please try again."}
+          </p>
+          <p>
+            <Link to="/" className="sf-button">
+              Go to the home page
+            </Link>
           </p>
         </section>
       </main>

@@ -22,7 +22,14 @@ import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chro
 import { originOf } from "~/components/block-frame";
 import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
 import { publicBlock, type BlockDefinition, type PublicBlock } from "../../storefront/blocks";
-import { gridProducts, loadBusinessBySlug, moneyFormatter, productView, publicBusiness, publishedPages } from "~/storefront.server";
+import {
+  gridProducts,
+  loadBusinessBySlug,
+  moneyFormatter,
+  productView,
+  publicBusiness,
+  publishedPages,
+} from "~/storefront.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { adminSessionToken, availableBlocks } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
@@ -35,7 +42,9 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: previewStyles },
 ];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Preview: ${data.page.title} · ${data.business.name}` : "Preview" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Preview: ${data.page.title} · ${data.business.name}` : "Preview" },
+];
 
 const NO_STORE = { "Cache-Control": "no-store" };
 /** A product grid shows at most 48 products; the preview holds that many so that any limit the draft sets shows at once. */
@@ -46,12 +55,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { db, env } = context;
   const business = await loadBusinessBySlug(db, params.businessSlug);
   const pageSlug = params.pageSlug ?? "";
-  const check = await verifyPreviewToken(env, new URL(request.url).searchParams.get("token"), { businessId: business.id, pageSlug });
+  const check = await verifyPreviewToken(env, new URL(request.url).searchParams.get("token"), {
+    businessId: business.id,
+    pageSlug,
+  });
   if (!check.ok) throw new Response(check.message, { status: check.status, headers: NO_STORE });
   const account = await previewAccount(db, business.id, check.accountId);
-  if (!account) throw new Response("This preview link is no longer valid. Open the page in the site builder again.", { status: 401, headers: NO_STORE });
-  const page = await getPage(db, business.id, pageSlug).catch(orNotFound("This page does not exist (any more).", NO_STORE));
-  const [navPages, blocks, products] = await Promise.all([publishedPages(db, business.id), availableBlocks(db, business.id), gridProducts(db, business.id, MAX_GRID)]);
+  if (!account)
+    throw new Response("This preview link is no longer valid. Open the page in the site builder again.", {
+      status: 401,
+      headers: NO_STORE,
+    });
+  const page = await getPage(db, business.id, pageSlug).catch(
+    orNotFound("This page does not exist (any more).", NO_STORE),
+  );
+  const [navPages, blocks, products] = await Promise.all([
+    publishedPages(db, business.id),
+    availableBlocks(db, business.id),
+    gridProducts(db, business.id, MAX_GRID),
+  ]);
   // in the editor a block receives a session token proving which merchant is editing (contract 10)
   const sessionTokens: Record<string, string> = {};
   for (const appId of new Set(blocks.map((b) => b.appId))) {
@@ -59,7 +81,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     if (token) sessionTokens[appId] = token;
   }
   const money = moneyFormatter(business);
-  const definitions: BlockDefinition[] = blocks.map((b) => ({ appId: b.appId, blockType: b.blockType, name: b.name, renderUrl: b.renderUrl }));
+  const definitions: BlockDefinition[] = blocks.map((b) => ({
+    appId: b.appId,
+    blockType: b.blockType,
+    name: b.name,
+    renderUrl: b.renderUrl,
+  }));
   return json(
     {
       business: publicBusiness(business),
@@ -85,9 +112,17 @@ function readDraft(message: Record<string, unknown>): Draft | null {
   for (const b of message.blocks.slice(0, MAX_DRAFT_BLOCKS)) {
     if (!b || typeof b !== "object") continue;
     const { id, kind, type, appId, settings } = b as Record<string, unknown>;
-    if (typeof id !== "string" || id.length > 100 || (kind !== "builtin" && kind !== "app") || typeof type !== "string" || type.length > 100) continue;
+    if (
+      typeof id !== "string" ||
+      id.length > 100 ||
+      (kind !== "builtin" && kind !== "app") ||
+      typeof type !== "string" ||
+      type.length > 100
+    )
+      continue;
     if (appId !== undefined && typeof appId !== "string") continue;
-    const s = settings && typeof settings === "object" && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
+    const s =
+      settings && typeof settings === "object" && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
     blocks.push({ id, kind, type, ...(typeof appId === "string" ? { appId } : {}), settings: s });
   }
   return { title: message.title.slice(0, 200), blocks };
@@ -97,9 +132,16 @@ const builtinName = (type: string) => BUILTIN_BLOCK_TYPES.find((t) => t.type ===
 
 /** What the merchant sees where a block shows nothing to shoppers (so that it can still be found and selected). */
 function placeholder(block: PageBlock, shown: PublicBlock | null): string | null {
-  if (block.kind === "app") return shown ? null : "This app block is not available (the app was uninstalled or removed it). Shoppers do not see it.";
-  if (!shown) return block.type === "image" ? "Image: add an http(s) address to show a picture." : `Unknown block "${block.type}": shoppers do not see it.`;
-  if (shown.kind === "builtin" && (shown.type === "heading" || shown.type === "text") && !shown.text) return `Empty ${shown.type}: shoppers see nothing here.`;
+  if (block.kind === "app")
+    return shown
+      ? null
+      : "This app block is not available (the app was uninstalled or removed it). Shoppers do not see it.";
+  if (!shown)
+    return block.type === "image"
+      ? "Image: add an http(s) address to show a picture."
+      : `Unknown block "${block.type}": shoppers do not see it.`;
+  if (shown.kind === "builtin" && (shown.type === "heading" || shown.type === "text") && !shown.text)
+    return `Empty ${shown.type}: shoppers see nothing here.`;
   return null;
 }
 
@@ -135,7 +177,8 @@ export default function StorefrontPreview() {
   useEffect(() => {
     const stop = (event: Event) => {
       const target = event.target as Element | null;
-      if (event.type === "submit" || target?.closest?.("a[href], button[type=submit], input[type=submit]")) event.preventDefault();
+      if (event.type === "submit" || target?.closest?.("a[href], button[type=submit], input[type=submit]"))
+        event.preventDefault();
     };
     window.addEventListener("click", stop, true);
     window.addEventListener("submit", stop, true);
@@ -179,21 +222,42 @@ export default function StorefrontPreview() {
   const home = data.page.slug === "home";
   const blocks = (
     <div className="sf-blocks">
-      {draft.blocks.length === 0 ? <p className="sf-muted sfp-empty">This page has no blocks yet. Add one in the site builder.</p> : null}
+      {draft.blocks.length === 0 ? (
+        <p className="sf-muted sfp-empty">This page has no blocks yet. Add one in the site builder.</p>
+      ) : null}
       {draft.blocks.map((block) => {
         const shown = publicBlock(block, definitions);
         const note = placeholder(block, shown);
-        const label = block.kind === "app" ? (shown?.kind === "app" ? shown.name : "App block") : (builtinName(block.type) ?? block.type);
+        const label =
+          block.kind === "app"
+            ? shown?.kind === "app"
+              ? shown.name
+              : "App block"
+            : (builtinName(block.type) ?? block.type);
         const isSelected = block.id === selected;
         return (
           <div key={block.id} className={`sfp-block${isSelected ? " is-selected" : ""}`} data-preview-block={block.id}>
             {note ? (
               <p className="sfp-placeholder">{note}</p>
             ) : shown ? (
-              <StorefrontBlock block={shown} products={products} slug={business.slug} businessId={business.id} locale={business.locale} mode="editor" sessionToken={shown.kind === "app" ? (sessionTokens[shown.appId] ?? null) : null} />
+              <StorefrontBlock
+                block={shown}
+                products={products}
+                slug={business.slug}
+                businessId={business.id}
+                locale={business.locale}
+                mode="editor"
+                sessionToken={shown.kind === "app" ? (sessionTokens[shown.appId] ?? null) : null}
+              />
             ) : null}
             {/* over the whole block, iframes included: a click anywhere on it selects it */}
-            <button type="button" className="sfp-handle" aria-label={`Select block: ${label}`} aria-pressed={isSelected} onClick={() => select(block.id)}>
+            <button
+              type="button"
+              className="sfp-handle"
+              aria-label={`Select block: ${label}`}
+              aria-pressed={isSelected}
+              onClick={() => select(block.id)}
+            >
               <span className="sfp-tag">{label}</span>
             </button>
           </div>
@@ -230,12 +294,22 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
-    isRouteErrorResponse(error) && typeof error.data === "string" && error.data.length < 300 ? error.data : "Something went wrong while drawing the preview. Reload it from the site builder.";
+    isRouteErrorResponse(error) && typeof error.data === "string" && error.data.length < 300
+      ? error.data
+      : "Something went wrong while drawing the preview. Reload it from the site builder.";
   return (
     <div className="sf">
       <main className="sf-container sf-main">
         <section className="sf-error" data-preview-error={status}>
-          <h1>{status === 401 ? "Preview expired" : status === 403 ? "Not allowed" : status === 404 ? "Page not found" : "Preview unavailable"}</h1>
+          <h1>
+            {status === 401
+              ? "Preview expired"
+              : status === 403
+                ? "Not allowed"
+                : status === 404
+                  ? "Page not found"
+                  : "Preview unavailable"}
+          </h1>
           <p>{message}</p>
         </section>
       </main>

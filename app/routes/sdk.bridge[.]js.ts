@@ -10,6 +10,11 @@ let source: string | null = null;
 export const loader = () => {
   source ??= readFileSync(resolve("packages/app-sdk/src/bridge.js"), "utf8");
   return new Response(source, {
-    headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+      "Access-Control-Allow-Origin": "*",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 };

@@ -14,17 +14,33 @@ import { PasswordStrength } from "~/components/password-strength";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Storefront Apps" }];
 
-const LABELS = { role: "Account type", name: "Your name", email: "Email", password: "Password", businessName: "Business name" };
+const LABELS = {
+  role: "Account type",
+  name: "Your name",
+  email: "Email",
+  password: "Password",
+  businessName: "Business name",
+};
 const ORDER = ["role", "name", "email", "password", "businessName"];
 
 /** The typed values that come back with the errors (never the password). */
 function valuesOf(form: FormData) {
   const text = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
-  return { role: form.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER", name: text("name"), email: text("email"), businessName: text("businessName") };
+  return {
+    role: form.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER",
+    name: text("name"),
+    email: text("email"),
+    businessName: text("businessName"),
+  };
 }
 
 /** A taken email next to the email field. */
-const refused = { error: (e: ApiError, form: FormData) => ({ errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]), values: valuesOf(form) }) };
+const refused = {
+  error: (e: ApiError, form: FormData) => ({
+    errors: messageFormErrors(e.message, LABELS, [{ test: /email/i, field: "email" }]),
+    values: valuesOf(form),
+  }),
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, context, refused, async (form) => {
@@ -34,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       password: form.get("password") ?? "",
       name: form.get("name") ?? "",
       role,
-      businessName: role === "MERCHANT" ? (form.get("businessName") || undefined) : undefined,
+      businessName: role === "MERCHANT" ? form.get("businessName") || undefined : undefined,
     });
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values: valuesOf(form) }, 400);
     const { account } = await createAccount(context.db, parsed.data);
@@ -61,12 +77,24 @@ export default function Signup() {
             <legend>I am…</legend>
             <FieldError name="role" errors={errors} />
             <label className={role === "DEVELOPER" ? "choice selected" : "choice"}>
-              <input type="radio" name="role" value="DEVELOPER" checked={role === "DEVELOPER"} onChange={() => setRole("DEVELOPER")} />
+              <input
+                type="radio"
+                name="role"
+                value="DEVELOPER"
+                checked={role === "DEVELOPER"}
+                onChange={() => setRole("DEVELOPER")}
+              />
               <strong>An app developer</strong>
               <span className="muted">Build apps; you get a sandbox shop with demo data.</span>
             </label>
             <label className={role === "MERCHANT" ? "choice selected" : "choice"}>
-              <input type="radio" name="role" value="MERCHANT" checked={role === "MERCHANT"} onChange={() => setRole("MERCHANT")} />
+              <input
+                type="radio"
+                name="role"
+                value="MERCHANT"
+                checked={role === "MERCHANT"}
+                onChange={() => setRole("MERCHANT")}
+              />
               <strong>A merchant</strong>
               <span className="muted">Run a shop and install apps.</span>
             </label>
@@ -74,21 +102,43 @@ export default function Signup() {
           <div className="field">
             <label>
               Your name
-              <input name="name" autoComplete="name" required defaultValue={values?.name} {...fieldProps("name", errors)} />
+              <input
+                name="name"
+                autoComplete="name"
+                required
+                defaultValue={values?.name}
+                {...fieldProps("name", errors)}
+              />
             </label>
             <FieldError name="name" errors={errors} />
           </div>
           <div className="field">
             <label>
               Email
-              <input type="email" name="email" autoComplete="email" required defaultValue={values?.email} {...fieldProps("email", errors)} />
+              <input
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                defaultValue={values?.email}
+                {...fieldProps("email", errors)}
+              />
             </label>
             <FieldError name="email" errors={errors} />
           </div>
           <div className="field">
             <label>
               Password <span className="muted">(at least 8 characters, not one of the most common)</span>
-              <input type="password" name="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} {...fieldProps("password", errors, "password-help")} />
+              <input
+                type="password"
+                name="password"
+                autoComplete="new-password"
+                minLength={8}
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                {...fieldProps("password", errors, "password-help")}
+              />
             </label>
             <FieldError name="password" errors={errors} />
           </div>
@@ -99,12 +149,19 @@ export default function Signup() {
             <div className="field">
               <label>
                 Business name
-                <input name="businessName" required defaultValue={values?.businessName} {...fieldProps("businessName", errors)} />
+                <input
+                  name="businessName"
+                  required
+                  defaultValue={values?.businessName}
+                  {...fieldProps("businessName", errors)}
+                />
               </label>
               <FieldError name="businessName" errors={errors} />
             </div>
           ) : null}
-          <SubmitButton className="button primary" busyLabel="Creating your account…">Create account</SubmitButton>
+          <SubmitButton className="button primary" busyLabel="Creating your account…">
+            Create account
+          </SubmitButton>
         </Form>
         <p className="muted">
           Already have an account? <Link to="/login">Sign in</Link>

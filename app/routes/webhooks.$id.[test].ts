@@ -10,6 +10,7 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}/test", {
     params: z.object({ id: z.string().describe("Webhook id") }),
     answer: { status: 200, schema: WebhookTestResult },
     errors: [404],
-    handler: async ({ context, caller, params }) => sendTest(context.db, context.env, await getRegistration(context.db, caller, params.id)),
+    handler: async ({ context, caller, params }) =>
+      sendTest(context.db, context.env, await getRegistration(context.db, caller, params.id)),
   }),
 });

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { deleteRegistration, getRegistration, serializeWebhook, updateRegistration, WebhookUpdate } from "~/platform/webhooks/registrations.server";
+import {
+  deleteRegistration,
+  getRegistration,
+  serializeWebhook,
+  updateRegistration,
+  WebhookUpdate,
+} from "~/platform/webhooks/registrations.server";
 import { Webhook } from "~/platform/app-api/schemas";
 
 const params = z.object({ id: z.string().describe("Webhook id") });
@@ -11,7 +17,8 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}", {
     params,
     answer: { status: 200, schema: Webhook },
     errors: [404],
-    handler: async ({ context, caller, params }) => serializeWebhook(await getRegistration(context.db, caller, params.id)),
+    handler: async ({ context, caller, params }) =>
+      serializeWebhook(await getRegistration(context.db, caller, params.id)),
   }),
   PATCH: operation({
     summary: "Change a registration; isActive true re-activates it",
@@ -19,7 +26,8 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}", {
     body: WebhookUpdate,
     answer: { status: 200, schema: Webhook },
     errors: [400, 403, 404],
-    handler: async ({ context, caller, params, body }) => updateRegistration(context.db, context.env, caller, params.id, body),
+    handler: async ({ context, caller, params, body }) =>
+      updateRegistration(context.db, context.env, caller, params.id, body),
   }),
   DELETE: operation({
     summary: "Delete a registration (not the install registration: deactivate that)",

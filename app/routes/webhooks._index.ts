@@ -1,6 +1,11 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { json, paginated } from "~/platform/core/http.server";
-import { createRegistration, listRegistrations, serializeWebhook, WebhookCreate } from "~/platform/webhooks/registrations.server";
+import {
+  createRegistration,
+  listRegistrations,
+  serializeWebhook,
+  WebhookCreate,
+} from "~/platform/webhooks/registrations.server";
 import { WebhookCreated, WebhookList } from "~/platform/app-api/schemas";
 
 export const { loader, action, declared } = appApiRoute("/webhooks", {
@@ -19,6 +24,7 @@ export const { loader, action, declared } = appApiRoute("/webhooks", {
     body: WebhookCreate,
     answer: { status: 201, schema: WebhookCreated },
     errors: [400, 403, 413],
-    handler: async ({ context, caller, body }) => json(await createRegistration(context.db, context.env, caller, body), 201),
+    handler: async ({ context, caller, body }) =>
+      json(await createRegistration(context.db, context.env, caller, body), 201),
   }),
 });

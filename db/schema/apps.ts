@@ -9,7 +9,9 @@ export const apps = pgTable(
   "apps",
   {
     id: id(),
-    developerId: text("developer_id").notNull().references(() => accounts.id),
+    developerId: text("developer_id")
+      .notNull()
+      .references(() => accounts.id),
     clientId: text("client_id").notNull(),
     clientSecretHash: text("client_secret_hash").notNull(),
     /** encrypted (AES-256-GCM, ENCRYPTION_KEY): it signs the admin-page session tokens */
@@ -19,12 +21,21 @@ export const apps = pgTable(
     description: text("description").notNull(),
     category: text("category").notNull(),
     scopes: text("scopes").array().notNull(),
-    approvedScopes: text("approved_scopes").array().notNull().default(sql`'{}'::text[]`),
+    approvedScopes: text("approved_scopes")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     redirectUrl: text("redirect_url").notNull(),
     webhookUrl: text("webhook_url"),
-    webhookEvents: text("webhook_events").array().notNull().default(sql`'{}'::text[]`),
+    webhookEvents: text("webhook_events")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     iconUrl: text("icon_url"),
-    screenshots: text("screenshots").array().notNull().default(sql`'{}'::text[]`),
+    screenshots: text("screenshots")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     version: text("version").notNull().default("1.0.0"),
     status: text("status", { enum: APP_STATUSES }).notNull().default("DRAFT"),
     updateInReview: boolean("update_in_review").notNull().default(false),
@@ -51,12 +62,24 @@ export const apps = pgTable(
   (t) => [
     uniqueIndex("apps_slug_key").on(t.slug),
     // the marketplace's sorts, each an index walk within a category (or across all) of approved apps
-    index("apps_market_rating_idx").on(t.category, t.ratingAvg.desc().nullsLast(), t.ratingCount.desc(), t.id).where(sql`status = 'APPROVED'`),
-    index("apps_market_popular_idx").on(t.category, t.activeInstalls.desc(), t.id).where(sql`status = 'APPROVED'`),
-    index("apps_market_newest_idx").on(t.category, t.publishedAt.desc().nullsLast(), t.id).where(sql`status = 'APPROVED'`),
-    index("apps_market_all_rating_idx").on(t.ratingAvg.desc().nullsLast(), t.ratingCount.desc(), t.id).where(sql`status = 'APPROVED'`),
-    index("apps_market_all_popular_idx").on(t.activeInstalls.desc(), t.id).where(sql`status = 'APPROVED'`),
-    index("apps_staff_picks_idx").on(t.staffPickedAt.desc()).where(sql`staff_picked_at is not null`),
+    index("apps_market_rating_idx")
+      .on(t.category, t.ratingAvg.desc().nullsLast(), t.ratingCount.desc(), t.id)
+      .where(sql`status = 'APPROVED'`),
+    index("apps_market_popular_idx")
+      .on(t.category, t.activeInstalls.desc(), t.id)
+      .where(sql`status = 'APPROVED'`),
+    index("apps_market_newest_idx")
+      .on(t.category, t.publishedAt.desc().nullsLast(), t.id)
+      .where(sql`status = 'APPROVED'`),
+    index("apps_market_all_rating_idx")
+      .on(t.ratingAvg.desc().nullsLast(), t.ratingCount.desc(), t.id)
+      .where(sql`status = 'APPROVED'`),
+    index("apps_market_all_popular_idx")
+      .on(t.activeInstalls.desc(), t.id)
+      .where(sql`status = 'APPROVED'`),
+    index("apps_staff_picks_idx")
+      .on(t.staffPickedAt.desc())
+      .where(sql`staff_picked_at is not null`),
     uniqueIndex("apps_client_id_key").on(t.clientId),
     index("apps_developer_idx").on(t.developerId, t.createdAt.desc().nullsFirst()),
     index("apps_status_idx").on(t.status, t.category),
@@ -68,7 +91,9 @@ export const appVersions = pgTable(
   "app_versions",
   {
     id: id(),
-    appId: text("app_id").notNull().references(() => apps.id),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id),
     version: text("version").notNull(),
     scopes: text("scopes").array().notNull(),
     manifest: jsonb("manifest").$type<Record<string, unknown> | null>(),
@@ -83,9 +108,15 @@ export const installations = pgTable(
   "installations",
   {
     id: id(),
-    appId: text("app_id").notNull().references(() => apps.id),
-    businessId: text("business_id").notNull().references(() => businesses.id),
-    status: text("status", { enum: ["ACTIVE", "UNINSTALLED"] }).notNull().default("ACTIVE"),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    status: text("status", { enum: ["ACTIVE", "UNINSTALLED"] })
+      .notNull()
+      .default("ACTIVE"),
     /** scopes the token grants now */
     scopes: text("scopes").array().notNull(),
     needsReConsent: boolean("needs_re_consent").notNull().default(false),
@@ -103,7 +134,9 @@ export const installations = pgTable(
   },
   (t) => [
     uniqueIndex("installations_token_key").on(t.accessTokenHash),
-    uniqueIndex("installations_active_key").on(t.appId, t.businessId).where(sql`status = 'ACTIVE'`),
+    uniqueIndex("installations_active_key")
+      .on(t.appId, t.businessId)
+      .where(sql`status = 'ACTIVE'`),
     index("installations_business_idx").on(t.businessId, t.status),
     index("installations_app_idx").on(t.appId, t.installedAt),
   ],
@@ -114,9 +147,15 @@ export const oauthCodes = pgTable(
   {
     id: id(),
     codeHash: text("code_hash").notNull(),
-    appId: text("app_id").notNull().references(() => apps.id),
-    accountId: text("account_id").notNull().references(() => accounts.id),
-    businessId: text("business_id").notNull().references(() => businesses.id),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
     redirectUri: text("redirect_uri").notNull(),
     scopes: text("scopes").array().notNull(),
     codeChallenge: text("code_challenge"),
@@ -137,7 +176,9 @@ export const extensions = pgTable(
   "extensions",
   {
     id: id(),
-    appId: text("app_id").notNull().references(() => apps.id),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id),
     kind: text("kind", { enum: EXTENSION_KINDS }).notNull(),
     key: text("key").notNull(),
     definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
@@ -152,7 +193,9 @@ export const extensions = pgTable(
 export const embedSettings = pgTable(
   "embed_settings",
   {
-    installationId: text("installation_id").notNull().references(() => installations.id),
+    installationId: text("installation_id")
+      .notNull()
+      .references(() => installations.id),
     embedType: text("embed_type").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     settings: jsonb("settings").$type<Record<string, unknown>>(),
@@ -208,9 +251,15 @@ export const appReviews = pgTable(
   "app_reviews",
   {
     id: id(),
-    appId: text("app_id").notNull().references(() => apps.id),
-    businessId: text("business_id").notNull().references(() => businesses.id),
-    installationId: text("installation_id").notNull().references(() => installations.id),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    installationId: text("installation_id")
+      .notNull()
+      .references(() => installations.id),
     rating: integer("rating").notNull(),
     body: text("body").notNull().default(""),
     replyBody: text("reply_body"),
@@ -223,8 +272,12 @@ export const appReviews = pgTable(
   },
   (t) => [
     uniqueIndex("app_reviews_key").on(t.appId, t.businessId),
-    index("app_reviews_app_idx").on(t.appId, t.createdAt.desc(), t.id).where(sql`hidden_at is null`),
-    index("app_reviews_app_rating_idx").on(t.appId, t.rating, t.createdAt.desc(), t.id).where(sql`hidden_at is null`),
+    index("app_reviews_app_idx")
+      .on(t.appId, t.createdAt.desc(), t.id)
+      .where(sql`hidden_at is null`),
+    index("app_reviews_app_rating_idx")
+      .on(t.appId, t.rating, t.createdAt.desc(), t.id)
+      .where(sql`hidden_at is null`),
   ],
 );
 
@@ -233,8 +286,12 @@ export const developerNotifications = pgTable(
   "developer_notifications",
   {
     id: id(),
-    developerId: text("developer_id").notNull().references(() => accounts.id),
-    appId: text("app_id").notNull().references(() => apps.id),
+    developerId: text("developer_id")
+      .notNull()
+      .references(() => accounts.id),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id),
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),

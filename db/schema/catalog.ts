@@ -7,7 +7,9 @@ export const products = pgTable(
   "products",
   {
     id: id(),
-    businessId: text("business_id").notNull().references(() => businesses.id),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     description: text("description").notNull().default(""),
@@ -16,7 +18,9 @@ export const products = pgTable(
     category: text("category").notNull().default(""),
     isAvailable: boolean("is_available").notNull().default(true),
     imageUrl: text("image_url").notNull().default(""),
-    status: text("status", { enum: ["ACTIVE", "DRAFT", "ARCHIVED"] }).notNull().default("ACTIVE"),
+    status: text("status", { enum: ["ACTIVE", "DRAFT", "ARCHIVED"] })
+      .notNull()
+      .default("ACTIVE"),
     /** null = untracked stock */
     stock: integer("stock"),
     createdAt: createdAt(),
@@ -38,14 +42,24 @@ export const products = pgTable(
 export const ORDER_SEARCH_TEXT =
   "(order_number || ' ' || customer_name || ' ' || customer_phone || ' ' || regexp_replace(customer_phone, '[^0-9]', '', 'g') || ' ' || coalesce(customer_email, ''))";
 
-export const ORDER_STATUSES = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY", "DELIVERED", "CANCELLED"] as const;
+export const ORDER_STATUSES = [
+  "PENDING",
+  "CONFIRMED",
+  "PREPARING",
+  "READY",
+  "IN_DELIVERY",
+  "DELIVERED",
+  "CANCELLED",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const orders = pgTable(
   "orders",
   {
     id: id(),
-    businessId: text("business_id").notNull().references(() => businesses.id),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
     orderNumber: text("order_number").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
     subtotal: integer("subtotal").notNull(),
@@ -57,7 +71,9 @@ export const orders = pgTable(
     currency: text("currency").notNull(),
     deliveryMethod: text("delivery_method", { enum: ["DELIVERY", "PICKUP"] }).notNull(),
     paymentMethod: text("payment_method").notNull(),
-    paymentStatus: text("payment_status", { enum: ["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"] }).notNull().default("NONE"),
+    paymentStatus: text("payment_status", { enum: ["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"] })
+      .notNull()
+      .default("NONE"),
     paymentInstallationId: text("payment_installation_id"),
     paymentInvoiceId: text("payment_invoice_id"),
     paymentUrl: text("payment_url"),
@@ -76,7 +92,9 @@ export const orders = pgTable(
     uniqueIndex("orders_business_number_key").on(t.businessId, t.orderNumber),
     index("orders_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("orders_business_status_idx").on(t.businessId, t.status, t.createdAt.desc().nullsFirst()),
-    index("orders_payment_open_idx").on(t.paymentExpiresAt).where(sql`payment_status = 'PENDING'`),
+    index("orders_payment_open_idx")
+      .on(t.paymentExpiresAt)
+      .where(sql`payment_status = 'PENDING'`),
     // the admin's sorts by amount (both directions) and its search (decision 018)
     index("orders_business_amount_idx").on(t.businessId, t.amount.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("orders_search_trgm_idx").using("gin", sql.raw(`${ORDER_SEARCH_TEXT} gin_trgm_ops`)),
@@ -87,7 +105,9 @@ export const orderItems = pgTable(
   "order_items",
   {
     id: id(),
-    orderId: text("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
     productId: text("product_id").notNull(),
     name: text("name").notNull(),
     price: integer("price").notNull(),
@@ -100,7 +120,9 @@ export const orderStatusChanges = pgTable(
   "order_status_changes",
   {
     id: id(),
-    orderId: text("order_id").notNull().references(() => orders.id, { onDelete: "cascade" }),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
     fromStatus: text("from_status"),
     toStatus: text("to_status").notNull(),
     actor: text("actor").notNull(),
@@ -126,8 +148,12 @@ export const reviews = pgTable(
   "reviews",
   {
     id: id(),
-    businessId: text("business_id").notNull().references(() => businesses.id),
-    productId: text("product_id").notNull().references(() => products.id, { onDelete: "cascade" }),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
     rating: integer("rating").notNull(),
     comment: text("comment").notNull().default(""),
     authorName: text("author_name").notNull(),
@@ -151,7 +177,9 @@ export const pages = pgTable(
   "pages",
   {
     id: id(),
-    businessId: text("business_id").notNull().references(() => businesses.id),
+    businessId: text("business_id")
+      .notNull()
+      .references(() => businesses.id),
     slug: text("slug").notNull(),
     title: text("title").notNull(),
     isPublished: boolean("is_published").notNull().default(true),

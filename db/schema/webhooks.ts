@@ -14,7 +14,12 @@ export const platformEvents = pgTable(
     fannedOutAt: ts("fanned_out_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("platform_events_business_idx").on(t.businessId, t.createdAt.desc().nullsFirst()), index("platform_events_unfanned_idx").on(t.createdAt).where(sql`fanned_out_at is null`)],
+  (t) => [
+    index("platform_events_business_idx").on(t.businessId, t.createdAt.desc().nullsFirst()),
+    index("platform_events_unfanned_idx")
+      .on(t.createdAt)
+      .where(sql`fanned_out_at is null`),
+  ],
 );
 
 export const webhooks = pgTable(
@@ -73,10 +78,14 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_inflight_idx").on(t.inFlightSince),
     // first attempts waiting for the dispatcher (webhooks/dispatcher.server.ts): rows leave it once claimed
     // by registration, so that the dispatcher takes the oldest few of each (endpoint isolation, issue 25)
-    index("webhook_deliveries_first_attempt_idx").on(t.webhookId, t.createdAt).where(sql`status = 'PENDING' and attempts = 0 and in_flight_since is null`),
+    index("webhook_deliveries_first_attempt_idx")
+      .on(t.webhookId, t.createdAt)
+      .where(sql`status = 'PENDING' and attempts = 0 and in_flight_since is null`),
     // retries waiting for the dispatcher, by registration and due time: a failing endpoint's retries
     // take at most its cap of the dispatcher's slots (decision 024)
-    index("webhook_deliveries_retry_idx").on(t.webhookId, t.nextAttemptAt).where(sql`status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`),
+    index("webhook_deliveries_retry_idx")
+      .on(t.webhookId, t.nextAttemptAt)
+      .where(sql`status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`),
   ],
 );
 

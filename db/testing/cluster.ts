@@ -16,7 +16,10 @@ import { migrateDatabase, migrationsFolder } from "../migrate";
 export const FAST_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off" };
 
 /** `settings`: the server's settings (default FAST_SETTINGS; `{}` keeps PostgreSQL's crash-safe defaults). */
-export async function startTestCluster(name: string, settings: Record<string, string> = FAST_SETTINGS): Promise<{ adminUrl: string; embedded: EmbeddedPostgres | null }> {
+export async function startTestCluster(
+  name: string,
+  settings: Record<string, string> = FAST_SETTINGS,
+): Promise<{ adminUrl: string; embedded: EmbeddedPostgres | null }> {
   if (process.env.TEST_DATABASE_URL) return { adminUrl: process.env.TEST_DATABASE_URL, embedded: null };
   const embedded = await startEmbeddedPostgres({ dataDir: path.join(".data", name), settings });
   return { adminUrl: embedded.adminUrl, embedded };
@@ -59,7 +62,9 @@ export async function prepareTemplate(adminUrl: string, prefix: string): Promise
   const name = templateName();
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    const leftovers = await sql<{ datname: string }[]>`select datname from pg_database where not datistemplate and datname like ${prefix.replace(/_/g, "\\_") + "%"} or (datname like 'tmpl\_%' and datname <> ${name})`;
+    const leftovers = await sql<
+      { datname: string }[]
+    >`select datname from pg_database where not datistemplate and datname like ${prefix.replace(/_/g, "\\_") + "%"} or (datname like 'tmpl\_%' and datname <> ${name})`;
     for (const { datname } of leftovers) {
       await sql.unsafe(`alter database "${datname}" is_template false`);
       await sql.unsafe(`drop database if exists "${datname}" with (force)`);

@@ -176,7 +176,10 @@ ${nginxHttpConfig(o)
 }
 
 /** The directories a standalone nginx needs before it starts. */
-export const standaloneDirs = (prefix: string) => ["temp/client_body", "temp/proxy", "temp/fastcgi", "temp/uwsgi", "temp/scgi", "cache"].map((d) => path.join(prefix, d));
+export const standaloneDirs = (prefix: string) =>
+  ["temp/client_body", "temp/proxy", "temp/fastcgi", "temp/uwsgi", "temp/scgi", "cache"].map((d) =>
+    path.join(prefix, d),
+  );
 
 /** The committed example (deploy/nginx/storefront-apps.conf): production host names, TLS, the platform on :3000. */
 export const EXAMPLE: NginxOptions = {
@@ -185,7 +188,11 @@ export const EXAMPLE: NginxOptions = {
   upstreams: ["127.0.0.1:3000"],
   listen: "80",
   cacheDir: "/var/cache/nginx/storefront-apps",
-  tls: { listen: "443", certificate: "/etc/ssl/certs/storefront-apps.pem", certificateKey: "/etc/ssl/private/storefront-apps.key" },
+  tls: {
+    listen: "443",
+    certificate: "/etc/ssl/certs/storefront-apps.pem",
+    certificateKey: "/etc/ssl/private/storefront-apps.key",
+  },
   accessLog: "/var/log/nginx/storefront-apps.log",
 };
 
@@ -203,11 +210,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     upstreams: all("--upstream").length ? all("--upstream") : EXAMPLE.upstreams,
     listen: value("--listen") ?? EXAMPLE.listen,
     cacheDir: value("--cache-dir") ?? EXAMPLE.cacheDir,
-    tls: certificate ? { listen: value("--tls-listen") ?? "443", certificate, certificateKey: value("--certificate-key") ?? "" } : args.includes("--standalone") || value("--listen") ? null : EXAMPLE.tls,
+    tls: certificate
+      ? { listen: value("--tls-listen") ?? "443", certificate, certificateKey: value("--certificate-key") ?? "" }
+      : args.includes("--standalone") || value("--listen")
+        ? null
+        : EXAMPLE.tls,
     accessLog: value("--access-log") ?? (args.includes("--standalone") ? null : EXAMPLE.accessLog),
   };
   if (args.includes("--standalone")) {
     const prefix = path.resolve(value("--prefix") ?? ".data/nginx");
-    process.stdout.write(nginxStandaloneConfig({ ...options, cacheDir: value("--cache-dir") ?? path.join(prefix, "cache"), prefix, user: process.getuid?.() === 0 ? os.userInfo().username : null }));
+    process.stdout.write(
+      nginxStandaloneConfig({
+        ...options,
+        cacheDir: value("--cache-dir") ?? path.join(prefix, "cache"),
+        prefix,
+        user: process.getuid?.() === 0 ? os.userInfo().username : null,
+      }),
+    );
   } else process.stdout.write(nginxHttpConfig(options));
 }

@@ -17,8 +17,16 @@ import { freePort, startNginx, type RunningNginx } from "./run";
 
 const port = await freePort();
 // the platform's two origins are nginx's: the host names it serves, on its port
-const p = await startPlatform({ env: { PUBLIC_URL: `http://localhost:${port}`, STOREFRONT_URL: `http://127.0.0.1:${port}` } });
-const nginx: RunningNginx = await startNginx({ prefix: `.data/test-nginx-${port}`, port, upstreams: [`127.0.0.1:${p.port}`], platformHost: "localhost", storefrontHost: "127.0.0.1" });
+const p = await startPlatform({
+  env: { PUBLIC_URL: `http://localhost:${port}`, STOREFRONT_URL: `http://127.0.0.1:${port}` },
+});
+const nginx: RunningNginx = await startNginx({
+  prefix: `.data/test-nginx-${port}`,
+  port,
+  upstreams: [`127.0.0.1:${p.port}`],
+  platformHost: "localhost",
+  storefrontHost: "127.0.0.1",
+});
 afterAll(async () => {
   await nginx?.stop();
   expect(nginx.process.exitCode ?? nginx.process.signalCode).not.toBeNull();
@@ -28,8 +36,16 @@ afterAll(async () => {
 const merchant = await p.register("MERCHANT");
 const [business] = await p.db.select().from(businesses).where(eq(businesses.id, merchant.businessId));
 const shop = `/s/${business.slug}`;
-const soup = await createProduct(p.db, business.id, productSchema.parse({ name: "Tomato Soup", slug: "tomato-soup", price: 650 }));
-const bread = await createProduct(p.db, business.id, productSchema.parse({ name: "Rye Bread", slug: "rye-bread", price: 420 }));
+const soup = await createProduct(
+  p.db,
+  business.id,
+  productSchema.parse({ name: "Tomato Soup", slug: "tomato-soup", price: 650 }),
+);
+const bread = await createProduct(
+  p.db,
+  business.id,
+  productSchema.parse({ name: "Rye Bread", slug: "rye-bread", price: 420 }),
+);
 
 type Seen = { status: number; cache: string | null; headers: Headers; html: string };
 /** A GET through nginx, with the browser's cookies when one is given. */
@@ -39,7 +55,11 @@ async function view(path: string, browser?: BrowserSession, headers: Record<stri
   const res = await fetch(url, { headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers }, redirect: "manual" });
   return { status: res.status, cache: res.headers.get("x-cache-status"), headers: res.headers, html: await res.text() };
 }
-const text = (html: string) => html.replace(/<!-- -->/g, "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ");
 
 describe("nginx in front of the platform", () => {
   it("runs the committed example's directives", () => {

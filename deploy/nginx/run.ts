@@ -13,7 +13,13 @@ import { nginxStandaloneConfig, standaloneDirs } from "./config";
 
 export const NGINX = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
 
-export type RunningNginx = { port: number; prefix: string; accessLog: string; process: ChildProcess; stop(): Promise<void> };
+export type RunningNginx = {
+  port: number;
+  prefix: string;
+  accessLog: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+};
 
 /** A port nothing listens on now (the kernel's choice). */
 export async function freePort(host = "127.0.0.1"): Promise<number> {
@@ -45,8 +51,16 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
  * Starts nginx on 127.0.0.1:`port` in front of `upstream` (the platform's host:port), for the
  * platform's two host names (PUBLIC_URL's and STOREFRONT_URL's, which must name this port).
  */
-export async function startNginx(options: { prefix: string; port: number; upstreams: string[]; platformHost: string; storefrontHost: string; workerProcesses?: number | "auto" }): Promise<RunningNginx> {
-  if (!fs.existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx), as .ci/run does`);
+export async function startNginx(options: {
+  prefix: string;
+  port: number;
+  upstreams: string[];
+  platformHost: string;
+  storefrontHost: string;
+  workerProcesses?: number | "auto";
+}): Promise<RunningNginx> {
+  if (!fs.existsSync(NGINX))
+    throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx), as .ci/run does`);
   const prefix = path.resolve(options.prefix);
   fs.rmSync(prefix, { recursive: true, force: true });
   for (const dir of standaloneDirs(prefix)) fs.mkdirSync(dir, { recursive: true });
@@ -101,6 +115,7 @@ export async function startNginx(options: { prefix: string; port: number; upstre
 export function cacheVerdicts(accessLog: string): Record<string, number> {
   const counts: Record<string, number> = {};
   if (!fs.existsSync(accessLog)) return counts;
-  for (const m of fs.readFileSync(accessLog, "utf8").matchAll(/ cache=(\S+)$/gm)) counts[m[1]] = (counts[m[1]] ?? 0) + 1;
+  for (const m of fs.readFileSync(accessLog, "utf8").matchAll(/ cache=(\S+)$/gm))
+    counts[m[1]] = (counts[m[1]] ?? 0) + 1;
   return counts;
 }

@@ -3,7 +3,16 @@
  * the platform. See README.md beside this file.
  */
 import http from "node:http";
-import { authorizeUrl, createAppApiClient, exchangeCode, nodeHookHandler, nodeWebhookHandler, readRawBody, verifySessionToken as verifyWithSdk, type AppApiClient } from "@storefront/app-sdk";
+import {
+  authorizeUrl,
+  createAppApiClient,
+  exchangeCode,
+  nodeHookHandler,
+  nodeWebhookHandler,
+  readRawBody,
+  verifySessionToken as verifyWithSdk,
+  type AppApiClient,
+} from "@storefront/app-sdk";
 import { Store } from "./store";
 import { adminPage, blockPage, connectedPage, embedScript, errorPage } from "./pages";
 
@@ -28,13 +37,20 @@ export type ReferenceApp = {
   close(): Promise<void>;
 };
 
-function send(res: http.ServerResponse, status: number, body: string, type = "application/json", headers: Record<string, string> = {}) {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  type = "application/json",
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", ...headers });
   res.end(body);
 }
 
 /** Verifies the admin page's session token (HS256, aud = clientId, signed with the client secret) with the SDK; null when refused. */
-export const verifySessionToken = (token: string, clientSecret: string, clientId: string) => verifyWithSdk(token, { clientId, clientSecret }).catch(() => null);
+export const verifySessionToken = (token: string, clientSecret: string, clientId: string) =>
+  verifyWithSdk(token, { clientId, clientSecret }).catch(() => null);
 
 /** The platform's default storefront origin for a platform on localhost or 127.0.0.1: the other name, same port. */
 function defaultStorefront(platformOrigin: string): string {
@@ -58,7 +74,14 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
   let appUrl = "";
 
   const exchange = (code: string, verifier?: string) =>
-    exchangeCode({ platformUrl: platform, clientId, clientSecret, code, redirectUri: `${appUrl}/oauth/callback`, codeVerifier: verifier }).catch((e: Error) => {
+    exchangeCode({
+      platformUrl: platform,
+      clientId,
+      clientSecret,
+      code,
+      redirectUri: `${appUrl}/oauth/callback`,
+      codeVerifier: verifier,
+    }).catch((e: Error) => {
       throw new Error(`token exchange failed: ${e.message}`);
     });
 
@@ -97,12 +120,19 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
       case "payment-methods":
         return { methods: [{ id: "refpay", name: "RefPay", description: "Pay online with RefPay (reference app)" }] };
       case "create-payment":
-        return { paymentUrl: `${appUrl}/pay/${encodeURIComponent(data.orderId)}`, invoiceId: `inv_${data.orderId}`, qrCode: `REFPAY:${data.orderId}:${data.amount}`, expiresAt: new Date(Date.now() + 30 * 60_000).toISOString() };
+        return {
+          paymentUrl: `${appUrl}/pay/${encodeURIComponent(data.orderId)}`,
+          invoiceId: `inv_${data.orderId}`,
+          qrCode: `REFPAY:${data.orderId}:${data.amount}`,
+          expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+        };
       case "shipping-rates":
         return { fee: data.subtotal >= 5000 ? 0 : data.builtInFee };
       case "validate": {
         const count = (data.items ?? []).reduce((s: number, i: { quantity: number }) => s + i.quantity, 0);
-        return count > 50 ? { valid: false, reason: "Orders of more than 50 items need a call to the shop." } : { valid: true };
+        return count > 50
+          ? { valid: false, reason: "Orders of more than 50 items need a call to the shop." }
+          : { valid: true };
       }
       case "discounts":
         return { discount: Math.min(100, data.subtotal), reason: "Loyalty welcome discount" };
@@ -117,19 +147,37 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
       const path = url.pathname;
       if (req.method === "GET" && path === "/install") {
         // an install started by the app (the marketplace's Install button starts it on the platform side)
-        const { url: location, state, codeVerifier } = authorizeUrl({ platformUrl: platform, clientId, redirectUri: `${appUrl}/oauth/callback` });
+        const {
+          url: location,
+          state,
+          codeVerifier,
+        } = authorizeUrl({ platformUrl: platform, clientId, redirectUri: `${appUrl}/oauth/callback` });
         pending.set(state, { verifier: codeVerifier, at: Date.now() });
         return send(res, 302, "", "text/plain", { Location: location });
       }
       if (req.method === "GET" && path === "/oauth/callback") {
         const code = url.searchParams.get("code");
         const state = url.searchParams.get("state") ?? "";
-        if (url.searchParams.get("error")) return send(res, 200, errorPage(`The install was cancelled (${url.searchParams.get("error")}).`), "text/html");
+        if (url.searchParams.get("error"))
+          return send(
+            res,
+            200,
+            errorPage(`The install was cancelled (${url.searchParams.get("error")}).`),
+            "text/html",
+          );
         const own = pending.get(state);
-        if (!code || (!own && !state.startsWith("marketplace."))) return send(res, 400, errorPage("Unknown or expired install request."), "text/html");
+        if (!code || (!own && !state.startsWith("marketplace.")))
+          return send(res, 400, errorPage("Unknown or expired install request."), "text/html");
         pending.delete(state);
         const tokens = await exchange(code, own?.verifier);
-        store.saveInstallation({ businessId: tokens.business_id, installationId: tokens.installation_id, accessToken: tokens.access_token, webhookSecret: tokens.webhook_secret, scopes: tokens.scope.split(" "), installedAt: new Date().toISOString() });
+        store.saveInstallation({
+          businessId: tokens.business_id,
+          installationId: tokens.installation_id,
+          accessToken: tokens.access_token,
+          webhookSecret: tokens.webhook_secret,
+          scopes: tokens.scope.split(" "),
+          installedAt: new Date().toISOString(),
+        });
         const { name } = await business(tokens.business_id);
         say(`installed on ${name}`);
         // back to the merchant's admin, on the installed app's page (docs/developers/getting-started.md);
@@ -139,7 +187,8 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
       }
       if (req.method === "POST" && path === "/webhooks") {
         await onWebhook(req, res);
-        if (res.statusCode === 401) log.push({ kind: "webhook", name: String(req.headers["x-webhook-event"] ?? ""), verified: false });
+        if (res.statusCode === 401)
+          log.push({ kind: "webhook", name: String(req.headers["x-webhook-event"] ?? ""), verified: false });
         return;
       }
       const hook = /^\/webhooks\/hooks\/([a-z-]+)$/.exec(path)?.[1];
@@ -150,17 +199,44 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
       }
       if (req.method === "POST" && path === "/api/admin-data") {
         const { sessionToken } = JSON.parse((await readRawBody(req)).toString("utf8") || "{}");
-        const claims = typeof sessionToken === "string" ? await verifySessionToken(sessionToken, clientSecret, clientId) : null;
-        if (!claims || typeof claims.businessId !== "string") return send(res, 401, JSON.stringify({ error: "invalid session token" }));
-        const [info, orders] = await Promise.all([business(claims.businessId), appApi(claims.businessId).GET("/app-api/orders", { params: { query: { limit: 5 } } })]);
+        const claims =
+          typeof sessionToken === "string" ? await verifySessionToken(sessionToken, clientSecret, clientId) : null;
+        if (!claims || typeof claims.businessId !== "string")
+          return send(res, 401, JSON.stringify({ error: "invalid session token" }));
+        const [info, orders] = await Promise.all([
+          business(claims.businessId),
+          appApi(claims.businessId).GET("/app-api/orders", { params: { query: { limit: 5 } } }),
+        ]);
         if (!orders.data) throw new Error(`App API /orders: ${orders.response.status}`);
-        return send(res, 200, JSON.stringify({ business: info, orders: orders.data.data, events: store.events(claims.businessId).length }));
+        return send(
+          res,
+          200,
+          JSON.stringify({ business: info, orders: orders.data.data, events: store.events(claims.businessId).length }),
+        );
       }
-      if (req.method === "GET" && (path === "/block" || path === "/widget")) return send(res, 200, blockPage(platform, [platformOrigin, storefrontOrigin], path === "/block" ? "block" : "widget"), "text/html");
+      if (req.method === "GET" && (path === "/block" || path === "/widget"))
+        return send(
+          res,
+          200,
+          blockPage(platform, [platformOrigin, storefrontOrigin], path === "/block" ? "block" : "widget"),
+          "text/html",
+        );
       if (req.method === "GET" && path === "/embed.js") return send(res, 200, embedScript(), "text/javascript");
       if (req.method === "GET" && path === "/admin") return send(res, 200, adminPage(platform), "text/html");
-      if (req.method === "GET" && path.startsWith("/pay/")) return send(res, 200, `<!doctype html><h1>RefPay</h1><p>Payment page for ${decodeURIComponent(path.slice(5)).replace(/[<>&"]/g, "")}</p>`, "text/html");
-      if (req.method === "GET" && path === "/") return send(res, 200, `<!doctype html><h1>Reference App</h1><p><a href="/install">Install</a></p>`, "text/html");
+      if (req.method === "GET" && path.startsWith("/pay/"))
+        return send(
+          res,
+          200,
+          `<!doctype html><h1>RefPay</h1><p>Payment page for ${decodeURIComponent(path.slice(5)).replace(/[<>&"]/g, "")}</p>`,
+          "text/html",
+        );
+      if (req.method === "GET" && path === "/")
+        return send(
+          res,
+          200,
+          `<!doctype html><h1>Reference App</h1><p><a href="/install">Install</a></p>`,
+          "text/html",
+        );
       send(res, 404, JSON.stringify({ error: "not found" }));
     } catch (e) {
       say(`error: ${(e as Error).message}`);

@@ -30,8 +30,26 @@ export function referenceManifest(appUrl: string) {
       },
     ],
     embeds: [
-      { embedType: "badge", name: "Loyalty badge", description: "A small badge on every page", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: `${appUrl}/embed.js`, settingsSchema: { type: "object", properties: { text: { type: "string", title: "Badge text" } } }, defaultConfig: { text: "Loyalty club" } },
-      { embedType: "chat", name: "Loyalty chat", description: "A floating help widget", kind: "FLOATING_WIDGET", position: "bottom_left", renderUrl: `${appUrl}/widget`, settingsSchema: { type: "object", properties: { greeting: { type: "string", title: "Greeting" } } }, defaultConfig: { greeting: "Questions about points?" } },
+      {
+        embedType: "badge",
+        name: "Loyalty badge",
+        description: "A small badge on every page",
+        kind: "GLOBAL_SCRIPT",
+        position: "body_end",
+        scriptUrl: `${appUrl}/embed.js`,
+        settingsSchema: { type: "object", properties: { text: { type: "string", title: "Badge text" } } },
+        defaultConfig: { text: "Loyalty club" },
+      },
+      {
+        embedType: "chat",
+        name: "Loyalty chat",
+        description: "A floating help widget",
+        kind: "FLOATING_WIDGET",
+        position: "bottom_left",
+        renderUrl: `${appUrl}/widget`,
+        settingsSchema: { type: "object", properties: { greeting: { type: "string", title: "Greeting" } } },
+        defaultConfig: { greeting: "Questions about points?" },
+      },
     ],
     hooks: [
       { hookPoint: "checkout.payment_methods", url: "/hooks/payment-methods", timeout: 3000, priority: 50 },
@@ -44,5 +62,12 @@ export function referenceManifest(appUrl: string) {
   };
 }
 
-export const REFERENCE_SCOPES = ["read_business", "read_orders", "read_products", "write_payments", "write_shipping", "write_checkout"];
+export const REFERENCE_SCOPES = [
+  "read_business",
+  "read_orders",
+  "read_products",
+  "write_payments",
+  "write_shipping",
+  "write_checkout",
+];
 export const REFERENCE_EVENTS = ["order.created", "order.status_changed", "order.cancelled", "payment.completed"];

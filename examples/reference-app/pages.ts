@@ -1,6 +1,7 @@
 /** The reference app's browser pages: plain HTML, speaking the platform's protocols through the SDK's bridge. */
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * A block (or floating widget) page on the SDK's browser bridge, loaded from the platform

@@ -8,10 +8,17 @@ import { referenceManifest, REFERENCE_EVENTS, REFERENCE_SCOPES } from "./manifes
 
 const platform = (process.env.PLATFORM_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const port = Number(process.env.REFERENCE_APP_PORT ?? 4000);
-const developer = { email: process.env.DEMO_DEVELOPER_EMAIL ?? "developer@demo.test", password: process.env.DEMO_DEVELOPER_PASSWORD ?? "demo-developer-1" };
+const developer = {
+  email: process.env.DEMO_DEVELOPER_EMAIL ?? "developer@demo.test",
+  password: process.env.DEMO_DEVELOPER_PASSWORD ?? "demo-developer-1",
+};
 
 async function api(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(platform + path, { method, headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(platform + path, {
+    method,
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = res.status === 204 ? null : await res.json();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json?.message ?? JSON.stringify(json)}`);
   return json;
@@ -24,11 +31,20 @@ async function main() {
     console.error(`The platform does not answer at ${platform}. Start it first with: npm start`);
     process.exit(1);
   }
-  const app = await startReferenceApp({ platformUrl: platform, storefrontUrl: process.env.STOREFRONT_URL, clientId: "pending", clientSecret: "pending", port, dataFile: ".data/reference-app.json", log: (l) => console.log(`[reference-app] ${l}`) });
+  const app = await startReferenceApp({
+    platformUrl: platform,
+    storefrontUrl: process.env.STOREFRONT_URL,
+    clientId: "pending",
+    clientSecret: "pending",
+    port,
+    dataFile: ".data/reference-app.json",
+    log: (l) => console.log(`[reference-app] ${l}`),
+  });
   const { token } = await api("POST", "/auth/login", undefined, developer);
   const listing = {
     name: "Reference App",
-    description: "The platform's reference app: loyalty banner, badge, chat widget, RefPay payments, free delivery and a welcome discount.",
+    description:
+      "The platform's reference app: loyalty banner, badge, chat widget, RefPay payments, free delivery and a welcome discount.",
     category: "loyalty",
     scopes: REFERENCE_SCOPES,
     redirectUrl: `${app.url}/oauth/callback`,
@@ -39,7 +55,11 @@ async function main() {
   let record = mine.data.find((a: { slug: string }) => a.slug === "reference-app");
   let clientSecret: string;
   if (!record) {
-    record = await api("POST", "/developer/apps", token, { ...listing, slug: "reference-app", manifest: referenceManifest(app.url) });
+    record = await api("POST", "/developer/apps", token, {
+      ...listing,
+      slug: "reference-app",
+      manifest: referenceManifest(app.url),
+    });
     clientSecret = record.clientSecret;
   } else {
     if (record.status !== "PENDING_REVIEW" && !record.updateInReview) {

@@ -6,9 +6,19 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export type Installation = { businessId: string; installationId: string; accessToken: string; webhookSecret: string; scopes: string[]; installedAt: string };
+export type Installation = {
+  businessId: string;
+  installationId: string;
+  accessToken: string;
+  webhookSecret: string;
+  scopes: string[];
+  installedAt: string;
+};
 export type ReceivedEvent = { id: string; event: string; receivedAt: string; data: unknown };
-type Data = { businesses: Record<string, { installation: Installation | null; events: ReceivedEvent[] }>; seenDeliveries: string[] };
+type Data = {
+  businesses: Record<string, { installation: Installation | null; events: ReceivedEvent[] }>;
+  seenDeliveries: string[];
+};
 
 export class Store {
   private data: Data = { businesses: {}, seenDeliveries: [] };

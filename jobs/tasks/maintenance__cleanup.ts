@@ -8,12 +8,24 @@ export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, 
   const t = now().getTime();
   const hourAgo = new Date(t - 3600_000);
   const dayAgo = new Date(t - 24 * 3600_000);
-  const r1 = await db.execute(sql`delete from rate_limit_windows where window_start < ${hourAgo.toISOString()}::timestamptz`);
-  const r2 = await db.execute(sql`delete from sign_in_attempts where window_start < ${hourAgo.toISOString()}::timestamptz`);
-  const r3 = await db.execute(sql`delete from idempotency_keys where created_at < ${dayAgo.toISOString()}::timestamptz`);
-  const r4 = await db.execute(sql`delete from sessions where expires_at < ${new Date(t).toISOString()}::timestamptz or revoked_at < ${dayAgo.toISOString()}::timestamptz`);
+  const r1 = await db.execute(
+    sql`delete from rate_limit_windows where window_start < ${hourAgo.toISOString()}::timestamptz`,
+  );
+  const r2 = await db.execute(
+    sql`delete from sign_in_attempts where window_start < ${hourAgo.toISOString()}::timestamptz`,
+  );
+  const r3 = await db.execute(
+    sql`delete from idempotency_keys where created_at < ${dayAgo.toISOString()}::timestamptz`,
+  );
+  const r4 = await db.execute(
+    sql`delete from sessions where expires_at < ${new Date(t).toISOString()}::timestamptz or revoked_at < ${dayAgo.toISOString()}::timestamptz`,
+  );
   // a pair's delays are forgotten after a day without failures (the count would restart anyway); known addresses after 90 days unseen
-  const r5 = await db.execute(sql`delete from sign_in_delays where last_failure_at < ${dayAgo.toISOString()}::timestamptz`);
-  const r6 = await db.execute(sql`delete from sign_in_known_addresses where last_seen_at < ${new Date(t - 90 * 24 * 3600_000).toISOString()}::timestamptz`);
+  const r5 = await db.execute(
+    sql`delete from sign_in_delays where last_failure_at < ${dayAgo.toISOString()}::timestamptz`,
+  );
+  const r6 = await db.execute(
+    sql`delete from sign_in_known_addresses where last_seen_at < ${new Date(t - 90 * 24 * 3600_000).toISOString()}::timestamptz`,
+  );
   helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count + r4.count + r5.count + r6.count} rows`);
 }

@@ -9,12 +9,45 @@
  * this module (no eval).
  */
 import { EditorState, RangeSet, StateField, type Range, type Text } from "@codemirror/state";
-import { Decoration, EditorView, WidgetType, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from "@codemirror/view";
+import {
+  Decoration,
+  EditorView,
+  WidgetType,
+  drawSelection,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  type DecorationSet,
+} from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import { bracketMatching, defaultHighlightStyle, ensureSyntaxTree, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  ensureSyntaxTree,
+  indentOnInput,
+  indentUnit,
+  syntaxHighlighting,
+} from "@codemirror/language";
 import { json, jsonLanguage } from "@codemirror/lang-json";
-import { forEachDiagnostic, lintGutter, lintKeymap, linter, setDiagnosticsEffect, type Diagnostic } from "@codemirror/lint";
-import { autocompletion, closeBrackets, closeBracketsKeymap, pickedCompletion, startCompletion, type Completion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
+import {
+  forEachDiagnostic,
+  lintGutter,
+  lintKeymap,
+  linter,
+  setDiagnosticsEffect,
+  type Diagnostic,
+} from "@codemirror/lint";
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  pickedCompletion,
+  startCompletion,
+  type Completion,
+  type CompletionContext,
+  type CompletionResult,
+} from "@codemirror/autocomplete";
 import { manifestJsonSchema } from "~/platform/extensions/manifest-schema";
 import { contextAt, locatePointer, partialValue, rootValue, syntaxErrorPosition } from "./json-paths";
 import { keyOptions, valueOptions, type JsonSchema } from "./schema-walk";
@@ -65,7 +98,12 @@ function minimalChange(doc: Text, next: string) {
   let start = 0;
   while (start < current.length && start < next.length && current[start] === next[start]) start++;
   let end = 0;
-  while (end < current.length - start && end < next.length - start && current[current.length - 1 - end] === next[next.length - 1 - end]) end++;
+  while (
+    end < current.length - start &&
+    end < next.length - start &&
+    current[current.length - 1 - end] === next[next.length - 1 - end]
+  )
+    end++;
   return { from: start, to: current.length - end, insert: next.slice(start, next.length - end) };
 }
 
@@ -87,7 +125,12 @@ function applyKey(name: string, type: string | undefined, hasValues: boolean) {
     const key = JSON.stringify(name);
     if (/^\s*:/.test(after)) {
       // renaming the key of an existing property: its value stays
-      view.dispatch({ changes: { from: start, to: end, insert: key }, selection: { anchor: start + key.length }, annotations: pickedCompletion.of(completion), userEvent: "input.complete" });
+      view.dispatch({
+        changes: { from: start, to: end, insert: key },
+        selection: { anchor: start + key.length },
+        annotations: pickedCompletion.of(completion),
+        userEvent: "input.complete",
+      });
       return;
     }
     const template = type === "array" ? "[]" : type === "object" ? "{}" : type === "string" ? '""' : "";
@@ -111,7 +154,12 @@ function applyValue(value: unknown) {
     const end = tokenEnd(doc, to, quoted);
     const after = doc.sliceString(end, Math.min(doc.length, end + 200));
     const insert = JSON.stringify(value) + (/^\s*"/.test(after) ? "," : "");
-    view.dispatch({ changes: { from: start, to: end, insert }, selection: { anchor: start + JSON.stringify(value).length }, annotations: pickedCompletion.of(completion), userEvent: "input.complete" });
+    view.dispatch({
+      changes: { from: start, to: end, insert },
+      selection: { anchor: start + JSON.stringify(value).length },
+      annotations: pickedCompletion.of(completion),
+      userEvent: "input.complete",
+    });
   };
 }
 
@@ -140,7 +188,12 @@ function manifestCompletions(context: CompletionContext): CompletionResult | nul
   if (!values.length) return null;
   return {
     from,
-    options: values.map((v, i) => ({ label: typeof v === "string" ? v : JSON.stringify(v), type: "enum", boost: -i, apply: applyValue(v) })),
+    options: values.map((v, i) => ({
+      label: typeof v === "string" ? v : JSON.stringify(v),
+      type: "enum",
+      boost: -i,
+      apply: applyValue(v),
+    })),
     validFor: /^[\w$.-]*$/,
   };
 }
@@ -178,7 +231,9 @@ function lineMessages(state: EditorState, diagnostics: readonly Diagnostic[]): D
     const line = state.doc.lineAt(Math.min(d.from, state.doc.length));
     byLine.set(line.to, [...(byLine.get(line.to) ?? []), d.message]);
   }
-  const ranges: Range<Decoration>[] = [...byLine].map(([at, messages]) => Decoration.widget({ widget: new LineMessages(messages), block: true, side: 1 }).range(at));
+  const ranges: Range<Decoration>[] = [...byLine].map(([at, messages]) =>
+    Decoration.widget({ widget: new LineMessages(messages), block: true, side: 1 }).range(at),
+  );
   return RangeSet.of(ranges, true);
 }
 
@@ -194,13 +249,37 @@ const inlineMessages = StateField.define<DecorationSet>({
 // ---- the editor -------------------------------------------------------------------------------
 
 const theme = EditorView.theme({
-  "&": { height: "min(34rem, 70vh)", border: "1px solid var(--border, #dde2e8)", borderRadius: "8px", background: "#fff", fontSize: ".85rem" },
+  "&": {
+    height: "min(34rem, 70vh)",
+    border: "1px solid var(--border, #dde2e8)",
+    borderRadius: "8px",
+    background: "#fff",
+    fontSize: ".85rem",
+  },
   "&.cm-focused": { outline: "2px solid var(--primary, #2f5bea)", outlineOffset: "1px" },
-  ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", lineHeight: "1.5", overflow: "auto" },
-  ".cm-gutters": { background: "#f8f9fb", color: "#5f6b7a", borderRight: "1px solid var(--border, #dde2e8)", borderRadius: "8px 0 0 8px" },
+  ".cm-scroller": {
+    fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+    lineHeight: "1.5",
+    overflow: "auto",
+  },
+  ".cm-gutters": {
+    background: "#f8f9fb",
+    color: "#5f6b7a",
+    borderRight: "1px solid var(--border, #dde2e8)",
+    borderRadius: "8px 0 0 8px",
+  },
   ".cm-activeLine": { background: "#f3f6fd" },
   ".cm-activeLineGutter": { background: "#e8eefc", color: "#1d2330" },
-  ".cm-manifest-messages": { margin: "0 0 .15rem", padding: ".1rem .5rem", borderLeft: "3px solid #c62f3e", background: "#fdecee", color: "#8c1d2a", fontFamily: "system-ui, sans-serif", fontSize: ".8rem", whiteSpace: "pre-wrap" },
+  ".cm-manifest-messages": {
+    margin: "0 0 .15rem",
+    padding: ".1rem .5rem",
+    borderLeft: "3px solid #c62f3e",
+    background: "#fdecee",
+    color: "#8c1d2a",
+    fontFamily: "system-ui, sans-serif",
+    fontSize: ".8rem",
+    whiteSpace: "pre-wrap",
+  },
   ".cm-lintRange-error": { backgroundColor: "#fde7ea" },
   ".cm-tooltip": { border: "1px solid #c5ccd6", borderRadius: "6px", background: "#fff", color: "#1d2330" },
   ".cm-tooltip-autocomplete > ul > li": { padding: ".15rem .5rem !important" },
@@ -224,7 +303,15 @@ export function createManifestEditor(options: ManifestEditorOptions): ManifestEd
       const message = (e as Error).message;
       const from = syntaxErrorPosition(message, text);
       status = "syntax";
-      return [{ from, to: Math.min(from + 1, text.length), severity: "error", source: "JSON", message: `manifest: not valid JSON (${message})` }];
+      return [
+        {
+          from,
+          to: Math.min(from + 1, text.length),
+          severity: "error",
+          source: "JSON",
+          message: `manifest: not valid JSON (${message})`,
+        },
+      ];
     }
     const errors = await options.check(text);
     if (!errors) {
@@ -233,7 +320,12 @@ export function createManifestEditor(options: ManifestEditorOptions): ManifestEd
     }
     status = "checked";
     const tree = treeOf(state);
-    return errors.map((e) => ({ ...locatePointer(tree, text, e.path), severity: "error" as const, source: "server", message: e.message }));
+    return errors.map((e) => ({
+      ...locatePointer(tree, text, e.path),
+      severity: "error" as const,
+      source: "server",
+      message: e.message,
+    }));
   }
 
   const format = (view: EditorView): boolean => {
@@ -270,9 +362,18 @@ export function createManifestEditor(options: ManifestEditorOptions): ManifestEd
         lintGutter(),
         inlineMessages,
         // Tab is left to move the focus out of the editor (keyboard users must be able to leave it)
-        keymap.of([{ key: "Shift-Alt-f", run: format, preventDefault: true }, ...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...lintKeymap]),
+        keymap.of([
+          { key: "Shift-Alt-f", run: format, preventDefault: true },
+          ...closeBracketsKeymap,
+          ...defaultKeymap,
+          ...historyKeymap,
+          ...lintKeymap,
+        ]),
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ "aria-labelledby": options.labelledBy, "aria-describedby": options.describedBy }),
+        EditorView.contentAttributes.of({
+          "aria-labelledby": options.labelledBy,
+          "aria-describedby": options.describedBy,
+        }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) {
             options.onChange(update.state.doc.toString());
@@ -282,7 +383,9 @@ export function createManifestEditor(options: ManifestEditorOptions): ManifestEd
             for (const effect of tr.effects)
               if (effect.is(setDiagnosticsEffect)) {
                 const problems: Problem[] = [];
-                forEachDiagnostic(update.state, (d, from) => problems.push({ line: update.state.doc.lineAt(from).number, from, message: d.message }));
+                forEachDiagnostic(update.state, (d, from) =>
+                  problems.push({ line: update.state.doc.lineAt(from).number, from, message: d.message }),
+                );
                 problems.sort((a, b) => a.from - b.from);
                 options.onProblems(problems, status);
               }
@@ -299,7 +402,12 @@ export function createManifestEditor(options: ManifestEditorOptions): ManifestEd
       const result = insertExample(treeOf(view.state), view.state.doc.toString(), kind, options.exampleOrigin);
       if (!result.ok) return result;
       const { from, to, insert, select } = result.change;
-      view.dispatch({ changes: { from, to, insert }, selection: { anchor: select.from, head: select.to }, scrollIntoView: true, userEvent: "input.paste" });
+      view.dispatch({
+        changes: { from, to, insert },
+        selection: { anchor: select.from, head: select.to },
+        scrollIntoView: true,
+        userEvent: "input.paste",
+      });
       view.focus();
       return { ok: true };
     },

@@ -31,10 +31,17 @@ function freeKey(base: string, used: unknown[]): string {
  * of the app's pages (`https://app.example`). Null when the list has no room for another (every hook
  * point taken).
  */
-export function exampleFor(kind: ExampleKind, existing: Record<string, unknown>[], origin: string): Record<string, unknown> | null {
+export function exampleFor(
+  kind: ExampleKind,
+  existing: Record<string, unknown>[],
+  origin: string,
+): Record<string, unknown> | null {
   switch (kind) {
     case "block": {
-      const key = freeKey("example-block", existing.map((b) => b.blockType));
+      const key = freeKey(
+        "example-block",
+        existing.map((b) => b.blockType),
+      );
       return {
         blockType: key,
         name: "Example block",
@@ -45,12 +52,30 @@ export function exampleFor(kind: ExampleKind, existing: Record<string, unknown>[
       };
     }
     case "script": {
-      const key = freeKey("example-script", existing.map((e) => e.embedType));
-      return { embedType: key, name: "Example script", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: `${origin}/embeds/${key}.js` };
+      const key = freeKey(
+        "example-script",
+        existing.map((e) => e.embedType),
+      );
+      return {
+        embedType: key,
+        name: "Example script",
+        kind: "GLOBAL_SCRIPT",
+        position: "body_end",
+        scriptUrl: `${origin}/embeds/${key}.js`,
+      };
     }
     case "widget": {
-      const key = freeKey("example-widget", existing.map((e) => e.embedType));
-      return { embedType: key, name: "Example widget", kind: "FLOATING_WIDGET", position: "bottom_right", renderUrl: `${origin}/embeds/${key}` };
+      const key = freeKey(
+        "example-widget",
+        existing.map((e) => e.embedType),
+      );
+      return {
+        embedType: key,
+        name: "Example widget",
+        kind: "FLOATING_WIDGET",
+        position: "bottom_right",
+        renderUrl: `${origin}/embeds/${key}`,
+      };
     }
     case "hook": {
       const taken = existing.map((h) => h.hookPoint);
@@ -59,7 +84,10 @@ export function exampleFor(kind: ExampleKind, existing: Record<string, unknown>[
       return { hookPoint, url: `/hooks/${hookPoint.replace(/[._]/g, "-")}`, timeout: 2000 };
     }
     case "adminPage": {
-      const key = freeKey("example-page", existing.map((a) => a.pageId));
+      const key = freeKey(
+        "example-page",
+        existing.map((a) => a.pageId),
+      );
       return { pageId: key, title: "Example page", renderUrl: `${origin}/admin/${key}` };
     }
   }
@@ -90,13 +118,19 @@ export function insertExample(tree: Tree, text: string, kind: ExampleKind, origi
     return { ok: false, problem: "The manifest must be a JSON object ({ … }) to take an example." };
   const arrayKey = ARRAY_OF[kind];
   const list = (parsed as Record<string, unknown>)[arrayKey];
-  const existing = Array.isArray(list) ? list.filter((x): x is Record<string, unknown> => typeof x === "object" && x !== null) : [];
+  const existing = Array.isArray(list)
+    ? list.filter((x): x is Record<string, unknown> => typeof x === "object" && x !== null)
+    : [];
   const example = exampleFor(kind, existing, origin);
-  if (!example) return { ok: false, problem: "Every hook point has a hook already: a manifest has at most one hook per point." };
+  if (!example)
+    return { ok: false, problem: "Every hook point has a hook already: a manifest has at most one hook per point." };
 
   const property = objectProperties(root).find((p) => propertyName(p, text) === arrayKey);
   const value = property ? propertyValue(property) : null;
-  const select = (at: number, lead: string, body: string) => ({ from: at + lead.length, to: at + lead.length + body.length });
+  const select = (at: number, lead: string, body: string) => ({
+    from: at + lead.length,
+    to: at + lead.length + body.length,
+  });
 
   if (property && value && value.name === "Array") {
     const items = arrayElements(value);
@@ -108,13 +142,19 @@ export function insertExample(tree: Tree, text: string, kind: ExampleKind, origi
       const sameLine = !text.slice(value.from, last.from).includes("\n");
       const lead = sameLine ? ", " : ",\n" + itemIndent;
       const body = indented(example, sameLine ? base : itemIndent);
-      return { ok: true, change: { from: last.to, to: last.to, insert: lead + body, select: select(last.to, lead, body) } };
+      return {
+        ok: true,
+        change: { from: last.to, to: last.to, insert: lead + body, select: select(last.to, lead, body) },
+      };
     }
     // an empty array: [] or [ ] or [\n  ]
     const body = indented(example, inner);
     const lead = "\n" + inner;
     const at = value.from + 1;
-    return { ok: true, change: { from: at, to: value.to - 1, insert: lead + body + "\n" + base, select: select(at, lead, body) } };
+    return {
+      ok: true,
+      change: { from: at, to: value.to - 1, insert: lead + body + "\n" + base, select: select(at, lead, body) },
+    };
   }
   if (property && value) {
     // "blocks": null (or another non-array): replace the value with a list holding the example
@@ -122,7 +162,15 @@ export function insertExample(tree: Tree, text: string, kind: ExampleKind, origi
     const inner = base + "  ";
     const body = indented(example, inner);
     const lead = "[\n" + inner;
-    return { ok: true, change: { from: value.from, to: value.to, insert: lead + body + "\n" + base + "]", select: select(value.from, lead, body) } };
+    return {
+      ok: true,
+      change: {
+        from: value.from,
+        to: value.to,
+        insert: lead + body + "\n" + base + "]",
+        select: select(value.from, lead, body),
+      },
+    };
   }
   // no such array yet: a new property at the end of the root object
   const properties = objectProperties(root);
@@ -134,10 +182,21 @@ export function insertExample(tree: Tree, text: string, kind: ExampleKind, origi
     const keyIndent = multiline ? indent : "";
     const lead = (multiline ? ",\n" + keyIndent : ", ") + JSON.stringify(arrayKey) + ": [\n" + keyIndent + "  ";
     const body = indented(example, keyIndent + "  ");
-    return { ok: true, change: { from: last.to, to: last.to, insert: lead + body + "\n" + keyIndent + "]", select: select(last.to, lead, body) } };
+    return {
+      ok: true,
+      change: {
+        from: last.to,
+        to: last.to,
+        insert: lead + body + "\n" + keyIndent + "]",
+        select: select(last.to, lead, body),
+      },
+    };
   }
   const lead = "\n  " + JSON.stringify(arrayKey) + ": [\n    ";
   const body = indented(example, "    ");
   const at = root.from + 1;
-  return { ok: true, change: { from: at, to: close.from, insert: lead + body + "\n  ]\n", select: select(at, lead, body) } };
+  return {
+    ok: true,
+    change: { from: at, to: close.from, insert: lead + body + "\n  ]\n", select: select(at, lead, body) },
+  };
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { jsonLanguage } from "@codemirror/lang-json";
-import { contextAt, fieldToPointer, locatePointer, partialValue, rootValue, splitServerMessage, syntaxErrorPosition } from "./json-paths";
+import {
+  contextAt,
+  fieldToPointer,
+  locatePointer,
+  partialValue,
+  rootValue,
+  splitServerMessage,
+  syntaxErrorPosition,
+} from "./json-paths";
 
 const parse = (text: string) => jsonLanguage.parser.parse(text);
 /** The context at the `|` in `marked` (the bar is removed from the text). */
@@ -25,17 +33,43 @@ describe("contextAt: what the cursor is in", () => {
   });
 
   it("a key in an object inside an array, and an unquoted word", () => {
-    expect(at('{"blocks": [{"name": "A"}, {"ren|"}]}')).toMatchObject({ kind: "key", path: ["blocks", 1], typed: "ren", existing: [] });
-    expect(at('{"blocks": [{"name": "A", ren|}]}')).toMatchObject({ kind: "key", path: ["blocks", 0], typed: "ren", quoted: false, existing: ["name"] });
+    expect(at('{"blocks": [{"name": "A"}, {"ren|"}]}')).toMatchObject({
+      kind: "key",
+      path: ["blocks", 1],
+      typed: "ren",
+      existing: [],
+    });
+    expect(at('{"blocks": [{"name": "A", ren|}]}')).toMatchObject({
+      kind: "key",
+      path: ["blocks", 0],
+      typed: "ren",
+      quoted: false,
+      existing: ["name"],
+    });
     expect(at('{"blocks": [{|}]}')).toMatchObject({ kind: "key", path: ["blocks", 0], typed: "" });
     // a key typed before another property (no comma yet): the keys after it still count as written
-    expect(at('{"embeds": [{\n  "name": "A",\n  "|"\n  "kind": "GLOBAL_SCRIPT", "x": {"inner": 1}\n}]}')).toMatchObject({ kind: "key", path: ["embeds", 0], existing: ["name", "kind", "x"] });
+    expect(at('{"embeds": [{\n  "name": "A",\n  "|"\n  "kind": "GLOBAL_SCRIPT", "x": {"inner": 1}\n}]}')).toMatchObject(
+      { kind: "key", path: ["embeds", 0], existing: ["name", "kind", "x"] },
+    );
   });
 
   it("a value after a key: the path of that value", () => {
-    expect(at('{"embeds": [{"kind": "GL|"}]}')).toMatchObject({ kind: "value", path: ["embeds", 0, "kind"], typed: "GL", quoted: true });
-    expect(at('{"embeds": [{"name": "x", "kind": |}]}')).toMatchObject({ kind: "value", path: ["embeds", 0, "kind"], typed: "" });
-    expect(at('{"hooks": [{"url": "/x"}, {"hookPoint": "|"}]}')).toMatchObject({ kind: "value", path: ["hooks", 1, "hookPoint"], typed: "" });
+    expect(at('{"embeds": [{"kind": "GL|"}]}')).toMatchObject({
+      kind: "value",
+      path: ["embeds", 0, "kind"],
+      typed: "GL",
+      quoted: true,
+    });
+    expect(at('{"embeds": [{"name": "x", "kind": |}]}')).toMatchObject({
+      kind: "value",
+      path: ["embeds", 0, "kind"],
+      typed: "",
+    });
+    expect(at('{"hooks": [{"url": "/x"}, {"hookPoint": "|"}]}')).toMatchObject({
+      kind: "value",
+      path: ["hooks", 1, "hookPoint"],
+      typed: "",
+    });
     expect(at('{"blocks": [{}, |]}')).toMatchObject({ kind: "value", path: ["blocks", 1] });
   });
 
@@ -93,7 +127,10 @@ describe("the server's field names", () => {
   });
 
   it("are split from the message, which is kept whole", () => {
-    expect(splitServerMessage('blocks[0].renderUrl: must match pattern "^https?://[^\\s]+$"')).toEqual({ path: "/blocks/0/renderUrl", message: 'blocks[0].renderUrl: must match pattern "^https?://[^\\s]+$"' });
+    expect(splitServerMessage('blocks[0].renderUrl: must match pattern "^https?://[^\\s]+$"')).toEqual({
+      path: "/blocks/0/renderUrl",
+      message: 'blocks[0].renderUrl: must match pattern "^https?://[^\\s]+$"',
+    });
     expect(splitServerMessage("manifest: 70000 bytes exceeds 65536 bytes").path).toBe("");
     expect(splitServerMessage("Something without a field").path).toBe("");
   });
@@ -114,7 +151,9 @@ describe("partialValue and syntax errors", () => {
       message = (e as Error).message;
     }
     expect(syntaxErrorPosition(message, text)).toBe(text.indexOf("}"));
-    expect(syntaxErrorPosition("Expected ',' or '}' after property value in JSON at position 12 (line 2 column 3)", text)).toBe(12);
+    expect(
+      syntaxErrorPosition("Expected ',' or '}' after property value in JSON at position 12 (line 2 column 3)", text),
+    ).toBe(12);
     expect(syntaxErrorPosition("Bad thing at line 2 column 3", text)).toBe(4);
     expect(syntaxErrorPosition("Unexpected end of JSON input", text)).toBe(text.length);
   });

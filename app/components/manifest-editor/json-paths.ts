@@ -98,7 +98,8 @@ export function contextAt(tree: Tree, text: string, pos: number): CursorContext 
   let to = pos;
   let quoted = false;
   const inner = tree.resolveInner(pos, -1);
-  const stringLike = inner.name === "String" || inner.name === "PropertyName" || (inner.type.isError && text[inner.from] === '"');
+  const stringLike =
+    inner.name === "String" || inner.name === "PropertyName" || (inner.type.isError && text[inner.from] === '"');
   if (stringLike && inner.from < pos && (pos < inner.to || !COMPLETE_STRING.test(text.slice(inner.from, inner.to)))) {
     from = inner.from;
     to = inner.to;
@@ -212,7 +213,8 @@ export function pointerSegments(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
-export const segmentsToPointer = (segments: (string | number)[]) => segments.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+export const segmentsToPointer = (segments: (string | number)[]) =>
+  segments.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 
 /**
  * The server's field names (`blocks[0].renderUrl`, `manifest`, `manifest.settingsSchema`) as JSON
@@ -243,7 +245,8 @@ export type Located = { from: number; to: number; found: boolean };
  */
 export function locatePointer(tree: Tree, text: string, pointer: string): Located {
   const root = rootValue(tree);
-  if (!root) return { from: 0, to: Math.min(text.length, Math.max(0, text.indexOf("\n")) || text.length), found: false };
+  if (!root)
+    return { from: 0, to: Math.min(text.length, Math.max(0, text.indexOf("\n")) || text.length), found: false };
   let node: SyntaxNode = root;
   let property: SyntaxNode | null = null;
   let found = true;

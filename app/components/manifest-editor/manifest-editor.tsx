@@ -11,7 +11,13 @@ type Props = {
   exampleOrigin: string;
 };
 
-const ARRAY_NAMES: Record<ExampleKind, string> = { block: "blocks", script: "embeds", widget: "embeds", hook: "hooks", adminPage: "adminPages" };
+const ARRAY_NAMES: Record<ExampleKind, string> = {
+  block: "blocks",
+  script: "embeds",
+  widget: "embeds",
+  hook: "hooks",
+  adminPage: "adminPages",
+};
 
 /**
  * The manifest's text field. Rendered by the server as a plain textarea (named `manifest`, so the
@@ -36,10 +42,14 @@ export function ManifestEditor({ text, checkUrl, exampleOrigin }: Props) {
     const onSubmit = (event: SubmitEvent) => {
       if ((event.submitter as HTMLButtonElement | null)?.value === "save") handleRef.current?.format();
     };
-    const csrf = () => ((textareaRef.current?.form?.elements.namedItem("csrf") as HTMLInputElement | null)?.value ?? "");
+    const csrf = () => (textareaRef.current?.form?.elements.namedItem("csrf") as HTMLInputElement | null)?.value ?? "";
     const check = async (manifest: string): Promise<ServerError[] | null> => {
       try {
-        const res = await fetch(checkUrl, { method: "POST", body: new URLSearchParams({ csrf: csrf(), manifest }), headers: { Accept: "application/json" } });
+        const res = await fetch(checkUrl, {
+          method: "POST",
+          body: new URLSearchParams({ csrf: csrf(), manifest }),
+          headers: { Accept: "application/json" },
+        });
         if (!res.ok) return null;
         const answer = (await res.json()) as { errors?: ServerError[] };
         return Array.isArray(answer.errors) ? answer.errors : null;
@@ -99,7 +109,11 @@ export function ManifestEditor({ text, checkUrl, exampleOrigin }: Props) {
   const insert = (kind: ExampleKind) => {
     const result = handleRef.current?.insertExample(kind);
     if (!result) return;
-    setNotice(result.ok ? `Added an example ${EXAMPLE_LABELS[kind].toLowerCase()} to "${ARRAY_NAMES[kind]}": change its keys, names and URLs to your own.` : result.problem);
+    setNotice(
+      result.ok
+        ? `Added an example ${EXAMPLE_LABELS[kind].toLowerCase()} to "${ARRAY_NAMES[kind]}": change its keys, names and URLs to your own.`
+        : result.problem,
+    );
   };
 
   const count = problems.length;
@@ -154,12 +168,26 @@ export function ManifestEditor({ text, checkUrl, exampleOrigin }: Props) {
           {notice}
         </p>
       ) : null}
-      <textarea id="manifest-text" ref={textareaRef} name="manifest" defaultValue={text} key={text} rows={28} spellCheck={false} className="code-input" hidden={enhanced} />
+      <textarea
+        id="manifest-text"
+        ref={textareaRef}
+        name="manifest"
+        defaultValue={text}
+        key={text}
+        rows={28}
+        spellCheck={false}
+        className="code-input"
+        hidden={enhanced}
+      />
       <div ref={hostRef} className="manifest-editor-host" data-testid="manifest-editor" />
       {enhanced ? (
         <div className="manifest-problems" data-testid="manifest-live-problems">
           <p role="status" className={`small ${status === "checked" && count === 0 ? "ok-text" : ""}`}>
-            {checking ? <span aria-hidden="true" className="muted">Checking… </span> : null}
+            {checking ? (
+              <span aria-hidden="true" className="muted">
+                Checking…{" "}
+              </span>
+            ) : null}
             {summary}
           </p>
           {count > 0 ? (

@@ -48,7 +48,8 @@ function merge(a: JsonSchema, b: JsonSchema): JsonSchema {
   if (a.required || b.required) out.required = [...new Set([...(a.required ?? []), ...(b.required ?? [])])];
   if (a.properties || b.properties) {
     const properties: Record<string, JsonSchema> = { ...a.properties };
-    for (const [key, sub] of Object.entries(b.properties ?? {})) properties[key] = properties[key] ? merge(properties[key], sub) : sub;
+    for (const [key, sub] of Object.entries(b.properties ?? {}))
+      properties[key] = properties[key] ? merge(properties[key], sub) : sub;
     out.properties = properties;
   }
   delete out.allOf;
@@ -79,7 +80,10 @@ export function schemaAt(schema: JsonSchema, path: (string | number)[], root: un
     value = isObject(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[segment] : undefined;
     let next: JsonSchema | undefined;
     if (typeof segment === "number") next = current.items;
-    else next = current.properties?.[segment] ?? (isObject(current.additionalProperties) ? current.additionalProperties : undefined);
+    else
+      next =
+        current.properties?.[segment] ??
+        (isObject(current.additionalProperties) ? current.additionalProperties : undefined);
     current = next ? effectiveSchema(next, value) : null;
   }
   return current;
@@ -109,7 +113,14 @@ export function describeSchema(schema: JsonSchema): string {
     if (schema.minLength && schema.maxLength) parts.push(`${schema.minLength} to ${schema.maxLength} characters.`);
     else if (schema.maxLength) parts.push(`At most ${schema.maxLength} characters.`);
   } else if (type === "integer" || type === "number") {
-    parts.push(type === "integer" ? "A whole number" + (schema.minimum !== undefined && schema.maximum !== undefined ? ` from ${schema.minimum} to ${schema.maximum}.` : ".") : "A number.");
+    parts.push(
+      type === "integer"
+        ? "A whole number" +
+            (schema.minimum !== undefined && schema.maximum !== undefined
+              ? ` from ${schema.minimum} to ${schema.maximum}.`
+              : ".")
+        : "A number.",
+    );
   }
   return parts.join(" ");
 }
@@ -117,13 +128,24 @@ export function describeSchema(schema: JsonSchema): string {
 export type KeyOption = { name: string; required: boolean; type: string | undefined; info: string; schema: JsonSchema };
 
 /** The properties the object at `path` may still get (those not written yet), required ones first. */
-export function keyOptions(schema: JsonSchema, path: (string | number)[], root: unknown, existing: string[]): KeyOption[] {
+export function keyOptions(
+  schema: JsonSchema,
+  path: (string | number)[],
+  root: unknown,
+  existing: string[],
+): KeyOption[] {
   const object = schemaAt(schema, path, root);
   if (!object?.properties) return [];
   const required = new Set(object.required ?? []);
   return Object.entries(object.properties)
     .filter(([name]) => !existing.includes(name))
-    .map(([name, sub]) => ({ name, required: required.has(name), type: typeOf(sub), info: describeSchema(sub), schema: sub }))
+    .map(([name, sub]) => ({
+      name,
+      required: required.has(name),
+      type: typeOf(sub),
+      info: describeSchema(sub),
+      schema: sub,
+    }))
     .sort((a, b) => Number(b.required) - Number(a.required));
 }
 

@@ -4,7 +4,16 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
-import { accounts, businesses, pages, signInAttempts, signInDelays, signInKnownAddresses, type Account, type Business } from "../../../db/schema";
+import {
+  accounts,
+  businesses,
+  pages,
+  signInAttempts,
+  signInDelays,
+  signInKnownAddresses,
+  type Account,
+  type Business,
+} from "../../../db/schema";
 import { uniqueViolation } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
@@ -29,8 +38,10 @@ export const registerSchema = z
     businessName: z.string().trim().min(1).max(100).optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.role === "REVIEWER") ctx.addIssue({ code: "custom", path: ["role"], message: "REVIEWER accounts cannot self-register" });
-    if (v.role === "MERCHANT" && !v.businessName) ctx.addIssue({ code: "custom", path: ["businessName"], message: "is required for a MERCHANT" });
+    if (v.role === "REVIEWER")
+      ctx.addIssue({ code: "custom", path: ["role"], message: "REVIEWER accounts cannot self-register" });
+    if (v.role === "MERCHANT" && !v.businessName)
+      ctx.addIssue({ code: "custom", path: ["businessName"], message: "is required for a MERCHANT" });
   });
 
 export const loginSchema = z.object({
@@ -41,7 +52,12 @@ export const loginSchema = z.object({
 export const publicAccount = (a: Account): PublicAccount => ({ id: a.id, email: a.email, name: a.name, role: a.role });
 
 const slugify = (s: string) =>
-  s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "shop";
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40) || "shop";
 
 /**
  * Inserts a business under a slug nobody else holds, without failing the transaction: the name's
@@ -49,31 +65,64 @@ const slugify = (s: string) =>
  * `insert … on conflict do nothing`, so a slug taken by a concurrent sign-up (even one not yet
  * committed: the insert waits for it) moves on to the next candidate instead of aborting.
  */
-async function insertWithFreeSlug(db: Db, name: string, values: Omit<typeof businesses.$inferInsert, "slug">): Promise<Business> {
+async function insertWithFreeSlug(
+  db: Db,
+  name: string,
+  values: Omit<typeof businesses.$inferInsert, "slug">,
+): Promise<Business> {
   const base = slugify(name);
   const candidates = async (attempt: number): Promise<string> => {
     if (attempt === 0) return base;
     if (attempt === 1) {
-      const taken = new Set((await db.execute<{ slug: string }>(sql`select slug from businesses where slug = ${base} or slug like ${base + "-%"}`)).map((r) => r.slug));
+      const taken = new Set(
+        (
+          await db.execute<{ slug: string }>(
+            sql`select slug from businesses where slug = ${base} or slug like ${base + "-%"}`,
+          )
+        ).map((r) => r.slug),
+      );
       for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
     }
-    return `${base}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "0")}`;
+    return `${base}-${randomToken(4)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "0")}`;
   };
   for (let attempt = 0; attempt < 10; attempt++) {
-    const [row] = await db.insert(businesses).values({ ...values, slug: await candidates(attempt) }).onConflictDoNothing({ target: businesses.slug }).returning();
+    const [row] = await db
+      .insert(businesses)
+      .values({ ...values, slug: await candidates(attempt) })
+      .onConflictDoNothing({ target: businesses.slug })
+      .returning();
     if (row) return row;
   }
   throw new Error(`no free business slug for ${base} after 10 attempts`);
 }
 
 /** Creates a business; a sandbox is filled with the demo catalogue, a shop starts with a home page. */
-export async function createBusiness(db: Db, input: { name: string; isSandbox: boolean; withDemoData?: boolean }): Promise<Business> {
+export async function createBusiness(
+  db: Db,
+  input: { name: string; isSandbox: boolean; withDemoData?: boolean },
+): Promise<Business> {
   const t = now();
-  const business = await insertWithFreeSlug(db, input.name, { id: newId("biz"), name: input.name, isSandbox: input.isSandbox, createdAt: t, updatedAt: t });
+  const business = await insertWithFreeSlug(db, input.name, {
+    id: newId("biz"),
+    name: input.name,
+    isSandbox: input.isSandbox,
+    createdAt: t,
+    updatedAt: t,
+  });
   if (input.isSandbox || input.withDemoData) {
     await seedBusinessCatalog(db, business);
   } else {
-    await db.insert(pages).values({ id: newId("pg"), businessId: business.id, slug: "home", title: "Home", blocks: defaultHomePage(business.name), createdAt: t, updatedAt: t });
+    await db.insert(pages).values({
+      id: newId("pg"),
+      businessId: business.id,
+      slug: "home",
+      title: "Home",
+      blocks: defaultHomePage(business.name),
+      createdAt: t,
+      updatedAt: t,
+    });
   }
   return business;
 }
@@ -92,18 +141,33 @@ export async function createAccount(
       const existing = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email));
       if (existing.length) throw new ApiError(409, "An account with this email already exists");
       let business: Business | null = null;
-      if (input.role === "DEVELOPER") business = await createBusiness(tx, { name: `${input.name}'s sandbox`, isSandbox: true });
-      if (input.role === "MERCHANT") business = await createBusiness(tx, { name: input.businessName!, isSandbox: false, withDemoData: input.withDemoData });
+      if (input.role === "DEVELOPER")
+        business = await createBusiness(tx, { name: `${input.name}'s sandbox`, isSandbox: true });
+      if (input.role === "MERCHANT")
+        business = await createBusiness(tx, {
+          name: input.businessName!,
+          isSandbox: false,
+          withDemoData: input.withDemoData,
+        });
       const [account] = await tx
         .insert(accounts)
-        .values({ id: newId("acct"), email, name: input.name, role: input.role, passwordHash, businessId: business?.id ?? null, createdAt: now() })
+        .values({
+          id: newId("acct"),
+          email,
+          name: input.name,
+          role: input.role,
+          passwordHash,
+          businessId: business?.id ?? null,
+          createdAt: now(),
+        })
         .returning();
       return { account, business };
     });
   } catch (e) {
     // only the e-mail is the user's to collide on (a concurrent sign-up with the same address); the
     // business slug never collides (insertWithFreeSlug), and any other violation is not theirs to see
-    if (uniqueViolation(e) === "accounts_email_key") throw new ApiError(409, "An account with this email already exists");
+    if (uniqueViolation(e) === "accounts_email_key")
+      throw new ApiError(409, "An account with this email already exists");
     throw e;
   }
 }
@@ -116,7 +180,12 @@ export async function createAccount(
 export const ACCOUNT_TOKEN_AUDIENCE = "platform-account-api";
 
 export function issueAccountToken(account: Account, secret: string): Promise<string> {
-  return signJwt({ sub: account.id, aud: ACCOUNT_TOKEN_AUDIENCE, role: account.role, businessId: account.businessId }, secret, 24 * 3600, Math.floor(now().getTime() / 1000));
+  return signJwt(
+    { sub: account.id, aud: ACCOUNT_TOKEN_AUDIENCE, role: account.role, businessId: account.businessId },
+    secret,
+    24 * 3600,
+    Math.floor(now().getTime() / 1000),
+  );
 }
 
 /**
@@ -147,7 +216,8 @@ const windowOf = (ms: number, t: Date) => new Date(t.getTime() - (t.getTime() % 
 const secondsUntil = (t: Date) => String(Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 1000)));
 const knownAddressHash = (accountId: string, address: string) => sha256(`${accountId}|${address}`);
 const pairKey = (email: string, address: string) => `pair:${email}|${address}`;
-const tooMany = (retryAfter: string) => new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": retryAfter });
+const tooMany = (retryAfter: string) =>
+  new ApiError(429, "Too many failed sign-in attempts; try again later", { "Retry-After": retryAfter });
 
 /** The windows an attempt was counted in, to give its places back if it succeeds. */
 type Reservation = { addressWindow: Date; accountWindow: Date };
@@ -158,14 +228,24 @@ type Reservation = { addressWindow: Date; accountWindow: Date };
  * the count it wrote, so concurrent attempts are counted exactly and the n-th one sees n: no
  * read-then-write. Rows are locked in one order (pair, address, account), so two attempts never deadlock.
  */
-async function reserveAttempt(db: Database, email: string, address: string, account: Account | undefined): Promise<Reservation> {
+async function reserveAttempt(
+  db: Database,
+  email: string,
+  address: string,
+  account: Account | undefined,
+): Promise<Reservation> {
   const t = now();
   const at = t.toISOString();
   const addressWindow = windowOf(THROTTLE.addressWindowMs, t);
   const accountWindow = windowOf(THROTTLE.accountWindowMs, t);
   const known =
     account !== undefined &&
-    (await db.select({ hash: signInKnownAddresses.hash }).from(signInKnownAddresses).where(eq(signInKnownAddresses.hash, knownAddressHash(account.id, address)))).length > 0;
+    (
+      await db
+        .select({ hash: signInKnownAddresses.hash })
+        .from(signInKnownAddresses)
+        .where(eq(signInKnownAddresses.hash, knownAddressHash(account.id, address)))
+    ).length > 0;
 
   await db.transaction(async (tx) => {
     // (1) the pair: free while its delay (if any) is over. The n-th attempt (n >= 3) starts a delay of
@@ -187,7 +267,10 @@ async function reserveAttempt(db: Database, email: string, address: string, acco
       })
       .returning({ failures: signInDelays.failures });
     if (!claimed) {
-      const [row] = await tx.select({ lockedUntil: signInDelays.lockedUntil }).from(signInDelays).where(eq(signInDelays.key, pairKey(email, address)));
+      const [row] = await tx
+        .select({ lockedUntil: signInDelays.lockedUntil })
+        .from(signInDelays)
+        .where(eq(signInDelays.key, pairKey(email, address)));
       throw tooMany(row?.lockedUntil ? secondsUntil(row.lockedUntil) : "1");
     }
     // (2) the address, across accounts; (3) the account, across addresses (known addresses exempt)
@@ -195,7 +278,10 @@ async function reserveAttempt(db: Database, email: string, address: string, acco
       const [row] = await tx
         .insert(signInAttempts)
         .values({ key, windowStart, failures: 1 })
-        .onConflictDoUpdate({ target: [signInAttempts.key, signInAttempts.windowStart], set: { failures: sql`${signInAttempts.failures} + 1` } })
+        .onConflictDoUpdate({
+          target: [signInAttempts.key, signInAttempts.windowStart],
+          set: { failures: sql`${signInAttempts.failures} + 1` },
+        })
         .returning({ failures: signInAttempts.failures });
       return row.failures;
     };
@@ -230,7 +316,11 @@ async function recordSuccess(db: Database, account: Account, email: string, addr
  * 429 with Retry-After. The attempt is counted as a failure before the password is checked, and
  * uncounted if it was right.
  */
-export async function authenticate(db: Database, input: { email: string; password: string }, clientAddress: string): Promise<Account> {
+export async function authenticate(
+  db: Database,
+  input: { email: string; password: string },
+  clientAddress: string,
+): Promise<Account> {
   const email = input.email.trim().toLowerCase();
   const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
   const reservation = await reserveAttempt(db, email, clientAddress, account);

@@ -17,11 +17,25 @@ describe("POST /auth/register", () => {
       body: { email: "Dev.One@Example.test", password: "longenough", name: "Dev One", role: "DEVELOPER" },
     });
     expect(res.status).toBe(201);
-    expect(res.json.account).toEqual({ id: expect.stringMatching(/^acct_/), email: "dev.one@example.test", name: "Dev One", role: "DEVELOPER" });
+    expect(res.json.account).toEqual({
+      id: expect.stringMatching(/^acct_/),
+      email: "dev.one@example.test",
+      name: "Dev One",
+      role: "DEVELOPER",
+    });
     const businessId = res.json.businessId;
-    const [biz] = await p.db.execute<{ is_sandbox: boolean; name: string }>(sql`select is_sandbox, name from businesses where id = ${businessId}`);
+    const [biz] = await p.db.execute<{ is_sandbox: boolean; name: string }>(
+      sql`select is_sandbox, name from businesses where id = ${businessId}`,
+    );
     expect(biz.is_sandbox).toBe(true);
-    const [counts] = await p.db.execute<{ products: number; untracked: number; orders: number; statuses: number; reviews: number; pages: number }>(sql`
+    const [counts] = await p.db.execute<{
+      products: number;
+      untracked: number;
+      orders: number;
+      statuses: number;
+      reviews: number;
+      pages: number;
+    }>(sql`
       select (select count(*)::int from products where business_id = ${businessId}) as products,
              (select count(*)::int from products where business_id = ${businessId} and stock is null) as untracked,
              (select count(*)::int from orders where business_id = ${businessId}) as orders,
@@ -39,12 +53,22 @@ describe("POST /auth/register", () => {
 
   it("gives a merchant a business named after businessName with a home page", async () => {
     const res = await p.request("POST", "/auth/register", {
-      body: { email: "shop@example.test", password: "longenough", name: "Sam", role: "MERCHANT", businessName: "Sam's Bakery" },
+      body: {
+        email: "shop@example.test",
+        password: "longenough",
+        name: "Sam",
+        role: "MERCHANT",
+        businessName: "Sam's Bakery",
+      },
     });
     expect(res.status).toBe(201);
-    const [biz] = await p.db.execute<{ name: string; is_sandbox: boolean; slug: string }>(sql`select name, is_sandbox, slug from businesses where id = ${res.json.businessId}`);
+    const [biz] = await p.db.execute<{ name: string; is_sandbox: boolean; slug: string }>(
+      sql`select name, is_sandbox, slug from businesses where id = ${res.json.businessId}`,
+    );
     expect(biz).toEqual({ name: "Sam's Bakery", is_sandbox: false, slug: "sam-s-bakery" });
-    const pages = await p.db.execute<{ slug: string }>(sql`select slug from pages where business_id = ${res.json.businessId}`);
+    const pages = await p.db.execute<{ slug: string }>(
+      sql`select slug from pages where business_id = ${res.json.businessId}`,
+    );
     expect(pages.map((r) => r.slug)).toEqual(["home"]);
   });
 
@@ -52,7 +76,10 @@ describe("POST /auth/register", () => {
     const cases: [unknown, RegExp][] = [
       [{ email: "x@example.test", password: "short", name: "X", role: "DEVELOPER" }, /password/],
       [{ email: "not-an-email", password: "longenough", name: "X", role: "DEVELOPER" }, /email/],
-      [{ email: "x@example.test", password: "longenough", name: "X", role: "REVIEWER" }, /role: REVIEWER accounts cannot self-register/],
+      [
+        { email: "x@example.test", password: "longenough", name: "X", role: "REVIEWER" },
+        /role: REVIEWER accounts cannot self-register/,
+      ],
       [{ email: "x@example.test", password: "longenough", name: "X", role: "MERCHANT" }, /businessName/],
       [{ email: "x@example.test", password: "longenough", name: "X", role: "ADMIN" }, /role/],
       [{ email: "x@example.test", password: "longenough", role: "DEVELOPER" }, /name/],
@@ -63,20 +90,26 @@ describe("POST /auth/register", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json).toEqual({ statusCode: 400, message: expect.stringMatching(message), error: "Bad Request" });
     }
-    const [{ n }] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from accounts where email = 'x@example.test'`);
+    const [{ n }] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from accounts where email = 'x@example.test'`,
+    );
     expect(n).toBe(0);
   });
 
   it("answers 409 for a duplicate email, whatever its case", async () => {
     await p.register("DEVELOPER", { email: "twice@example.test" });
-    const res = await p.request("POST", "/auth/register", { body: { email: "TWICE@example.test", password: "longenough", name: "Again", role: "DEVELOPER" } });
+    const res = await p.request("POST", "/auth/register", {
+      body: { email: "TWICE@example.test", password: "longenough", name: "Again", role: "DEVELOPER" },
+    });
     expect(res.status).toBe(409);
     expect(res.json.error).toBe("Conflict");
   });
 
   it("stores passwords only as scrypt hashes", async () => {
     await p.register("DEVELOPER", { email: "hash@example.test", password: "my secret password" });
-    const [row] = await p.db.execute<{ password_hash: string }>(sql`select password_hash from accounts where email = 'hash@example.test'`);
+    const [row] = await p.db.execute<{ password_hash: string }>(
+      sql`select password_hash from accounts where email = 'hash@example.test'`,
+    );
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain("my secret password");
   });
@@ -85,13 +118,17 @@ describe("POST /auth/register", () => {
 describe("POST /auth/login", () => {
   it("signs in with the right password and answers one message for both failures", async () => {
     const dev = await p.register("DEVELOPER");
-    const ok = await p.request("POST", "/auth/login", { body: { email: dev.email.toUpperCase(), password: dev.password } });
+    const ok = await p.request("POST", "/auth/login", {
+      body: { email: dev.email.toUpperCase(), password: dev.password },
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.account.id).toBe(dev.account.id);
     expect(typeof ok.json.token).toBe("string");
 
     const wrong = await p.request("POST", "/auth/login", { body: { email: dev.email, password: "wrong password" } });
-    const unknown = await p.request("POST", "/auth/login", { body: { email: "nobody@example.test", password: "wrong password" } });
+    const unknown = await p.request("POST", "/auth/login", {
+      body: { email: "nobody@example.test", password: "wrong password" },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.json).toEqual(unknown.json);
@@ -114,7 +151,9 @@ describe("POST /auth/login", () => {
   it("makes an address wait after 3 failures for one account: 429 with Retry-After, even for the right password", async () => {
     const dev = await p.register("DEVELOPER");
     for (let i = 0; i < 3; i++) {
-      const res = await p.request("POST", "/auth/login", { body: { email: dev.email, password: `wrong-${i}-password` } });
+      const res = await p.request("POST", "/auth/login", {
+        body: { email: dev.email, password: `wrong-${i}-password` },
+      });
       expect(res.status).toBe(401);
     }
     const blocked = await p.request("POST", "/auth/login", { body: { email: dev.email, password: dev.password } });
@@ -125,11 +164,25 @@ describe("POST /auth/login", () => {
 
   it("refuses the most common passwords, naming the field, and takes a strong one", async () => {
     for (const password of ["password", "123456789", "Password1", "iloveyou", "QWERTYUIOP"]) {
-      const res = await p.request("POST", "/auth/register", { body: { email: `common-${Math.random().toString(36).slice(2)}@example.test`, password, name: "C", role: "DEVELOPER" } });
+      const res = await p.request("POST", "/auth/register", {
+        body: {
+          email: `common-${Math.random().toString(36).slice(2)}@example.test`,
+          password,
+          name: "C",
+          role: "DEVELOPER",
+        },
+      });
       expect(res.status, password).toBe(400);
       expect(res.json.message, password).toMatch(/password: is one of the most common passwords/);
     }
-    const ok = await p.request("POST", "/auth/register", { body: { email: `strong-${Math.random().toString(36).slice(2)}@example.test`, password: "tangerine orbit willow 42", name: "S", role: "DEVELOPER" } });
+    const ok = await p.request("POST", "/auth/register", {
+      body: {
+        email: `strong-${Math.random().toString(36).slice(2)}@example.test`,
+        password: "tangerine orbit willow 42",
+        name: "S",
+        role: "DEVELOPER",
+      },
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -141,34 +194,59 @@ describe("POST /auth/login", () => {
     expect(page.status).toBe(400);
     expect(page.html).toContain("Password is one of the most common passwords");
     for (const password of ["trustno1", "QWERTY123", "short"]) {
-      const refused = await createAccount(p.db, { email: `rev-${Math.random().toString(36).slice(2)}@example.test`, password, name: "R", role: "REVIEWER" }).catch((e) => e);
+      const refused = await createAccount(p.db, {
+        email: `rev-${Math.random().toString(36).slice(2)}@example.test`,
+        password,
+        name: "R",
+        role: "REVIEWER",
+      }).catch((e) => e);
       expect(refused, password).toBeInstanceOf(ApiError);
       expect(refused.status, password).toBe(400);
-      expect(refused.message, password).toMatch(/^password: (is one of the most common passwords|must be at least 8 characters)/);
+      expect(refused.message, password).toMatch(
+        /^password: (is one of the most common passwords|must be at least 8 characters)/,
+      );
     }
-    const [{ n }] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from accounts where email like 'rev-%' or email = ${email}`);
+    const [{ n }] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from accounts where email like 'rev-%' or email = ${email}`,
+    );
     expect(n).toBe(0);
   });
 
   it("holds at least the 10,000 most common passwords, without refusing the ones this repository uses", () => {
     const list = dictionary.passwords as string[];
     expect(list.length).toBeGreaterThanOrEqual(10_000); // 49,233 in @zxcvbn-ts/language-common 3
-    for (const common of list.slice(0, 10_000)) if (common.length >= 8) expect(isCommonPassword(common.toUpperCase()), common).toBe(true);
-    const ours = [...DEMO_LOGINS.map((l) => l.password), "correct horse battery", "longenough", "bench-password", "restart-pass", "analytical-engine", "cobol-compiler", "reference-pass-1"];
+    for (const common of list.slice(0, 10_000))
+      if (common.length >= 8) expect(isCommonPassword(common.toUpperCase()), common).toBe(true);
+    const ours = [
+      ...DEMO_LOGINS.map((l) => l.password),
+      "correct horse battery",
+      "longenough",
+      "bench-password",
+      "restart-pass",
+      "analytical-engine",
+      "cobol-compiler",
+      "reference-pass-1",
+    ];
     for (const password of ours) expect(isCommonPassword(password), password).toBe(false);
   });
 });
 
 describe("errors", () => {
   it("answers malformed JSON with 400", async () => {
-    const res = await p.request("POST", "/auth/login", { raw: "{not json", headers: { "Content-Type": "application/json" } });
+    const res = await p.request("POST", "/auth/login", {
+      raw: "{not json",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ statusCode: 400, message: "Malformed JSON in request body", error: "Bad Request" });
   });
 
   it("answers a body over 1 MiB with 413, declared or streamed", async () => {
     const big = JSON.stringify({ email: "a".repeat(1024 * 1024 + 10) });
-    const res = await p.request("POST", "/auth/register", { raw: big, headers: { "Content-Type": "application/json" } });
+    const res = await p.request("POST", "/auth/register", {
+      raw: big,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(413);
     expect(res.json).toMatchObject({ statusCode: 413, error: "Payload Too Large" });
 
@@ -179,19 +257,34 @@ describe("errors", () => {
         controller.close();
       },
     });
-    const streamed = await fetch(p.url + "/auth/register", { method: "POST", body: chunks, headers: { "Content-Type": "application/json" }, duplex: "half" } as RequestInit);
+    const streamed = await fetch(p.url + "/auth/register", {
+      method: "POST",
+      body: chunks,
+      headers: { "Content-Type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ statusCode: 413 });
   });
 
   it("refuses deeply nested JSON with 400", async () => {
-    const res = await p.request("POST", "/auth/login", { raw: "[".repeat(5000) + "]".repeat(5000), headers: { "Content-Type": "application/json" } });
+    const res = await p.request("POST", "/auth/login", {
+      raw: "[".repeat(5000) + "]".repeat(5000),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/nested/);
   });
 
   it("answers unknown API paths with a JSON 404 and pages with an HTML 404", async () => {
-    for (const path of ["/app-api/nothing", "/developer/nothing", "/merchant/x/y", "/review/nothing", "/webhooks/x/y/z", "/auth/nothing"]) {
+    for (const path of [
+      "/app-api/nothing",
+      "/developer/nothing",
+      "/merchant/x/y",
+      "/review/nothing",
+      "/webhooks/x/y/z",
+      "/auth/nothing",
+    ]) {
       const res = await p.request("GET", path);
       expect(res.status, path).toBe(404);
       expect(res.json, path).toMatchObject({ statusCode: 404, error: "Not Found" });
@@ -230,10 +323,20 @@ describe("pages", () => {
     const html = await page.text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1];
     form.set("csrf", csrf);
-    const crossSite = await fetch(p.url + "/login", { method: "POST", body: form, headers: { Cookie: cookie, Origin: "https://evil.example" }, redirect: "manual" });
+    const crossSite = await fetch(p.url + "/login", {
+      method: "POST",
+      body: form,
+      headers: { Cookie: cookie, Origin: "https://evil.example" },
+      redirect: "manual",
+    });
     expect(crossSite.status).toBe(403);
 
-    const ok = await fetch(p.url + "/login", { method: "POST", body: form, headers: { Cookie: cookie }, redirect: "manual" });
+    const ok = await fetch(p.url + "/login", {
+      method: "POST",
+      body: form,
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
     expect(ok.status).toBe(302);
     expect(ok.headers.get("location")).toBe("/portal");
     const setCookie = ok.headers.get("set-cookie")!;
@@ -248,7 +351,12 @@ describe("pages", () => {
     const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
     for (const target of ["//evil.example/x", "https://evil.example", "/\\evil.example"]) {
       const form = new URLSearchParams({ email: dev.email, password: dev.password, csrf, redirectTo: target });
-      const res = await fetch(p.url + "/login", { method: "POST", body: form, headers: { Cookie: cookie }, redirect: "manual" });
+      const res = await fetch(p.url + "/login", {
+        method: "POST",
+        body: form,
+        headers: { Cookie: cookie },
+        redirect: "manual",
+      });
       expect(res.headers.get("location")).toBe("/portal");
     }
   });

@@ -38,8 +38,17 @@ export type FormError = { error: string };
  * shows. The options, when the page needs them, come before the handler: how the form fails, then
  * what it does.
  */
-export function formAction<T>(request: Request, context: PlatformContext, handler: (form: FormData) => Promise<T> | T): Promise<T | TypedResponse<FormError>>;
-export function formAction<T, E = FormError>(request: Request, context: PlatformContext, options: FormActionOptions<E>, handler: (form: FormData) => Promise<T> | T): Promise<T | TypedResponse<E>>;
+export function formAction<T>(
+  request: Request,
+  context: PlatformContext,
+  handler: (form: FormData) => Promise<T> | T,
+): Promise<T | TypedResponse<FormError>>;
+export function formAction<T, E = FormError>(
+  request: Request,
+  context: PlatformContext,
+  options: FormActionOptions<E>,
+  handler: (form: FormData) => Promise<T> | T,
+): Promise<T | TypedResponse<E>>;
 export async function formAction<T, E>(
   request: Request,
   context: PlatformContext,

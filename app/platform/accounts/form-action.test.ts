@@ -6,7 +6,11 @@ import { ApiError } from "../core/http.server";
 import { formAction } from "./form-action.server";
 import { maskCsrfToken, sessionStorage } from "./session.server";
 
-const env = loadEnv({ DATA_DIR: ".data/test-tmp", SESSION_SECRET: "f".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 3).toString("base64") });
+const env = loadEnv({
+  DATA_DIR: ".data/test-tmp",
+  SESSION_SECRET: "f".repeat(40),
+  ENCRYPTION_KEY: Buffer.alloc(32, 3).toString("base64"),
+});
 // formAction reads no table: the database is never touched
 const context = { db: null, env } as unknown as PlatformContext;
 const TOKEN = "form-action-test-token";
@@ -22,7 +26,12 @@ async function sessionCookie(): Promise<string> {
 async function post(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Request> {
   return new Request(`${env.publicUrl}/admin/products/new`, {
     method: "POST",
-    headers: { Cookie: await sessionCookie(), Origin: env.publicUrl, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    headers: {
+      Cookie: await sessionCookie(),
+      Origin: env.publicUrl,
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...headers,
+    },
     body: new URLSearchParams(fields),
   });
 }
@@ -51,7 +60,11 @@ describe("formAction", () => {
   });
 
   it("accepts the plain token too, and a handler's own 4xx answer is left as it is", async () => {
-    const answer = (await formAction(await post({ csrf: TOKEN }), context, () => new Response("no", { status: 422 }))) as Response;
+    const answer = (await formAction(
+      await post({ csrf: TOKEN }),
+      context,
+      () => new Response("no", { status: 422 }),
+    )) as Response;
     expect(answer.status).toBe(422);
     expect(await answer.text()).toBe("no");
   });
@@ -66,7 +79,11 @@ describe("formAction", () => {
       await post({ name: "Lamp" }),
       await post({ csrf: "not-the-token" }),
       await post({ csrf: TOKEN }, { Origin: "https://evil.example" }),
-      new Request(`${env.publicUrl}/admin/products/new`, { method: "POST", headers: { Origin: env.publicUrl }, body: new URLSearchParams({ csrf: TOKEN }) }),
+      new Request(`${env.publicUrl}/admin/products/new`, {
+        method: "POST",
+        headers: { Origin: env.publicUrl },
+        body: new URLSearchParams({ csrf: TOKEN }),
+      }),
     ]) {
       const e = await thrown(formAction(request, context, handler));
       expect(e).toBeInstanceOf(Response);
@@ -94,12 +111,20 @@ describe("formAction", () => {
   });
 
   it("gives the page's own error shape, built from the error and the submitted form", async () => {
-    const refused = { error: (e: ApiError, form: FormData) => ({ errors: { fields: { slug: e.message }, form: [] }, values: { slug: String(form.get("slug")) } }) };
+    const refused = {
+      error: (e: ApiError, form: FormData) => ({
+        errors: { fields: { slug: e.message }, form: [] },
+        values: { slug: String(form.get("slug")) },
+      }),
+    };
     const answer = (await formAction(await post({ csrf: TOKEN, slug: "taken" }), context, refused, async () => {
       throw new ApiError(409, "The slug taken is already used");
     })) as Response;
     expect(answer.status).toBe(409);
-    expect(await answer.json()).toEqual({ errors: { fields: { slug: "The slug taken is already used" }, form: [] }, values: { slug: "taken" } });
+    expect(await answer.json()).toEqual({
+      errors: { fields: { slug: "The slug taken is already used" }, form: [] },
+      values: { slug: "taken" },
+    });
   });
 
   it("makes an ApiError 404 the 404 page when the page names it, a form message otherwise", async () => {
@@ -119,6 +144,12 @@ describe("formAction", () => {
     const boom = new Error("database went away");
     expect(await thrown(formAction(await post({ csrf: TOKEN }), context, () => Promise.reject(boom)))).toBe(boom);
     const page = new Response("Forbidden", { status: 403 });
-    expect(await thrown(formAction(await post({ csrf: TOKEN }), context, { error: () => ({ error: "never" }) }, () => Promise.reject(page)))).toBe(page);
+    expect(
+      await thrown(
+        formAction(await post({ csrf: TOKEN }), context, { error: () => ({ error: "never" }) }, () =>
+          Promise.reject(page),
+        ),
+      ),
+    ).toBe(page);
   });
 });

@@ -42,7 +42,11 @@ export function requireDeveloper(request: Request, context: PlatformContext): Pr
  * A signed-in developer and one of their own apps: no app of that id, or another developer's, is
  * the 404 page (the same answer, so an id says nothing about apps one does not own).
  */
-export async function requireDeveloperApp(request: Request, context: PlatformContext, appId: string | undefined): Promise<DeveloperAppContext> {
+export async function requireDeveloperApp(
+  request: Request,
+  context: PlatformContext,
+  appId: string | undefined,
+): Promise<DeveloperAppContext> {
   const { account, business } = await requireDeveloper(request, context);
   const app = await getDeveloperApp(context.db, account.id, appId ?? "").catch(orNotFound("App not found"));
   return { account, business, app };

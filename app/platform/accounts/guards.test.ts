@@ -18,7 +18,10 @@ const byEmail = async (email: string) => (await db.select().from(accounts).where
 const demo = (role: string) => byEmail(DEMO_LOGINS.find((l) => l.role === role)!.email);
 
 /** A page request of a browser signed in as the account (the real session cookie and row). */
-async function pageRequest(account: Awaited<ReturnType<typeof byEmail>> | null, path = "/admin/orders?page=2"): Promise<Request> {
+async function pageRequest(
+  account: Awaited<ReturnType<typeof byEmail>> | null,
+  path = "/admin/orders?page=2",
+): Promise<Request> {
   const headers = new Headers();
   if (account) {
     const started = await signIn(new Request(`${env.publicUrl}/login`), context, account, "/");
@@ -56,7 +59,13 @@ describe("page guards", () => {
     expect(asDeveloper.status).toBe(403);
     expect(await asDeveloper.text()).toBe("This area is for merchant accounts.");
 
-    const { account: lone } = await createAccount(db, { email: "lone@guards.test", password: "a-long-passphrase-1", name: "Lone", role: "MERCHANT", businessName: "Lone shop" });
+    const { account: lone } = await createAccount(db, {
+      email: "lone@guards.test",
+      password: "a-long-passphrase-1",
+      name: "Lone",
+      role: "MERCHANT",
+      businessName: "Lone shop",
+    });
     await db.update(accounts).set({ businessId: null }).where(eq(accounts.id, lone.id));
     const noBusiness = await refusal(requireMerchant(await pageRequest(await byEmail("lone@guards.test")), context));
     expect(noBusiness.status).toBe(403);
@@ -71,16 +80,28 @@ describe("page guards", () => {
     expect(got.account.id).toBe(developer.id);
     expect((await requireDeveloper(await pageRequest(developer), context)).business?.id).toBe(developer.businessId);
 
-    const { account: other } = await createAccount(db, { email: "other@guards.test", password: "a-long-passphrase-2", name: "Other", role: "DEVELOPER" });
-    const foreign = await refusal(requireDeveloperApp(await pageRequest(other, `/portal/apps/${own.id}`), context, own.id));
-    const madeUp = await refusal(requireDeveloperApp(await pageRequest(other, "/portal/apps/app_nothing"), context, "app_nothing"));
+    const { account: other } = await createAccount(db, {
+      email: "other@guards.test",
+      password: "a-long-passphrase-2",
+      name: "Other",
+      role: "DEVELOPER",
+    });
+    const foreign = await refusal(
+      requireDeveloperApp(await pageRequest(other, `/portal/apps/${own.id}`), context, own.id),
+    );
+    const madeUp = await refusal(
+      requireDeveloperApp(await pageRequest(other, "/portal/apps/app_nothing"), context, "app_nothing"),
+    );
     const missing = await refusal(requireDeveloperApp(await pageRequest(other, "/portal/apps/"), context, undefined));
     for (const r of [foreign, madeUp, missing]) {
       expect(r.status).toBe(404);
       expect(await r.text()).toBe("App not found");
     }
     // the foreign app is untouched and still its developer's
-    const [still] = await db.select().from(apps).where(and(eq(apps.id, own.id), eq(apps.developerId, developer.id)));
+    const [still] = await db
+      .select()
+      .from(apps)
+      .where(and(eq(apps.id, own.id), eq(apps.developerId, developer.id)));
     expect(still).toBeTruthy();
   });
 

@@ -12,7 +12,8 @@ export function isCommonPassword(password: string): boolean {
   return common.has(password.toLowerCase());
 }
 
-export const COMMON_PASSWORD_MESSAGE = "is one of the most common passwords; choose another (a few unrelated words work well)";
+export const COMMON_PASSWORD_MESSAGE =
+  "is one of the most common passwords; choose another (a few unrelated words work well)";
 
 export const MIN_PASSWORD_LENGTH = 8;
 

@@ -49,7 +49,8 @@ function storageOf(env: Env, area: "platform" | "storefront"): SessionStorage {
 export const sessionStorage = (env: Env) => storageOf(env, "platform");
 
 /** The storage of the request's origin: the storefront's own cookie on storefront pages, the platform's elsewhere. */
-export const sessionStorageFor = (request: Request, env: Env) => storageOf(env, isStorefrontPath(new URL(request.url).pathname) ? "storefront" : "platform");
+export const sessionStorageFor = (request: Request, env: Env) =>
+  storageOf(env, isStorefrontPath(new URL(request.url).pathname) ? "storefront" : "platform");
 
 export function getSession(request: Request, env: Env): Promise<Session> {
   return sessionStorageFor(request, env).getSession(request.headers.get("Cookie"));
@@ -94,7 +95,8 @@ export function hasStrayShopperToken(request: Request): boolean {
   return names.has("__shop") && !names.has("__cart");
 }
 
-const csrfRefused = () => new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
+const csrfRefused = () =>
+  new Response("The form has expired or did not come from this site. Reload the page and try again.", { status: 403 });
 
 /**
  * The CSRF token as a page carries it: a fresh random mask and the token XOR the mask, base64url.
@@ -133,9 +135,11 @@ export async function requireCsrf(request: Request, form: FormData, env: Env): P
   const storefront = isStorefrontPath(new URL(request.url).pathname);
   const own = storefront ? env.storefrontUrl : env.publicUrl;
   const origin = request.headers.get("Origin");
-  if (origin && origin !== "null" && origin !== own) throw new Response("Cross-site form submission refused", { status: 403 });
+  if (origin && origin !== "null" && origin !== own)
+    throw new Response("Cross-site form submission refused", { status: 403 });
   const site = request.headers.get("Sec-Fetch-Site");
-  if (storefront && site && site !== "same-origin" && site !== "none") throw new Response("Cross-site form submission refused", { status: 403 });
+  if (storefront && site && site !== "same-origin" && site !== "none")
+    throw new Response("Cross-site form submission refused", { status: 403 });
   const session = await getSession(request, env);
   const expected = session.get("csrf");
   if (storefront && !shopperCsrfToken(session)) {
@@ -144,7 +148,8 @@ export async function requireCsrf(request: Request, form: FormData, env: Env): P
   }
   const given = form.get("csrf");
   const matches = (value: string) => safeEqual(expected, value) || safeEqual(expected, unmaskCsrfToken(value) ?? "");
-  if (typeof expected !== "string" || expected.length === 0 || typeof given !== "string" || !matches(given)) throw csrfRefused();
+  if (typeof expected !== "string" || expected.length === 0 || typeof given !== "string" || !matches(given))
+    throw csrfRefused();
 }
 
 /**
@@ -153,11 +158,19 @@ export async function requireCsrf(request: Request, form: FormData, env: Env): P
  * would become "//evil.example".
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\") || /[\u0000-\u001f\u007f]/.test(to)) return fallback;
+  if (
+    typeof to !== "string" ||
+    !to.startsWith("/") ||
+    to.startsWith("//") ||
+    to.startsWith("/\\") ||
+    /[\u0000-\u001f\u007f]/.test(to)
+  )
+    return fallback;
   return to;
 }
 
-export const homeFor = (role: Role) => (role === "DEVELOPER" ? "/portal" : role === "MERCHANT" ? "/admin" : "/reviewer");
+export const homeFor = (role: Role) =>
+  role === "DEVELOPER" ? "/portal" : role === "MERCHANT" ? "/admin" : "/reviewer";
 
 /** How long a sign-in lasts (the cookie's max-age and the session row's expiry). */
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -171,7 +184,12 @@ export async function signIn(request: Request, { db, env }: PlatformContext, acc
   const session = await storage.getSession(request.headers.get("Cookie"));
   const sid = randomToken(32);
   const t = now();
-  await db.insert(sessions).values({ idHash: sha256(sid), accountId: account.id, createdAt: t, expiresAt: new Date(t.getTime() + SESSION_TTL_MS) });
+  await db.insert(sessions).values({
+    idHash: sha256(sid),
+    accountId: account.id,
+    createdAt: t,
+    expiresAt: new Date(t.getTime() + SESSION_TTL_MS),
+  });
   session.unset("accountId");
   session.set("sid", sid);
   session.set("csrf", randomToken(24)); // a new token on every sign-in
@@ -183,7 +201,11 @@ export async function signOut(request: Request, { db, env }: PlatformContext) {
   const storage = sessionStorage(env);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const sid = session.get("sid");
-  if (typeof sid === "string") await db.update(sessions).set({ revokedAt: now() }).where(and(eq(sessions.idHash, sha256(sid)), isNull(sessions.revokedAt)));
+  if (typeof sid === "string")
+    await db
+      .update(sessions)
+      .set({ revokedAt: now() })
+      .where(and(eq(sessions.idHash, sha256(sid)), isNull(sessions.revokedAt)));
   return redirect("/", { headers: { "Set-Cookie": await storage.destroySession(session) } });
 }
 
@@ -221,7 +243,12 @@ export async function requireApiAccount(request: Request, context: PlatformConte
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, "Missing bearer token");
-  const claims = await verifyJwt(match[1], context.env.sessionSecret, Math.floor(now().getTime() / 1000), ACCOUNT_TOKEN_AUDIENCE);
+  const claims = await verifyJwt(
+    match[1],
+    context.env.sessionSecret,
+    Math.floor(now().getTime() / 1000),
+    ACCOUNT_TOKEN_AUDIENCE,
+  );
   if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
   const account = await getAccount(context.db, claims.sub);
   if (!account) throw new ApiError(401, "Invalid or expired token");

@@ -27,7 +27,13 @@ export async function appAnalytics(db: Db, appId: string) {
   const uninstalls = await db.execute<{ day: string; n: number }>(sql`
     select to_char(uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
     from installations where app_id = ${appId} and not is_test_install and uninstalled_at >= ${since}::timestamptz group by 1`);
-  const stats = await db.execute<{ day: string; succeeded: number; failed: number; answered: number; latency: string }>(sql`
+  const stats = await db.execute<{
+    day: string;
+    succeeded: number;
+    failed: number;
+    answered: number;
+    latency: string;
+  }>(sql`
     select day, sum(succeeded)::int as succeeded, sum(failed)::int as failed, sum(answered)::int as answered, sum(latency_total_ms)::text as latency
     from webhook_daily_stats where app_id = ${appId} and day >= ${days[0]} and day <= ${days[29]} group by day`);
   const sum = (f: (r: (typeof stats)[number]) => number) => stats.reduce((s, r) => s + f(r), 0);
@@ -41,7 +47,11 @@ export async function appAnalytics(db: Db, appId: string) {
     activeInstalls: counts.active,
     webhookSuccessRate: attempts ? round2((succeeded / attempts) * 100) : null,
     avgWebhookLatencyMs: answered ? round2(latency / answered) : null,
-    installTrend: days.map((date) => ({ date, installs: installs.find((r) => r.day === date)?.n ?? 0, uninstalls: uninstalls.find((r) => r.day === date)?.n ?? 0 })),
+    installTrend: days.map((date) => ({
+      date,
+      installs: installs.find((r) => r.day === date)?.n ?? 0,
+      uninstalls: uninstalls.find((r) => r.day === date)?.n ?? 0,
+    })),
     webhookDeliveries: days.map((date) => {
       const s = stats.find((r) => r.day === date);
       return { date, succeeded: s?.succeeded ?? 0, failed: s?.failed ?? 0 };

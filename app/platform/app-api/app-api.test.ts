@@ -18,7 +18,11 @@ async function token(dev = devA, scopes: string[] = SCOPE_NAMES) {
   const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes }) });
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: dev.token });
   expect(inst.status).toBe(201);
-  return { token: inst.json.accessToken as string, appId: app.json.id as string, installationId: inst.json.installationId as string };
+  return {
+    token: inst.json.accessToken as string,
+    appId: app.json.id as string,
+    installationId: inst.json.installationId as string,
+  };
 }
 
 const full = await token(devA);
@@ -27,8 +31,17 @@ const doc = (await p.request("GET", "/app-api/openapi.json")).json;
 const check = responseChecker(doc);
 
 /** Calls the API and checks the answer against the documented schema of `docPath`. */
-async function call(method: string, path: string, docPath: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await p.request(method, path, { token: init.token ?? full.token, body: init.body, headers: init.headers });
+async function call(
+  method: string,
+  path: string,
+  docPath: string,
+  init: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const res = await p.request(method, path, {
+    token: init.token ?? full.token,
+    body: init.body,
+    headers: init.headers,
+  });
   check(docPath, method, res.status, res.json);
   return res;
 }
@@ -51,7 +64,21 @@ describe("the OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
-    for (const path of ["/app-api/products", "/app-api/products/{id}", "/app-api/products/slug/{slug}", "/app-api/orders", "/app-api/orders/{id}", "/app-api/orders/{id}/status", "/app-api/orders/{id}/payment", "/app-api/reviews", "/app-api/reviews/stats", "/app-api/analytics/dashboard", "/app-api/business", "/app-api/pages", "/app-api/pages/{slug}"])
+    for (const path of [
+      "/app-api/products",
+      "/app-api/products/{id}",
+      "/app-api/products/slug/{slug}",
+      "/app-api/orders",
+      "/app-api/orders/{id}",
+      "/app-api/orders/{id}/status",
+      "/app-api/orders/{id}/payment",
+      "/app-api/reviews",
+      "/app-api/reviews/stats",
+      "/app-api/analytics/dashboard",
+      "/app-api/business",
+      "/app-api/pages",
+      "/app-api/pages/{slug}",
+    ])
       expect(doc.paths[path], path).toBeTruthy();
   });
 });
@@ -92,13 +119,22 @@ describe("reads", () => {
     const d = stats.json.distribution;
     expect(d["1"] + d["2"] + d["3"] + d["4"] + d["5"]).toBe(15);
     expect(stats.json.totalReviews).toBe(15);
-    const [avg] = await p.db.execute<{ a: string }>(sql`select round(avg(rating)::numeric, 2)::text as a from reviews where business_id = ${devA.businessId}`);
+    const [avg] = await p.db.execute<{ a: string }>(
+      sql`select round(avg(rating)::numeric, 2)::text as a from reviews where business_id = ${devA.businessId}`,
+    );
     expect(stats.json.averageRating).toBe(Number(avg.a));
   });
 
   it("tells an app about its own installation and the merchant's settings", async () => {
     const res = await call("GET", "/app-api/installation", "/app-api/installation");
-    expect(res.json).toMatchObject({ installationId: full.installationId, appId: full.appId, businessId: devA.businessId, isTestInstall: true, needsReConsent: false, settings: {} });
+    expect(res.json).toMatchObject({
+      installationId: full.installationId,
+      appId: full.appId,
+      businessId: devA.businessId,
+      isTestInstall: true,
+      needsReConsent: false,
+      settings: {},
+    });
     expect(res.json.scopes.sort()).toEqual([...SCOPE_NAMES].sort());
   });
 
@@ -158,7 +194,10 @@ describe("authentication, scopes and tenants", () => {
       ["GET", "/app-api/pages/home", "/app-api/pages/{slug}", "read_pages"],
     ];
     for (const [method, path, docPath, scope] of cases) {
-      const res = await call(method, path, docPath, { token: t.token, body: method === "GET" ? undefined : { status: "CONFIRMED" } });
+      const res = await call(method, path, docPath, {
+        token: t.token,
+        body: method === "GET" ? undefined : { status: "CONFIRMED" },
+      });
       expect(res.status, path).toBe(403);
       expect(res.json.message, path).toContain(scope);
     }
@@ -173,25 +212,38 @@ describe("authentication, scopes and tenants", () => {
       ["GET", "/app-api/orders/{id}", `/app-api/orders/`],
       ["GET", "/app-api/pages/{slug}", `/app-api/pages/`],
     ];
-    const foreign: Record<string, string> = { "/app-api/products/{id}": B.product, "/app-api/products/slug/{slug}": "no-such-slug", "/app-api/orders/{id}": B.order, "/app-api/pages/{slug}": "no-such-page" };
+    const foreign: Record<string, string> = {
+      "/app-api/products/{id}": B.product,
+      "/app-api/products/slug/{slug}": "no-such-slug",
+      "/app-api/orders/{id}": B.order,
+      "/app-api/pages/{slug}": "no-such-page",
+    };
     for (const [method, docPath, prefix] of cases) {
       expect((await call(method, prefix + "missing-id", docPath)).status, docPath).toBe(404);
       expect((await call(method, prefix + foreign[docPath], docPath)).status, docPath).toBe(404);
     }
     // the other business's order cannot be moved or paid
-    const moved = await call("PATCH", `/app-api/orders/${B.pending}/status`, "/app-api/orders/{id}/status", { body: { status: "CONFIRMED" } });
+    const moved = await call("PATCH", `/app-api/orders/${B.pending}/status`, "/app-api/orders/{id}/status", {
+      body: { status: "CONFIRMED" },
+    });
     expect(moved.status).toBe(404);
-    const paid = await call("POST", `/app-api/orders/${B.order}/payment`, "/app-api/orders/{id}/payment", { body: { status: "COMPLETED", invoiceId: "x" } });
+    const paid = await call("POST", `/app-api/orders/${B.order}/payment`, "/app-api/orders/{id}/payment", {
+      body: { status: "COMPLETED", invoiceId: "x" },
+    });
     expect(paid.status).toBe(404);
     const [b] = await p.db.execute<{ status: string }>(sql`select status from orders where id = ${B.pending}`);
     expect(b.status).toBe("PENDING");
     // the other business's slug exists for it, but not here
-    const [bSlug] = await p.db.execute<{ slug: string }>(sql`select slug from products where business_id = ${devB.businessId} limit 1`);
+    const [bSlug] = await p.db.execute<{ slug: string }>(
+      sql`select slug from products where business_id = ${devB.businessId} limit 1`,
+    );
     expect((await p.request("GET", `/app-api/products/slug/${bSlug.slug}`, { token: other.token })).status).toBe(200);
   });
 
   it("answers unknown paths and methods under /app-api in JSON", async () => {
-    expect((await p.request("GET", "/app-api/nothing-here", { token: full.token })).json).toMatchObject({ statusCode: 404 });
+    expect((await p.request("GET", "/app-api/nothing-here", { token: full.token })).json).toMatchObject({
+      statusCode: 404,
+    });
     const wrong = await p.request("DELETE", "/app-api/products", { token: full.token });
     expect(wrong.status).toBe(405);
     expect(wrong.json).toMatchObject({ statusCode: 405 });
@@ -201,60 +253,124 @@ describe("authentication, scopes and tenants", () => {
 
 describe("order status moves", () => {
   it("follows the allowed moves, records each with its events, and refuses the rest", async () => {
-    const [order] = await p.db.execute<{ id: string; order_number: string }>(sql`select id, order_number from orders where business_id = ${devA.businessId} and status = 'PENDING' order by created_at limit 1`);
-    const bad = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", { body: { status: "SHIPPED" } });
+    const [order] = await p.db.execute<{ id: string; order_number: string }>(
+      sql`select id, order_number from orders where business_id = ${devA.businessId} and status = 'PENDING' order by created_at limit 1`,
+    );
+    const bad = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", {
+      body: { status: "SHIPPED" },
+    });
     expect(bad.status).toBe(400);
-    const skip = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", { body: { status: "DELIVERED" } });
+    const skip = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", {
+      body: { status: "DELIVERED" },
+    });
     expect(skip.status).toBe(409);
     expect(skip.json.message).toBe("Cannot move order from PENDING to DELIVERED");
     for (const status of ["CONFIRMED", "PREPARING", "READY", "DELIVERED"]) {
-      const res = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", { body: { status } });
+      const res = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", {
+        body: { status },
+      });
       expect(res.status, status).toBe(200);
       expect(res.json.status).toBe(status);
     }
-    const final = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", { body: { status: "CANCELLED" } });
+    const final = await call("PATCH", `/app-api/orders/${order.id}/status`, "/app-api/orders/{id}/status", {
+      body: { status: "CANCELLED" },
+    });
     expect(final.status).toBe(409);
-    const events = await p.db.execute<{ type: string; data: any }>(sql`select type, data from platform_events where data->>'orderId' = ${order.id} order by created_at, id`);
-    expect(events.filter((e) => e.type === "order.status_changed").map((e) => `${e.data.previousStatus}>${e.data.status}`)).toEqual(["PENDING>CONFIRMED", "CONFIRMED>PREPARING", "PREPARING>READY", "READY>DELIVERED"]);
-    expect(events.find((e) => e.type === "order.delivered")?.data).toEqual({ orderId: order.id, orderNumber: order.order_number });
+    const events = await p.db.execute<{ type: string; data: any }>(
+      sql`select type, data from platform_events where data->>'orderId' = ${order.id} order by created_at, id`,
+    );
+    expect(
+      events.filter((e) => e.type === "order.status_changed").map((e) => `${e.data.previousStatus}>${e.data.status}`),
+    ).toEqual(["PENDING>CONFIRMED", "CONFIRMED>PREPARING", "PREPARING>READY", "READY>DELIVERED"]);
+    expect(events.find((e) => e.type === "order.delivered")?.data).toEqual({
+      orderId: order.id,
+      orderNumber: order.order_number,
+    });
     // each move's events were fanned out in the move's own transaction
-    const [fanned] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from platform_events where data->>'orderId' = ${order.id} and type <> 'order.created' and fanned_out_at = created_at`);
+    const [fanned] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from platform_events where data->>'orderId' = ${order.id} and type <> 'order.created' and fanned_out_at = created_at`,
+    );
     expect(fanned.n).toBe(5);
-    const history = await p.db.execute<{ to_status: string }>(sql`select to_status from order_status_changes where order_id = ${order.id} order by created_at, id`);
+    const history = await p.db.execute<{ to_status: string }>(
+      sql`select to_status from order_status_changes where order_id = ${order.id} order by created_at, id`,
+    );
     expect(history.map((h) => h.to_status)).toEqual(["PENDING", "CONFIRMED", "PREPARING", "READY", "DELIVERED"]);
   });
 
   it("cancels with order.cancelled", async () => {
-    const res = await call("PATCH", `/app-api/orders/${A.pending}/status`, "/app-api/orders/{id}/status", { body: { status: "CANCELLED" } });
+    const res = await call("PATCH", `/app-api/orders/${A.pending}/status`, "/app-api/orders/{id}/status", {
+      body: { status: "CANCELLED" },
+    });
     expect(res.json.status).toBe("CANCELLED");
-    const [e] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from platform_events where type = 'order.cancelled' and data->>'orderId' = ${A.pending}`);
+    const [e] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from platform_events where type = 'order.cancelled' and data->>'orderId' = ${A.pending}`,
+    );
     expect(e.n).toBe(1);
   });
 });
 
 describe("guest orders", () => {
   const products = async () => {
-    const rows = await p.db.execute<{ id: string; price: number; stock: number | null; is_available: boolean; name: string }>(sql`select id, price, stock, is_available, name from products where business_id = ${devA.businessId} order by created_at`);
+    const rows = await p.db.execute<{
+      id: string;
+      price: number;
+      stock: number | null;
+      is_available: boolean;
+      name: string;
+    }>(
+      sql`select id, price, stock, is_available, name from products where business_id = ${devA.businessId} order by created_at`,
+    );
     return rows;
   };
 
   it("creates a PENDING order through the checkout pipeline, with order.created in the same transaction", async () => {
     const list = await products();
     const a = list.find((x) => x.stock === null && x.is_available)!;
-    const body = { customer: { name: "Ada", phone: "+1 555 0100", email: "ada@example.test" }, items: [{ productId: a.id, quantity: 2 }], deliveryMethod: "DELIVERY", paymentMethod: "CASH", address: "1 Main St", notes: "Ring twice" };
+    const body = {
+      customer: { name: "Ada", phone: "+1 555 0100", email: "ada@example.test" },
+      items: [{ productId: a.id, quantity: 2 }],
+      deliveryMethod: "DELIVERY",
+      paymentMethod: "CASH",
+      address: "1 Main St",
+      notes: "Ring twice",
+    };
     const res = await call("POST", "/app-api/orders", "/app-api/orders", { body });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ status: "PENDING", subtotal: (a.price * 2) / 100, deliveryFee: 3, amount: (a.price * 2 + 300) / 100, isGuest: true, paymentMethod: "CASH", address: "1 Main St", customer: { name: "Ada", email: "ada@example.test" } });
+    expect(res.json).toMatchObject({
+      status: "PENDING",
+      subtotal: (a.price * 2) / 100,
+      deliveryFee: 3,
+      amount: (a.price * 2 + 300) / 100,
+      isGuest: true,
+      paymentMethod: "CASH",
+      address: "1 Main St",
+      customer: { name: "Ada", email: "ada@example.test" },
+    });
     expect(res.json.orderNumber).toBe("1031");
-    const [event] = await p.db.execute<{ data: any }>(sql`select data from platform_events where type = 'order.created' and data->>'orderId' = ${res.json.id}`);
-    expect(event.data).toMatchObject({ orderId: res.json.id, orderNumber: "1031", amount: res.json.amount, deliveryFee: 3, deliveryMethod: "DELIVERY", paymentMethod: "CASH", isGuest: true });
+    const [event] = await p.db.execute<{ data: any }>(
+      sql`select data from platform_events where type = 'order.created' and data->>'orderId' = ${res.json.id}`,
+    );
+    expect(event.data).toMatchObject({
+      orderId: res.json.id,
+      orderNumber: "1031",
+      amount: res.json.amount,
+      deliveryFee: 3,
+      deliveryMethod: "DELIVERY",
+      paymentMethod: "CASH",
+      isGuest: true,
+    });
   });
 
   it("refuses unknown and unavailable products, bad lines and DELIVERY without an address, naming the problem", async () => {
     const list = await products();
     const ok = list.find((x) => x.stock === null && x.is_available)!;
     const unavailable = list.find((x) => !x.is_available)!;
-    const base = { customer: { name: "Ada", phone: "+1 555 0100" }, items: [{ productId: ok.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CARD" };
+    const base = {
+      customer: { name: "Ada", phone: "+1 555 0100" },
+      items: [{ productId: ok.id, quantity: 1 }],
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CARD",
+    };
     const cases: [unknown, number, RegExp][] = [
       [{ ...base, items: [{ productId: "prd_missing", quantity: 1 }] }, 400, /Unknown product prd_missing/],
       [{ ...base, items: [{ productId: B.product, quantity: 1 }] }, 400, new RegExp(`Unknown product ${B.product}`)],
@@ -267,38 +383,60 @@ describe("guest orders", () => {
       [{ ...base, customer: { phone: "123" } }, 400, /customer.name/],
       [{ ...base, deliveryMethod: "DRONE" }, 400, /deliveryMethod/],
     ];
-    const [before] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from orders where business_id = ${devA.businessId}`);
+    const [before] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from orders where business_id = ${devA.businessId}`,
+    );
     for (const [body, status, message] of cases) {
       const res = await call("POST", "/app-api/orders", "/app-api/orders", { body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
       expect(res.json.message).toMatch(message);
     }
-    const [after] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from orders where business_id = ${devA.businessId}`);
+    const [after] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from orders where business_id = ${devA.businessId}`,
+    );
     expect(after.n).toBe(before.n);
   });
 
   it("decrements tracked stock and emits the stock events", async () => {
     const list = await products();
     const tracked = list.find((x) => x.stock !== null && x.stock >= 5 && x.is_available)!;
-    const body = { customer: { name: "Bo", phone: "555" }, items: [{ productId: tracked.id, quantity: tracked.stock! - 3 }], deliveryMethod: "PICKUP", paymentMethod: "CARD" };
+    const body = {
+      customer: { name: "Bo", phone: "555" },
+      items: [{ productId: tracked.id, quantity: tracked.stock! - 3 }],
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CARD",
+    };
     const res = await call("POST", "/app-api/orders", "/app-api/orders", { body });
     expect(res.status).toBe(201);
     const [row] = await p.db.execute<{ stock: number }>(sql`select stock from products where id = ${tracked.id}`);
     expect(row.stock).toBe(3);
-    const [low] = await p.db.execute<{ data: any }>(sql`select data from platform_events where type = 'product.low_stock' and data->>'productId' = ${tracked.id}`);
+    const [low] = await p.db.execute<{ data: any }>(
+      sql`select data from platform_events where type = 'product.low_stock' and data->>'productId' = ${tracked.id}`,
+    );
     expect(low.data).toEqual({ productId: tracked.id, stock: 3, threshold: 5 });
-    const tooMany = await call("POST", "/app-api/orders", "/app-api/orders", { body: { ...body, items: [{ productId: tracked.id, quantity: 4 }] } });
+    const tooMany = await call("POST", "/app-api/orders", "/app-api/orders", {
+      body: { ...body, items: [{ productId: tracked.id, quantity: 4 }] },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json.message).toMatch(/only 3 left/);
-    await call("POST", "/app-api/orders", "/app-api/orders", { body: { ...body, items: [{ productId: tracked.id, quantity: 3 }] } });
-    const [out] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from platform_events where type = 'product.out_of_stock' and data->>'productId' = ${tracked.id}`);
+    await call("POST", "/app-api/orders", "/app-api/orders", {
+      body: { ...body, items: [{ productId: tracked.id, quantity: 3 }] },
+    });
+    const [out] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from platform_events where type = 'product.out_of_stock' and data->>'productId' = ${tracked.id}`,
+    );
     expect(out.n).toBe(1);
   });
 
   it("answers a retried call with the same Idempotency-Key with the first order", async () => {
     const list = await products();
     const a = list.find((x) => x.stock === null && x.is_available)!;
-    const body = { customer: { name: "Cy", phone: "555" }, items: [{ productId: a.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" };
+    const body = {
+      customer: { name: "Cy", phone: "555" },
+      items: [{ productId: a.id, quantity: 1 }],
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CASH",
+    };
     const headers = { "Idempotency-Key": "retry-123" };
     const first = await call("POST", "/app-api/orders", "/app-api/orders", { body, headers });
     const [retry, concurrent] = await Promise.all([
@@ -309,12 +447,21 @@ describe("guest orders", () => {
     expect(retry.status).toBe(201);
     expect(retry.json).toEqual(first.json);
     expect(concurrent.json.id).toBe(first.json.id);
-    const [n] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from platform_events where type = 'order.created' and data->>'orderId' = ${first.json.id}`);
+    const [n] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from platform_events where type = 'order.created' and data->>'orderId' = ${first.json.id}`,
+    );
     expect(n.n).toBe(1);
-    const changed = await call("POST", "/app-api/orders", "/app-api/orders", { body: { ...body, notes: "different" }, headers });
+    const changed = await call("POST", "/app-api/orders", "/app-api/orders", {
+      body: { ...body, notes: "different" },
+      headers,
+    });
     expect(changed.status).toBe(422);
     // a key is per business
-    const elsewhere = await p.request("POST", "/app-api/orders", { token: other.token, body: { ...body, items: [{ productId: B.product, quantity: 1 }] }, headers });
+    const elsewhere = await p.request("POST", "/app-api/orders", {
+      token: other.token,
+      body: { ...body, items: [{ productId: B.product, quantity: 1 }] },
+      headers,
+    });
     expect(elsewhere.status).not.toBe(422);
   });
 });
@@ -351,7 +498,15 @@ describe("rate limit", () => {
       });
     });
     const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "web"], {
-      env: { ...process.env, DATABASE_URL: p.dbUrl, PORT: String(port), NODE_ENV: "test", SESSION_SECRET: p.env.sessionSecret, ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp" },
+      env: {
+        ...process.env,
+        DATABASE_URL: p.dbUrl,
+        PORT: String(port),
+        NODE_ENV: "test",
+        SESSION_SECRET: p.env.sessionSecret,
+        ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
+        DATA_DIR: ".data/test-tmp",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
@@ -368,8 +523,12 @@ describe("rate limit", () => {
       const left = 60_000 - (Date.now() % 60_000);
       if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100));
       const statuses: number[] = [];
-      for (let i = 0; i < 30; i++) statuses.push((await p.request("GET", "/app-api/business", { token: t.token })).status);
-      for (let i = 0; i < 30; i++) statuses.push((await fetch(second + "/app-api/business", { headers: { Authorization: `Bearer ${t.token}` } })).status);
+      for (let i = 0; i < 30; i++)
+        statuses.push((await p.request("GET", "/app-api/business", { token: t.token })).status);
+      for (let i = 0; i < 30; i++)
+        statuses.push(
+          (await fetch(second + "/app-api/business", { headers: { Authorization: `Bearer ${t.token}` } })).status,
+        );
       expect(statuses.every((s) => s === 200)).toBe(true);
       const over = await fetch(second + "/app-api/business", { headers: { Authorization: `Bearer ${t.token}` } });
       expect(over.status).toBe(429);
@@ -383,13 +542,45 @@ describe("rate limit", () => {
 describe("hostile input", () => {
   it("never answers 500 to random paths, methods, queries and bodies", async () => {
     const t = await token(devA);
-    const segment = fc.oneof(fc.constantFrom("products", "orders", "reviews", "pages", "slug", "status", "payment", "stats", "analytics", "dashboard", "business", A.product, A.order, "home"), fc.string({ maxLength: 12 }));
+    const segment = fc.oneof(
+      fc.constantFrom(
+        "products",
+        "orders",
+        "reviews",
+        "pages",
+        "slug",
+        "status",
+        "payment",
+        "stats",
+        "analytics",
+        "dashboard",
+        "business",
+        A.product,
+        A.order,
+        "home",
+      ),
+      fc.string({ maxLength: 12 }),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom("GET", "POST", "PATCH", "PUT", "DELETE"),
         fc.array(segment, { minLength: 0, maxLength: 4 }),
-        fc.dictionary(fc.constantFrom("page", "limit", "status", "q", "x"), fc.oneof(fc.string({ maxLength: 8 }), fc.integer().map(String))),
-        fc.oneof(fc.constant(undefined), fc.json({ maxDepth: 4 }), fc.string({ maxLength: 50 }), fc.anything({ maxDepth: 3 }).map((v) => { try { return JSON.stringify(v) ?? "null"; } catch { return "null"; } })),
+        fc.dictionary(
+          fc.constantFrom("page", "limit", "status", "q", "x"),
+          fc.oneof(fc.string({ maxLength: 8 }), fc.integer().map(String)),
+        ),
+        fc.oneof(
+          fc.constant(undefined),
+          fc.json({ maxDepth: 4 }),
+          fc.string({ maxLength: 50 }),
+          fc.anything({ maxDepth: 3 }).map((v) => {
+            try {
+              return JSON.stringify(v) ?? "null";
+            } catch {
+              return "null";
+            }
+          }),
+        ),
         async (method, segments, query, body) => {
           const path = "/app-api/" + segments.map(encodeURIComponent).join("/") + "?" + new URLSearchParams(query);
           const res = await fetch(p.url + path, {
@@ -400,7 +591,12 @@ describe("hostile input", () => {
           const text = await res.text();
           if (res.status >= 500) throw new Error(`${method} ${path} ${body} -> ${res.status} ${text}`);
           const underApi = new URL(path, p.url).pathname.startsWith("/app-api");
-          if (underApi && res.status >= 400 && res.status !== 429) expect(JSON.parse(text)).toMatchObject({ statusCode: res.status, message: expect.any(String), error: expect.any(String) });
+          if (underApi && res.status >= 400 && res.status !== 429)
+            expect(JSON.parse(text)).toMatchObject({
+              statusCode: res.status,
+              message: expect.any(String),
+              error: expect.any(String),
+            });
         },
       ),
       { numRuns: 150 },

@@ -24,7 +24,9 @@ export const APP_API_ERROR_TEXT: Record<number, string> = {
 function describe(op: DeclaredOperation) {
   const scope = op.spec.scope;
   if (scope) return `Needs the \`${scope}\` scope (${SCOPES[scope as keyof typeof SCOPES] ?? ""}).`;
-  return op.path.startsWith("/webhooks") ? "Needs no scope; each event needs the scope that grants it (403 otherwise)." : "Needs no scope.";
+  return op.path.startsWith("/webhooks")
+    ? "Needs no scope; each event needs the scope that grants it (403 otherwise)."
+    : "Needs no scope.";
 }
 
 const cache = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
@@ -59,7 +61,9 @@ export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {
     },
     servers: [{ url: publicUrl }],
     components: {
-      securitySchemes: { installationToken: { type: "http", scheme: "bearer", description: "The installation's access token, fbat_…" } },
+      securitySchemes: {
+        installationToken: { type: "http", scheme: "bearer", description: "The installation's access token, fbat_…" },
+      },
       headers: {
         RateLimitLimit: { description: "Requests allowed per minute", schema: { type: "integer" } },
         RateLimitRemaining: { description: "Requests left in the current window", schema: { type: "integer" } },

@@ -27,14 +27,17 @@ const doc = (await p.request("GET", "/app-api/openapi.json")).json;
 type Route = ServerBuild["routes"][string];
 function fullPath(route: Route): string {
   const parts: string[] = [];
-  for (let r: Route | undefined = route; r; r = r.parentId ? build.routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+  for (let r: Route | undefined = route; r; r = r.parentId ? build.routes[r.parentId] : undefined)
+    if (r.path) parts.unshift(r.path);
   return "/" + parts.join("/");
 }
 const modules = Object.values(build.routes)
   .filter((r): r is Route => Boolean(r))
   .map((route) => ({ route, path: fullPath(route) }))
   .filter(({ path }) => API_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")));
-const declaredRoutes = modules.filter(({ path }) => !NOT_OPERATIONS.includes(path)).map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
+const declaredRoutes = modules
+  .filter(({ path }) => !NOT_OPERATIONS.includes(path))
+  .map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
 
 async function token(scopes: string[]) {
   const dev = await p.register("DEVELOPER");
@@ -49,7 +52,11 @@ const concrete = (path: string) => path.replace(/\{[^}]+\}/g, "missing");
 describe("the route tree and the document", () => {
   it("finds every App API and /webhooks route module, and each declares its operations at its own path", () => {
     expect(modules.length).toBeGreaterThanOrEqual(22);
-    for (const path of NOT_OPERATIONS) expect(modules.some((m) => m.path === path), path).toBe(true);
+    for (const path of NOT_OPERATIONS)
+      expect(
+        modules.some((m) => m.path === path),
+        path,
+      ).toBe(true);
     for (const { path, declared } of declaredRoutes) {
       expect(declared, `${path} declares its operations (appApiRoute)`).toBeTruthy();
       // the declared OpenAPI path is the route's own path, each :name as {name}
@@ -61,7 +68,8 @@ describe("the route tree and the document", () => {
 
   it("documents every declared operation with its summary, scope, page limits, parameters and errors, and nothing else", () => {
     const documented = new Set<string>();
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
     const declared = new Set<string>();
     for (const { declared: route } of declaredRoutes) {
       for (const [method, spec] of Object.entries(route!.operations)) {
@@ -73,7 +81,9 @@ describe("the route tree and the document", () => {
         expect(op["x-scope"], `${method} ${route!.path} scope`).toBe(spec!.scope);
         if (spec!.scope) expect(op.description).toContain(`\`${spec!.scope}\``);
         const statuses = Object.keys(op.responses).map(Number);
-        expect(statuses).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, 401, 429, ...(spec!.scope ? [403] : [])]));
+        expect(statuses).toEqual(
+          expect.arrayContaining([spec!.answer.status, ...spec!.errors, 401, 429, ...(spec!.scope ? [403] : [])]),
+        );
         const pathParams = (op.parameters ?? []).filter((x: any) => x.in === "path").map((x: any) => x.name);
         expect(pathParams).toEqual([...route!.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
         const limit = (op.parameters ?? []).find((x: any) => x.name === "limit" && x.in === "query");
@@ -85,17 +95,23 @@ describe("the route tree and the document", () => {
           expect(op["x-pagination"]).toBeUndefined();
           expect(limit).toBeUndefined();
         }
-        if (spec!.body) expect(op.requestBody.content["application/json"].schema.$ref).toMatch(/^#\/components\/schemas\/\w+$/);
+        if (spec!.body)
+          expect(op.requestBody.content["application/json"].schema.$ref).toMatch(/^#\/components\/schemas\/\w+$/);
         else expect(op.requestBody).toBeUndefined();
       }
     }
     expect([...documented].sort()).toEqual([...declared].sort());
     // the contract's scopes table, read from the declarations
-    const byScope = (scope: string) => [...declared].filter((k) => {
-      const [method, path] = k.split(" ");
-      return doc.paths[path][method.toLowerCase()]["x-scope"] === scope;
-    });
-    expect(byScope("read_products").sort()).toEqual(["GET /app-api/products", "GET /app-api/products/slug/{slug}", "GET /app-api/products/{id}"]);
+    const byScope = (scope: string) =>
+      [...declared].filter((k) => {
+        const [method, path] = k.split(" ");
+        return doc.paths[path][method.toLowerCase()]["x-scope"] === scope;
+      });
+    expect(byScope("read_products").sort()).toEqual([
+      "GET /app-api/products",
+      "GET /app-api/products/slug/{slug}",
+      "GET /app-api/products/{id}",
+    ]);
     expect(byScope("write_orders").sort()).toEqual(["PATCH /app-api/orders/{id}/status", "POST /app-api/orders"]);
     expect(byScope("write_payments")).toEqual(["POST /app-api/orders/{id}/payment"]);
   });
@@ -122,7 +138,10 @@ describe("the declarations are what the routes do", () => {
     for (const { declared: route } of declaredRoutes)
       for (const [method, spec] of Object.entries(route!.operations)) {
         if (!spec!.scope) continue;
-        const res = await p.request(method, concrete(route!.path), { token: t, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
+        const res = await p.request(method, concrete(route!.path), {
+          token: t,
+          ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }),
+        });
         expect(res.status, `${method} ${route!.path}`).toBe(403);
         expect(res.json).toMatchObject({ statusCode: 403, error: "Forbidden" });
         expect(res.json.message).toContain(spec!.scope);
@@ -133,7 +152,10 @@ describe("the declarations are what the routes do", () => {
 
   it("every list clamps its limit to the declared maximum and pages by the declared default", async () => {
     const t = await token(SCOPE_NAMES);
-    const own = await p.request("POST", "/webhooks", { token: t, body: { url: "https://hooks.example/in", events: ["order.created"] } });
+    const own = await p.request("POST", "/webhooks", {
+      token: t,
+      body: { url: "https://hooks.example/in", events: ["order.created"] },
+    });
     expect(own.status).toBe(201);
     let checked = 0;
     for (const { declared: route } of declaredRoutes) {
@@ -160,9 +182,17 @@ describe("the declarations are what the routes do", () => {
       for (const [method, spec] of Object.entries(route!.operations)) {
         if (!spec!.body) continue;
         const where = `${method} ${route!.path}`;
-        const malformed = await p.request(method, concrete(route!.path), { token: t, raw: "{not json", headers: { "Content-Type": "application/json" } });
+        const malformed = await p.request(method, concrete(route!.path), {
+          token: t,
+          raw: "{not json",
+          headers: { "Content-Type": "application/json" },
+        });
         expect(malformed.status, where).toBe(400);
-        expect(malformed.json).toEqual({ statusCode: 400, message: "Malformed JSON in request body", error: "Bad Request" });
+        expect(malformed.json).toEqual({
+          statusCode: 400,
+          message: "Malformed JSON in request body",
+          error: "Bad Request",
+        });
         const wrong = await p.request(method, concrete(route!.path), { token: t, body: [] });
         expect(wrong.status, where).toBe(400);
         expect(wrong.json.message, where).toMatch(/^body: /);
@@ -176,12 +206,24 @@ describe("the declarations are what the routes do", () => {
     const t = await token(SCOPE_NAMES);
     const notObject = await p.request("PATCH", "/app-api/orders/missing/status", { token: t, body: "CONFIRMED" });
     expect(notObject.json.message).toBe("body: must be an object with status");
-    const unknown = await p.request("PATCH", "/app-api/orders/missing/status", { token: t, body: { status: "SHIPPED" } });
-    expect(unknown.json.message).toBe("status: must be one of PENDING, CONFIRMED, PREPARING, READY, IN_DELIVERY, DELIVERED, CANCELLED");
-    const key = await p.request("POST", "/app-api/orders", { token: t, body: {}, headers: { "Idempotency-Key": "k".repeat(256) } });
+    const unknown = await p.request("PATCH", "/app-api/orders/missing/status", {
+      token: t,
+      body: { status: "SHIPPED" },
+    });
+    expect(unknown.json.message).toBe(
+      "status: must be one of PENDING, CONFIRMED, PREPARING, READY, IN_DELIVERY, DELIVERED, CANCELLED",
+    );
+    const key = await p.request("POST", "/app-api/orders", {
+      token: t,
+      body: {},
+      headers: { "Idempotency-Key": "k".repeat(256) },
+    });
     expect(key.status).toBe(400);
     expect(key.json.message).toBe("Idempotency-Key: must be 1-255 characters");
-    const events = await p.request("POST", "/webhooks", { token: t, body: { url: "https://hooks.example/in", events: ["order.exploded"] } });
+    const events = await p.request("POST", "/webhooks", {
+      token: t,
+      body: { url: "https://hooks.example/in", events: ["order.exploded"] },
+    });
     expect(events.status).toBe(400);
     expect(events.json.message).toBe("events.0: unknown event order.exploded");
   });
@@ -191,12 +233,23 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
   const PLATFORM_PREFIXES = ["/merchant", "/review", "/developer", "/auth", "/oauth/token"];
   /** The JSON 404 of each prefix and the document itself are not operations. */
   const NOT_PLATFORM_OPERATIONS = ["/developer/openapi.json"];
-  const CALLER_BY_PREFIX: Record<string, string> = { merchant: "MERCHANT", review: "REVIEWER", developer: "DEVELOPER", auth: "ANYONE", oauth: "CLIENT" };
+  const CALLER_BY_PREFIX: Record<string, string> = {
+    merchant: "MERCHANT",
+    review: "REVIEWER",
+    developer: "DEVELOPER",
+    auth: "ANYONE",
+    oauth: "CLIENT",
+  };
   const callerOf = (path: string) => CALLER_BY_PREFIX[path.split("/")[1]];
   const platformModules = Object.values(build.routes)
     .filter((r): r is Route => Boolean(r))
     .map((route) => ({ route, path: fullPath(route) }))
-    .filter(({ path }) => PLATFORM_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")) && !path.endsWith("/*") && !NOT_PLATFORM_OPERATIONS.includes(path))
+    .filter(
+      ({ path }) =>
+        PLATFORM_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix + "/")) &&
+        !path.endsWith("/*") &&
+        !NOT_PLATFORM_OPERATIONS.includes(path),
+    )
     .map(({ route, path }) => ({ path, declared: (route.module as { declared?: DeclaredRoute }).declared }));
   const platformDocP = p.request("GET", "/developer/openapi.json").then((r) => r.json);
 
@@ -221,22 +274,35 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         expect(op.description, `${method} ${route!.path}`).toMatch(/Called by /);
         expect(op["x-pagination"]).toEqual(spec!.page);
         const tokenless = route!.caller === "ANYONE" || route!.caller === "CLIENT";
-        expect(op.security).toEqual(route!.caller === "ANYONE" ? [] : route!.caller === "CLIENT" ? [{ clientCredentials: [] }] : [{ accountToken: [] }]);
-        expect(Object.keys(op.responses).map(Number)).toEqual(expect.arrayContaining([spec!.answer.status, ...spec!.errors, ...(tokenless ? [] : [401, 403])]));
+        expect(op.security).toEqual(
+          route!.caller === "ANYONE"
+            ? []
+            : route!.caller === "CLIENT"
+              ? [{ clientCredentials: [] }]
+              : [{ accountToken: [] }],
+        );
+        expect(Object.keys(op.responses).map(Number)).toEqual(
+          expect.arrayContaining([spec!.answer.status, ...spec!.errors, ...(tokenless ? [] : [401, 403])]),
+        );
         expect(spec!.errors.length, `${method} ${route!.path} declares its errors`).toBeGreaterThan(0);
       }
     }
-    const documented = Object.entries(platformDoc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(platformDoc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual([...declared].sort());
     // the App API's document and this one do not mix
-    expect(Object.keys(doc.paths).some((path) => PLATFORM_PREFIXES.some((prefix) => path.startsWith(prefix)))).toBe(false);
+    expect(Object.keys(doc.paths).some((path) => PLATFORM_PREFIXES.some((prefix) => path.startsWith(prefix)))).toBe(
+      false,
+    );
   });
 
   it("documents the listen stream as an event stream and the token exchange as a form with RFC 6749's errors", async () => {
     const platformDoc = await platformDocP;
     const listen = platformDoc.paths["/developer/apps/{appId}/listen"].get;
     expect(Object.keys(listen.responses[200].content)).toEqual(["text/event-stream"]);
-    const stream = platformDoc.components.schemas[listen.responses[200].content["text/event-stream"].schema.$ref.split("/").pop()];
+    const stream =
+      platformDoc.components.schemas[listen.responses[200].content["text/event-stream"].schema.$ref.split("/").pop()];
     expect(stream.type).toBe("string");
     expect(stream.description).toContain("`call`");
     const token = platformDoc.paths["/oauth/token"].post;
@@ -256,7 +322,11 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const developer = await p.register("DEVELOPER");
     const merchant = await p.register("MERCHANT");
     const reviewer = await p.createUser("REVIEWER");
-    const tokenOf: Record<string, string> = { DEVELOPER: developer.token, MERCHANT: merchant.token, REVIEWER: reviewer.token };
+    const tokenOf: Record<string, string> = {
+      DEVELOPER: developer.token,
+      MERCHANT: merchant.token,
+      REVIEWER: reviewer.token,
+    };
     let refused = 0;
     let validated = 0;
     for (const { declared: route } of platformModules)
@@ -266,7 +336,10 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         if (route!.caller === "CLIENT") continue; // its own test below
         if (route!.caller !== "ANYONE") {
           const other = route!.caller === "DEVELOPER" ? merchant.token : developer.token;
-          const res = await p.request(method, address, { token: other, ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }) });
+          const res = await p.request(method, address, {
+            token: other,
+            ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }),
+          });
           expect(res.status, where).toBe(403);
           expect(res.json.message, where).toBe(`This endpoint requires the ${route!.caller} role`);
           const none = await p.request(method, address, {});
@@ -278,9 +351,19 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         const wrong = await p.request(method, address, { token: own, body: [] });
         expect(wrong.status, where).toBe(400);
         // the manifest keeps its own words (the portal's editor shows the same)
-        expect(wrong.json.message, where).toMatch(route!.path.endsWith("/manifest") ? /^manifest: must be a JSON object$/ : /^body: /);
-        const malformed = await p.request(method, address, { token: own, raw: "{not json", headers: { "Content-Type": "application/json" } });
-        expect(malformed.json, where).toEqual({ statusCode: 400, message: "Malformed JSON in request body", error: "Bad Request" });
+        expect(wrong.json.message, where).toMatch(
+          route!.path.endsWith("/manifest") ? /^manifest: must be a JSON object$/ : /^body: /,
+        );
+        const malformed = await p.request(method, address, {
+          token: own,
+          raw: "{not json",
+          headers: { "Content-Type": "application/json" },
+        });
+        expect(malformed.json, where).toEqual({
+          statusCode: 400,
+          message: "Malformed JSON in request body",
+          error: "Bad Request",
+        });
         validated++;
       }
     expect(refused).toBe(31);
@@ -289,31 +372,50 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {
     const dev = await p.register("DEVELOPER");
-    const bad = await p.request("POST", "/developer/apps", { token: dev.token, body: { ...appBody(), redirectUrl: "javascript:alert(1)" } });
+    const bad = await p.request("POST", "/developer/apps", {
+      token: dev.token,
+      body: { ...appBody(), redirectUrl: "javascript:alert(1)" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toMatch(/^redirectUrl: /);
     const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
     expect(app.status).toBe(201);
-    const slug = await p.request("PATCH", `/developer/apps/${app.json.id}`, { token: dev.token, body: { slug: "other" } });
+    const slug = await p.request("PATCH", `/developer/apps/${app.json.id}`, {
+      token: dev.token,
+      body: { slug: "other" },
+    });
     expect(slug.json.message).toBe("slug is immutable");
     const stars = await p.request("GET", `/developer/apps/${app.json.id}/reviews?stars=9`, { token: dev.token });
     expect(stars.status).toBe(400);
     expect(stars.json.message).toBe("stars: must be a whole number from 1 to 5");
     const list = await p.request("GET", "/developer/apps?limit=1000", { token: dev.token });
     expect(list.json.limit).toBe(100);
-    expect((await p.request("GET", "/developer/apps?page=0", { token: dev.token })).json.message).toBe("page must be a positive integer");
-    const answer = await p.request("POST", `/developer/apps/${app.json.id}/listen/missing/answer`, { token: dev.token, body: { status: 1000, body: "" } });
+    expect((await p.request("GET", "/developer/apps?page=0", { token: dev.token })).json.message).toBe(
+      "page must be a positive integer",
+    );
+    const answer = await p.request("POST", `/developer/apps/${app.json.id}/listen/missing/answer`, {
+      token: dev.token,
+      body: { status: 1000, body: "" },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json.message).toMatch(/^status: /);
-    const register = await p.request("POST", "/auth/register", { body: { email: "not-an-address", password: "a long enough passphrase", name: "N", role: "DEVELOPER" } });
+    const register = await p.request("POST", "/auth/register", {
+      body: { email: "not-an-address", password: "a long enough passphrase", name: "N", role: "DEVELOPER" },
+    });
     expect(register.status).toBe(400);
     expect(register.json.message).toBe("email: must be an e-mail address");
   });
 
   it("/oauth/token keeps its form body and RFC 6749's error body, and refuses a caller without client credentials", async () => {
-    const noClient = await p.request("POST", "/oauth/token", { raw: "grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const noClient = await p.request("POST", "/oauth/token", {
+      raw: "grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fa.example%2Fcb",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(noClient.status).toBe(401);
-    expect(noClient.json).toEqual({ error: "invalid_client", error_description: "Client authentication with HTTP Basic is required" });
+    expect(noClient.json).toEqual({
+      error: "invalid_client",
+      error_description: "Client authentication with HTTP Basic is required",
+    });
     expect(noClient.headers.get("cache-control")).toBe("no-store");
     const notObject = await p.request("POST", "/oauth/token", { body: ["grant_type"] });
     expect(notObject.status).toBe(400);
@@ -323,12 +425,17 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
   it("the developer's and the sign-in answers are what the document says they are", async () => {
     const check = responseChecker(await platformDocP);
     const email = `doc-check-${Date.now()}@example.test`;
-    const registered = await p.request("POST", "/auth/register", { body: { email, password: "a long enough passphrase", name: "Doc Check", role: "DEVELOPER" } });
+    const registered = await p.request("POST", "/auth/register", {
+      body: { email, password: "a long enough passphrase", name: "Doc Check", role: "DEVELOPER" },
+    });
     check("/auth/register", "POST", registered.status, registered.json);
     const login = await p.request("POST", "/auth/login", { body: { email, password: "a long enough passphrase" } });
     check("/auth/login", "POST", login.status, login.json);
     const t = login.json.token as string;
-    const created = await p.request("POST", "/developer/apps", { token: t, body: appBody({ slug: `doc-check-${Date.now()}` }) });
+    const created = await p.request("POST", "/developer/apps", {
+      token: t,
+      body: appBody({ slug: `doc-check-${Date.now()}` }),
+    });
     check("/developer/apps", "POST", created.status, created.json);
     const id = created.json.id as string;
     const calls: [string, string, string, unknown?][] = [

@@ -8,55 +8,128 @@ import { ORDER_STATUSES } from "../../../db/schema/catalog";
 
 const isoDate = z.string().describe("ISO 8601 timestamp");
 
-export const ErrorBody = z.object({ statusCode: z.number().int(), message: z.string(), error: z.string() }).meta({ id: "Error" });
+export const ErrorBody = z
+  .object({ statusCode: z.number().int(), message: z.string(), error: z.string() })
+  .meta({ id: "Error" });
 
-export const Business = z.object({
-  id: z.string(), name: z.string(), slug: z.string(), type: z.string(), address: z.string(), phone: z.string(), email: z.string(),
-  currency: z.string(), locale: z.string(), timezone: z.string(),
-}).meta({ id: "Business" });
+export const Business = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    type: z.string(),
+    address: z.string(),
+    phone: z.string(),
+    email: z.string(),
+    currency: z.string(),
+    locale: z.string(),
+    timezone: z.string(),
+  })
+  .meta({ id: "Business" });
 
-export const Product = z.object({
-  id: z.string(), name: z.string(), description: z.string(), price: z.number().describe("major units"), category: z.string(), isAvailable: z.boolean(),
-  imageUrl: z.string(), slug: z.string(), status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]), stock: z.number().int().nullable().describe("null: stock not tracked"),
-  createdAt: isoDate, updatedAt: isoDate,
-}).meta({ id: "Product" });
+export const Product = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    price: z.number().describe("major units"),
+    category: z.string(),
+    isAvailable: z.boolean(),
+    imageUrl: z.string(),
+    slug: z.string(),
+    status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]),
+    stock: z.number().int().nullable().describe("null: stock not tracked"),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: "Product" });
 
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
 
-export const Order = z.object({
-  id: z.string(), orderNumber: z.string(), status: OrderStatus,
-  subtotal: z.number(), discount: z.number(), deliveryFee: z.number(), amount: z.number(), currency: z.string(),
-  deliveryMethod: z.enum(["DELIVERY", "PICKUP"]), paymentMethod: z.string(), paymentStatus: z.enum(["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"]),
-  isGuest: z.boolean(),
-  customer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
-  items: z.array(z.object({ productId: z.string(), name: z.string(), price: z.number(), quantity: z.number().int() })),
-  address: z.string().nullable(), notes: z.string().nullable(), createdAt: isoDate, updatedAt: isoDate,
-}).meta({ id: "Order" });
+export const Order = z
+  .object({
+    id: z.string(),
+    orderNumber: z.string(),
+    status: OrderStatus,
+    subtotal: z.number(),
+    discount: z.number(),
+    deliveryFee: z.number(),
+    amount: z.number(),
+    currency: z.string(),
+    deliveryMethod: z.enum(["DELIVERY", "PICKUP"]),
+    paymentMethod: z.string(),
+    paymentStatus: z.enum(["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"]),
+    isGuest: z.boolean(),
+    customer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
+    items: z.array(
+      z.object({ productId: z.string(), name: z.string(), price: z.number(), quantity: z.number().int() }),
+    ),
+    address: z.string().nullable(),
+    notes: z.string().nullable(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: "Order" });
 
-export const Review = z.object({
-  id: z.string(), productId: z.string(), rating: z.number().int().min(1).max(5), comment: z.string(), authorName: z.string(), createdAt: isoDate,
-}).meta({ id: "Review" });
+export const Review = z
+  .object({
+    id: z.string(),
+    productId: z.string(),
+    rating: z.number().int().min(1).max(5),
+    comment: z.string(),
+    authorName: z.string(),
+    createdAt: isoDate,
+  })
+  .meta({ id: "Review" });
 
-export const ReviewStats = z.object({
-  averageRating: z.number(), totalReviews: z.number().int(),
-  distribution: z.object({ "1": z.number().int(), "2": z.number().int(), "3": z.number().int(), "4": z.number().int(), "5": z.number().int() }),
-}).meta({ id: "ReviewStats" });
+export const ReviewStats = z
+  .object({
+    averageRating: z.number(),
+    totalReviews: z.number().int(),
+    distribution: z.object({
+      "1": z.number().int(),
+      "2": z.number().int(),
+      "3": z.number().int(),
+      "4": z.number().int(),
+      "5": z.number().int(),
+    }),
+  })
+  .meta({ id: "ReviewStats" });
 
 export const PageBlock = z.object({
-  id: z.string(), kind: z.enum(["builtin", "app"]), type: z.string(), appId: z.string().optional(), settings: z.record(z.string(), z.unknown()),
+  id: z.string(),
+  kind: z.enum(["builtin", "app"]),
+  type: z.string(),
+  appId: z.string().optional(),
+  settings: z.record(z.string(), z.unknown()),
 });
-export const Page = z.object({ id: z.string(), slug: z.string(), title: z.string(), isPublished: z.boolean(), blocks: z.array(PageBlock), updatedAt: isoDate }).meta({ id: "Page" });
+export const Page = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    isPublished: z.boolean(),
+    blocks: z.array(PageBlock),
+    updatedAt: isoDate,
+  })
+  .meta({ id: "Page" });
 
-export const Dashboard = z.object({
-  today: z.object({ orders: z.number().int(), revenue: z.number() }),
-  last30Days: z.object({ orders: z.number().int(), revenue: z.number() }),
-  averageOrderValue: z.number(),
-  ordersByStatus: z.record(z.string(), z.number().int()),
-  topProducts: z.array(z.object({ productId: z.string(), name: z.string(), quantity: z.number().int(), revenue: z.number() })),
-}).meta({ id: "Dashboard" });
+export const Dashboard = z
+  .object({
+    today: z.object({ orders: z.number().int(), revenue: z.number() }),
+    last30Days: z.object({ orders: z.number().int(), revenue: z.number() }),
+    averageOrderValue: z.number(),
+    ordersByStatus: z.record(z.string(), z.number().int()),
+    topProducts: z.array(
+      z.object({ productId: z.string(), name: z.string(), quantity: z.number().int(), revenue: z.number() }),
+    ),
+  })
+  .meta({ id: "Dashboard" });
 
 export const listOf = <T extends z.ZodType>(item: T, name: string) =>
-  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() }).meta({ id: name });
+  z
+    .object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+    .meta({ id: name });
 
 export const ProductList = listOf(Product, "ProductList");
 export const OrderList = listOf(Order, "OrderList");
@@ -64,26 +137,68 @@ export const ReviewList = listOf(Review, "ReviewList");
 export const PageList = listOf(Page, "PageList");
 
 export const StatusChange = z
-  .object({ status: z.enum(ORDER_STATUSES, { error: () => `must be one of ${ORDER_STATUSES.join(", ")}` }) }, { error: "must be an object with status" })
+  .object(
+    { status: z.enum(ORDER_STATUSES, { error: () => `must be one of ${ORDER_STATUSES.join(", ")}` }) },
+    { error: "must be an object with status" },
+  )
   .meta({ id: "StatusChange" });
-export const PaymentReport = z.object({ status: z.enum(["COMPLETED", "EXPIRED"]), invoiceId: z.string().min(1).max(200) }).meta({ id: "PaymentReport" });
+export const PaymentReport = z
+  .object({ status: z.enum(["COMPLETED", "EXPIRED"]), invoiceId: z.string().min(1).max(200) })
+  .meta({ id: "PaymentReport" });
 
 const webhookFields = {
-  id: z.string(), url: z.string(), events: z.array(z.string()), isActive: z.boolean(), description: z.string(), createdAt: isoDate,
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  isActive: z.boolean(),
+  description: z.string(),
+  createdAt: isoDate,
 };
-export const WebhookCreated = z.object({ ...webhookFields, secret: z.string().describe("whsec_…, shown only in this answer") }).meta({ id: "WebhookCreated" });
-export const Webhook = z.object({ ...webhookFields, disabledReason: z.string().nullable().describe("consecutive_failures when auto-disabled") }).meta({ id: "Webhook" });
+export const WebhookCreated = z
+  .object({ ...webhookFields, secret: z.string().describe("whsec_…, shown only in this answer") })
+  .meta({ id: "WebhookCreated" });
+export const Webhook = z
+  .object({
+    ...webhookFields,
+    disabledReason: z.string().nullable().describe("consecutive_failures when auto-disabled"),
+  })
+  .meta({ id: "Webhook" });
 export const WebhookList = listOf(Webhook, "WebhookList");
-export const Delivery = z.object({
-  id: z.string().describe("also X-Service-Event-Id and the envelope's id"), eventId: z.string(), event: z.string(),
-  status: z.enum(["PENDING", "RETRYING", "SUCCEEDED", "FAILED"]), attempts: z.number().int(), lastStatusCode: z.number().int().nullable(),
-  lastDurationMs: z.number().int().nullable(), nextAttemptAt: isoDate.nullable(), createdAt: isoDate,
-}).meta({ id: "Delivery" });
+export const Delivery = z
+  .object({
+    id: z.string().describe("also X-Service-Event-Id and the envelope's id"),
+    eventId: z.string(),
+    event: z.string(),
+    status: z.enum(["PENDING", "RETRYING", "SUCCEEDED", "FAILED"]),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastDurationMs: z.number().int().nullable(),
+    nextAttemptAt: isoDate.nullable(),
+    createdAt: isoDate,
+  })
+  .meta({ id: "Delivery" });
 export const DeliveryList = listOf(Delivery, "DeliveryList");
 export const Redelivery = z.object({ id: z.string(), status: z.literal("QUEUED") }).meta({ id: "Redelivery" });
-export const WebhookTestResult = z.object({ success: z.boolean(), statusCode: z.number().int().nullable(), durationMs: z.number().int(), error: z.string().optional() }).meta({ id: "WebhookTestResult" });
+export const WebhookTestResult = z
+  .object({
+    success: z.boolean(),
+    statusCode: z.number().int().nullable(),
+    durationMs: z.number().int(),
+    error: z.string().optional(),
+  })
+  .meta({ id: "WebhookTestResult" });
 
-export const InstallationInfo = z.object({
-  installationId: z.string(), appId: z.string(), businessId: z.string(), scopes: z.array(z.string()), needsReConsent: z.boolean(), isTestInstall: z.boolean(),
-  settings: z.record(z.string(), z.unknown()).describe("the app settings the merchant saved (manifest settingsSchema)"), installedAt: isoDate,
-}).meta({ id: "InstallationInfo" });
+export const InstallationInfo = z
+  .object({
+    installationId: z.string(),
+    appId: z.string(),
+    businessId: z.string(),
+    scopes: z.array(z.string()),
+    needsReConsent: z.boolean(),
+    isTestInstall: z.boolean(),
+    settings: z
+      .record(z.string(), z.unknown())
+      .describe("the app settings the merchant saved (manifest settingsSchema)"),
+    installedAt: isoDate,
+  })
+  .meta({ id: "InstallationInfo" });

@@ -11,7 +11,14 @@ import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
 import type { z } from "zod";
-import { readInput, type DeclaredRoute, type Method, type OperationInput, type OperationSpec, type PageLimits } from "../core/operations.server";
+import {
+  readInput,
+  type DeclaredRoute,
+  type Method,
+  type OperationInput,
+  type OperationSpec,
+  type PageLimits,
+} from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -58,7 +65,11 @@ export function operation<
   B extends z.ZodType | undefined = undefined,
   G extends PageLimits | undefined = undefined,
 >(
-  declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> & { scope?: Scope; page?: G; handler: (args: AppApiHandlerArgs<P, Q, H, B, G>) => Promise<Response | object | null> },
+  declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> & {
+    scope?: Scope;
+    page?: G;
+    handler: (args: AppApiHandlerArgs<P, Q, H, B, G>) => Promise<Response | object | null>;
+  },
 ): AppApiOperation {
   return declared as unknown as AppApiOperation;
 }
@@ -83,10 +94,14 @@ export function appApiRoute(path: string, operations: Partial<Record<Method, App
     }
     const rate = window.verdict(caller.hits);
     if (!rate.allowed)
-      return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, { ...rate.headers, "Retry-After": String(rate.retryAfter) });
+      return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
+        ...rate.headers,
+        "Retry-After": String(rate.retryAfter),
+      });
     const method = request.method.toUpperCase() as Method;
     const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
-    if (!op) return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...rate.headers, Allow: allowed });
+    if (!op)
+      return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...rate.headers, Allow: allowed });
     try {
       if (op.scope && !caller.installation.scopes.includes(op.scope as Scope))
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);

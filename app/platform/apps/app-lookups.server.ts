@@ -10,11 +10,15 @@ import { apps, type App } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 
 export async function getDeveloperApp(db: Db, developerId: string, appId: string): Promise<App> {
-  const [app] = await db.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
+  const [app] = await db
+    .select()
+    .from(apps)
+    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
   if (!app) throw new ApiError(404, "App not found");
   return app;
 }
 
 export function assertEditable(app: App) {
-  if (app.status === "PENDING_REVIEW" || app.updateInReview) throw new ApiError(409, "The app is in review and cannot be edited until the review ends");
+  if (app.status === "PENDING_REVIEW" || app.updateInReview)
+    throw new ApiError(409, "The app is in review and cannot be edited until the review ends");
 }

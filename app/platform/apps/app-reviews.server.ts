@@ -8,7 +8,16 @@
 import { and, count, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db, Tx } from "../../../db/client";
-import { accounts, appReviews, apps, businesses, developerNotifications, installations, type AppReview, type Installation } from "../../../db/schema";
+import {
+  accounts,
+  appReviews,
+  apps,
+  businesses,
+  developerNotifications,
+  installations,
+  type AppReview,
+  type Installation,
+} from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -21,16 +30,34 @@ export const MIN_INSTALL_MS = 3600 * 1000;
 export const REVIEW_INVITE_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 export const reviewSchema = z.object({
-  rating: z.number({ message: "must be a whole number from 1 to 5" }).int("must be a whole number from 1 to 5").min(1, "must be a whole number from 1 to 5").max(5, "must be a whole number from 1 to 5"),
-  body: z.string({ message: "must be text" }).trim().max(REVIEW_BODY_MAX, `must be at most ${REVIEW_BODY_MAX} characters`).default(""),
+  rating: z
+    .number({ message: "must be a whole number from 1 to 5" })
+    .int("must be a whole number from 1 to 5")
+    .min(1, "must be a whole number from 1 to 5")
+    .max(5, "must be a whole number from 1 to 5"),
+  body: z
+    .string({ message: "must be text" })
+    .trim()
+    .max(REVIEW_BODY_MAX, `must be at most ${REVIEW_BODY_MAX} characters`)
+    .default(""),
 });
-export const replySchema = z.object({ body: z.string({ message: "must be text" }).trim().min(1, "is required").max(REVIEW_BODY_MAX, `must be at most ${REVIEW_BODY_MAX} characters`) });
-export const hideSchema = z.object({ reason: z.string({ message: "must be text" }).trim().min(1, "is required: the author is shown it").max(1000) });
+export const replySchema = z.object({
+  body: z
+    .string({ message: "must be text" })
+    .trim()
+    .min(1, "is required")
+    .max(REVIEW_BODY_MAX, `must be at most ${REVIEW_BODY_MAX} characters`),
+});
+export const hideSchema = z.object({
+  reason: z.string({ message: "must be text" }).trim().min(1, "is required: the author is shown it").max(1000),
+});
 
 export type ReviewInput = z.infer<typeof reviewSchema>;
 
 /** Whether one installation qualifies its business to review the app. */
-export function installationQualifies(i: Pick<Installation, "isTestInstall" | "status" | "installedAt" | "uninstalledAt">): boolean {
+export function installationQualifies(
+  i: Pick<Installation, "isTestInstall" | "status" | "installedAt" | "uninstalledAt">,
+): boolean {
   if (i.isTestInstall) return false;
   if (i.status === "ACTIVE") return true;
   return !!i.uninstalledAt && i.uninstalledAt.getTime() - i.installedAt.getTime() >= MIN_INSTALL_MS;
@@ -49,7 +76,8 @@ export async function reviewRefusal(db: Db, businessId: string, appId: string): 
     .where(eq(apps.id, appId));
   if (!row) return "App not found";
   if (row.sandbox) return "The app's own developer cannot review it from their sandbox business";
-  if (!row.qualifying) return "Only a business with a production installation of the app may review it (test installs and installations removed within an hour do not count)";
+  if (!row.qualifying)
+    return "Only a business with a production installation of the app may review it (test installs and installations removed within an hour do not count)";
   return null;
 }
 
@@ -80,7 +108,9 @@ export function serializeReview(r: AppReview & { businessName: string }, options
 export type ReviewJson = ReturnType<typeof serializeReview>;
 
 async function notify(tx: Tx, developerId: string, appId: string, type: string, data: Record<string, unknown>) {
-  await tx.insert(developerNotifications).values({ id: newId("ntf"), developerId, appId, type, data, createdAt: now() });
+  await tx
+    .insert(developerNotifications)
+    .values({ id: newId("ntf"), developerId, appId, type, data, createdAt: now() });
 }
 
 /**
@@ -96,14 +126,26 @@ export async function putReview(db: Database, businessId: string, installationId
     const t = now();
     const [row] = await tx
       .insert(appReviews)
-      .values({ id: newId("rvw"), appId: installation.appId, businessId, installationId, rating: input.rating, body: input.body, createdAt: t, updatedAt: t })
+      .values({
+        id: newId("rvw"),
+        appId: installation.appId,
+        businessId,
+        installationId,
+        rating: input.rating,
+        body: input.body,
+        createdAt: t,
+        updatedAt: t,
+      })
       .onConflictDoUpdate({
         target: [appReviews.appId, appReviews.businessId],
         set: { rating: input.rating, body: input.body, installationId, updatedAt: t },
       })
       .returning({ ...getTableColumns(appReviews), created: sql<boolean>`(xmax = 0)` });
     const { created, ...review } = row;
-    await notify(tx, developerId, installation.appId, created ? "app_review.created" : "app_review.updated", { reviewId: review.id, rating: input.rating });
+    await notify(tx, developerId, installation.appId, created ? "app_review.created" : "app_review.updated", {
+      reviewId: review.id,
+      rating: input.rating,
+    });
     const [b] = await tx.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, businessId));
     return serializeReview({ ...review, businessName: b.name }, { forAuthor: true });
   });
@@ -111,7 +153,10 @@ export async function putReview(db: Database, businessId: string, installationId
 
 export async function deleteReview(db: Database, businessId: string, installationId: string) {
   const { installation } = await businessInstallation(db, businessId, installationId);
-  const removed = await db.delete(appReviews).where(and(eq(appReviews.appId, installation.appId), eq(appReviews.businessId, businessId))).returning({ id: appReviews.id });
+  const removed = await db
+    .delete(appReviews)
+    .where(and(eq(appReviews.appId, installation.appId), eq(appReviews.businessId, businessId)))
+    .returning({ id: appReviews.id });
   if (removed.length === 0) throw new ApiError(404, "Review not found");
 }
 
@@ -125,8 +170,14 @@ export async function deleteReview(db: Database, businessId: string, installatio
  */
 export async function previouslyInstalledApps(db: Db, businessId: string, limit = 50) {
   const rows = await db.execute<{
-    installation_id: string; app_id: string; app_name: string; app_slug: string; app_status: string; icon_url: string | null;
-    first_installed_at: string; last_uninstalled_at: string;
+    installation_id: string;
+    app_id: string;
+    app_name: string;
+    app_slug: string;
+    app_status: string;
+    icon_url: string | null;
+    first_installed_at: string;
+    last_uninstalled_at: string;
   }>(sql`
     select distinct on (i.app_id) i.id as installation_id, i.app_id, a.name as app_name, a.slug as app_slug, a.status as app_status, a.icon_url,
       min(i.installed_at) over (partition by i.app_id) as first_installed_at,
@@ -136,10 +187,19 @@ export async function previouslyInstalledApps(db: Db, businessId: string, limit 
       and i.uninstalled_at - i.installed_at >= interval '1 hour'
       and not exists (select 1 from installations x where x.business_id = i.business_id and x.app_id = i.app_id and x.status = 'ACTIVE')
     order by i.app_id, i.uninstalled_at desc, i.id desc`);
-  const list = [...rows].sort((a, b) => Date.parse(String(b.last_uninstalled_at)) - Date.parse(String(a.last_uninstalled_at)) || a.app_name.localeCompare(b.app_name)).slice(0, limit);
+  const list = [...rows]
+    .sort(
+      (a, b) =>
+        Date.parse(String(b.last_uninstalled_at)) - Date.parse(String(a.last_uninstalled_at)) ||
+        a.app_name.localeCompare(b.app_name),
+    )
+    .slice(0, limit);
   return Promise.all(
     list.map(async (r) => {
-      const [review, refusal] = await Promise.all([getOwnReview(db, businessId, r.app_id), reviewRefusal(db, businessId, r.app_id)]);
+      const [review, refusal] = await Promise.all([
+        getOwnReview(db, businessId, r.app_id),
+        reviewRefusal(db, businessId, r.app_id),
+      ]);
       return {
         installationId: r.installation_id,
         appId: r.app_id,
@@ -169,7 +229,11 @@ export async function getOwnReview(db: Db, businessId: string, appId: string) {
  * Reviews of an app, newest first, optionally of one star rating. Public callers see visible
  * reviews only; the developer sees hidden ones too (marked, with the reason).
  */
-export async function listAppReviews(db: Db, appId: string, options: { limit: number; offset: number; stars?: number; includeHidden?: boolean }) {
+export async function listAppReviews(
+  db: Db,
+  appId: string,
+  options: { limit: number; offset: number; stars?: number; includeHidden?: boolean },
+) {
   const conditions = [eq(appReviews.appId, appId)];
   if (!options.includeHidden) conditions.push(isNull(appReviews.hiddenAt));
   if (options.stars) conditions.push(eq(appReviews.rating, options.stars));
@@ -185,7 +249,12 @@ export async function listAppReviews(db: Db, appId: string, options: { limit: nu
       .offset(options.offset),
     db.select({ total: count() }).from(appReviews).where(where),
   ]);
-  return { rows: rows.map((r) => serializeReview({ ...r.review, businessName: r.businessName }, { forAuthor: options.includeHidden })), total };
+  return {
+    rows: rows.map((r) =>
+      serializeReview({ ...r.review, businessName: r.businessName }, { forAuthor: options.includeHidden }),
+    ),
+    total,
+  };
 }
 
 /** How many visible reviews have each star rating (1..5). */
@@ -202,9 +271,15 @@ export async function starCounts(db: Db, appId: string): Promise<Record<number, 
 
 /** The developer's one public reply; a second is 409 (compare-and-set on reply_body is null). */
 export async function replyToReview(db: Db, developerId: string, appId: string, reviewId: string, body: string) {
-  const [app] = await db.select({ id: apps.id }).from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
+  const [app] = await db
+    .select({ id: apps.id })
+    .from(apps)
+    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
   if (!app) throw new ApiError(404, "App not found");
-  const [review] = await db.select({ id: appReviews.id, replyBody: appReviews.replyBody }).from(appReviews).where(and(eq(appReviews.id, reviewId), eq(appReviews.appId, appId)));
+  const [review] = await db
+    .select({ id: appReviews.id, replyBody: appReviews.replyBody })
+    .from(appReviews)
+    .where(and(eq(appReviews.id, reviewId), eq(appReviews.appId, appId)));
   if (!review) throw new ApiError(404, "Review not found");
   const [updated] = await db
     .update(appReviews)
@@ -220,7 +295,11 @@ export async function replyToReview(db: Db, developerId: string, appId: string, 
 export async function hideReview(db: Db, reviewerId: string, reviewId: string, reason: string) {
   const [updated] = await db
     .update(appReviews)
-    .set({ hiddenAt: sql`coalesce(${appReviews.hiddenAt}, ${now().toISOString()}::timestamptz)`, hiddenReason: reason, hiddenBy: reviewerId })
+    .set({
+      hiddenAt: sql`coalesce(${appReviews.hiddenAt}, ${now().toISOString()}::timestamptz)`,
+      hiddenReason: reason,
+      hiddenBy: reviewerId,
+    })
     .where(eq(appReviews.id, reviewId))
     .returning();
   if (!updated) throw new ApiError(404, "Review not found");
@@ -229,7 +308,11 @@ export async function hideReview(db: Db, reviewerId: string, reviewId: string, r
 }
 
 export async function unhideReview(db: Db, reviewId: string) {
-  const [updated] = await db.update(appReviews).set({ hiddenAt: null, hiddenReason: null, hiddenBy: null }).where(eq(appReviews.id, reviewId)).returning({ id: appReviews.id });
+  const [updated] = await db
+    .update(appReviews)
+    .set({ hiddenAt: null, hiddenReason: null, hiddenBy: null })
+    .where(eq(appReviews.id, reviewId))
+    .returning({ id: appReviews.id });
   if (!updated) throw new ApiError(404, "Review not found");
 }
 
@@ -255,7 +338,8 @@ export async function listNotifications(db: Db, developerId: string, page: { lim
  * installation qualifies it (called in the uninstall's transaction).
  */
 export async function dropUnqualifiedReview(tx: Tx, installation: Installation, uninstalledAt: Date) {
-  if (installation.isTestInstall || uninstalledAt.getTime() - installation.installedAt.getTime() >= MIN_INSTALL_MS) return;
+  if (installation.isTestInstall || uninstalledAt.getTime() - installation.installedAt.getTime() >= MIN_INSTALL_MS)
+    return;
   await tx.execute(sql`
     delete from app_reviews r where r.app_id = ${installation.appId} and r.business_id = ${installation.businessId}
       and not exists (select 1 from installations where ${installations.appId} = r.app_id and ${installations.businessId} = r.business_id and ${installations.id} <> ${installation.id} and ${qualifyingSql})`);

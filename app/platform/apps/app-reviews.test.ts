@@ -15,7 +15,10 @@ const HOUR = 3600 * 1000;
 async function publishedApp(overrides: Record<string, unknown> = {}, releaseNotes?: string, developer = dev) {
   const created = await p.request("POST", "/developer/apps", { token: developer.token, body: appBody(overrides) });
   expect(created.status).toBe(201);
-  const submitted = await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: developer.token, body: releaseNotes ? { releaseNotes } : undefined });
+  const submitted = await p.request("POST", `/developer/apps/${created.json.id}/submit`, {
+    token: developer.token,
+    body: releaseNotes ? { releaseNotes } : undefined,
+  });
   expect(submitted.status).toBe(200);
   const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
   expect(approved.json.status).toBe("APPROVED");
@@ -23,19 +26,26 @@ async function publishedApp(overrides: Record<string, unknown> = {}, releaseNote
 }
 
 /** An installation row as the install paths write it, at a chosen time and state. */
-async function installation(appId: string, businessId: string, o: { test?: boolean; installedAgoMs?: number; uninstalledAfterMs?: number } = {}) {
+async function installation(
+  appId: string,
+  businessId: string,
+  o: { test?: boolean; installedAgoMs?: number; uninstalledAfterMs?: number } = {},
+) {
   const id = newId("inst");
   const installedAt = new Date(Date.now() - (o.installedAgoMs ?? 10 * 24 * HOUR));
-  const uninstalledAt = o.uninstalledAfterMs === undefined ? null : new Date(installedAt.getTime() + o.uninstalledAfterMs);
+  const uninstalledAt =
+    o.uninstalledAfterMs === undefined ? null : new Date(installedAt.getTime() + o.uninstalledAfterMs);
   await p.sql`insert into installations (id, app_id, business_id, scopes, is_test_install, webhook_secret_enc, installed_at, status, uninstalled_at)
     values (${id}, ${appId}, ${businessId}, ${["read_products"]}, ${o.test ?? false}, 'x', ${installedAt.toISOString()}::timestamptz, ${uninstalledAt ? "UNINSTALLED" : "ACTIVE"}, ${uninstalledAt?.toISOString() ?? null}::timestamptz)`;
   return id;
 }
 
-const put = (token: string, inst: string, body: unknown) => p.request("PUT", `/merchant/installations/${inst}/review`, { token, body });
+const put = (token: string, inst: string, body: unknown) =>
+  p.request("PUT", `/merchant/installations/${inst}/review`, { token, body });
 
 async function figures(appId: string) {
-  const [row] = await p.sql`select rating_sum::int as sum, rating_count as count, rating_avg::float as avg, active_installs as installs from apps where id = ${appId}`;
+  const [row] =
+    await p.sql`select rating_sum::int as sum, rating_count as count, rating_avg::float as avg, active_installs as installs from apps where id = ${appId}`;
   const [truth] = await p.sql`select coalesce(sum(rating), 0)::int as sum, count(*)::int as count,
       (select count(*)::int from installations where app_id = ${appId} and status = 'ACTIVE' and not is_test_install) as installs
     from app_reviews where app_id = ${appId} and hidden_at is null`;
@@ -51,7 +61,13 @@ describe("who may review", () => {
     const inst = await installation(app.id, m.businessId);
     const res = await put(m.token, inst, { rating: 4, body: "Does what it says." });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ appId: app.id, rating: 4, body: "Does what it says.", reply: null, hidden: false });
+    expect(res.json).toMatchObject({
+      appId: app.id,
+      rating: 4,
+      body: "Does what it says.",
+      reply: null,
+      hidden: false,
+    });
     expect(res.json.businessName).toMatch(/^Shop /);
     expect(Date.parse(res.json.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     const list = await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: dev.token });
@@ -75,7 +91,11 @@ describe("who may review", () => {
     const testInst = await installation(app.id, m.businessId, { test: true });
     const refused = await put(m.token, testInst, { rating: 5, body: "" });
     expect(refused.status).toBe(403);
-    expect(refused.json).toEqual({ statusCode: 403, message: expect.stringMatching(/production installation/), error: "Forbidden" });
+    expect(refused.json).toEqual({
+      statusCode: 403,
+      message: expect.stringMatching(/production installation/),
+      error: "Forbidden",
+    });
 
     const quick = await p.register("MERCHANT");
     const quickInst = await installation(app.id, quick.businessId, { uninstalledAfterMs: 10 * 60 * 1000 });
@@ -90,12 +110,16 @@ describe("who may review", () => {
 
     // the developer's sandbox: its test install became a production one at approval, still refused
     const draft = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
-    expect((await p.request("POST", `/developer/apps/${draft.json.id}/test-install`, { token: dev.token })).status).toBe(201);
+    expect(
+      (await p.request("POST", `/developer/apps/${draft.json.id}/test-install`, { token: dev.token })).status,
+    ).toBe(201);
     await p.request("POST", `/developer/apps/${draft.json.id}/submit`, { token: dev.token });
     await p.request("POST", `/review/apps/${draft.json.id}/approve`, { token: reviewer.token });
     const [sandbox] = await p.sql`select id, is_test_install from installations where app_id = ${draft.json.id}`;
     expect(sandbox.is_test_install).toBe(false);
-    await expect(putReview(p.db, dev.businessId, sandbox.id, { rating: 5, body: "Best app ever" })).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/own developer/) });
+    await expect(
+      putReview(p.db, dev.businessId, sandbox.id, { rating: 5, body: "Best app ever" }),
+    ).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/own developer/) });
     // and a developer account cannot use the merchant endpoint at all
     expect((await put(dev.token, sandbox.id, { rating: 5, body: "" })).status).toBe(403);
 
@@ -118,7 +142,14 @@ describe("who may review", () => {
     const app = await publishedApp();
     const m = await p.register("MERCHANT");
     const inst = await installation(app.id, m.businessId);
-    for (const body of [{ rating: 0, body: "" }, { rating: 6 }, { rating: 3.5 }, { rating: "5" }, { rating: 3, body: "x".repeat(2001) }, {}]) {
+    for (const body of [
+      { rating: 0, body: "" },
+      { rating: 6 },
+      { rating: 3.5 },
+      { rating: "5" },
+      { rating: 3, body: "x".repeat(2001) },
+      {},
+    ]) {
       const res = await put(m.token, inst, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json.error).toBe("Bad Request");
@@ -164,25 +195,56 @@ describe("reply and hide", () => {
     const app = await publishedApp();
     const m = await p.register("MERCHANT");
     const review = await put(m.token, await installation(app.id, m.businessId), { rating: 3, body: "Fine" });
-    const reply = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Thanks, a fix is coming" } });
+    const reply = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
+      token: dev.token,
+      body: { body: "Thanks, a fix is coming" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.reply).toMatchObject({ body: "Thanks, a fix is coming" });
-    const twice = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Again" } });
+    const twice = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
+      token: dev.token,
+      body: { body: "Again" },
+    });
     expect(twice.status).toBe(409);
-    expect(twice.json).toEqual({ statusCode: 409, message: "The review already has a reply; a review is answered once", error: "Conflict" });
+    expect(twice.json).toEqual({
+      statusCode: 409,
+      message: "The review already has a reply; a review is answered once",
+      error: "Conflict",
+    });
     // the first reply stands
-    expect((await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: dev.token })).json.data[0].reply).toMatchObject({ body: "Thanks, a fix is coming" });
+    expect(
+      (await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: dev.token })).json.data[0].reply,
+    ).toMatchObject({ body: "Thanks, a fix is coming" });
     const stranger = await p.register("DEVELOPER");
-    expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: stranger.token, body: { body: "Hi" } })).status).toBe(404);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
+          token: stranger.token,
+          body: { body: "Hi" },
+        })
+      ).status,
+    ).toBe(404);
     expect((await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: stranger.token })).status).toBe(404);
-    expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: {} })).status).toBe(400);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
+          token: dev.token,
+          body: {},
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("of two replies sent at once exactly one is published; the other is 409", async () => {
     const app = await publishedApp();
     const m = await p.register("MERCHANT");
     const review = await put(m.token, await installation(app.id, m.businessId), { rating: 5, body: "Great" });
-    const answers = await atOnce(6, (i) => p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: `Reply ${i}` } }));
+    const answers = await atOnce(6, (i) =>
+      p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
+        token: dev.token,
+        body: { body: `Reply ${i}` },
+      }),
+    );
     expectOutcome(answers, { 200: 1, 409: 5 }, { what: "replies at once", messages: { 409: /answered once/ } });
     const winner = answers.find((a) => a.status === 200)!.json.reply.body;
     const [row] = await p.sql`select reply_body from app_reviews where id = ${review.json.id}`;
@@ -198,8 +260,19 @@ describe("reply and hide", () => {
     expect(page.html).toContain("Publish reply");
     const fields = hiddenFields(page.html);
     // a teammate (or another tab) answers first
-    expect((await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, { token: dev.token, body: { body: "Sorry, we have hired more people." } })).status).toBe(200);
-    const stale = await browser.post(`/portal/apps/${app.id}/reviews`, { ...fields, reviewId: review.json.id, body: "My own answer" });
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
+          token: dev.token,
+          body: { body: "Sorry, we have hired more people." },
+        })
+      ).status,
+    ).toBe(200);
+    const stale = await browser.post(`/portal/apps/${app.id}/reviews`, {
+      ...fields,
+      reviewId: review.json.id,
+      body: "My own answer",
+    });
     expect(stale.status).toBe(409);
     expect(stale.html).toContain("was already answered");
     expect(stale.html).toContain("My own answer"); // the unsent text, not lost
@@ -216,9 +289,22 @@ describe("reply and hide", () => {
     const m = await p.register("MERCHANT");
     const inst = await installation(app.id, m.businessId);
     const review = await put(m.token, inst, { rating: 1, body: "Buy my app instead at example.test" });
-    expect((await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: reviewer.token, body: {} })).status).toBe(400);
-    expect((await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: dev.token, body: { reason: "x" } })).status).toBe(403);
-    const hidden = await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: reviewer.token, body: { reason: "Advertises another product" } });
+    expect(
+      (await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, { token: reviewer.token, body: {} }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, {
+          token: dev.token,
+          body: { reason: "x" },
+        })
+      ).status,
+    ).toBe(403);
+    const hidden = await p.request("POST", `/review/app-reviews/${review.json.id}/hide`, {
+      token: reviewer.token,
+      body: { reason: "Advertises another product" },
+    });
     expect(hidden.status).toBe(200);
     expect(hidden.json).toMatchObject({ hidden: true, hiddenReason: "Advertises another product" });
     expect(await figures(app.id)).toMatchObject({ count: 0, sum: 0 });
@@ -227,7 +313,10 @@ describe("reply and hide", () => {
     const page = await p.request("GET", `/marketplace/${app.slug}`);
     expect(page.status).toBe(200);
     expect(page.text).not.toContain("Buy my app instead");
-    expect((await p.request("POST", `/review/app-reviews/rvw_nope/hide`, { token: reviewer.token, body: { reason: "x" } })).status).toBe(404);
+    expect(
+      (await p.request("POST", `/review/app-reviews/rvw_nope/hide`, { token: reviewer.token, body: { reason: "x" } }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -242,7 +331,9 @@ describe("marketplace figures", () => {
     for (const [appId, list] of Object.entries(ratings))
       for (const r of list) {
         const m = await p.register("MERCHANT");
-        expect((await put(m.token, await installation(appId, m.businessId), { rating: r, body: `${r} stars` })).status).toBe(200);
+        expect(
+          (await put(m.token, await installation(appId, m.businessId), { rating: r, body: `${r} stars` })).status,
+        ).toBe(200);
       }
     // installs: c the most, test installs not counted
     for (let i = 0; i < 5; i++) await installation(c.id, (await p.register("MERCHANT")).businessId);
@@ -267,13 +358,24 @@ describe("marketplace figures", () => {
     expect(detail.text).toContain("· 3 reviews");
     expect(detail.text).toContain("Installed by 3 businesses");
     expect(detail.text).toContain("First release: labels for three carriers");
-    expect((await listChangelog(p.db, a.id))[0]).toMatchObject({ releaseNotes: "First release: labels for three carriers" });
+    expect((await listChangelog(p.db, a.id))[0]).toMatchObject({
+      releaseNotes: "First release: labels for three carriers",
+    });
     const index = await p.request("GET", `/marketplace?category=${category}&sort=rating`);
     expect(index.text.indexOf(b.name)).toBeLessThan(index.text.indexOf(a.name));
   });
 
   it("rounds install counts for display", () => {
-    expect([0, 7, 12, 99, 150, 1234, 12_345, 123_456].map(roundedInstalls)).toEqual(["0", "7", "10+", "90+", "100+", "1,200+", "12,000+", "120,000+"]);
+    expect([0, 7, 12, 99, 150, 1234, 12_345, 123_456].map(roundedInstalls)).toEqual([
+      "0",
+      "7",
+      "10+",
+      "90+",
+      "100+",
+      "1,200+",
+      "12,000+",
+      "120,000+",
+    ]);
   });
 });
 
@@ -284,7 +386,9 @@ describe("pages", () => {
     const page = await browser.get("/reviewer/marketplace");
     expect(page.status).toBe(200);
     const csrf = hiddenFields(page.html);
-    expect((await browser.post("/reviewer/marketplace", { csrf: "not-the-token", intent: "pick", appId: app.id })).status).toBe(403);
+    expect(
+      (await browser.post("/reviewer/marketplace", { csrf: "not-the-token", intent: "pick", appId: app.id })).status,
+    ).toBe(403);
     const picked = await browser.post("/reviewer/marketplace", { ...csrf, intent: "pick", appId: app.id });
     expect(picked.status).toBe(302);
     const [row] = await p.sql`select staff_picked_at from apps where id = ${app.id}`;
@@ -303,8 +407,14 @@ describe("pages", () => {
     const brief = await publishedApp({ name: `Brief ${tag}` });
     const back = await publishedApp({ name: `Back ${tag}` });
     const m = await p.register("MERCHANT");
-    const usedInst = await installation(used.id, m.businessId, { installedAgoMs: 30 * 24 * HOUR, uninstalledAfterMs: 20 * 24 * HOUR });
-    const briefInst = await installation(brief.id, m.businessId, { installedAgoMs: 5 * 24 * HOUR, uninstalledAfterMs: 10 * 60 * 1000 });
+    const usedInst = await installation(used.id, m.businessId, {
+      installedAgoMs: 30 * 24 * HOUR,
+      uninstalledAfterMs: 20 * 24 * HOUR,
+    });
+    const briefInst = await installation(brief.id, m.businessId, {
+      installedAgoMs: 5 * 24 * HOUR,
+      uninstalledAfterMs: 10 * 60 * 1000,
+    });
     await installation(back.id, m.businessId, { installedAgoMs: 30 * 24 * HOUR, uninstalledAfterMs: 2 * 24 * HOUR });
     await installation(back.id, m.businessId, { installedAgoMs: 24 * HOUR }); // installed again: not "previously"
     const browser = await BrowserSession.signIn(p.url, m.email, m.password);
@@ -320,21 +430,36 @@ describe("pages", () => {
     expect(former).not.toContain(back.name);
 
     const csrf = hiddenFields(page.html);
-    const review = (installationId: string, fields: Record<string, string>) => browser.post("/admin/apps", { ...csrf, intent: "review", installationId, ...fields });
+    const review = (installationId: string, fields: Record<string, string>) =>
+      browser.post("/admin/apps", { ...csrf, intent: "review", installationId, ...fields });
     expect((await review(usedInst, { rating: "9", body: "x" })).status).toBe(400);
     expect((await review(usedInst, { body: "no stars" })).status).toBe(400);
     const refused = await review(briefInst, { rating: "5", body: "stuffing" });
     expect(refused.status).toBe(403);
     expect(refused.html).toContain("installations removed within an hour do not count");
     const other = await p.register("MERCHANT");
-    const stranger = await installation(used.id, other.businessId, { installedAgoMs: 30 * 24 * HOUR, uninstalledAfterMs: 20 * 24 * HOUR });
+    const stranger = await installation(used.id, other.businessId, {
+      installedAgoMs: 30 * 24 * HOUR,
+      uninstalledAfterMs: 20 * 24 * HOUR,
+    });
     expect((await review(stranger, { rating: "1", body: "not mine" })).status).toBe(404);
-    expect((await browser.post("/admin/apps", { csrf: "not-the-token", intent: "review", installationId: usedInst, rating: "5", body: "x" })).status).toBe(403);
+    expect(
+      (
+        await browser.post("/admin/apps", {
+          csrf: "not-the-token",
+          intent: "review",
+          installationId: usedInst,
+          rating: "5",
+          body: "x",
+        })
+      ).status,
+    ).toBe(403);
 
     const saved = await review(usedInst, { rating: "4", body: "We used it for a season; solid." });
     expect(saved.status).toBe(302);
     expect(saved.location).toBe(`/admin/apps?done=reviewed#former-${usedInst}`);
-    const [row] = await p.sql`select rating, body, installation_id from app_reviews where app_id = ${used.id} and business_id = ${m.businessId}`;
+    const [row] =
+      await p.sql`select rating, body, installation_id from app_reviews where app_id = ${used.id} and business_id = ${m.businessId}`;
     expect(row).toEqual({ rating: 4, body: "We used it for a season; solid.", installation_id: usedInst });
     expect(await figures(used.id)).toMatchObject({ count: 1, sum: 4 });
     const after = (await browser.get("/admin/apps?done=reviewed")).html.replace(/<!-- -->/g, "");
@@ -343,7 +468,9 @@ describe("pages", () => {
     expect(after).toContain("Update review");
     expect((await p.request("GET", `/marketplace/${used.slug}`)).text).toContain("We used it for a season; solid.");
 
-    expect((await browser.post("/admin/apps", { ...csrf, intent: "delete-review", installationId: usedInst })).status).toBe(302);
+    expect(
+      (await browser.post("/admin/apps", { ...csrf, intent: "delete-review", installationId: usedInst })).status,
+    ).toBe(302);
     expect(await figures(used.id)).toMatchObject({ count: 0 });
   });
 
@@ -359,7 +486,11 @@ describe("pages", () => {
     expect(text).toContain(`Review ${app.name}`);
     expect(text).toContain(`>${fresh.name}<`);
     expect(text).not.toContain(`Review ${fresh.name}`);
-    const dismissed = await browser.post("/admin/apps", { ...hiddenFields(page.html), intent: "dismiss-review-invite", installationId: inst });
+    const dismissed = await browser.post("/admin/apps", {
+      ...hiddenFields(page.html),
+      intent: "dismiss-review-invite",
+      installationId: inst,
+    });
     expect(dismissed.status).toBe(302);
     expect((await browser.get("/admin/apps")).html.replace(/<!-- -->/g, "")).not.toContain(`Review ${app.name}`);
     const [row] = await p.sql`select review_prompt_dismissed_at from installations where id = ${inst}`;

@@ -29,13 +29,20 @@ function appFields(env: Pick<Env, "isProduction">) {
     description: z.string().trim().min(1, "is required").max(500),
     category: z.enum(CATEGORIES, { message: `must be one of ${CATEGORIES.join(", ")}` }),
     scopes: z
-      .array(z.enum(SCOPE_NAMES as [string, ...string[]], { message: `must be known scopes (${SCOPE_NAMES.join(", ")})` }))
+      .array(
+        z.enum(SCOPE_NAMES as [string, ...string[]], { message: `must be known scopes (${SCOPE_NAMES.join(", ")})` }),
+      )
       .min(1, "must name at least one scope")
       .transform((s) => [...new Set(s)]),
     redirectUrl: url,
     webhookUrl: url.nullable().optional(),
     webhookEvents: z
-      .array(z.enum(EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]], { message: "must be known event names (business.data_erasure is always sent)" }))
+      .array(
+        z.enum(
+          EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]],
+          { message: "must be known event names (business.data_erasure is always sent)" },
+        ),
+      )
       .transform((s) => [...new Set(s)])
       .optional(),
     iconUrl: url.nullable().optional(),
@@ -48,7 +55,11 @@ function appFields(env: Pick<Env, "isProduction">) {
 export function createAppSchema(env: Pick<Env, "isProduction">) {
   return z.object({
     ...appFields(env),
-    slug: z.string().min(3, "must be 3-50 characters").max(50, "must be 3-50 characters").regex(SLUG_PATTERN, "must be lowercase letters, digits and single hyphens"),
+    slug: z
+      .string()
+      .min(3, "must be 3-50 characters")
+      .max(50, "must be 3-50 characters")
+      .regex(SLUG_PATTERN, "must be lowercase letters, digits and single hyphens"),
   });
 }
 
@@ -80,9 +91,17 @@ export const AppCreateBody = createAppSchema({ isProduction: false }).meta({ id:
 export const AppUpdateBody = updateAppSchema({ isProduction: false }).meta({ id: "AppUpdate" });
 
 /** Production's rule for an app's URLs (https only), after the declared body schema; 400 naming the field. */
-export function checkAppUrls(env: Pick<Env, "isProduction">, input: { redirectUrl?: string; webhookUrl?: string | null; iconUrl?: string | null; screenshots?: string[] }) {
+export function checkAppUrls(
+  env: Pick<Env, "isProduction">,
+  input: { redirectUrl?: string; webhookUrl?: string | null; iconUrl?: string | null; screenshots?: string[] },
+) {
   if (!env.isProduction) return;
-  const fields: [string, string | null | undefined][] = [["redirectUrl", input.redirectUrl], ["webhookUrl", input.webhookUrl], ["iconUrl", input.iconUrl], ...(input.screenshots ?? []).map((u, i): [string, string] => [`screenshots.${i}`, u])];
+  const fields: [string, string | null | undefined][] = [
+    ["redirectUrl", input.redirectUrl],
+    ["webhookUrl", input.webhookUrl],
+    ["iconUrl", input.iconUrl],
+    ...(input.screenshots ?? []).map((u, i): [string, string] => [`screenshots.${i}`, u]),
+  ];
   for (const [field, value] of fields) {
     const problem = value ? appUrlProblem(value, { httpsOnly: true }) : null;
     if (problem) throw new ApiError(400, `${field}: ${problem}`);
@@ -125,7 +144,12 @@ export type AppJson = ReturnType<typeof serializeApp>;
 
 const newClientSecret = () => `fbcs_${randomToken(32)}`;
 
-export async function createApp(db: Database, env: Pick<Env, "encryptionKey">, developerId: string, input: CreateAppInput) {
+export async function createApp(
+  db: Database,
+  env: Pick<Env, "encryptionKey">,
+  developerId: string,
+  input: CreateAppInput,
+) {
   const manifest = input.manifest ? parseManifest(input.manifest) : null;
   const clientSecret = newClientSecret();
   const t = now();
@@ -168,7 +192,13 @@ export async function createApp(db: Database, env: Pick<Env, "encryptionKey">, d
 export async function listDeveloperApps(db: Db, developerId: string, page: { limit: number; offset: number }) {
   const where = eq(apps.developerId, developerId);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(apps).where(where).orderBy(desc(apps.createdAt), desc(apps.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(apps)
+      .where(where)
+      .orderBy(desc(apps.createdAt), desc(apps.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(apps).where(where),
   ]);
   return { rows, total };
@@ -192,10 +222,15 @@ export function refuseImmutableFields(body: unknown) {
 
 export async function updateApp(db: Database, developerId: string, appId: string, input: UpdateAppInput): Promise<App> {
   return db.transaction(async (tx) => {
-    const [app] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
+    const [app] = await tx
+      .select()
+      .from(apps)
+      .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
+      .for("update");
     if (!app) throw new ApiError(404, "App not found");
     assertEditable(app);
-    if (input.manifest !== undefined) await syncManifest(tx, appId, input.manifest ? parseManifest(input.manifest) : null);
+    if (input.manifest !== undefined)
+      await syncManifest(tx, appId, input.manifest ? parseManifest(input.manifest) : null);
     const [updated] = await tx
       .update(apps)
       .set({ ...input, updatedAt: now() })
@@ -205,20 +240,35 @@ export async function updateApp(db: Database, developerId: string, appId: string
   });
 }
 
-export const submitSchema = z.object({ releaseNotes: z.string({ message: "must be text" }).trim().max(5000, "must be at most 5,000 characters").optional() });
+export const submitSchema = z.object({
+  releaseNotes: z.string({ message: "must be text" }).trim().max(5000, "must be at most 5,000 characters").optional(),
+});
 
 /**
  * DRAFT -> PENDING_REVIEW; an APPROVED app goes into review as an update and stays installable.
  * The release notes (optional) go onto the version record when the version is approved.
  */
-export async function submitApp(db: Database, developerId: string, appId: string, input: { releaseNotes?: string } = {}): Promise<App> {
+export async function submitApp(
+  db: Database,
+  developerId: string,
+  appId: string,
+  input: { releaseNotes?: string } = {},
+): Promise<App> {
   return db.transaction(async (tx) => {
-    const [app] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
+    const [app] = await tx
+      .select()
+      .from(apps)
+      .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
+      .for("update");
     if (!app) throw new ApiError(404, "App not found");
     assertEditable(app);
     const t = now();
     const change = app.status === "APPROVED" ? { updateInReview: true } : { status: "PENDING_REVIEW" as const };
-    const [updated] = await tx.update(apps).set({ ...change, releaseNotes: input.releaseNotes || null, submittedAt: t, updatedAt: t }).where(eq(apps.id, appId)).returning();
+    const [updated] = await tx
+      .update(apps)
+      .set({ ...change, releaseNotes: input.releaseNotes || null, submittedAt: t, updatedAt: t })
+      .where(eq(apps.id, appId))
+      .returning();
     return updated;
   });
 }
@@ -228,16 +278,32 @@ export async function submitApp(db: Database, developerId: string, appId: string
  * that of two regenerations at the same moment exactly one answers with a secret, and it is the
  * one that works; the other is told so (409) instead of being shown a secret already replaced.
  */
-export async function regenerateClientSecret(db: Db, env: Pick<Env, "encryptionKey">, developerId: string, appId: string): Promise<string> {
-  const [current] = await db.select({ hash: apps.clientSecretHash }).from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
+export async function regenerateClientSecret(
+  db: Db,
+  env: Pick<Env, "encryptionKey">,
+  developerId: string,
+  appId: string,
+): Promise<string> {
+  const [current] = await db
+    .select({ hash: apps.clientSecretHash })
+    .from(apps)
+    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
   if (!current) throw new ApiError(404, "App not found");
   const clientSecret = newClientSecret();
   const updated = await db
     .update(apps)
-    .set({ clientSecretHash: sha256(clientSecret), clientSecretEnc: encrypt(clientSecret, env.encryptionKey), updatedAt: now() })
+    .set({
+      clientSecretHash: sha256(clientSecret),
+      clientSecretEnc: encrypt(clientSecret, env.encryptionKey),
+      updatedAt: now(),
+    })
     .where(and(eq(apps.id, appId), eq(apps.developerId, developerId), eq(apps.clientSecretHash, current.hash)))
     .returning({ id: apps.id });
-  if (updated.length === 0) throw new ApiError(409, "The client secret was regenerated by another request at the same moment; the secret that request showed is the one that works. Regenerate again for a new one.");
+  if (updated.length === 0)
+    throw new ApiError(
+      409,
+      "The client secret was regenerated by another request at the same moment; the secret that request showed is the one that works. Regenerate again for a new one.",
+    );
   return clientSecret;
 }
 
@@ -250,12 +316,22 @@ export async function verifyClientCredentials(db: Db, clientId: string, clientSe
 }
 
 export async function listAppVersions(db: Db, appId: string) {
-  return db.select().from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.approvedAt), desc(appVersions.id));
+  return db
+    .select()
+    .from(appVersions)
+    .where(eq(appVersions.appId, appId))
+    .orderBy(desc(appVersions.approvedAt), desc(appVersions.id));
 }
 
 /** An approved version as the developer JSON shows it (GET /developer/apps/<app_id>), newest first. */
 export function serializeVersion(v: typeof appVersions.$inferSelect) {
-  return { id: v.id, version: v.version, scopes: v.scopes, releaseNotes: v.releaseNotes ?? null, approvedAt: v.approvedAt.toISOString() };
+  return {
+    id: v.id,
+    version: v.version,
+    scopes: v.scopes,
+    releaseNotes: v.releaseNotes ?? null,
+    approvedAt: v.approvedAt.toISOString(),
+  };
 }
 
 /** Published apps for the marketplace: filter by category, search by name. */
@@ -264,7 +340,15 @@ export async function listMarketplaceApps(db: Db, filter: { category?: string; q
   if (filter.category) conditions.push(eq(apps.category, filter.category));
   if (filter.q) conditions.push(sql`${apps.name} ilike ${"%" + filter.q.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
   return db
-    .select({ id: apps.id, name: apps.name, slug: apps.slug, description: apps.description, category: apps.category, iconUrl: apps.iconUrl, developerName: accounts.name })
+    .select({
+      id: apps.id,
+      name: apps.name,
+      slug: apps.slug,
+      description: apps.description,
+      category: apps.category,
+      iconUrl: apps.iconUrl,
+      developerName: accounts.name,
+    })
     .from(apps)
     .innerJoin(accounts, eq(accounts.id, apps.developerId))
     .where(and(...conditions))

@@ -17,7 +17,11 @@ async function createApp(overrides: Record<string, unknown> = {}, token = dev.to
 
 describe("creating an app", () => {
   it("issues a fixed client id and a client secret shown once", async () => {
-    const body = appBody({ iconUrl: "https://loyalty.example/icon.png", screenshots: ["https://loyalty.example/1.png"], version: "2.1.0" });
+    const body = appBody({
+      iconUrl: "https://loyalty.example/icon.png",
+      screenshots: ["https://loyalty.example/1.png"],
+      version: "2.1.0",
+    });
     const res = await p.request("POST", "/developer/apps", { token: dev.token, body });
     expect(res.status).toBe(201);
     const app = res.json;
@@ -25,20 +29,59 @@ describe("creating an app", () => {
       id: expect.stringMatching(/^app_/),
       clientId: expect.stringMatching(/^fbci_[0-9a-z]{24}$/),
       clientSecret: expect.stringMatching(/^fbcs_[A-Za-z0-9_-]{43}$/),
-      name: body.name, slug: body.slug, description: body.description, category: "loyalty",
-      scopes: ["read_orders", "read_products"], approvedScopes: [], redirectUrl: body.redirectUrl, webhookUrl: body.webhookUrl,
-      webhookEvents: ["order.created"], iconUrl: "https://loyalty.example/icon.png", screenshots: ["https://loyalty.example/1.png"],
-      version: "2.1.0", status: "DRAFT", updateInReview: false, reviewNotes: null, manifest: null, publishedAt: null,
+      name: body.name,
+      slug: body.slug,
+      description: body.description,
+      category: "loyalty",
+      scopes: ["read_orders", "read_products"],
+      approvedScopes: [],
+      redirectUrl: body.redirectUrl,
+      webhookUrl: body.webhookUrl,
+      webhookEvents: ["order.created"],
+      iconUrl: "https://loyalty.example/icon.png",
+      screenshots: ["https://loyalty.example/1.png"],
+      version: "2.1.0",
+      status: "DRAFT",
+      updateInReview: false,
+      reviewNotes: null,
+      manifest: null,
+      publishedAt: null,
     });
     // the contract's fields, plus releaseNotes (the version in review's, issue 20; decision 028)
     expect(Object.keys(app).sort()).toEqual(
-      ["id", "clientId", "clientSecret", "name", "slug", "description", "category", "scopes", "approvedScopes", "redirectUrl", "webhookUrl", "webhookEvents", "iconUrl", "screenshots", "version", "status", "updateInReview", "reviewNotes", "releaseNotes", "manifest", "createdAt", "updatedAt", "publishedAt"].sort(),
+      [
+        "id",
+        "clientId",
+        "clientSecret",
+        "name",
+        "slug",
+        "description",
+        "category",
+        "scopes",
+        "approvedScopes",
+        "redirectUrl",
+        "webhookUrl",
+        "webhookEvents",
+        "iconUrl",
+        "screenshots",
+        "version",
+        "status",
+        "updateInReview",
+        "reviewNotes",
+        "releaseNotes",
+        "manifest",
+        "createdAt",
+        "updatedAt",
+        "publishedAt",
+      ].sort(),
     );
     const fetched = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(fetched.json.clientSecret).toBeUndefined();
     expect(fetched.json.clientId).toBe(app.clientId);
     // stored only as a hash
-    const [row] = await p.db.execute<{ client_secret_hash: string }>(sql`select client_secret_hash from apps where id = ${app.id}`);
+    const [row] = await p.db.execute<{ client_secret_hash: string }>(
+      sql`select client_secret_hash from apps where id = ${app.id}`,
+    );
     expect(row.client_secret_hash).not.toContain(app.clientSecret);
     expect(row.client_secret_hash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -77,16 +120,29 @@ describe("creating an app", () => {
   });
 
   it("requires https URLs in production", async () => {
-    const prod = await startPlatform({ env: { NODE_ENV: "production", DATABASE_URL: p.dbUrl, SESSION_SECRET: "x".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64") } });
+    const prod = await startPlatform({
+      env: {
+        NODE_ENV: "production",
+        DATABASE_URL: p.dbUrl,
+        SESSION_SECRET: "x".repeat(40),
+        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+      },
+    });
     const d = await prod.register("DEVELOPER");
-    const res = await prod.request("POST", "/developer/apps", { token: d.token, body: appBody({ redirectUrl: "http://loyalty.example/cb" }) });
+    const res = await prod.request("POST", "/developer/apps", {
+      token: d.token,
+      body: appBody({ redirectUrl: "http://loyalty.example/cb" }),
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/redirectUrl: must be an absolute https URL/);
   });
 
   it("refuses a taken slug with 409", async () => {
     const app = await createApp();
-    const res = await p.request("POST", "/developer/apps", { token: otherDev.token, body: appBody({ slug: app.slug }) });
+    const res = await p.request("POST", "/developer/apps", {
+      token: otherDev.token,
+      body: appBody({ slug: app.slug }),
+    });
     expect(res.status).toBe(409);
   });
 
@@ -120,7 +176,9 @@ describe("guards", () => {
     const app = await createApp();
     const other = otherDev.token;
     expect((await p.request("GET", `/developer/apps/${app.id}`, { token: other })).status).toBe(404);
-    expect((await p.request("PATCH", `/developer/apps/${app.id}`, { token: other, body: { name: "Hijacked" } })).status).toBe(404);
+    expect(
+      (await p.request("PATCH", `/developer/apps/${app.id}`, { token: other, body: { name: "Hijacked" } })).status,
+    ).toBe(404);
     expect((await p.request("PUT", `/developer/apps/${app.id}/manifest`, { token: other, body: {} })).status).toBe(404);
     expect((await p.request("POST", `/developer/apps/${app.id}/submit`, { token: other })).status).toBe(404);
     expect((await p.request("POST", `/developer/apps/${app.id}/client-secret`, { token: other })).status).toBe(404);
@@ -133,15 +191,29 @@ describe("guards", () => {
 describe("editing", () => {
   it("updates fields but never the slug, client id or status", async () => {
     const app = await createApp();
-    const res = await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { name: "Loyalty Stars Pro", screenshots: [], webhookUrl: null } });
+    const res = await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { name: "Loyalty Stars Pro", screenshots: [], webhookUrl: null },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ name: "Loyalty Stars Pro", screenshots: [], webhookUrl: null, slug: app.slug });
-    const slug = await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { slug: "new-slug" } });
+    const slug = await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { slug: "new-slug" },
+    });
     expect(slug.status).toBe(400);
     expect(slug.json.message).toBe("slug is immutable");
-    expect((await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { status: "APPROVED" } })).status).toBe(400);
-    expect((await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { clientId: "fbci_mine" } })).status).toBe(400);
-    expect((await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { category: "games" } })).status).toBe(400);
+    expect(
+      (await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { status: "APPROVED" } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { clientId: "fbci_mine" } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { category: "games" } })).status,
+    ).toBe(400);
   });
 
   it("regenerates the client secret; the old one fails at once", async () => {
@@ -163,7 +235,9 @@ describe("editing", () => {
     expect(res.status).toBe(200);
     expect(res.json.manifest).toEqual(manifest);
     expect((await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token })).json.manifest).toEqual(manifest);
-    expect((await p.request("PUT", `/developer/apps/${app.id}/manifest`, { token: dev.token, body: [1] })).status).toBe(400);
+    expect((await p.request("PUT", `/developer/apps/${app.id}/manifest`, { token: dev.token, body: [1] })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -174,33 +248,55 @@ describe("review lifecycle", () => {
     expect(submitted.json.status).toBe("PENDING_REVIEW");
 
     // locked while in review
-    expect((await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { name: "Sneaky" } })).status).toBe(409);
-    expect((await p.request("PUT", `/developer/apps/${app.id}/manifest`, { token: dev.token, body: {} })).status).toBe(409);
+    expect(
+      (await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { name: "Sneaky" } })).status,
+    ).toBe(409);
+    expect((await p.request("PUT", `/developer/apps/${app.id}/manifest`, { token: dev.token, body: {} })).status).toBe(
+      409,
+    );
     expect((await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token })).status).toBe(409);
 
     const queue = await p.request("GET", "/review/apps", { token: reviewer.token });
     expect(queue.json.data.map((a: { id: string }) => a.id)).toContain(app.id);
 
-    const noNotes = await p.request("POST", `/review/apps/${app.id}/reject`, { token: reviewer.token, body: { notes: "  " } });
+    const noNotes = await p.request("POST", `/review/apps/${app.id}/reject`, {
+      token: reviewer.token,
+      body: { notes: "  " },
+    });
     expect(noNotes.status).toBe(400);
     expect(noNotes.json.message).toMatch(/notes/);
     expect((await p.request("POST", `/review/apps/${app.id}/reject`, { token: reviewer.token })).status).toBe(400);
 
-    const rejected = await p.request("POST", `/review/apps/${app.id}/reject`, { token: reviewer.token, body: { notes: "Add screenshots." } });
+    const rejected = await p.request("POST", `/review/apps/${app.id}/reject`, {
+      token: reviewer.token,
+      body: { notes: "Add screenshots." },
+    });
     expect(rejected.json).toMatchObject({ status: "DRAFT", reviewNotes: "Add screenshots." });
-    expect((await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token })).json.reviewNotes).toBe("Add screenshots.");
+    expect((await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token })).json.reviewNotes).toBe(
+      "Add screenshots.",
+    );
 
     // a DRAFT app cannot be approved or rejected
     expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).status).toBe(409);
 
-    await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { screenshots: ["https://loyalty.example/s1.png"] } });
+    await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { screenshots: ["https://loyalty.example/s1.png"] },
+    });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
     const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
     expect(approved.status).toBe(200);
-    expect(approved.json).toMatchObject({ status: "APPROVED", approvedScopes: app.scopes, updateInReview: false, reviewNotes: null });
+    expect(approved.json).toMatchObject({
+      status: "APPROVED",
+      approvedScopes: app.scopes,
+      updateInReview: false,
+      reviewNotes: null,
+    });
     expect(approved.json.publishedAt).not.toBeNull();
 
-    const [version] = await p.db.execute<{ version: string; scopes: string[] }>(sql`select version, scopes from app_versions where app_id = ${app.id}`);
+    const [version] = await p.db.execute<{ version: string; scopes: string[] }>(
+      sql`select version, scopes from app_versions where app_id = ${app.id}`,
+    );
     expect(version).toEqual({ version: "1.0.0", scopes: app.scopes });
     expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).status).toBe(409);
   });
@@ -214,28 +310,53 @@ describe("review lifecycle", () => {
     // listing fields take effect at once, scopes wait for approval
     const edited = await p.request("PATCH", `/developer/apps/${app.id}`, {
       token: dev.token,
-      body: { description: "Now with tiers.", version: "1.1.0", scopes: ["read_orders", "read_products", "read_reviews"] },
+      body: {
+        description: "Now with tiers.",
+        version: "1.1.0",
+        scopes: ["read_orders", "read_products", "read_reviews"],
+      },
     });
-    expect(edited.json).toMatchObject({ status: "APPROVED", description: "Now with tiers.", approvedScopes: ["read_orders", "read_products"] });
+    expect(edited.json).toMatchObject({
+      status: "APPROVED",
+      description: "Now with tiers.",
+      approvedScopes: ["read_orders", "read_products"],
+    });
 
     const submitted = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
     expect(submitted.json).toMatchObject({ status: "APPROVED", updateInReview: true });
-    expect((await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { name: "x" } })).status).toBe(409);
+    expect(
+      (await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { name: "x" } })).status,
+    ).toBe(409);
 
     // an active installation of the approved app (made directly; installs are their own issue)
     const merchant = await p.register("MERCHANT");
     await p.db.execute(sql`insert into installations (id, app_id, business_id, scopes, webhook_secret_enc, installed_at)
       values ('inst_reconsent', ${app.id}, ${merchant.businessId}, '{read_orders,read_products}'::text[], 'x', now())`);
 
-    const rejectedUpdate = await p.request("POST", `/review/apps/${app.id}/reject`, { token: reviewer.token, body: { notes: "Explain why reviews are needed." } });
-    expect(rejectedUpdate.json).toMatchObject({ status: "APPROVED", updateInReview: false, reviewNotes: "Explain why reviews are needed." });
+    const rejectedUpdate = await p.request("POST", `/review/apps/${app.id}/reject`, {
+      token: reviewer.token,
+      body: { notes: "Explain why reviews are needed." },
+    });
+    expect(rejectedUpdate.json).toMatchObject({
+      status: "APPROVED",
+      updateInReview: false,
+      reviewNotes: "Explain why reviews are needed.",
+    });
 
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
     const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
-    expect(approved.json).toMatchObject({ status: "APPROVED", approvedScopes: ["read_orders", "read_products", "read_reviews"], publishedAt });
-    const [inst] = await p.db.execute<{ needs_re_consent: boolean }>(sql`select needs_re_consent from installations where id = 'inst_reconsent'`);
+    expect(approved.json).toMatchObject({
+      status: "APPROVED",
+      approvedScopes: ["read_orders", "read_products", "read_reviews"],
+      publishedAt,
+    });
+    const [inst] = await p.db.execute<{ needs_re_consent: boolean }>(
+      sql`select needs_re_consent from installations where id = 'inst_reconsent'`,
+    );
     expect(inst.needs_re_consent).toBe(true);
-    const versions = await p.db.execute<{ version: string }>(sql`select version from app_versions where app_id = ${app.id} order by approved_at`);
+    const versions = await p.db.execute<{ version: string }>(
+      sql`select version from app_versions where app_id = ${app.id} order by approved_at`,
+    );
     expect(versions.map((v) => v.version)).toEqual(["1.0.0", "1.1.0"]);
   });
 
@@ -246,35 +367,67 @@ describe("review lifecycle", () => {
     expect(fresh.json).toMatchObject({ releaseNotes: null, versions: [] });
 
     // submitted with notes: the app record carries them while the version is in review, the reviewer sees them too
-    const tooLong = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token, body: { releaseNotes: "x".repeat(5001) } });
+    const tooLong = await p.request("POST", `/developer/apps/${app.id}/submit`, {
+      token: dev.token,
+      body: { releaseNotes: "x".repeat(5001) },
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.json.message).toMatch(/releaseNotes/);
-    const submitted = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token, body: { releaseNotes: "  First release: stamp cards.  " } });
+    const submitted = await p.request("POST", `/developer/apps/${app.id}/submit`, {
+      token: dev.token,
+      body: { releaseNotes: "  First release: stamp cards.  " },
+    });
     expect(submitted.json).toMatchObject({ status: "PENDING_REVIEW", releaseNotes: "First release: stamp cards." });
-    expect((await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token })).json).toMatchObject({ releaseNotes: "First release: stamp cards.", versions: [] });
+    expect((await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token })).json).toMatchObject({
+      releaseNotes: "First release: stamp cards.",
+      versions: [],
+    });
     const queue = await p.request("GET", "/review/apps?limit=100", { token: reviewer.token });
-    expect(queue.json.data.find((a: { id: string }) => a.id === app.id)).toMatchObject({ releaseNotes: "First release: stamp cards." });
+    expect(queue.json.data.find((a: { id: string }) => a.id === app.id)).toMatchObject({
+      releaseNotes: "First release: stamp cards.",
+    });
 
     // approved: the notes move onto the version record
     const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
     expect(approved.json).toMatchObject({ status: "APPROVED", releaseNotes: null });
     const one = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(one.json.releaseNotes).toBeNull();
-    expect(one.json.versions).toEqual([{ id: expect.stringMatching(/^ver_/), version: "1.0.0", scopes: app.scopes, releaseNotes: "First release: stamp cards.", approvedAt: approved.json.updatedAt }]);
+    expect(one.json.versions).toEqual([
+      {
+        id: expect.stringMatching(/^ver_/),
+        version: "1.0.0",
+        scopes: app.scopes,
+        releaseNotes: "First release: stamp cards.",
+        approvedAt: approved.json.updatedAt,
+      },
+    ]);
 
     // an update submitted without notes, then one with: newest version first, each with its own notes
     await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { version: "1.1.0" } });
-    expect((await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token })).json).toMatchObject({ updateInReview: true, releaseNotes: null });
+    expect((await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token })).json).toMatchObject({
+      updateInReview: true,
+      releaseNotes: null,
+    });
     await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
     await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { version: "1.2.0" } });
-    const update = await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token, body: { releaseNotes: "Double points on quiet days." } });
+    const update = await p.request("POST", `/developer/apps/${app.id}/submit`, {
+      token: dev.token,
+      body: { releaseNotes: "Double points on quiet days." },
+    });
     expect(update.json).toMatchObject({ updateInReview: true, releaseNotes: "Double points on quiet days." });
     const during = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
-    expect(during.json.versions.map((v: { version: string; releaseNotes: string | null }) => [v.version, v.releaseNotes])).toEqual([["1.1.0", null], ["1.0.0", "First release: stamp cards."]]);
+    expect(
+      during.json.versions.map((v: { version: string; releaseNotes: string | null }) => [v.version, v.releaseNotes]),
+    ).toEqual([
+      ["1.1.0", null],
+      ["1.0.0", "First release: stamp cards."],
+    ]);
     await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
     const after = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(after.json.releaseNotes).toBeNull();
-    expect(after.json.versions.map((v: { version: string; releaseNotes: string | null }) => [v.version, v.releaseNotes])).toEqual([
+    expect(
+      after.json.versions.map((v: { version: string; releaseNotes: string | null }) => [v.version, v.releaseNotes]),
+    ).toEqual([
       ["1.2.0", "Double points on quiet days."],
       ["1.1.0", null],
       ["1.0.0", "First release: stamp cards."],

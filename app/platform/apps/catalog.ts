@@ -18,7 +18,17 @@ export const SCOPES = {
 export type Scope = keyof typeof SCOPES;
 export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 
-export const CATEGORIES = ["analytics", "marketing", "sales", "shipping", "pos", "communication", "automation", "loyalty", "other"] as const;
+export const CATEGORIES = [
+  "analytics",
+  "marketing",
+  "sales",
+  "shipping",
+  "pos",
+  "communication",
+  "automation",
+  "loyalty",
+  "other",
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 export const CATEGORY_LABELS: Record<Category, string> = {
@@ -58,8 +68,16 @@ export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 
 /** Review criteria of the spec, shown to reviewers as a checklist. */
 export const REVIEW_CRITERIA = [
-  { key: "functionality", label: "Functionality", hint: "The app installs, its pages load, and it does what the listing says." },
-  { key: "security", label: "Security", hint: "Webhook signatures are verified; tokens and secrets are kept server-side." },
+  {
+    key: "functionality",
+    label: "Functionality",
+    hint: "The app installs, its pages load, and it does what the listing says.",
+  },
+  {
+    key: "security",
+    label: "Security",
+    hint: "Webhook signatures are verified; tokens and secrets are kept server-side.",
+  },
   { key: "scopes", label: "Scope appropriateness", hint: "Every requested scope is needed for a described feature." },
   { key: "quality", label: "Quality", hint: "Clear description, icon and screenshots." },
   { key: "policy", label: "Policy compliance", hint: "Handles business.data_erasure; no prohibited content." },

@@ -42,7 +42,11 @@ export const DEMO_APPS: DemoApp[] = [
       ["1.1.0", "Weight-based fees, and a free-delivery threshold you choose."],
     ],
     reviews: [
-      [5, "Set up our delivery zones in ten minutes. Customers finally see the right fee before paying.", "Thank you! Zones by postcode are coming next."],
+      [
+        5,
+        "Set up our delivery zones in ten minutes. Customers finally see the right fee before paying.",
+        "Thank you! Zones by postcode are coming next.",
+      ],
       [4, "Works well. I would like a per-zone minimum order."],
       [5, "The free delivery threshold raised our average basket."],
     ],
@@ -73,7 +77,11 @@ export const DEMO_APPS: DemoApp[] = [
       ["1.2.0", "A daily digest email at the time you choose."],
     ],
     reviews: [
-      [5, "The daily digest is the first thing I read in the morning.", "That is exactly what we built it for. Thanks!"],
+      [
+        5,
+        "The daily digest is the first thing I read in the morning.",
+        "That is exactly what we built it for. Thanks!",
+      ],
       [5, "Showed us that Tuesday lunch was worth opening for."],
       [4, "Clear figures. An export to CSV would be welcome."],
       [2, "The numbers took a day to appear after installing."],
@@ -107,25 +115,61 @@ export const DEMO_APPS: DemoApp[] = [
   },
 ];
 
-const SHOPS = ["Bakery Bloom", "Taco Stand", "Sushi Corner", "Soup Kitchen", "Juice Lab", "Curry House", "Bagel Bros", "Falafel Friends", "Ramen Republic", "Crêpe Corner", "Deli Deluxe"];
+const SHOPS = [
+  "Bakery Bloom",
+  "Taco Stand",
+  "Sushi Corner",
+  "Soup Kitchen",
+  "Juice Lab",
+  "Curry House",
+  "Bagel Bros",
+  "Falafel Friends",
+  "Ramen Republic",
+  "Crêpe Corner",
+  "Deli Deluxe",
+];
 
 /** Installs `app` on `shop` as a production installation made `daysAgo` days ago. */
 async function installOn(db: Database, env: Env, app: App, shop: Business, installedBy: string, daysAgo: number) {
-  const installation = await db.transaction(async (tx) => (await createInstallation(tx, env, { app, businessId: shop.id, scopes: app.approvedScopes, isTestInstall: false, installedBy })).installation);
-  await db.update(installations).set({ installedAt: new Date(now().getTime() - daysAgo * DAY) }).where(eq(installations.id, installation.id));
+  const installation = await db.transaction(
+    async (tx) =>
+      (
+        await createInstallation(tx, env, {
+          app,
+          businessId: shop.id,
+          scopes: app.approvedScopes,
+          isTestInstall: false,
+          installedBy,
+        })
+      ).installation,
+  );
+  await db
+    .update(installations)
+    .set({ installedAt: new Date(now().getTime() - daysAgo * DAY) })
+    .where(eq(installations.id, installation.id));
   return installation;
 }
 
-export async function seedMarketplaceDemo(db: Database, env: Env, input: { developerId: string; reviewerId: string; loyaltyStars: App; loyaltyShops: Business[] }) {
+export async function seedMarketplaceDemo(
+  db: Database,
+  env: Env,
+  input: { developerId: string; reviewerId: string; loyaltyStars: App; loyaltyShops: Business[] },
+) {
   const t = now().getTime();
   const shops: Business[] = [...input.loyaltyShops.filter((s) => s.name !== "Demo Bistro")];
-  for (const name of SHOPS) if (!shops.some((s) => s.name === name)) shops.push(await createBusiness(db, { name, isSandbox: false }));
+  for (const name of SHOPS)
+    if (!shops.some((s) => s.name === name)) shops.push(await createBusiness(db, { name, isSandbox: false }));
 
   // Loyalty Stars (installed by the seed on five shops): reviews from three of them, not from Demo Bistro
   const loyaltyInstalls = await db.select().from(installations).where(eq(installations.appId, input.loyaltyStars.id));
   const byShop = new Map(loyaltyInstalls.map((i) => [i.businessId, i]));
   const loyaltyReviews: [string, number, string, string?][] = [
-    ["Corner Café", 5, "Our regulars love the stamp card. Setup took five minutes.", "Thank you! Custom stamp designs are on the way."],
+    [
+      "Corner Café",
+      5,
+      "Our regulars love the stamp card. Setup took five minutes.",
+      "Thank you! Custom stamp designs are on the way.",
+    ],
     ["Green Grocer", 4, "Simple and it works. I would like to give double points on quiet days."],
     ["Noodle Bar", 3, "Good idea, but we went back to paper cards."],
   ];
@@ -182,10 +226,16 @@ export async function seedMarketplaceDemo(db: Database, env: Env, input: { devel
   const mailroom = published.get("mailroom-campaigns");
   if (bistro && mailroom) {
     const { id } = await installOn(db, env, mailroom, bistro, input.developerId, 40);
-    await db.transaction(async (tx) => uninstall(tx, (await tx.select().from(installations).where(eq(installations.id, id)))[0]));
+    await db.transaction(async (tx) =>
+      uninstall(tx, (await tx.select().from(installations).where(eq(installations.id, id)))[0]),
+    );
     await db
       .update(installations)
-      .set({ uninstalledAt: new Date(t - 12 * DAY), erasureScheduledAt: new Date(t - 10 * DAY), erasureDeliveredAt: new Date(t - 10 * DAY) })
+      .set({
+        uninstalledAt: new Date(t - 12 * DAY),
+        erasureScheduledAt: new Date(t - 10 * DAY),
+        erasureDeliveredAt: new Date(t - 10 * DAY),
+      })
       .where(eq(installations.id, id));
   }
 }

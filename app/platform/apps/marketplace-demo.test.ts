@@ -18,10 +18,13 @@ describe("demo marketplace", () => {
     const [{ replies }] = await sql`select count(*)::int as replies from app_reviews where reply_body is not null`;
     expect(replies).toBeGreaterThanOrEqual(4);
     // the demo merchant has Loyalty Stars installed for weeks and has not reviewed it: it is invited to
-    const [bistro] = await sql`select i.id from installations i join businesses b on b.id = i.business_id join apps a on a.id = i.app_id
+    const [bistro] =
+      await sql`select i.id from installations i join businesses b on b.id = i.business_id join apps a on a.id = i.app_id
       where b.name = 'Demo Bistro' and a.slug = 'loyalty-stars' and i.status = 'ACTIVE'`;
     expect(bistro).toBeTruthy();
-    expect(await sql`select 1 from app_reviews r join businesses b on b.id = r.business_id where b.name = 'Demo Bistro'`).toHaveLength(0);
+    expect(
+      await sql`select 1 from app_reviews r join businesses b on b.id = r.business_id where b.name = 'Demo Bistro'`,
+    ).toHaveLength(0);
     // and used Mailroom Campaigns for four weeks before removing it: "Previously installed", reviewable
     const [bistroId] = await sql`select id from businesses where name = 'Demo Bistro'`;
     const former = await previouslyInstalledApps(db, bistroId.id);

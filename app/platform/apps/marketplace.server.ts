@@ -39,7 +39,10 @@ function orderFor(sort: MarketSort): SQL[] {
 }
 
 /** A page of approved apps for the marketplace: filter by category, search by name, sorted. */
-export async function listMarketplaceCards(db: Db, filter: { category?: string; q?: string; sort?: MarketSort; limit?: number; offset?: number }) {
+export async function listMarketplaceCards(
+  db: Db,
+  filter: { category?: string; q?: string; sort?: MarketSort; limit?: number; offset?: number },
+) {
   const conditions = [eq(apps.status, "APPROVED")];
   if (filter.category) conditions.push(eq(apps.category, filter.category));
   if (filter.q) conditions.push(sql`${apps.name} ilike ${"%" + filter.q.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
@@ -61,9 +64,22 @@ export async function listMarketplaceCards(db: Db, filter: { category?: string; 
 
 export type MarketCard = ReturnType<typeof card>;
 
-function card(r: { ratingAvg: string | null; ratingCount: number; activeInstalls: number; publishedAt: Date | null } & Record<string, unknown>) {
+function card(
+  r: { ratingAvg: string | null; ratingCount: number; activeInstalls: number; publishedAt: Date | null } & Record<
+    string,
+    unknown
+  >,
+) {
   return {
-    ...(r as typeof r & { id: string; name: string; slug: string; description: string; category: string; iconUrl: string | null; developerName: string }),
+    ...(r as typeof r & {
+      id: string;
+      name: string;
+      slug: string;
+      description: string;
+      category: string;
+      iconUrl: string | null;
+      developerName: string;
+    }),
     rating: r.ratingAvg === null ? null : Number(r.ratingAvg),
     publishedAt: r.publishedAt?.toISOString() ?? null,
   };
@@ -84,7 +100,11 @@ export async function listStaffPicks(db: Db, limit = 8) {
 /** Each approved version with its release notes, newest first. */
 export async function listChangelog(db: Db, appId: string, limit = 20) {
   return db
-    .select({ version: appVersions.version, releaseNotes: appVersions.releaseNotes, approvedAt: appVersions.approvedAt })
+    .select({
+      version: appVersions.version,
+      releaseNotes: appVersions.releaseNotes,
+      approvedAt: appVersions.approvedAt,
+    })
     .from(appVersions)
     .where(eq(appVersions.appId, appId))
     .orderBy(desc(appVersions.approvedAt), desc(appVersions.id))

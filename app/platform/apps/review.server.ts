@@ -12,13 +12,21 @@ import type { Manifest } from "../extensions/manifest-schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 
-export const rejectSchema = z.object({ notes: z.string().trim().min(1, "is required: tell the developer what to change").max(5000) });
+export const rejectSchema = z.object({
+  notes: z.string().trim().min(1, "is required: tell the developer what to change").max(5000),
+});
 
 const inReview = or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true));
 
 export async function listReviewQueue(db: Db, page: { limit: number; offset: number }) {
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(apps).where(inReview).orderBy(asc(apps.submittedAt), asc(apps.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(apps)
+      .where(inReview)
+      .orderBy(asc(apps.submittedAt), asc(apps.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(apps).where(inReview),
   ]);
   return { rows, total };
@@ -49,17 +57,45 @@ export async function approveApp(db: Database, reviewerId: string, appId: string
     const gained = app.scopes.filter((s) => !app.approvedScopes.includes(s));
     const [approved] = await tx
       .update(apps)
-      .set({ status: "APPROVED", updateInReview: false, approvedScopes: app.scopes, publishedAt: app.publishedAt ?? t, reviewNotes: null, releaseNotes: null, updatedAt: t })
+      .set({
+        status: "APPROVED",
+        updateInReview: false,
+        approvedScopes: app.scopes,
+        publishedAt: app.publishedAt ?? t,
+        reviewNotes: null,
+        releaseNotes: null,
+        updatedAt: t,
+      })
       .where(eq(apps.id, appId))
       .returning();
     await syncManifest(tx, appId, (app.manifest as Manifest | null) ?? null);
-    await tx.insert(appVersions).values({ id: newId("ver"), appId, version: app.version, scopes: app.scopes, manifest: app.manifest, reviewerId, approvedAt: t, releaseNotes: app.releaseNotes });
-    await tx.update(installations).set({ isTestInstall: false }).where(and(eq(installations.appId, appId), eq(installations.isTestInstall, true), eq(installations.status, "ACTIVE")));
+    await tx.insert(appVersions).values({
+      id: newId("ver"),
+      appId,
+      version: app.version,
+      scopes: app.scopes,
+      manifest: app.manifest,
+      reviewerId,
+      approvedAt: t,
+      releaseNotes: app.releaseNotes,
+    });
+    await tx
+      .update(installations)
+      .set({ isTestInstall: false })
+      .where(
+        and(eq(installations.appId, appId), eq(installations.isTestInstall, true), eq(installations.status, "ACTIVE")),
+      );
     if (app.approvedScopes.length > 0 && gained.length > 0)
       await tx
         .update(installations)
         .set({ needsReConsent: true })
-        .where(and(eq(installations.appId, appId), eq(installations.status, "ACTIVE"), sql`not (${installations.scopes} @> ${textArray(app.scopes)})`));
+        .where(
+          and(
+            eq(installations.appId, appId),
+            eq(installations.status, "ACTIVE"),
+            sql`not (${installations.scopes} @> ${textArray(app.scopes)})`,
+          ),
+        );
     return approved;
   });
 }
@@ -69,7 +105,11 @@ export async function rejectApp(db: Database, appId: string, notes: string): Pro
   return db.transaction(async (tx) => {
     const app = await lockInReview(tx, appId);
     const change = app.status === "PENDING_REVIEW" ? { status: "DRAFT" as const } : { updateInReview: false };
-    const [rejected] = await tx.update(apps).set({ ...change, reviewNotes: notes, updatedAt: now() }).where(eq(apps.id, appId)).returning();
+    const [rejected] = await tx
+      .update(apps)
+      .set({ ...change, reviewNotes: notes, updatedAt: now() })
+      .where(eq(apps.id, appId))
+      .returning();
     return rejected;
   });
 }

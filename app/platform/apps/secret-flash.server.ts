@@ -14,11 +14,18 @@ export async function flashSecret(request: Request, env: Env, appId: string, sec
 export async function takeFlashedSecret(request: Request, env: Env, appId: string) {
   const session = await getSession(request, env);
   const value = session.get("newClientSecret") as { appId: string; secret: string } | undefined;
-  return { secret: value?.appId === appId ? value.secret : null, cookie: await sessionStorage(env).commitSession(session) };
+  return {
+    secret: value?.appId === appId ? value.secret : null,
+    cookie: await sessionStorage(env).commitSession(session),
+  };
 }
 
 /** The token and webhook secret of a new test install, shown once on the app page. */
-export async function flashTestInstall(request: Request, env: Env, value: { appId: string; accessToken: string; webhookSecret: string }) {
+export async function flashTestInstall(
+  request: Request,
+  env: Env,
+  value: { appId: string; accessToken: string; webhookSecret: string },
+) {
   const session = await getSession(request, env);
   session.flash("testInstall", value);
   return sessionStorage(env).commitSession(session);

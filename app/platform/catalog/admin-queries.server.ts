@@ -4,7 +4,16 @@
  */
 import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { orderItems, orders, orderStatusChanges, products, reviews, ORDER_SEARCH_TEXT, ORDER_STATUSES, type OrderStatus } from "../../../db/schema";
+import {
+  orderItems,
+  orders,
+  orderStatusChanges,
+  products,
+  reviews,
+  ORDER_SEARCH_TEXT,
+  ORDER_STATUSES,
+  type OrderStatus,
+} from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { countOf } from "./queries.server";
@@ -31,10 +40,16 @@ export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export { formatMoney } from "../core/money";
 
 /** Products of the business, newest first, optionally whose name contains q (case-insensitive). */
-export async function searchProducts(db: Db, businessId: string, options: { q?: string; page: number; pageSize?: number }) {
+export async function searchProducts(
+  db: Db,
+  businessId: string,
+  options: { q?: string; page: number; pageSize?: number },
+) {
   const size = options.pageSize ?? ADMIN_PAGE_SIZE;
   const q = options.q?.trim();
-  const where = q ? and(eq(products.businessId, businessId), ilike(products.name, `%${escapeLike(q)}%`)) : eq(products.businessId, businessId);
+  const where = q
+    ? and(eq(products.businessId, businessId), ilike(products.name, `%${escapeLike(q)}%`))
+    : eq(products.businessId, businessId);
   const [rows, [{ total }]] = await Promise.all([
     db
       .select()
@@ -50,14 +65,23 @@ export async function searchProducts(db: Db, businessId: string, options: { q?: 
 
 /** Number of orders per status (every status present, 0 when none) and in all. */
 export async function orderStatusCounts(db: Db, businessId: string) {
-  const rows = await db.select({ status: orders.status, n: count() }).from(orders).where(eq(orders.businessId, businessId)).groupBy(orders.status);
-  const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0])) as Record<OrderStatus, number>;
+  const rows = await db
+    .select({ status: orders.status, n: count() })
+    .from(orders)
+    .where(eq(orders.businessId, businessId))
+    .groupBy(orders.status);
+  const byStatus = Object.fromEntries(
+    ORDER_STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0]),
+  ) as Record<OrderStatus, number>;
   return { byStatus, all: rows.reduce((sum, r) => sum + r.n, 0) };
 }
 
 /** One order of the business with its lines and its status history (oldest first); 404 when not its. */
 export async function getOrderDetail(db: Db, businessId: string, orderId: string) {
-  const [order] = await db.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)));
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)));
   if (!order) throw new ApiError(404, "Order not found");
   const [items, history] = await Promise.all([
     db.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)),
@@ -134,7 +158,15 @@ export async function dailyOrders(db: Db, businessId: string, days = 30): Promis
 // created_at desc) for a status, (business_id, amount desc, id desc) for the amount sorts, and the
 // trigram index on ORDER_SEARCH_TEXT for the search.
 
-export { ORDER_SORTS, ORDER_SORT_LABELS, MIN_TEXT_SEARCH, orderFilterQuery, isFiltered, type OrderSort, type OrderFilter } from "./order-filter";
+export {
+  ORDER_SORTS,
+  ORDER_SORT_LABELS,
+  MIN_TEXT_SEARCH,
+  orderFilterQuery,
+  isFiltered,
+  type OrderSort,
+  type OrderFilter,
+} from "./order-filter";
 const MAX_SEARCH = 100;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -150,7 +182,10 @@ function isCalendarDate(s: string): boolean {
  * The orders list's filter from its query string (`q`, `status`, `from`, `to`, `sort`). Pages never
  * fail on a bad link: a value that cannot be used is left out and named in `notices`.
  */
-export function parseOrderFilter(params: URLSearchParams, timeZone: string): { filter: OrderFilter; notices: string[] } {
+export function parseOrderFilter(
+  params: URLSearchParams,
+  timeZone: string,
+): { filter: OrderFilter; notices: string[] } {
   const notices: string[] = [];
   const q = (params.get("q") ?? "").trim().slice(0, MAX_SEARCH);
   const rawStatus = params.get("status") ?? "";
@@ -173,7 +208,6 @@ export function parseOrderFilter(params: URLSearchParams, timeZone: string): { f
   const sort = (ORDER_SORTS as readonly string[]).includes(rawSort) ? (rawSort as OrderSort) : "newest";
   return { filter: { q, status, from, to, sort, timeZone }, notices };
 }
-
 
 /** The search's conditions: an order number, or text in the number, name, phone (also as digits) or e-mail. */
 function searchCondition(q: string): SQL | undefined {
@@ -241,7 +275,12 @@ export type OrderListRow = {
 };
 
 /** The two statements of searchOrders (a page, and the count of every match), also for EXPLAIN in tests. */
-export function searchOrderStatements(db: Db, businessId: string, filter: OrderFilter, options: { page: number; pageSize?: number }) {
+export function searchOrderStatements(
+  db: Db,
+  businessId: string,
+  filter: OrderFilter,
+  options: { page: number; pageSize?: number },
+) {
   const size = options.pageSize ?? ADMIN_PAGE_SIZE;
   const where = orderWhere(businessId, filter);
   return [
@@ -257,7 +296,12 @@ export function searchOrderStatements(db: Db, businessId: string, filter: OrderF
 }
 
 /** A page of the business's orders matching the filter, and how many match in all. */
-export async function searchOrders(db: Db, businessId: string, filter: OrderFilter, options: { page: number; pageSize?: number }) {
+export async function searchOrders(
+  db: Db,
+  businessId: string,
+  filter: OrderFilter,
+  options: { page: number; pageSize?: number },
+) {
   const [page, matches] = searchOrderStatements(db, businessId, filter, options);
   const [rows, total] = await Promise.all([
     page,
@@ -295,7 +339,12 @@ export type OrderExportRow = OrderListRow & {
  * Every order of the business matching the filter, in the filter's order, in batches read by
  * keyset (no offset, no long transaction), each with its local time in the business's zone.
  */
-export async function* ordersForExport(db: Db, businessId: string, filter: OrderFilter, batchSize = 500): AsyncGenerator<OrderExportRow[]> {
+export async function* ordersForExport(
+  db: Db,
+  businessId: string,
+  filter: OrderFilter,
+  batchSize = 500,
+): AsyncGenerator<OrderExportRow[]> {
   const where = orderWhere(businessId, filter);
   let after: { at: string; amount: number; id: string } | null = null;
   const byAmount = filter.sort === "amount_desc" || filter.sort === "amount_asc";
@@ -311,7 +360,10 @@ export async function* ordersForExport(db: Db, businessId: string, filter: Order
         : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
     }
     const rows: OrderExportRow[] = await db
-      .select({ ...exportColumns, localTime: sql<string>`to_char(${orders.createdAt} at time zone ${filter.timeZone}, 'YYYY-MM-DD HH24:MI')` })
+      .select({
+        ...exportColumns,
+        localTime: sql<string>`to_char(${orders.createdAt} at time zone ${filter.timeZone}, 'YYYY-MM-DD HH24:MI')`,
+      })
       .from(orders)
       .where(keyset ? and(where, keyset) : where)
       .orderBy(...orderSort(filter.sort))

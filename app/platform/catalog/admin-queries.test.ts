@@ -78,7 +78,8 @@ describe("searchProducts", () => {
     await createProduct(p.db, merchant.businessId, productSchema.parse({ name: "Apple Crumble", price: 500 }));
     await createProduct(p.db, other.businessId, productSchema.parse({ name: "Apple Tart", price: 500 }));
 
-    const names = async (q: string) => (await searchProducts(p.db, merchant.businessId, { q, page: 1 })).rows.map((r) => r.name).sort();
+    const names = async (q: string) =>
+      (await searchProducts(p.db, merchant.businessId, { q, page: 1 })).rows.map((r) => r.name).sort();
     expect(await names("apple")).toEqual(["Apple Crumble", "Apple_Pie"]);
     expect(await names("apple_")).toEqual(["Apple_Pie"]);
     expect(await names("50%")).toEqual(["Half 50% Off Pie"]);
@@ -89,7 +90,8 @@ describe("searchProducts", () => {
 
   it("pages 20 at a time, newest first", async () => {
     const shop = await p.register("MERCHANT");
-    for (let i = 0; i < 23; i++) await createProduct(p.db, shop.businessId, productSchema.parse({ name: `Item ${i}`, price: 100 + i }));
+    for (let i = 0; i < 23; i++)
+      await createProduct(p.db, shop.businessId, productSchema.parse({ name: `Item ${i}`, price: 100 + i }));
     const first = await searchProducts(p.db, shop.businessId, { page: 1 });
     const second = await searchProducts(p.db, shop.businessId, { page: 2 });
     expect(first.total).toBe(23);
@@ -110,26 +112,58 @@ describe("searchProducts", () => {
 });
 
 describe("updateBusinessSettings", () => {
-  const valid = { name: "Corner Café", address: "1 Main St", phone: "+1 555 0100", email: "Hello@Corner.example", currency: "eur", locale: "fr-FR", timezone: "Europe/Paris" };
+  const valid = {
+    name: "Corner Café",
+    address: "1 Main St",
+    phone: "+1 555 0100",
+    email: "Hello@Corner.example",
+    currency: "eur",
+    locale: "fr-FR",
+    timezone: "Europe/Paris",
+  };
 
   it("saves valid settings (currency upper-cased) and bumps updatedAt", async () => {
     const [before] = await p.db.select().from(businesses).where(eq(businesses.id, merchant.businessId));
     const row = await updateBusinessSettings(p.db, merchant.businessId, valid);
-    expect(row).toMatchObject({ name: "Corner Café", phone: "+1 555 0100", email: "hello@corner.example", currency: "EUR", locale: "fr-FR", timezone: "Europe/Paris" });
+    expect(row).toMatchObject({
+      name: "Corner Café",
+      phone: "+1 555 0100",
+      email: "hello@corner.example",
+      currency: "EUR",
+      locale: "fr-FR",
+      timezone: "Europe/Paris",
+    });
     expect(row.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
     const utc = await updateBusinessSettings(p.db, merchant.businessId, { ...valid, timezone: "UTC", locale: "en-us" });
     expect(utc).toMatchObject({ timezone: "UTC", locale: "en-US" });
   });
 
   it("rejects a bad currency, time zone, locale or e-mail with a 400 naming the field", async () => {
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, currency: "DOLLARS" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("currency") });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, currency: "US" })).rejects.toMatchObject({ status: 400 });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, currency: "XQQ" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("currency") });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, timezone: "Mars/Olympus_Mons" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("timezone") });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, timezone: "" })).rejects.toMatchObject({ status: 400 });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, locale: "english please" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("locale") });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, email: "not-an-email" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("email") });
-    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, name: "  " })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("name") });
+    await expect(
+      updateBusinessSettings(p.db, merchant.businessId, { ...valid, currency: "DOLLARS" }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("currency") });
+    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, currency: "US" })).rejects.toMatchObject(
+      { status: 400 },
+    );
+    await expect(
+      updateBusinessSettings(p.db, merchant.businessId, { ...valid, currency: "XQQ" }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("currency") });
+    await expect(
+      updateBusinessSettings(p.db, merchant.businessId, { ...valid, timezone: "Mars/Olympus_Mons" }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("timezone") });
+    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, timezone: "" })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      updateBusinessSettings(p.db, merchant.businessId, { ...valid, locale: "english please" }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("locale") });
+    await expect(
+      updateBusinessSettings(p.db, merchant.businessId, { ...valid, email: "not-an-email" }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("email") });
+    await expect(updateBusinessSettings(p.db, merchant.businessId, { ...valid, name: "  " })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("name"),
+    });
     // nothing was saved by the failed attempts
     const [row] = await p.db.select().from(businesses).where(eq(businesses.id, merchant.businessId));
     expect(row.currency).toBe("EUR");

@@ -17,7 +17,13 @@ export type BulkMoveResult =
   | { orderId: string; orderNumber: string; ok: true; to: OrderStatus }
   | { orderId: string; orderNumber: string | null; ok: false; message: string };
 
-export async function bulkMoveOrders(db: Database, businessId: string, orderIds: readonly string[], to: OrderStatus, actor = "merchant"): Promise<BulkMoveResult[]> {
+export async function bulkMoveOrders(
+  db: Database,
+  businessId: string,
+  orderIds: readonly string[],
+  to: OrderStatus,
+  actor = "merchant",
+): Promise<BulkMoveResult[]> {
   const ids = [...new Set(orderIds.filter((id) => typeof id === "string" && id.length > 0))];
   if (ids.length === 0) throw new ApiError(400, "Select at least one order");
   if (ids.length > MAX_BULK_MOVE) throw new ApiError(400, `Select at most ${MAX_BULK_MOVE} orders at once`);
@@ -45,4 +51,3 @@ export async function bulkMoveOrders(db: Database, businessId: string, orderIds:
   }
   return results;
 }
-

@@ -4,7 +4,17 @@
  * a test install has data to read (contract section 1).
  */
 import type { Db } from "../../../db/client";
-import { businesses, orderItems, orders, orderStatusChanges, pages, products, reviews, ORDER_STATUSES, type PageBlock } from "../../../db/schema";
+import {
+  businesses,
+  orderItems,
+  orders,
+  orderStatusChanges,
+  pages,
+  products,
+  reviews,
+  ORDER_STATUSES,
+  type PageBlock,
+} from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { eq } from "drizzle-orm";
@@ -36,7 +46,18 @@ const MENU: [name: string, category: string, price: number, description: string]
   ["Sparkling Water", "Drinks", 200, "500 ml"],
 ];
 
-const CUSTOMERS = ["Ana Silva", "Ben Carter", "Chloé Martin", "Dmitri Ivanov", "Emma Jones", "Farid Haddad", "Grace Lee", "Hugo Weber", "Isla Brown", "Jonas Berg"];
+const CUSTOMERS = [
+  "Ana Silva",
+  "Ben Carter",
+  "Chloé Martin",
+  "Dmitri Ivanov",
+  "Emma Jones",
+  "Farid Haddad",
+  "Grace Lee",
+  "Hugo Weber",
+  "Isla Brown",
+  "Jonas Berg",
+];
 const COMMENTS = [
   [5, "Absolutely delicious, will order again!"],
   [4, "Very good, arrived warm."],
@@ -50,12 +71,22 @@ const COMMENTS = [
   [5, "Lovely flavours."],
 ] as const;
 
-const slugify = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 export function defaultHomePage(businessName: string): PageBlock[] {
   return [
     { id: newId("blk", 12), kind: "builtin", type: "heading", settings: { text: `Welcome to ${businessName}` } },
-    { id: newId("blk", 12), kind: "builtin", type: "text", settings: { text: "Fresh food, made to order. Browse the menu and order for pickup or delivery." } },
+    {
+      id: newId("blk", 12),
+      kind: "builtin",
+      type: "text",
+      settings: { text: "Fresh food, made to order. Browse the menu and order for pickup or delivery." },
+    },
     { id: newId("blk", 12), kind: "builtin", type: "product-grid", settings: { limit: 8 } },
   ];
 }
@@ -116,9 +147,26 @@ export async function seedBusinessCatalog(db: Db, business: { id: string; name: 
       createdAt,
       updatedAt: createdAt,
     });
-    lines.forEach((p, k) => itemRows.push({ id: newId("itm"), orderId: id, productId: p.id, name: p.name, price: p.price, quantity: qty[k] }));
-    changeRows.push({ id: newId("osc"), orderId: id, fromStatus: null, toStatus: "PENDING", actor: "customer", createdAt });
-    if (status !== "PENDING") changeRows.push({ id: newId("osc"), orderId: id, fromStatus: "PENDING", toStatus: status, actor: "merchant", createdAt });
+    lines.forEach((p, k) =>
+      itemRows.push({ id: newId("itm"), orderId: id, productId: p.id, name: p.name, price: p.price, quantity: qty[k] }),
+    );
+    changeRows.push({
+      id: newId("osc"),
+      orderId: id,
+      fromStatus: null,
+      toStatus: "PENDING",
+      actor: "customer",
+      createdAt,
+    });
+    if (status !== "PENDING")
+      changeRows.push({
+        id: newId("osc"),
+        orderId: id,
+        fromStatus: "PENDING",
+        toStatus: status,
+        actor: "merchant",
+        createdAt,
+      });
   }
   await db.insert(orders).values(orderRows);
   await db.insert(orderItems).values(itemRows);
@@ -139,17 +187,50 @@ export async function seedBusinessCatalog(db: Db, business: { id: string; name: 
 
   const ts = new Date(t);
   await db.insert(pages).values([
-    { id: newId("pg"), businessId: business.id, slug: "home", title: "Home", isPublished: true, blocks: defaultHomePage(business.name), createdAt: ts, updatedAt: ts },
     {
-      id: newId("pg"), businessId: business.id, slug: "about", title: "About us", isPublished: true, createdAt: ts, updatedAt: ts,
+      id: newId("pg"),
+      businessId: business.id,
+      slug: "home",
+      title: "Home",
+      isPublished: true,
+      blocks: defaultHomePage(business.name),
+      createdAt: ts,
+      updatedAt: ts,
+    },
+    {
+      id: newId("pg"),
+      businessId: business.id,
+      slug: "about",
+      title: "About us",
+      isPublished: true,
+      createdAt: ts,
+      updatedAt: ts,
       blocks: [
         { id: newId("blk", 12), kind: "builtin", type: "heading", settings: { text: "Our story" } },
-        { id: newId("blk", 12), kind: "builtin", type: "text", settings: { text: `${business.name} has served the neighbourhood since 2012.` } },
+        {
+          id: newId("blk", 12),
+          kind: "builtin",
+          type: "text",
+          settings: { text: `${business.name} has served the neighbourhood since 2012.` },
+        },
       ],
     },
     {
-      id: newId("pg"), businessId: business.id, slug: "contact", title: "Contact", isPublished: true, createdAt: ts, updatedAt: ts,
-      blocks: [{ id: newId("blk", 12), kind: "builtin", type: "text", settings: { text: "Call us or drop by: we are open every day from 11:00 to 22:00." } }],
+      id: newId("pg"),
+      businessId: business.id,
+      slug: "contact",
+      title: "Contact",
+      isPublished: true,
+      createdAt: ts,
+      updatedAt: ts,
+      blocks: [
+        {
+          id: newId("blk", 12),
+          kind: "builtin",
+          type: "text",
+          settings: { text: "Call us or drop by: we are open every day from 11:00 to 22:00." },
+        },
+      ],
     },
   ]);
 }

@@ -29,9 +29,10 @@ export type OrderFilter = {
 };
 
 /** The filter as query parameters (set ones only), for links that keep it. */
-export function orderFilterQuery(f: Pick<OrderFilter, "q" | "status" | "from" | "to" | "sort">): Record<string, string | null> {
+export function orderFilterQuery(
+  f: Pick<OrderFilter, "q" | "status" | "from" | "to" | "sort">,
+): Record<string, string | null> {
   return { q: f.q || null, status: f.status, from: f.from, to: f.to, sort: f.sort === "newest" ? null : f.sort };
 }
 
 export const isFiltered = (f: OrderFilter) => Boolean(f.q || f.status || f.from || f.to);
-

@@ -40,7 +40,6 @@ export function csvCell(value: string | number | null | undefined): string {
 
 export const csvLine = (cells: (string | number | null | undefined)[]) => cells.map(csvCell).join(",") + "\r\n";
 
-
 /**
  * The CSV of every order matching the filter, as a stream of text chunks (one per batch of
  * orders), starting with a UTF-8 byte order mark so that spreadsheets read accented names right.

@@ -14,11 +14,22 @@ import { emitEvent } from "../events/emit.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
 import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
 
-const slugify = (s: string) => s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 60);
 
 export const productSchema = z.object({
   name: z.string().trim().min(1, "is required").max(120),
-  slug: z.string().trim().max(60).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and hyphens").optional(),
+  slug: z
+    .string()
+    .trim()
+    .max(60)
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and hyphens")
+    .optional(),
   description: z.string().trim().max(2000).default(""),
   price: z.number().int("must be a whole number of minor units (cents, yen, fils)").min(0).max(100_000_000),
   category: z.string().trim().max(60).default(""),
@@ -37,14 +48,18 @@ export type ProductInput = z.infer<typeof productSchema>;
 
 /** The business's currency: product events carry the price in its major units, as the App API does. */
 async function currencyOf(tx: Tx, businessId: string): Promise<string> {
-  const [row] = await tx.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId));
+  const [row] = await tx
+    .select({ currency: businesses.currency })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
   return row?.currency ?? "USD";
 }
 
 async function stockEvents(tx: Tx, before: Product | null, after: Product) {
   if (after.stock === null) return;
   const data = { productId: after.id, stock: after.stock, threshold: LOW_STOCK_THRESHOLD };
-  for (const type of stockEventTypes(before?.stock ?? null, after.stock)) await emitEvent(tx, { businessId: after.businessId, type, data });
+  for (const type of stockEventTypes(before?.stock ?? null, after.stock))
+    await emitEvent(tx, { businessId: after.businessId, type, data });
 }
 
 export async function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
@@ -53,9 +68,20 @@ export async function createProduct(db: Database, businessId: string, input: Pro
       const t = now();
       const [row] = await tx
         .insert(products)
-        .values({ id: newId("prd"), businessId, ...input, slug: input.slug || slugify(input.name) || newId("p", 8), createdAt: t, updatedAt: t })
+        .values({
+          id: newId("prd"),
+          businessId,
+          ...input,
+          slug: input.slug || slugify(input.name) || newId("p", 8),
+          createdAt: t,
+          updatedAt: t,
+        })
         .returning();
-      await emitEvent(tx, { businessId, type: "product.created", data: serializeProduct(row, await currencyOf(tx, businessId)) });
+      await emitEvent(tx, {
+        businessId,
+        type: "product.created",
+        data: serializeProduct(row, await currencyOf(tx, businessId)),
+      });
       await stockEvents(tx, null, row);
       return row;
     });
@@ -65,13 +91,30 @@ export async function createProduct(db: Database, businessId: string, input: Pro
   }
 }
 
-export async function updateProduct(db: Database, businessId: string, id: string, input: Partial<ProductInput>): Promise<Product> {
+export async function updateProduct(
+  db: Database,
+  businessId: string,
+  id: string,
+  input: Partial<ProductInput>,
+): Promise<Product> {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).for("update");
+      const [before] = await tx
+        .select()
+        .from(products)
+        .where(and(eq(products.businessId, businessId), eq(products.id, id)))
+        .for("update");
       if (!before) throw new ApiError(404, "Product not found");
-      const [row] = await tx.update(products).set({ ...input, updatedAt: now() }).where(eq(products.id, id)).returning();
-      await emitEvent(tx, { businessId, type: "product.updated", data: serializeProduct(row, await currencyOf(tx, businessId)) });
+      const [row] = await tx
+        .update(products)
+        .set({ ...input, updatedAt: now() })
+        .where(eq(products.id, id))
+        .returning();
+      await emitEvent(tx, {
+        businessId,
+        type: "product.updated",
+        data: serializeProduct(row, await currencyOf(tx, businessId)),
+      });
       await stockEvents(tx, before, row);
       return row;
     });
@@ -84,7 +127,10 @@ export async function updateProduct(db: Database, businessId: string, id: string
 /** Deletes a product (its reviews go with it; past orders keep their lines). */
 export async function deleteProduct(db: Database, businessId: string, id: string) {
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).returning({ id: products.id });
+    const [row] = await tx
+      .delete(products)
+      .where(and(eq(products.businessId, businessId), eq(products.id, id)))
+      .returning({ id: products.id });
     if (!row) throw new ApiError(404, "Product not found");
     await emitEvent(tx, { businessId, type: "product.deleted", data: { id } });
   });
@@ -96,11 +142,22 @@ export const reviewSchema = z.object({
   authorName: z.string().trim().min(1, "is required").max(80),
 });
 
-export async function createReview(db: Database, businessId: string, productId: string, input: z.infer<typeof reviewSchema>) {
+export async function createReview(
+  db: Database,
+  businessId: string,
+  productId: string,
+  input: z.infer<typeof reviewSchema>,
+) {
   return db.transaction(async (tx) => {
-    const [product] = await tx.select({ id: products.id }).from(products).where(and(eq(products.businessId, businessId), eq(products.id, productId)));
+    const [product] = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.businessId, businessId), eq(products.id, productId)));
     if (!product) throw new ApiError(404, "Product not found");
-    const [row] = await tx.insert(reviews).values({ id: newId("rev"), businessId, productId, ...input, createdAt: now() }).returning();
+    const [row] = await tx
+      .insert(reviews)
+      .values({ id: newId("rev"), businessId, productId, ...input, createdAt: now() })
+      .returning();
     await emitEvent(tx, { businessId, type: "review.created", data: serializeReview(row) });
     return row;
   });
@@ -108,7 +165,10 @@ export async function createReview(db: Database, businessId: string, productId: 
 
 export async function deleteReview(db: Database, businessId: string, id: string) {
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(reviews).where(and(eq(reviews.businessId, businessId), eq(reviews.id, id))).returning({ id: reviews.id });
+    const [row] = await tx
+      .delete(reviews)
+      .where(and(eq(reviews.businessId, businessId), eq(reviews.id, id)))
+      .returning({ id: reviews.id });
     if (!row) throw new ApiError(404, "Review not found");
     await emitEvent(tx, { businessId, type: "review.deleted", data: { id } });
   });

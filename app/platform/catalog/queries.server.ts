@@ -4,7 +4,16 @@
  */
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { businessCounts, orderItems, orders, pages, products, reviews, ORDER_STATUSES, type Order } from "../../../db/schema";
+import {
+  businessCounts,
+  orderItems,
+  orders,
+  pages,
+  products,
+  reviews,
+  ORDER_STATUSES,
+  type Order,
+} from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
@@ -14,8 +23,15 @@ import { toMajor } from "../core/money";
 type Page = { limit: number; offset: number };
 
 /** The business's row count of a table, kept by triggers (business_counts: the sum of its shards). */
-export async function countOf(db: Db, businessId: string, entity: "orders" | "products" | "reviews" | "pages"): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`coalesce(sum(${businessCounts.n}), 0)::int` }).from(businessCounts).where(and(eq(businessCounts.businessId, businessId), eq(businessCounts.entity, entity)));
+export async function countOf(
+  db: Db,
+  businessId: string,
+  entity: "orders" | "products" | "reviews" | "pages",
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${businessCounts.n}), 0)::int` })
+    .from(businessCounts)
+    .where(and(eq(businessCounts.businessId, businessId), eq(businessCounts.entity, entity)));
   return row?.n ?? 0;
 }
 
@@ -25,7 +41,13 @@ type Listed = typeof products | typeof reviews | typeof pages | typeof orders;
  * A page of a business's rows, newest first (createdAt, then id), and the business's total kept by
  * triggers, in one statement; the total is read on its own only when the page is empty.
  */
-async function pageOf<T extends Listed>(db: Db, table: T, entity: "orders" | "products" | "reviews" | "pages", businessId: string, page: Page) {
+async function pageOf<T extends Listed>(
+  db: Db,
+  table: T,
+  entity: "orders" | "products" | "reviews" | "pages",
+  businessId: string,
+  page: Page,
+) {
   // hand-written and read back with the columns' own mappings: the App API's hottest read (B1)
   const result = await db.execute<Record<string, unknown>>(sql`
     select ${sql.raw(selectColumns(table, "r"))}, (select sum(n) from business_counts where business_id = ${businessId} and entity = ${entity}) as "total"
@@ -40,13 +62,19 @@ export function listProducts(db: Db, businessId: string, page: Page) {
 }
 
 export async function getProduct(db: Db, businessId: string, id: string) {
-  const [row] = await db.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id)));
+  const [row] = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.businessId, businessId), eq(products.id, id)));
   if (!row) throw new ApiError(404, "Product not found");
   return row;
 }
 
 export async function getProductBySlug(db: Db, businessId: string, slug: string) {
-  const [row] = await db.select().from(products).where(and(eq(products.businessId, businessId), eq(products.slug, slug)));
+  const [row] = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.businessId, businessId), eq(products.slug, slug)));
   if (!row) throw new ApiError(404, "Product not found");
   return row;
 }
@@ -54,8 +82,22 @@ export async function getProductBySlug(db: Db, businessId: string, slug: string)
 /** Orders with their items, serialized. */
 export async function withItems(db: Db, rows: Order[]) {
   if (rows.length === 0) return [];
-  const items = await db.select().from(orderItems).where(inArray(orderItems.orderId, rows.map((o) => o.id))).orderBy(asc(orderItems.id));
-  return rows.map((o) => serializeOrder(o, items.filter((i) => i.orderId === o.id)));
+  const items = await db
+    .select()
+    .from(orderItems)
+    .where(
+      inArray(
+        orderItems.orderId,
+        rows.map((o) => o.id),
+      ),
+    )
+    .orderBy(asc(orderItems.id));
+  return rows.map((o) =>
+    serializeOrder(
+      o,
+      items.filter((i) => i.orderId === o.id),
+    ),
+  );
 }
 
 export async function listOrders(db: Db, businessId: string, page: Page, filter: { status?: string } = {}) {
@@ -65,14 +107,23 @@ export async function listOrders(db: Db, businessId: string, page: Page, filter:
   }
   const where = and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"]));
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(orders).where(where),
   ]);
   return { data: await withItems(db, rows), total };
 }
 
 export async function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
-  const [row] = await db.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, id)));
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.businessId, businessId), eq(orders.id, id)));
   if (!row) throw new ApiError(404, "Order not found");
   return row;
 }
@@ -87,7 +138,11 @@ export function listReviews(db: Db, businessId: string, page: Page) {
 }
 
 export async function reviewStats(db: Db, businessId: string) {
-  const rows = await db.select({ rating: reviews.rating, n: count() }).from(reviews).where(eq(reviews.businessId, businessId)).groupBy(reviews.rating);
+  const rows = await db
+    .select({ rating: reviews.rating, n: count() })
+    .from(reviews)
+    .where(eq(reviews.businessId, businessId))
+    .groupBy(reviews.rating);
   const distribution: Record<"1" | "2" | "3" | "4" | "5", number> = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
   let total = 0;
   let sum = 0;
@@ -104,7 +159,10 @@ export function listPages(db: Db, businessId: string, page: Page) {
 }
 
 export async function getPage(db: Db, businessId: string, slug: string) {
-  const [row] = await db.select().from(pages).where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
+  const [row] = await db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
   if (!row) throw new ApiError(404, "Page not found");
   return row;
 }
@@ -118,25 +176,43 @@ export async function dashboard(db: Db, businessId: string, currency: string) {
   const t = now();
   const todayStart = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
   const since = new Date(todayStart.getTime() - 29 * 24 * 3600 * 1000);
-  const [figures] = await db.execute<{ today_orders: number; today_revenue: number; month_orders: number; month_revenue: number }>(sql`
+  const [figures] = await db.execute<{
+    today_orders: number;
+    today_revenue: number;
+    month_orders: number;
+    month_revenue: number;
+  }>(sql`
     select count(*) filter (where created_at >= ${todayStart.toISOString()}::timestamptz)::int as today_orders,
            coalesce(sum(amount) filter (where created_at >= ${todayStart.toISOString()}::timestamptz and status <> 'CANCELLED'), 0)::int as today_revenue,
            count(*)::int as month_orders,
            coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as month_revenue
     from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz`);
-  const [paid] = await db.execute<{ n: number }>(sql`select count(*)::int as n from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz and status <> 'CANCELLED'`);
-  const byStatus = await db.select({ status: orders.status, n: count() }).from(orders).where(eq(orders.businessId, businessId)).groupBy(orders.status);
+  const [paid] = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz and status <> 'CANCELLED'`,
+  );
+  const byStatus = await db
+    .select({ status: orders.status, n: count() })
+    .from(orders)
+    .where(eq(orders.businessId, businessId))
+    .groupBy(orders.status);
   const top = await db.execute<{ product_id: string; name: string; quantity: number; revenue: number }>(sql`
     select i.product_id, min(i.name) as name, sum(i.quantity)::int as quantity, sum(i.quantity * i.price)::int as revenue
     from order_items i join orders o on o.id = i.order_id
     where o.business_id = ${businessId} and o.created_at >= ${since.toISOString()}::timestamptz and o.status <> 'CANCELLED'
     group by i.product_id order by quantity desc, revenue desc, i.product_id limit 5`);
-  const ordersByStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]));
+  const ordersByStatus = Object.fromEntries(
+    ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]),
+  );
   return {
     today: { orders: figures.today_orders, revenue: toMajor(figures.today_revenue, currency) },
     last30Days: { orders: figures.month_orders, revenue: toMajor(figures.month_revenue, currency) },
     averageOrderValue: paid.n ? toMajor(Math.round(figures.month_revenue / paid.n), currency) : 0,
     ordersByStatus,
-    topProducts: top.map((r) => ({ productId: r.product_id, name: r.name, quantity: r.quantity, revenue: toMajor(r.revenue, currency) })),
+    topProducts: top.map((r) => ({
+      productId: r.product_id,
+      name: r.name,
+      quantity: r.quantity,
+      revenue: toMajor(r.revenue, currency),
+    })),
   };
 }

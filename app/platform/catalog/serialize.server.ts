@@ -3,7 +3,18 @@ import type { Business, Order, OrderItem, Page, Product, Review } from "../../..
 import { toMajor } from "../core/money";
 
 export function serializeBusiness(b: Business) {
-  return { id: b.id, name: b.name, slug: b.slug, type: b.type, address: b.address, phone: b.phone, email: b.email, currency: b.currency, locale: b.locale, timezone: b.timezone };
+  return {
+    id: b.id,
+    name: b.name,
+    slug: b.slug,
+    type: b.type,
+    address: b.address,
+    phone: b.phone,
+    email: b.email,
+    currency: b.currency,
+    locale: b.locale,
+    timezone: b.timezone,
+  };
 }
 
 /** A product; its price in major units of the business's currency. */
@@ -39,7 +50,12 @@ export function serializeOrder(o: Order, items: OrderItem[]) {
     paymentStatus: o.paymentStatus,
     isGuest: o.isGuest,
     customer: { name: o.customerName, phone: o.customerPhone, email: o.customerEmail },
-    items: items.map((i) => ({ productId: i.productId, name: i.name, price: toMajor(i.price, o.currency), quantity: i.quantity })),
+    items: items.map((i) => ({
+      productId: i.productId,
+      name: i.name,
+      price: toMajor(i.price, o.currency),
+      quantity: i.quantity,
+    })),
     address: o.address,
     notes: o.notes,
     createdAt: o.createdAt.toISOString(),
@@ -48,7 +64,14 @@ export function serializeOrder(o: Order, items: OrderItem[]) {
 }
 
 export function serializeReview(r: Review) {
-  return { id: r.id, productId: r.productId, rating: r.rating, comment: r.comment, authorName: r.authorName, createdAt: r.createdAt.toISOString() };
+  return {
+    id: r.id,
+    productId: r.productId,
+    rating: r.rating,
+    comment: r.comment,
+    authorName: r.authorName,
+    createdAt: r.createdAt.toISOString(),
+  };
 }
 
 export function serializePage(p: Page) {
@@ -57,7 +80,13 @@ export function serializePage(p: Page) {
     slug: p.slug,
     title: p.title,
     isPublished: p.isPublished,
-    blocks: p.blocks.map((b) => ({ id: b.id, kind: b.kind, type: b.type, ...(b.kind === "app" ? { appId: b.appId } : {}), settings: b.settings })),
+    blocks: p.blocks.map((b) => ({
+      id: b.id,
+      kind: b.kind,
+      type: b.type,
+      ...(b.kind === "app" ? { appId: b.appId } : {}),
+      settings: b.settings,
+    })),
     updatedAt: p.updatedAt.toISOString(),
   };
 }

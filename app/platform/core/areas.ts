@@ -17,6 +17,7 @@ const SHARED_PATHS = ["/healthz", "/favicon.ico", "/robots.txt"];
 
 export function areaOf(path: string): Area {
   if (isStorefrontPath(path)) return "storefront";
-  if (isJsonPath(path) || SHARED_PATHS.includes(path) || SHARED_PREFIXES.some((p) => path.startsWith(p))) return "shared";
+  if (isJsonPath(path) || SHARED_PATHS.includes(path) || SHARED_PREFIXES.some((p) => path.startsWith(p)))
+    return "shared";
   return "platform";
 }

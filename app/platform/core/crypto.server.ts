@@ -1,13 +1,25 @@
 import { SignJWT, jwtVerify } from "jose";
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from "node:crypto";
 
 // ---- passwords: scrypt, a memory-hard function (N=2^15, r=8, p=1: 32 MiB per hash) ----
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 };
 
 function scryptAsync(password: string, salt: Buffer, params = SCRYPT): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, params.keylen, { N: params.N, r: params.r, p: params.p, maxmem: params.maxmem }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password,
+      salt,
+      params.keylen,
+      { N: params.N, r: params.r, p: params.p, maxmem: params.maxmem },
+      (err, key) => (err ? reject(err) : resolve(key)),
     ),
   );
 }
@@ -23,7 +35,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== "scrypt" || !salt || !key) return false;
   const expected = Buffer.from(key, "base64");
   const actual = await scryptAsync(password, Buffer.from(salt, "base64"), {
-    N: Number(n), r: Number(r), p: Number(p), keylen: expected.length, maxmem: SCRYPT.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    keylen: expected.length,
+    maxmem: SCRYPT.maxmem,
   });
   return timingSafeEqual(actual, expected);
 }
@@ -70,14 +86,33 @@ export function decrypt(sealed: string, key: Buffer): string {
 // ---- JWT, HS256 only, with jose (a maintained library; the algorithm is pinned) ----
 const hmacKey = (secret: string) => new TextEncoder().encode(secret);
 
-export async function signJwt(claims: Record<string, unknown>, secret: string, ttlSeconds: number, nowSeconds: number): Promise<string> {
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt(nowSeconds).setExpirationTime(nowSeconds + ttlSeconds).sign(hmacKey(secret));
+export async function signJwt(
+  claims: Record<string, unknown>,
+  secret: string,
+  ttlSeconds: number,
+  nowSeconds: number,
+): Promise<string> {
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + ttlSeconds)
+    .sign(hmacKey(secret));
 }
 
 /** Returns the claims of a valid, unexpired HS256 token (an `exp` is required), else null. */
-export async function verifyJwt(token: string, secret: string, nowSeconds: number, audience?: string): Promise<Record<string, unknown> | null> {
+export async function verifyJwt(
+  token: string,
+  secret: string,
+  nowSeconds: number,
+  audience?: string,
+): Promise<Record<string, unknown> | null> {
   try {
-    const { payload } = await jwtVerify(token, hmacKey(secret), { algorithms: ["HS256"], currentDate: new Date(nowSeconds * 1000), requiredClaims: ["exp"], ...(audience !== undefined ? { audience } : {}) });
+    const { payload } = await jwtVerify(token, hmacKey(secret), {
+      algorithms: ["HS256"],
+      currentDate: new Date(nowSeconds * 1000),
+      requiredClaims: ["exp"],
+      ...(audience !== undefined ? { audience } : {}),
+    });
     return payload as Record<string, unknown>;
   } catch {
     return null;

@@ -12,7 +12,10 @@ const boolString = z.enum(["true", "false"]).transform((v) => v === "true");
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
   PUBLIC_URL: z.string().url().optional(),
   STOREFRONT_URL: z.string().url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -63,8 +66,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   let sessionSecret = e.SESSION_SECRET;
   let encryptionKey = e.ENCRYPTION_KEY;
   if (isProduction) {
-    const missing = [!sessionSecret && "SESSION_SECRET", !encryptionKey && "ENCRYPTION_KEY", !e.DATABASE_URL && "DATABASE_URL", !e.STOREFRONT_URL && "STOREFRONT_URL"].filter(Boolean);
-    if (missing.length) throw new EnvError(`Invalid settings:\n${missing.map((m) => `  ${m}: required in production`).join("\n")}`);
+    const missing = [
+      !sessionSecret && "SESSION_SECRET",
+      !encryptionKey && "ENCRYPTION_KEY",
+      !e.DATABASE_URL && "DATABASE_URL",
+      !e.STOREFRONT_URL && "STOREFRONT_URL",
+    ].filter(Boolean);
+    if (missing.length)
+      throw new EnvError(`Invalid settings:\n${missing.map((m) => `  ${m}: required in production`).join("\n")}`);
   } else if (!sessionSecret || !encryptionKey) {
     const kept = keptSecrets(e.DATA_DIR);
     sessionSecret ??= kept.SESSION_SECRET;
@@ -106,11 +115,16 @@ function defaultStorefrontUrl(publicUrl: string): string {
 
 /** Both addresses are bare http(s) origins, and the storefront's host differs from the platform's. */
 function checkOrigins(publicUrl: string, storefrontUrl: string): string | null {
-  if (!storefrontUrl) return "STOREFRONT_URL: required when PUBLIC_URL is not on localhost or 127.0.0.1 (a host of its own for the storefront)";
-  for (const [name, value] of [["PUBLIC_URL", publicUrl], ["STOREFRONT_URL", storefrontUrl]] as const) {
+  if (!storefrontUrl)
+    return "STOREFRONT_URL: required when PUBLIC_URL is not on localhost or 127.0.0.1 (a host of its own for the storefront)";
+  for (const [name, value] of [
+    ["PUBLIC_URL", publicUrl],
+    ["STOREFRONT_URL", storefrontUrl],
+  ] as const) {
     const url = new URL(value);
     if (url.protocol !== "http:" && url.protocol !== "https:") return `${name}: must be an http(s) address`;
-    if (url.origin !== value) return `${name}: must be an origin only (scheme, host and port; no path, query or credentials)`;
+    if (url.origin !== value)
+      return `${name}: must be an origin only (scheme, host and port; no path, query or credentials)`;
   }
   if (new URL(publicUrl).hostname === new URL(storefrontUrl).hostname)
     return "STOREFRONT_URL: must have a different host from PUBLIC_URL (the storefront runs app scripts and must never see the platform's session)";
@@ -120,7 +134,10 @@ function checkOrigins(publicUrl: string, storefrontUrl: string): string | null {
 function keptSecrets(dataDir: string): { SESSION_SECRET: string; ENCRYPTION_KEY: string } {
   const file = path.join(dataDir, "secrets.json");
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
-  const secrets = { SESSION_SECRET: randomBytes(32).toString("base64url"), ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+  const secrets = {
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  };
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;

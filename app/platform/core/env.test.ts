@@ -15,7 +15,14 @@ const production = {
 describe("loadEnv", () => {
   it("applies the contract's defaults outside production", () => {
     const env = loadEnv({ ...base });
-    expect(env).toMatchObject({ port: 3000, publicUrl: "http://localhost:3000", storefrontUrl: "http://127.0.0.1:3000", appApiRateLimit: 60, outboundAllowPrivate: true, isProduction: false });
+    expect(env).toMatchObject({
+      port: 3000,
+      publicUrl: "http://localhost:3000",
+      storefrontUrl: "http://127.0.0.1:3000",
+      appApiRateLimit: 60,
+      outboundAllowPrivate: true,
+      isProduction: false,
+    });
     expect(env.encryptionKey).toHaveLength(32);
     expect(env.sessionSecret.length).toBeGreaterThanOrEqual(32);
     // generated secrets are kept: a second read gives the same ones
@@ -23,7 +30,9 @@ describe("loadEnv", () => {
   });
 
   it("requires secrets and a database in production, and keeps the guard on", () => {
-    expect(() => loadEnv({ ...base, NODE_ENV: "production" })).toThrow(/SESSION_SECRET: required in production[\s\S]*ENCRYPTION_KEY[\s\S]*DATABASE_URL/);
+    expect(() => loadEnv({ ...base, NODE_ENV: "production" })).toThrow(
+      /SESSION_SECRET: required in production[\s\S]*ENCRYPTION_KEY[\s\S]*DATABASE_URL/,
+    );
     const env = loadEnv({ ...production, STOREFRONT_URL: "https://shops.example-stores.com" });
     expect(env.outboundAllowPrivate).toBe(false);
     expect(env.storefrontUrl).toBe("https://shops.example-stores.com");
@@ -32,22 +41,38 @@ describe("loadEnv", () => {
   it("puts the storefront on a host of its own", () => {
     expect(() => loadEnv(production)).toThrow(/STOREFRONT_URL: required in production/);
     // same host, another port: one cookie jar, refused
-    expect(() => loadEnv({ ...production, STOREFRONT_URL: "https://apps.example.com:8443" })).toThrow(/STOREFRONT_URL: must have a different host/);
-    expect(() => loadEnv({ ...base, PUBLIC_URL: "http://127.0.0.1:4000", STOREFRONT_URL: "http://127.0.0.1:4001" })).toThrow(/STOREFRONT_URL/);
-    expect(() => loadEnv({ ...base, STOREFRONT_URL: "http://shop.test/s" })).toThrow(/STOREFRONT_URL: must be an origin only/);
+    expect(() => loadEnv({ ...production, STOREFRONT_URL: "https://apps.example.com:8443" })).toThrow(
+      /STOREFRONT_URL: must have a different host/,
+    );
+    expect(() =>
+      loadEnv({ ...base, PUBLIC_URL: "http://127.0.0.1:4000", STOREFRONT_URL: "http://127.0.0.1:4001" }),
+    ).toThrow(/STOREFRONT_URL/);
+    expect(() => loadEnv({ ...base, STOREFRONT_URL: "http://shop.test/s" })).toThrow(
+      /STOREFRONT_URL: must be an origin only/,
+    );
     // outside production the other loopback name is the default, whichever PUBLIC_URL names
     expect(loadEnv({ ...base, PUBLIC_URL: "http://127.0.0.1:4000" }).storefrontUrl).toBe("http://localhost:4000");
-    expect(() => loadEnv({ ...base, PUBLIC_URL: "http://platform.test" })).toThrow(/STOREFRONT_URL: required when PUBLIC_URL/);
+    expect(() => loadEnv({ ...base, PUBLIC_URL: "http://platform.test" })).toThrow(
+      /STOREFRONT_URL: required when PUBLIC_URL/,
+    );
   });
 
   it("names every invalid setting", () => {
     try {
-      loadEnv({ ...base, PORT: "abc", APP_API_RATE_LIMIT: "0", ENCRYPTION_KEY: "short", OUTBOUND_ALLOW_PRIVATE: "yes", DATABASE_URL: "mysql://x" });
+      loadEnv({
+        ...base,
+        PORT: "abc",
+        APP_API_RATE_LIMIT: "0",
+        ENCRYPTION_KEY: "short",
+        OUTBOUND_ALLOW_PRIVATE: "yes",
+        DATABASE_URL: "mysql://x",
+      });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(EnvError);
       const message = (e as Error).message;
-      for (const name of ["PORT", "APP_API_RATE_LIMIT", "ENCRYPTION_KEY", "OUTBOUND_ALLOW_PRIVATE", "DATABASE_URL"]) expect(message).toContain(name);
+      for (const name of ["PORT", "APP_API_RATE_LIMIT", "ENCRYPTION_KEY", "OUTBOUND_ALLOW_PRIVATE", "DATABASE_URL"])
+        expect(message).toContain(name);
     }
   });
 });

@@ -24,11 +24,23 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  */
 export function issueWords(issue: Issue): string {
   if (/^[a-z]/.test(issue.message)) return issue.message;
-  const i = issue as Issue & { origin?: string; minimum?: number | bigint; maximum?: number | bigint; expected?: string; input?: unknown; values?: unknown[]; format?: string };
+  const i = issue as Issue & {
+    origin?: string;
+    minimum?: number | bigint;
+    maximum?: number | bigint;
+    expected?: string;
+    input?: unknown;
+    values?: unknown[];
+    format?: string;
+  };
   switch (issue.code) {
     case "too_small":
-      if (i.origin === "string") return Number(i.minimum) <= 1 ? "is required" : `must be at least ${plural(Number(i.minimum), "character", "characters")}`;
-      if (i.origin === "array" || i.origin === "set") return Number(i.minimum) <= 1 ? "needs at least one choice" : `needs at least ${i.minimum} choices`;
+      if (i.origin === "string")
+        return Number(i.minimum) <= 1
+          ? "is required"
+          : `must be at least ${plural(Number(i.minimum), "character", "characters")}`;
+      if (i.origin === "array" || i.origin === "set")
+        return Number(i.minimum) <= 1 ? "needs at least one choice" : `needs at least ${i.minimum} choices`;
       return `must be at least ${i.minimum}`;
     case "too_big":
       if (i.origin === "string") return `must be at most ${plural(Number(i.maximum), "character", "characters")}`;
@@ -39,7 +51,11 @@ export function issueWords(issue: Issue): string {
     case "invalid_value":
       return `must be one of ${(i.values ?? []).map(String).join(", ")}`;
     case "invalid_format":
-      return i.format === "email" ? "must be an e-mail address" : i.format === "url" ? "must be a URL" : "is not in the expected format";
+      return i.format === "email"
+        ? "must be an e-mail address"
+        : i.format === "url"
+          ? "must be a URL"
+          : "is not in the expected format";
     case "not_multiple_of":
       return "must be a whole number";
     default:
@@ -80,7 +96,11 @@ export function zodFormErrors(error: z.ZodError, labels: FieldLabels): FormError
  * by hand as "field: words; field: words" are split and put next to their fields; `owners` maps
  * other messages to the field they are about (a taken slug); anything else is a form message.
  */
-export function messageFormErrors(message: string, labels: FieldLabels, owners: { test: RegExp; field: string }[] = []): FormErrors {
+export function messageFormErrors(
+  message: string,
+  labels: FieldLabels,
+  owners: { test: RegExp; field: string }[] = [],
+): FormErrors {
   const out: FormErrors = { fields: {}, form: [] };
   for (const owner of owners)
     if (owner.test.test(message) && owner.field in labels) {
@@ -90,14 +110,22 @@ export function messageFormErrors(message: string, labels: FieldLabels, owners: 
   for (const part of message.split("; ")) {
     const m = /^([A-Za-z][\w]*)(?:\.(\d+))?(?:\.[\w.]+)?: (.+)$/s.exec(part);
     if (m && m[1] in labels) {
-      if (!out.fields[m[1]]) out.fields[m[1]] = sentence(labelOf(labels, m[1]) + (m[2] !== undefined ? ` (line ${Number(m[2]) + 1})` : ""), m[3]);
+      if (!out.fields[m[1]])
+        out.fields[m[1]] = sentence(
+          labelOf(labels, m[1]) + (m[2] !== undefined ? ` (line ${Number(m[2]) + 1})` : ""),
+          m[3],
+        );
     } else out.form.push(part);
   }
   return out;
 }
 
 /** An ApiError thrown by a domain function as form errors (any other error is re-thrown). */
-export function apiFormErrors(e: unknown, labels: FieldLabels, owners: { test: RegExp; field: string }[] = []): FormErrors {
+export function apiFormErrors(
+  e: unknown,
+  labels: FieldLabels,
+  owners: { test: RegExp; field: string }[] = [],
+): FormErrors {
   if (!(e instanceof ApiError)) throw e;
   return messageFormErrors(e.message, labels, owners);
 }

@@ -36,7 +36,10 @@ export class JsonResponse extends Response {
 }
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const init = { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers } };
+  const init = {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  };
   return data === undefined ? new Response(null, init) : new JsonResponse(JSON.stringify(data), init);
 }
 
@@ -81,7 +84,8 @@ function jsonDepthExceeds(text: string, max: number): boolean {
  * Bodies the JSON fast path already read (runtime/json-routes.server.ts), by request: taken without
  * reading the stream again; null for one over the size limit.
  */
-export const readBodies = ((globalThis as { __readBodies?: WeakMap<Request, string | null> }).__readBodies ??= new WeakMap<Request, string | null>());
+export const readBodies = ((globalThis as { __readBodies?: WeakMap<Request, string | null> }).__readBodies ??=
+  new WeakMap<Request, string | null>());
 
 export async function readBodyText(request: Request): Promise<string> {
   const already = readBodies.get(request);
@@ -119,7 +123,8 @@ export async function readJson(request: Request, options: { optional?: boolean }
     if (options.optional) return {};
     throw new ApiError(400, "Request body must be a JSON document");
   }
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw new ApiError(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
+    throw new ApiError(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -127,7 +132,11 @@ export async function readJson(request: Request, options: { optional?: boolean }
     throw new ApiError(400, "Malformed JSON in request body");
   }
   // PostgreSQL text and jsonb cannot hold U+0000 or unpaired surrogates: refuse them here instead of failing in the database
-  if (hasUnstorableText(value)) throw new ApiError(400, "Strings in the request body may not contain NUL (\\u0000) or unpaired surrogate characters");
+  if (hasUnstorableText(value))
+    throw new ApiError(
+      400,
+      "Strings in the request body may not contain NUL (\\u0000) or unpaired surrogate characters",
+    );
   return value;
 }
 
@@ -159,7 +168,9 @@ export async function readForm(request: Request): Promise<FormData> {
   return form;
 }
 
-export type Handler = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response | object | null> | Response | object | null;
+export type Handler = (
+  args: LoaderFunctionArgs | ActionFunctionArgs,
+) => Promise<Response | object | null> | Response | object | null;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Maps anything a handler throws to the contract's error body. */
@@ -173,7 +184,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const { code, errno } = (e ?? {}) as { code?: string; errno?: string };
   const c = code ?? errno ?? "";
   return (
-    ["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(c) ||
+    [
+      "CONNECT_TIMEOUT",
+      "CONNECTION_CLOSED",
+      "CONNECTION_ENDED",
+      "CONNECTION_DESTROYED",
+      "ECONNREFUSED",
+      "ECONNRESET",
+      "EPIPE",
+      "ETIMEDOUT",
+      "ENOTFOUND",
+      "EHOSTUNREACH",
+    ].includes(c) ||
     /^08/.test(c) || // connection exception
     ["57P01", "57P02", "57P03", "53300"].includes(c) // admin shutdown, crash shutdown, cannot connect now, too many connections
   );
@@ -187,7 +209,9 @@ export function toErrorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) return errorResponse(400, describeZodError(error));
   if (isDatabaseUnavailable(error)) {
     console.error("[api] database unavailable:", (error as Error).message);
-    return errorResponse(503, "The service is briefly unavailable; try again shortly", { "Retry-After": String(DATABASE_RETRY_AFTER_S) });
+    return errorResponse(503, "The service is briefly unavailable; try again shortly", {
+      "Retry-After": String(DATABASE_RETRY_AFTER_S),
+    });
   }
   console.error("[api] unexpected error", error);
   return errorResponse(500, "Internal server error");
@@ -235,6 +259,8 @@ export function paginated<T>(data: T[], total: number, p: { page: number; limit:
 
 /** The loader and action of a JSON area's splat route: the contract's 404 body. */
 export const jsonNotFound = {
-  loader: ({ request }: LoaderFunctionArgs) => errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
-  action: ({ request }: ActionFunctionArgs) => errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
+  loader: ({ request }: LoaderFunctionArgs) =>
+    errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
+  action: ({ request }: ActionFunctionArgs) =>
+    errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
 };

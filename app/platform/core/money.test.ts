@@ -3,7 +3,15 @@ import { currencyExponent, formatMoney, parseMajorText, toMajor, toMajorText, to
 
 describe("money by currency (ISO 4217 exponents)", () => {
   it("knows the exponents: JPY 0, USD 2, KWD 3, and 2 for a code it does not list", () => {
-    expect([currencyExponent("JPY"), currencyExponent("USD"), currencyExponent("KWD"), currencyExponent("EUR"), currencyExponent("krw"), currencyExponent("BHD"), currencyExponent("XYZ")]).toEqual([0, 2, 3, 2, 0, 3, 2]);
+    expect([
+      currencyExponent("JPY"),
+      currencyExponent("USD"),
+      currencyExponent("KWD"),
+      currencyExponent("EUR"),
+      currencyExponent("krw"),
+      currencyExponent("BHD"),
+      currencyExponent("XYZ"),
+    ]).toEqual([0, 2, 3, 2, 0, 3, 2]);
   });
 
   it("converts minor units to major and back by the exponent", () => {
@@ -15,7 +23,12 @@ describe("money by currency (ISO 4217 exponents)", () => {
     expect(toMinor(12.5, "USD")).toBe(1250);
     expect(toMinor(1.234, "KWD")).toBe(1234);
     expect(toMinor(0.29, "USD")).toBe(29);
-    for (const [currency, minor] of [["JPY", 987654], ["USD", 100_000_001], ["KWD", 1_000_999]] as const) expect(toMinor(toMajor(minor, currency), currency)).toBe(minor);
+    for (const [currency, minor] of [
+      ["JPY", 987654],
+      ["USD", 100_000_001],
+      ["KWD", 1_000_999],
+    ] as const)
+      expect(toMinor(toMajor(minor, currency), currency)).toBe(minor);
   });
 
   it("formats with the currency's decimals", () => {
@@ -25,7 +38,11 @@ describe("money by currency (ISO 4217 exponents)", () => {
     expect(formatMoney(150000, "JPY", "ja-JP")).toBe("￥150,000");
     expect(formatMoney(1250, "USD", "not a locale!")).toBe("$12.50");
     expect(formatMoney(1234, "??", "en-US")).toBe("12.34 ??");
-    expect([toMajorText(1500, "JPY"), toMajorText(1250, "USD"), toMajorText(1234, "KWD")]).toEqual(["1500", "12.50", "1.234"]);
+    expect([toMajorText(1500, "JPY"), toMajorText(1250, "USD"), toMajorText(1234, "KWD")]).toEqual([
+      "1500",
+      "12.50",
+      "1.234",
+    ]);
   });
 
   it("reads what a person typed, refusing more decimals than the currency has", () => {
@@ -34,7 +51,10 @@ describe("money by currency (ISO 4217 exponents)", () => {
     expect(parseMajorText("1.234", "KWD")).toEqual({ ok: true, minor: 1234 });
     expect(parseMajorText("1500.00", "JPY")).toEqual({ ok: true, minor: 1500 });
     expect(parseMajorText("12.5", "JPY")).toEqual({ ok: false, problem: "must be a whole number in JPY, like 1500" });
-    expect(parseMajorText("1.2345", "KWD")).toEqual({ ok: false, problem: "must have at most 3 decimals in KWD, like 12.500" });
+    expect(parseMajorText("1.2345", "KWD")).toEqual({
+      ok: false,
+      problem: "must have at most 3 decimals in KWD, like 12.500",
+    });
     expect(parseMajorText("abc", "USD")).toEqual({ ok: false, problem: "must be a number like 12.50" });
   });
 });

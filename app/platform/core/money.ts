@@ -9,11 +9,34 @@
 /** ISO 4217 currencies whose minor unit is not a hundredth (every other code has 2 decimals). */
 const EXPONENTS: Readonly<Record<string, number>> = {
   // no minor unit
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
   // thousandths
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
   // ten-thousandths (units of account)
-  CLF: 4, UYW: 4,
+  CLF: 4,
+  UYW: 4,
 };
 
 /** The number of decimals of the currency's minor unit (ISO 4217): JPY 0, USD 2, KWD 3; 2 for a code it does not list. */
@@ -42,14 +65,24 @@ export function toMajorText(minor: number, currency: string): string {
  * A decimal a person typed (e.g. a product's price: "12.50", "1500", "1.234") -> minor units, or why
  * not: more decimals than the currency has is refused rather than rounded away.
  */
-export function parseMajorText(text: string, currency: string): { ok: true; minor: number } | { ok: false; problem: string } {
+export function parseMajorText(
+  text: string,
+  currency: string,
+): { ok: true; minor: number } | { ok: false; problem: string } {
   const exponent = currencyExponent(currency);
   const example = exponentExample(exponent);
   const t = text.trim();
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t) || !Number.isFinite(Number(t))) return { ok: false, problem: `must be a number like ${example}` };
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t) || !Number.isFinite(Number(t)))
+    return { ok: false, problem: `must be a number like ${example}` };
   const decimals = t.includes(".") ? t.length - t.indexOf(".") - 1 : 0;
   if (decimals > exponent && /[1-9]/.test(t.slice(t.indexOf(".") + 1 + exponent)))
-    return { ok: false, problem: exponent === 0 ? `must be a whole number in ${currency.toUpperCase()}, like ${example}` : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}` };
+    return {
+      ok: false,
+      problem:
+        exponent === 0
+          ? `must be a whole number in ${currency.toUpperCase()}, like ${example}`
+          : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}`,
+    };
   return { ok: true, minor: toMinor(Number(t), currency) };
 }
 
@@ -83,7 +116,12 @@ function makeFormatter(locale: string, currency: string): (minor: number) => str
   const digits = currencyExponent(currency);
   for (const loc of [locale, "en-US"]) {
     try {
-      const nf = new Intl.NumberFormat(loc, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+      const nf = new Intl.NumberFormat(loc, {
+        style: "currency",
+        currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
       return (minor: number) => nf.format(toMajor(minor, currency));
     } catch {
       // try the next locale, then plain digits

@@ -21,7 +21,12 @@ type Fields = z.ZodObject;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What one operation declares besides its handler. */
-export type OperationSpec<P extends Fields | undefined = Fields | undefined, Q extends Fields | undefined = Fields | undefined, H extends Fields | undefined = Fields | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> = {
+export type OperationSpec<
+  P extends Fields | undefined = Fields | undefined,
+  Q extends Fields | undefined = Fields | undefined,
+  H extends Fields | undefined = Fields | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> = {
   summary: string;
   /** More words for the document (the scope sentence is added by the area). */
   description?: string;
@@ -69,7 +74,8 @@ function shapeKeys(schema: Fields): string[] {
 
 function validate<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ApiError(400, where ? `${where} ${describeZodError(result.error)}` : describeZodError(result.error));
+  if (!result.success)
+    throw new ApiError(400, where ? `${where} ${describeZodError(result.error)}` : describeZodError(result.error));
   return result.data;
 }
 
@@ -78,7 +84,11 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, where?: string
  * naming the field (from `describeZodError`), 413 for a body over 1 MiB; nothing is read that is
  * not declared (an operation without a body never reads the stream).
  */
-export async function readInput(spec: OperationSpec, request: Request, routeParams: Record<string, string | undefined>) {
+export async function readInput(
+  spec: OperationSpec,
+  request: Request,
+  routeParams: Record<string, string | undefined>,
+) {
   const params = spec.params ? validate(spec.params, routeParams) : routeParams;
   let url: URL | undefined;
   const page = spec.page ? parsePagination((url ??= new URL(request.url)), spec.page) : undefined;
@@ -116,7 +126,10 @@ export function operationId(method: Method, path: string): string {
 export const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -171,22 +184,51 @@ export function openApiPaths(
       if (!spec) continue;
       const op: DeclaredOperation = { method, path: route.path, caller: route.caller, spec };
       const id = operationId(method, route.path);
-      const parameters = [...parametersOf("path", spec.params, pathParamNames(route.path)), ...parametersOf("query", spec.query, []), ...parametersOf("header", spec.headers, [])];
+      const parameters = [
+        ...parametersOf("path", spec.params, pathParamNames(route.path)),
+        ...parametersOf("query", spec.query, []),
+        ...parametersOf("header", spec.headers, []),
+      ];
       if (spec.page)
         parameters.push(
-          { name: "page", in: "query", required: false, description: "Page number, from 1", schema: { type: "integer", minimum: 1, default: 1 } },
-          { name: "limit", in: "query", required: false, description: `Page size; above ${spec.page.max} it is clamped to ${spec.page.max}`, schema: { type: "integer", minimum: 1, default: spec.page.limit } },
+          {
+            name: "page",
+            in: "query",
+            required: false,
+            description: "Page number, from 1",
+            schema: { type: "integer", minimum: 1, default: 1 },
+          },
+          {
+            name: "limit",
+            in: "query",
+            required: false,
+            description: `Page size; above ${spec.page.max} it is clamped to ${spec.page.max}`,
+            schema: { type: "integer", minimum: 1, default: spec.page.limit },
+          },
         );
       const responses: Record<string, unknown> = {
         [spec.answer.status]: {
           description: spec.answer.description ?? "OK",
           ...(area.answerHeaders ? { headers: area.answerHeaders } : {}),
-          ...(spec.answer.schema ? { content: { [spec.answer.mediaType ?? "application/json"]: { schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output") } } } : {}),
+          ...(spec.answer.schema
+            ? {
+                content: {
+                  [spec.answer.mediaType ?? "application/json"]: {
+                    schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output"),
+                  },
+                },
+              }
+            : {}),
         },
       };
-      const errorBody = spec.errorSchema ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output") : { $ref: "#/components/schemas/Error" };
+      const errorBody = spec.errorSchema
+        ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output")
+        : { $ref: "#/components/schemas/Error" };
       for (const status of [...new Set([...spec.errors, ...area.extraErrors(op)])].sort())
-        responses[status] = { description: area.errorText[status] ?? "Error", content: { "application/json": { schema: errorBody } } };
+        responses[status] = {
+          description: area.errorText[status] ?? "Error",
+          content: { "application/json": { schema: errorBody } },
+        };
       if (!spec.errorSchema) named.set("Error", "output");
       const description = [spec.description, area.describe(op)].filter(Boolean).join(" ");
       (paths[route.path] ??= {})[method.toLowerCase()] = {
@@ -195,7 +237,18 @@ export function openApiPaths(
         operationId: id,
         ...area.operationFields(op),
         ...(parameters.length ? { parameters } : {}),
-        ...(spec.body ? { requestBody: { required: !spec.bodyOptional, content: { [spec.bodyMediaType ?? "application/json"]: { schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") } } } } : {}),
+        ...(spec.body
+          ? {
+              requestBody: {
+                required: !spec.bodyOptional,
+                content: {
+                  [spec.bodyMediaType ?? "application/json"]: {
+                    schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input"),
+                  },
+                },
+              },
+            }
+          : {}),
         responses,
       };
     }
@@ -211,7 +264,13 @@ export function openApiPaths(
  */
 function componentsFor(used: Map<string, "input" | "output">) {
   const generate = (io: "input" | "output") =>
-    (z.toJSONSchema(z.globalRegistry, { uri: (name) => `#/components/schemas/${name}`, unrepresentable: "any", io }) as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    (
+      z.toJSONSchema(z.globalRegistry, {
+        uri: (name) => `#/components/schemas/${name}`,
+        unrepresentable: "any",
+        io,
+      }) as { schemas: Record<string, Record<string, unknown>> }
+    ).schemas;
   const generated = { input: generate("input"), output: generate("output") };
   const out: Record<string, Record<string, unknown>> = {};
   const modes = new Map<string, "input" | "output">();
@@ -221,11 +280,16 @@ function componentsFor(used: Map<string, "input" | "output">) {
     const { $schema: _s, $id: _i, ...rest } = generated[io][name];
     out[name] = rest;
     JSON.stringify(rest, (key, value) => {
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) visit(value.slice("#/components/schemas/".length), io);
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/"))
+        visit(value.slice("#/components/schemas/".length), io);
       return value;
     });
   };
   for (const [name, io] of used) if (io === "output") visit(name, io);
   for (const [name, io] of used) if (io === "input") visit(name, io);
-  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map((k) => [k, out[k]]),
+  );
 }

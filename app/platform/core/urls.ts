@@ -48,6 +48,8 @@ export function exactOrigin(value: unknown): string | null {
  * already exactly a serialised origin is dropped, not repaired (stored origins: a bad row cannot widen the policy).
  */
 export function policySources(values: readonly unknown[], options: { exactOnly?: boolean } = {}): string[] {
-  const origins = options.exactOnly ? values.filter((v): v is string => typeof v === "string" && exactOrigin(v) === v) : values.map(exactOrigin).filter((o): o is string => o !== null);
+  const origins = options.exactOnly
+    ? values.filter((v): v is string => typeof v === "string" && exactOrigin(v) === v)
+    : values.map(exactOrigin).filter((o): o is string => o !== null);
   return [...new Set(origins)].sort();
 }

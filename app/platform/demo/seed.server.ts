@@ -16,7 +16,13 @@ import { now } from "../core/clock.server";
 import { seedMarketplaceDemo } from "../apps/marketplace-demo.server";
 
 export const DEMO_LOGINS = [
-  { role: "MERCHANT", email: "merchant@demo.test", password: "demo-merchant-1", name: "Maria Rossi", businessName: "Demo Bistro" },
+  {
+    role: "MERCHANT",
+    email: "merchant@demo.test",
+    password: "demo-merchant-1",
+    name: "Maria Rossi",
+    businessName: "Demo Bistro",
+  },
   { role: "DEVELOPER", email: "developer@demo.test", password: "demo-developer-1", name: "Dev Demo" },
   { role: "REVIEWER", email: "reviewer@demo.test", password: "demo-reviewer-1", name: "Rita Reviewer" },
 ] as const;
@@ -47,22 +53,45 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   });
   await submitApp(db, dev.id, app.id);
   const approved = await approveApp(db, rev.id, app.id);
-  const shops = [bistro, ...(await Promise.all(["Corner Café", "Noodle Bar", "Green Grocer", "Pizza Piazza"].map((name) => createBusiness(db, { name, isSandbox: false }))))];
+  const shops = [
+    bistro,
+    ...(await Promise.all(
+      ["Corner Café", "Noodle Bar", "Green Grocer", "Pizza Piazza"].map((name) =>
+        createBusiness(db, { name, isSandbox: false }),
+      ),
+    )),
+  ];
   const t = now().getTime();
   const installedDaysAgo = [26, 21, 14, 9, 3];
   for (const [i, shop] of shops.entries()) {
     const installation = await db.transaction(async (tx) => {
-      const { installation } = await createInstallation(tx, env, { app: approved, businessId: shop.id, scopes: approved.approvedScopes, isTestInstall: false, installedBy: dev.id });
+      const { installation } = await createInstallation(tx, env, {
+        app: approved,
+        businessId: shop.id,
+        scopes: approved.approvedScopes,
+        isTestInstall: false,
+        installedBy: dev.id,
+      });
       await issueAccessToken(tx, installation);
       return installation;
     });
-    await db.update(installations).set({ installedAt: new Date(t - installedDaysAgo[i] * DAY) }).where(eq(installations.id, installation.id));
+    await db
+      .update(installations)
+      .set({ installedAt: new Date(t - installedDaysAgo[i] * DAY) })
+      .where(eq(installations.id, installation.id));
     if (shop.name === "Noodle Bar") {
       await db.transaction(async (tx) => {
         const [row] = await tx.select().from(installations).where(eq(installations.id, installation.id));
         await uninstall(tx, row);
       });
-      await db.update(installations).set({ uninstalledAt: new Date(t - 6 * DAY), erasureScheduledAt: new Date(t - 4 * DAY), erasureDeliveredAt: new Date(t - 4 * DAY) }).where(eq(installations.id, installation.id));
+      await db
+        .update(installations)
+        .set({
+          uninstalledAt: new Date(t - 6 * DAY),
+          erasureScheduledAt: new Date(t - 4 * DAY),
+          erasureDeliveredAt: new Date(t - 4 * DAY),
+        })
+        .where(eq(installations.id, installation.id));
     }
   }
   // 30 days of delivery history (the daily rollup the analytics read)
@@ -75,6 +104,11 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   });
   await db.insert(webhookDailyStats).values(rows);
   // more apps in more categories, with reviews, replies, a changelog and staff picks (issue 20)
-  await seedMarketplaceDemo(db, env, { developerId: dev.id, reviewerId: rev.id, loyaltyStars: approved, loyaltyShops: shops });
+  await seedMarketplaceDemo(db, env, {
+    developerId: dev.id,
+    reviewerId: rev.id,
+    loyaltyStars: approved,
+    loyaltyShops: shops,
+  });
   return true;
 }

@@ -61,7 +61,11 @@ function hasListener(db: Db, appId: string): Promise<boolean> {
 /** Whether a `storefront-apps listen` session is connected for the app now (no cache; the portal shows it). */
 export async function isListening(db: Db, appId: string): Promise<boolean> {
   const fresh = new Date(now().getTime() - LISTENER_STALE_MS);
-  const rows = await db.select({ id: appListeners.id }).from(appListeners).where(and(eq(appListeners.appId, appId), gt(appListeners.heartbeatAt, fresh))).limit(1);
+  const rows = await db
+    .select({ id: appListeners.id })
+    .from(appListeners)
+    .where(and(eq(appListeners.appId, appId), gt(appListeners.heartbeatAt, fresh)))
+    .limit(1);
   return rows.length > 0;
 }
 
@@ -77,19 +81,33 @@ export async function relayIfListening(db: Db, request: RelayRequest): Promise<O
   if (!(await hasListener(db, request.appId))) return null;
   const started = Date.now();
   const id = newId("rly");
-  await db.insert(relayCalls).values({ id, appId: request.appId, kind: request.kind, path: request.path, headers: request.headers, body: request.body, expiresAt: new Date(now().getTime() + request.timeoutMs) });
+  await db.insert(relayCalls).values({
+    id,
+    appId: request.appId,
+    kind: request.kind,
+    path: request.path,
+    headers: request.headers,
+    body: request.body,
+    expiresAt: new Date(now().getTime() + request.timeoutMs),
+  });
   await db.execute(sql`select pg_notify(${RELAY_CHANNEL}, ${request.appId})`);
   const deadline = started + request.timeoutMs;
   let nextCheck = started + UNCLAIMED_CHECK_MS;
   try {
     while (Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, POLL_MS));
-      const [row] = await db.select({ status: relayCalls.status, answerStatus: relayCalls.answerStatus, answerBody: relayCalls.answerBody }).from(relayCalls).where(eq(relayCalls.id, id));
+      const [row] = await db
+        .select({ status: relayCalls.status, answerStatus: relayCalls.answerStatus, answerBody: relayCalls.answerBody })
+        .from(relayCalls)
+        .where(eq(relayCalls.id, id));
       if (row?.status === "PENDING" && Date.now() >= nextCheck) {
         // not claimed yet: if the listener is gone (the CLI stopped within the cache's second), take the call back and send it as usual
         nextCheck = Date.now() + 1_000;
         if (!(await isListening(db, request.appId))) {
-          const taken = await db.delete(relayCalls).where(and(eq(relayCalls.id, id), eq(relayCalls.status, "PENDING"))).returning({ id: relayCalls.id });
+          const taken = await db
+            .delete(relayCalls)
+            .where(and(eq(relayCalls.id, id), eq(relayCalls.status, "PENDING")))
+            .returning({ id: relayCalls.id });
           if (taken.length) {
             listenerCache.delete(request.appId);
             return null;
@@ -100,16 +118,38 @@ export async function relayIfListening(db: Db, request: RelayRequest): Promise<O
         const status = row.answerStatus ?? 0;
         const body = row.answerBody ?? "";
         const ok = status >= 200 && status < 300;
-        return { ok, statusCode: status || null, durationMs: Date.now() - started, body, bodyExcerpt: body.slice(0, 500), error: ok ? undefined : status ? `relayed: local server answered ${status}` : "relayed: the local server could not be reached" };
+        return {
+          ok,
+          statusCode: status || null,
+          durationMs: Date.now() - started,
+          body,
+          bodyExcerpt: body.slice(0, 500),
+          error: ok
+            ? undefined
+            : status
+              ? `relayed: local server answered ${status}`
+              : "relayed: the local server could not be reached",
+        };
       }
     }
-    return { ok: false, statusCode: null, durationMs: Date.now() - started, error: `relayed: no answer from the listener within ${request.timeoutMs} ms` };
+    return {
+      ok: false,
+      statusCode: null,
+      durationMs: Date.now() - started,
+      error: `relayed: no answer from the listener within ${request.timeoutMs} ms`,
+    };
   } finally {
     await db.delete(relayCalls).where(eq(relayCalls.id, id));
   }
 }
 
-export type RelayedCall = { callId: string; kind: "webhook" | "hook"; path: string; headers: Record<string, string>; body: string };
+export type RelayedCall = {
+  callId: string;
+  kind: "webhook" | "hook";
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+};
 
 /** Claims the app's waiting calls for one listener (each goes to one listener once). */
 export async function claimCalls(db: Db, appId: string): Promise<RelayedCall[]> {
@@ -122,7 +162,12 @@ export async function claimCalls(db: Db, appId: string): Promise<RelayedCall[]> 
 }
 
 /** The listener's answer; false when the call is unknown, of another app, or already over. */
-export async function answerCall(db: Db, appId: string, callId: string, answer: { status: number; body: string }): Promise<boolean> {
+export async function answerCall(
+  db: Db,
+  appId: string,
+  callId: string,
+  answer: { status: number; body: string },
+): Promise<boolean> {
   const rows = await db
     .update(relayCalls)
     .set({ status: "ANSWERED", answerStatus: answer.status, answerBody: answer.body })
@@ -135,23 +180,34 @@ export async function answerCall(db: Db, appId: string, callId: string, answer: 
  * Opens a listener for the stream's lifetime: registers it, wakes on NOTIFY (and a heartbeat
  * timer as a safety net), and hands every claimed call to `send`. Returns the close function.
  */
-export async function openListener(db: Database, appId: string, accountId: string, send: (event: string, data: unknown) => void): Promise<() => Promise<void>> {
+export async function openListener(
+  db: Database,
+  appId: string,
+  accountId: string,
+  send: (event: string, data: unknown) => void,
+): Promise<() => Promise<void>> {
   const id = newId("lsn");
   await db.delete(appListeners).where(lt(appListeners.heartbeatAt, new Date(now().getTime() - LISTENER_STALE_MS)));
   await db.insert(appListeners).values({ id, appId, accountId, heartbeatAt: now() });
   let closed = false;
   let pumping = Promise.resolve();
   const pump = () =>
-    (pumping = pumping.then(async () => {
-      if (closed) return;
-      for (const call of await claimCalls(db, appId)) send("call", call);
-    }).catch(() => {}));
+    (pumping = pumping
+      .then(async () => {
+        if (closed) return;
+        for (const call of await claimCalls(db, appId)) send("call", call);
+      })
+      .catch(() => {}));
   const subscription = await db.$client.listen(RELAY_CHANNEL, (payload) => {
     if (payload === appId) void pump();
   });
   const timer = setInterval(() => {
     send("ping", { at: now().toISOString() });
-    void db.update(appListeners).set({ heartbeatAt: now() }).where(eq(appListeners.id, id)).catch(() => {});
+    void db
+      .update(appListeners)
+      .set({ heartbeatAt: now() })
+      .where(eq(appListeners.id, id))
+      .catch(() => {});
     void pump();
   }, HEARTBEAT_MS);
   void pump();
@@ -160,6 +216,9 @@ export async function openListener(db: Database, appId: string, accountId: strin
     closed = true;
     clearInterval(timer);
     await subscription.unlisten().catch(() => {});
-    await db.delete(appListeners).where(eq(appListeners.id, id)).catch(() => {});
+    await db
+      .delete(appListeners)
+      .where(eq(appListeners.id, id))
+      .catch(() => {});
   };
 }

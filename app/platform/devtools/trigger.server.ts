@@ -20,9 +20,31 @@ export function sampleData(event: string): Record<string, unknown> {
   const productId = newId("prd");
   const at = now().toISOString();
   const order = { orderId, orderNumber: `SAMPLE-${orderId.slice(-6).toUpperCase()}` };
-  const product = { id: productId, name: "Sample product", slug: "sample-product", price: 19.99, stock: 3, isActive: true, createdAt: at, updatedAt: at };
+  const product = {
+    id: productId,
+    name: "Sample product",
+    slug: "sample-product",
+    price: 19.99,
+    stock: 3,
+    isActive: true,
+    createdAt: at,
+    updatedAt: at,
+  };
   const samples: Record<string, Record<string, unknown>> = {
-    "order.created": { ...order, id: orderId, status: "PENDING", customerName: "Sample Customer", customerEmail: "sample@example.test", deliveryMethod: "DELIVERY", items: [{ productId, name: "Sample product", quantity: 2, price: 19.99 }], subtotal: 39.98, deliveryFee: 5, discount: 0, totalAmount: 44.98, createdAt: at },
+    "order.created": {
+      ...order,
+      id: orderId,
+      status: "PENDING",
+      customerName: "Sample Customer",
+      customerEmail: "sample@example.test",
+      deliveryMethod: "DELIVERY",
+      items: [{ productId, name: "Sample product", quantity: 2, price: 19.99 }],
+      subtotal: 39.98,
+      deliveryFee: 5,
+      discount: 0,
+      totalAmount: 44.98,
+      createdAt: at,
+    },
     "order.status_changed": { ...order, previousStatus: "PENDING", status: "CONFIRMED" },
     "order.delivered": order,
     "order.cancelled": order,
@@ -34,7 +56,14 @@ export function sampleData(event: string): Record<string, unknown> {
     "product.out_of_stock": { productId, stock: 0, threshold: 5 },
     "product.low_stock": { productId, stock: 3, threshold: 5 },
     "product.back_in_stock": { productId, stock: 10, threshold: 5 },
-    "review.created": { id: newId("rev"), productId, rating: 5, comment: "Sample review", customerName: "Sample Customer", createdAt: at },
+    "review.created": {
+      id: newId("rev"),
+      productId,
+      rating: 5,
+      comment: "Sample review",
+      customerName: "Sample Customer",
+      createdAt: at,
+    },
     "review.deleted": { id: newId("rev") },
   };
   return { ...samples[event], sample: true };
@@ -42,7 +71,8 @@ export function sampleData(event: string): Record<string, unknown> {
 
 export async function triggerSample(db: Database, account: Account, appId: string, event: unknown) {
   await getDeveloperApp(db, account.id, appId);
-  if (typeof event !== "string" || !TRIGGERABLE.includes(event)) throw new ApiError(400, `event must be one of ${TRIGGERABLE.join(", ")}`);
+  if (typeof event !== "string" || !TRIGGERABLE.includes(event))
+    throw new ApiError(400, `event must be one of ${TRIGGERABLE.join(", ")}`);
   if (!account.businessId) throw new ApiError(409, "This developer account has no sandbox business");
   const businessId = account.businessId;
   const emitted = await db.transaction((tx) => emitEvent(tx, { businessId, type: event, data: sampleData(event) }));

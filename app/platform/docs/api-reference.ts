@@ -2,7 +2,16 @@
  * The view of an OpenAPI document that the portal's API reference pages show (App API and Platform
  * API, decision 025): operations with their parameters, body and answers, and the named schemas.
  */
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; $ref?: string; enum?: unknown[]; description?: string; required?: string[]; anyOf?: Schema[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  $ref?: string;
+  enum?: unknown[];
+  description?: string;
+  required?: string[];
+  anyOf?: Schema[];
+};
 
 export function typeOf(s: Schema | undefined): string {
   if (!s) return "";
@@ -20,7 +29,11 @@ function contentType(content: Record<string, { schema?: Schema }> | undefined): 
   return media === "application/json" ? typeOf(entry?.schema) : `${typeOf(entry?.schema)} (${media})`;
 }
 
-export function apiReference(doc: { info: { title: string; description: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }) {
+export function apiReference(doc: {
+  info: { title: string; description: string };
+  paths: Record<string, unknown>;
+  components: { schemas: Record<string, unknown> };
+}) {
   const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops as Record<string, any>).map(([method, op]) => ({
       id: op.operationId as string,
@@ -28,14 +41,28 @@ export function apiReference(doc: { info: { title: string; description: string }
       path,
       summary: op.summary as string,
       description: (op.description ?? "") as string,
-      parameters: ((op.parameters ?? []) as any[]).map((p) => ({ name: p.name as string, in: p.in as string, description: (p.description ?? "") as string, type: typeOf(p.schema) })),
+      parameters: ((op.parameters ?? []) as any[]).map((p) => ({
+        name: p.name as string,
+        in: p.in as string,
+        description: (p.description ?? "") as string,
+        type: typeOf(p.schema),
+      })),
       body: op.requestBody ? contentType(op.requestBody.content) : null,
-      responses: Object.entries(op.responses as Record<string, any>).map(([status, r]) => ({ status, description: r.description as string, type: contentType(r.content) })),
+      responses: Object.entries(op.responses as Record<string, any>).map(([status, r]) => ({
+        status,
+        description: r.description as string,
+        type: contentType(r.content),
+      })),
     })),
   );
   const schemas = Object.entries(doc.components.schemas as Record<string, Schema>).map(([name, s]) => ({
     name,
-    fields: Object.entries(s.properties ?? {}).map(([field, f]) => ({ field, type: typeOf(f), required: (s.required ?? []).includes(field), description: f.description ?? "" })),
+    fields: Object.entries(s.properties ?? {}).map(([field, f]) => ({
+      field,
+      type: typeOf(f),
+      required: (s.required ?? []).includes(field),
+      description: f.description ?? "",
+    })),
   }));
   return { operations, schemas, info: doc.info };
 }

@@ -15,16 +15,67 @@ export type RenderedDoc = { title: string; html: string; headings: DocHeading[] 
 
 /** The guides in reading order. `api` is taken by the generated API reference page, hence `app-api`. */
 export const DOCS: readonly DocEntry[] = [
-  { slug: "getting-started", title: "Getting started", summary: "From a new account to a test-installed app that calls the API and receives a webhook.", file: "getting-started.md" },
-  { slug: "authentication", title: "Authentication and scopes", summary: "Developer JWT, the OAuth 2.0 install flow with PKCE, tokens, scopes, re-consent and uninstall.", file: "authentication.md" },
-  { slug: "app-api", title: "The App API", summary: "Pagination, money, order updates, guest orders, payments, rate limits and errors.", file: "api.md" },
-  { slug: "webhooks", title: "Webhooks", summary: "Event catalogue, envelope, signature verification in Node, Python and PHP, retries, data erasure.", file: "webhooks.md" },
-  { slug: "hooks", title: "Checkout hooks", summary: "The five hook points, their requests and answers, combining rules, timeouts and the circuit breaker.", file: "hooks.md" },
-  { slug: "extensions", title: "Extensions", summary: "The manifest, settings forms, blocks and their message protocol, embeds and admin pages.", file: "extensions.md" },
-  { slug: "sdk", title: "The SDK and the CLI", summary: "storefront-apps listen and trigger, webhook verification, OAuth helpers, the typed App API client and the block bridge.", file: "sdk.md" },
-  { slug: "analytics", title: "Analytics", summary: "Install and webhook delivery figures of your app, and what they count.", file: "analytics.md" },
-  { slug: "reviews", title: "Ratings and reviews", summary: "Who may review your app, answering reviews, notifications and release notes.", file: "reviews.md" },
-  { slug: "review-guidelines", title: "Review guidelines", summary: "What reviewers check, the app states, and what approval and rejection do.", file: "review-guidelines.md" },
+  {
+    slug: "getting-started",
+    title: "Getting started",
+    summary: "From a new account to a test-installed app that calls the API and receives a webhook.",
+    file: "getting-started.md",
+  },
+  {
+    slug: "authentication",
+    title: "Authentication and scopes",
+    summary: "Developer JWT, the OAuth 2.0 install flow with PKCE, tokens, scopes, re-consent and uninstall.",
+    file: "authentication.md",
+  },
+  {
+    slug: "app-api",
+    title: "The App API",
+    summary: "Pagination, money, order updates, guest orders, payments, rate limits and errors.",
+    file: "api.md",
+  },
+  {
+    slug: "webhooks",
+    title: "Webhooks",
+    summary: "Event catalogue, envelope, signature verification in Node, Python and PHP, retries, data erasure.",
+    file: "webhooks.md",
+  },
+  {
+    slug: "hooks",
+    title: "Checkout hooks",
+    summary: "The five hook points, their requests and answers, combining rules, timeouts and the circuit breaker.",
+    file: "hooks.md",
+  },
+  {
+    slug: "extensions",
+    title: "Extensions",
+    summary: "The manifest, settings forms, blocks and their message protocol, embeds and admin pages.",
+    file: "extensions.md",
+  },
+  {
+    slug: "sdk",
+    title: "The SDK and the CLI",
+    summary:
+      "storefront-apps listen and trigger, webhook verification, OAuth helpers, the typed App API client and the block bridge.",
+    file: "sdk.md",
+  },
+  {
+    slug: "analytics",
+    title: "Analytics",
+    summary: "Install and webhook delivery figures of your app, and what they count.",
+    file: "analytics.md",
+  },
+  {
+    slug: "reviews",
+    title: "Ratings and reviews",
+    summary: "Who may review your app, answering reviews, notifications and release notes.",
+    file: "reviews.md",
+  },
+  {
+    slug: "review-guidelines",
+    title: "Review guidelines",
+    summary: "What reviewers check, the app states, and what approval and rejection do.",
+    file: "review-guidelines.md",
+  },
 ];
 
 /** The index of the guides (not a page of its own: /portal/docs is the index). */
@@ -58,7 +109,12 @@ export function isSafeHref(href: string): boolean {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /** The plain text of inline tokens (code spans keep their text, markup is dropped). */
@@ -157,7 +213,10 @@ export function renderDocFile(file: string, options: { platformUrl?: string } = 
 }
 
 /** One guide by slug, rendered; null for an unknown slug. */
-export function renderDoc(slug: string, options: { platformUrl?: string } = {}): (RenderedDoc & { entry: DocEntry }) | null {
+export function renderDoc(
+  slug: string,
+  options: { platformUrl?: string } = {},
+): (RenderedDoc & { entry: DocEntry }) | null {
   const entry = findDoc(slug);
   if (!entry) return null;
   return { ...renderDocFile(entry.file, options), entry };

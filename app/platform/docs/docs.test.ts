@@ -1,7 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Marked, type Token, type Tokens } from "marked";
-import { DOCS, DOCS_INDEX_FILE, docsDir, findDoc, headingId, isSafeHref, neighbours, portalHrefFor, renderDoc, renderDocFile, renderMarkdown } from "./docs.server";
+import {
+  DOCS,
+  DOCS_INDEX_FILE,
+  docsDir,
+  findDoc,
+  headingId,
+  isSafeHref,
+  neighbours,
+  portalHrefFor,
+  renderDoc,
+  renderDocFile,
+  renderMarkdown,
+} from "./docs.server";
 
 const lexer = new Marked({ gfm: true });
 const read = (file: string) => fs.readFileSync(path.join(docsDir(), file), "utf8");
@@ -94,10 +106,17 @@ describe("developer docs", () => {
   it("has webhook verification snippets for Node, Python and PHP", () => {
     const blocks = codeBlocks(read("webhooks.md"));
     const node = blocks.filter((b) => ["js", "ts", "javascript", "typescript"].includes(b.lang));
-    expect(node.some((b) => b.text.includes("verifyWebhook(req.body, req.headers, secret, { toleranceSeconds: 300 })"))).toBe(true);
+    expect(
+      node.some((b) => b.text.includes("verifyWebhook(req.body, req.headers, secret, { toleranceSeconds: 300 })")),
+    ).toBe(true);
     expect(node.some((b) => b.text.includes("timingSafeEqual") && b.text.includes("createHmac"))).toBe(true);
     const python = blocks.filter((b) => b.lang === "python");
-    expect(python.some((b) => b.text.includes("hmac.compare_digest") && b.text.includes("hashlib.sha256") && b.text.includes("time.time()"))).toBe(true);
+    expect(
+      python.some(
+        (b) =>
+          b.text.includes("hmac.compare_digest") && b.text.includes("hashlib.sha256") && b.text.includes("time.time()"),
+      ),
+    ).toBe(true);
     const php = blocks.filter((b) => b.lang === "php");
     expect(php.some((b) => b.text.includes("hash_hmac('sha256'") && b.text.includes("hash_equals"))).toBe(true);
     const { html } = renderDocFile("webhooks.md");
@@ -131,7 +150,7 @@ describe("developer docs", () => {
   });
 
   it("makes code blocks focusable and names task-list boxes by their state", () => {
-    const { html } = renderMarkdown("```json\n{\"a\": \"<b>\"}\n```\n\n- [x] shipped\n- [ ] next\n");
+    const { html } = renderMarkdown('```json\n{"a": "<b>"}\n```\n\n- [x] shipped\n- [ ] next\n');
     expect(html).toContain('<pre tabindex="0"><code class="language-json">{&quot;a&quot;: &quot;&lt;b&gt;&quot;}');
     expect(html).toContain('<input type="checkbox" disabled checked aria-label="Done"> shipped');
     expect(html).toContain('<input type="checkbox" disabled aria-label="Not done"> next');

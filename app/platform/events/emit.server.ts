@@ -11,10 +11,21 @@ import { EVENTS } from "../apps/catalog";
 import { rawQuery, textArray } from "../../../db/sql";
 import { writeDeliveries } from "../webhooks/fanout.server";
 
-export type EmittedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
+export type EmittedEvent = {
+  id: string;
+  type: string;
+  businessId: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};
 
 /** Adds a graphile-worker job through the same connection (and so the same transaction). */
-export async function addJob(db: Db, task: string, payload: Record<string, unknown>, options: { runAt?: Date; jobKey?: string; maxAttempts?: number } = {}) {
+export async function addJob(
+  db: Db,
+  task: string,
+  payload: Record<string, unknown>,
+  options: { runAt?: Date; jobKey?: string; maxAttempts?: number } = {},
+) {
   await db.execute(sql`select graphile_worker.add_job(
     ${task}, ${JSON.stringify(payload)}::json,
     run_at => ${options.runAt ? options.runAt.toISOString() : null}::timestamptz,
@@ -54,7 +65,13 @@ export function eventCte(first: number): string {
     values (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}::jsonb, ${p(4)}::timestamptz, ${p(4)}::timestamptz) returning id)`;
 }
 
-export const eventParams = (row: EmittedEvent): unknown[] => [row.id, row.businessId, row.type, JSON.stringify(row.data), row.createdAt.toISOString()];
+export const eventParams = (row: EmittedEvent): unknown[] => [
+  row.id,
+  row.businessId,
+  row.type,
+  JSON.stringify(row.data),
+  row.createdAt.toISOString(),
+];
 
 const EVENT_SQL = `with ${eventCte(1)} select 1`;
 
@@ -63,7 +80,10 @@ const EVENT_SQL = `with ${eventCte(1)} select 1`;
  * transaction (one delivery per subscribed registration, with its first-attempt job); internal
  * events (app.uninstalled) are only recorded.
  */
-export async function emitEvent(db: Db, event: { businessId: string; type: string; data: Record<string, unknown> }): Promise<EmittedEvent> {
+export async function emitEvent(
+  db: Db,
+  event: { businessId: string; type: string; data: Record<string, unknown> },
+): Promise<EmittedEvent> {
   const fansOut = event.type in EVENTS;
   const row = eventRow(event);
   // Fanned out here, in the transaction of the change: the deliveries and their first-attempt jobs
@@ -76,10 +96,19 @@ export async function emitEvent(db: Db, event: { businessId: string; type: strin
 }
 
 /** Many events in one go (bulk changes, imports): one insert, and one add_jobs call queueing a fan-out job per 100 events. */
-export async function emitEvents(db: Db, events: { businessId: string; type: string; data: Record<string, unknown> }[]): Promise<EmittedEvent[]> {
+export async function emitEvents(
+  db: Db,
+  events: { businessId: string; type: string; data: Record<string, unknown> }[],
+): Promise<EmittedEvent[]> {
   if (events.length === 0) return [];
   const t = now();
-  const rows = events.map((e) => ({ id: newId("evt"), businessId: e.businessId, type: e.type, data: e.data, createdAt: t }));
+  const rows = events.map((e) => ({
+    id: newId("evt"),
+    businessId: e.businessId,
+    type: e.type,
+    data: e.data,
+    createdAt: t,
+  }));
   await db.insert(platformEvents).values(rows.map((r) => ({ ...r, fannedOutAt: r.type in EVENTS ? null : t })));
   const fan = rows.filter((r) => r.type in EVENTS).map((r) => r.id);
   // one fan-out job per 100 events

@@ -17,8 +17,32 @@ import { appBody } from "../apps/apps.test-helpers";
 
 const NONCE = "bm9uY2U=";
 const EXACT_ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https?:\/\/\[[0-9a-f:.]+\](:\d+)?$/;
-const STOREFRONT_DIRECTIVES = ["default-src", "script-src", "frame-src", "img-src", "style-src", "connect-src", "font-src", "object-src", "base-uri", "form-action", "frame-ancestors"];
-const PLATFORM_DIRECTIVES = ["default-src", "script-src", "style-src", "img-src", "font-src", "connect-src", "frame-src", "object-src", "base-uri", "form-action", "frame-ancestors"];
+const STOREFRONT_DIRECTIVES = [
+  "default-src",
+  "script-src",
+  "frame-src",
+  "img-src",
+  "style-src",
+  "connect-src",
+  "font-src",
+  "object-src",
+  "base-uri",
+  "form-action",
+  "frame-ancestors",
+];
+const PLATFORM_DIRECTIVES = [
+  "default-src",
+  "script-src",
+  "style-src",
+  "img-src",
+  "font-src",
+  "connect-src",
+  "frame-src",
+  "object-src",
+  "base-uri",
+  "form-action",
+  "frame-ancestors",
+];
 /** The keywords storefrontCsp itself puts into script-src and frame-src. */
 const STOREFRONT_KEYWORDS = new Set(["'self'", `'nonce-${NONCE}'`, "'none'"]);
 /** The keywords platformPageCsp itself puts into script-src, frame-src and form-action. */
@@ -43,7 +67,10 @@ function expectOnlyExact(policy: string, directives: string[], lists: string[], 
   expect([...parsed.keys()]).toEqual(directives);
   for (const list of lists)
     for (const source of parsed.get(list)!)
-      expect(keywords.has(source) || EXACT_ORIGIN.test(source), `${list} source ${JSON.stringify(source)} in ${policy}`).toBe(true);
+      expect(
+        keywords.has(source) || EXACT_ORIGIN.test(source),
+        `${list} source ${JSON.stringify(source)} in ${policy}`,
+      ).toBe(true);
   return parsed;
 }
 
@@ -53,16 +80,81 @@ const hostile = fc.oneof(
   fc.string({ unit: "grapheme" }),
   fc.string({ unit: "binary" }),
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
-  fc.webUrl({ validSchemes: ["http", "https"], authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true } }),
+  fc.webUrl({
+    validSchemes: ["http", "https"],
+    authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true },
+  }),
   fc
     .tuple(
-      fc.constantFrom("http://", "https://", "HTTPS://", "hTTp://", "javascript:", "data:", "blob:", "//", "http:/", "https:\\\\", "ftp://", "ws://", ""),
+      fc.constantFrom(
+        "http://",
+        "https://",
+        "HTTPS://",
+        "hTTp://",
+        "javascript:",
+        "data:",
+        "blob:",
+        "//",
+        "http:/",
+        "https:\\\\",
+        "ftp://",
+        "ws://",
+        "",
+      ),
       fc
         .array(
           fc.constantFrom(
-            "*", ";", ",", "'", '"', "`", " ", "\t", "\n", "\r", "\u00a0", "\u3000", "sandbox", "x", "a.b", "EXAMPLE.com", "'self'", "'unsafe-inline'", "'unsafe-eval'",
-            "'nonce-abc'", "'strict-dynamic'", "data:", "blob:", "https:", "@", "u:p@", ":", "%20", "%2A", "%3B", "%2C", "%27", "é", "ß", "\u0130", "🙂", "\u200b", "\uff0a",
-            "[::1]", "[2001:db8::1]", "127.0.0.1", "0x7f.1", "-", "_", "..", "*.", "report-uri", "\\", "/", "?", "#",
+            "*",
+            ";",
+            ",",
+            "'",
+            '"',
+            "`",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\u00a0",
+            "\u3000",
+            "sandbox",
+            "x",
+            "a.b",
+            "EXAMPLE.com",
+            "'self'",
+            "'unsafe-inline'",
+            "'unsafe-eval'",
+            "'nonce-abc'",
+            "'strict-dynamic'",
+            "data:",
+            "blob:",
+            "https:",
+            "@",
+            "u:p@",
+            ":",
+            "%20",
+            "%2A",
+            "%3B",
+            "%2C",
+            "%27",
+            "é",
+            "ß",
+            "\u0130",
+            "🙂",
+            "\u200b",
+            "\uff0a",
+            "[::1]",
+            "[2001:db8::1]",
+            "127.0.0.1",
+            "0x7f.1",
+            "-",
+            "_",
+            "..",
+            "*.",
+            "report-uri",
+            "\\",
+            "/",
+            "?",
+            "#",
           ),
           { maxLength: 8 },
         )
@@ -75,7 +167,12 @@ const hostile = fc.oneof(
 
 describe("a CSP nobody can widen", () => {
   it("whatever URL the manifest validator accepts, originOf + storefrontCsp yield only the builder's keywords and exact origins", () => {
-    const SLOTS = ["blocks[0].renderUrl", "embeds[0].scriptUrl", "embeds[1].renderUrl", "adminPages[0].renderUrl"] as const;
+    const SLOTS = [
+      "blocks[0].renderUrl",
+      "embeds[0].scriptUrl",
+      "embeds[1].renderUrl",
+      "adminPages[0].renderUrl",
+    ] as const;
     let accepted = 0;
     fc.assert(
       // one slot holds the hostile URL, the others a fixed valid one, so that acceptance is common enough to test
@@ -96,7 +193,10 @@ describe("a CSP nobody can widen", () => {
         const problems = validateManifest(manifest);
         if (problems.length) {
           // refused with 400 naming the field that holds the URL: nothing is stored
-          expect(problems.every((m) => m.startsWith(`${slot}:`)), `${JSON.stringify(url)}: ${problems.join("; ")}`).toBe(true);
+          expect(
+            problems.every((m) => m.startsWith(`${slot}:`)),
+            `${JSON.stringify(url)}: ${problems.join("; ")}`,
+          ).toBe(true);
           return;
         }
         accepted++;
@@ -107,7 +207,9 @@ describe("a CSP nobody can widen", () => {
         const parsed = expectOnlyExact(policy, STOREFRONT_DIRECTIVES, ["script-src", "frame-src"], STOREFRONT_KEYWORDS);
         // the validator and the builder agree: an accepted URL's origin is really in the policy
         expect(parsed.get("script-src")).toContain(new URL(scriptUrl).origin);
-        expect(parsed.get("frame-src")).toEqual(expect.arrayContaining([new URL(blockUrl).origin, new URL(widgetUrl).origin]));
+        expect(parsed.get("frame-src")).toEqual(
+          expect.arrayContaining([new URL(blockUrl).origin, new URL(widgetUrl).origin]),
+        );
         expect(originOf(adminUrl)).toBe(new URL(adminUrl).origin);
       }),
       { numRuns: 3000 },
@@ -133,28 +235,67 @@ describe("a CSP nobody can widen", () => {
 
   it("even strings a database row might hold reach neither policy unless they are exactly an origin", () => {
     fc.assert(
-      fc.property(fc.array(hostile, { maxLength: 5 }), fc.array(hostile, { maxLength: 5 }), fc.boolean(), (a, b, evalNeeded) => {
-        const storefront = expectOnlyExact(storefrontCsp(NONCE, { scriptOrigins: a, frameOrigins: b }), STOREFRONT_DIRECTIVES, ["script-src", "frame-src"], STOREFRONT_KEYWORDS);
-        // the storefront builder drops, never repairs: a source is one of the given strings, verbatim, and its own origin
-        for (const source of [...storefront.get("script-src")!, ...storefront.get("frame-src")!].filter((s) => !STOREFRONT_KEYWORDS.has(s))) {
-          expect([...a, ...b]).toContain(source);
-          expect(new URL(source).origin).toBe(source);
-        }
-        expectOnlyExact(platformPageCsp(NONCE, { frameOrigins: a, formActionOrigins: b, eval: evalNeeded }), PLATFORM_DIRECTIVES, ["script-src", "frame-src", "form-action"], PLATFORM_KEYWORDS);
-      }),
+      fc.property(
+        fc.array(hostile, { maxLength: 5 }),
+        fc.array(hostile, { maxLength: 5 }),
+        fc.boolean(),
+        (a, b, evalNeeded) => {
+          const storefront = expectOnlyExact(
+            storefrontCsp(NONCE, { scriptOrigins: a, frameOrigins: b }),
+            STOREFRONT_DIRECTIVES,
+            ["script-src", "frame-src"],
+            STOREFRONT_KEYWORDS,
+          );
+          // the storefront builder drops, never repairs: a source is one of the given strings, verbatim, and its own origin
+          for (const source of [...storefront.get("script-src")!, ...storefront.get("frame-src")!].filter(
+            (s) => !STOREFRONT_KEYWORDS.has(s),
+          )) {
+            expect([...a, ...b]).toContain(source);
+            expect(new URL(source).origin).toBe(source);
+          }
+          expectOnlyExact(
+            platformPageCsp(NONCE, { frameOrigins: a, formActionOrigins: b, eval: evalNeeded }),
+            PLATFORM_DIRECTIVES,
+            ["script-src", "frame-src", "form-action"],
+            PLATFORM_KEYWORDS,
+          );
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
   it("storefrontCsp keeps exact origins and drops everything else", () => {
     const policy = storefrontCsp(NONCE, {
-      scriptOrigins: ["https://cdn.example", "https://cdn.example", "https://*", "http://x;sandbox", "https://cdn.example/a.js", "HTTPS://CDN.EXAMPLE", "'unsafe-inline'", "data:", "https://a.example:8443"],
-      frameOrigins: ["https://[2001:db8::1]:8443", "https://a.example, https://b.example", "https://u:p@a.example", "http://127.0.0.1:4000"],
+      scriptOrigins: [
+        "https://cdn.example",
+        "https://cdn.example",
+        "https://*",
+        "http://x;sandbox",
+        "https://cdn.example/a.js",
+        "HTTPS://CDN.EXAMPLE",
+        "'unsafe-inline'",
+        "data:",
+        "https://a.example:8443",
+      ],
+      frameOrigins: [
+        "https://[2001:db8::1]:8443",
+        "https://a.example, https://b.example",
+        "https://u:p@a.example",
+        "http://127.0.0.1:4000",
+      ],
     });
     const parsed = parse(policy);
-    expect(parsed.get("script-src")).toEqual(["'self'", `'nonce-${NONCE}'`, "https://a.example:8443", "https://cdn.example"]);
+    expect(parsed.get("script-src")).toEqual([
+      "'self'",
+      `'nonce-${NONCE}'`,
+      "https://a.example:8443",
+      "https://cdn.example",
+    ]);
     expect(parsed.get("frame-src")).toEqual(["http://127.0.0.1:4000", "https://[2001:db8::1]:8443"]);
-    expect(parse(storefrontCsp(NONCE, { scriptOrigins: ["https://*"], frameOrigins: ["*"] })).get("frame-src")).toEqual(["'none'"]);
+    expect(parse(storefrontCsp(NONCE, { scriptOrigins: ["https://*"], frameOrigins: ["*"] })).get("frame-src")).toEqual(
+      ["'none'"],
+    );
     expect(parse(storefrontCsp(NONCE, null)).get("script-src")).toEqual(["'self'", `'nonce-${NONCE}'`]);
   });
 
@@ -163,8 +304,20 @@ describe("a CSP nobody can widen", () => {
       blocks: [{ blockType: "b", name: "B", renderUrl: "https://*.example.com/b" }],
       embeds: [
         { embedType: "star", name: "S", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: "https://*/a.js" },
-        { embedType: "inject", name: "I", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: "http://x;sandbox/a.js" },
-        { embedType: "comma", name: "C", kind: "FLOATING_WIDGET", position: "bottom_left", renderUrl: "https://a.example,b.example/w" },
+        {
+          embedType: "inject",
+          name: "I",
+          kind: "GLOBAL_SCRIPT",
+          position: "body_end",
+          scriptUrl: "http://x;sandbox/a.js",
+        },
+        {
+          embedType: "comma",
+          name: "C",
+          kind: "FLOATING_WIDGET",
+          position: "bottom_left",
+          renderUrl: "https://a.example,b.example/w",
+        },
       ],
       adminPages: [{ pageId: "p", title: "P", renderUrl: "https://user:pass@admin.example/p" }],
     });
@@ -176,9 +329,26 @@ describe("a CSP nobody can widen", () => {
       "adminPages[0].renderUrl: may not contain credentials (user:password@)",
     ]);
     // the app record's URLs follow the same rule
-    for (const bad of ["https://*/cb", "http://x;sandbox/cb", "https://a'b.example/", 'https://a"b.example/', "https://a_b.example/", "https://u:p@x.example/", "https://u@x.example/", "javascript:alert(1)", "data:text/html,x", "/relative"])
+    for (const bad of [
+      "https://*/cb",
+      "http://x;sandbox/cb",
+      "https://a'b.example/",
+      'https://a"b.example/',
+      "https://a_b.example/",
+      "https://u:p@x.example/",
+      "https://u@x.example/",
+      "javascript:alert(1)",
+      "data:text/html,x",
+      "/relative",
+    ])
       expect(webUrl({ isProduction: false }).safeParse(bad).success, bad).toBe(false);
-    for (const good of ["https://app.example.com/cb", "http://127.0.0.1:4000/x", "https://[2001:db8::1]:8443/x", "https://xn--bcher-kva.example/", "https://bücher.example/"])
+    for (const good of [
+      "https://app.example.com/cb",
+      "http://127.0.0.1:4000/x",
+      "https://[2001:db8::1]:8443/x",
+      "https://xn--bcher-kva.example/",
+      "https://bücher.example/",
+    ])
       expect(webUrl({ isProduction: false }).safeParse(good).success, good).toBe(true);
     expect(webUrl({ isProduction: true }).safeParse("http://app.example/cb").success).toBe(false);
   });
@@ -199,7 +369,10 @@ describe("a CSP nobody can widen", () => {
     }
     const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
     expect(created.status).toBe(201);
-    const update = await p.request("PATCH", `/developer/apps/${created.json.id}`, { token: dev.token, body: { redirectUrl: "https://*/cb" } });
+    const update = await p.request("PATCH", `/developer/apps/${created.json.id}`, {
+      token: dev.token,
+      body: { redirectUrl: "https://*/cb" },
+    });
     expect(update.status).toBe(400);
     expect(update.json.message).toContain("redirectUrl");
     const manifest = await p.request("PUT", `/developer/apps/${created.json.id}/manifest`, {
@@ -207,7 +380,13 @@ describe("a CSP nobody can widen", () => {
       body: {
         embeds: [
           { embedType: "star", name: "S", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: "https://*/a.js" },
-          { embedType: "inject", name: "I", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: "http://x;sandbox/a.js" },
+          {
+            embedType: "inject",
+            name: "I",
+            kind: "GLOBAL_SCRIPT",
+            position: "body_end",
+            scriptUrl: "http://x;sandbox/a.js",
+          },
         ],
       },
     });

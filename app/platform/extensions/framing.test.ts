@@ -8,8 +8,12 @@ describe("the framing check", () => {
     const origin = "https://apps.example.com";
     expect(framingProblem({ "x-frame-options": "DENY" }, origin)).toMatch(/DENY/);
     expect(framingProblem({ "x-frame-options": "sameorigin" }, origin)).toMatch(/SAMEORIGIN/);
-    expect(framingProblem({ "content-security-policy": "default-src 'self'; frame-ancestors 'none'" }, origin)).toMatch(/does not allow/);
-    expect(framingProblem({ "content-security-policy": "frame-ancestors https://apps.example.com" }, origin)).toBeNull();
+    expect(framingProblem({ "content-security-policy": "default-src 'self'; frame-ancestors 'none'" }, origin)).toMatch(
+      /does not allow/,
+    );
+    expect(
+      framingProblem({ "content-security-policy": "frame-ancestors https://apps.example.com" }, origin),
+    ).toBeNull();
     expect(framingProblem({ "content-security-policy": "frame-ancestors *" }, origin)).toBeNull();
     expect(framingProblem({}, origin)).toBeNull();
   });
@@ -20,12 +24,30 @@ describe("the framing check", () => {
     const results = await checkFraming(testEnv({ PUBLIC_URL: "http://localhost:3000" }), {
       blocks: [{ blockType: "a", name: "A", renderUrl: open.url + "/block" }],
       adminPages: [{ pageId: "p", title: "P", renderUrl: denied.url + "/admin" }],
-      embeds: [{ embedType: "w", name: "W", kind: "FLOATING_WIDGET", position: "bottom_left", renderUrl: "http://127.0.0.1:1/nothing" }],
+      embeds: [
+        {
+          embedType: "w",
+          name: "W",
+          kind: "FLOATING_WIDGET",
+          position: "bottom_left",
+          renderUrl: "http://127.0.0.1:1/nothing",
+        },
+      ],
     });
     expect(results).toEqual([
       { field: "blocks[0].renderUrl", url: open.url + "/block", ok: true },
-      { field: "embeds[0].renderUrl", url: "http://127.0.0.1:1/nothing", ok: false, problem: expect.stringContaining("could not load") },
-      { field: "adminPages[0].renderUrl", url: denied.url + "/admin", ok: false, problem: expect.stringContaining("DENY") },
+      {
+        field: "embeds[0].renderUrl",
+        url: "http://127.0.0.1:1/nothing",
+        ok: false,
+        problem: expect.stringContaining("could not load"),
+      },
+      {
+        field: "adminPages[0].renderUrl",
+        url: denied.url + "/admin",
+        ok: false,
+        problem: expect.stringContaining("DENY"),
+      },
     ]);
     expect(open.received[0].method).toBe("GET");
   });

@@ -6,7 +6,13 @@ import { appUrlProblem } from "../core/urls";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 
-export const HOOK_POINTS = ["checkout.payment_methods", "checkout.create_payment", "checkout.shipping_rates", "order.validate", "order.calculate_discounts"] as const;
+export const HOOK_POINTS = [
+  "checkout.payment_methods",
+  "checkout.create_payment",
+  "checkout.shipping_rates",
+  "order.validate",
+  "order.calculate_discounts",
+] as const;
 export type HookPoint = (typeof HOOK_POINTS)[number];
 export const HOOK_SCOPES: Record<HookPoint, string> = {
   "checkout.payment_methods": "write_payments",
@@ -64,8 +70,14 @@ export const manifestJsonSchema = {
           defaultConfig: { type: "object" },
         },
         allOf: [
-          { if: { properties: { kind: { const: "GLOBAL_SCRIPT" } } }, then: { required: ["scriptUrl"], properties: { position: { enum: ["head", "body_end"] } } } },
-          { if: { properties: { kind: { const: "FLOATING_WIDGET" } } }, then: { required: ["renderUrl"], properties: { position: { enum: ["bottom_right", "bottom_left"] } } } },
+          {
+            if: { properties: { kind: { const: "GLOBAL_SCRIPT" } } },
+            then: { required: ["scriptUrl"], properties: { position: { enum: ["head", "body_end"] } } },
+          },
+          {
+            if: { properties: { kind: { const: "FLOATING_WIDGET" } } },
+            then: { required: ["renderUrl"], properties: { position: { enum: ["bottom_right", "bottom_left"] } } },
+          },
         ],
       },
     },
@@ -102,11 +114,36 @@ export const manifestJsonSchema = {
   },
 } as const;
 
-export type BlockDef = { blockType: string; name: string; description?: string; iconName?: string; category?: string; renderUrl: string; settingsSchema?: Record<string, unknown>; defaultConfig?: Record<string, unknown> };
-export type EmbedDef = { embedType: string; name: string; description?: string; kind: "GLOBAL_SCRIPT" | "FLOATING_WIDGET"; position: "head" | "body_end" | "bottom_right" | "bottom_left"; scriptUrl?: string; renderUrl?: string; settingsSchema?: Record<string, unknown>; defaultConfig?: Record<string, unknown> };
+export type BlockDef = {
+  blockType: string;
+  name: string;
+  description?: string;
+  iconName?: string;
+  category?: string;
+  renderUrl: string;
+  settingsSchema?: Record<string, unknown>;
+  defaultConfig?: Record<string, unknown>;
+};
+export type EmbedDef = {
+  embedType: string;
+  name: string;
+  description?: string;
+  kind: "GLOBAL_SCRIPT" | "FLOATING_WIDGET";
+  position: "head" | "body_end" | "bottom_right" | "bottom_left";
+  scriptUrl?: string;
+  renderUrl?: string;
+  settingsSchema?: Record<string, unknown>;
+  defaultConfig?: Record<string, unknown>;
+};
 export type HookDef = { hookPoint: HookPoint; url: string; timeout?: number; priority?: number };
 export type AdminPageDef = { pageId: string; title: string; iconName?: string; renderUrl: string };
-export type Manifest = { settingsSchema?: Record<string, unknown>; blocks?: BlockDef[]; embeds?: EmbedDef[]; hooks?: HookDef[]; adminPages?: AdminPageDef[] };
+export type Manifest = {
+  settingsSchema?: Record<string, unknown>;
+  blocks?: BlockDef[];
+  embeds?: EmbedDef[];
+  hooks?: HookDef[];
+  adminPages?: AdminPageDef[];
+};
 
 /** An ajv for settings schemas: the formats of the spec (color, date-time, uri) are known. */
 export function settingsAjv() {
@@ -119,13 +156,18 @@ export function settingsAjv() {
 // Compiled on first use, not on import: pages import this module for its constants, and ajv compiles
 // with `new Function`, which the pages' Content-Security-Policy does not allow (page-csp.server.ts).
 let compiledStructural: ReturnType<Ajv2020["compile"]> | null = null;
-const structuralValidator = () => (compiledStructural ??= new Ajv2020({ strict: false, allErrors: true }).compile(manifestJsonSchema));
+const structuralValidator = () =>
+  (compiledStructural ??= new Ajv2020({ strict: false, allErrors: true }).compile(manifestJsonSchema));
 
 function fieldOf(instancePath: string, manifest: unknown, params: Record<string, unknown>): string {
   // /blocks/0/renderUrl -> blocks[0].renderUrl
-  let path = instancePath.replace(/^\//, "").replace(/\/(\d+)/g, "[$1]").replace(/\//g, ".");
+  let path = instancePath
+    .replace(/^\//, "")
+    .replace(/\/(\d+)/g, "[$1]")
+    .replace(/\//g, ".");
   if (params.missingProperty) path = path ? `${path}.${params.missingProperty}` : String(params.missingProperty);
-  if (params.additionalProperty) path = path ? `${path}.${params.additionalProperty}` : String(params.additionalProperty);
+  if (params.additionalProperty)
+    path = path ? `${path}.${params.additionalProperty}` : String(params.additionalProperty);
   void manifest;
   return path || "manifest";
 }
@@ -137,7 +179,14 @@ export function validateManifest(manifest: unknown): string[] {
   const structural = structuralValidator();
   if (!structural(manifest)) {
     const errors = (structural.errors ?? []).filter((e) => e.keyword !== "if");
-    return [...new Set(errors.map((e) => `${fieldOf(e.instancePath, manifest, e.params as Record<string, unknown>)}: ${e.keyword === "additionalProperties" ? "is not allowed" : e.keyword === "enum" ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}` : e.message}`))].slice(0, 10);
+    return [
+      ...new Set(
+        errors.map(
+          (e) =>
+            `${fieldOf(e.instancePath, manifest, e.params as Record<string, unknown>)}: ${e.keyword === "additionalProperties" ? "is not allowed" : e.keyword === "enum" ? `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}` : e.message}`,
+        ),
+      ),
+    ].slice(0, 10);
   }
   const m = manifest as Manifest;
   const problems: string[] = [];
@@ -164,7 +213,11 @@ export function validateManifest(manifest: unknown): string[] {
   });
   m.adminPages?.forEach((a, i) => checkUrl(a.renderUrl, `adminPages[${i}].renderUrl`));
   const ajv = settingsAjv();
-  const checkSettings = (schema: Record<string, unknown> | undefined, defaults: Record<string, unknown> | undefined, field: string) => {
+  const checkSettings = (
+    schema: Record<string, unknown> | undefined,
+    defaults: Record<string, unknown> | undefined,
+    field: string,
+  ) => {
     if (!schema) return;
     let validate;
     try {

@@ -12,6 +12,9 @@ export function checkManifestText(text: string): { raw: unknown; problems: strin
   } catch (e) {
     return { raw: undefined, problems: [`manifest: not valid JSON (${(e as Error).message})`] };
   }
-  const problems = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? validateManifest(raw) : ["manifest: must be a JSON object"];
+  const problems =
+    typeof raw === "object" && raw !== null && !Array.isArray(raw)
+      ? validateManifest(raw)
+      : ["manifest: must be a JSON object"];
   return { raw, problems };
 }

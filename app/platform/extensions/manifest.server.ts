@@ -20,10 +20,26 @@ type Wanted = { kind: ExtensionKind; key: string; definition: Record<string, unk
 function wantedExtensions(manifest: Manifest | null): Wanted[] {
   if (!manifest) return [];
   return [
-    ...(manifest.blocks ?? []).map((d) => ({ kind: "block" as const, key: d.blockType, definition: d as unknown as Record<string, unknown> })),
-    ...(manifest.embeds ?? []).map((d) => ({ kind: "embed" as const, key: d.embedType, definition: d as unknown as Record<string, unknown> })),
-    ...(manifest.hooks ?? []).map((d) => ({ kind: "hook" as const, key: d.hookPoint, definition: { timeout: 5000, priority: 100, ...d } as Record<string, unknown> })),
-    ...(manifest.adminPages ?? []).map((d) => ({ kind: "adminPage" as const, key: d.pageId, definition: d as unknown as Record<string, unknown> })),
+    ...(manifest.blocks ?? []).map((d) => ({
+      kind: "block" as const,
+      key: d.blockType,
+      definition: d as unknown as Record<string, unknown>,
+    })),
+    ...(manifest.embeds ?? []).map((d) => ({
+      kind: "embed" as const,
+      key: d.embedType,
+      definition: d as unknown as Record<string, unknown>,
+    })),
+    ...(manifest.hooks ?? []).map((d) => ({
+      kind: "hook" as const,
+      key: d.hookPoint,
+      definition: { timeout: 5000, priority: 100, ...d } as Record<string, unknown>,
+    })),
+    ...(manifest.adminPages ?? []).map((d) => ({
+      kind: "adminPage" as const,
+      key: d.pageId,
+      definition: d as unknown as Record<string, unknown>,
+    })),
   ];
 }
 
@@ -33,12 +49,20 @@ const label = (w: { kind: string; key: string }) => `${w.kind}:${w.key}`;
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object")
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(value);
 }
 
 /** What syncing this manifest would do, and (unless dryRun) does it. */
-export async function syncManifest(db: Db, appId: string, manifest: Manifest | null, options: { dryRun?: boolean } = {}): Promise<SyncPlan> {
+export async function syncManifest(
+  db: Db,
+  appId: string,
+  manifest: Manifest | null,
+  options: { dryRun?: boolean } = {},
+): Promise<SyncPlan> {
   const existing = await db.select().from(extensions).where(eq(extensions.appId, appId));
   const plan: SyncPlan = { created: [], updated: [], deactivated: [] };
   const wanted = wantedExtensions(manifest);
@@ -47,38 +71,67 @@ export async function syncManifest(db: Db, appId: string, manifest: Manifest | n
     const found = existing.find((e) => e.kind === w.kind && e.key === w.key);
     if (!found) {
       plan.created.push(label(w));
-      if (!options.dryRun) await db.insert(extensions).values({ id: newId("ext"), appId, kind: w.kind, key: w.key, definition: w.definition, isActive: true, createdAt: t, updatedAt: t });
+      if (!options.dryRun)
+        await db.insert(extensions).values({
+          id: newId("ext"),
+          appId,
+          kind: w.kind,
+          key: w.key,
+          definition: w.definition,
+          isActive: true,
+          createdAt: t,
+          updatedAt: t,
+        });
     } else if (!found.isActive || canonical(found.definition) !== canonical(w.definition)) {
       plan.updated.push(label(w));
-      if (!options.dryRun) await db.update(extensions).set({ definition: w.definition, isActive: true, updatedAt: t }).where(eq(extensions.id, found.id));
+      if (!options.dryRun)
+        await db
+          .update(extensions)
+          .set({ definition: w.definition, isActive: true, updatedAt: t })
+          .where(eq(extensions.id, found.id));
     }
   }
   for (const e of existing) {
     if (e.isActive && !wanted.some((w) => w.kind === e.kind && w.key === e.key)) {
       plan.deactivated.push(label(e));
-      if (!options.dryRun) await db.update(extensions).set({ isActive: false, updatedAt: t }).where(eq(extensions.id, e.id));
+      if (!options.dryRun)
+        await db.update(extensions).set({ isActive: false, updatedAt: t }).where(eq(extensions.id, e.id));
     }
   }
   return plan;
 }
 
 export function parseManifest(manifest: unknown): Manifest {
-  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) throw new ApiError(400, "manifest: must be a JSON object");
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest))
+    throw new ApiError(400, "manifest: must be a JSON object");
   const problems = validateManifest(manifest);
   if (problems.length) throw new ApiError(400, problems.join("; "));
   return manifest as Manifest;
 }
 
 /** PUT /developer/apps/<id>/manifest: validate, store and sync (or, with dryRun, only plan). */
-export async function putManifest(db: Database, developerId: string, appId: string, raw: unknown, options: { dryRun: boolean }) {
+export async function putManifest(
+  db: Database,
+  developerId: string,
+  appId: string,
+  raw: unknown,
+  options: { dryRun: boolean },
+) {
   const app = await getDeveloperApp(db, developerId, appId);
   assertEditable(app);
   const manifest = parseManifest(raw);
   if (options.dryRun) return { manifest, sync: await syncManifest(db, appId, manifest, { dryRun: true }) };
   return db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).for("update");
+    const [locked] = await tx
+      .select()
+      .from(apps)
+      .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
+      .for("update");
     assertEditable(locked);
-    await tx.update(apps).set({ manifest: manifest as Record<string, unknown>, updatedAt: now() }).where(eq(apps.id, appId));
+    await tx
+      .update(apps)
+      .set({ manifest: manifest as Record<string, unknown>, updatedAt: now() })
+      .where(eq(apps.id, appId));
     return { manifest, sync: await syncManifest(tx, appId, manifest) };
   });
 }

@@ -19,8 +19,13 @@ const ajv = settingsAjv();
 const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
 
 /** Validates settings against a settings schema (400 naming the problem); no schema accepts an object. */
-export function validateSettings(schema: Record<string, unknown> | undefined, settings: unknown, label: string): Record<string, unknown> {
-  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw new ApiError(400, `${label}: must be an object`);
+export function validateSettings(
+  schema: Record<string, unknown> | undefined,
+  settings: unknown,
+  label: string,
+): Record<string, unknown> {
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings))
+    throw new ApiError(400, `${label}: must be an object`);
   if (!schema) return settings as Record<string, unknown>;
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
@@ -28,7 +33,8 @@ export function validateSettings(schema: Record<string, unknown> | undefined, se
     validate = ajv.compile(schema);
     compiled.set(key, validate);
   }
-  if (!validate(settings)) throw new ApiError(400, `${label}: ${ajv.errorsText(validate.errors, { dataVar: "settings" })}`);
+  if (!validate(settings))
+    throw new ApiError(400, `${label}: ${ajv.errorsText(validate.errors, { dataVar: "settings" })}`);
   return settings as Record<string, unknown>;
 }
 
@@ -36,58 +42,112 @@ export type AvailableBlock = BlockDef & { appId: string; appName: string; instal
 
 export async function availableBlocks(db: Db, businessId: string): Promise<AvailableBlock[]> {
   const rows = await activeExtensions(db, businessId, "block");
-  return rows.map((r) => ({ ...(r.extension.definition as unknown as BlockDef), appId: r.app.id, appName: r.app.name, installationId: r.installation.id }));
+  return rows.map((r) => ({
+    ...(r.extension.definition as unknown as BlockDef),
+    appId: r.app.id,
+    appName: r.app.name,
+    installationId: r.installation.id,
+  }));
 }
 
-export type StorefrontEmbed = EmbedDef & { appId: string; appSlug: string; appIconUrl: string | null; installationId: string; enabled: boolean; settings: Record<string, unknown> };
+export type StorefrontEmbed = EmbedDef & {
+  appId: string;
+  appSlug: string;
+  appIconUrl: string | null;
+  installationId: string;
+  enabled: boolean;
+  settings: Record<string, unknown>;
+};
 
 /** Embeds of active installations with the merchant's switch and settings (enabled by default). */
 export async function businessEmbeds(db: Db, businessId: string): Promise<StorefrontEmbed[]> {
   const rows = await activeExtensions(db, businessId, "embed");
   if (rows.length === 0) return [];
-  const all = await db.select().from(embedSettings).where(inArray(embedSettings.installationId, [...new Set(rows.map((r) => r.installation.id))]));
+  const all = await db
+    .select()
+    .from(embedSettings)
+    .where(inArray(embedSettings.installationId, [...new Set(rows.map((r) => r.installation.id))]));
   return rows.map((r) => {
     const def = r.extension.definition as unknown as EmbedDef;
     const state = all.find((s) => s.installationId === r.installation.id && s.embedType === def.embedType);
-    return { ...def, appId: r.app.id, appSlug: r.app.slug, appIconUrl: r.app.iconUrl, installationId: r.installation.id, enabled: state?.enabled ?? true, settings: state?.settings ?? def.defaultConfig ?? {} };
+    return {
+      ...def,
+      appId: r.app.id,
+      appSlug: r.app.slug,
+      appIconUrl: r.app.iconUrl,
+      installationId: r.installation.id,
+      enabled: state?.enabled ?? true,
+      settings: state?.settings ?? def.defaultConfig ?? {},
+    };
   });
 }
 
-export type AdminPageEntry = AdminPageDef & { appId: string; appName: string; appIconUrl: string | null; installationId: string };
+export type AdminPageEntry = AdminPageDef & {
+  appId: string;
+  appName: string;
+  appIconUrl: string | null;
+  installationId: string;
+};
 
 export async function businessAdminPages(db: Db, businessId: string): Promise<AdminPageEntry[]> {
   const rows = await activeExtensions(db, businessId, "adminPage");
-  return rows.map((r) => ({ ...(r.extension.definition as unknown as AdminPageDef), appId: r.app.id, appName: r.app.name, appIconUrl: r.app.iconUrl, installationId: r.installation.id }));
+  return rows.map((r) => ({
+    ...(r.extension.definition as unknown as AdminPageDef),
+    appId: r.app.id,
+    appName: r.app.name,
+    appIconUrl: r.app.iconUrl,
+    installationId: r.installation.id,
+  }));
 }
 
 async function activeInstallation(db: Db, businessId: string, installationId: string) {
-  const [row] = await db.select().from(installations).where(and(eq(installations.id, installationId), eq(installations.businessId, businessId)));
+  const [row] = await db
+    .select()
+    .from(installations)
+    .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId)));
   if (!row) throw new ApiError(404, "Installation not found");
   if (row.status !== "ACTIVE") throw new ApiError(409, "The app is uninstalled");
   return row;
 }
 
-export const embedUpdateSchema = z.object({ enabled: z.boolean(), settings: z.record(z.string(), z.unknown()).optional() }).strict();
+export const embedUpdateSchema = z
+  .object({ enabled: z.boolean(), settings: z.record(z.string(), z.unknown()).optional() })
+  .strict();
 
 /** The merchant's switch and settings of one embed. */
 export async function setEmbed(db: Db, businessId: string, installationId: string, embedType: string, body: unknown) {
   const input = parseWith(embedUpdateSchema, body);
   const installation = await activeInstallation(db, businessId, installationId);
-  const embed = (await activeExtensions(db, businessId, "embed")).find((r) => r.installation.id === installation.id && r.extension.key === embedType);
+  const embed = (await activeExtensions(db, businessId, "embed")).find(
+    (r) => r.installation.id === installation.id && r.extension.key === embedType,
+  );
   if (!embed) throw new ApiError(404, `The app has no active embed ${embedType}`);
   const def = embed.extension.definition as unknown as EmbedDef;
-  const settings = input.settings === undefined ? undefined : validateSettings(def.settingsSchema, input.settings, "settings");
+  const settings =
+    input.settings === undefined ? undefined : validateSettings(def.settingsSchema, input.settings, "settings");
   const t = now();
   await db
     .insert(embedSettings)
     .values({ installationId, embedType, enabled: input.enabled, settings: settings ?? null, updatedAt: t })
-    .onConflictDoUpdate({ target: [embedSettings.installationId, embedSettings.embedType], set: { enabled: input.enabled, ...(settings ? { settings } : {}), updatedAt: t } });
-  const [state] = await db.select().from(embedSettings).where(and(eq(embedSettings.installationId, installationId), eq(embedSettings.embedType, embedType)));
+    .onConflictDoUpdate({
+      target: [embedSettings.installationId, embedSettings.embedType],
+      set: { enabled: input.enabled, ...(settings ? { settings } : {}), updatedAt: t },
+    });
+  const [state] = await db
+    .select()
+    .from(embedSettings)
+    .where(and(eq(embedSettings.installationId, installationId), eq(embedSettings.embedType, embedType)));
   return { installationId, embedType, enabled: state.enabled, settings: state.settings ?? def.defaultConfig ?? {} };
 }
 
 /** The app's global settings, validated against the manifest's settingsSchema. */
-export async function setAppSettings(db: Database, businessId: string, installationId: string, settings: unknown, manifest: Manifest | null) {
+export async function setAppSettings(
+  db: Database,
+  businessId: string,
+  installationId: string,
+  settings: unknown,
+  manifest: Manifest | null,
+) {
   await activeInstallation(db, businessId, installationId);
   const valid = validateSettings(manifest?.settingsSchema, settings, "settings");
   await db.update(installations).set({ settings: valid }).where(eq(installations.id, installationId));
@@ -99,7 +159,18 @@ export async function setAppSettings(db: Database, businessId: string, installat
 export const BUILTIN_BLOCKS = {
   heading: z.object({ text: z.string().max(200) }).strict(),
   text: z.object({ text: z.string().max(5000) }).strict(),
-  image: z.object({ url: z.string().max(2000).refine((v) => v.startsWith("/") && !v.startsWith("//") || /^https?:\/\//.test(v), "must be a relative path or an http(s) URL"), alt: z.string().max(300).default("") }).strict(),
+  image: z
+    .object({
+      url: z
+        .string()
+        .max(2000)
+        .refine(
+          (v) => (v.startsWith("/") && !v.startsWith("//")) || /^https?:\/\//.test(v),
+          "must be a relative path or an http(s) URL",
+        ),
+      alt: z.string().max(300).default(""),
+    })
+    .strict(),
   "product-grid": z.object({ limit: z.number().int().min(1).max(48).default(8) }).strict(),
 } as const;
 
@@ -120,19 +191,37 @@ export const pageInputSchema = z.object({
 export const PAGE_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Creates or replaces a page. An app block must name an active block of an app installed here. */
-export async function savePage(db: Database, businessId: string, slug: string, body: unknown, options: { createOnly?: boolean } = {}) {
-  if (!PAGE_SLUG.test(slug) || slug.length > 60) throw new ApiError(400, "slug: must be lowercase letters, digits and hyphens (at most 60)");
+export async function savePage(
+  db: Database,
+  businessId: string,
+  slug: string,
+  body: unknown,
+  options: { createOnly?: boolean } = {},
+) {
+  if (!PAGE_SLUG.test(slug) || slug.length > 60)
+    throw new ApiError(400, "slug: must be lowercase letters, digits and hyphens (at most 60)");
   const input = parseWith(pageInputSchema, body);
   const blocks = await availableBlocks(db, businessId);
-  const [existing] = await db.select().from(pages).where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
+  const [existing] = await db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
   const kept = new Map((existing?.blocks ?? []).map((b) => [b.id, b]));
   const stored: PageBlock[] = input.blocks.map((b, i) => {
     const id = b.id && /^[A-Za-z0-9_-]+$/.test(b.id) ? b.id : newId("blk", 12);
     if (b.kind === "builtin") {
       const schema = BUILTIN_BLOCKS[b.type as keyof typeof BUILTIN_BLOCKS];
-      if (!schema) throw new ApiError(400, `blocks[${i}].type: unknown built-in block ${b.type} (use ${Object.keys(BUILTIN_BLOCKS).join(", ")})`);
+      if (!schema)
+        throw new ApiError(
+          400,
+          `blocks[${i}].type: unknown built-in block ${b.type} (use ${Object.keys(BUILTIN_BLOCKS).join(", ")})`,
+        );
       const parsed = schema.safeParse(b.settings);
-      if (!parsed.success) throw new ApiError(400, `blocks[${i}].settings: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`);
+      if (!parsed.success)
+        throw new ApiError(
+          400,
+          `blocks[${i}].settings: ${parsed.error.issues[0].path.join(".")} ${parsed.error.issues[0].message}`,
+        );
       return { id, kind: "builtin", type: b.type, settings: parsed.data };
     }
     const def = blocks.find((x) => x.appId === b.appId && x.blockType === b.type);
@@ -140,12 +229,30 @@ export async function savePage(db: Database, businessId: string, slug: string, b
       // a block whose extension was deactivated stays stored, unchanged, until it comes back
       const before = kept.get(id);
       if (before && before.kind === "app" && before.appId === b.appId && before.type === b.type) return before;
-      throw new ApiError(400, `blocks[${i}]: ${b.appId ?? "(no appId)"} has no active ${b.type} block installed on this business`);
+      throw new ApiError(
+        400,
+        `blocks[${i}]: ${b.appId ?? "(no appId)"} has no active ${b.type} block installed on this business`,
+      );
     }
-    return { id, kind: "app", type: b.type, appId: b.appId, settings: validateSettings(def.settingsSchema, b.settings, `blocks[${i}].settings`) };
+    return {
+      id,
+      kind: "app",
+      type: b.type,
+      appId: b.appId,
+      settings: validateSettings(def.settingsSchema, b.settings, `blocks[${i}].settings`),
+    };
   });
   const t = now();
-  const insert = db.insert(pages).values({ id: newId("pg"), businessId, slug, title: input.title, isPublished: input.isPublished, blocks: stored, createdAt: t, updatedAt: t });
+  const insert = db.insert(pages).values({
+    id: newId("pg"),
+    businessId,
+    slug,
+    title: input.title,
+    isPublished: input.isPublished,
+    blocks: stored,
+    createdAt: t,
+    updatedAt: t,
+  });
   if (options.createOnly) {
     // "New page": of two creations of one address at once, one creates it and the other is told it exists
     const [row] = await insert.onConflictDoNothing({ target: [pages.businessId, pages.slug] }).returning();
@@ -154,7 +261,12 @@ export async function savePage(db: Database, businessId: string, slug: string, b
   }
   // PUT creates or replaces, in one statement: two saves of a new slug at once both succeed, the
   // later one's content stays (pages_business_slug_key), never a unique violation
-  const [row] = await insert.onConflictDoUpdate({ target: [pages.businessId, pages.slug], set: { title: input.title, isPublished: input.isPublished, blocks: stored, updatedAt: t } }).returning();
+  const [row] = await insert
+    .onConflictDoUpdate({
+      target: [pages.businessId, pages.slug],
+      set: { title: input.title, isPublished: input.isPublished, blocks: stored, updatedAt: t },
+    })
+    .returning();
   return row;
 }
 
@@ -171,8 +283,18 @@ export async function renderableBlocks(db: Db, business: Pick<Business, "id">, b
 // ---- admin page session tokens ----
 
 /** JWT signed with the app's client secret: HS256, 60 s, aud = clientId, sub = account, businessId claim. */
-export async function adminSessionToken(env: Env, app: { clientId: string; clientSecretEnc: string | null }, accountId: string, businessId: string): Promise<string | null> {
+export async function adminSessionToken(
+  env: Env,
+  app: { clientId: string; clientSecretEnc: string | null },
+  accountId: string,
+  businessId: string,
+): Promise<string | null> {
   if (!app.clientSecretEnc) return null;
   const secret = decrypt(app.clientSecretEnc, env.encryptionKey);
-  return signJwt({ iss: env.publicUrl, aud: app.clientId, sub: accountId, businessId }, secret, 60, Math.floor(now().getTime() / 1000));
+  return signJwt(
+    { iss: env.publicUrl, aud: app.clientId, sub: accountId, businessId },
+    secret,
+    60,
+    Math.floor(now().getTime() / 1000),
+  );
 }

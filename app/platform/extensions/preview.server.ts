@@ -26,11 +26,27 @@ const seconds = () => Math.floor(now().getTime() / 1000);
 export type PreviewGrant = { businessId: string; pageSlug: string; accountId: string };
 
 export function signPreviewToken(env: Env, grant: PreviewGrant, ttlSeconds = PREVIEW_TTL_SECONDS): Promise<string> {
-  return signJwt({ iss: env.publicUrl, aud: PREVIEW_AUDIENCE, businessId: grant.businessId, page: grant.pageSlug, acc: grant.accountId }, previewKey(env), ttlSeconds, seconds());
+  return signJwt(
+    {
+      iss: env.publicUrl,
+      aud: PREVIEW_AUDIENCE,
+      businessId: grant.businessId,
+      page: grant.pageSlug,
+      acc: grant.accountId,
+    },
+    previewKey(env),
+    ttlSeconds,
+    seconds(),
+  );
 }
 
 /** The storefront address of a page's preview, with a fresh token. */
-export async function previewUrl(env: Env, business: { id: string; slug: string }, pageSlug: string, accountId: string): Promise<string> {
+export async function previewUrl(
+  env: Env,
+  business: { id: string; slug: string },
+  pageSlug: string,
+  accountId: string,
+): Promise<string> {
   const token = await signPreviewToken(env, { businessId: business.id, pageSlug, accountId });
   return `${env.storefrontUrl}/s/${encodeURIComponent(business.slug)}/preview/${encodeURIComponent(pageSlug)}?token=${encodeURIComponent(token)}`;
 }
@@ -42,17 +58,36 @@ export type PreviewCheck = { ok: true; accountId: string } | { ok: false; status
  * malformed, tampered with, expired or not a preview token; 403 when it is valid but for another
  * business or page.
  */
-export async function verifyPreviewToken(env: Env, token: string | null | undefined, target: { businessId: string; pageSlug: string }): Promise<PreviewCheck> {
-  const expired: PreviewCheck = { ok: false, status: 401, message: "This preview link is missing, invalid or has expired. Open the page in the site builder again." };
+export async function verifyPreviewToken(
+  env: Env,
+  token: string | null | undefined,
+  target: { businessId: string; pageSlug: string },
+): Promise<PreviewCheck> {
+  const expired: PreviewCheck = {
+    ok: false,
+    status: 401,
+    message: "This preview link is missing, invalid or has expired. Open the page in the site builder again.",
+  };
   if (!token || token.length > 2000) return expired;
   const claims = await verifyJwt(token, previewKey(env), seconds(), PREVIEW_AUDIENCE);
-  if (!claims || claims.iss !== env.publicUrl || typeof claims.businessId !== "string" || typeof claims.page !== "string" || typeof claims.acc !== "string") return expired;
-  if (claims.businessId !== target.businessId || claims.page !== target.pageSlug) return { ok: false, status: 403, message: "This preview link is for another page." };
+  if (
+    !claims ||
+    claims.iss !== env.publicUrl ||
+    typeof claims.businessId !== "string" ||
+    typeof claims.page !== "string" ||
+    typeof claims.acc !== "string"
+  )
+    return expired;
+  if (claims.businessId !== target.businessId || claims.page !== target.pageSlug)
+    return { ok: false, status: 403, message: "This preview link is for another page." };
   return { ok: true, accountId: claims.acc };
 }
 
 /** The merchant a preview token names is still a merchant of that business (an account removed or moved since loses its previews). */
 export async function previewAccount(db: Db, businessId: string, accountId: string) {
-  const [row] = await db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.businessId, businessId), eq(accounts.role, "MERCHANT")));
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.id, accountId), eq(accounts.businessId, businessId), eq(accounts.role, "MERCHANT")));
   return row ?? null;
 }

@@ -14,14 +14,21 @@ import { signJwt } from "../core/crypto.server";
 import { setClockOffset } from "../core/clock.server";
 import { createProduct, productSchema } from "../catalog/products.server";
 import { savePage } from "./merchant.server";
-import { PREVIEW_AUDIENCE, PREVIEW_TTL_SECONDS, previewUrl, signPreviewToken, verifyPreviewToken } from "./preview.server";
+import {
+  PREVIEW_AUDIENCE,
+  PREVIEW_TTL_SECONDS,
+  previewUrl,
+  signPreviewToken,
+  verifyPreviewToken,
+} from "./preview.server";
 
 const p = await startPlatform();
 const merchant = await p.register("MERCHANT");
 const other = await p.register("MERCHANT");
 const dev = await p.register("DEVELOPER");
 const reviewer = await p.createUser("REVIEWER");
-const slugOf = async (businessId: string) => (await p.sql<{ slug: string }[]>`select slug from businesses where id = ${businessId}`)[0].slug;
+const slugOf = async (businessId: string) =>
+  (await p.sql<{ slug: string }[]>`select slug from businesses where id = ${businessId}`)[0].slug;
 const shop = { id: merchant.businessId, slug: await slugOf(merchant.businessId) };
 const otherShop = { id: other.businessId, slug: await slugOf(other.businessId) };
 
@@ -32,8 +39,24 @@ const app = await p.request("POST", "/developer/apps", {
   body: appBody({
     scopes: ["read_business"],
     manifest: {
-      blocks: [{ blockType: "stars", name: "Star banner", renderUrl: "https://stars.example/block", settingsSchema: { type: "object", properties: { title: { type: "string" } } }, defaultConfig: { title: "Rate us" } }],
-      embeds: [{ embedType: "pixel", name: "Pixel", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: "https://pixel.example/p.js" }],
+      blocks: [
+        {
+          blockType: "stars",
+          name: "Star banner",
+          renderUrl: "https://stars.example/block",
+          settingsSchema: { type: "object", properties: { title: { type: "string" } } },
+          defaultConfig: { title: "Rate us" },
+        },
+      ],
+      embeds: [
+        {
+          embedType: "pixel",
+          name: "Pixel",
+          kind: "GLOBAL_SCRIPT",
+          position: "head",
+          scriptUrl: "https://pixel.example/p.js",
+        },
+      ],
     },
   }),
 });
@@ -43,7 +66,13 @@ await p.request("POST", `/review/apps/${app.json.id}/approve`, { token: reviewer
   const { createInstallation, issueAccessToken } = await import("../installs/installs.server");
   const [appRow] = await p.db.execute<any>(sql`select * from apps where id = ${app.json.id}`);
   await p.db.transaction(async (tx) => {
-    const { installation } = await createInstallation(tx, p.env, { app: { ...appRow, webhookUrl: null, webhookEvents: [] } as never, businessId: shop.id, scopes: ["read_business"], isTestInstall: false, installedBy: merchant.account.id });
+    const { installation } = await createInstallation(tx, p.env, {
+      app: { ...appRow, webhookUrl: null, webhookEvents: [] } as never,
+      businessId: shop.id,
+      scopes: ["read_business"],
+      isTestInstall: false,
+      installedBy: merchant.account.id,
+    });
     await issueAccessToken(tx, installation);
   });
 }
@@ -56,11 +85,16 @@ await savePage(p.db, shop.id, "home", {
     { kind: "app", type: "stars", appId: app.json.id, settings: { title: "Rate us" } },
   ],
 });
-await savePage(p.db, otherShop.id, "home", { title: "Home", isPublished: true, blocks: [{ kind: "builtin", type: "heading", settings: { text: "Other shop" } }] });
+await savePage(p.db, otherShop.id, "home", {
+  title: "Home",
+  isPublished: true,
+  blocks: [{ kind: "builtin", type: "heading", settings: { text: "Other shop" } }],
+});
 
 const grant = { businessId: shop.id, pageSlug: "home", accountId: merchant.account.id };
 const target = { businessId: shop.id, pageSlug: "home" };
-const previewPath = (token?: string, slug = shop.slug, page = "home") => `/s/${slug}/preview/${page}${token === undefined ? "" : `?token=${encodeURIComponent(token)}`}`;
+const previewPath = (token?: string, slug = shop.slug, page = "home") =>
+  `/s/${slug}/preview/${page}${token === undefined ? "" : `?token=${encodeURIComponent(token)}`}`;
 const get = (path: string, init: RequestInit = {}) => fetch(p.storefrontUrl + path, { redirect: "manual", ...init });
 
 afterEach(() => setClockOffset(0));
@@ -81,22 +115,41 @@ describe("the preview token", () => {
 
   it("is refused for another business or another page (403)", async () => {
     const token = await signPreviewToken(p.env, grant);
-    expect(await verifyPreviewToken(p.env, token, { businessId: otherShop.id, pageSlug: "home" })).toMatchObject({ ok: false, status: 403 });
-    expect(await verifyPreviewToken(p.env, token, { businessId: shop.id, pageSlug: "about" })).toMatchObject({ ok: false, status: 403 });
+    expect(await verifyPreviewToken(p.env, token, { businessId: otherShop.id, pageSlug: "home" })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
+    expect(await verifyPreviewToken(p.env, token, { businessId: shop.id, pageSlug: "about" })).toMatchObject({
+      ok: false,
+      status: 403,
+    });
   });
 
   it("is refused when tampered with, missing or signed with another key (401)", async () => {
     const token = await signPreviewToken(p.env, grant);
     const [head, body, signature] = token.split(".");
     const claims = JSON.parse(Buffer.from(body, "base64url").toString());
-    const forged = [head, Buffer.from(JSON.stringify({ ...claims, businessId: otherShop.id })).toString("base64url"), signature].join(".");
-    expect(await verifyPreviewToken(p.env, forged, { businessId: otherShop.id, pageSlug: "home" })).toMatchObject({ ok: false, status: 401 });
+    const forged = [
+      head,
+      Buffer.from(JSON.stringify({ ...claims, businessId: otherShop.id })).toString("base64url"),
+      signature,
+    ].join(".");
+    expect(await verifyPreviewToken(p.env, forged, { businessId: otherShop.id, pageSlug: "home" })).toMatchObject({
+      ok: false,
+      status: 401,
+    });
     const flipped = token.slice(0, -2) + (token.endsWith("A") ? "BB" : "AA");
     expect(await verifyPreviewToken(p.env, flipped, target)).toMatchObject({ ok: false, status: 401 });
-    for (const bad of [null, "", "not-a-jwt", "x".repeat(3000)]) expect(await verifyPreviewToken(p.env, bad, target)).toMatchObject({ ok: false, status: 401 });
+    for (const bad of [null, "", "not-a-jwt", "x".repeat(3000)])
+      expect(await verifyPreviewToken(p.env, bad, target)).toMatchObject({ ok: false, status: 401 });
     // the same claims signed with SESSION_SECRET itself (as a merchant's API token is) are not a preview token
     const now = Math.floor(Date.now() / 1000);
-    const withSessionSecret = await signJwt({ iss: p.env.publicUrl, aud: PREVIEW_AUDIENCE, businessId: shop.id, page: "home", acc: merchant.account.id }, p.env.sessionSecret, 300, now);
+    const withSessionSecret = await signJwt(
+      { iss: p.env.publicUrl, aud: PREVIEW_AUDIENCE, businessId: shop.id, page: "home", acc: merchant.account.id },
+      p.env.sessionSecret,
+      300,
+      now,
+    );
     expect(await verifyPreviewToken(p.env, withSessionSecret, target)).toMatchObject({ ok: false, status: 401 });
     // nor is a merchant's API token
     expect(await verifyPreviewToken(p.env, merchant.token, target)).toMatchObject({ ok: false, status: 401 });
@@ -142,7 +195,11 @@ describe("the preview page", () => {
     // the app block's session token (contract 10: in the editor only), for this merchant and business
     const data = JSON.parse(/window\.__remixContext = (\{.*?\});\s*<\/script>/s.exec(html)![1]);
     const loader = data.state.loaderData["routes/s.$businessSlug_.preview.$pageSlug"];
-    const { payload } = await jwtVerify(loader.sessionTokens[app.json.id], new TextEncoder().encode(app.json.clientSecret), { audience: app.json.clientId });
+    const { payload } = await jwtVerify(
+      loader.sessionTokens[app.json.id],
+      new TextEncoder().encode(app.json.clientSecret),
+      { audience: app.json.clientId },
+    );
     expect(payload).toMatchObject({ sub: merchant.account.id, businessId: shop.id });
     // the unpublished page is not on the storefront
     expect((await get(`/s/${shop.slug}`)).status).toBe(404);
@@ -151,7 +208,9 @@ describe("the preview page", () => {
   it("may be framed by the platform's origin only, is never cached, sets no platform cookie and runs no embed's script", async () => {
     const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
     const session = browser.jars.get(new URL(p.url).hostname)!.get("__session")!;
-    const res = await get(previewPath(await signPreviewToken(p.env, grant)), { headers: { Cookie: `__session=${session}` } });
+    const res = await get(previewPath(await signPreviewToken(p.env, grant)), {
+      headers: { Cookie: `__session=${session}` },
+    });
     expect(res.status).toBe(200);
     const csp = res.headers.get("content-security-policy")!;
     expect(csp).toMatch(new RegExp(`(^|; )frame-ancestors ${new URL(p.url).origin.replace(/[.]/g, "\\.")}(;|$)`));
@@ -163,7 +222,10 @@ describe("the preview page", () => {
     expect(csp).not.toContain("pixel.example");
     expect(csp).toMatch(/script-src 'self' 'nonce-[^']+';/);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    const referrer = res.headers.get("referrer-policy")!.split(",").map((v) => v.trim());
+    const referrer = res.headers
+      .get("referrer-policy")!
+      .split(",")
+      .map((v) => v.trim());
     expect(referrer.at(-1)).toBe("strict-origin");
     const cookies = res.headers.getSetCookie().map((c) => c.split("=")[0]);
     expect(cookies).not.toContain("__session");

@@ -4,13 +4,28 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { apps, extensions, hookBreakers, installations, type App, type Extension, type ExtensionKind, type HookBreaker, type Installation } from "../../../db/schema";
+import {
+  apps,
+  extensions,
+  hookBreakers,
+  installations,
+  type App,
+  type Extension,
+  type ExtensionKind,
+  type HookBreaker,
+  type Installation,
+} from "../../../db/schema";
 
 export type ActiveExtension = { extension: Extension; installation: Installation; app: App };
 
 /** Active extensions of a kind, of the business's ACTIVE installations, in installation order. */
 const activeOf = (businessId: string | ReturnType<typeof sql.placeholder>, kind: ExtensionKind) =>
-  and(eq(installations.businessId, businessId), eq(installations.status, "ACTIVE"), eq(extensions.kind, kind), eq(extensions.isActive, true));
+  and(
+    eq(installations.businessId, businessId),
+    eq(installations.status, "ACTIVE"),
+    eq(extensions.kind, kind),
+    eq(extensions.isActive, true),
+  );
 const installationOrder = [asc(installations.installedAt), asc(installations.id), asc(extensions.key)];
 
 export async function activeExtensions(db: Db, businessId: string, kind: ExtensionKind): Promise<ActiveExtension[]> {
@@ -35,7 +50,10 @@ const buildHookRegistryQuery = (db: Db) =>
     .from(installations)
     .innerJoin(apps, eq(apps.id, installations.appId))
     .innerJoin(extensions, eq(extensions.appId, apps.id))
-    .leftJoin(hookBreakers, and(eq(hookBreakers.installationId, installations.id), eq(hookBreakers.hookPoint, extensions.key)))
+    .leftJoin(
+      hookBreakers,
+      and(eq(hookBreakers.installationId, installations.id), eq(hookBreakers.hookPoint, extensions.key)),
+    )
     .where(activeOf(sql.placeholder("businessId"), "hook"))
     .orderBy(...installationOrder)
     .prepare("hook_registry");
@@ -52,7 +70,10 @@ function hookRegistryQuery(db: Db) {
  */
 export async function hookRegistry(db: Db, businessId: string): Promise<HookRegistry> {
   const rows = await hookRegistryQuery(db).execute({ businessId });
-  return { extensions: rows.map(({ extension, installation, app }) => ({ extension, installation, app })), breakers: rows.flatMap((r) => (r.breaker ? [r.breaker] : [])) };
+  return {
+    extensions: rows.map(({ extension, installation, app }) => ({ extension, installation, app })),
+    breakers: rows.flatMap((r) => (r.breaker ? [r.breaker] : [])),
+  };
 }
 
 export type HookTarget = ActiveExtension & { timeout: number; priority: number; path: string };
@@ -61,6 +82,13 @@ export type HookTarget = ActiveExtension & { timeout: number; priority: number; 
 export function hookTargets(registry: ActiveExtension[], hookPoint: string, scope: string): HookTarget[] {
   return registry
     .filter((r) => r.extension.key === hookPoint && r.app.webhookUrl && r.installation.scopes.includes(scope))
-    .map((r) => ({ ...r, timeout: Math.min(Number(r.extension.definition.timeout ?? 5000), 10_000), priority: Number(r.extension.definition.priority ?? 100), path: String(r.extension.definition.url) }))
-    .sort((a, b) => a.priority - b.priority || a.installation.installedAt.getTime() - b.installation.installedAt.getTime());
+    .map((r) => ({
+      ...r,
+      timeout: Math.min(Number(r.extension.definition.timeout ?? 5000), 10_000),
+      priority: Number(r.extension.definition.priority ?? 100),
+      path: String(r.extension.definition.url),
+    }))
+    .sort(
+      (a, b) => a.priority - b.priority || a.installation.installedAt.getTime() - b.installation.installedAt.getTime(),
+    );
 }

@@ -4,7 +4,9 @@ import { businesses, hookCalls } from "../../../db/schema";
 
 /** The developer's view of an app's hook calls, newest first. */
 export async function appHookCalls(db: Db, appId: string, page: { limit: number; offset: number }, hookPoint?: string) {
-  const where = hookPoint ? and(eq(hookCalls.appId, appId), eq(hookCalls.hookPoint, hookPoint)) : eq(hookCalls.appId, appId);
+  const where = hookPoint
+    ? and(eq(hookCalls.appId, appId), eq(hookCalls.hookPoint, hookPoint))
+    : eq(hookCalls.appId, appId);
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({ call: hookCalls, businessName: businesses.name })

@@ -23,15 +23,38 @@ export const BREAKER_OPEN_MS = 30_000;
 
 const url = z.string().max(2000);
 export const RESPONSE_SHAPES = {
-  "checkout.payment_methods": z.object({ methods: z.array(z.object({ id: z.string().min(1).max(100), name: z.string().min(1).max(100), description: z.string().max(500).optional(), icon: url.optional() })).max(20) }),
-  "checkout.create_payment": z.object({ paymentUrl: url.optional(), qrCode: z.string().max(4000).optional(), invoiceId: z.string().max(200).optional(), expiresAt: z.string().datetime({ offset: true }).optional() }),
+  "checkout.payment_methods": z.object({
+    methods: z
+      .array(
+        z.object({
+          id: z.string().min(1).max(100),
+          name: z.string().min(1).max(100),
+          description: z.string().max(500).optional(),
+          icon: url.optional(),
+        }),
+      )
+      .max(20),
+  }),
+  "checkout.create_payment": z.object({
+    paymentUrl: url.optional(),
+    qrCode: z.string().max(4000).optional(),
+    invoiceId: z.string().max(200).optional(),
+    expiresAt: z.string().datetime({ offset: true }).optional(),
+  }),
   "checkout.shipping_rates": z.object({ fee: z.number().finite().min(0).max(100_000_000) }),
   "order.validate": z.object({ valid: z.boolean(), reason: z.string().max(500).optional() }),
-  "order.calculate_discounts": z.object({ discount: z.number().finite().min(0).max(100_000_000), reason: z.string().max(500).optional() }),
+  "order.calculate_discounts": z.object({
+    discount: z.number().finite().min(0).max(100_000_000),
+    reason: z.string().max(500).optional(),
+  }),
 } as const;
 
 export type HookAnswer<P extends HookPoint> = z.infer<(typeof RESPONSE_SHAPES)[P]>;
-export type HookResult<P extends HookPoint> = { target: ActiveExtension & { priority: number }; ok: boolean; answer?: HookAnswer<P> };
+export type HookResult<P extends HookPoint> = {
+  target: ActiveExtension & { priority: number };
+  ok: boolean;
+  answer?: HookAnswer<P>;
+};
 
 export function hookUrl(webhookUrl: string, path: string) {
   return webhookUrl.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
@@ -43,7 +66,13 @@ async function claimProbe(db: Db, installationId: string, hookPoint: string): Pr
   const claimed = await db
     .update(hookBreakers)
     .set({ openUntil: new Date(t.getTime() + BREAKER_OPEN_MS) })
-    .where(and(eq(hookBreakers.installationId, installationId), eq(hookBreakers.hookPoint, hookPoint), sql`(${hookBreakers.openUntil} is null or ${hookBreakers.openUntil} <= ${t.toISOString()}::timestamptz)`))
+    .where(
+      and(
+        eq(hookBreakers.installationId, installationId),
+        eq(hookBreakers.hookPoint, hookPoint),
+        sql`(${hookBreakers.openUntil} is null or ${hookBreakers.openUntil} <= ${t.toISOString()}::timestamptz)`,
+      ),
+    )
     .returning();
   return claimed.length > 0;
 }
@@ -81,27 +110,63 @@ export async function callHooks<P extends HookPoint>(
   const results = await Promise.all(
     targets.map(async (target): Promise<HookResult<P>> => {
       const log = (entry: { success: boolean; statusCode: number | null; durationMs: number; error?: string }) =>
-        logs.push({ id: newId("hkc"), appId: target.app.id, installationId: target.installation.id, businessId: business.id, hookPoint, ...entry, error: entry.error ?? null, createdAt: now() });
+        logs.push({
+          id: newId("hkc"),
+          appId: target.app.id,
+          installationId: target.installation.id,
+          businessId: business.id,
+          hookPoint,
+          ...entry,
+          error: entry.error ?? null,
+          createdAt: now(),
+        });
       const state = breakers.find((b) => b.installationId === target.installation.id);
-      if (state && state.consecutiveFailures >= BREAKER_THRESHOLD && !(await claimProbe(db, target.installation.id, hookPoint))) {
-        log({ success: false, statusCode: null, durationMs: 0, error: "skipped: circuit breaker open after repeated failures" });
+      if (
+        state &&
+        state.consecutiveFailures >= BREAKER_THRESHOLD &&
+        !(await claimProbe(db, target.installation.id, hookPoint))
+      ) {
+        log({
+          success: false,
+          statusCode: null,
+          durationMs: 0,
+          error: "skipped: circuit breaker open after repeated failures",
+        });
         return { target, ok: false };
       }
       const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
       const timestamp = Math.floor(now().getTime() / 1000).toString();
       const secret = decrypt(target.installation.webhookSecretEnc, env.encryptionKey);
-      const headers = { "X-Webhook-Signature": signWebhook(secret, timestamp, body), "X-Webhook-Timestamp": timestamp, "X-Hook-Point": hookPoint, "User-Agent": USER_AGENT };
+      const headers = {
+        "X-Webhook-Signature": signWebhook(secret, timestamp, body),
+        "X-Webhook-Timestamp": timestamp,
+        "X-Hook-Point": hookPoint,
+        "User-Agent": USER_AGENT,
+      };
       // `storefront-apps listen` (decision 023): a test installation's hook call goes to the developer's CLI while it listens
       const result =
-        (await relayIfListening(db, { appId: target.app.id, isTestInstall: target.installation.isTestInstall, kind: "hook", path: target.path, headers, body, timeoutMs: target.timeout })) ??
-        (await postOutbound(hookUrl(target.app.webhookUrl!, target.path), body, headers, { timeoutMs: target.timeout, allowPrivate: env.outboundAllowPrivate, keepBody: true }));
+        (await relayIfListening(db, {
+          appId: target.app.id,
+          isTestInstall: target.installation.isTestInstall,
+          kind: "hook",
+          path: target.path,
+          headers,
+          body,
+          timeoutMs: target.timeout,
+        })) ??
+        (await postOutbound(hookUrl(target.app.webhookUrl!, target.path), body, headers, {
+          timeoutMs: target.timeout,
+          allowPrivate: env.outboundAllowPrivate,
+          keepBody: true,
+        }));
       let answer: HookAnswer<P> | undefined;
       let error = result.error;
       if (result.ok) {
         try {
           const parsed = RESPONSE_SHAPES[hookPoint].safeParse(JSON.parse(result.body ?? ""));
           if (parsed.success) answer = parsed.data as HookAnswer<P>;
-          else error = `answer of the wrong shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`;
+          else
+            error = `answer of the wrong shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`;
         } catch {
           error = "answer is not JSON";
         }
@@ -118,7 +183,11 @@ export async function callHooks<P extends HookPoint>(
       await db.insert(hookCalls).values(logs);
       for (const o of outcomes) {
         if (!o.ok) await recordFailure(db, o.installationId, hookPoint);
-        else if (o.hadFailures) await db.update(hookBreakers).set({ consecutiveFailures: 0, openUntil: null }).where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
+        else if (o.hadFailures)
+          await db
+            .update(hookBreakers)
+            .set({ consecutiveFailures: 0, openUntil: null })
+            .where(and(eq(hookBreakers.installationId, o.installationId), eq(hookBreakers.hookPoint, hookPoint)));
       }
     })(),
   );

@@ -14,11 +14,26 @@ describe("the landing page after an OAuth install: /admin/apps/<installation_id>
     const other = await p.register("MERCHANT");
     const created = await p.request("POST", "/developer/apps", {
       token: dev.token,
-      body: { name: "Landing Test", slug: `landing-${Date.now()}`, description: "d", category: "other", scopes: ["read_orders"], redirectUrl: "https://landing.example/cb" },
+      body: {
+        name: "Landing Test",
+        slug: `landing-${Date.now()}`,
+        description: "d",
+        category: "other",
+        scopes: ["read_orders"],
+        redirectUrl: "https://landing.example/cb",
+      },
     });
     expect(created.status).toBe(201);
     const [app] = await p.db.select().from(apps).where(eq(apps.id, created.json.id));
-    const { installation } = await p.db.transaction((tx) => createInstallation(tx, p.env, { app, businessId: merchant.businessId, scopes: ["read_orders"], isTestInstall: false, installedBy: merchant.account.id }));
+    const { installation } = await p.db.transaction((tx) =>
+      createInstallation(tx, p.env, {
+        app,
+        businessId: merchant.businessId,
+        scopes: ["read_orders"],
+        isTestInstall: false,
+        installedBy: merchant.account.id,
+      }),
+    );
     const path = `/admin/apps/${installation.id}?installed=1`;
 
     const mine = await BrowserSession.signIn(p.url, merchant.email, merchant.password);

@@ -4,7 +4,15 @@
  */
 import { and, desc, eq, sql, count } from "drizzle-orm";
 import type { Database, Db, Tx } from "../../../db/client";
-import { apps, businesses, installations, webhooks, type App, type Business, type Installation } from "../../../db/schema";
+import {
+  apps,
+  businesses,
+  installations,
+  webhooks,
+  type App,
+  type Business,
+  type Installation,
+} from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
@@ -55,7 +63,8 @@ export async function createInstallation(
     })
     .onConflictDoNothing({ target: [installations.appId, installations.businessId], where: sql`status = 'ACTIVE'` })
     .returning();
-  if (!installation) throw new ApiError(409, options.alreadyInstalled ?? "The app is already installed on this business");
+  if (!installation)
+    throw new ApiError(409, options.alreadyInstalled ?? "The app is already installed on this business");
   if (input.app.webhookUrl) {
     await tx.insert(webhooks).values({
       id: newId("wh"),
@@ -75,7 +84,15 @@ export async function createInstallation(
   const pending = await tx
     .select({ id: installations.id })
     .from(installations)
-    .where(and(eq(installations.appId, input.app.id), eq(installations.businessId, input.businessId), eq(installations.status, "UNINSTALLED"), sql`${installations.erasureScheduledAt} is not null`, sql`${installations.erasureDeliveredAt} is null`));
+    .where(
+      and(
+        eq(installations.appId, input.app.id),
+        eq(installations.businessId, input.businessId),
+        eq(installations.status, "UNINSTALLED"),
+        sql`${installations.erasureScheduledAt} is not null`,
+        sql`${installations.erasureDeliveredAt} is null`,
+      ),
+    );
   for (const p of pending) {
     await tx.update(installations).set({ erasureScheduledAt: null }).where(eq(installations.id, p.id));
     await removeJob(tx, erasureJobKey(p.id));
@@ -86,7 +103,10 @@ export async function createInstallation(
 /** Issues a new access token for the installation; any earlier token stops working at once. */
 export async function issueAccessToken(tx: Db, installation: Installation): Promise<string> {
   const token = newAccessToken(installation.isTestInstall);
-  await tx.update(installations).set({ accessTokenHash: sha256(token) }).where(eq(installations.id, installation.id));
+  await tx
+    .update(installations)
+    .set({ accessTokenHash: sha256(token) })
+    .where(eq(installations.id, installation.id));
   return token;
 }
 
@@ -120,8 +140,16 @@ export const CALLER_COUNTED_SQL = `
   select caller.*, (select count from hit) as "hits", (select count(*) from quick)::int as "quick" from caller`;
 
 export async function authenticateInstallation(db: Database, authorization: string | null): Promise<AppCaller>;
-export async function authenticateInstallation(db: Database, authorization: string | null, window: Date): Promise<AppCaller & { hits: number }>;
-export async function authenticateInstallation(db: Database, authorization: string | null, window?: Date): Promise<AppCaller & { hits?: number }> {
+export async function authenticateInstallation(
+  db: Database,
+  authorization: string | null,
+  window: Date,
+): Promise<AppCaller & { hits: number }>;
+export async function authenticateInstallation(
+  db: Database,
+  authorization: string | null,
+  window?: Date,
+): Promise<AppCaller & { hits?: number }> {
   const match = /^Bearer\s+(fbat_\S+)$/i.exec(authorization ?? "");
   if (!match) throw new ApiError(401, authorization ? "Invalid access token" : "Missing bearer token");
   const hash = sha256(match[1]);
@@ -138,8 +166,18 @@ export async function authenticateInstallation(db: Database, authorization: stri
 }
 
 /** The active installation of an app on a business; `lock` holds its row until the transaction ends (an uninstall waits). */
-export async function getActiveInstallation(db: Db, appId: string, businessId: string, options: { lock?: boolean } = {}): Promise<Installation | undefined> {
-  const query = db.select().from(installations).where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), eq(installations.status, "ACTIVE")));
+export async function getActiveInstallation(
+  db: Db,
+  appId: string,
+  businessId: string,
+  options: { lock?: boolean } = {},
+): Promise<Installation | undefined> {
+  const query = db
+    .select()
+    .from(installations)
+    .where(
+      and(eq(installations.appId, appId), eq(installations.businessId, businessId), eq(installations.status, "ACTIVE")),
+    );
   const [row] = options.lock ? await query.for("update") : await query;
   return row;
 }
@@ -155,7 +193,13 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
   const erasureAt = new Date(t.getTime() + ERASURE_DELAY_MS);
   const [done] = await tx
     .update(installations)
-    .set({ status: "UNINSTALLED", accessTokenHash: null, uninstalledAt: t, erasureScheduledAt: erasureAt, needsReConsent: false })
+    .set({
+      status: "UNINSTALLED",
+      accessTokenHash: null,
+      uninstalledAt: t,
+      erasureScheduledAt: erasureAt,
+      needsReConsent: false,
+    })
     .where(and(eq(installations.id, installation.id), eq(installations.status, "ACTIVE")))
     .returning();
   if (!done) throw new ApiError(409, "The app is already uninstalled");
@@ -171,14 +215,29 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
   await emitEvent(tx, {
     businessId: installation.businessId,
     type: "app.uninstalled",
-    data: { appId: installation.appId, businessId: installation.businessId, installationId: installation.id, uninstalledAt: t.toISOString(), isTestInstall: installation.isTestInstall },
+    data: {
+      appId: installation.appId,
+      businessId: installation.businessId,
+      installationId: installation.id,
+      uninstalledAt: t.toISOString(),
+      isTestInstall: installation.isTestInstall,
+    },
   });
-  await addJob(tx, "installation__erasure", { installationId: installation.id }, { runAt: erasureAt, jobKey: erasureJobKey(installation.id) });
+  await addJob(
+    tx,
+    "installation__erasure",
+    { installationId: installation.id },
+    { runAt: erasureAt, jobKey: erasureJobKey(installation.id) },
+  );
   return done;
 }
 
 /** The merchant approves the scopes an approved update added: the same token grants them all. */
-export async function approveAddedScopes(db: Database, businessId: string, installationId: string): Promise<Installation> {
+export async function approveAddedScopes(
+  db: Database,
+  businessId: string,
+  installationId: string,
+): Promise<Installation> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select({ installation: installations, app: apps })
@@ -189,7 +248,11 @@ export async function approveAddedScopes(db: Database, businessId: string, insta
     if (!row) throw new ApiError(404, "Installation not found");
     if (row.installation.status !== "ACTIVE") throw new ApiError(409, "The app is uninstalled");
     const scopes = [...new Set([...row.installation.scopes, ...row.app.approvedScopes])];
-    const [updated] = await tx.update(installations).set({ scopes, needsReConsent: false }).where(eq(installations.id, installationId)).returning();
+    const [updated] = await tx
+      .update(installations)
+      .set({ scopes, needsReConsent: false })
+      .where(eq(installations.id, installationId))
+      .returning();
     // the app's own registration may now receive the events of the new scopes
     await tx
       .update(webhooks)
@@ -199,9 +262,17 @@ export async function approveAddedScopes(db: Database, businessId: string, insta
   });
 }
 
-export async function uninstallForBusiness(db: Database, businessId: string, installationId: string): Promise<Installation> {
+export async function uninstallForBusiness(
+  db: Database,
+  businessId: string,
+  installationId: string,
+): Promise<Installation> {
   return db.transaction(async (tx) => {
-    const [installation] = await tx.select().from(installations).where(and(eq(installations.id, installationId), eq(installations.businessId, businessId))).for("update");
+    const [installation] = await tx
+      .select()
+      .from(installations)
+      .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId)))
+      .for("update");
     if (!installation) throw new ApiError(404, "Installation not found");
     return uninstall(tx, installation);
   });
@@ -228,7 +299,13 @@ export async function listBusinessInstallations(db: Db, businessId: string, page
   const where = eq(installations.businessId, businessId);
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select({ installation: installations, appName: apps.name, appSlug: apps.slug, iconUrl: apps.iconUrl, approvedScopes: apps.approvedScopes })
+      .select({
+        installation: installations,
+        appName: apps.name,
+        appSlug: apps.slug,
+        iconUrl: apps.iconUrl,
+        approvedScopes: apps.approvedScopes,
+      })
       .from(installations)
       .innerJoin(apps, eq(apps.id, installations.appId))
       .where(where)

@@ -28,7 +28,11 @@ async function merchantSession() {
 }
 
 /** Walks the consent screen like a browser; returns the Location the platform redirected to. */
-async function consent(browser: BrowserSession, query: Record<string, string>, decision: "approve" | "deny" = "approve") {
+async function consent(
+  browser: BrowserSession,
+  query: Record<string, string>,
+  decision: "approve" | "deny" = "approve",
+) {
   const page = await browser.get(`/oauth/authorize?${new URLSearchParams(query)}`);
   expect(page.status, page.html.slice(0, 300)).toBe(200);
   const res = await browser.post("/oauth/authorize", { ...hiddenFields(page.html), decision });
@@ -36,20 +40,39 @@ async function consent(browser: BrowserSession, query: Record<string, string>, d
   return new URL(res.location!);
 }
 
-async function exchange(app: { clientId: string; clientSecret: string; redirectUrl: string }, code: string, extra: Record<string, string> = {}, secret = app.clientSecret) {
+async function exchange(
+  app: { clientId: string; clientSecret: string; redirectUrl: string },
+  code: string,
+  extra: Record<string, string> = {},
+  secret = app.clientSecret,
+) {
   const res = await fetch(p.url + "/oauth/token", {
     method: "POST",
-    headers: { Authorization: `Basic ${Buffer.from(`${app.clientId}:${secret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${app.clientId}:${secret}`).toString("base64")}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+    },
     body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: app.redirectUrl, ...extra }),
   });
   return { status: res.status, json: await res.json(), headers: res.headers };
 }
 
 async function install(app: { clientId: string; clientSecret: string; redirectUrl: string }, browser: BrowserSession) {
-  const location = await consent(browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s1" });
+  const location = await consent(browser, {
+    response_type: "code",
+    client_id: app.clientId,
+    redirect_uri: app.redirectUrl,
+    state: "s1",
+  });
   const res = await exchange(app, location.searchParams.get("code")!);
   expect(res.status).toBe(200);
-  return res.json as { access_token: string; installation_id: string; business_id: string; webhook_secret: string; scope: string };
+  return res.json as {
+    access_token: string;
+    installation_id: string;
+    business_id: string;
+    webhook_secret: string;
+    scope: string;
+  };
 }
 
 const business = (token: string) => p.request("GET", "/app-api/business", { token });
@@ -58,13 +81,25 @@ describe("OAuth 2.0 install", () => {
   it("works end to end with an independent OAuth client (oauth4webapi, PKCE S256)", async () => {
     const app = await publishedApp({ scopes: ["read_orders", "read_business"] });
     const merchant = await merchantSession();
-    const as: oauth.AuthorizationServer = { issuer: p.url, authorization_endpoint: `${p.url}/oauth/authorize`, token_endpoint: `${p.url}/oauth/token` };
+    const as: oauth.AuthorizationServer = {
+      issuer: p.url,
+      authorization_endpoint: `${p.url}/oauth/authorize`,
+      token_endpoint: `${p.url}/oauth/token`,
+    };
     const client: oauth.Client = { client_id: app.clientId };
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const state = oauth.generateRandomState();
     const authorizationUrl = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: app.clientId, redirect_uri: app.redirectUrl, response_type: "code", scope: "read_orders read_business", state, code_challenge: challenge, code_challenge_method: "S256" }))
+    for (const [k, v] of Object.entries({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      response_type: "code",
+      scope: "read_orders read_business",
+      state,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    }))
       authorizationUrl.searchParams.set(k, v);
 
     // the consent screen names the app, the developer and each scope in plain words, and cannot be framed
@@ -72,7 +107,9 @@ describe("OAuth 2.0 install", () => {
     expect(page.html).toContain(`Install ${app.name}`);
     expect(page.html).toContain("See your orders and payments");
     expect(page.html).toContain("See your business details");
-    const raw = await fetch(authorizationUrl, { headers: { Cookie: [...merchant.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+    const raw = await fetch(authorizationUrl, {
+      headers: { Cookie: [...merchant.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    });
     expect(raw.headers.get("x-frame-options")).toBe("DENY");
     expect(raw.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
 
@@ -82,7 +119,15 @@ describe("OAuth 2.0 install", () => {
     expect([...callback.searchParams.keys()].sort()).toEqual(["code", "state"]);
 
     const params = oauth.validateAuthResponse(as, client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(app.clientSecret), params, app.redirectUrl, verifier, { [oauth.allowInsecureRequests]: true });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(app.clientSecret),
+      params,
+      app.redirectUrl,
+      verifier,
+      { [oauth.allowInsecureRequests]: true },
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.access_token).toMatch(/^fbat_(?!test_)/);
@@ -95,14 +140,32 @@ describe("OAuth 2.0 install", () => {
     expect(biz.json).toMatchObject({ id: merchant.businessId });
 
     const list = await p.request("GET", "/merchant/installations", { token: merchant.token });
-    expect(list.json.data[0]).toMatchObject({ installationId: tokens.installation_id, appId: app.id, appName: app.name, status: "ACTIVE", scopes: ["read_orders", "read_business"], needsReConsent: false, isTestInstall: false, uninstalledAt: null, erasureScheduledAt: null, erasureDeliveredAt: null });
+    expect(list.json.data[0]).toMatchObject({
+      installationId: tokens.installation_id,
+      appId: app.id,
+      appName: app.name,
+      status: "ACTIVE",
+      scopes: ["read_orders", "read_business"],
+      needsReConsent: false,
+      isTestInstall: false,
+      uninstalledAt: null,
+      erasureScheduledAt: null,
+      erasureDeliveredAt: null,
+    });
   });
 
   it("refuses a wrong PKCE verifier", async () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
     const verifier = oauth.generateRandomCodeVerifier();
-    const loc = await consent(merchant.browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "x", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
+    const loc = await consent(merchant.browser, {
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      state: "x",
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    });
     const code = loc.searchParams.get("code")!;
     expect((await exchange(app, code)).json.error).toBe("invalid_grant");
     const wrong = await exchange(app, code, { code_verifier: oauth.generateRandomCodeVerifier() });
@@ -113,7 +176,12 @@ describe("OAuth 2.0 install", () => {
   it("treats a reused code as an attack: invalid_grant, and the first token is revoked", async () => {
     const app = await publishedApp({ scopes: ["read_business"] });
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "x" });
+    const loc = await consent(merchant.browser, {
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      state: "x",
+    });
     const code = loc.searchParams.get("code")!;
     const first = await exchange(app, code);
     expect(first.status).toBe(200);
@@ -127,7 +195,12 @@ describe("OAuth 2.0 install", () => {
   it("expires codes after 10 minutes", async () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "x" });
+    const loc = await consent(merchant.browser, {
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      state: "x",
+    });
     setClockOffset(10 * 60 * 1000 + 1000);
     const res = await exchange(app, loc.searchParams.get("code")!);
     expect(res.status).toBe(400);
@@ -151,11 +224,23 @@ describe("OAuth 2.0 install", () => {
       }
     }
     // the token endpoint refuses a redirect_uri that differs from the authorization request's
-    const loc = await consent(merchant.browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "x" });
+    const loc = await consent(merchant.browser, {
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      state: "x",
+    });
     const res = await fetch(p.url + "/oauth/token", {
       method: "POST",
-      headers: { Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ grant_type: "authorization_code", code: loc.searchParams.get("code"), redirect_uri: "https://evil.example/steal" }),
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({
+        grant_type: "authorization_code",
+        code: loc.searchParams.get("code"),
+        redirect_uri: "https://evil.example/steal",
+      }),
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe("invalid_grant");
@@ -165,7 +250,9 @@ describe("OAuth 2.0 install", () => {
     const app = await publishedApp({ scopes: ["read_orders"] });
     const merchant = await merchantSession();
     const bad = async (query: Record<string, string>) => {
-      const res = await merchant.browser.get(`/oauth/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: app.redirectUrl, state: "st", ...query })}`);
+      const res = await merchant.browser.get(
+        `/oauth/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: app.redirectUrl, state: "st", ...query })}`,
+      );
       expect(res.status).toBe(302);
       return new URL(res.location!);
     };
@@ -173,32 +260,53 @@ describe("OAuth 2.0 install", () => {
     const scope = await bad({ response_type: "code", scope: "read_orders write_orders" });
     expect(scope.searchParams.get("error")).toBe("invalid_scope");
     expect(scope.searchParams.get("state")).toBe("st");
-    expect((await bad({ response_type: "code", code_challenge: "x".repeat(43), code_challenge_method: "plain" })).searchParams.get("error")).toBe("invalid_request");
+    expect(
+      (
+        await bad({ response_type: "code", code_challenge: "x".repeat(43), code_challenge_method: "plain" })
+      ).searchParams.get("error"),
+    ).toBe("invalid_request");
   });
 
   it("sends a visitor to sign in and back to the consent screen", async () => {
     const app = await publishedApp();
-    const query = new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      state: "s",
+    });
     const visitor = new BrowserSession(p.url);
     const res = await visitor.get(`/oauth/authorize?${query}`);
     expect(res.status).toBe(302);
     expect(res.location).toBe(`/login?redirectTo=${encodeURIComponent(`/oauth/authorize?${query}`)}`);
     const m = await p.register("MERCHANT");
     await visitor.get(res.location!);
-    const signedIn = await visitor.post("/login", { email: m.email, password: PASSWORD, redirectTo: `/oauth/authorize?${query}` });
+    const signedIn = await visitor.post("/login", {
+      email: m.email,
+      password: PASSWORD,
+      redirectTo: `/oauth/authorize?${query}`,
+    });
     expect(signedIn.location).toBe(`/oauth/authorize?${query}`);
   });
 
   it("answers the token endpoint's client errors as RFC 6749 says", async () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "x" });
+    const loc = await consent(merchant.browser, {
+      response_type: "code",
+      client_id: app.clientId,
+      redirect_uri: app.redirectUrl,
+      state: "x",
+    });
     const code = loc.searchParams.get("code")!;
     const wrong = await exchange(app, code, {}, "fbcs_wrong");
     expect(wrong.status).toBe(401);
     expect(wrong.json.error).toBe("invalid_client");
     expect(wrong.headers.get("www-authenticate")).toMatch(/^Basic/);
-    const none = await fetch(p.url + "/oauth/token", { method: "POST", body: new URLSearchParams({ grant_type: "authorization_code", code }) });
+    const none = await fetch(p.url + "/oauth/token", {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "authorization_code", code }),
+    });
     expect(none.status).toBe(401);
     expect((await none.json()).error).toBe("invalid_client");
     expect((await exchange(app, code, { grant_type: "password" })).json.error).toBe("unsupported_grant_type");
@@ -213,7 +321,11 @@ describe("OAuth 2.0 install", () => {
   it("lets the merchant cancel: access_denied, nothing installed", async () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "keep-me" }, "deny");
+    const loc = await consent(
+      merchant.browser,
+      { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "keep-me" },
+      "deny",
+    );
     expect(Object.fromEntries(loc.searchParams)).toEqual({ error: "access_denied", state: "keep-me" });
     expect((await p.request("GET", "/merchant/installations", { token: merchant.token })).json.total).toBe(0);
   });
@@ -222,7 +334,9 @@ describe("OAuth 2.0 install", () => {
     const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
     const draft = { ...created.json };
     const stranger = await merchantSession();
-    const refused = await stranger.browser.get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: draft.clientId, redirect_uri: draft.redirectUrl })}`);
+    const refused = await stranger.browser.get(
+      `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: draft.clientId, redirect_uri: draft.redirectUrl })}`,
+    );
     expect(refused.status).toBe(403);
     expect(refused.html).toContain("not published");
 
@@ -264,7 +378,10 @@ describe("scope expansion and re-consent", () => {
     const tokens = await install(app, merchant.browser);
     expect((await business(tokens.access_token)).status).toBe(403);
 
-    await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { scopes: ["read_orders", "read_business"] } });
+    await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { scopes: ["read_orders", "read_business"] },
+    });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
     await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
 
@@ -274,7 +391,9 @@ describe("scope expansion and re-consent", () => {
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.message).toContain("read_business");
 
-    const consented = await p.request("POST", `/merchant/installations/${tokens.installation_id}/consent`, { token: merchant.token });
+    const consented = await p.request("POST", `/merchant/installations/${tokens.installation_id}/consent`, {
+      token: merchant.token,
+    });
     expect(consented.status).toBe(200);
     expect(consented.json).toMatchObject({ needsReConsent: false, scopes: ["read_orders", "read_business"] });
     expect((await business(tokens.access_token)).status).toBe(200);
@@ -284,7 +403,10 @@ describe("scope expansion and re-consent", () => {
     const app = await publishedApp({ scopes: ["read_orders"] });
     const merchant = await merchantSession();
     await install(app, merchant.browser);
-    await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { scopes: ["read_orders", "read_business"] } });
+    await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { scopes: ["read_orders", "read_business"] },
+    });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
     await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
     const again = await install(app, merchant.browser);
@@ -297,43 +419,71 @@ describe("scope expansion and re-consent", () => {
 
 describe("uninstall", () => {
   it("revokes the token, deactivates webhooks, strips blocks, records the event and schedules erasure at +48 h", async () => {
-    const app = await publishedApp({ scopes: ["read_business"], webhookUrl: "https://loyalty.example/hooks", webhookEvents: ["order.created"] });
+    const app = await publishedApp({
+      scopes: ["read_business"],
+      webhookUrl: "https://loyalty.example/hooks",
+      webhookEvents: ["order.created"],
+    });
     const other = await publishedApp({ scopes: ["read_business"] });
     const merchant = await merchantSession();
     const tokens = await install(app, merchant.browser);
     await install(other, merchant.browser);
-    const [wh] = await p.db.execute<{ is_active: boolean; events: string[]; url: string }>(sql`select is_active, events, url from webhooks where installation_id = ${tokens.installation_id}`);
+    const [wh] = await p.db.execute<{ is_active: boolean; events: string[]; url: string }>(
+      sql`select is_active, events, url from webhooks where installation_id = ${tokens.installation_id}`,
+    );
     // order.created needs read_orders, which was not granted
     expect(wh).toEqual({ is_active: true, events: [], url: "https://loyalty.example/hooks" });
-    await p.db.execute(sql`update pages set blocks = ${JSON.stringify([
-      { id: "b1", kind: "builtin", type: "heading", settings: { text: "Hi" } },
-      { id: "b2", kind: "app", type: "stars", appId: app.id, settings: {} },
-      { id: "b3", kind: "app", type: "other", appId: other.id, settings: {} },
-    ])}::jsonb where business_id = ${merchant.businessId} and slug = 'home'`);
+    await p.db.execute(
+      sql`update pages set blocks = ${JSON.stringify([
+        { id: "b1", kind: "builtin", type: "heading", settings: { text: "Hi" } },
+        { id: "b2", kind: "app", type: "stars", appId: app.id, settings: {} },
+        { id: "b3", kind: "app", type: "other", appId: other.id, settings: {} },
+      ])}::jsonb where business_id = ${merchant.businessId} and slug = 'home'`,
+    );
 
-    const res = await p.request("DELETE", `/merchant/installations/${tokens.installation_id}`, { token: merchant.token });
+    const res = await p.request("DELETE", `/merchant/installations/${tokens.installation_id}`, {
+      token: merchant.token,
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ uninstalled: true });
 
     expect((await business(tokens.access_token)).status).toBe(401);
-    const [after] = await p.db.execute<{ is_active: boolean }>(sql`select is_active from webhooks where installation_id = ${tokens.installation_id}`);
+    const [after] = await p.db.execute<{ is_active: boolean }>(
+      sql`select is_active from webhooks where installation_id = ${tokens.installation_id}`,
+    );
     expect(after.is_active).toBe(false);
-    const [page] = await p.db.execute<{ blocks: { id: string }[] }>(sql`select blocks from pages where business_id = ${merchant.businessId} and slug = 'home'`);
+    const [page] = await p.db.execute<{ blocks: { id: string }[] }>(
+      sql`select blocks from pages where business_id = ${merchant.businessId} and slug = 'home'`,
+    );
     expect(page.blocks.map((b) => b.id)).toEqual(["b1", "b3"]);
-    const [event] = await p.db.execute<{ data: Record<string, unknown> }>(sql`select data from platform_events where type = 'app.uninstalled' and business_id = ${merchant.businessId}`);
-    expect(event.data).toMatchObject({ appId: app.id, businessId: merchant.businessId, installationId: tokens.installation_id, isTestInstall: false });
+    const [event] = await p.db.execute<{ data: Record<string, unknown> }>(
+      sql`select data from platform_events where type = 'app.uninstalled' and business_id = ${merchant.businessId}`,
+    );
+    expect(event.data).toMatchObject({
+      appId: app.id,
+      businessId: merchant.businessId,
+      installationId: tokens.installation_id,
+      isTestInstall: false,
+    });
 
     const listed = await p.request("GET", "/merchant/installations", { token: merchant.token });
-    const record = listed.json.data.find((i: { installationId: string }) => i.installationId === tokens.installation_id);
+    const record = listed.json.data.find(
+      (i: { installationId: string }) => i.installationId === tokens.installation_id,
+    );
     expect(record.status).toBe("UNINSTALLED");
     const scheduled = new Date(record.erasureScheduledAt).getTime() - new Date(record.uninstalledAt).getTime();
     expect(scheduled).toBe(48 * 3600 * 1000);
-    const [job] = await p.db.execute<{ task_identifier: string; run_at: Date; key: string }>(sql`select task_identifier, run_at, key from graphile_worker.jobs where key = ${"erasure:" + tokens.installation_id}`);
+    const [job] = await p.db.execute<{ task_identifier: string; run_at: Date; key: string }>(
+      sql`select task_identifier, run_at, key from graphile_worker.jobs where key = ${"erasure:" + tokens.installation_id}`,
+    );
     expect(job.task_identifier).toBe("installation__erasure");
     expect(new Date(job.run_at).toISOString()).toBe(record.erasureScheduledAt);
 
     // a second uninstall is refused and changes nothing
-    expect((await p.request("DELETE", `/merchant/installations/${tokens.installation_id}`, { token: merchant.token })).status).toBe(409);
+    expect(
+      (await p.request("DELETE", `/merchant/installations/${tokens.installation_id}`, { token: merchant.token }))
+        .status,
+    ).toBe(409);
   });
 
   it("a reinstall within 48 hours cancels the pending erasure", async () => {
@@ -344,9 +494,13 @@ describe("uninstall", () => {
     setClockOffset(47 * 3600 * 1000);
     const second = await install(app, merchant.browser);
     expect(second.installation_id).not.toBe(first.installation_id);
-    const [old] = await p.db.execute<{ erasure_scheduled_at: Date | null }>(sql`select erasure_scheduled_at from installations where id = ${first.installation_id}`);
+    const [old] = await p.db.execute<{ erasure_scheduled_at: Date | null }>(
+      sql`select erasure_scheduled_at from installations where id = ${first.installation_id}`,
+    );
     expect(old.erasure_scheduled_at).toBeNull();
-    const jobs = await p.db.execute(sql`select 1 from graphile_worker.jobs where key = ${"erasure:" + first.installation_id}`);
+    const jobs = await p.db.execute(
+      sql`select 1 from graphile_worker.jobs where key = ${"erasure:" + first.installation_id}`,
+    );
     expect(jobs).toHaveLength(0);
   });
 
@@ -358,8 +512,12 @@ describe("uninstall", () => {
     const tokB = await install(app, b.browser);
     expect((await business(tokA.access_token)).json.id).toBe(a.businessId);
     expect((await business(tokB.access_token)).json.id).toBe(b.businessId);
-    expect((await p.request("DELETE", `/merchant/installations/${tokA.installation_id}`, { token: b.token })).status).toBe(404);
-    expect((await p.request("POST", `/merchant/installations/${tokA.installation_id}/consent`, { token: b.token })).status).toBe(404);
+    expect(
+      (await p.request("DELETE", `/merchant/installations/${tokA.installation_id}`, { token: b.token })).status,
+    ).toBe(404);
+    expect(
+      (await p.request("POST", `/merchant/installations/${tokA.installation_id}/consent`, { token: b.token })).status,
+    ).toBe(404);
     expect((await business(tokA.access_token)).status).toBe(200);
     const listB = await p.request("GET", "/merchant/installations", { token: b.token });
     expect(listB.json.data.map((i: { installationId: string }) => i.installationId)).toEqual([tokB.installation_id]);
@@ -368,23 +526,47 @@ describe("uninstall", () => {
 
 describe("sandbox test installs", () => {
   it("installs, reports, works like a production token, converts on approval and uninstalls", async () => {
-    const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes: ["read_business"] }) });
+    const created = await p.request("POST", "/developer/apps", {
+      token: dev.token,
+      body: appBody({ scopes: ["read_business"] }),
+    });
     const appId = created.json.id;
-    expect((await p.request("GET", `/developer/apps/${appId}/test-status`, { token: dev.token })).json).toEqual({ installed: false, installation: null });
+    expect((await p.request("GET", `/developer/apps/${appId}/test-status`, { token: dev.token })).json).toEqual({
+      installed: false,
+      installation: null,
+    });
 
     const res = await p.request("POST", `/developer/apps/${appId}/test-install`, { token: dev.token });
     expect(res.status).toBe(201);
-    expect(res.json).toEqual({ installationId: expect.stringMatching(/^inst_/), accessToken: expect.stringMatching(/^fbat_test_/), webhookSecret: expect.stringMatching(/^whsec_test_/), businessId: dev.businessId, isTestInstall: true });
+    expect(res.json).toEqual({
+      installationId: expect.stringMatching(/^inst_/),
+      accessToken: expect.stringMatching(/^fbat_test_/),
+      webhookSecret: expect.stringMatching(/^whsec_test_/),
+      businessId: dev.businessId,
+      isTestInstall: true,
+    });
     expect((await p.request("POST", `/developer/apps/${appId}/test-install`, { token: dev.token })).status).toBe(409);
     expect((await business(res.json.accessToken)).json.id).toBe(dev.businessId);
 
     const status = await p.request("GET", `/developer/apps/${appId}/test-status`, { token: dev.token });
-    expect(status.json).toEqual({ installed: true, installation: { installationId: res.json.installationId, businessId: dev.businessId, isTestInstall: true, needsReConsent: false, scopes: ["read_business"], installedAt: expect.any(String) } });
+    expect(status.json).toEqual({
+      installed: true,
+      installation: {
+        installationId: res.json.installationId,
+        businessId: dev.businessId,
+        isTestInstall: true,
+        needsReConsent: false,
+        scopes: ["read_business"],
+        installedAt: expect.any(String),
+      },
+    });
 
     // another developer cannot see or touch it
     const other = await p.register("DEVELOPER");
     expect((await p.request("GET", `/developer/apps/${appId}/test-status`, { token: other.token })).status).toBe(404);
-    expect((await p.request("POST", `/developer/apps/${appId}/test-uninstall`, { token: other.token })).status).toBe(404);
+    expect((await p.request("POST", `/developer/apps/${appId}/test-uninstall`, { token: other.token })).status).toBe(
+      404,
+    );
     expect((await p.request("POST", `/developer/apps/${appId}/test-install`, { token: other.token })).status).toBe(404);
 
     await p.request("POST", `/developer/apps/${appId}/submit`, { token: dev.token });

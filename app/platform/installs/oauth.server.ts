@@ -17,7 +17,10 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 
 /** An error shown on our own page: never a redirect (unknown client, wrong redirect_uri…). */
 export class OAuthPageError extends Error {
-  constructor(public status: number, message: string) {
+  constructor(
+    public status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -31,7 +34,11 @@ export class OAuthRedirectError extends Error {
 
 /** An RFC 6749 token endpoint error. */
 export class OAuthTokenError extends Error {
-  constructor(public status: number, public error: string, public description: string) {
+  constructor(
+    public status: number,
+    public error: string,
+    public description: string,
+  ) {
     super(description);
   }
 }
@@ -60,9 +67,11 @@ export async function parseAuthorizeRequest(db: Database, params: URLSearchParam
   if (!clientId) throw new OAuthPageError(400, "The link is missing client_id.");
   const [app] = await db.select().from(apps).where(eq(apps.clientId, clientId));
   if (!app) throw new OAuthPageError(400, "This link names an app that does not exist.");
-  if (!redirectUri || redirectUri !== app.redirectUrl) throw new OAuthPageError(400, "The redirect_uri of this link is not the one registered for the app.");
+  if (!redirectUri || redirectUri !== app.redirectUrl)
+    throw new OAuthPageError(400, "The redirect_uri of this link is not the one registered for the app.");
   const state = params.get("state");
-  const fail = (error: string, description: string) => new OAuthRedirectError(redirectWith(redirectUri, { error, error_description: description, state }));
+  const fail = (error: string, description: string) =>
+    new OAuthRedirectError(redirectWith(redirectUri, { error, error_description: description, state }));
   if (params.get("response_type") !== "code") throw fail("unsupported_response_type", "response_type must be code");
   const challenge = params.get("code_challenge");
   const method = params.get("code_challenge_method");
@@ -72,7 +81,8 @@ export async function parseAuthorizeRequest(db: Database, params: URLSearchParam
   } else if (method !== null) throw fail("invalid_request", "code_challenge_method without code_challenge");
   const allowed = app.status === "APPROVED" ? app.approvedScopes : app.scopes;
   const scopeParam = params.get("scope");
-  const scopes = scopeParam === null || scopeParam.trim() === "" ? allowed : [...new Set(scopeParam.trim().split(/[\s,]+/))];
+  const scopes =
+    scopeParam === null || scopeParam.trim() === "" ? allowed : [...new Set(scopeParam.trim().split(/[\s,]+/))];
   const unknown = scopes.filter((s) => !allowed.includes(s));
   if (unknown.length) throw fail("invalid_scope", `not granted to this app: ${unknown.join(" ")}`);
   return { app, redirectUri, scopes, state, codeChallenge: challenge };
@@ -80,10 +90,14 @@ export async function parseAuthorizeRequest(db: Database, params: URLSearchParam
 
 /** Who may authorize: a merchant (their business) or a developer (their sandbox); a draft only by its own developer. */
 export function installTarget(account: Account, app: App): { businessId: string; isTestInstall: boolean } {
-  if (account.role === "REVIEWER" || !account.businessId) throw new OAuthPageError(403, "Sign in with a merchant account to install apps.");
+  if (account.role === "REVIEWER" || !account.businessId)
+    throw new OAuthPageError(403, "Sign in with a merchant account to install apps.");
   if (app.status !== "APPROVED") {
     if (account.role !== "DEVELOPER" || app.developerId !== account.id)
-      throw new OAuthPageError(403, "This app is not published yet. Only its developer can install it, on their sandbox.");
+      throw new OAuthPageError(
+        403,
+        "This app is not published yet. Only its developer can install it, on their sandbox.",
+      );
     return { businessId: account.businessId, isTestInstall: true };
   }
   return { businessId: account.businessId, isTestInstall: false };
@@ -93,32 +107,45 @@ export function installTarget(account: Account, app: App): { businessId: string;
  * Approve: installs the app (or keeps the existing installation) and returns the redirect with a
  * single-use code bound to client, redirect_uri and PKCE challenge.
  */
-export async function approveAuthorization(db: Database, env: Env, account: Account, req: AuthorizeRequest): Promise<string> {
+export async function approveAuthorization(
+  db: Database,
+  env: Env,
+  account: Account,
+  req: AuthorizeRequest,
+): Promise<string> {
   const target = installTarget(account, req.app);
   const code = randomToken(32);
   // Two "Install" clicks at once, or a click racing an uninstall: the active installation's row is
   // locked (an uninstall waits for this code to be written, and then the exchange says the
   // installation is gone); when there is none, the first click creates it and a second one, waiting
   // on the unique index, is sent round again to use it. Every click gets a code for the one installation.
-  await withRetryOnce(async () => db.transaction(async (tx) => {
-    let installation = await getActiveInstallation(tx, req.app.id, target.businessId, { lock: true });
-    if (!installation) {
-      ({ installation } = await createInstallation(tx, env, { app: req.app, businessId: target.businessId, scopes: req.scopes, isTestInstall: target.isTestInstall, installedBy: account.id }));
-    }
-    await tx.insert(oauthCodes).values({
-      id: newId("code"),
-      codeHash: sha256(code),
-      appId: req.app.id,
-      accountId: account.id,
-      businessId: target.businessId,
-      redirectUri: req.redirectUri,
-      scopes: req.scopes,
-      codeChallenge: req.codeChallenge,
-      expiresAt: new Date(now().getTime() + CODE_TTL_MS),
-      installationId: installation.id,
-      createdAt: now(),
-    });
-  }));
+  await withRetryOnce(async () =>
+    db.transaction(async (tx) => {
+      let installation = await getActiveInstallation(tx, req.app.id, target.businessId, { lock: true });
+      if (!installation) {
+        ({ installation } = await createInstallation(tx, env, {
+          app: req.app,
+          businessId: target.businessId,
+          scopes: req.scopes,
+          isTestInstall: target.isTestInstall,
+          installedBy: account.id,
+        }));
+      }
+      await tx.insert(oauthCodes).values({
+        id: newId("code"),
+        codeHash: sha256(code),
+        appId: req.app.id,
+        accountId: account.id,
+        businessId: target.businessId,
+        redirectUri: req.redirectUri,
+        scopes: req.scopes,
+        codeChallenge: req.codeChallenge,
+        expiresAt: new Date(now().getTime() + CODE_TTL_MS),
+        installationId: installation.id,
+        createdAt: now(),
+      });
+    }),
+  );
   return redirectWith(req.redirectUri, { code, state: req.state });
 }
 
@@ -162,21 +189,38 @@ export type TokenRequest = { grant_type?: string; code?: string; redirect_uri?: 
 /** The token exchange. A second use of a code also revokes the token first issued from it. */
 export async function exchangeCode(db: Database, env: Env, basic: string | null, body: TokenRequest) {
   const credentials = parseBasicAuth(basic);
-  if (!credentials) throw new OAuthTokenError(401, "invalid_client", "Client authentication with HTTP Basic is required");
+  if (!credentials)
+    throw new OAuthTokenError(401, "invalid_client", "Client authentication with HTTP Basic is required");
   const app = await verifyClientCredentials(db, credentials.clientId, credentials.clientSecret);
   if (!app) throw new OAuthTokenError(401, "invalid_client", "Unknown client or wrong client secret");
-  if (body.grant_type !== "authorization_code") throw new OAuthTokenError(400, body.grant_type ? "unsupported_grant_type" : "invalid_request", "grant_type must be authorization_code");
-  if (!body.code || typeof body.code !== "string") throw new OAuthTokenError(400, "invalid_request", "code is required");
-  if (!body.redirect_uri || typeof body.redirect_uri !== "string") throw new OAuthTokenError(400, "invalid_request", "redirect_uri is required");
+  if (body.grant_type !== "authorization_code")
+    throw new OAuthTokenError(
+      400,
+      body.grant_type ? "unsupported_grant_type" : "invalid_request",
+      "grant_type must be authorization_code",
+    );
+  if (!body.code || typeof body.code !== "string")
+    throw new OAuthTokenError(400, "invalid_request", "code is required");
+  if (!body.redirect_uri || typeof body.redirect_uri !== "string")
+    throw new OAuthTokenError(400, "invalid_request", "redirect_uri is required");
 
   return db.transaction(async (tx) => {
-    const [code] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, sha256(body.code!))).for("update");
+    const [code] = await tx
+      .select()
+      .from(oauthCodes)
+      .where(eq(oauthCodes.codeHash, sha256(body.code!)))
+      .for("update");
     const invalid = (why: string) => new OAuthTokenError(400, "invalid_grant", why);
     if (!code || code.appId !== app.id) throw invalid("The code is invalid");
     if (code.usedAt) {
       // replay: revoke what the first exchange issued
       if (code.issuedTokenHash)
-        await tx.update(installations).set({ accessTokenHash: null }).where(and(eq(installations.id, code.installationId!), eq(installations.accessTokenHash, code.issuedTokenHash)));
+        await tx
+          .update(installations)
+          .set({ accessTokenHash: null })
+          .where(
+            and(eq(installations.id, code.installationId!), eq(installations.accessTokenHash, code.issuedTokenHash)),
+          );
       return { replayed: true as const };
     }
     if (code.expiresAt.getTime() <= now().getTime()) throw invalid("The code has expired");
@@ -186,13 +230,24 @@ export async function exchangeCode(db: Database, env: Env, basic: string | null,
       const computed = createHash("sha256").update(body.code_verifier).digest("base64url");
       if (computed !== code.codeChallenge) throw invalid("code_verifier does not match the code_challenge");
     }
-    const [installation] = await tx.select().from(installations).where(eq(installations.id, code.installationId!)).for("update");
+    const [installation] = await tx
+      .select()
+      .from(installations)
+      .where(eq(installations.id, code.installationId!))
+      .for("update");
     if (!installation || installation.status !== "ACTIVE") throw invalid("The installation no longer exists");
     // re-authorizing keeps the installation, clears re-consent and grants the authorized scopes
     const scopes = [...new Set(code.scopes)];
-    const [updated] = await tx.update(installations).set({ scopes, needsReConsent: false }).where(eq(installations.id, installation.id)).returning();
+    const [updated] = await tx
+      .update(installations)
+      .set({ scopes, needsReConsent: false })
+      .where(eq(installations.id, installation.id))
+      .returning();
     const token = await issueAccessToken(tx, updated);
-    await tx.update(oauthCodes).set({ usedAt: now(), issuedTokenHash: sha256(token) }).where(and(eq(oauthCodes.id, code.id), isNull(oauthCodes.usedAt)));
+    await tx
+      .update(oauthCodes)
+      .set({ usedAt: now(), issuedTokenHash: sha256(token) })
+      .where(and(eq(oauthCodes.id, code.id), isNull(oauthCodes.usedAt)));
     return {
       replayed: false as const,
       response: {

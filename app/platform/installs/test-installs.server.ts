@@ -21,7 +21,12 @@ export async function testInstall(db: Database, env: Env, account: Account, appI
     const alreadyInstalled = "The app is already installed on your sandbox; test-uninstall it first";
     if (await getActiveInstallation(tx, app.id, businessId)) throw new ApiError(409, alreadyInstalled);
     // two test installs at once: one wins the unique index, the other gets the same 409
-    const { installation, webhookSecret } = await createInstallation(tx, env, { app, businessId, scopes: app.scopes, isTestInstall: true, installedBy: account.id }, { alreadyInstalled });
+    const { installation, webhookSecret } = await createInstallation(
+      tx,
+      env,
+      { app, businessId, scopes: app.scopes, isTestInstall: true, installedBy: account.id },
+      { alreadyInstalled },
+    );
     const accessToken = await issueAccessToken(tx, installation);
     return { installationId: installation.id, accessToken, webhookSecret, businessId, isTestInstall: true };
   });

@@ -25,9 +25,19 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
   // the call logs are written while the checkout goes on; settle() waits for them. A failure to
   // write one is logged, never thrown at the shopper (and never left as an unhandled rejection).
   const pending: Promise<void>[] = [];
-  const record = (work: Promise<void>) => pending.push(work.catch((e) => console.error("[hooks] could not record hook calls:", e)));
-  const call = async <P extends HookPoint>(business: Business, hookPoint: P, data: Record<string, unknown>, onlyInstallationId?: string) =>
-    callHooks(db, env, business, hookPoint, data, { registry: await registryOf(business.id), record, onlyInstallationId });
+  const record = (work: Promise<void>) =>
+    pending.push(work.catch((e) => console.error("[hooks] could not record hook calls:", e)));
+  const call = async <P extends HookPoint>(
+    business: Business,
+    hookPoint: P,
+    data: Record<string, unknown>,
+    onlyInstallationId?: string,
+  ) =>
+    callHooks(db, env, business, hookPoint, data, {
+      registry: await registryOf(business.id),
+      record,
+      onlyInstallationId,
+    });
   return {
     async settle() {
       await Promise.all(pending.splice(0));
@@ -35,15 +45,23 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
     async paymentMethods(business: Business) {
       const results = await call(business, "checkout.payment_methods", { businessId: business.id });
       return results.flatMap((r) =>
-        (r.answer?.methods ?? []).map(
-          (m): PlatformMethod => ({ id: `${r.target.app.slug}:${m.id}`, appMethodId: m.id, appName: r.target.app.name, name: m.name, description: m.description, icon: m.icon, installationId: r.target.installation.id }),
-        ),
+        (r.answer?.methods ?? []).map((m): PlatformMethod => ({
+          id: `${r.target.app.slug}:${m.id}`,
+          appMethodId: m.id,
+          appName: r.target.app.name,
+          name: m.name,
+          description: m.description,
+          icon: m.icon,
+          installationId: r.target.installation.id,
+        })),
       );
     },
     async validate(business, ctx) {
       const results = await call(business, "order.validate", ctx);
       const refusal = results.find((r) => r.answer && !r.answer.valid);
-      return refusal ? { valid: false, reason: refusal.answer!.reason || `${refusal.target.app.name} cannot accept this order` } : { valid: true };
+      return refusal
+        ? { valid: false, reason: refusal.answer!.reason || `${refusal.target.app.name} cannot accept this order` }
+        : { valid: true };
     },
     async shippingFee(business, ctx) {
       const results = await call(business, "checkout.shipping_rates", { ...ctx });
@@ -53,18 +71,38 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
     async discounts(business, ctx) {
       const results = await call(business, "order.calculate_discounts", ctx);
       const given = results.filter((r) => r.answer && r.answer.discount > 0);
-      return { discount: given.reduce((s, r) => s + Math.round(r.answer!.discount), 0), reason: given.map((r) => r.answer!.reason).filter(Boolean).join("; ") || undefined };
+      return {
+        discount: given.reduce((s, r) => s + Math.round(r.answer!.discount), 0),
+        reason:
+          given
+            .map((r) => r.answer!.reason)
+            .filter(Boolean)
+            .join("; ") || undefined,
+      };
     },
     async createPayment(business, order, method) {
       const appMethodId = (method as PlatformMethod).appMethodId ?? method.id.split(":").slice(1).join(":");
       const [result] = await call(
         business,
         "checkout.create_payment",
-        { orderId: order.id, amount: String(order.amount), currency: order.currency, paymentMethodId: appMethodId, businessId: business.id, description: `Order #${order.orderNumber} at ${business.name}` },
+        {
+          orderId: order.id,
+          amount: String(order.amount),
+          currency: order.currency,
+          paymentMethodId: appMethodId,
+          businessId: business.id,
+          description: `Order #${order.orderNumber} at ${business.name}`,
+        },
         method.installationId,
       );
       if (!result?.answer) return null;
-      if (result.answer.expiresAt) await addJob(db, "payment__expire", { orderId: order.id }, { runAt: new Date(result.answer.expiresAt), jobKey: `payment-expire:${order.id}` });
+      if (result.answer.expiresAt)
+        await addJob(
+          db,
+          "payment__expire",
+          { orderId: order.id },
+          { runAt: new Date(result.answer.expiresAt), jobKey: `payment-expire:${order.id}` },
+        );
       return result.answer;
     },
   };

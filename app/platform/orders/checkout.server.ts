@@ -7,13 +7,28 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client";
-import { idempotencyKeys, orderItems, orders, orderStatusChanges, type Business, type Order, type Product } from "../../../db/schema";
+import {
+  idempotencyKeys,
+  orderItems,
+  orders,
+  orderStatusChanges,
+  type Business,
+  type Order,
+  type Product,
+} from "../../../db/schema";
 import { pgErrorCode, rawQuery } from "../../../db/sql";
 import { ApiError, describeZodError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../events/emit.server";
-import { deliveriesCtes, deliveryParams, deliveryRows, targetsSelect, wakeDispatchers, type Target } from "../webhooks/fanout.server";
+import {
+  deliveriesCtes,
+  deliveryParams,
+  deliveryRows,
+  targetsSelect,
+  wakeDispatchers,
+  type Target,
+} from "../webhooks/fanout.server";
 import { serializeOrder } from "../catalog/serialize.server";
 import { formatMoney } from "../core/money";
 import { getOrder } from "../catalog/queries.server";
@@ -57,9 +72,23 @@ export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: 
 /** The points where apps take part; the hooks domain supplies the real ones. */
 export interface CheckoutHooks {
   paymentMethods(business: Business): Promise<OfferedMethod[]>;
-  validate(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; deliveryMethod: string }): Promise<{ valid: boolean; reason?: string }>;
-  shippingFee(business: Business, ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number }): Promise<number>;
-  discounts(business: Business, ctx: { items: { productId: string; quantity: number }[]; subtotal: number; promoDiscount: number; deliveryFee: number }): Promise<{ discount: number; reason?: string }>;
+  validate(
+    business: Business,
+    ctx: { items: { productId: string; quantity: number }[]; subtotal: number; deliveryMethod: string },
+  ): Promise<{ valid: boolean; reason?: string }>;
+  shippingFee(
+    business: Business,
+    ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number },
+  ): Promise<number>;
+  discounts(
+    business: Business,
+    ctx: {
+      items: { productId: string; quantity: number }[];
+      subtotal: number;
+      promoDiscount: number;
+      deliveryFee: number;
+    },
+  ): Promise<{ discount: number; reason?: string }>;
   createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
   /** Optional: wait for bookkeeping the steps left running (their call logs). */
   settle?(): Promise<void>;
@@ -86,46 +115,96 @@ function wantedOf(items: { productId: string; quantity: number }[]): Map<string,
 }
 
 /** The lines with their products; a 400 naming the first line that cannot be sold. */
-function sellableLines(items: { productId: string; quantity: number }[], wanted: Map<string, number>, rows: LineProduct[]): CheckoutLine[] {
+function sellableLines(
+  items: { productId: string; quantity: number }[],
+  wanted: Map<string, number>,
+  rows: LineProduct[],
+): CheckoutLine[] {
   const byId = new Map(rows.map((p) => [p.id, p]));
   for (const [id, quantity] of wanted) {
     const p = byId.get(id);
     if (!p) throw new ApiError(400, `Unknown product ${id}`);
     if (p.status !== "ACTIVE" || !p.isAvailable) throw new ApiError(400, `Product ${p.name} (${id}) is not available`);
-    if (p.stock !== null && p.stock < quantity) throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
+    if (p.stock !== null && p.stock < quantity)
+      throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
   }
   return items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
 }
 
 /** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
-async function checkProducts(db: Database, business: Business, input: CheckoutInput): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
+async function checkProducts(
+  db: Database,
+  business: Business,
+  input: CheckoutInput,
+): Promise<{ lines: CheckoutLine[]; orderNumber: string; targets: Target[]; hasHooks: boolean }> {
   const wanted = wantedOf(input.items);
-  const rows = await rawQuery<LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }>(db, (PRODUCTS_SQL ??= productsSql()), [business.id, [...wanted.keys()], [...wanted.values()]]);
+  const rows = await rawQuery<
+    LineProduct & { orderNumber: number | null; targets: Target[] | string; hasHooks: boolean }
+  >(db, (PRODUCTS_SQL ??= productsSql()), [business.id, [...wanted.keys()], [...wanted.values()]]);
   const lines = sellableLines(input.items, wanted, rows);
   if (rows[0]?.orderNumber == null) throw new Error("checkout: no order number although every line can be sold");
   const targets = rows[0].targets;
-  return { lines, orderNumber: String(rows[0].orderNumber), targets: typeof targets === "string" ? JSON.parse(targets) : targets, hasHooks: rows[0].hasHooks };
+  return {
+    lines,
+    orderNumber: String(rows[0].orderNumber),
+    targets: typeof targets === "string" ? JSON.parse(targets) : targets,
+    hasHooks: rows[0].hasHooks,
+  };
 }
 
 /** What an order of these lines costs: subtotal, the delivery fee and discounts from the hooks, the total (minor units). */
-export type Priced = { subtotal: number; deliveryFee: number; discount: number; discountReason: string | null; amount: number; currency: string };
+export type Priced = {
+  subtotal: number;
+  deliveryFee: number;
+  discount: number;
+  discountReason: string | null;
+  amount: number;
+  currency: string;
+};
 
 /**
  * The pipeline's pricing steps, shared by checkout() and quote() so that a quote and the order's
  * amount come from the same code: order.validate (a refusal is a 422) -> checkout.shipping_rates ->
  * order.calculate_discounts (capped at the subtotal).
  */
-async function price(business: Business, hooks: CheckoutHooks, lines: CheckoutLine[], input: { deliveryMethod: "DELIVERY" | "PICKUP"; address?: string | null }): Promise<Priced> {
+async function price(
+  business: Business,
+  hooks: CheckoutHooks,
+  lines: CheckoutLine[],
+  input: { deliveryMethod: "DELIVERY" | "PICKUP"; address?: string | null },
+): Promise<Priced> {
   const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
   const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
   const verdict = await hooks.validate(business, { items: itemRefs, subtotal, deliveryMethod: input.deliveryMethod });
   if (!verdict.valid) throw new ApiError(422, verdict.reason || "The order was rejected");
 
   const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
-  const deliveryFee = Math.max(0, Math.round(await hooks.shippingFee(business, { deliveryMethod: input.deliveryMethod, locality: input.address ?? undefined, subtotal, builtInFee })));
-  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, { items: itemRefs, subtotal, promoDiscount: 0, deliveryFee });
+  const deliveryFee = Math.max(
+    0,
+    Math.round(
+      await hooks.shippingFee(business, {
+        deliveryMethod: input.deliveryMethod,
+        locality: input.address ?? undefined,
+        subtotal,
+        builtInFee,
+      }),
+    ),
+  );
+  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, {
+    items: itemRefs,
+    subtotal,
+    promoDiscount: 0,
+    deliveryFee,
+  });
   const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
-  return { subtotal, deliveryFee, discount, discountReason: discount > 0 ? (discountReason ?? null) : null, amount: subtotal - discount + deliveryFee, currency: business.currency };
+  return {
+    subtotal,
+    deliveryFee,
+    discount,
+    discountReason: discount > 0 ? (discountReason ?? null) : null,
+    amount: subtotal - discount + deliveryFee,
+    currency: business.currency,
+  };
 }
 
 /** A quote: what the order would cost now, or why it would be refused (the status the checkout would answer). */
@@ -149,13 +228,21 @@ const QUOTE_PRODUCTS_SQL = `
  * an order follows (docs/developers/hooks.md). Never throws for the shopper's input: a refusal is a
  * value with the status the checkout would answer.
  */
-export async function quote(db: Database, business: Business, rawInput: unknown, options: { hooks?: CheckoutHooks } = {}): Promise<Quote> {
+export async function quote(
+  db: Database,
+  business: Business,
+  rawInput: unknown,
+  options: { hooks?: CheckoutHooks } = {},
+): Promise<Quote> {
   try {
     const parsed = quoteSchema.safeParse(rawInput);
     if (!parsed.success) return { ok: false, status: 400, message: describeZodError(parsed.error) };
     const input = parsed.data;
     const wanted = wantedOf(input.items);
-    const rows = await rawQuery<LineProduct & { hasHooks: boolean }>(db, QUOTE_PRODUCTS_SQL, [business.id, [...wanted.keys()]]);
+    const rows = await rawQuery<LineProduct & { hasHooks: boolean }>(db, QUOTE_PRODUCTS_SQL, [
+      business.id,
+      [...wanted.keys()],
+    ]);
     const lines = sellableLines(input.items, wanted, rows);
     // as in checkout(): a business no app takes part in the checkouts of has no hook registry to read
     const hooks = rows[0]?.hasHooks ? (options.hooks ?? noHooks) : noHooks;
@@ -178,7 +265,10 @@ export class TotalChangedError extends ApiError {
     public quote: Priced,
     public expectedAmount: number,
   ) {
-    super(409, `The total changed: it is ${formatMoney(quote.amount, quote.currency)} now, not ${formatMoney(expectedAmount, quote.currency)}. Check the new total and place the order again.`);
+    super(
+      409,
+      `The total changed: it is ${formatMoney(quote.amount, quote.currency)} now, not ${formatMoney(expectedAmount, quote.currency)}. Check the new total and place the order again.`,
+    );
   }
 }
 
@@ -235,7 +325,11 @@ const orderSql = () => `
 let PRODUCTS_SQL: string | undefined;
 let ORDER_SQL: string | undefined;
 
-export type CheckoutResult = { order: Awaited<ReturnType<typeof getOrder>>; payment: PaymentResult | null; replayed: boolean };
+export type CheckoutResult = {
+  order: Awaited<ReturnType<typeof getOrder>>;
+  payment: PaymentResult | null;
+  replayed: boolean;
+};
 export type CheckoutOptions = {
   hooks?: CheckoutHooks;
   idempotencyKey?: string | null;
@@ -282,36 +376,92 @@ async function runCheckout(
   let method: OfferedMethod | null = null;
   if (!BUILT_IN_METHODS.includes(input.paymentMethod)) {
     method = (await hooks.paymentMethods(business)).find((m) => m.id === input.paymentMethod) ?? null;
-    if (!method) throw new ApiError(400, `paymentMethod: ${input.paymentMethod} is not offered; use CASH, CARD or a method from checkout.payment_methods`);
+    if (!method)
+      throw new ApiError(
+        400,
+        `paymentMethod: ${input.paymentMethod} is not offered; use CASH, CARD or a method from checkout.payment_methods`,
+      );
   }
 
   const priced = await price(business, hooks, lines, input);
   const { subtotal, deliveryFee, discount, amount } = priced;
   // the shopper was shown another total (a hook answers differently now): nothing is written (decision 020)
-  if (options.expectedAmount != null && amount !== options.expectedAmount) throw new TotalChangedError(priced, options.expectedAmount);
+  if (options.expectedAmount != null && amount !== options.expectedAmount)
+    throw new TotalChangedError(priced, options.expectedAmount);
 
   const t = now();
   const id = newId("ord");
   const values = {
-    id, businessId: business.id, orderNumber, status: "PENDING" as const,
-    subtotal, discount, discountReason: priced.discountReason, deliveryFee, amount, currency: business.currency,
-    deliveryMethod: input.deliveryMethod, paymentMethod: input.paymentMethod,
-    paymentStatus: method ? ("PENDING" as const) : ("NONE" as const), paymentInstallationId: method?.installationId ?? null,
-    paymentInvoiceId: null, paymentUrl: null, paymentQrCode: null, paymentExpiresAt: null,
-    isGuest: true, customerName: input.customer.name, customerPhone: input.customer.phone, customerEmail: input.customer.email ?? null,
-    address: input.address ?? null, notes: input.notes ?? null, createdAt: t, updatedAt: t,
+    id,
+    businessId: business.id,
+    orderNumber,
+    status: "PENDING" as const,
+    subtotal,
+    discount,
+    discountReason: priced.discountReason,
+    deliveryFee,
+    amount,
+    currency: business.currency,
+    deliveryMethod: input.deliveryMethod,
+    paymentMethod: input.paymentMethod,
+    paymentStatus: method ? ("PENDING" as const) : ("NONE" as const),
+    paymentInstallationId: method?.installationId ?? null,
+    paymentInvoiceId: null,
+    paymentUrl: null,
+    paymentQrCode: null,
+    paymentExpiresAt: null,
+    isGuest: true,
+    customerName: input.customer.name,
+    customerPhone: input.customer.phone,
+    customerEmail: input.customer.email ?? null,
+    address: input.address ?? null,
+    notes: input.notes ?? null,
+    createdAt: t,
+    updatedAt: t,
   };
-  const items = lines.map((l) => ({ id: newId("itm"), orderId: id, productId: l.productId, name: l.product.name, price: l.product.price, quantity: l.quantity }));
+  const items = lines.map((l) => ({
+    id: newId("itm"),
+    orderId: id,
+    productId: l.productId,
+    name: l.product.name,
+    price: l.product.price,
+    quantity: l.quantity,
+  }));
   const created = eventRow(orderCreatedEvent(values));
   const products = [...new Set(items.map((x) => x.productId))];
   try {
     await rawQuery(db, (ORDER_SQL ??= orderSql()), [
-      id, business.id, orderNumber, subtotal, discount, values.discountReason, deliveryFee, amount, business.currency,
-      input.deliveryMethod, input.paymentMethod, values.paymentStatus, values.paymentInstallationId, values.customerName, values.customerPhone,
-      values.customerEmail, values.address, values.notes, t.toISOString(),
-      items.map((x) => x.id), items.map((x) => x.productId), items.map((x) => x.name), items.map((x) => x.price), items.map((x) => x.quantity),
-      newId("osc"), options.actor, key, hash,
-      products.map(() => newId("evt")), products, eventTime().toISOString(),
+      id,
+      business.id,
+      orderNumber,
+      subtotal,
+      discount,
+      values.discountReason,
+      deliveryFee,
+      amount,
+      business.currency,
+      input.deliveryMethod,
+      input.paymentMethod,
+      values.paymentStatus,
+      values.paymentInstallationId,
+      values.customerName,
+      values.customerPhone,
+      values.customerEmail,
+      values.address,
+      values.notes,
+      t.toISOString(),
+      items.map((x) => x.id),
+      items.map((x) => x.productId),
+      items.map((x) => x.name),
+      items.map((x) => x.price),
+      items.map((x) => x.quantity),
+      newId("osc"),
+      options.actor,
+      key,
+      hash,
+      products.map(() => newId("evt")),
+      products,
+      eventTime().toISOString(),
       ...eventParams(created),
       ...deliveryParams(deliveryRows([created], targets), created.createdAt),
     ]);
@@ -328,7 +478,15 @@ async function runCheckout(
   // the deliveries are committed: wake the dispatchers now (not by a NOTIFY inside the statement, see deliveriesCtes)
   wakeDispatchers(db);
 
-  if (!method) return { order: serializeOrder(values as Order, [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) as (typeof orderItems.$inferSelect)[]), payment: null, replayed: false };
+  if (!method)
+    return {
+      order: serializeOrder(
+        values as Order,
+        [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) as (typeof orderItems.$inferSelect)[],
+      ),
+      payment: null,
+      replayed: false,
+    };
   const payment = await startPayment(db, business, id, method, hooks, options.actor);
   return { order: await getOrder(db, business.id, id), payment, replayed: false };
 }
@@ -337,35 +495,69 @@ async function runCheckout(
 async function soldOut(db: Database, business: Business, lines: CheckoutLine[]): Promise<ApiError> {
   const wanted = new Map<string, number>();
   for (const l of lines) wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
-  const now = await rawQuery<{ id: string; name: string; stock: number | null }>(db, `select id, name, stock from products where business_id = $1 and id = any($2::text[])`, [business.id, [...wanted.keys()]]);
-  const short = now.find((p) => p.stock !== null && p.stock < (wanted.get(p.id) ?? 0)) ?? now.find((p) => p.stock !== null);
-  return new ApiError(409, short ? `Product ${short.name} (${short.id}) sold out while you were checking out` : "A product sold out while you were checking out");
+  const now = await rawQuery<{ id: string; name: string; stock: number | null }>(
+    db,
+    `select id, name, stock from products where business_id = $1 and id = any($2::text[])`,
+    [business.id, [...wanted.keys()]],
+  );
+  const short =
+    now.find((p) => p.stock !== null && p.stock < (wanted.get(p.id) ?? 0)) ?? now.find((p) => p.stock !== null);
+  return new ApiError(
+    409,
+    short
+      ? `Product ${short.name} (${short.id}) sold out while you were checking out`
+      : "A product sold out while you were checking out",
+  );
 }
 
 async function findIdempotent(db: Database, businessId: string, key: string, hash: string) {
-  const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, key)));
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, key)));
   if (!row || row.createdAt.getTime() < now().getTime() - 24 * 3600 * 1000) return null;
   if (row.requestHash !== hash) throw new ApiError(422, "This Idempotency-Key was used with a different request body");
   return getOrder(db, businessId, row.orderId);
 }
 
 /** checkout.create_payment for an app's method; a failure cancels the order. */
-async function startPayment(db: Database, business: Business, orderId: string, method: OfferedMethod, hooks: CheckoutHooks, actor: string): Promise<PaymentResult> {
+async function startPayment(
+  db: Database,
+  business: Business,
+  orderId: string,
+  method: OfferedMethod,
+  hooks: CheckoutHooks,
+  actor: string,
+): Promise<PaymentResult> {
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   const result = await hooks.createPayment(business, order, method);
   if (!result) {
     await db.transaction(async (tx) => {
       const t = now();
-      await tx.update(orders).set({ status: "CANCELLED", paymentStatus: "FAILED", updatedAt: t }).where(eq(orders.id, orderId));
-      await tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId, fromStatus: "PENDING", toStatus: "CANCELLED", actor, createdAt: t });
+      await tx
+        .update(orders)
+        .set({ status: "CANCELLED", paymentStatus: "FAILED", updatedAt: t })
+        .where(eq(orders.id, orderId));
+      await tx
+        .insert(orderStatusChanges)
+        .values({ id: newId("osc"), orderId, fromStatus: "PENDING", toStatus: "CANCELLED", actor, createdAt: t });
       for (const event of statusMoveEvents(order, "PENDING", "CANCELLED")) await emitEvent(tx, event);
     });
-    throw new ApiError(502, `The payment could not be started with ${method.name}; the order was cancelled. Choose another payment method.`);
+    throw new ApiError(
+      502,
+      `The payment could not be started with ${method.name}; the order was cancelled. Choose another payment method.`,
+    );
   }
   const expiresAt = result.expiresAt ? new Date(result.expiresAt) : null;
   await db
     .update(orders)
-    .set({ paymentInvoiceId: result.invoiceId ?? null, paymentUrl: result.paymentUrl ?? null, paymentQrCode: result.qrCode ?? null, paymentExpiresAt: expiresAt, updatedAt: now() })
+    .set({
+      paymentInvoiceId: result.invoiceId ?? null,
+      paymentUrl: result.paymentUrl ?? null,
+      paymentQrCode: result.qrCode ?? null,
+      paymentExpiresAt: expiresAt,
+      updatedAt: now(),
+    })
     .where(eq(orders.id, orderId));
   return result;
 }

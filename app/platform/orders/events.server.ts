@@ -10,7 +10,21 @@ type Businessed = { businessId: string };
 export type EventInput = { businessId: string; type: string; data: Record<string, unknown> };
 
 /** order.created of an order just placed by the checkout (amounts in minor units). */
-export function orderCreatedEvent(order: Businessed & Pick<Order, "id" | "orderNumber" | "amount" | "deliveryFee" | "currency" | "deliveryMethod" | "paymentMethod" | "isGuest" | "createdAt">): EventInput {
+export function orderCreatedEvent(
+  order: Businessed &
+    Pick<
+      Order,
+      | "id"
+      | "orderNumber"
+      | "amount"
+      | "deliveryFee"
+      | "currency"
+      | "deliveryMethod"
+      | "paymentMethod"
+      | "isGuest"
+      | "createdAt"
+    >,
+): EventInput {
   return {
     businessId: order.businessId,
     type: "order.created",
@@ -28,16 +42,25 @@ export function orderCreatedEvent(order: Businessed & Pick<Order, "id" | "orderN
 }
 
 /** The events of a status move: order.status_changed, and order.delivered or order.cancelled when it ends there. */
-export function statusMoveEvents(order: Businessed & Pick<Order, "id" | "orderNumber">, from: OrderStatus, to: OrderStatus): EventInput[] {
+export function statusMoveEvents(
+  order: Businessed & Pick<Order, "id" | "orderNumber">,
+  from: OrderStatus,
+  to: OrderStatus,
+): EventInput[] {
   const ref = { orderId: order.id, orderNumber: order.orderNumber };
-  const events: EventInput[] = [{ businessId: order.businessId, type: "order.status_changed", data: { ...ref, previousStatus: from, status: to } }];
+  const events: EventInput[] = [
+    { businessId: order.businessId, type: "order.status_changed", data: { ...ref, previousStatus: from, status: to } },
+  ];
   if (to === "DELIVERED") events.push({ businessId: order.businessId, type: "order.delivered", data: ref });
   if (to === "CANCELLED") events.push({ businessId: order.businessId, type: "order.cancelled", data: ref });
   return events;
 }
 
 /** payment.completed or payment.expired. */
-export function paymentEvent(order: Pick<Order, "id" | "businessId" | "paymentInvoiceId" | "amount" | "currency">, status: "COMPLETED" | "EXPIRED"): EventInput {
+export function paymentEvent(
+  order: Pick<Order, "id" | "businessId" | "paymentInvoiceId" | "amount" | "currency">,
+  status: "COMPLETED" | "EXPIRED",
+): EventInput {
   return {
     businessId: order.businessId,
     type: status === "COMPLETED" ? "payment.completed" : "payment.expired",

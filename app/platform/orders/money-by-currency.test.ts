@@ -26,29 +26,75 @@ async function merchantIn(currency: string) {
   const browser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);
   const created = await p.request("POST", "/developer/apps", {
     token: dev.token,
-    body: appBody({ scopes: ["read_orders", "write_orders", "read_products", "read_analytics"], webhookUrl: `${receiver.url}/${currency}`, webhookEvents: ["order.created"] }),
+    body: appBody({
+      scopes: ["read_orders", "write_orders", "read_products", "read_analytics"],
+      webhookUrl: `${receiver.url}/${currency}`,
+      webhookEvents: ["order.created"],
+    }),
   });
   expect(created.status, created.text).toBe(201);
   await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
   await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
-  const consent = await browser.get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: created.json.clientId, redirect_uri: created.json.redirectUrl, state: "s" })}`);
+  const consent = await browser.get(
+    `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: created.json.clientId, redirect_uri: created.json.redirectUrl, state: "s" })}`,
+  );
   const approved = await browser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
   const exchanged = await fetch(`${p.url}/oauth/token`, {
     method: "POST",
-    headers: { Authorization: `Basic ${Buffer.from(`${created.json.clientId}:${created.json.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code: new URL(approved.location!).searchParams.get("code")!, redirect_uri: created.json.redirectUrl }),
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${created.json.clientId}:${created.json.clientSecret}`).toString("base64")}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: new URL(approved.location!).searchParams.get("code")!,
+      redirect_uri: created.json.redirectUrl,
+    }),
   }).then((r) => r.json());
   return { merchant, browser, slug: shop.slug, token: exchanged.access_token as string };
 }
 
 /** The page's visible text, roughly: no scripts, React's text separators removed, tags as spaces. */
-const text = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<!-- -->/g, "").replace(/<[^>]*>/g, " ").replace(/&nbsp;|\u00a0/g, " ").replace(/\s+/g, " ");
+const text = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;|\u00a0/g, " ")
+    .replace(/\s+/g, " ");
 
 const CASES = [
   // currency, the price as the merchant types it, in minor units, in major units (API), as shown
-  { currency: "JPY", typed: "1500", minor: 1500, major: 1500, shown: "¥1,500", total: 3000, totalShown: "¥3,000", csv: "3000" },
-  { currency: "USD", typed: "12.50", minor: 1250, major: 12.5, shown: "$12.50", total: 25, totalShown: "$25.00", csv: "25.00" },
-  { currency: "KWD", typed: "1.234", minor: 1234, major: 1.234, shown: "KWD 1.234", total: 2.468, totalShown: "KWD 2.468", csv: "2.468" },
+  {
+    currency: "JPY",
+    typed: "1500",
+    minor: 1500,
+    major: 1500,
+    shown: "¥1,500",
+    total: 3000,
+    totalShown: "¥3,000",
+    csv: "3000",
+  },
+  {
+    currency: "USD",
+    typed: "12.50",
+    minor: 1250,
+    major: 12.5,
+    shown: "$12.50",
+    total: 25,
+    totalShown: "$25.00",
+    csv: "25.00",
+  },
+  {
+    currency: "KWD",
+    typed: "1.234",
+    minor: 1234,
+    major: 1.234,
+    shown: "KWD 1.234",
+    total: 2.468,
+    totalShown: "KWD 2.468",
+    csv: "2.468",
+  },
 ] as const;
 
 describe("money by currency", () => {
@@ -59,17 +105,42 @@ describe("money by currency", () => {
       const slug = `item-${randomBytes(3).toString("hex")}`;
       const form = await m.browser.get("/admin/products/new");
       expect(text(form.html)).toContain(`In ${c.currency}, e.g.`);
-      const saved = await m.browser.post("/admin/products/new", { name: `Item ${slug}`, slug, description: "", price: c.typed, category: "Test", status: "ACTIVE", isAvailable: "on" });
+      const saved = await m.browser.post("/admin/products/new", {
+        name: `Item ${slug}`,
+        slug,
+        description: "",
+        price: c.typed,
+        category: "Test",
+        status: "ACTIVE",
+        isAvailable: "on",
+      });
       expect(saved.status, text(saved.html).slice(0, 400)).toBe(302);
-      const [product] = await p.sql<{ id: string; price: number }[]>`select id, price from products where business_id = ${m.merchant.businessId} and slug = ${slug}`;
+      const [product] = await p.sql<
+        { id: string; price: number }[]
+      >`select id, price from products where business_id = ${m.merchant.businessId} and slug = ${slug}`;
       expect(product.price).toBe(c.minor);
 
       // the App API: the product's price and the order's amounts in major units of the currency
       const read = await p.request("GET", `/app-api/products/${product.id}`, { token: m.token });
       expect(read.json.price).toBe(c.major);
-      const placed = await p.request("POST", "/app-api/orders", { token: m.token, body: { customer: { name: "Ada", phone: "555 0100" }, items: [{ productId: product.id, quantity: 2 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" } });
+      const placed = await p.request("POST", "/app-api/orders", {
+        token: m.token,
+        body: {
+          customer: { name: "Ada", phone: "555 0100" },
+          items: [{ productId: product.id, quantity: 2 }],
+          deliveryMethod: "PICKUP",
+          paymentMethod: "CASH",
+        },
+      });
       expect(placed.status, placed.text).toBe(201);
-      expect(placed.json).toMatchObject({ currency: c.currency, subtotal: c.total, discount: 0, deliveryFee: 0, amount: c.total, items: [{ productId: product.id, price: c.major, quantity: 2 }] });
+      expect(placed.json).toMatchObject({
+        currency: c.currency,
+        subtotal: c.total,
+        discount: 0,
+        deliveryFee: 0,
+        amount: c.total,
+        items: [{ productId: product.id, price: c.major, quantity: 2 }],
+      });
       const fetched = await p.request("GET", `/app-api/orders/${placed.json.id}`, { token: m.token });
       expect(fetched.json).toMatchObject({ amount: c.total, subtotal: c.total, currency: c.currency });
       const dashboard = await p.request("GET", "/app-api/analytics/dashboard", { token: m.token });
@@ -78,7 +149,12 @@ describe("money by currency", () => {
 
       // the webhook body a real receiver got
       const delivered = await eventually(async () => {
-        const r = receiver.received.find((x) => x.path === `/${c.currency}` && x.headers["x-webhook-event"] === "order.created" && x.json?.data?.orderId === placed.json.id);
+        const r = receiver.received.find(
+          (x) =>
+            x.path === `/${c.currency}` &&
+            x.headers["x-webhook-event"] === "order.created" &&
+            x.json?.data?.orderId === placed.json.id,
+        );
         if (!r) throw new Error("order.created not received yet");
         return r;
       });

@@ -10,7 +10,11 @@ export function orderToken(env: Pick<Env, "sessionSecret">, orderId: string): st
 }
 
 /** Constant-time check of a token from the URL. */
-export function verifyOrderToken(env: Pick<Env, "sessionSecret">, orderId: string, token: string | null | undefined): boolean {
+export function verifyOrderToken(
+  env: Pick<Env, "sessionSecret">,
+  orderId: string,
+  token: string | null | undefined,
+): boolean {
   if (typeof token !== "string" || token.length === 0 || token.length > 128) return false;
   return safeEqual(orderToken(env, orderId), token);
 }

@@ -20,10 +20,16 @@ export async function reportPayment(
   input: { status: "COMPLETED" | "EXPIRED"; invoiceId: string },
 ) {
   await db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).for("update");
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
+      .for("update");
     if (!order) throw new ApiError(404, "Order not found");
-    if (order.paymentInstallationId !== installationId) throw new ApiError(403, "Only the app that created the order's payment can report its outcome");
-    if (order.paymentInvoiceId !== input.invoiceId) throw new ApiError(400, "invoiceId: does not match the order's payment");
+    if (order.paymentInstallationId !== installationId)
+      throw new ApiError(403, "Only the app that created the order's payment can report its outcome");
+    if (order.paymentInvoiceId !== input.invoiceId)
+      throw new ApiError(400, "invoiceId: does not match the order's payment");
     if (order.paymentStatus !== "PENDING") throw new ApiError(409, `The payment is already ${order.paymentStatus}`);
     await settlePayment(tx, order, input.status);
   });
@@ -31,7 +37,11 @@ export async function reportPayment(
 }
 
 /** Marks a pending payment COMPLETED or EXPIRED and emits payment.completed / payment.expired. */
-export async function settlePayment(tx: Parameters<Parameters<Database["transaction"]>[0]>[0], order: Order, status: "COMPLETED" | "EXPIRED") {
+export async function settlePayment(
+  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
+  order: Order,
+  status: "COMPLETED" | "EXPIRED",
+) {
   await tx.update(orders).set({ paymentStatus: status, updatedAt: now() }).where(eq(orders.id, order.id));
   await emitEvent(tx, paymentEvent(order, status));
 }

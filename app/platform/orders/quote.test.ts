@@ -28,11 +28,20 @@ async function shop() {
 const json = (body: unknown): Behaviour => ({ status: 200, body: JSON.stringify(body) });
 
 /** An app installed (test install) on the shop, whose hooks answer as `answer` says. */
-async function hookApp(s: Awaited<ReturnType<typeof shop>>, answer: (r: Received) => Behaviour, hooks: { hookPoint: string; url: string }[]) {
+async function hookApp(
+  s: Awaited<ReturnType<typeof shop>>,
+  answer: (r: Received) => Behaviour,
+  hooks: { hookPoint: string; url: string }[],
+) {
   const receiver = await startReceiver(answer);
   const app = await p.request("POST", "/developer/apps", {
     token: s.dev.token,
-    body: appBody({ scopes: ["read_orders", "write_shipping", "write_checkout"], webhookUrl: receiver.url + "/app", webhookEvents: [], manifest: { hooks } }),
+    body: appBody({
+      scopes: ["read_orders", "write_shipping", "write_checkout"],
+      webhookUrl: receiver.url + "/app",
+      webhookEvents: [],
+      manifest: { hooks },
+    }),
   });
   expect(app.status, app.text).toBe(201);
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: s.dev.token });
@@ -55,13 +64,26 @@ describe("quote()", () => {
     const before = await counters(s.business.id);
     const items = [{ productId: s.product.id, quantity: 2 }];
     const delivery = await quote(p.db, s.business, { items, deliveryMethod: "DELIVERY", address: "1 Main St" });
-    expect(delivery).toEqual({ ok: true, subtotal: s.product.price * 2, deliveryFee: 300, discount: 0, discountReason: null, amount: s.product.price * 2 + 300, currency: "USD" });
+    expect(delivery).toEqual({
+      ok: true,
+      subtotal: s.product.price * 2,
+      deliveryFee: 300,
+      discount: 0,
+      discountReason: null,
+      amount: s.product.price * 2 + 300,
+      currency: "USD",
+    });
     const pickup = await quote(p.db, s.business, { items, deliveryMethod: "PICKUP" });
     expect(pickup).toMatchObject({ ok: true, deliveryFee: 0, amount: s.product.price * 2 });
     // no order, and no order number taken
     expect(await counters(s.business.id)).toEqual(before);
 
-    const placed = await checkout(p.db, s.business, { customer, items, deliveryMethod: "DELIVERY", address: "1 Main St", paymentMethod: "CASH" }, { actor: "customer", expectedAmount: delivery.ok ? delivery.amount : -1 });
+    const placed = await checkout(
+      p.db,
+      s.business,
+      { customer, items, deliveryMethod: "DELIVERY", address: "1 Main St", paymentMethod: "CASH" },
+      { actor: "customer", expectedAmount: delivery.ok ? delivery.amount : -1 },
+    );
     const [row] = await p.db.select().from(orders).where(eq(orders.id, placed.order.id));
     expect(row.amount).toBe(s.product.price * 2 + 300);
     expect(row.deliveryFee).toBe(300);
@@ -82,39 +104,83 @@ describe("quote()", () => {
     );
     const items = [{ productId: s.product.id, quantity: 3 }];
     const subtotal = s.product.price * 3;
-    const q = await quote(p.db, s.business, { items, deliveryMethod: "DELIVERY", address: "2 Side St" }, { hooks: checkoutHooks(p.db, p.env) });
-    expect(q).toEqual({ ok: true, subtotal, deliveryFee: 450, discount: 100, discountReason: "Welcome", amount: subtotal + 450 - 100, currency: "USD" });
+    const q = await quote(
+      p.db,
+      s.business,
+      { items, deliveryMethod: "DELIVERY", address: "2 Side St" },
+      { hooks: checkoutHooks(p.db, p.env) },
+    );
+    expect(q).toEqual({
+      ok: true,
+      subtotal,
+      deliveryFee: 450,
+      discount: 100,
+      discountReason: "Welcome",
+      amount: subtotal + 450 - 100,
+      currency: "USD",
+    });
     const asked = receiver.received.map((r) => ({ point: r.json.hookPoint, data: r.json.data }));
     expect(asked).toHaveLength(2);
 
-    const pickup = await quote(p.db, s.business, { items, deliveryMethod: "PICKUP" }, { hooks: checkoutHooks(p.db, p.env) });
+    const pickup = await quote(
+      p.db,
+      s.business,
+      { items, deliveryMethod: "PICKUP" },
+      { hooks: checkoutHooks(p.db, p.env) },
+    );
     expect(pickup).toMatchObject({ ok: true, deliveryFee: 50, discount: 100, amount: subtotal + 50 - 100 });
 
     const placed = await checkout(
-      p.db, s.business,
+      p.db,
+      s.business,
       { customer, items, deliveryMethod: "DELIVERY", address: "2 Side St", paymentMethod: "CASH" },
       { hooks: checkoutHooks(p.db, p.env), actor: "customer", expectedAmount: q.ok ? q.amount : -1 },
     );
     const [row] = await p.db.select().from(orders).where(eq(orders.id, placed.order.id));
-    expect({ amount: row.amount, deliveryFee: row.deliveryFee, discount: row.discount, discountReason: row.discountReason }).toEqual({ amount: subtotal + 350, deliveryFee: 450, discount: 100, discountReason: "Welcome" });
+    expect({
+      amount: row.amount,
+      deliveryFee: row.deliveryFee,
+      discount: row.discount,
+      discountReason: row.discountReason,
+    }).toEqual({ amount: subtotal + 350, deliveryFee: 450, discount: 100, discountReason: "Welcome" });
     // the order's hook calls carried exactly what the quote's did
     const orderCalls = receiver.received.slice(4).map((r) => ({ point: r.json.hookPoint, data: r.json.data }));
     const byPoint = (calls: typeof asked) => Object.fromEntries(calls.map((c) => [c.point, c.data]));
     expect(byPoint(orderCalls)).toEqual(byPoint(asked));
     // the quote's calls are in the developer's hook log like any other
-    const [logged] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from hook_calls where business_id = ${s.business.id}`);
+    const [logged] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from hook_calls where business_id = ${s.business.id}`,
+    );
     expect(logged.n).toBe(6);
   });
 
   it("refuses as the checkout would: a validator's reason (422), an unknown product (400), bad input (400); nothing is written", async () => {
     const s = await shop();
     const before = await counters(s.business.id);
-    await hookApp(s, () => json({ valid: false, reason: "We do not deliver after 22:00" }), [{ hookPoint: "order.validate", url: "/validate" }]);
+    await hookApp(s, () => json({ valid: false, reason: "We do not deliver after 22:00" }), [
+      { hookPoint: "order.validate", url: "/validate" },
+    ]);
     const hooks = () => checkoutHooks(p.db, p.env);
-    expect(await quote(p.db, s.business, { items: [{ productId: s.product.id, quantity: 1 }], deliveryMethod: "DELIVERY" }, { hooks: hooks() })).toEqual({
-      ok: false, status: 422, message: "We do not deliver after 22:00",
+    expect(
+      await quote(
+        p.db,
+        s.business,
+        { items: [{ productId: s.product.id, quantity: 1 }], deliveryMethod: "DELIVERY" },
+        { hooks: hooks() },
+      ),
+    ).toEqual({
+      ok: false,
+      status: 422,
+      message: "We do not deliver after 22:00",
     });
-    expect(await quote(p.db, s.business, { items: [{ productId: "prd_nope", quantity: 1 }], deliveryMethod: "PICKUP" }, { hooks: hooks() })).toEqual({ ok: false, status: 400, message: "Unknown product prd_nope" });
+    expect(
+      await quote(
+        p.db,
+        s.business,
+        { items: [{ productId: "prd_nope", quantity: 1 }], deliveryMethod: "PICKUP" },
+        { hooks: hooks() },
+      ),
+    ).toEqual({ ok: false, status: 400, message: "Unknown product prd_nope" });
     const bad = await quote(p.db, s.business, { items: [], deliveryMethod: "BOAT" }, { hooks: hooks() });
     expect(bad.ok).toBe(false);
     expect(bad).toMatchObject({ status: 400, message: expect.stringContaining("deliveryMethod") });
@@ -132,13 +198,21 @@ describe("quote()", () => {
     const shown = q.ok ? q.amount : -1;
     fee = 650;
     const before = await counters(s.business.id);
-    const refused = await checkout(p.db, s.business, input, { hooks: checkoutHooks(p.db, p.env), actor: "customer", expectedAmount: shown }).catch((e) => e);
+    const refused = await checkout(p.db, s.business, input, {
+      hooks: checkoutHooks(p.db, p.env),
+      actor: "customer",
+      expectedAmount: shown,
+    }).catch((e) => e);
     expect(refused).toBeInstanceOf(TotalChangedError);
     expect(refused.status).toBe(409);
     expect(refused.quote).toMatchObject({ deliveryFee: 650, amount: shown + 250 });
     expect((await counters(s.business.id)).n).toBe(before.n);
     // confirmed at the new total, it is placed
-    const placed = await checkout(p.db, s.business, input, { hooks: checkoutHooks(p.db, p.env), actor: "customer", expectedAmount: refused.quote.amount });
+    const placed = await checkout(p.db, s.business, input, {
+      hooks: checkoutHooks(p.db, p.env),
+      actor: "customer",
+      expectedAmount: refused.quote.amount,
+    });
     expect(placed.order.amount).toBe((shown + 250) / 100);
   });
 });
@@ -151,16 +225,25 @@ describe("the checkout page's total", () => {
   it("shows the total with the fee and discount before the order, updates it for pickup without JavaScript, and charges what it showed", async () => {
     const s = await shop();
     let fee = 450;
-    await hookApp(s, (r) => (r.json?.hookPoint === "checkout.shipping_rates" ? json({ fee: r.json.data.deliveryMethod === "DELIVERY" ? fee : 0 }) : json({ discount: 100, reason: "Welcome" })), [
-      { hookPoint: "checkout.shipping_rates", url: "/ship" },
-      { hookPoint: "order.calculate_discounts", url: "/discounts" },
-    ]);
+    await hookApp(
+      s,
+      (r) =>
+        r.json?.hookPoint === "checkout.shipping_rates"
+          ? json({ fee: r.json.data.deliveryMethod === "DELIVERY" ? fee : 0 })
+          : json({ discount: 100, reason: "Welcome" }),
+      [
+        { hookPoint: "checkout.shipping_rates", url: "/ship" },
+        { hookPoint: "order.calculate_discounts", url: "/discounts" },
+      ],
+    );
     const slug = s.business.slug;
     const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
     const subtotal = s.product.price * 2;
     const shopper = new BrowserSession(p.url);
     await shopper.get(`/s/${slug}`);
-    expect((await shopper.post(`/s/${slug}/cart`, { intent: "add", productId: s.product.id, quantity: "2" })).status).toBe(302);
+    expect(
+      (await shopper.post(`/s/${slug}/cart`, { intent: "add", productId: s.product.id, quantity: "2" })).status,
+    ).toBe(302);
 
     const ordersBefore = (await counters(s.business.id)).n;
     const page = await shopper.get(`/s/${slug}/checkout`);
@@ -172,36 +255,73 @@ describe("the checkout page's total", () => {
     expect(quotedOf(page.html)).toBe(String(subtotal + 350));
 
     // "Update total" after choosing pickup: the page again, with the pickup total and the address hidden
-    const fields = { name: "Ada", phone: "555 0100", email: "", address: "", notes: "", paymentMethod: "CASH", checkoutKey: "sf-key-aaaaaaaaaaaaaaaaaaaa" };
+    const fields = {
+      name: "Ada",
+      phone: "555 0100",
+      email: "",
+      address: "",
+      notes: "",
+      paymentMethod: "CASH",
+      checkoutKey: "sf-key-aaaaaaaaaaaaaaaaaaaa",
+    };
     const pickup = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "PICKUP", intent: "quote" });
     expect(pickup.status).toBe(200);
     expect(totalOf(pickup.html)).toBe(money(subtotal - 100));
     expect(pickup.html).toMatch(/class="sf-field sf-address-field" hidden=""/);
     // the fetcher's endpoint answers the same
-    const fetched = await fetch(`${p.storefrontUrl}/s/${slug}/checkout/quote?deliveryMethod=PICKUP`, { headers: { Cookie: shopper.cookieHeader(new URL(p.storefrontUrl)) } });
+    const fetched = await fetch(`${p.storefrontUrl}/s/${slug}/checkout/quote?deliveryMethod=PICKUP`, {
+      headers: { Cookie: shopper.cookieHeader(new URL(p.storefrontUrl)) },
+    });
     expect(fetched.headers.get("cache-control")).toBe("private, no-store");
-    expect(await fetched.json()).toMatchObject({ ok: true, deliveryMethod: "PICKUP", total: money(subtotal - 100), amount: subtotal - 100 });
+    expect(await fetched.json()).toMatchObject({
+      ok: true,
+      deliveryMethod: "PICKUP",
+      total: money(subtotal - 100),
+      amount: subtotal - 100,
+    });
 
     // placing with the delivery total shown earlier while the fee went up: refused, the new total shown, nothing ordered
     fee = 600;
-    const changed = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "DELIVERY", address: "4 Low St", quotedAmount: String(subtotal + 350), intent: "place" });
+    const changed = await shopper.post(`/s/${slug}/checkout`, {
+      ...fields,
+      deliveryMethod: "DELIVERY",
+      address: "4 Low St",
+      quotedAmount: String(subtotal + 350),
+      intent: "place",
+    });
     expect(changed.status).toBe(409);
     expect(changed.html).toContain("The total changed since it was shown");
     expect(totalOf(changed.html)).toBe(money(subtotal + 500));
     expect(quotedOf(changed.html)).toBe(String(subtotal + 500));
     expect((await counters(s.business.id)).n).toBe(ordersBefore);
     // without a total at all: shown first, not placed
-    const unseen = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "DELIVERY", address: "4 Low St", intent: "place" });
+    const unseen = await shopper.post(`/s/${slug}/checkout`, {
+      ...fields,
+      deliveryMethod: "DELIVERY",
+      address: "4 Low St",
+      intent: "place",
+    });
     expect(unseen.status).toBe(409);
     expect((await counters(s.business.id)).n).toBe(ordersBefore);
 
     // the address is still required for delivery, on the server
-    const noAddress = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "DELIVERY", quotedAmount: String(subtotal + 500), intent: "place" });
+    const noAddress = await shopper.post(`/s/${slug}/checkout`, {
+      ...fields,
+      deliveryMethod: "DELIVERY",
+      quotedAmount: String(subtotal + 500),
+      intent: "place",
+    });
     expect(noAddress.status).toBe(400);
     expect(noAddress.html).toContain("Enter the delivery address, or choose pickup.");
 
     // confirmed at the total it showed: placed, at exactly that amount
-    const placed = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "DELIVERY", address: "4 Low St", quotedAmount: String(subtotal + 500), intent: "place" });
+    const placed = await shopper.post(`/s/${slug}/checkout`, {
+      ...fields,
+      deliveryMethod: "DELIVERY",
+      address: "4 Low St",
+      quotedAmount: String(subtotal + 500),
+      intent: "place",
+    });
     expect(placed.status, placed.html.slice(0, 400)).toBe(302);
     const orderId = new URL(placed.location!, p.storefrontUrl).pathname.split("/").pop()!;
     const [row] = await p.db.select().from(orders).where(eq(orders.id, orderId));

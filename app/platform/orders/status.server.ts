@@ -29,14 +29,27 @@ export function parseOrderStatus(value: unknown): OrderStatus {
 }
 
 /** Moves an order along the allowed moves; 409 for any other move. */
-export async function moveOrderStatus(db: Database, businessId: string, orderId: string, to: OrderStatus, actor: string) {
+export async function moveOrderStatus(
+  db: Database,
+  businessId: string,
+  orderId: string,
+  to: OrderStatus,
+  actor: string,
+) {
   await db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).for("update");
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
+      .for("update");
     if (!order) throw new ApiError(404, "Order not found");
-    if (!ORDER_MOVES[order.status].includes(to)) throw new ApiError(409, `Cannot move order from ${order.status} to ${to}`);
+    if (!ORDER_MOVES[order.status].includes(to))
+      throw new ApiError(409, `Cannot move order from ${order.status} to ${to}`);
     const t = now();
     await tx.update(orders).set({ status: to, updatedAt: t }).where(eq(orders.id, orderId));
-    await tx.insert(orderStatusChanges).values({ id: newId("osc"), orderId, fromStatus: order.status, toStatus: to, actor, createdAt: t });
+    await tx
+      .insert(orderStatusChanges)
+      .values({ id: newId("osc"), orderId, fromStatus: order.status, toStatus: to, actor, createdAt: t });
     for (const event of statusMoveEvents(order, order.status, to)) await emitEvent(tx, event);
   });
   return getOrder(db, businessId, orderId);

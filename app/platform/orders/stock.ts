@@ -11,7 +11,8 @@ export const LOW_STOCK_THRESHOLD = 5;
 export type StockEventType = "product.out_of_stock" | "product.low_stock" | "product.back_in_stock";
 
 /** Whether a tracked stock counts as low (shown to shoppers as "Only N left"). */
-export const isLowStock = (stock: number | null): stock is number => stock !== null && stock > 0 && stock < LOW_STOCK_THRESHOLD;
+export const isLowStock = (stock: number | null): stock is number =>
+  stock !== null && stock > 0 && stock < LOW_STOCK_THRESHOLD;
 
 /** The stock events of a tracked product whose stock went from `was` (null: untracked or new) to `now`, in the order they are emitted. */
 export function stockEventTypes(was: number | null, now: number): StockEventType[] {
@@ -28,6 +29,7 @@ export function stockEventTypes(was: number | null, now: number): StockEventType
  * order took): the type of the event a reservation raises, and when it raises one. A reservation
  * only lowers stock, so it never raises back_in_stock.
  */
-export const reservedStockEventSql = (stock: string) => `case when ${stock} = 0 then 'product.out_of_stock' else 'product.low_stock' end`;
+export const reservedStockEventSql = (stock: string) =>
+  `case when ${stock} = 0 then 'product.out_of_stock' else 'product.low_stock' end`;
 export const reservedStockCrossedSql = (stock: string, taken: string) =>
   `${stock} = 0 or (${stock} < ${LOW_STOCK_THRESHOLD} and ${stock} + ${taken} >= ${LOW_STOCK_THRESHOLD})`;

@@ -20,10 +20,18 @@ const ERROR_TEXT: Record<number, string> = {
 /** Who calls without an account token: anyone (/auth), or an app's server with its client credentials (/oauth/token). */
 const TOKENLESS: Record<string, { words: string; security: Record<string, string[]>[]; errors: number[] }> = {
   ANYONE: { words: "anyone, without a token", security: [], errors: [] },
-  CLIENT: { words: "an app's server, with its client credentials in HTTP Basic (no token)", security: [{ clientCredentials: [] }], errors: [] },
+  CLIENT: {
+    words: "an app's server, with its client credentials in HTTP Basic (no token)",
+    security: [{ clientCredentials: [] }],
+    errors: [],
+  },
 };
 
-const ROLE_WORDS: Record<string, string> = { MERCHANT: "a merchant account", REVIEWER: "a reviewer account (platform staff)", DEVELOPER: "a developer account" };
+const ROLE_WORDS: Record<string, string> = {
+  MERCHANT: "a merchant account",
+  REVIEWER: "a reviewer account (platform staff)",
+  DEVELOPER: "a developer account",
+};
 
 const cache = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
 
@@ -33,8 +41,14 @@ export function platformApiDocument(routes: DeclaredRoute[], publicUrl: string) 
     collected = openApiPaths(routes, {
       errorText: ERROR_TEXT,
       extraErrors: (op) => TOKENLESS[op.caller]?.errors ?? [401, 403],
-      describe: (op: DeclaredOperation) => `Called by ${TOKENLESS[op.caller]?.words ?? ROLE_WORDS[op.caller] ?? op.caller}.`,
-      operationFields: (op) => ({ security: TOKENLESS[op.caller]?.security ?? [{ accountToken: [] }], "x-caller": op.caller, ...(op.spec.page ? { "x-pagination": op.spec.page } : {}), tags: [op.path.split("/")[1]] }),
+      describe: (op: DeclaredOperation) =>
+        `Called by ${TOKENLESS[op.caller]?.words ?? ROLE_WORDS[op.caller] ?? op.caller}.`,
+      operationFields: (op) => ({
+        security: TOKENLESS[op.caller]?.security ?? [{ accountToken: [] }],
+        "x-caller": op.caller,
+        ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
+        tags: [op.path.split("/")[1]],
+      }),
     });
     cache.set(routes, collected);
   }
@@ -50,14 +64,27 @@ export function platformApiDocument(routes: DeclaredRoute[], publicUrl: string) 
     tags: [
       { name: "auth", description: "Sign up and sign in: where an account token comes from (no token needed)" },
       { name: "oauth", description: "The OAuth token exchange, called by an app's server with its client credentials" },
-      { name: "developer", description: "A developer's apps: records, client secret, manifest, submission, test installs, sample events, the listen stream, analytics and review replies" },
+      {
+        name: "developer",
+        description:
+          "A developer's apps: records, client secret, manifest, submission, test installs, sample events, the listen stream, analytics and review replies",
+      },
       { name: "merchant", description: "A merchant's installations, app settings, embeds, app reviews and site pages" },
       { name: "review", description: "The app review queue (platform staff)" },
     ],
     components: {
       securitySchemes: {
-        accountToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The account token of POST /auth/login (HS256, 24 hours)" },
-        clientCredentials: { type: "http", scheme: "basic", description: "The app's client_id and client_secret (POST /oauth/token only)" },
+        accountToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "The account token of POST /auth/login (HS256, 24 hours)",
+        },
+        clientCredentials: {
+          type: "http",
+          scheme: "basic",
+          description: "The app's client_id and client_secret (POST /oauth/token only)",
+        },
       },
       schemas: collected.components,
     },

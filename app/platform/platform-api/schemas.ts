@@ -13,12 +13,31 @@ const isoDate = z.string().describe("ISO 8601 timestamp");
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z
   .object({
-    id: z.string(), clientId: z.string(), name: z.string(), slug: z.string(), description: z.string(), category: z.string(),
-    scopes: z.array(z.string()), approvedScopes: z.array(z.string()).describe("the scopes of the last approved version: what installs grant"),
-    redirectUrl: z.string(), webhookUrl: z.string().nullable(), webhookEvents: z.array(z.string()), iconUrl: z.string().nullable(), screenshots: z.array(z.string()),
-    version: z.string(), status: z.enum(APP_STATUSES), updateInReview: z.boolean(), reviewNotes: z.string().nullable(),
-    releaseNotes: z.string().nullable().describe("the release notes of the version in review; null once it is approved"),
-    manifest: z.record(z.string(), z.unknown()).nullable(), createdAt: isoDate, updatedAt: isoDate, publishedAt: isoDate.nullable(),
+    id: z.string(),
+    clientId: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    category: z.string(),
+    scopes: z.array(z.string()),
+    approvedScopes: z.array(z.string()).describe("the scopes of the last approved version: what installs grant"),
+    redirectUrl: z.string(),
+    webhookUrl: z.string().nullable(),
+    webhookEvents: z.array(z.string()),
+    iconUrl: z.string().nullable(),
+    screenshots: z.array(z.string()),
+    version: z.string(),
+    status: z.enum(APP_STATUSES),
+    updateInReview: z.boolean(),
+    reviewNotes: z.string().nullable(),
+    releaseNotes: z
+      .string()
+      .nullable()
+      .describe("the release notes of the version in review; null once it is approved"),
+    manifest: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    publishedAt: isoDate.nullable(),
   })
   .meta({ id: "AppRecord" });
 export const AppRecordList = listOf(AppRecord, "AppRecordList");
@@ -26,9 +45,18 @@ export const AppRecordList = listOf(AppRecord, "AppRecordList");
 /** Contract 4: a merchant's installation, uninstalled ones included (the compliance record). */
 export const MerchantInstallation = z
   .object({
-    installationId: z.string(), appId: z.string(), appName: z.string(), status: z.enum(["ACTIVE", "UNINSTALLED"]), scopes: z.array(z.string()),
-    needsReConsent: z.boolean(), isTestInstall: z.boolean(), installedAt: isoDate, uninstalledAt: isoDate.nullable(),
-    erasureScheduledAt: isoDate.nullable().describe("when business.data_erasure is due (uninstall + 48 h); null when cancelled by a reinstall"),
+    installationId: z.string(),
+    appId: z.string(),
+    appName: z.string(),
+    status: z.enum(["ACTIVE", "UNINSTALLED"]),
+    scopes: z.array(z.string()),
+    needsReConsent: z.boolean(),
+    isTestInstall: z.boolean(),
+    installedAt: isoDate,
+    uninstalledAt: isoDate.nullable(),
+    erasureScheduledAt: isoDate
+      .nullable()
+      .describe("when business.data_erasure is due (uninstall + 48 h); null when cancelled by a reinstall"),
     erasureDeliveredAt: isoDate.nullable(),
   })
   .meta({ id: "MerchantInstallation" });
@@ -37,18 +65,31 @@ export const MerchantInstallationList = listOf(MerchantInstallation, "MerchantIn
 export const Uninstalled = z.object({ uninstalled: z.literal(true) }).meta({ id: "Uninstalled" });
 
 export const EmbedState = z
-  .object({ installationId: z.string(), embedType: z.string(), enabled: z.boolean(), settings: z.record(z.string(), z.unknown()) })
+  .object({
+    installationId: z.string(),
+    embedType: z.string(),
+    enabled: z.boolean(),
+    settings: z.record(z.string(), z.unknown()),
+  })
   .meta({ id: "EmbedState" });
 
-export const AppSettingsState = z.object({ installationId: z.string(), settings: z.record(z.string(), z.unknown()) }).meta({ id: "AppSettingsState" });
+export const AppSettingsState = z
+  .object({ installationId: z.string(), settings: z.record(z.string(), z.unknown()) })
+  .meta({ id: "AppSettingsState" });
 
 /** A merchant's review of an app (decision 022), as its author and the reviewers see it. */
 export const AppReview = z
   .object({
-    id: z.string(), appId: z.string(), businessName: z.string(), rating: z.number().int().min(1).max(5), body: z.string(),
+    id: z.string(),
+    appId: z.string(),
+    businessName: z.string(),
+    rating: z.number().int().min(1).max(5),
+    body: z.string(),
     reply: z.object({ body: z.string(), createdAt: isoDate }).nullable().describe("the developer's reply"),
-    hidden: z.boolean(), hiddenReason: z.string().nullable().optional().describe("why platform staff hid it; shown to its author"),
-    createdAt: isoDate, updatedAt: isoDate,
+    hidden: z.boolean(),
+    hiddenReason: z.string().nullable().optional().describe("why platform staff hid it; shown to its author"),
+    createdAt: isoDate,
+    updatedAt: isoDate,
   })
   .meta({ id: "AppReview" });
 
@@ -58,39 +99,71 @@ export const AppReview = z
  */
 export const ManifestDocument = z
   .record(z.string(), z.unknown())
-  .describe("The app's manifest. Validated by the platform against the manifest schema (extensions, blocks, embeds, settingsSchema, hooks): see docs/developers/extensions.md#the-manifest; a violation answers 400 naming the field.")
+  .describe(
+    "The app's manifest. Validated by the platform against the manifest schema (extensions, blocks, embeds, settingsSchema, hooks): see docs/developers/extensions.md#the-manifest; a violation answers 400 naming the field.",
+  )
   .meta({ id: "Manifest" });
 
 /** An approved version of an app, newest first (the changelog). */
-export const AppVersion = z.object({ id: z.string(), version: z.string(), scopes: z.array(z.string()), releaseNotes: z.string().nullable(), approvedAt: isoDate }).meta({ id: "AppVersion" });
+export const AppVersion = z
+  .object({
+    id: z.string(),
+    version: z.string(),
+    scopes: z.array(z.string()),
+    releaseNotes: z.string().nullable(),
+    approvedAt: isoDate,
+  })
+  .meta({ id: "AppVersion" });
 export const AppDetail = AppRecord.extend({ versions: z.array(AppVersion) }).meta({ id: "AppDetail" });
-export const AppCreated = AppRecord.extend({ clientSecret: z.string().describe("shown once; store it now") }).meta({ id: "AppCreated" });
-export const ClientSecret = z.object({ clientSecret: z.string().describe("the new secret; the old one fails at once") }).meta({ id: "ClientSecret" });
+export const AppCreated = AppRecord.extend({ clientSecret: z.string().describe("shown once; store it now") }).meta({
+  id: "AppCreated",
+});
+export const ClientSecret = z
+  .object({ clientSecret: z.string().describe("the new secret; the old one fails at once") })
+  .meta({ id: "ClientSecret" });
 
 export const ManifestSaved = z
   .object({
     manifest: ManifestDocument,
-    sync: z.object({ created: z.array(z.unknown()), updated: z.array(z.unknown()), deactivated: z.array(z.unknown()) }).describe("the extensions created, updated and deactivated (with dryRun: what would be)"),
+    sync: z
+      .object({ created: z.array(z.unknown()), updated: z.array(z.unknown()), deactivated: z.array(z.unknown()) })
+      .describe("the extensions created, updated and deactivated (with dryRun: what would be)"),
   })
   .meta({ id: "ManifestSaved" });
 
 export const TestInstallation = z
-  .object({ installationId: z.string(), accessToken: z.string(), webhookSecret: z.string(), businessId: z.string(), isTestInstall: z.literal(true) })
+  .object({
+    installationId: z.string(),
+    accessToken: z.string(),
+    webhookSecret: z.string(),
+    businessId: z.string(),
+    isTestInstall: z.literal(true),
+  })
   .meta({ id: "TestInstallation" });
 export const TestStatus = z
   .object({
     installed: z.boolean(),
     installation: z
-      .object({ installationId: z.string(), businessId: z.string(), isTestInstall: z.boolean(), needsReConsent: z.boolean(), scopes: z.array(z.string()), installedAt: isoDate })
+      .object({
+        installationId: z.string(),
+        businessId: z.string(),
+        isTestInstall: z.boolean(),
+        needsReConsent: z.boolean(),
+        scopes: z.array(z.string()),
+        installedAt: isoDate,
+      })
       .nullable(),
   })
   .meta({ id: "TestStatus" });
 
-export const TriggeredEvent = z.object({ eventId: z.string(), event: z.string(), businessId: z.string() }).meta({ id: "TriggeredEvent" });
+export const TriggeredEvent = z
+  .object({ eventId: z.string(), event: z.string(), businessId: z.string() })
+  .meta({ id: "TriggeredEvent" });
 
 export const AppAnalytics = z
   .object({
-    totalInstalls: z.number().int(), activeInstalls: z.number().int(),
+    totalInstalls: z.number().int(),
+    activeInstalls: z.number().int(),
     webhookSuccessRate: z.number().nullable().describe("percent over the last 30 days; null without deliveries"),
     avgWebhookLatencyMs: z.number().nullable(),
     installTrend: z.array(z.object({ date: z.string(), installs: z.number().int(), uninstalls: z.number().int() })),
@@ -99,6 +172,15 @@ export const AppAnalytics = z
   .meta({ id: "AppAnalytics" });
 export const AppReviewList = listOf(AppReview, "AppReviewList");
 
-export const PublicAccount = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]) }).meta({ id: "Account" });
-export const AccountToken = z.object({ token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"), account: PublicAccount }).meta({ id: "AccountToken" });
-export const Registered = AccountToken.extend({ businessId: z.string().nullable().describe("the merchant's business; null for a developer") }).meta({ id: "Registered" });
+export const PublicAccount = z
+  .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]) })
+  .meta({ id: "Account" });
+export const AccountToken = z
+  .object({
+    token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"),
+    account: PublicAccount,
+  })
+  .meta({ id: "AccountToken" });
+export const Registered = AccountToken.extend({
+  businessId: z.string().nullable().describe("the merchant's business; null for a developer"),
+}).meta({ id: "Registered" });

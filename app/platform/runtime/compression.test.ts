@@ -22,17 +22,24 @@ function raw(url: string, headers: Record<string, string> = {}): Promise<Raw> {
       .get(url, { headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       })
       .on("error", reject);
   });
 }
 
 const decode = (r: Raw) =>
-  r.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(r.body) : r.headers["content-encoding"] === "br" ? zlib.brotliDecompressSync(r.body) : r.body;
+  r.headers["content-encoding"] === "gzip"
+    ? zlib.gunzipSync(r.body)
+    : r.headers["content-encoding"] === "br"
+      ? zlib.brotliDecompressSync(r.body)
+      : r.body;
 
 /** Per-response values of a page: its nonce and its masked CSRF token. */
-const stable = (html: string) => html.replace(/nonce(=|":)"[^"]+"/g, "nonce$1\"N\"").replace(/("csrf":"|name="csrf" value=")[^"]+"/g, '$1T"');
+const stable = (html: string) =>
+  html.replace(/nonce(=|":)"[^"]+"/g, 'nonce$1"N"').replace(/("csrf":"|name="csrf" value=")[^"]+"/g, '$1T"');
 
 async function storefrontPath() {
   const dev = await p.register("DEVELOPER");
@@ -65,7 +72,12 @@ describe("compressed answers", () => {
         const packed = await raw(p.storefrontUrl + asset, { "Accept-Encoding": encoding });
         expect(packed.headers["content-encoding"], `${asset} ${encoding}`).toBe(encoding);
         const decoded = decode(packed);
-        expect({ asset, encoding, length: decoded.length, same: decoded.equals(identity.body) }).toEqual({ asset, encoding, length: identity.body.length, same: true });
+        expect({ asset, encoding, length: decoded.length, same: decoded.equals(identity.body) }).toEqual({
+          asset,
+          encoding,
+          length: identity.body.length,
+          same: true,
+        });
       }
     }
     // brotli is preferred when both are offered
@@ -84,11 +96,19 @@ describe("compressed answers", () => {
     // an authenticated list too
     const dev = await p.register("DEVELOPER");
     const fetched = await new Promise<Raw>((resolve, reject) =>
-      http.get(p.url + "/developer/apps", { headers: { Authorization: `Bearer ${dev.token}`, "Accept-Encoding": "gzip" } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      }).on("error", reject),
+      http
+        .get(
+          p.url + "/developer/apps",
+          { headers: { Authorization: `Bearer ${dev.token}`, "Accept-Encoding": "gzip" } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+          },
+        )
+        .on("error", reject),
     );
     expect(fetched.status).toBe(200);
     // a tiny JSON body (under 1 KiB) is sent as it is
@@ -142,6 +162,8 @@ describe("the CSRF token in compressed pages", () => {
       expect(answer.status, answer.html.slice(0, 200)).not.toBe(403);
     }
     browser.csrf = first.slice(0, -2) + (first.endsWith("AA") ? "BB" : "AA");
-    expect((await browser.post("/login", { email: "nobody@example.test", password: "wrong password 1" })).status).toBe(403);
+    expect((await browser.post("/login", { email: "nobody@example.test", password: "wrong password 1" })).status).toBe(
+      403,
+    );
   });
 });

@@ -23,12 +23,19 @@ export const scriptHash = (text: string) => `'sha256-${createHash("sha256").upda
  * `frameAncestors`: who may frame the page. Storefront pages: nobody. The site builder's live preview
  * (decision 017): exactly the platform's origin (PUBLIC_URL), given by the server, never by a route.
  */
-export function storefrontCsp(inline: InlineScripts, origins: CspOrigins | null, options: { frameAncestors?: string[] } = {}): string {
+export function storefrontCsp(
+  inline: InlineScripts,
+  origins: CspOrigins | null,
+  options: { frameAncestors?: string[] } = {},
+): string {
   // only strings that already are exact origins reach the policy; anything else is dropped (core/urls.ts)
   const scripts = policySources(origins?.scriptOrigins ?? [], { exactOnly: true });
   const frames = policySources(origins?.frameOrigins ?? [], { exactOnly: true });
   const ancestors = policySources(options.frameAncestors ?? []);
-  const own = typeof inline === "string" ? [`'nonce-${inline}'`] : [...new Set(inline.hashes.filter((h) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(h)))];
+  const own =
+    typeof inline === "string"
+      ? [`'nonce-${inline}'`]
+      : [...new Set(inline.hashes.filter((h) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(h)))];
   return [
     "default-src 'self'",
     `script-src ${["'self'", ...own, ...scripts].join(" ")}`,

@@ -13,7 +13,10 @@ import { seedDemoData } from "../demo/seed.server";
 
 export type OpenedDatabase = DbHandle & { embedded: EmbeddedPostgres | null; seeded: boolean };
 
-export async function openDatabase(env: Env, options: { seed?: boolean; log?: (l: string) => void } = {}): Promise<OpenedDatabase> {
+export async function openDatabase(
+  env: Env,
+  options: { seed?: boolean; log?: (l: string) => void } = {},
+): Promise<OpenedDatabase> {
   const log = options.log ?? console.log;
   let url = env.databaseUrl;
   let embedded: EmbeddedPostgres | null = null;

@@ -13,7 +13,11 @@ import { errorBody, JsonResponse, MAX_BODY_BYTES, readBodies } from "../core/htt
 
 type ServerRoute = ServerBuild["routes"][string];
 type Compiled = { route: ServerRoute; regex: RegExp; params: string[]; score: number; order: number };
-type Handler = (args: { request: Request; params: Record<string, string>; context: unknown }) => Promise<unknown> | unknown;
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: unknown;
+}) => Promise<unknown> | unknown;
 
 const PARAM = /^:[\w-]+$/;
 
@@ -47,7 +51,8 @@ function compile(path: string): { regex: RegExp; params: string[] } {
 
 function fullPath(routes: ServerBuild["routes"], route: ServerRoute): string {
   const parts: string[] = [];
-  for (let r: ServerRoute | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+  for (let r: ServerRoute | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined)
+    if (r.path) parts.unshift(r.path);
   return "/" + parts.join("/");
 }
 
@@ -94,10 +99,13 @@ export function jsonRouteTable(build: ServerBuild, prefixes: string[]) {
 export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getContext: () => unknown) {
   const table = jsonRouteTable(build, prefixes);
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (!prefixes.some((p) => req.path === p || req.path.startsWith(p + "/")) || req.url.includes("_data=")) return next();
+    if (!prefixes.some((p) => req.path === p || req.path.startsWith(p + "/")) || req.url.includes("_data="))
+      return next();
     const found = table.match(req.path);
     const method = req.method.toUpperCase();
-    const handler = (found && (method === "GET" || method === "HEAD" ? found.route.module.loader : found.route.module.action)) as Handler | undefined;
+    const handler = (found &&
+      (method === "GET" || method === "HEAD" ? found.route.module.loader : found.route.module.action)) as
+      Handler | undefined;
     if (!found || !handler) return next();
     void (async () => {
       try {
@@ -138,7 +146,8 @@ async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<glo
   const headers = new Headers();
   const raw = req.rawHeaders;
   // the client's own X-Platform-Client-Address is dropped: only the address the socket saw counts (sign-in throttling)
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.append(raw[i], raw[i + 1]);
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.append(raw[i], raw[i + 1]);
   headers.set(CLIENT_ADDRESS, req.socket.remoteAddress ?? "unknown");
   if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers, signal });
   // A JSON body is read here, up to the size limit, and handed over as bytes: no stream bridged

@@ -17,7 +17,16 @@ const platform = await startPlatform();
 function tree(routes: ServerBuild["routes"], parentId: string | undefined): AgnosticRouteObject[] {
   return Object.values(routes)
     .filter((r) => r!.parentId === parentId)
-    .map((r) => ({ id: r!.id, path: r!.path, index: r!.index, caseSensitive: r!.caseSensitive, children: r!.index ? undefined : tree(routes, r!.id) }) as AgnosticRouteObject);
+    .map(
+      (r) =>
+        ({
+          id: r!.id,
+          path: r!.path,
+          index: r!.index,
+          caseSensitive: r!.caseSensitive,
+          children: r!.index ? undefined : tree(routes, r!.id),
+        }) as AgnosticRouteObject,
+    );
 }
 const remixTree = tree(build.routes, undefined);
 const remixLeaf = (pathname: string) => matchRoutes(remixTree, pathname)?.at(-1) ?? null;
@@ -28,7 +37,8 @@ function addresses(): string[] {
   const fills = ["abc", "app_123", "ORD-1", "a%20b", "%2F", "%FF", "x.y", "-"];
   for (const r of Object.values(build.routes)) {
     const parts: string[] = [];
-    for (let x: (typeof build.routes)[string] | undefined = r; x; x = x.parentId ? build.routes[x.parentId] : undefined) if (x.path) parts.unshift(x.path);
+    for (let x: (typeof build.routes)[string] | undefined = r; x; x = x.parentId ? build.routes[x.parentId] : undefined)
+      if (x.path) parts.unshift(x.path);
     const path = "/" + parts.join("/");
     if (!JSON_PREFIXES.some((p) => path === p || path.startsWith(p + "/"))) continue;
     for (const fill of fills) {
@@ -40,7 +50,14 @@ function addresses(): string[] {
     }
   }
   for (const p of JSON_PREFIXES) out.add(p);
-  ["/app-api", "/app-api/", "/webhooks//x", "/developer/apps/%2Fx/analytics", "/developer/apps/a%2Fb", "/oauth/token/"].forEach((a) => out.add(a));
+  [
+    "/app-api",
+    "/app-api/",
+    "/webhooks//x",
+    "/developer/apps/%2Fx/analytics",
+    "/developer/apps/a%2Fb",
+    "/oauth/token/",
+  ].forEach((a) => out.add(a));
   return [...out];
 }
 
@@ -59,15 +76,19 @@ describe("JSON route table", () => {
       // an address the table does not know goes on to Remix, which is right when Remix's route is not in the table either
       if (!ours && (!theirsId || !table.has(theirsId))) continue;
       matched++;
-      if ((ours?.route.id ?? null) !== theirsId) mismatches.push(`${pathname}: ours ${ours?.route.id} remix ${theirsId}`);
-      else if (ours && theirs && JSON.stringify(ours.params) !== JSON.stringify(theirs.params)) mismatches.push(`${pathname}: params ${JSON.stringify(ours.params)} vs ${JSON.stringify(theirs.params)}`);
+      if ((ours?.route.id ?? null) !== theirsId)
+        mismatches.push(`${pathname}: ours ${ours?.route.id} remix ${theirsId}`);
+      else if (ours && theirs && JSON.stringify(ours.params) !== JSON.stringify(theirs.params))
+        mismatches.push(`${pathname}: params ${JSON.stringify(ours.params)} vs ${JSON.stringify(theirs.params)}`);
     }
     expect(mismatches).toEqual([]);
     expect(matched).toBeGreaterThan(list.length * 0.8);
   });
 
   it("ranks like Remix: static over dynamic, splat last", () => {
-    expect(routeScore("/app-api/products/slug/:slug", false)).toBeGreaterThan(routeScore("/app-api/products/:id", false));
+    expect(routeScore("/app-api/products/slug/:slug", false)).toBeGreaterThan(
+      routeScore("/app-api/products/:id", false),
+    );
     expect(routeScore("/app-api/products", true)).toBeGreaterThan(routeScore("/app-api/*", false));
     expect(BUILD_PATH).toMatch(/build[\\/]index\.js$/);
   });
@@ -79,8 +100,15 @@ describe("JSON fast path over HTTP", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(await res.json()).toEqual({ statusCode: 401, message: "Invalid or revoked access token", error: "Unauthorized" });
-    const head = await fetch(`${platform.url}/app-api/products`, { method: "HEAD", headers: { Authorization: "Bearer fbat_nope" } });
+    expect(await res.json()).toEqual({
+      statusCode: 401,
+      message: "Invalid or revoked access token",
+      error: "Unauthorized",
+    });
+    const head = await fetch(`${platform.url}/app-api/products`, {
+      method: "HEAD",
+      headers: { Authorization: "Bearer fbat_nope" },
+    });
     expect(head.status).toBe(401);
     expect(await head.text()).toBe("");
   });
@@ -98,7 +126,12 @@ describe("JSON fast path over HTTP", () => {
     const res = await fetch(`${platform.url}/auth/register`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: `fast-${Date.now()}@example.test`, password: "long-enough-password", name: "Fast", role: "DEVELOPER" }),
+      body: JSON.stringify({
+        email: `fast-${Date.now()}@example.test`,
+        password: "long-enough-password",
+        name: "Fast",
+        role: "DEVELOPER",
+      }),
     });
     expect(res.status).toBe(201);
     const body = await res.json();
@@ -110,7 +143,9 @@ describe("a malformed Host header", () => {
   /** The raw answer to a GET with the given Host header. */
   const rawGet = (path: string, host: string) =>
     new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(new URL(platform.url).port), "127.0.0.1", () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+      const socket = net.connect(Number(new URL(platform.url).port), "127.0.0.1", () =>
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+      );
       let text = "";
       socket.on("data", (d) => (text += d));
       socket.on("end", () => resolve(text));

@@ -22,7 +22,8 @@ async function shopperWithCart() {
   return shopper;
 }
 
-const raw = (origin: string, path: string, init: RequestInit = {}) => fetch(origin + path, { redirect: "manual", ...init });
+const raw = (origin: string, path: string, init: RequestInit = {}) =>
+  fetch(origin + path, { redirect: "manual", ...init });
 const cookieNames = (res: Response) => res.headers.getSetCookie().map((c) => c.split("=")[0]);
 
 describe("two origins", () => {
@@ -48,7 +49,10 @@ describe("two origins", () => {
       expect(cookieNames(res)).toEqual([]);
     }
     // a form post keeps its method through a 308, and lands where its origin checks apply
-    const post = await raw(p.storefrontUrl, "/admin/products/new", { method: "POST", body: new URLSearchParams({ name: "x" }) });
+    const post = await raw(p.storefrontUrl, "/admin/products/new", {
+      method: "POST",
+      body: new URLSearchParams({ name: "x" }),
+    });
     expect(post.status).toBe(308);
     expect(post.headers.get("location")).toBe(`${p.url}/admin/products/new`);
   });
@@ -62,9 +66,16 @@ describe("two origins", () => {
   it("answers the JSON APIs, the health check and the assets on both", async () => {
     for (const origin of [p.url, p.storefrontUrl]) {
       expect((await raw(origin, "/healthz")).status).toBe(200);
-      const api = await raw(origin, "/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: merchant.email, password: merchant.password }) });
+      const api = await raw(origin, "/auth/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: merchant.email, password: merchant.password }),
+      });
       expect(api.status, origin).toBe(200);
-      expect((await raw(origin, "/merchant/installations", { headers: { Authorization: `Bearer ${merchant.token}` } })).status).toBe(200);
+      expect(
+        (await raw(origin, "/merchant/installations", { headers: { Authorization: `Bearer ${merchant.token}` } }))
+          .status,
+      ).toBe(200);
       expect((await raw(origin, "/app-api/products")).status).toBe(401);
     }
   });
@@ -75,10 +86,15 @@ describe("two origins", () => {
     // a page view sets no cookie at all (decision 021); the first cart sets only the storefront's own, on /s/
     const page = await raw(p.storefrontUrl, shop);
     expect(cookieNames(page)).toEqual([]);
-    const added = await raw(p.storefrontUrl, `${shop}/cart`, { method: "POST", headers: { Origin: p.storefrontUrl }, body: new URLSearchParams({ intent: "add", productId: product.id, quantity: "1" }) });
+    const added = await raw(p.storefrontUrl, `${shop}/cart`, {
+      method: "POST",
+      headers: { Origin: p.storefrontUrl },
+      body: new URLSearchParams({ intent: "add", productId: product.id, quantity: "1" }),
+    });
     expect(added.status).toBe(302);
     expect(cookieNames(added).sort()).toEqual(["__cart", "__shop"]);
-    for (const cookie of added.headers.getSetCookie()) expect(cookie).toMatch(/;\s*Path=\/s\/;.*HttpOnly.*SameSite=Lax/i);
+    for (const cookie of added.headers.getSetCookie())
+      expect(cookie).toMatch(/;\s*Path=\/s\/;.*HttpOnly.*SameSite=Lax/i);
     // even a copied platform cookie sent to the storefront's host gives nothing: no page of the admin is served there
     const stolen = `__session=${browser.jars.get(new URL(p.url).hostname)!.get("__session")}`;
     for (const path of ["/admin/orders", "/portal", "/admin/settings"]) {
@@ -127,26 +143,36 @@ describe("headers of the platform's pages", () => {
       const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
       expect(nonce, path).toBeTruthy();
       expect(csp).toContain(`script-src 'nonce-${nonce}' 'strict-dynamic'`);
-      for (const d of ["object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp, path).toContain(d);
+      for (const d of ["object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"])
+        expect(csp, path).toContain(d);
       expect(csp, path).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       expect(res.headers.get("cache-control"), path).toBe("no-store");
       // every script the page carries has the nonce
       const html = await res.text();
       for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag, path).toContain(`nonce="${nonce}"`);
-      for (const tag of html.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? []) expect(tag, path).toContain(`nonce="${nonce}"`);
+      for (const tag of html.match(/<link\b[^>]*rel="modulepreload"[^>]*>/g) ?? [])
+        expect(tag, path).toContain(`nonce="${nonce}"`);
     }
     // pages without iframes allow none; JSON-Schema forms need eval only where they are shown
-    const orders = (await fetch(p.url + "/admin/orders", { headers: { Cookie: browser.cookieHeader(new URL(p.url)) } })).headers.get("content-security-policy")!;
+    const orders = (
+      await fetch(p.url + "/admin/orders", { headers: { Cookie: browser.cookieHeader(new URL(p.url)) } })
+    ).headers.get("content-security-policy")!;
     expect(orders).toContain("frame-src 'none'");
     expect(orders).not.toContain("unsafe-eval");
-    const builder = (await fetch(p.url + "/admin/pages/home", { headers: { Cookie: browser.cookieHeader(new URL(p.url)) } })).headers.get("content-security-policy")!;
+    const builder = (
+      await fetch(p.url + "/admin/pages/home", { headers: { Cookie: browser.cookieHeader(new URL(p.url)) } })
+    ).headers.get("content-security-policy")!;
     expect(builder).toContain("'unsafe-eval'");
   });
 
   it("loads a page with a policy of its own as a document when a client navigation reaches it", async () => {
     const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
     const cookie = browser.cookieHeader(new URL(p.url));
-    const data = (referer: string) => fetch(`${p.url}/admin/pages/home?_data=${encodeURIComponent("routes/admin.pages.$slug")}`, { headers: { Cookie: cookie, Referer: referer }, redirect: "manual" });
+    const data = (referer: string) =>
+      fetch(`${p.url}/admin/pages/home?_data=${encodeURIComponent("routes/admin.pages.$slug")}`, {
+        headers: { Cookie: cookie, Referer: referer },
+        redirect: "manual",
+      });
     // from another page: the client is told to load the builder as a document (and so with its policy)
     const moved = await data(`${p.url}/admin/pages`);
     expect(moved.status).toBe(204);
@@ -157,7 +183,9 @@ describe("headers of the platform's pages", () => {
     expect(again.status).toBe(200);
     expect((await again.json()).page.slug).toBe("home");
     // a page without needs of its own is an ordinary client navigation
-    const orders = await fetch(`${p.url}/admin/orders?_data=${encodeURIComponent("routes/admin.orders._index")}`, { headers: { Cookie: cookie, Referer: `${p.url}/admin` } });
+    const orders = await fetch(`${p.url}/admin/orders?_data=${encodeURIComponent("routes/admin.orders._index")}`, {
+      headers: { Cookie: cookie, Referer: `${p.url}/admin` },
+    });
     expect(orders.status).toBe(200);
     expect(orders.headers.get("cache-control")).toBe("no-store");
   });
@@ -165,7 +193,8 @@ describe("headers of the platform's pages", () => {
   it("keeps JSON answers out of caches and leaves storefront pages their own policy", async () => {
     const res = await raw(p.url, "/merchant/installations", { headers: { Authorization: `Bearer ${merchant.token}` } });
     expect(res.headers.get("cache-control")).toBe("no-store");
-    for (const origin of [p.url, p.storefrontUrl]) expect((await raw(origin, "/app-api/products")).headers.get("cache-control"), origin).toBe("no-store");
+    for (const origin of [p.url, p.storefrontUrl])
+      expect((await raw(origin, "/app-api/products")).headers.get("cache-control"), origin).toBe("no-store");
     // an anonymous visitor's page is shared: its inline scripts by their hashes (decision 021)
     const page = await raw(p.storefrontUrl, shop);
     expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'sha256-/);
@@ -173,7 +202,9 @@ describe("headers of the platform's pages", () => {
     expect(page.headers.get("cache-control")).toMatch(/^public, /);
     // a shopper's page is theirs: a nonce and no-store
     const shopper = await shopperWithCart();
-    const own = await raw(p.storefrontUrl, shop, { headers: { Cookie: shopper.cookieHeader(new URL(p.storefrontUrl)) } });
+    const own = await raw(p.storefrontUrl, shop, {
+      headers: { Cookie: shopper.cookieHeader(new URL(p.storefrontUrl)) },
+    });
     expect(own.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
     expect(own.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("strict-transport-security")).toBeNull();
@@ -181,7 +212,14 @@ describe("headers of the platform's pages", () => {
 
   it("sends Strict-Transport-Security on every answer in production", async () => {
     const prod = await startPlatform({
-      env: { NODE_ENV: "production", DATABASE_URL: p.dbUrl, SESSION_SECRET: "x".repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"), PUBLIC_URL: "https://apps.example.com", STOREFRONT_URL: "https://shops.example-stores.com" },
+      env: {
+        NODE_ENV: "production",
+        DATABASE_URL: p.dbUrl,
+        SESSION_SECRET: "x".repeat(40),
+        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+        PUBLIC_URL: "https://apps.example.com",
+        STOREFRONT_URL: "https://shops.example-stores.com",
+      },
     });
     for (const path of ["/healthz", "/app-api/products", "/login", shop]) {
       const res = await fetch(`http://127.0.0.1:${prod.port}${path}`, { redirect: "manual" });

@@ -35,11 +35,15 @@ export function platformPageCsp(nonce: string, needs: PageCspNeeds): string {
 }
 
 /** What the matched routes of a rendered page declare (see above). */
-export function pageCspNeeds(matches: { route: { id: string } }[], loaderData: Record<string, unknown> | null | undefined): PageCspNeeds {
+export function pageCspNeeds(
+  matches: { route: { id: string } }[],
+  loaderData: Record<string, unknown> | null | undefined,
+): PageCspNeeds {
   const needs: PageCspNeeds = { frameOrigins: [], formActionOrigins: [], eval: false };
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((o): o is string => typeof o === "string") : []);
   for (const { route } of matches) {
-    const data = loaderData?.[route.id] as { cspFrameOrigins?: unknown; cspFormActionOrigins?: unknown; cspEval?: unknown } | null | undefined;
+    const data = loaderData?.[route.id] as
+      { cspFrameOrigins?: unknown; cspFormActionOrigins?: unknown; cspEval?: unknown } | null | undefined;
     if (!data || typeof data !== "object") continue;
     needs.frameOrigins.push(...strings(data.cspFrameOrigins));
     needs.formActionOrigins.push(...strings(data.cspFormActionOrigins));

@@ -23,7 +23,14 @@ async function freePort(): Promise<number> {
 
 function startServer(port: number, extraEnv: Record<string, string> = {}) {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "all"], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "development", DATABASE_URL: "", ...extraEnv },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: "development",
+      DATABASE_URL: "",
+      ...extraEnv,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

@@ -26,7 +26,15 @@ async function freePort(): Promise<number> {
 async function secondServer(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "web"], {
-    env: { ...process.env, DATABASE_URL: p.dbUrl, PORT: String(port), NODE_ENV: "test", SESSION_SECRET: p.env.sessionSecret, ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"), DATA_DIR: ".data/test-tmp" },
+    env: {
+      ...process.env,
+      DATABASE_URL: p.dbUrl,
+      PORT: String(port),
+      NODE_ENV: "test",
+      SESSION_SECRET: p.env.sessionSecret,
+      ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
+      DATA_DIR: ".data/test-tmp",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -52,7 +60,10 @@ async function awaitRoomInWindow(seconds: number) {
 
 describe("the App API rate limit under concurrency", () => {
   it("200 simultaneous calls over two server processes: exactly 60 succeed, 140 answer 429 with Retry-After", async () => {
-    const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes: ["read_business"] }) });
+    const app = await p.request("POST", "/developer/apps", {
+      token: dev.token,
+      body: appBody({ scopes: ["read_business"] }),
+    });
     const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: dev.token });
     expect(inst.status).toBe(201);
     const token = inst.json.accessToken as string;
@@ -87,9 +98,15 @@ describe("the App API rate limit under concurrency", () => {
         expect(r.headers.get("x-ratelimit-reset")).toBe(String(reset));
       }
       // every remaining count from 59 down to 0 was handed out exactly once
-      expect(ok.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+      expect(ok.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 60 }, (_, i) => i),
+      );
       for (const r of limited) {
-        expect(r.json).toEqual({ statusCode: 429, message: expect.stringMatching(/rate limit/i), error: "Too Many Requests" });
+        expect(r.json).toEqual({
+          statusCode: 429,
+          message: expect.stringMatching(/rate limit/i),
+          error: "Too Many Requests",
+        });
         const retryAfter = Number(r.headers.get("retry-after"));
         expect(Number.isInteger(retryAfter)).toBe(true);
         expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -98,7 +115,9 @@ describe("the App API rate limit under concurrency", () => {
         expect(r.headers.get("x-ratelimit-reset")).toBe(String(reset));
       }
       // the database counted all 200 in one window row
-      const [row] = await p.db.execute<{ count: number }>(sql`select count from rate_limit_windows where installation_id = ${inst.json.installationId} and window_start = ${new Date(startedIn * 60_000).toISOString()}::timestamptz`);
+      const [row] = await p.db.execute<{ count: number }>(
+        sql`select count from rate_limit_windows where installation_id = ${inst.json.installationId} and window_start = ${new Date(startedIn * 60_000).toISOString()}::timestamptz`,
+      );
       expect(Number(row.count)).toBe(200);
     } finally {
       second.child.kill("SIGTERM");

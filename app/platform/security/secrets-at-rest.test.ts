@@ -29,7 +29,9 @@ const keep = (kind: string, value: unknown) => {
 async function register(role: "DEVELOPER" | "MERCHANT") {
   const password = keep(`${role} password`, `pw-${randomBytes(12).toString("base64url")}`);
   const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
-  const res = await p.request("POST", "/auth/register", { body: { email, password, name: role, role, ...(role === "MERCHANT" ? { businessName: "Secret shop" } : {}) } });
+  const res = await p.request("POST", "/auth/register", {
+    body: { email, password, name: role, role, ...(role === "MERCHANT" ? { businessName: "Secret shop" } : {}) },
+  });
   expect(res.status, res.text).toBe(201);
   return { token: res.json.token as string, businessId: res.json.businessId as string, email, password };
 }
@@ -39,7 +41,10 @@ const dev = await register("DEVELOPER");
 const merchant = await register("MERCHANT");
 
 // apps: the secret shown at creation, and a regenerated one
-const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes: SCOPE_NAMES, webhookUrl: "https://hooks.example/in", webhookEvents: ["order.created"] }) });
+const created = await p.request("POST", "/developer/apps", {
+  token: dev.token,
+  body: appBody({ scopes: SCOPE_NAMES, webhookUrl: "https://hooks.example/in", webhookEvents: ["order.created"] }),
+});
 const app = created.json;
 keep("client secret (first)", app.clientSecret);
 const regenerated = await p.request("POST", `/developer/apps/${app.id}/client-secret`, { token: dev.token });
@@ -53,14 +58,21 @@ keep("test webhook secret", testInstall.json.webhookSecret);
 
 // an OAuth install by a merchant, through the consent screen and the token endpoint
 await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).json.status).toBe("APPROVED");
+expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).json.status).toBe(
+  "APPROVED",
+);
 const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
-const consent = await browser.get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`);
+const consent = await browser.get(
+  `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`,
+);
 const approved = await browser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
 const code = keep("authorization code", new URL(approved.location!).searchParams.get("code"));
 const exchange = await fetch(p.url + "/oauth/token", {
   method: "POST",
-  headers: { Authorization: `Basic ${Buffer.from(`${app.clientId}:${clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+  headers: {
+    Authorization: `Basic ${Buffer.from(`${app.clientId}:${clientSecret}`).toString("base64")}`,
+    "Content-Type": "application/x-www-form-urlencoded",
+  },
   body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: app.redirectUrl }),
 });
 const tokens = await exchange.json();
@@ -71,7 +83,10 @@ const installWebhookSecret = keep("OAuth webhook secret", tokens.webhook_secret)
 // registrations made with POST /webhooks get secrets of their own
 const registered: string[] = [];
 for (const token of [accessToken, testInstall.json.accessToken]) {
-  const res = await p.request("POST", "/webhooks", { token, body: { url: "https://hooks.example/extra", events: ["order.created"] } });
+  const res = await p.request("POST", "/webhooks", {
+    token,
+    body: { url: "https://hooks.example/extra", events: ["order.created"] },
+  });
   expect(res.status, res.text).toBe(201);
   registered.push(res.json.id);
   keep("POST /webhooks secret", res.json.secret);
@@ -81,7 +96,10 @@ keep("account JWT", dev.token);
 // the browser session's id (inside the signed cookie; the sessions table keeps its hash)
 {
   const cookie = decodeURIComponent(browser.cookies.get("__session")!);
-  keep("browser session id", JSON.parse(Buffer.from(cookie.slice(0, cookie.lastIndexOf(".")), "base64").toString("utf8")).sid);
+  keep(
+    "browser session id",
+    JSON.parse(Buffer.from(cookie.slice(0, cookie.lastIndexOf(".")), "base64").toString("utf8")).sid,
+  );
 }
 
 /** Every row of every table of every schema the platform writes (public and graphile_worker), as text. */
@@ -91,7 +109,9 @@ async function dumpDatabase(): Promise<{ tables: string[]; text: string }> {
     where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`);
   const parts: string[] = [];
   for (const t of tables) {
-    const [row] = await p.db.execute<{ dump: string | null }>(sql.raw(`select string_agg(t::text, E'\\n') as dump from "${t.schema}"."${t.name}" t`));
+    const [row] = await p.db.execute<{ dump: string | null }>(
+      sql.raw(`select string_agg(t::text, E'\\n') as dump from "${t.schema}"."${t.name}" t`),
+    );
     parts.push(`-- ${t.schema}.${t.name}\n${row.dump ?? ""}`);
   }
   return { tables: tables.map((t) => `${t.schema}.${t.name}`), text: parts.join("\n") };
@@ -101,7 +121,15 @@ describe("secrets at rest", () => {
   it("no password, client secret, access token, code or webhook secret is stored in the clear", async () => {
     const { tables, text } = await dumpDatabase();
     // the dump really covers the platform's data
-    for (const table of ["public.accounts", "public.apps", "public.installations", "public.webhooks", "public.oauth_codes", "graphile_worker._private_jobs"]) expect(tables).toContain(table);
+    for (const table of [
+      "public.accounts",
+      "public.apps",
+      "public.installations",
+      "public.webhooks",
+      "public.oauth_codes",
+      "graphile_worker._private_jobs",
+    ])
+      expect(tables).toContain(table);
     expect(text).toContain(dev.email);
     expect(text).toContain(app.clientId);
     expect(text).toContain(testInstall.json.installationId);
@@ -109,10 +137,18 @@ describe("secrets at rest", () => {
 
     for (const { kind, value } of secrets) {
       const body = value.replace(/^(fbcs_|fbat_test_|fbat_|whsec_test_|whsec_|pw-)/, "");
-      const spellings = [value, body, Buffer.from(value).toString("base64"), Buffer.from(value).toString("base64url"), Buffer.from(value).toString("hex")];
+      const spellings = [
+        value,
+        body,
+        Buffer.from(value).toString("base64"),
+        Buffer.from(value).toString("base64url"),
+        Buffer.from(value).toString("hex"),
+      ];
       // the random part decoded from base64url, as hex (a secret stored as raw bytes)
-      if (/^[A-Za-z0-9_-]+$/.test(body) && body.length >= 16) spellings.push(Buffer.from(body, "base64url").toString("hex"));
-      for (const spelling of spellings) expect(text.includes(spelling), `${kind} found in the database as ${spelling.slice(0, 12)}…`).toBe(false);
+      if (/^[A-Za-z0-9_-]+$/.test(body) && body.length >= 16)
+        spellings.push(Buffer.from(body, "base64url").toString("hex"));
+      for (const spelling of spellings)
+        expect(text.includes(spelling), `${kind} found in the database as ${spelling.slice(0, 12)}…`).toBe(false);
     }
   });
 
@@ -123,9 +159,14 @@ describe("secrets at rest", () => {
     expect(appRow.clientSecretHash).toBe(sha256(clientSecret));
     const [oauthInstall] = await p.db.select().from(installations).where(eq(installations.id, tokens.installation_id));
     expect(oauthInstall.accessTokenHash).toBe(sha256(accessToken));
-    const [testRow] = await p.db.select().from(installations).where(eq(installations.id, testInstall.json.installationId));
+    const [testRow] = await p.db
+      .select()
+      .from(installations)
+      .where(eq(installations.id, testInstall.json.installationId));
     expect(testRow.accessTokenHash).toBe(sha256(testInstall.json.accessToken));
-    const [codeRow] = await p.db.execute<{ code_hash: string }>(sql`select code_hash from oauth_codes where app_id = ${app.id}`);
+    const [codeRow] = await p.db.execute<{ code_hash: string }>(
+      sql`select code_hash from oauth_codes where app_id = ${app.id}`,
+    );
     expect(codeRow.code_hash).toBe(sha256(code));
   });
 
@@ -133,10 +174,22 @@ describe("secrets at rest", () => {
     const otherKey = randomBytes(32);
     const sealed: { kind: string; enc: string; plain: string }[] = [];
     const [oauthInstall] = await p.db.select().from(installations).where(eq(installations.id, tokens.installation_id));
-    sealed.push({ kind: "OAuth installation webhook secret", enc: oauthInstall.webhookSecretEnc, plain: installWebhookSecret });
-    const [testRow] = await p.db.select().from(installations).where(eq(installations.id, testInstall.json.installationId));
-    sealed.push({ kind: "test installation webhook secret", enc: testRow.webhookSecretEnc, plain: testInstall.json.webhookSecret });
-    const secretOf = (id: string) => secrets.filter((s) => s.kind === "POST /webhooks secret")[registered.indexOf(id)].value;
+    sealed.push({
+      kind: "OAuth installation webhook secret",
+      enc: oauthInstall.webhookSecretEnc,
+      plain: installWebhookSecret,
+    });
+    const [testRow] = await p.db
+      .select()
+      .from(installations)
+      .where(eq(installations.id, testInstall.json.installationId));
+    sealed.push({
+      kind: "test installation webhook secret",
+      enc: testRow.webhookSecretEnc,
+      plain: testInstall.json.webhookSecret,
+    });
+    const secretOf = (id: string) =>
+      secrets.filter((s) => s.kind === "POST /webhooks secret")[registered.indexOf(id)].value;
     for (const id of registered) {
       const [row] = await p.db.select().from(webhooks).where(eq(webhooks.id, id));
       sealed.push({ kind: `registration ${id}`, enc: row.secretEnc, plain: secretOf(id) });
@@ -144,9 +197,18 @@ describe("secrets at rest", () => {
     // the install registrations share their installation's secret
     const installRegs = await p.db.select().from(webhooks).where(eq(webhooks.isInstallDefault, true));
     expect(installRegs.length).toBe(2);
-    for (const row of installRegs) sealed.push({ kind: `install registration ${row.id}`, enc: row.secretEnc, plain: row.installationId === tokens.installation_id ? installWebhookSecret : testInstall.json.webhookSecret });
+    for (const row of installRegs)
+      sealed.push({
+        kind: `install registration ${row.id}`,
+        enc: row.secretEnc,
+        plain: row.installationId === tokens.installation_id ? installWebhookSecret : testInstall.json.webhookSecret,
+      });
     const [appRow] = await p.db.select().from(apps).where(eq(apps.id, app.id));
-    sealed.push({ kind: "client secret (for admin page session tokens)", enc: appRow.clientSecretEnc!, plain: clientSecret });
+    sealed.push({
+      kind: "client secret (for admin page session tokens)",
+      enc: appRow.clientSecretEnc!,
+      plain: clientSecret,
+    });
 
     const ivs = new Set<string>();
     for (const { kind, enc, plain } of sealed) {

@@ -15,7 +15,17 @@ import { SCOPE_NAMES } from "../apps/catalog";
 import { createProduct, productSchema } from "../catalog/products.server";
 import { savePage } from "../extensions/merchant.server";
 import { newId } from "../core/ids.server";
-import { apps, embedSettings, installations, orders, pages, products, reviews, webhookDeliveries, webhooks } from "../../../db/schema";
+import {
+  apps,
+  embedSettings,
+  installations,
+  orders,
+  pages,
+  products,
+  reviews,
+  webhookDeliveries,
+  webhooks,
+} from "../../../db/schema";
 import { orderToken } from "../orders/order-link.server";
 
 const p = await startPlatform();
@@ -36,31 +46,58 @@ const random = () => Math.random().toString(36).slice(2, 10);
 // ---- two developers, each with a test install of an app with every scope on their sandbox ----
 async function developerWithApp() {
   const dev = await p.register("DEVELOPER");
-  const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ scopes: SCOPE_NAMES, webhookUrl: `${receiver.url}/hooks`, webhookEvents: [] }) });
+  const created = await p.request("POST", "/developer/apps", {
+    token: dev.token,
+    body: appBody({ scopes: SCOPE_NAMES, webhookUrl: `${receiver.url}/hooks`, webhookEvents: [] }),
+  });
   expect(created.status, created.text).toBe(201);
   const inst = await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: dev.token });
   expect(inst.status, inst.text).toBe(201);
-  const [order] = await p.db.select().from(orders).where(and(eq(orders.businessId, dev.businessId), eq(orders.status, "PENDING"))).limit(1);
+  const [order] = await p.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.businessId, dev.businessId), eq(orders.status, "PENDING")))
+    .limit(1);
   const [product] = await p.db.select().from(products).where(eq(products.businessId, dev.businessId)).limit(1);
   const [review] = await p.db.select().from(reviews).where(eq(reviews.businessId, dev.businessId)).limit(1);
   // a product slug and a page that exist only in this business
-  const own = await createProduct(p.db, dev.businessId, productSchema.parse({ name: "Only here", slug: `only-${random()}`, price: 500 }));
+  const own = await createProduct(
+    p.db,
+    dev.businessId,
+    productSchema.parse({ name: "Only here", slug: `only-${random()}`, price: 500 }),
+  );
   const pageSlug = `private-${random()}`;
   await savePage(p.db, dev.businessId, pageSlug, { title: "Private page", isPublished: false, blocks: [] });
-  const webhook = await p.request("POST", "/webhooks", { token: inst.json.accessToken, body: { url: `${receiver.url}/registered`, events: ["order.created"], description: "mine" } });
+  const webhook = await p.request("POST", "/webhooks", {
+    token: inst.json.accessToken,
+    body: { url: `${receiver.url}/registered`, events: ["order.created"], description: "mine" },
+  });
   expect(webhook.status, webhook.text).toBe(201);
   // a delivery in the webhook's log
   const deliveryId = newId("dlv");
   await p.db.insert(webhookDeliveries).values({
-    id: deliveryId, eventId: newId("evt"), event: "order.created", webhookId: webhook.json.id, installationId: inst.json.installationId, appId: created.json.id,
-    businessId: dev.businessId, isTestInstall: true, body: JSON.stringify({ id: deliveryId, event: "order.created", data: {} }), status: "SUCCEEDED", attempts: 1,
+    id: deliveryId,
+    eventId: newId("evt"),
+    event: "order.created",
+    webhookId: webhook.json.id,
+    installationId: inst.json.installationId,
+    appId: created.json.id,
+    businessId: dev.businessId,
+    isTestInstall: true,
+    body: JSON.stringify({ id: deliveryId, event: "order.created", data: {} }),
+    status: "SUCCEEDED",
+    attempts: 1,
   });
   return {
     ...dev,
     appId: created.json.id as string,
     appToken: inst.json.accessToken as string,
     installationId: inst.json.installationId as string,
-    order, product, review, own, pageSlug,
+    order,
+    product,
+    review,
+    own,
+    pageSlug,
     webhookId: webhook.json.id as string,
     deliveryId,
   };
@@ -74,11 +111,23 @@ const publisher = await p.register("DEVELOPER");
 const manifest = {
   settingsSchema: { type: "object", properties: { greeting: { type: "string" } } },
   blocks: [{ blockType: "stars", name: "Stars", renderUrl: "https://app.example/blocks/stars" }],
-  embeds: [{ embedType: "chat", name: "Chat", kind: "FLOATING_WIDGET", position: "bottom_right", renderUrl: "https://app.example/chat", settingsSchema: { type: "object", properties: { color: { type: "string" } } } }],
+  embeds: [
+    {
+      embedType: "chat",
+      name: "Chat",
+      kind: "FLOATING_WIDGET",
+      position: "bottom_right",
+      renderUrl: "https://app.example/chat",
+      settingsSchema: { type: "object", properties: { color: { type: "string" } } },
+    },
+  ],
   adminPages: [{ pageId: "dashboard", title: "Dashboard", renderUrl: "https://app.example/admin" }],
 };
 const published = await (async () => {
-  const created = await p.request("POST", "/developer/apps", { token: publisher.token, body: appBody({ scopes: ["read_business", "read_pages"], manifest }) });
+  const created = await p.request("POST", "/developer/apps", {
+    token: publisher.token,
+    body: appBody({ scopes: ["read_business", "read_pages"], manifest }),
+  });
   expect(created.status, created.text).toBe(201);
   await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: publisher.token });
   const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
@@ -89,16 +138,39 @@ const published = await (async () => {
 async function merchantWithInstall() {
   const m = await p.register("MERCHANT");
   const browser = await BrowserSession.signIn(p.url, m.email, PASSWORD);
-  const consent = await browser.get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: published.clientId, redirect_uri: published.redirectUrl, state: "s" })}`);
+  const consent = await browser.get(
+    `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: published.clientId, redirect_uri: published.redirectUrl, state: "s" })}`,
+  );
   expect(consent.status, consent.html.slice(0, 300)).toBe(200);
   const approve = await browser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
   expect(approve.status).toBe(302);
   const list = await p.request("GET", "/merchant/installations", { token: m.token });
   const installationId = list.json.data[0].installationId as string;
-  expect((await p.request("PUT", `/merchant/installations/${installationId}/settings`, { token: m.token, body: { greeting: "hello" } })).status).toBe(200);
-  expect((await p.request("PUT", `/merchant/installations/${installationId}/embeds/chat`, { token: m.token, body: { enabled: true, settings: { color: "red" } } })).status).toBe(200);
+  expect(
+    (
+      await p.request("PUT", `/merchant/installations/${installationId}/settings`, {
+        token: m.token,
+        body: { greeting: "hello" },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await p.request("PUT", `/merchant/installations/${installationId}/embeds/chat`, {
+        token: m.token,
+        body: { enabled: true, settings: { color: "red" } },
+      })
+    ).status,
+  ).toBe(200);
   const pageSlug = `only-${random()}`;
-  expect((await p.request("PUT", `/merchant/pages/${pageSlug}`, { token: m.token, body: { title: "Secret plans", isPublished: false, blocks: [] } })).status).toBe(200);
+  expect(
+    (
+      await p.request("PUT", `/merchant/pages/${pageSlug}`, {
+        token: m.token,
+        body: { title: "Secret plans", isPublished: false, blocks: [] },
+      })
+    ).status,
+  ).toBe(200);
   const [business] = await p.db.execute<{ slug: string }>(sql`select slug from businesses where id = ${m.businessId}`);
   return { ...m, browser, installationId, pageSlug, slug: business.slug };
 }
@@ -107,14 +179,41 @@ const MA = await merchantWithInstall();
 const MB = await merchantWithInstall();
 
 // ---- what the owners see, read before and after each attack ----
-const orderState = async (id: string) => (await p.db.select({ status: orders.status, paymentStatus: orders.paymentStatus, updatedAt: orders.updatedAt }).from(orders).where(eq(orders.id, id)))[0];
+const orderState = async (id: string) =>
+  (
+    await p.db
+      .select({ status: orders.status, paymentStatus: orders.paymentStatus, updatedAt: orders.updatedAt })
+      .from(orders)
+      .where(eq(orders.id, id))
+  )[0];
 const appRow = async (id: string) => (await p.db.select().from(apps).where(eq(apps.id, id)))[0];
-const installationRow = async (id: string) => (await p.db.select().from(installations).where(eq(installations.id, id)))[0];
+const installationRow = async (id: string) =>
+  (await p.db.select().from(installations).where(eq(installations.id, id)))[0];
 const webhookRow = async (id: string) => (await p.db.select().from(webhooks).where(eq(webhooks.id, id)))[0];
-const embedRows = async (installationId: string) => p.db.select().from(embedSettings).where(eq(embedSettings.installationId, installationId));
-const pageRow = async (businessId: string, slug: string) => (await p.db.select().from(pages).where(and(eq(pages.businessId, businessId), eq(pages.slug, slug))))[0];
-const deliverJobs = async () => Number((await p.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'webhook__deliver'`))[0].n);
-const installationsOf = async (appId: string, businessId: string) => (await p.db.select({ n: count() }).from(installations).where(and(eq(installations.appId, appId), eq(installations.businessId, businessId))))[0].n;
+const embedRows = async (installationId: string) =>
+  p.db.select().from(embedSettings).where(eq(embedSettings.installationId, installationId));
+const pageRow = async (businessId: string, slug: string) =>
+  (
+    await p.db
+      .select()
+      .from(pages)
+      .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)))
+  )[0];
+const deliverJobs = async () =>
+  Number(
+    (
+      await p.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'webhook__deliver'`,
+      )
+    )[0].n,
+  );
+const installationsOf = async (appId: string, businessId: string) =>
+  (
+    await p.db
+      .select({ n: count() })
+      .from(installations)
+      .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId)))
+  )[0].n;
 
 describe("App API: another business's ids", () => {
   it("reads: products by id and slug, orders and pages of another business answer 404", async () => {
@@ -125,21 +224,42 @@ describe("App API: another business's ids", () => {
     expect((await p.request("GET", `/app-api/pages/${A.pageSlug}`, { token: A.appToken })).status).toBe(200);
 
     expectNotFound(await p.request("GET", `/app-api/products/${B.product.id}`, { token: A.appToken }), "product by id");
-    expectNotFound(await p.request("GET", `/app-api/products/${B.own.id}`, { token: A.appToken }), "product by id (unique)");
-    expectNotFound(await p.request("GET", `/app-api/products/slug/${B.own.slug}`, { token: A.appToken }), "product by slug");
+    expectNotFound(
+      await p.request("GET", `/app-api/products/${B.own.id}`, { token: A.appToken }),
+      "product by id (unique)",
+    );
+    expectNotFound(
+      await p.request("GET", `/app-api/products/slug/${B.own.slug}`, { token: A.appToken }),
+      "product by slug",
+    );
     expectNotFound(await p.request("GET", `/app-api/orders/${B.order.id}`, { token: A.appToken }), "order");
     expectNotFound(await p.request("GET", `/app-api/pages/${B.pageSlug}`, { token: A.appToken }), "page");
   });
 
   it("writes: a status move or a payment report on another business's order is 404 and changes nothing", async () => {
     const before = await orderState(B.order.id);
-    expectNotFound(await p.request("PATCH", `/app-api/orders/${B.order.id}/status`, { token: A.appToken, body: { status: "CONFIRMED" } }), "status");
-    expectNotFound(await p.request("POST", `/app-api/orders/${B.order.id}/payment`, { token: A.appToken, body: { status: "COMPLETED", invoiceId: "inv_1" } }), "payment");
+    expectNotFound(
+      await p.request("PATCH", `/app-api/orders/${B.order.id}/status`, {
+        token: A.appToken,
+        body: { status: "CONFIRMED" },
+      }),
+      "status",
+    );
+    expectNotFound(
+      await p.request("POST", `/app-api/orders/${B.order.id}/payment`, {
+        token: A.appToken,
+        body: { status: "COMPLETED", invoiceId: "inv_1" },
+      }),
+      "payment",
+    );
     expect(await orderState(B.order.id)).toEqual(before);
     const owner = await p.request("GET", `/app-api/orders/${B.order.id}`, { token: B.appToken });
     expect(owner.json).toMatchObject({ status: "PENDING", paymentStatus: before.paymentStatus });
     // positive control: the same move on the caller's own order works
-    const own = await p.request("PATCH", `/app-api/orders/${A.order.id}/status`, { token: A.appToken, body: { status: "CONFIRMED" } });
+    const own = await p.request("PATCH", `/app-api/orders/${A.order.id}/status`, {
+      token: A.appToken,
+      body: { status: "CONFIRMED" },
+    });
     expect(own.status, own.text).toBe(200);
   });
 });
@@ -151,12 +271,24 @@ describe("/webhooks: another installation's ids", () => {
     const received = receiver.received.length;
 
     expectNotFound(await p.request("GET", `/webhooks/${B.webhookId}`, { token: A.appToken }), "GET");
-    expectNotFound(await p.request("PATCH", `/webhooks/${B.webhookId}`, { token: A.appToken, body: { url: "https://attacker.example/steal", isActive: false } }), "PATCH");
+    expectNotFound(
+      await p.request("PATCH", `/webhooks/${B.webhookId}`, {
+        token: A.appToken,
+        body: { url: "https://attacker.example/steal", isActive: false },
+      }),
+      "PATCH",
+    );
     expectNotFound(await p.request("DELETE", `/webhooks/${B.webhookId}`, { token: A.appToken }), "DELETE");
     expectNotFound(await p.request("GET", `/webhooks/${B.webhookId}/deliveries`, { token: A.appToken }), "deliveries");
-    expectNotFound(await p.request("POST", `/webhooks/${B.webhookId}/deliveries/${B.deliveryId}/redeliver`, { token: A.appToken }), "redeliver");
+    expectNotFound(
+      await p.request("POST", `/webhooks/${B.webhookId}/deliveries/${B.deliveryId}/redeliver`, { token: A.appToken }),
+      "redeliver",
+    );
     // the caller's own webhook with another installation's delivery id
-    expectNotFound(await p.request("POST", `/webhooks/${A.webhookId}/deliveries/${B.deliveryId}/redeliver`, { token: A.appToken }), "redeliver (own webhook, foreign delivery)");
+    expectNotFound(
+      await p.request("POST", `/webhooks/${A.webhookId}/deliveries/${B.deliveryId}/redeliver`, { token: A.appToken }),
+      "redeliver (own webhook, foreign delivery)",
+    );
     expectNotFound(await p.request("POST", `/webhooks/${B.webhookId}/test`, { token: A.appToken }), "test");
 
     expect(await webhookRow(B.webhookId)).toEqual(before);
@@ -167,7 +299,10 @@ describe("/webhooks: another installation's ids", () => {
     expect(owner.json).toMatchObject({ id: B.webhookId, url: `${receiver.url}/registered`, isActive: true });
     expect((await p.request("GET", `/webhooks/${B.webhookId}/deliveries`, { token: B.appToken })).json.total).toBe(1);
     // positive control: the owner can redeliver
-    expect((await p.request("POST", `/webhooks/${B.webhookId}/deliveries/${B.deliveryId}/redeliver`, { token: B.appToken })).status).toBe(202);
+    expect(
+      (await p.request("POST", `/webhooks/${B.webhookId}/deliveries/${B.deliveryId}/redeliver`, { token: B.appToken }))
+        .status,
+    ).toBe(202);
     expect(await deliverJobs()).toBe(jobs + 1);
   });
 
@@ -184,7 +319,11 @@ describe("developer endpoints: another developer's app", () => {
     const calls: [string, string, unknown?][] = [
       ["GET", `/developer/apps/${B.appId}`],
       ["PATCH", `/developer/apps/${B.appId}`, { name: "Hijacked", redirectUrl: "https://attacker.example/cb" }],
-      ["PUT", `/developer/apps/${B.appId}/manifest`, { blocks: [{ blockType: "evil", name: "Evil", renderUrl: "https://attacker.example/x" }] }],
+      [
+        "PUT",
+        `/developer/apps/${B.appId}/manifest`,
+        { blocks: [{ blockType: "evil", name: "Evil", renderUrl: "https://attacker.example/x" }] },
+      ],
       ["PUT", `/developer/apps/${B.appId}/manifest?dryRun=true`, { blocks: [] }],
       ["POST", `/developer/apps/${B.appId}/submit`],
       ["POST", `/developer/apps/${B.appId}/client-secret`],
@@ -201,7 +340,9 @@ describe("developer endpoints: another developer's app", () => {
     expect(await appRow(B.appId)).toEqual(before);
     expect((await p.request("GET", `/developer/apps/${B.appId}`, { token: B.token })).json).toEqual(ownerView);
     // B's test install is still there; A's sandbox did not get B's app
-    expect((await p.request("GET", `/developer/apps/${B.appId}/test-status`, { token: B.token })).json).toMatchObject({ installed: true });
+    expect((await p.request("GET", `/developer/apps/${B.appId}/test-status`, { token: B.token })).json).toMatchObject({
+      installed: true,
+    });
     expect((await p.request("GET", "/app-api/business", { token: B.appToken })).status).toBe(200);
     expect(await installationsOf(B.appId, A.businessId)).toBe(0);
     // the list shows only the caller's apps
@@ -216,12 +357,33 @@ describe("merchant endpoints: another business's installation and pages", () => 
   it("uninstall, consent, settings and embeds answer 404 and change nothing", async () => {
     const installation = await installationRow(MB.installationId);
     const embeds = await embedRows(MB.installationId);
-    expectNotFound(await p.request("DELETE", `/merchant/installations/${MB.installationId}`, { token: MA.token }), "uninstall");
-    expectNotFound(await p.request("POST", `/merchant/installations/${MB.installationId}/consent`, { token: MA.token }), "consent");
-    expectNotFound(await p.request("PUT", `/merchant/installations/${MB.installationId}/settings`, { token: MA.token, body: { greeting: "pwned" } }), "settings");
-    expectNotFound(await p.request("PUT", `/merchant/installations/${MB.installationId}/embeds/chat`, { token: MA.token, body: { enabled: false, settings: { color: "black" } } }), "embeds");
+    expectNotFound(
+      await p.request("DELETE", `/merchant/installations/${MB.installationId}`, { token: MA.token }),
+      "uninstall",
+    );
+    expectNotFound(
+      await p.request("POST", `/merchant/installations/${MB.installationId}/consent`, { token: MA.token }),
+      "consent",
+    );
+    expectNotFound(
+      await p.request("PUT", `/merchant/installations/${MB.installationId}/settings`, {
+        token: MA.token,
+        body: { greeting: "pwned" },
+      }),
+      "settings",
+    );
+    expectNotFound(
+      await p.request("PUT", `/merchant/installations/${MB.installationId}/embeds/chat`, {
+        token: MA.token,
+        body: { enabled: false, settings: { color: "black" } },
+      }),
+      "embeds",
+    );
     // a developer's sandbox installation is another business's too
-    expectNotFound(await p.request("DELETE", `/merchant/installations/${B.installationId}`, { token: MA.token }), "uninstall (sandbox)");
+    expectNotFound(
+      await p.request("DELETE", `/merchant/installations/${B.installationId}`, { token: MA.token }),
+      "uninstall (sandbox)",
+    );
 
     expect(await installationRow(MB.installationId)).toEqual(installation);
     expect(await embedRows(MB.installationId)).toEqual(embeds);
@@ -232,17 +394,30 @@ describe("merchant endpoints: another business's installation and pages", () => 
     const mine = await p.request("GET", "/merchant/installations", { token: MA.token });
     expect(mine.json.data.map((i: { installationId: string }) => i.installationId)).toEqual([MA.installationId]);
     // positive control: the merchant's own installation takes the same calls
-    expect((await p.request("PUT", `/merchant/installations/${MA.installationId}/embeds/chat`, { token: MA.token, body: { enabled: false } })).status).toBe(200);
+    expect(
+      (
+        await p.request("PUT", `/merchant/installations/${MA.installationId}/embeds/chat`, {
+          token: MA.token,
+          body: { enabled: false },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("a page that exists only in another business is 404, and writing that slug never touches it", async () => {
     expectNotFound(await p.request("GET", `/merchant/pages/${MB.pageSlug}`, { token: MA.token }), "page");
     const before = await pageRow(MB.businessId, MB.pageSlug);
     // PUT creates the slug in the caller's own business (contract 4), never in another one
-    const put = await p.request("PUT", `/merchant/pages/${MB.pageSlug}`, { token: MA.token, body: { title: "Mine now", isPublished: true, blocks: [] } });
+    const put = await p.request("PUT", `/merchant/pages/${MB.pageSlug}`, {
+      token: MA.token,
+      body: { title: "Mine now", isPublished: true, blocks: [] },
+    });
     expect(put.status).toBe(200);
     expect(await pageRow(MB.businessId, MB.pageSlug)).toEqual(before);
-    expect((await p.request("GET", `/merchant/pages/${MB.pageSlug}`, { token: MB.token })).json).toMatchObject({ title: "Secret plans", isPublished: false });
+    expect((await p.request("GET", `/merchant/pages/${MB.pageSlug}`, { token: MB.token })).json).toMatchObject({
+      title: "Secret plans",
+      isPublished: false,
+    });
     const list = await p.request("GET", "/merchant/pages", { token: MA.token });
     expect(list.json.data.map((pg: { id: string }) => pg.id)).not.toContain(before.id);
   });
@@ -287,8 +462,27 @@ describe("portal pages: another developer's app", () => {
     }
     const before = await appRow(B.appId);
     for (const intent of ["update", "submit", "regenerate-secret", "test-install", "test-uninstall"])
-      expect((await browser.post(`/portal/apps/${B.appId}`, { intent, name: "Hijacked", description: "x", category: "other", redirectUrl: "https://attacker.example/cb", version: "1.0.0" })).status, intent).toBe(404);
-    expect((await browser.post(`/portal/apps/${B.appId}/manifest`, { intent: "save", manifest: JSON.stringify({ blocks: [] }) })).status).toBe(404);
+      expect(
+        (
+          await browser.post(`/portal/apps/${B.appId}`, {
+            intent,
+            name: "Hijacked",
+            description: "x",
+            category: "other",
+            redirectUrl: "https://attacker.example/cb",
+            version: "1.0.0",
+          })
+        ).status,
+        intent,
+      ).toBe(404);
+    expect(
+      (
+        await browser.post(`/portal/apps/${B.appId}/manifest`, {
+          intent: "save",
+          manifest: JSON.stringify({ blocks: [] }),
+        })
+      ).status,
+    ).toBe(404);
     expect((await browser.post(`/portal/apps/${B.appId}/webhooks`, { deliveryId: B.deliveryId })).status).toBe(404);
     // A's own app page with B's delivery id
     expect((await browser.post(`/portal/apps/${A.appId}/webhooks`, { deliveryId: B.deliveryId })).status).toBe(404);
@@ -329,10 +523,14 @@ describe("admin pages: another business's ids", () => {
       ["/admin/apps", { intent: "consent", installationId: MB.installationId }],
       ["/admin/reviews", { intent: "delete", reviewId: B.review.id }],
     ];
-    for (const [path, fields] of posts) expect((await browser.post(path, fields)).status, `${path} ${fields.intent}`).toBe(404);
+    for (const [path, fields] of posts)
+      expect((await browser.post(path, fields)).status, `${path} ${fields.intent}`).toBe(404);
 
     expect(await orderState(B.order.id)).toEqual(order);
-    expect((await p.db.select().from(products).where(eq(products.id, B.product.id)))[0]).toMatchObject({ name: B.product.name, businessId: B.businessId });
+    expect((await p.db.select().from(products).where(eq(products.id, B.product.id)))[0]).toMatchObject({
+      name: B.product.name,
+      businessId: B.businessId,
+    });
     expect(await installationRow(MB.installationId)).toEqual(installation);
     expect(await embedRows(MB.installationId)).toEqual(embeds);
     expect((await p.db.select({ n: count() }).from(reviews).where(eq(reviews.id, B.review.id)))[0].n).toBe(1);
@@ -346,6 +544,8 @@ describe("admin pages: another business's ids", () => {
     const other = await shopper.get(path(MA.slug, B.order.id));
     expect(other.status).toBe(404);
     expect(other.html).not.toContain(B.order.customerName);
-    expect((await shopper.get(`/s/${sandbox.slug}/orders/${B.order.id}?t=${orderToken(p.env, A.order.id)}`)).status).toBe(404);
+    expect(
+      (await shopper.get(`/s/${sandbox.slug}/orders/${B.order.id}?t=${orderToken(p.env, A.order.id)}`)).status,
+    ).toBe(404);
   });
 });

@@ -14,7 +14,8 @@ export class BrowserSession {
     storefrontUrl?: string,
   ) {
     const other = new URL(baseUrl);
-    other.hostname = other.hostname === "localhost" ? "127.0.0.1" : other.hostname === "127.0.0.1" ? "localhost" : other.hostname;
+    other.hostname =
+      other.hostname === "localhost" ? "127.0.0.1" : other.hostname === "127.0.0.1" ? "localhost" : other.hostname;
     this.storefrontUrl = storefrontUrl ?? other.origin;
   }
 
@@ -61,12 +62,20 @@ export class BrowserSession {
     return { status: res.status, location: res.headers.get("location"), html };
   }
 
-  async post(path: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; html: string }> {
+  async post(
+    path: string,
+    fields: Record<string, string>,
+  ): Promise<{ status: number; location: string | null; html: string }> {
     if (!this.csrf) await this.get(isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : "/login");
     const url = this.urlOf(path);
     const body = new URLSearchParams({ csrf: this.csrf, ...fields });
     // as Chromium sends a form of a page to its own origin
-    const res = await fetch(url, { method: "POST", body, headers: { Cookie: this.cookieHeader(url), Origin: url.origin, "Sec-Fetch-Site": "same-origin" }, redirect: "manual" });
+    const res = await fetch(url, {
+      method: "POST",
+      body,
+      headers: { Cookie: this.cookieHeader(url), Origin: url.origin, "Sec-Fetch-Site": "same-origin" },
+      redirect: "manual",
+    });
     this.absorb(url, res);
     return { status: res.status, location: res.headers.get("location"), html: await res.text() };
   }
@@ -84,6 +93,12 @@ export class BrowserSession {
 /** The hidden fields of the first form on a page that has a field named `decision` or `intent`. */
 export function hiddenFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[m[1]] = m[2].replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+    fields[m[1]] = m[2]
+      .replace(/&amp;/g, "&")
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">");
   return fields;
 }

@@ -36,8 +36,12 @@ export function expectOutcome(
 ) {
   const what = options.what ?? "outcome";
   const fiveHundreds = answers.filter((a) => a.status >= 500);
-  expect(fiveHundreds.map((a) => `${a.status} ${a.text ?? JSON.stringify(a.json)}`.slice(0, 300)), `${what}: no 5xx`).toEqual([]);
+  expect(
+    fiveHundreds.map((a) => `${a.status} ${a.text ?? JSON.stringify(a.json)}`.slice(0, 300)),
+    `${what}: no 5xx`,
+  ).toEqual([]);
   expect(statusCounts(answers), what).toEqual(expected);
   for (const [status, pattern] of Object.entries(options.messages ?? {}))
-    for (const a of answers.filter((x) => x.status === Number(status))) expect(a.json?.message ?? a.text ?? "", `${what}: ${status} message`).toMatch(pattern);
+    for (const a of answers.filter((x) => x.status === Number(status)))
+      expect(a.json?.message ?? a.text ?? "", `${what}: ${status} message`).toMatch(pattern);
 }

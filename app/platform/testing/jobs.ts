@@ -8,7 +8,9 @@ import type { Database } from "../../../db/client";
  */
 export async function makeDue(db: Database, task: string) {
   if (task === "webhook__deliver")
-    await db.execute(sql`update webhook_deliveries set next_attempt_at = now() where status = 'RETRYING' and in_flight_since is null and next_attempt_at > now()`);
+    await db.execute(
+      sql`update webhook_deliveries set next_attempt_at = now() where status = 'RETRYING' and in_flight_since is null and next_attempt_at > now()`,
+    );
   await db.execute(sql`
     update graphile_worker._private_jobs j set run_at = now()
     from graphile_worker._private_tasks t
@@ -16,6 +18,8 @@ export async function makeDue(db: Database, task: string) {
 }
 
 export async function jobsOf(db: Database, task: string) {
-  const rows = await db.execute<{ run_at: string; key: string | null }>(sql`select run_at, key from graphile_worker.jobs where task_identifier = ${task} order by run_at`);
+  const rows = await db.execute<{ run_at: string; key: string | null }>(
+    sql`select run_at, key from graphile_worker.jobs where task_identifier = ${task} order by run_at`,
+  );
   return rows.map((r) => ({ runAt: new Date(r.run_at), key: r.key }));
 }

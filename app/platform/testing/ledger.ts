@@ -6,13 +6,28 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 
-export type Ledger = { events: number; deliveries: number; received: number; failed: number; pending: number; lost: number; duplicates: number };
+export type Ledger = {
+  events: number;
+  deliveries: number;
+  received: number;
+  failed: number;
+  pending: number;
+  lost: number;
+  duplicates: number;
+};
 
 export async function ledger(db: Database, eventIds: string[], receivedDeliveryIds: string[]): Promise<Ledger> {
   const rows = await db.execute<{ event_id: string; id: string; status: string }>(sql`
     select e.id as event_id, d.id, coalesce(d.status, 'UNFANNED') as status
     from platform_events e left join webhook_deliveries d on d.event_id = e.id
-    where e.id in ${eventIds.length ? sql`(${sql.join(eventIds.map((i) => sql`${i}`), sql`, `)})` : sql`('')`}`);
+    where e.id in ${
+      eventIds.length
+        ? sql`(${sql.join(
+            eventIds.map((i) => sql`${i}`),
+            sql`, `,
+          )})`
+        : sql`('')`
+    }`);
   const seen = new Map<string, number>();
   for (const id of receivedDeliveryIds) seen.set(id, (seen.get(id) ?? 0) + 1);
   let received = 0;
@@ -26,5 +41,13 @@ export async function ledger(db: Database, eventIds: string[], receivedDeliveryI
     else lost++; // SUCCEEDED in the table but never received: would be a lie
   }
   const duplicates = [...seen.values()].reduce((s, n) => s + (n - 1), 0);
-  return { events: eventIds.length, deliveries: rows.filter((r) => r.id).length, received, failed, pending, lost, duplicates };
+  return {
+    events: eventIds.length,
+    deliveries: rows.filter((r) => r.id).length,
+    received,
+    failed,
+    pending,
+    lost,
+    duplicates,
+  };
 }

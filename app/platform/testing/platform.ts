@@ -31,7 +31,8 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
   const env = testEnv({ PUBLIC_URL: "http://localhost", STOREFRONT_URL: "http://127.0.0.1", ...options.env });
   const web = await createWebServer({ db: database.db, env, port: 0, host: "127.0.0.1" });
   // the two origins of the running server: the platform on localhost, the storefront on 127.0.0.1 (same port)
-  if (!options.env?.PUBLIC_URL) Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
+  if (!options.env?.PUBLIC_URL)
+    Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
   let worker: Worker | null = null;
   if (options.worker) worker = await startWorker({ url: database.url, deps: { db: database.db, env }, concurrency: 4 });
   afterAll(async () => {
@@ -39,7 +40,11 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
     await web.close();
   });
 
-  const request = async (method: string, path: string, init: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string } = {}) => {
+  const request = async (
+    method: string,
+    path: string,
+    init: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: string } = {},
+  ) => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (init.token) headers.Authorization = `Bearer ${init.token}`;
     let body: string | undefined = init.raw;
@@ -48,7 +53,12 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
       headers["Content-Type"] ??= "application/json";
     }
     // as a browser following links would: storefront pages on the storefront's origin, the rest on the platform's
-    const res = await fetch((isStorefrontPath(path) ? env.storefrontUrl : env.publicUrl) + path, { method, headers, body, redirect: "manual" });
+    const res = await fetch((isStorefrontPath(path) ? env.storefrontUrl : env.publicUrl) + path, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+    });
     const text = await res.text();
     let json: any = null;
     try {
@@ -63,18 +73,49 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
   const register = async (role: "DEVELOPER" | "MERCHANT", extra: Record<string, string> = {}) => {
     const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
     const res = await request("POST", "/auth/register", {
-      body: { email, password: "correct horse battery", name: `${role} ${email.slice(0, 6)}`, role, ...(role === "MERCHANT" ? { businessName: `Shop ${email.slice(9, 15)}` } : {}), ...extra },
+      body: {
+        email,
+        password: "correct horse battery",
+        name: `${role} ${email.slice(0, 6)}`,
+        role,
+        ...(role === "MERCHANT" ? { businessName: `Shop ${email.slice(9, 15)}` } : {}),
+        ...extra,
+      },
     });
     if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
-    return { token: res.json.token as string, account: res.json.account, businessId: res.json.businessId as string, email, password: "correct horse battery" };
+    return {
+      token: res.json.token as string,
+      account: res.json.account,
+      businessId: res.json.businessId as string,
+      email,
+      password: "correct horse battery",
+    };
   };
 
   /** Accounts the API cannot create (reviewers), made directly. */
   const createUser = async (role: Role) => {
     const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
-    const { account, business } = await createAccount(database.db, { email, password: "correct horse battery", name: role, role, businessName: "Shop" });
+    const { account, business } = await createAccount(database.db, {
+      email,
+      password: "correct horse battery",
+      name: role,
+      role,
+      businessName: "Shop",
+    });
     return { account, business, token: await issueAccountToken(account, env.sessionSecret), email };
   };
 
-  return { url: env.publicUrl, storefrontUrl: env.storefrontUrl, port: web.port, db: database.db, sql: database.sql, dbUrl: database.url, env, worker: () => worker, request, register, createUser };
+  return {
+    url: env.publicUrl,
+    storefrontUrl: env.storefrontUrl,
+    port: web.port,
+    db: database.db,
+    sql: database.sql,
+    dbUrl: database.url,
+    env,
+    worker: () => worker,
+    request,
+    register,
+    createUser,
+  };
 }

@@ -5,7 +5,14 @@
 import http from "node:http";
 import { afterAll } from "vitest";
 
-export type Received = { path: string; method: string; headers: http.IncomingHttpHeaders; raw: string; json: any; at: number };
+export type Received = {
+  path: string;
+  method: string;
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  json: any;
+  at: number;
+};
 export type Behaviour = { status?: number; delayMs?: number; body?: string; headers?: Record<string, string> };
 
 export async function startReceiver(initial: Behaviour | ((req: Received, n: number) => Behaviour) = { status: 200 }) {
@@ -23,7 +30,14 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
       } catch {
         json = null;
       }
-      const entry: Received = { path: req.url ?? "/", method: req.method ?? "", headers: req.headers, raw, json, at: Date.now() };
+      const entry: Received = {
+        path: req.url ?? "/",
+        method: req.method ?? "",
+        headers: req.headers,
+        raw,
+        json,
+        at: Date.now(),
+      };
       received.push(entry);
       const b = behave(entry, received.length);
       const answer = () => {
@@ -33,19 +47,21 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
       };
       if (b.delayMs) setTimeout(answer, b.delayMs);
       else answer();
-      for (const w of [...waiters]) if (received.length >= w.count) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
+      for (const w of [...waiters])
+        if (received.length >= w.count) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
     });
   });
   server.keepAliveTimeout = 1;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const { port } = server.address() as { port: number };
-  const close = () => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  });
+  const close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   afterAll(close);
   return {
     url: `http://127.0.0.1:${port}`,
@@ -57,8 +73,17 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
     waitFor(count: number, timeoutMs = 15_000) {
       if (received.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`waited for ${count} requests, got ${received.length}`)), timeoutMs);
-        waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(); } });
+        const timer = setTimeout(
+          () => reject(new Error(`waited for ${count} requests, got ${received.length}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       });
     },
     close,

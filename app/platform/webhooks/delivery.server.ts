@@ -6,7 +6,15 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { intArray, readColumns, selectColumns, textArray } from "../../../db/sql";
 import type { Database, Db } from "../../../db/client";
-import { installations, platformEvents, webhookAttempts, webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
+import {
+  installations,
+  platformEvents,
+  webhookAttempts,
+  webhookDeliveries,
+  webhooks,
+  type Webhook,
+  type WebhookDelivery,
+} from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -43,7 +51,11 @@ export const FANOUT_BATCH = 200;
  * other waiting events, skipping any another fan-out holds, so a burst of events costs a handful
  * of fan-out transactions instead of one per event. Returns the number of deliveries written.
  */
-export async function fanOut(db: Database, eventIds: string | string[], options: { steal?: number } = {}): Promise<number> {
+export async function fanOut(
+  db: Database,
+  eventIds: string | string[],
+  options: { steal?: number } = {},
+): Promise<number> {
   const ids = typeof eventIds === "string" ? [eventIds] : eventIds;
   return db.transaction(async (tx) => {
     const t = now();
@@ -89,7 +101,12 @@ async function rollup(db: Db, appId: string, at: Date, result: OutboundResult) {
 
 export type AttemptRequest = { deliveryId: string; after?: number };
 /** One attempt of one delivery (see attemptDeliveries). */
-export async function attemptDelivery(db: Database, env: Env, deliveryId: string, options: { manual?: boolean; after?: number } = {}): Promise<"sent" | "skipped"> {
+export async function attemptDelivery(
+  db: Database,
+  env: Env,
+  deliveryId: string,
+  options: { manual?: boolean; after?: number } = {},
+): Promise<"sent" | "skipped"> {
   const sent = await attemptDeliveries(db, env, [{ deliveryId, after: options.after }], { manual: options.manual });
   return sent ? "sent" : "skipped";
 }
@@ -101,16 +118,30 @@ export async function attemptDelivery(db: Database, env: Env, deliveryId: string
  * scheduled again, or FAILED. Plain successes are recorded together in one statement. A manual
  * attempt (redeliver) schedules no retries of its own. Returns how many were sent.
  */
-export async function attemptDeliveries(db: Database, env: Env, requests: AttemptRequest[], options: { manual?: boolean } = {}): Promise<number> {
+export async function attemptDeliveries(
+  db: Database,
+  env: Env,
+  requests: AttemptRequest[],
+  options: { manual?: boolean } = {},
+): Promise<number> {
   if (requests.length === 0) return 0;
   const t = now();
   const staleBefore = new Date(t.getTime() - staleInFlightMs(env.workerStrandedAfterMs));
-  const statuses: WebhookDelivery["status"][] = options.manual ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"] : ["PENDING", "RETRYING"];
+  const statuses: WebhookDelivery["status"][] = options.manual
+    ? ["PENDING", "RETRYING", "FAILED", "SUCCEEDED"]
+    : ["PENDING", "RETRYING"];
   const exact = options.manual ? [] : requests.filter((r) => r.after !== undefined);
   const any = options.manual ? requests : requests.filter((r) => r.after === undefined);
   const which = [
-    exact.length ? sql`(${webhookDeliveries.id}, ${webhookDeliveries.attempts}) in (select * from unnest(${textArray(exact.map((r) => r.deliveryId))}, ${intArray(exact.map((r) => r.after!))}))` : undefined,
-    any.length ? inArray(webhookDeliveries.id, any.map((r) => r.deliveryId)) : undefined,
+    exact.length
+      ? sql`(${webhookDeliveries.id}, ${webhookDeliveries.attempts}) in (select * from unnest(${textArray(exact.map((r) => r.deliveryId))}, ${intArray(exact.map((r) => r.after!))}))`
+      : undefined,
+    any.length
+      ? inArray(
+          webhookDeliveries.id,
+          any.map((r) => r.deliveryId),
+        )
+      : undefined,
   ].filter(Boolean);
   const claimed = await db
     .update(webhookDeliveries)
@@ -124,8 +155,20 @@ export async function attemptDeliveries(db: Database, env: Env, requests: Attemp
     )
     .returning();
   if (claimed.length === 0) return 0;
-  const registrations = new Map((await db.select().from(webhooks).where(inArray(webhooks.id, [...new Set(claimed.map((d) => d.webhookId))]))).map((w) => [w.id, w]));
-  const results = await sendClaimed(db, env, claimed.map((delivery) => ({ delivery, webhook: registrations.get(delivery.webhookId) ?? null })), options.manual ?? false);
+  const registrations = new Map(
+    (
+      await db
+        .select()
+        .from(webhooks)
+        .where(inArray(webhooks.id, [...new Set(claimed.map((d) => d.webhookId))]))
+    ).map((w) => [w.id, w]),
+  );
+  const results = await sendClaimed(
+    db,
+    env,
+    claimed.map((delivery) => ({ delivery, webhook: registrations.get(delivery.webhookId) ?? null })),
+    options.manual ?? false,
+  );
   await recordResults(db, results, options.manual ?? false);
   return results.filter((r) => r.result !== null).length;
 }
@@ -134,7 +177,11 @@ export async function attemptDeliveries(db: Database, env: Env, requests: Attemp
 export type DeliveryTarget = Pick<Webhook, "id" | "url" | "secretEnc" | "isActive" | "consecutiveFailures">;
 export type ClaimedDelivery = { delivery: WebhookDelivery; webhook: DeliveryTarget | null };
 /** A claimed delivery after its attempt; `result` null: dropped (its registration is gone or inactive). */
-export type AttemptResult = { delivery: WebhookDelivery; webhook: DeliveryTarget | null; result: OutboundResult | null };
+export type AttemptResult = {
+  delivery: WebhookDelivery;
+  webhook: DeliveryTarget | null;
+  result: OutboundResult | null;
+};
 
 /** Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure or a manual redelivery goes anyway). */
 function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): boolean {
@@ -142,20 +189,41 @@ function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): bool
 }
 
 /** Signs and sends one claimed delivery with the registration's secret (decrypted once per call site through `secretOf`). */
-export async function sendOne(db: Db, env: Env, delivery: WebhookDelivery, webhook: DeliveryTarget, secret: string): Promise<OutboundResult> {
+export async function sendOne(
+  db: Db,
+  env: Env,
+  delivery: WebhookDelivery,
+  webhook: DeliveryTarget,
+  secret: string,
+): Promise<OutboundResult> {
   const headers = headersFor(delivery, secret, delivery.body);
   // `storefront-apps listen` (decision 023): a test installation's delivery goes to the developer's CLI while it listens
-  const relayed = await relayIfListening(db, { appId: delivery.appId, isTestInstall: delivery.isTestInstall, kind: "webhook", path: "", headers, body: delivery.body, timeoutMs: DELIVERY_TIMEOUT_MS });
+  const relayed = await relayIfListening(db, {
+    appId: delivery.appId,
+    isTestInstall: delivery.isTestInstall,
+    kind: "webhook",
+    path: "",
+    headers,
+    body: delivery.body,
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+  });
   if (relayed) return relayed;
-  return postOutbound(webhook.url, delivery.body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate });
+  return postOutbound(webhook.url, delivery.body, headers, {
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    allowPrivate: env.outboundAllowPrivate,
+  });
 }
 
 /** Sends claimed deliveries in parallel (a job holds at most DELIVERY_BATCH); dropped ones come back with a null result. */
 async function sendClaimed(db: Db, env: Env, claimed: ClaimedDelivery[], manual: boolean): Promise<AttemptResult[]> {
   const secrets = new Map<string, string>();
-  const secretOf = (w: DeliveryTarget) => secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
+  const secretOf = (w: DeliveryTarget) =>
+    secrets.get(w.id) ?? secrets.set(w.id, decrypt(w.secretEnc, env.encryptionKey)).get(w.id)!;
   return Promise.all(
-    claimed.map(async (c) => ({ ...c, result: sendable(c, manual) ? await sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : null })),
+    claimed.map(async (c) => ({
+      ...c,
+      result: sendable(c, manual) ? await sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : null,
+    })),
   );
 }
 
@@ -166,9 +234,16 @@ async function sendClaimed(db: Db, env: Env, claimed: ClaimedDelivery[], manual:
 export async function recordResults(db: Database, results: AttemptResult[], manual: boolean) {
   const dropped = results.filter((r) => r.result === null).map((r) => r.delivery.id);
   if (dropped.length)
-    await db.update(webhookDeliveries).set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() }).where(inArray(webhookDeliveries.id, dropped));
-  const sent = results.filter((r): r is AttemptResult & { webhook: DeliveryTarget; result: OutboundResult } => r.result !== null && r.webhook !== null);
-  const plain = (r: (typeof sent)[number]) => r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
+    await db
+      .update(webhookDeliveries)
+      .set({ status: "FAILED", inFlightSince: null, nextAttemptAt: null, updatedAt: now() })
+      .where(inArray(webhookDeliveries.id, dropped));
+  const sent = results.filter(
+    (r): r is AttemptResult & { webhook: DeliveryTarget; result: OutboundResult } =>
+      r.result !== null && r.webhook !== null,
+  );
+  const plain = (r: (typeof sent)[number]) =>
+    r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
   await recordSuccesses(db, sent.filter(plain));
   for (const r of sent.filter((x) => !plain(x))) await recordAttempt(db, r.delivery, r.webhook, r.result, manual);
 }
@@ -196,7 +271,13 @@ async function recordSuccesses(db: Database, done: { delivery: WebhookDelivery; 
   const rollup = stats.size
     ? sql`, stats as (
         insert into webhook_daily_stats (app_id, day, shard, succeeded, failed, answered, latency_total_ms)
-        values ${sql.join([...stats].map(([appId, s]) => sql`(${appId}, ${day}, ${Math.floor(Math.random() * ROLLUP_SHARDS)}, ${s.n}, 0, ${s.answered}, ${s.latency})`), sql`, `)}
+        values ${sql.join(
+          [...stats].map(
+            ([appId, s]) =>
+              sql`(${appId}, ${day}, ${Math.floor(Math.random() * ROLLUP_SHARDS)}, ${s.n}, 0, ${s.answered}, ${s.latency})`,
+          ),
+          sql`, `,
+        )}
         on conflict (app_id, day, shard) do update set succeeded = webhook_daily_stats.succeeded + excluded.succeeded,
           answered = webhook_daily_stats.answered + excluded.answered, latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms)`
     : sql``;
@@ -204,36 +285,73 @@ async function recordSuccesses(db: Database, done: { delivery: WebhookDelivery; 
     with attempt as (
       insert into webhook_attempts (id, delivery_id, app_id, is_test_install, attempt_no, success, status_code, duration_ms, error, response_excerpt, created_at)
       values ${sql.join(
-        done.map(({ delivery: d, result: r }) => sql`(${newId("att")}, ${d.id}, ${d.appId}, ${d.isTestInstall}, ${d.attempts + 1}, true, ${r.statusCode}::int, ${r.durationMs}::int, null, ${r.bodyExcerpt ?? null}, ${at}::timestamptz)`),
+        done.map(
+          ({ delivery: d, result: r }) =>
+            sql`(${newId("att")}, ${d.id}, ${d.appId}, ${d.isTestInstall}, ${d.attempts + 1}, true, ${r.statusCode}::int, ${r.durationMs}::int, null, ${r.bodyExcerpt ?? null}, ${at}::timestamptz)`,
+        ),
         sql`, `,
       )})
     ${rollup}
     update webhook_deliveries d set status = 'SUCCEEDED', attempts = v.attempts, last_status_code = v.code, last_duration_ms = v.ms,
       next_attempt_at = null, in_flight_since = null, updated_at = ${at}::timestamptz
     from (values ${sql.join(
-      done.map(({ delivery: d, result: r }) => sql`(${d.id}, ${d.attempts + 1}::int, ${r.statusCode}::int, ${r.durationMs}::int)`),
+      done.map(
+        ({ delivery: d, result: r }) =>
+          sql`(${d.id}, ${d.attempts + 1}::int, ${r.statusCode}::int, ${r.durationMs}::int)`,
+      ),
       sql`, `,
     )}) as v(id, attempts, code, ms)
     where d.id = v.id`);
 }
 
 /** An attempt that failed, reset a failure streak, or delivered an erasure: its own transaction with every consequence. */
-async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: DeliveryTarget, result: OutboundResult, manual: boolean) {
+async function recordAttempt(
+  db: Database,
+  delivery: WebhookDelivery,
+  webhook: DeliveryTarget,
+  result: OutboundResult,
+  manual: boolean,
+) {
   await db.transaction(async (tx) => {
     const t = now();
     const attemptNo = delivery.attempts + 1;
     await tx.insert(webhookAttempts).values({
-      id: newId("att"), deliveryId: delivery.id, appId: delivery.appId, isTestInstall: delivery.isTestInstall, attemptNo, success: result.ok,
-      statusCode: result.statusCode, durationMs: result.durationMs, error: result.error ?? null, responseExcerpt: result.bodyExcerpt ?? null, createdAt: t,
+      id: newId("att"),
+      deliveryId: delivery.id,
+      appId: delivery.appId,
+      isTestInstall: delivery.isTestInstall,
+      attemptNo,
+      success: result.ok,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error ?? null,
+      responseExcerpt: result.bodyExcerpt ?? null,
+      createdAt: t,
     });
     if (!delivery.isTestInstall) await rollup(tx, delivery.appId, t, result);
-    const base = { attempts: attemptNo, lastStatusCode: result.statusCode, lastDurationMs: result.durationMs, inFlightSince: null, updatedAt: t };
+    const base = {
+      attempts: attemptNo,
+      lastStatusCode: result.statusCode,
+      lastDurationMs: result.durationMs,
+      inFlightSince: null,
+      updatedAt: t,
+    };
     if (result.ok) {
-      await tx.update(webhookDeliveries).set({ ...base, status: "SUCCEEDED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
+      await tx
+        .update(webhookDeliveries)
+        .set({ ...base, status: "SUCCEEDED", nextAttemptAt: null })
+        .where(eq(webhookDeliveries.id, delivery.id));
       // touch the registration row only when there is a failure streak to reset (no hot row on success)
-      if (webhook.consecutiveFailures !== 0) await tx.update(webhooks).set({ consecutiveFailures: 0 }).where(and(eq(webhooks.id, webhook.id), sql`${webhooks.consecutiveFailures} <> 0`));
+      if (webhook.consecutiveFailures !== 0)
+        await tx
+          .update(webhooks)
+          .set({ consecutiveFailures: 0 })
+          .where(and(eq(webhooks.id, webhook.id), sql`${webhooks.consecutiveFailures} <> 0`));
       if (delivery.event === "business.data_erasure")
-        await tx.update(installations).set({ erasureDeliveredAt: t }).where(and(eq(installations.id, delivery.installationId), sql`${installations.erasureDeliveredAt} is null`));
+        await tx
+          .update(installations)
+          .set({ erasureDeliveredAt: t })
+          .where(and(eq(installations.id, delivery.installationId), sql`${installations.erasureDeliveredAt} is null`));
       return;
     }
     if (manual) {
@@ -243,17 +361,26 @@ async function recordAttempt(db: Database, delivery: WebhookDelivery, webhook: D
     if (attemptNo < MAX_ATTEMPTS) {
       const runAt = new Date(t.getTime() + RETRY_DELAYS_MS[attemptNo - 1]);
       // the dispatcher claims it when it is due, under its registration's cap (decision 024): no job
-      await tx.update(webhookDeliveries).set({ ...base, status: "RETRYING", nextAttemptAt: runAt }).where(eq(webhookDeliveries.id, delivery.id));
+      await tx
+        .update(webhookDeliveries)
+        .set({ ...base, status: "RETRYING", nextAttemptAt: runAt })
+        .where(eq(webhookDeliveries.id, delivery.id));
       return;
     }
-    await tx.update(webhookDeliveries).set({ ...base, status: "FAILED", nextAttemptAt: null }).where(eq(webhookDeliveries.id, delivery.id));
+    await tx
+      .update(webhookDeliveries)
+      .set({ ...base, status: "FAILED", nextAttemptAt: null })
+      .where(eq(webhookDeliveries.id, delivery.id));
     const [counted] = await tx
       .update(webhooks)
       .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
       .where(eq(webhooks.id, webhook.id))
       .returning({ failures: webhooks.consecutiveFailures });
     if (counted && counted.failures >= AUTO_DISABLE_AFTER)
-      await tx.update(webhooks).set({ isActive: false, disabledReason: "consecutive_failures", updatedAt: t }).where(and(eq(webhooks.id, webhook.id), eq(webhooks.isActive, true)));
+      await tx
+        .update(webhooks)
+        .set({ isActive: false, disabledReason: "consecutive_failures", updatedAt: t })
+        .where(and(eq(webhooks.id, webhook.id), eq(webhooks.isActive, true)));
   });
 }
 
@@ -276,7 +403,12 @@ export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AF
     const stale = await tx
       .update(webhookDeliveries)
       .set({ inFlightSince: null })
-      .where(and(inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]), sql`${webhookDeliveries.inFlightSince} < ${staleBefore}::timestamptz`))
+      .where(
+        and(
+          inArray(webhookDeliveries.status, ["PENDING", "RETRYING"]),
+          sql`${webhookDeliveries.inFlightSince} < ${staleBefore}::timestamptz`,
+        ),
+      )
       .returning({ id: webhookDeliveries.id });
     const unfanned = await tx.execute<{ id: string }>(sql`
       select id from platform_events where fanned_out_at is null and created_at < ${strandedBefore}::timestamptz order by created_at limit 500`);
@@ -294,19 +426,49 @@ export async function sendErasure(db: Database, installationId: string): Promise
   return db.transaction(async (tx) => {
     const [inst] = await tx.select().from(installations).where(eq(installations.id, installationId)).for("update");
     if (!inst || inst.status !== "UNINSTALLED" || !inst.erasureScheduledAt || inst.erasureDeliveredAt) return false;
-    const [webhook] = await tx.select().from(webhooks).where(and(eq(webhooks.installationId, inst.id), eq(webhooks.isInstallDefault, true)));
+    const [webhook] = await tx
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.installationId, inst.id), eq(webhooks.isInstallDefault, true)));
     if (!webhook) return false;
-    const existing = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.installationId, inst.id), eq(webhookDeliveries.event, "business.data_erasure")));
+    const existing = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.installationId, inst.id), eq(webhookDeliveries.event, "business.data_erasure")));
     if (existing.length) return false;
     const t = now();
     const eventId = newId("evt");
     const data = { appId: inst.appId, businessId: inst.businessId, uninstalledAt: inst.uninstalledAt!.toISOString() };
-    await tx.insert(platformEvents).values({ id: eventId, businessId: inst.businessId, type: "business.data_erasure", data, createdAt: t, fannedOutAt: t });
+    await tx.insert(platformEvents).values({
+      id: eventId,
+      businessId: inst.businessId,
+      type: "business.data_erasure",
+      data,
+      createdAt: t,
+      fannedOutAt: t,
+    });
     const id = newId("dlv");
     await tx.insert(webhookDeliveries).values({
-      id, eventId, event: "business.data_erasure", webhookId: webhook.id, installationId: inst.id, appId: inst.appId, businessId: inst.businessId,
-      isTestInstall: inst.isTestInstall, body: envelope({ id, event: "business.data_erasure", timestamp: t, webhookId: webhook.id, businessId: inst.businessId, data }),
-      status: "PENDING", nextAttemptAt: t, createdAt: t, updatedAt: t,
+      id,
+      eventId,
+      event: "business.data_erasure",
+      webhookId: webhook.id,
+      installationId: inst.id,
+      appId: inst.appId,
+      businessId: inst.businessId,
+      isTestInstall: inst.isTestInstall,
+      body: envelope({
+        id,
+        event: "business.data_erasure",
+        timestamp: t,
+        webhookId: webhook.id,
+        businessId: inst.businessId,
+        data,
+      }),
+      status: "PENDING",
+      nextAttemptAt: t,
+      createdAt: t,
+      updatedAt: t,
     });
     await addJob(tx, "webhook__deliver", { deliveryId: id, after: 0 });
     return true;
@@ -320,11 +482,39 @@ export async function sendErasure(db: Database, installationId: string): Promise
  */
 export async function sendTest(db: Db, env: Env, webhook: Webhook) {
   const id = newId("dlv");
-  const body = envelope({ id, event: "webhook.test", timestamp: now(), webhookId: webhook.id, businessId: webhook.businessId, data: { message: "This is a test delivery from Storefront Apps.", webhookId: webhook.id } });
+  const body = envelope({
+    id,
+    event: "webhook.test",
+    timestamp: now(),
+    webhookId: webhook.id,
+    businessId: webhook.businessId,
+    data: { message: "This is a test delivery from Storefront Apps.", webhookId: webhook.id },
+  });
   const secret = decrypt(webhook.secretEnc, env.encryptionKey);
   const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body);
-  const [installation] = await db.select({ isTestInstall: installations.isTestInstall }).from(installations).where(eq(installations.id, webhook.installationId));
-  const relayed = await relayIfListening(db, { appId: webhook.appId, isTestInstall: installation?.isTestInstall ?? false, kind: "webhook", path: "", headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
-  const result = relayed ?? (await postOutbound(webhook.url, body, headers, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: env.outboundAllowPrivate }));
-  return { success: result.ok, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.ok ? {} : { error: result.error }) };
+  const [installation] = await db
+    .select({ isTestInstall: installations.isTestInstall })
+    .from(installations)
+    .where(eq(installations.id, webhook.installationId));
+  const relayed = await relayIfListening(db, {
+    appId: webhook.appId,
+    isTestInstall: installation?.isTestInstall ?? false,
+    kind: "webhook",
+    path: "",
+    headers,
+    body,
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+  });
+  const result =
+    relayed ??
+    (await postOutbound(webhook.url, body, headers, {
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      allowPrivate: env.outboundAllowPrivate,
+    }));
+  return {
+    success: result.ok,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    ...(result.ok ? {} : { error: result.error }),
+  };
 }

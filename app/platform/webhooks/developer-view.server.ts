@@ -12,7 +12,12 @@ import { addJob } from "../events/emit.server";
 
 export async function appRegistrations(db: Db, appId: string) {
   return db
-    .select({ webhook: webhooks, businessName: businesses.name, installationStatus: installations.status, isTestInstall: installations.isTestInstall })
+    .select({
+      webhook: webhooks,
+      businessName: businesses.name,
+      installationStatus: installations.status,
+      isTestInstall: installations.isTestInstall,
+    })
     .from(webhooks)
     .innerJoin(installations, eq(installations.id, webhooks.installationId))
     .innerJoin(businesses, eq(businesses.id, webhooks.businessId))
@@ -23,17 +28,35 @@ export async function appRegistrations(db: Db, appId: string) {
 export async function appDeliveries(db: Db, appId: string, webhookId: string, page: { limit: number; offset: number }) {
   const where = and(eq(webhookDeliveries.appId, appId), eq(webhookDeliveries.webhookId, webhookId));
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(webhookDeliveries).where(where),
   ]);
   const attempts = rows.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.attemptNo))
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.attemptNo))
     : [];
   return { rows: rows.map((d) => ({ delivery: d, attempts: attempts.filter((a) => a.deliveryId === d.id) })), total };
 }
 
 export async function redeliverForApp(db: Database, appId: string, deliveryId: string) {
-  const [d] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.appId, appId)));
+  const [d] = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.appId, appId)));
   if (!d) throw new ApiError(404, "Delivery not found");
   await addJob(db, "webhook__deliver", { deliveryId, manual: true });
 }

@@ -42,18 +42,31 @@ describe("Send a test from the portal's delivery log", () => {
     expect(sent.html).toMatch(/Test delivered<!-- -->: <!-- -->HTTP 200<!-- --> in <!-- -->\d+<!-- --> ms/);
     expect(received).toHaveLength(1);
     const envelope = JSON.parse(received[0].raw);
-    expect(envelope).toMatchObject({ event: "webhook.test", webhookId: registration.id, data: { webhookId: registration.id } });
+    expect(envelope).toMatchObject({
+      event: "webhook.test",
+      webhookId: registration.id,
+      data: { webhookId: registration.id },
+    });
     expect(verifyWebhook(received[0].raw, new Headers(received[0].headers), installed.json.webhookSecret)).toBe(true);
 
     status = 503;
     const failed = await browser.post(path, { intent: "test", webhookId: registration.id });
     expect(failed.html).toMatch(/Test failed<!-- -->: <!-- -->HTTP 503/);
     // a test is not a delivery
-    expect((await p.request("GET", `/webhooks/${registration.id}/deliveries`, { token: installed.json.accessToken })).json.data).toEqual([]);
+    expect(
+      (await p.request("GET", `/webhooks/${registration.id}/deliveries`, { token: installed.json.accessToken })).json
+        .data,
+    ).toEqual([]);
 
     // with a wrong form token, or signed out: refused, nothing sent
-    expect((await browser.post(path, { csrf: "not-the-token", intent: "test", webhookId: registration.id })).status).toBe(403);
-    const signedOut = await fetch(p.url + path, { method: "POST", body: new URLSearchParams({ intent: "test", webhookId: registration.id }), redirect: "manual" });
+    expect(
+      (await browser.post(path, { csrf: "not-the-token", intent: "test", webhookId: registration.id })).status,
+    ).toBe(403);
+    const signedOut = await fetch(p.url + path, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "test", webhookId: registration.id }),
+      redirect: "manual",
+    });
     expect(signedOut.status).toBe(302);
 
     // another developer: not their app, and not their registration through their own app's page
@@ -62,7 +75,10 @@ describe("Send a test from the portal's delivery log", () => {
     const stranger = await BrowserSession.signIn(p.url, other.email, other.password);
     await stranger.get(`/portal/apps/${theirs.json.id}/webhooks`);
     expect((await stranger.post(path, { intent: "test", webhookId: registration.id })).status).toBe(404);
-    expect((await stranger.post(`/portal/apps/${theirs.json.id}/webhooks`, { intent: "test", webhookId: registration.id })).status).toBe(404);
+    expect(
+      (await stranger.post(`/portal/apps/${theirs.json.id}/webhooks`, { intent: "test", webhookId: registration.id }))
+        .status,
+    ).toBe(404);
     expect((await browser.post(path, { intent: "test", webhookId: "wh_nope" })).status).toBe(404);
     expect(received).toHaveLength(2);
     receiver.close();

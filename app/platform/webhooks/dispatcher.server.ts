@@ -28,7 +28,13 @@ import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
 import { DELIVERIES_CHANNEL, onLocalWake } from "./fanout.server";
-import { recordResults, sendOne, type AttemptResult, type ClaimedDelivery, type DeliveryTarget } from "./delivery.server";
+import {
+  recordResults,
+  sendOne,
+  type AttemptResult,
+  type ClaimedDelivery,
+  type DeliveryTarget,
+} from "./delivery.server";
 
 /** Deliveries one process holds claimed and unrecorded at once (the worker passes WORKER_CONCURRENCY x DELIVERY_BATCH). */
 export const DISPATCH_MAX_IN_FLIGHT = 100;
@@ -77,21 +83,56 @@ function claimSql(waiting: string, order: "created_at" | "next_attempt_at", due:
 /** First attempts, oldest first. */
 const CLAIM_SQL = claimSql(`status = 'PENDING' and attempts = 0 and in_flight_since is null`, "created_at", "");
 /** Due retries, soonest due first (the registrations with waiting retries are listed due or not). */
-const RETRY_CLAIM_SQL = claimSql(`status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`, "next_attempt_at", " and d.next_attempt_at <= $1::timestamptz");
+const RETRY_CLAIM_SQL = claimSql(
+  `status in ('PENDING', 'RETRYING') and attempts > 0 and in_flight_since is null`,
+  "next_attempt_at",
+  " and d.next_attempt_at <= $1::timestamptz",
+);
 
-type ClaimRow = Record<string, unknown> & { wid: string | null; url: string; secret_enc: string; is_active: boolean; consecutive_failures: number };
+type ClaimRow = Record<string, unknown> & {
+  wid: string | null;
+  url: string;
+  secret_enc: string;
+  is_active: boolean;
+  consecutive_failures: number;
+};
 
-async function claim(db: Database, statement: string, limit: number, busy: Map<string, number>, perEndpoint: number): Promise<ClaimedDelivery[]> {
+async function claim(
+  db: Database,
+  statement: string,
+  limit: number,
+  busy: Map<string, number>,
+  perEndpoint: number,
+): Promise<ClaimedDelivery[]> {
   const ids = [...busy.keys()];
-  const rows = await rawQuery<ClaimRow>(db, statement, [now().toISOString(), limit, ids, ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)), perEndpoint]);
+  const rows = await rawQuery<ClaimRow>(db, statement, [
+    now().toISOString(),
+    limit,
+    ids,
+    ids.map((id) => Math.max(0, perEndpoint - busy.get(id)!)),
+    perEndpoint,
+  ]);
   return rows.map((row) => ({
     delivery: readColumns(webhookDeliveries, "d", row) as WebhookDelivery,
-    webhook: row.wid ? { id: row.wid, url: row.url, secretEnc: row.secret_enc, isActive: row.is_active, consecutiveFailures: row.consecutive_failures } : null,
+    webhook: row.wid
+      ? {
+          id: row.wid,
+          url: row.url,
+          secretEnc: row.secret_enc,
+          isActive: row.is_active,
+          consecutiveFailures: row.consecutive_failures,
+        }
+      : null,
   }));
 }
 
 /** `busy`: deliveries in flight per registration in this process; `perEndpoint`: the most one registration may hold. */
-export function claimFirstAttempts(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+export function claimFirstAttempts(
+  db: Database,
+  limit: number,
+  busy: Map<string, number> = new Map(),
+  perEndpoint = DISPATCH_PER_ENDPOINT,
+): Promise<ClaimedDelivery[]> {
   return claim(db, CLAIM_SQL, limit, busy, perEndpoint);
 }
 
@@ -102,13 +143,22 @@ export function claimFirstAttempts(db: Database, limit: number, busy: Map<string
 export const DISPATCH_RETRY_SHARE = 0.5;
 
 /** Due retries, as claimFirstAttempts claims first attempts (the same per-registration room). */
-export function claimRetries(db: Database, limit: number, busy: Map<string, number> = new Map(), perEndpoint = DISPATCH_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
+export function claimRetries(
+  db: Database,
+  limit: number,
+  busy: Map<string, number> = new Map(),
+  perEndpoint = DISPATCH_PER_ENDPOINT,
+): Promise<ClaimedDelivery[]> {
   return claim(db, RETRY_CLAIM_SQL, limit, busy, perEndpoint);
 }
 
 export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
 
-export async function startDispatcher(db: Database, env: Env, options: { maxInFlight?: number; perEndpoint?: number; pollMs?: number; listen?: boolean } = {}): Promise<Dispatcher> {
+export async function startDispatcher(
+  db: Database,
+  env: Env,
+  options: { maxInFlight?: number; perEndpoint?: number; pollMs?: number; listen?: boolean } = {},
+): Promise<Dispatcher> {
   const maxInFlight = options.maxInFlight ?? DISPATCH_MAX_IN_FLIGHT;
   const perEndpoint = Math.min(options.perEndpoint ?? DISPATCH_PER_ENDPOINT, maxInFlight);
   const maxRetries = Math.max(1, Math.floor(maxInFlight * DISPATCH_RETRY_SHARE));
@@ -169,7 +219,9 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
     inFlight++;
     busy.set(c.delivery.webhookId, (busy.get(c.delivery.webhookId) ?? 0) + 1);
     const active = !!c.webhook && (c.webhook.isActive || c.delivery.event === "business.data_erasure");
-    const p: Promise<void> = (active ? sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null))
+    const p: Promise<void> = (
+      active ? sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null)
+    )
       .catch((e: Error) => ({ ok: false, statusCode: null, durationMs: 0, error: e.message }))
       .then((result) => {
         done.push({ ...c, result });
@@ -207,7 +259,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         retriesWanted = false;
         const more = await exclusive(async () => {
           const room = Math.min(maxInFlight - inFlight, maxRetries - retriesInFlight);
-          if (room <= 0) return (retriesFull = true), false;
+          if (room <= 0) return ((retriesFull = true), false);
           const claimed = await claimRetries(db, room, busy, perEndpointRetries);
           retriesInFlight += claimed.length;
           for (const c of claimed) send(c);
@@ -234,7 +286,7 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
         wanted = false;
         const more = await exclusive(async () => {
           const room = maxInFlight - inFlight;
-          if (room <= 0) return (full = true), false;
+          if (room <= 0) return ((full = true), false);
           const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
           for (const c of claimed) send(c);
           // more may be waiting: the claim filled the room (look again now, and when records free
@@ -251,7 +303,14 @@ export async function startDispatcher(db: Database, env: Env, options: { maxInFl
       });
   }
 
-  const listener = options.listen === false ? null : await db.$client.listen(DELIVERIES_CHANNEL, () => wake(), () => wake());
+  const listener =
+    options.listen === false
+      ? null
+      : await db.$client.listen(
+          DELIVERIES_CHANNEL,
+          () => wake(),
+          () => wake(),
+        );
   const offLocal = onLocalWake(wake);
   const timer = setInterval(() => {
     wake();

@@ -15,11 +15,31 @@ export const DELIVERY_BATCH = 10;
 /** The channel a transaction that writes deliveries notifies; dispatchers listen on it. */
 export const DELIVERIES_CHANNEL = "webhook_deliveries";
 
-export function envelope(input: { id: string; event: string; timestamp: Date; webhookId: string; businessId: string; data: Record<string, unknown> }) {
-  return JSON.stringify({ id: input.id, event: input.event, timestamp: input.timestamp.toISOString(), webhookId: input.webhookId, businessId: input.businessId, data: input.data });
+export function envelope(input: {
+  id: string;
+  event: string;
+  timestamp: Date;
+  webhookId: string;
+  businessId: string;
+  data: Record<string, unknown>;
+}) {
+  return JSON.stringify({
+    id: input.id,
+    event: input.event,
+    timestamp: input.timestamp.toISOString(),
+    webhookId: input.webhookId,
+    businessId: input.businessId,
+    data: input.data,
+  });
 }
 
-export type FannedEvent = { id: string; type: string; businessId: string; data: Record<string, unknown>; createdAt: Date };
+export type FannedEvent = {
+  id: string;
+  type: string;
+  businessId: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};
 
 /**
  * The active registrations of active installations of the businesses `ids` (an SQL text[] expression),
@@ -31,23 +51,60 @@ export const targetsSelect = (ids: string) => `
   where w.business_id = any(${ids}) and w.is_active and i.status = 'ACTIVE'`;
 const TARGETS_SQL = targetsSelect("$1::text[]");
 
-export type Target = { id: string; businessId: string; appId: string; events: string[]; installationId: string; scopes: string[]; isTestInstall: boolean };
+export type Target = {
+  id: string;
+  businessId: string;
+  appId: string;
+  events: string[];
+  installationId: string;
+  scopes: string[];
+  isTestInstall: boolean;
+};
 
 /** The registrations events of these businesses may go to (read once; `deliveryRows` picks per event). */
 export function readTargets(db: Db, businessIds: string[]): Promise<Target[]> {
   return rawQuery<Target>(db, TARGETS_SQL, [businessIds]);
 }
 
-export type DeliveryRow = { id: string; eventId: string; event: string; webhookId: string; installationId: string; appId: string; businessId: string; isTestInstall: boolean; body: string };
+export type DeliveryRow = {
+  id: string;
+  eventId: string;
+  event: string;
+  webhookId: string;
+  installationId: string;
+  appId: string;
+  businessId: string;
+  isTestInstall: boolean;
+  body: string;
+};
 
 /** One delivery per event and subscribed registration whose installation holds the event's scope, with its body as it will be sent. */
 export function deliveryRows(events: FannedEvent[], targets: Target[]): DeliveryRow[] {
   return events.flatMap((event) =>
     targets
-      .filter((w) => w.businessId === event.businessId && w.events.includes(event.type) && eventAllowed(event.type, w.scopes))
+      .filter(
+        (w) => w.businessId === event.businessId && w.events.includes(event.type) && eventAllowed(event.type, w.scopes),
+      )
       .map((w) => {
         const id = newId("dlv");
-        return { id, eventId: event.id, event: event.type, webhookId: w.id, installationId: w.installationId, appId: w.appId, businessId: event.businessId, isTestInstall: w.isTestInstall, body: envelope({ id, event: event.type, timestamp: event.createdAt, webhookId: w.id, businessId: event.businessId, data: event.data }) };
+        return {
+          id,
+          eventId: event.id,
+          event: event.type,
+          webhookId: w.id,
+          installationId: w.installationId,
+          appId: w.appId,
+          businessId: event.businessId,
+          isTestInstall: w.isTestInstall,
+          body: envelope({
+            id,
+            event: event.type,
+            timestamp: event.createdAt,
+            webhookId: w.id,
+            businessId: event.businessId,
+            data: event.data,
+          }),
+        };
       }),
   );
 }
@@ -113,7 +170,18 @@ export function wakeDispatchers(db: Db) {
 
 export function deliveryParams(rows: DeliveryRow[], t: Date): unknown[] {
   const col = <K extends keyof DeliveryRow>(k: K) => rows.map((r) => r[k]);
-  return [col("id"), col("eventId"), col("event"), col("webhookId"), col("installationId"), col("appId"), col("businessId"), col("isTestInstall").map(String), col("body"), t.toISOString()];
+  return [
+    col("id"),
+    col("eventId"),
+    col("event"),
+    col("webhookId"),
+    col("installationId"),
+    col("appId"),
+    col("businessId"),
+    col("isTestInstall").map(String),
+    col("body"),
+    t.toISOString(),
+  ];
 }
 
 /**
@@ -132,7 +200,11 @@ export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): P
   const rows = deliveryRows(events, await readTargets(tx, [...new Set(events.map((e) => e.businessId))]));
   let written = 0;
   for (let i = 0; i < rows.length; i += 1000) {
-    const [result] = await rawQuery<{ written: number }>(tx, DELIVERIES_SQL, deliveryParams(rows.slice(i, i + 1000), t));
+    const [result] = await rawQuery<{ written: number }>(
+      tx,
+      DELIVERIES_SQL,
+      deliveryParams(rows.slice(i, i + 1000), t),
+    );
     written += result.written;
   }
   return written;

@@ -11,7 +11,15 @@ import dns from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
 
-export type OutboundResult = { ok: boolean; statusCode: number | null; durationMs: number; error?: string; bodyExcerpt?: string; body?: string; headers?: Record<string, string | string[] | undefined> };
+export type OutboundResult = {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error?: string;
+  bodyExcerpt?: string;
+  body?: string;
+  headers?: Record<string, string | string[] | undefined>;
+};
 
 /**
  * The IPv4 addresses an IPv6 address carries, by its range (ipaddr.js names them): IPv4-mapped
@@ -69,7 +77,13 @@ function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
   const key = `${protocol}:${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000, scheduling: "lifo" as const };
+    const options = {
+      keepAlive: true,
+      maxSockets: 64,
+      maxFreeSockets: 16,
+      timeout: 30_000,
+      scheduling: "lifo" as const,
+    };
     agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }
@@ -84,7 +98,8 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
   } catch {
     throw new OutboundRefused("invalid URL");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new OutboundRefused(`scheme ${url.protocol} is not allowed`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new OutboundRefused(`scheme ${url.protocol} is not allowed`);
   if (allowPrivate) return url;
   if (url.protocol !== "https:") throw new OutboundRefused("only https URLs may be called");
   if (url.username || url.password) throw new OutboundRefused("credentials in URLs are not allowed");
@@ -94,21 +109,49 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
   return url;
 }
 
-type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
 
-const guardedLookup = (resolve: Resolver) => (hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
-  resolve(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, "", 0);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad) return callback(Object.assign(new Error(`${hostname} resolves to ${bad.address}, which is not public`), { code: "EREFUSED_PRIVATE" }), "", 0);
-    if (options.all) return callback(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+const guardedLookup =
+  (resolve: Resolver) =>
+  (
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, "", 0);
+      const list = addresses as dns.LookupAddress[];
+      const bad = list.find((a) => !isPublicAddress(a.address));
+      if (bad)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to ${bad.address}, which is not public`), {
+            code: "EREFUSED_PRIVATE",
+          }),
+          "",
+          0,
+        );
+      if (options.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
 
 /** POSTs a body; never throws: failures come back with ok=false and an error. */
-export async function postOutbound(rawUrl: string, body: string, headers: Record<string, string>, options: { timeoutMs: number; allowPrivate: boolean; keepBody?: boolean; resolver?: Resolver; method?: "POST" | "GET" }): Promise<OutboundResult> {
+export async function postOutbound(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: {
+    timeoutMs: number;
+    allowPrivate: boolean;
+    keepBody?: boolean;
+    resolver?: Resolver;
+    method?: "POST" | "GET";
+  },
+): Promise<OutboundResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
@@ -130,8 +173,13 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
       url,
       {
         method: options.method ?? "POST",
-        headers: options.method === "GET" ? headers : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body).toString(), ...headers },
-        lookup: options.allowPrivate ? undefined : (guardedLookup(options.resolver ?? (dns.lookup as unknown as Resolver)) as unknown as typeof dns.lookup),
+        headers:
+          options.method === "GET"
+            ? headers
+            : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body).toString(), ...headers },
+        lookup: options.allowPrivate
+          ? undefined
+          : (guardedLookup(options.resolver ?? (dns.lookup as unknown as Resolver)) as unknown as typeof dns.lookup),
         // a custom resolver (tests) gets a connection of its own
         agent: options.resolver ? false : agentFor(url.protocol, options.allowPrivate),
       },
@@ -150,13 +198,19 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
             ok,
             statusCode: status,
             durationMs: elapsed(),
-            error: ok ? undefined : status >= 300 && status < 400 ? `redirect to ${res.headers.location ?? "?"} not followed` : `HTTP ${status}`,
+            error: ok
+              ? undefined
+              : status >= 300 && status < 400
+                ? `redirect to ${res.headers.location ?? "?"} not followed`
+                : `HTTP ${status}`,
             bodyExcerpt: text.slice(0, 1024),
             body: options.keepBody ? text : undefined,
             headers: res.headers,
           });
         });
-        res.on("error", (e) => finish({ ok: false, statusCode: res.statusCode ?? null, durationMs: elapsed(), error: e.message }));
+        res.on("error", (e) =>
+          finish({ ok: false, statusCode: res.statusCode ?? null, durationMs: elapsed(), error: e.message }),
+        );
       },
     );
     const timer = setTimeout(() => {
@@ -164,7 +218,12 @@ export async function postOutbound(rawUrl: string, body: string, headers: Record
     }, options.timeoutMs);
     req.on("error", (e: NodeJS.ErrnoException) => {
       const refused = e.code === "EREFUSED_PRIVATE";
-      finish({ ok: false, statusCode: null, durationMs: elapsed(), error: refused ? `refused: ${e.message}` : e.message });
+      finish({
+        ok: false,
+        statusCode: null,
+        durationMs: elapsed(),
+        error: refused ? `refused: ${e.message}` : e.message,
+      });
     });
     req.end(options.method === "GET" ? undefined : body);
   });

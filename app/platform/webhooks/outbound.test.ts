@@ -7,9 +7,21 @@ describe("the outbound address guard", () => {
     const receiver = await startReceiver();
     const port = new URL(receiver.url).port;
     const targets = [
-      `https://127.0.0.1:${port}/`, `https://localhost:${port}/`, `https://[::1]:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`,
-      `https://2130706433:${port}/`, "https://169.254.169.254/latest/meta-data", "https://10.0.0.1/", "https://192.168.1.1/", "https://172.16.0.1/",
-      "https://0.0.0.0/", "https://[fe80::1]/", "https://[fc00::1]/", "https://100.64.0.1/", `https://localhost.:${port}/`, `https://0x7f000001:${port}/`,
+      `https://127.0.0.1:${port}/`,
+      `https://localhost:${port}/`,
+      `https://[::1]:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `https://2130706433:${port}/`,
+      "https://169.254.169.254/latest/meta-data",
+      "https://10.0.0.1/",
+      "https://192.168.1.1/",
+      "https://172.16.0.1/",
+      "https://0.0.0.0/",
+      "https://[fe80::1]/",
+      "https://[fc00::1]/",
+      "https://100.64.0.1/",
+      `https://localhost.:${port}/`,
+      `https://0x7f000001:${port}/`,
     ];
     for (const url of targets) {
       const result = await postOutbound(url, "{}", {}, { timeoutMs: 2000, allowPrivate: false });
@@ -21,8 +33,14 @@ describe("the outbound address guard", () => {
 
   it("refuses a name that resolves to loopback at connect time", async () => {
     // a DNS server that answers a public-looking name with 127.0.0.1 (as in DNS rebinding)
-    const rebinding = (_host: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "127.0.0.1", family: 4 }]);
-    const result = await postOutbound("https://rebind.example.com/", "{}", {}, { timeoutMs: 2000, allowPrivate: false, resolver: rebinding });
+    const rebinding = (_host: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) =>
+      cb(null, [{ address: "127.0.0.1", family: 4 }]);
+    const result = await postOutbound(
+      "https://rebind.example.com/",
+      "{}",
+      {},
+      { timeoutMs: 2000, allowPrivate: false, resolver: rebinding },
+    );
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/refused: .*(resolves to|not public)/);
   });
@@ -125,7 +143,14 @@ describe("the outbound address guard", () => {
     });
 
   it("lets public unicast through, also when an IPv6 form carries a public IPv4 address", () => {
-    for (const url of ["https://8.8.8.8/", "https://[2606:4700::1111]/", "https://[2002:808:808::1]/", "https://[64:ff9b::808:808]/", "https://[::ffff:8.8.8.8]/", "https://hooks.example.com/x"])
+    for (const url of [
+      "https://8.8.8.8/",
+      "https://[2606:4700::1111]/",
+      "https://[2002:808:808::1]/",
+      "https://[64:ff9b::808:808]/",
+      "https://[::ffff:8.8.8.8]/",
+      "https://hooks.example.com/x",
+    ])
       expect(checkUrl(url, false).href, url).toBe(new URL(url).href);
   });
 
@@ -149,17 +174,52 @@ describe("the outbound address guard", () => {
     });
 
   it("refuses a name whose resolver answers with any non-public address, in any form", async () => {
-    for (const address of ["10.0.0.5", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe", "fd00:ec2::254", "::1", "169.254.169.254", "2002:7f00:1::", "2001:0:4136:e378:8000:63bf:80ff:fffe"]) {
+    for (const address of [
+      "10.0.0.5",
+      "::ffff:127.0.0.1",
+      "64:ff9b::a9fe:a9fe",
+      "fd00:ec2::254",
+      "::1",
+      "169.254.169.254",
+      "2002:7f00:1::",
+      "2001:0:4136:e378:8000:63bf:80ff:fffe",
+    ]) {
       const family = address.includes(":") ? 6 : 4;
-      const resolver = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: "93.184.216.34", family: 4 }, { address, family }]);
-      const result = await postOutbound("https://mixed.example.com/", "{}", {}, { timeoutMs: 2000, allowPrivate: false, resolver });
+      const resolver = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) =>
+        cb(null, [
+          { address: "93.184.216.34", family: 4 },
+          { address, family },
+        ]);
+      const result = await postOutbound(
+        "https://mixed.example.com/",
+        "{}",
+        {},
+        { timeoutMs: 2000, allowPrivate: false, resolver },
+      );
       expect(result.ok, address).toBe(false);
       expect(result.error, address).toMatch(/resolves to .* which is not public/);
     }
   });
 
   it("knows public from private addresses", () => {
-    for (const ip of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "93.184.216.34"]) expect(isPublicAddress(ip), ip).toBe(true);
-    for (const ip of ["127.0.0.1", "10.1.2.3", "::1", "::ffff:10.0.0.1", "::ffff:7f00:1", "64:ff9b::7f00:1", "169.254.1.1", "224.0.0.1", "not-an-ip", "0x7f000001", "127.1", "2002:7f00:1::", "::ffff:0:7f00:1", "64:ff9b:1::7f00:1"]) expect(isPublicAddress(ip), ip).toBe(false);
+    for (const ip of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "93.184.216.34"])
+      expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "::1",
+      "::ffff:10.0.0.1",
+      "::ffff:7f00:1",
+      "64:ff9b::7f00:1",
+      "169.254.1.1",
+      "224.0.0.1",
+      "not-an-ip",
+      "0x7f000001",
+      "127.1",
+      "2002:7f00:1::",
+      "::ffff:0:7f00:1",
+      "64:ff9b:1::7f00:1",
+    ])
+      expect(isPublicAddress(ip), ip).toBe(false);
   });
 });

@@ -17,7 +17,10 @@ import type { AppCaller } from "../installs/installs.server";
 import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
 
-const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]];
+const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [
+  string,
+  ...string[],
+];
 
 /** An absolute http(s) URL (https only in production: `productionUrl`, which needs the settings). */
 const webhookUrl = z
@@ -33,7 +36,9 @@ export const WebhookEventName = z.enum(subscribable, { error: (issue) => `unknow
 const eventList = z.array(WebhookEventName).min(1, "must name at least one event").max(50);
 
 /** The bodies of POST /webhooks and PATCH /webhooks/<id>, declared by their route modules (decision 025). */
-export const WebhookCreate = z.object({ url: webhookUrl, events: eventList, description: z.string().trim().max(500).optional() }).meta({ id: "WebhookCreate" });
+export const WebhookCreate = z
+  .object({ url: webhookUrl, events: eventList, description: z.string().trim().max(500).optional() })
+  .meta({ id: "WebhookCreate" });
 export const WebhookUpdate = z
   .object({
     url: webhookUrl.optional(),
@@ -58,18 +63,36 @@ function checkEvents(caller: AppCaller, events: string[]) {
   const forbidden = events.filter((e) => !eventAllowed(e, caller.installation.scopes));
   if (forbidden.length) {
     const scopes = [...new Set(forbidden.map((e) => EVENTS[e as keyof typeof EVENTS]))];
-    throw new ApiError(403, `events ${forbidden.join(", ")} need the ${scopes.join(", ")} scope, which the installation has not been granted`);
+    throw new ApiError(
+      403,
+      `events ${forbidden.join(", ")} need the ${scopes.join(", ")} scope, which the installation has not been granted`,
+    );
   }
 }
 
 export function serializeWebhook(w: Webhook) {
-  return { id: w.id, url: w.url, events: w.events, isActive: w.isActive, description: w.description, disabledReason: w.disabledReason, createdAt: w.createdAt.toISOString() };
+  return {
+    id: w.id,
+    url: w.url,
+    events: w.events,
+    isActive: w.isActive,
+    description: w.description,
+    disabledReason: w.disabledReason,
+    createdAt: w.createdAt.toISOString(),
+  };
 }
 
 export function serializeDelivery(d: WebhookDelivery) {
   return {
-    id: d.id, eventId: d.eventId, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode, lastDurationMs: d.lastDurationMs,
-    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null, createdAt: d.createdAt.toISOString(),
+    id: d.id,
+    eventId: d.eventId,
+    event: d.event,
+    status: d.status,
+    attempts: d.attempts,
+    lastStatusCode: d.lastStatusCode,
+    lastDurationMs: d.lastDurationMs,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
   };
 }
 
@@ -82,8 +105,16 @@ export async function createRegistration(db: Db, env: Env, caller: AppCaller, in
   const [row] = await db
     .insert(webhooks)
     .values({
-      id: newId("wh"), installationId: caller.installation.id, appId: caller.app.id, businessId: caller.business.id, url: input.url, events: input.events,
-      secretEnc: encrypt(secret, env.encryptionKey), description: input.description ?? "", createdAt: t, updatedAt: t,
+      id: newId("wh"),
+      installationId: caller.installation.id,
+      appId: caller.app.id,
+      businessId: caller.business.id,
+      url: input.url,
+      events: input.events,
+      secretEnc: encrypt(secret, env.encryptionKey),
+      description: input.description ?? "",
+      createdAt: t,
+      updatedAt: t,
     })
     .returning();
   const { disabledReason: _d, ...rest } = serializeWebhook(row);
@@ -91,7 +122,10 @@ export async function createRegistration(db: Db, env: Env, caller: AppCaller, in
 }
 
 export async function getRegistration(db: Db, caller: AppCaller, id: string): Promise<Webhook> {
-  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.installationId, caller.installation.id)));
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.installationId, caller.installation.id)));
   if (!row) throw new ApiError(404, "Webhook not found");
   return row;
 }
@@ -99,7 +133,13 @@ export async function getRegistration(db: Db, caller: AppCaller, id: string): Pr
 export async function listRegistrations(db: Db, caller: AppCaller, page: { limit: number; offset: number }) {
   const where = eq(webhooks.installationId, caller.installation.id);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(webhooks)
+      .where(where)
+      .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(webhooks).where(where),
   ]);
   return { rows, total };
@@ -127,15 +167,29 @@ export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id
 export async function deleteRegistration(db: Db, caller: AppCaller, id: string) {
   const existing = await getRegistration(db, caller, id);
   if (existing.isInstallDefault)
-    throw new ApiError(409, "This is the app's install registration: it receives business.data_erasure. Deactivate it with isActive: false instead");
+    throw new ApiError(
+      409,
+      "This is the app's install registration: it receives business.data_erasure. Deactivate it with isActive: false instead",
+    );
   await db.delete(webhooks).where(eq(webhooks.id, id));
 }
 
-export async function listDeliveries(db: Db, caller: AppCaller, webhookId: string, page: { limit: number; offset: number }) {
+export async function listDeliveries(
+  db: Db,
+  caller: AppCaller,
+  webhookId: string,
+  page: { limit: number; offset: number },
+) {
   await getRegistration(db, caller, webhookId);
   const where = eq(webhookDeliveries.webhookId, webhookId);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(webhookDeliveries).where(where),
   ]);
   return { rows, total };
@@ -144,7 +198,10 @@ export async function listDeliveries(db: Db, caller: AppCaller, webhookId: strin
 /** A new attempt of a delivery, with the same X-Service-Event-Id. */
 export async function redeliver(db: Database, caller: AppCaller, webhookId: string, deliveryId: string) {
   await getRegistration(db, caller, webhookId);
-  const [delivery] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
+  const [delivery] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
   if (!delivery) throw new ApiError(404, "Delivery not found");
   await addJob(db, "webhook__deliver", { deliveryId, manual: true });
   return { id: delivery.id, status: "QUEUED" };

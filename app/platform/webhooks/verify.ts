@@ -9,14 +9,19 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type VerifyResult = { ok: true } | { ok: false; reason: "missing_headers" | "bad_signature" | "stale_timestamp" };
+export type VerifyResult =
+  { ok: true } | { ok: false; reason: "missing_headers" | "bad_signature" | "stale_timestamp" };
 
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 function header(headers: Headers, name: string): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === "function") return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (headers as { get?: unknown }).get === "function")
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
-  const value = record[name] ?? record[name.toLowerCase()] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  const value =
+    record[name] ??
+    record[name.toLowerCase()] ??
+    Object.entries(record).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -35,13 +40,20 @@ export function verifyWebhookDetailed(
   if (!signature || !timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: "missing_headers" };
   const expected = Buffer.from(signWebhook(secret, timestamp, rawBody));
   const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: "bad_signature" };
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: "bad_signature" };
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) return { ok: false, reason: "stale_timestamp" };
+  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300))
+    return { ok: false, reason: "stale_timestamp" };
   return { ok: true };
 }
 
 /** true when the delivery is authentic and fresh. */
-export function verifyWebhook(rawBody: string | Buffer, headers: Headers, secret: string, options: { toleranceSeconds?: number; nowSeconds?: number } = {}): boolean {
+export function verifyWebhook(
+  rawBody: string | Buffer,
+  headers: Headers,
+  secret: string,
+  options: { toleranceSeconds?: number; nowSeconds?: number } = {},
+): boolean {
   return verifyWebhookDetailed(rawBody, headers, secret, options).ok;
 }

@@ -18,29 +18,64 @@ type Dev = Awaited<ReturnType<typeof p.register>>;
 let current: Dev = dev;
 
 /** Installs a fresh app on a fresh developer's sandbox (each has 30 demo orders to move). */
-async function install(receiverUrl: string, scopes = ["read_orders", "write_orders", "read_products"], events = ["order.created", "order.status_changed"], developer?: Dev): Promise<Install> {
+async function install(
+  receiverUrl: string,
+  scopes = ["read_orders", "write_orders", "read_products"],
+  events = ["order.created", "order.status_changed"],
+  developer?: Dev,
+): Promise<Install> {
   developer ??= current = await p.register("DEVELOPER");
-  const app = await p.request("POST", "/developer/apps", { token: developer.token, body: appBody({ scopes, webhookUrl: receiverUrl + "/hooks", webhookEvents: events }) });
+  const app = await p.request("POST", "/developer/apps", {
+    token: developer.token,
+    body: appBody({ scopes, webhookUrl: receiverUrl + "/hooks", webhookEvents: events }),
+  });
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: developer.token });
   const list = await p.request("GET", "/webhooks", { token: inst.json.accessToken });
-  return { token: inst.json.accessToken, secret: inst.json.webhookSecret, appId: app.json.id, installationId: inst.json.installationId, webhookId: list.json.data[0].id };
+  return {
+    token: inst.json.accessToken,
+    secret: inst.json.webhookSecret,
+    appId: app.json.id,
+    installationId: inst.json.installationId,
+    webhookId: list.json.data[0].id,
+  };
 }
 
 /** A guest order: order.created, as often as a test needs. */
 async function placeOrder(app: Install) {
-  const [prod] = await p.db.execute<{ id: string }>(sql`select id from products where business_id = ${current.businessId} and stock is null and is_available limit 1`);
-  const res = await p.request("POST", "/app-api/orders", { token: app.token, body: { customer: { name: "Al", phone: "555" }, items: [{ productId: prod.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CARD" } });
+  const [prod] = await p.db.execute<{ id: string }>(
+    sql`select id from products where business_id = ${current.businessId} and stock is null and is_available limit 1`,
+  );
+  const res = await p.request("POST", "/app-api/orders", {
+    token: app.token,
+    body: {
+      customer: { name: "Al", phone: "555" },
+      items: [{ productId: prod.id, quantity: 1 }],
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CARD",
+    },
+  });
   expect(res.status).toBe(201);
   return res.json;
 }
 
 async function pendingOrder(businessId: string) {
-  const [o] = await p.db.execute<{ id: string }>(sql`select id from orders where business_id = ${businessId} and status = 'PENDING' order by created_at desc limit 1`);
+  const [o] = await p.db.execute<{ id: string }>(
+    sql`select id from orders where business_id = ${businessId} and status = 'PENDING' order by created_at desc limit 1`,
+  );
   return o.id;
 }
 
 async function deliveriesOf(webhookId: string) {
-  const rows = await p.db.execute<{ id: string; status: string; attempts: number; next_attempt_at: string | null; body: string; event: string }>(sql`select id, status, attempts, next_attempt_at, body, event from webhook_deliveries where webhook_id = ${webhookId} order by created_at`);
+  const rows = await p.db.execute<{
+    id: string;
+    status: string;
+    attempts: number;
+    next_attempt_at: string | null;
+    body: string;
+    event: string;
+  }>(
+    sql`select id, status, attempts, next_attempt_at, body, event from webhook_deliveries where webhook_id = ${webhookId} order by created_at`,
+  );
   return rows.map((r) => ({ ...r, next_attempt_at: r.next_attempt_at ? new Date(r.next_attempt_at) : null }));
 }
 
@@ -64,7 +99,11 @@ describe("signed deliveries", () => {
     expect(got.headers["x-webhook-signature"]).toBe(expected);
     expect(verifyWebhook(got.raw, got.headers, app.secret)).toBe(true);
     expect(got.json).toEqual({
-      id: got.headers["x-service-event-id"], event: "order.status_changed", timestamp: expect.any(String), webhookId: app.webhookId, businessId: current.businessId,
+      id: got.headers["x-service-event-id"],
+      event: "order.status_changed",
+      timestamp: expect.any(String),
+      webhookId: app.webhookId,
+      businessId: current.businessId,
       data: { orderId, orderNumber: expect.any(String), previousStatus: "PENDING", status: "CONFIRMED" },
     });
     const log = await eventually(async () => {
@@ -72,17 +111,42 @@ describe("signed deliveries", () => {
       expect(res.json.data[0].status).toBe("SUCCEEDED");
       return res;
     });
-    expect(log.json.data[0]).toMatchObject({ id: got.headers["x-service-event-id"], event: "order.status_changed", attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
+    expect(log.json.data[0]).toMatchObject({
+      id: got.headers["x-service-event-id"],
+      event: "order.status_changed",
+      attempts: 1,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
   });
 
   it("delivers order.created with the spec's data fields", async () => {
     const receiver = await startReceiver({ status: 204 });
     const app = await install(receiver.url);
-    const [prod] = await p.db.execute<{ id: string }>(sql`select id from products where business_id = ${current.businessId} and stock is null and is_available limit 1`);
-    const res = await p.request("POST", "/app-api/orders", { token: app.token, body: { customer: { name: "Al", phone: "555" }, items: [{ productId: prod.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CARD" } });
+    const [prod] = await p.db.execute<{ id: string }>(
+      sql`select id from products where business_id = ${current.businessId} and stock is null and is_available limit 1`,
+    );
+    const res = await p.request("POST", "/app-api/orders", {
+      token: app.token,
+      body: {
+        customer: { name: "Al", phone: "555" },
+        items: [{ productId: prod.id, quantity: 1 }],
+        deliveryMethod: "PICKUP",
+        paymentMethod: "CARD",
+      },
+    });
     expect(res.status).toBe(201);
     await receiver.waitFor(1);
-    expect(receiver.received[0].json.data).toEqual({ orderId: res.json.id, orderNumber: res.json.orderNumber, amount: res.json.amount, deliveryFee: 0, deliveryMethod: "PICKUP", paymentMethod: "CARD", isGuest: true, createdAt: res.json.createdAt });
+    expect(receiver.received[0].json.data).toEqual({
+      orderId: res.json.id,
+      orderNumber: res.json.orderNumber,
+      amount: res.json.amount,
+      deliveryFee: 0,
+      deliveryMethod: "PICKUP",
+      paymentMethod: "CARD",
+      isGuest: true,
+      createdAt: res.json.createdAt,
+    });
   });
 });
 
@@ -90,14 +154,19 @@ describe("retries", () => {
   it("retries a 500 after 30 s with the same event id and the same bytes, then succeeds", async () => {
     const receiver = await startReceiver((_r, n) => ({ status: n === 1 ? 500 : 200 }));
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "CANCELLED" } });
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "CANCELLED" },
+    });
     await receiver.waitFor(1);
     const [d] = await eventually(async () => {
       const rows = await deliveriesOf(app.webhookId);
       expect(rows[0].status).toBe("RETRYING");
       return rows;
     });
-    const [attempt] = await p.db.execute<{ created_at: string; status_code: number }>(sql`select created_at, status_code from webhook_attempts where delivery_id = ${d.id}`);
+    const [attempt] = await p.db.execute<{ created_at: string; status_code: number }>(
+      sql`select created_at, status_code from webhook_attempts where delivery_id = ${d.id}`,
+    );
     expect(attempt.status_code).toBe(500);
     expect(d.next_attempt_at!.getTime() - new Date(attempt.created_at).getTime()).toBe(30_000);
     // not sent before it is due (the dispatcher claims retries by the row's due time, decision 024)
@@ -109,13 +178,18 @@ describe("retries", () => {
     const [first, second] = receiver.received;
     expect(second.headers["x-service-event-id"]).toBe(first.headers["x-service-event-id"]);
     expect(second.raw).toBe(first.raw);
-    await eventually(async () => expect((await deliveriesOf(app.webhookId))[0]).toMatchObject({ status: "SUCCEEDED", attempts: 2 }));
+    await eventually(async () =>
+      expect((await deliveriesOf(app.webhookId))[0]).toMatchObject({ status: "SUCCEEDED", attempts: 2 }),
+    );
   });
 
   it("follows the schedule 30 s, 2 min, 8 min, 32 min, 2 h, then FAILED (6 attempts)", async () => {
     const receiver = await startReceiver({ status: 503 });
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "CONFIRMED" } });
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "CONFIRMED" },
+    });
     await receiver.waitFor(1);
     for (let attempt = 1; attempt <= 6; attempt++) {
       const d = await eventually(async () => {
@@ -123,11 +197,15 @@ describe("retries", () => {
         expect(row.attempts).toBe(attempt);
         return row;
       });
-      const [lastRow] = await p.db.execute<{ created_at: string }>(sql`select created_at from webhook_attempts where delivery_id = ${d.id} order by attempt_no desc limit 1`);
+      const [lastRow] = await p.db.execute<{ created_at: string }>(
+        sql`select created_at from webhook_attempts where delivery_id = ${d.id} order by attempt_no desc limit 1`,
+      );
       const last = { created_at: new Date(lastRow.created_at) };
       if (attempt < 6) {
         expect(d.status).toBe("RETRYING");
-        expect(d.next_attempt_at!.getTime() - last.created_at.getTime(), `delay after attempt ${attempt}`).toBe(RETRY_DELAYS_MS[attempt - 1]);
+        expect(d.next_attempt_at!.getTime() - last.created_at.getTime(), `delay after attempt ${attempt}`).toBe(
+          RETRY_DELAYS_MS[attempt - 1],
+        );
         await makeDue(p.db, "webhook__deliver");
       } else {
         expect(d.status).toBe("FAILED");
@@ -142,13 +220,18 @@ describe("retries", () => {
     const target = await startReceiver({ status: 200 });
     const receiver = await startReceiver({ status: 302, headers: { Location: target.url + "/elsewhere" } });
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "CONFIRMED" } });
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "CONFIRMED" },
+    });
     const [d] = await eventually(async () => {
       const rows = await deliveriesOf(app.webhookId);
       expect(rows[0].status).toBe("RETRYING");
       return rows;
     });
-    const [attempt] = await p.db.execute<{ status_code: number; error: string }>(sql`select status_code, error from webhook_attempts where delivery_id = ${d.id}`);
+    const [attempt] = await p.db.execute<{ status_code: number; error: string }>(
+      sql`select status_code, error from webhook_attempts where delivery_id = ${d.id}`,
+    );
     expect(attempt.status_code).toBe(302);
     expect(attempt.error).toMatch(/redirect/);
     expect(target.received).toHaveLength(0);
@@ -157,13 +240,18 @@ describe("retries", () => {
   it("gives up on a receiver that hangs past 10 seconds", async () => {
     const receiver = await startReceiver({ status: 200, delayMs: 12_000 });
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "CONFIRMED" } });
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "CONFIRMED" },
+    });
     const [d] = await eventually(async () => {
       const rows = await deliveriesOf(app.webhookId);
       expect(rows[0].status).toBe("RETRYING");
       return rows;
     }, 20_000);
-    const [attempt] = await p.db.execute<{ status_code: number | null; error: string; duration_ms: number }>(sql`select status_code, error, duration_ms from webhook_attempts where delivery_id = ${d.id}`);
+    const [attempt] = await p.db.execute<{ status_code: number | null; error: string; duration_ms: number }>(
+      sql`select status_code, error, duration_ms from webhook_attempts where delivery_id = ${d.id}`,
+    );
     expect(attempt.status_code).toBeNull();
     expect(attempt.error).toMatch(/no answer within 10000 ms/);
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(10_000);
@@ -200,9 +288,14 @@ describe("auto-disable", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received.length).toBe(before);
 
-    const reactivated = await p.request("PATCH", `/webhooks/${app.webhookId}`, { token: app.token, body: { isActive: true } });
+    const reactivated = await p.request("PATCH", `/webhooks/${app.webhookId}`, {
+      token: app.token,
+      body: { isActive: true },
+    });
     expect(reactivated.json).toMatchObject({ isActive: true, disabledReason: null });
-    const [row] = await p.db.execute<{ consecutive_failures: number }>(sql`select consecutive_failures from webhooks where id = ${app.webhookId}`);
+    const [row] = await p.db.execute<{ consecutive_failures: number }>(
+      sql`select consecutive_failures from webhooks where id = ${app.webhookId}`,
+    );
     expect(row.consecutive_failures).toBe(0);
   }, 60_000);
 });
@@ -213,14 +306,23 @@ describe("what is not delivered", () => {
     const app = await install(receiver.url);
     await expect(
       p.db.transaction(async (tx) => {
-        await emitEvent(tx, { businessId: current.businessId, type: "order.status_changed", data: { orderId: "ord_rolled_back" } });
+        await emitEvent(tx, {
+          businessId: current.businessId,
+          type: "order.status_changed",
+          data: { orderId: "ord_rolled_back" },
+        });
         throw new Error("the change failed");
       }),
     ).rejects.toThrow("the change failed");
-    const [ev] = await p.db.execute<{ n: number }>(sql`select count(*)::int as n from platform_events where data->>'orderId' = 'ord_rolled_back'`);
+    const [ev] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from platform_events where data->>'orderId' = 'ord_rolled_back'`,
+    );
     expect(ev.n).toBe(0);
     // a refused order change neither
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "DELIVERED" } });
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "DELIVERED" },
+    });
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received).toHaveLength(0);
   });
@@ -229,14 +331,24 @@ describe("what is not delivered", () => {
     const receiver = await startReceiver({ status: 200 });
     const app = await install(receiver.url, ["read_orders", "write_orders"], ["order.status_changed"]);
     // even if the registration names it, review.created needs read_reviews
-    await p.db.execute(sql`update webhooks set events = array['order.status_changed','review.created'] where id = ${app.webhookId}`);
-    await p.db.transaction((tx) => emitEvent(tx, { businessId: current.businessId, type: "review.created", data: { id: "rev_x" } }));
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "CONFIRMED" } });
+    await p.db.execute(
+      sql`update webhooks set events = array['order.status_changed','review.created'] where id = ${app.webhookId}`,
+    );
+    await p.db.transaction((tx) =>
+      emitEvent(tx, { businessId: current.businessId, type: "review.created", data: { id: "rev_x" } }),
+    );
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "CONFIRMED" },
+    });
     await receiver.waitFor(1);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.map((r) => r.json.event)).toEqual(["order.status_changed"]);
     // and it cannot subscribe to it
-    const refused = await p.request("POST", "/webhooks", { token: app.token, body: { url: receiver.url, events: ["review.created"] } });
+    const refused = await p.request("POST", "/webhooks", {
+      token: app.token,
+      body: { url: receiver.url, events: ["review.created"] },
+    });
     expect(refused.status).toBe(403);
     expect(refused.json.message).toContain("read_reviews");
   });
@@ -248,8 +360,12 @@ describe("data erasure", () => {
     const app = await install(receiver.url);
     const un = await p.request("POST", `/developer/apps/${app.appId}/test-uninstall`, { token: current.token });
     expect(un.status).toBe(200);
-    const [job] = (await jobsOf(p.db, "installation__erasure")).filter((j) => j.key === `erasure:${app.installationId}`);
-    const [row] = await p.db.execute<{ uninstalled_at: string }>(sql`select uninstalled_at from installations where id = ${app.installationId}`);
+    const [job] = (await jobsOf(p.db, "installation__erasure")).filter(
+      (j) => j.key === `erasure:${app.installationId}`,
+    );
+    const [row] = await p.db.execute<{ uninstalled_at: string }>(
+      sql`select uninstalled_at from installations where id = ${app.installationId}`,
+    );
     const inst = { uninstalled_at: new Date(row.uninstalled_at) };
     expect(job.runAt.getTime() - inst.uninstalled_at.getTime()).toBe(48 * 3600 * 1000);
     await new Promise((r) => setTimeout(r, 1000));
@@ -261,9 +377,15 @@ describe("data erasure", () => {
     expect(got.headers["x-webhook-event"]).toBe("business.data_erasure");
     expect(got.headers["x-webhook-id"]).toBe(app.webhookId);
     expect(verifyWebhook(got.raw, got.headers, app.secret)).toBe(true);
-    expect(got.json.data).toEqual({ appId: app.appId, businessId: current.businessId, uninstalledAt: inst.uninstalled_at.toISOString() });
+    expect(got.json.data).toEqual({
+      appId: app.appId,
+      businessId: current.businessId,
+      uninstalledAt: inst.uninstalled_at.toISOString(),
+    });
     await eventually(async () => {
-      const [row] = await p.db.execute<{ erasure_delivered_at: Date | null }>(sql`select erasure_delivered_at from installations where id = ${app.installationId}`);
+      const [row] = await p.db.execute<{ erasure_delivered_at: Date | null }>(
+        sql`select erasure_delivered_at from installations where id = ${app.installationId}`,
+      );
       expect(row.erasure_delivered_at).not.toBeNull();
     });
   });
@@ -274,7 +396,9 @@ describe("data erasure", () => {
     await p.request("POST", `/developer/apps/${app.appId}/test-uninstall`, { token: current.token });
     const again = await p.request("POST", `/developer/apps/${app.appId}/test-install`, { token: current.token });
     expect(again.status).toBe(201);
-    expect((await jobsOf(p.db, "installation__erasure")).filter((j) => j.key === `erasure:${app.installationId}`)).toHaveLength(0);
+    expect(
+      (await jobsOf(p.db, "installation__erasure")).filter((j) => j.key === `erasure:${app.installationId}`),
+    ).toHaveLength(0);
     await makeDue(p.db, "installation__erasure");
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received.filter((r) => r.json?.event === "business.data_erasure")).toHaveLength(0);
@@ -286,9 +410,20 @@ describe("the /webhooks endpoints", () => {
   it("create, list, read, change, test, redeliver and delete; another installation's ids are 404", async () => {
     const receiver = await startReceiver({ status: 200 });
     const app = await install(receiver.url);
-    const created = await p.request("POST", "/webhooks", { token: app.token, body: { url: receiver.url + "/own", events: ["order.status_changed"], description: "mine" } });
+    const created = await p.request("POST", "/webhooks", {
+      token: app.token,
+      body: { url: receiver.url + "/own", events: ["order.status_changed"], description: "mine" },
+    });
     expect(created.status).toBe(201);
-    expect(created.json).toEqual({ id: expect.stringMatching(/^wh_/), url: receiver.url + "/own", secret: expect.stringMatching(/^whsec_test_/), events: ["order.status_changed"], isActive: true, createdAt: expect.any(String), description: "mine" });
+    expect(created.json).toEqual({
+      id: expect.stringMatching(/^wh_/),
+      url: receiver.url + "/own",
+      secret: expect.stringMatching(/^whsec_test_/),
+      events: ["order.status_changed"],
+      isActive: true,
+      createdAt: expect.any(String),
+      description: "mine",
+    });
     expect(created.json.secret).not.toBe(app.secret);
     expect(created.headers.get("x-ratelimit-limit")).toBe("60");
 
@@ -297,7 +432,10 @@ describe("the /webhooks endpoints", () => {
       [{ url: "javascript:alert(1)", events: ["order.created"] }, 400],
       [{ url: receiver.url, events: [] }, 400],
       [{ url: receiver.url, events: ["review.created"] }, 403],
-    ] as const) expect((await p.request("POST", "/webhooks", { token: app.token, body })).status, JSON.stringify(body)).toBe(status);
+    ] as const)
+      expect((await p.request("POST", "/webhooks", { token: app.token, body })).status, JSON.stringify(body)).toBe(
+        status,
+      );
 
     const list = await p.request("GET", "/webhooks", { token: app.token });
     expect(list.json.total).toBe(2);
@@ -306,7 +444,10 @@ describe("the /webhooks endpoints", () => {
     expect(one.json).toMatchObject({ id: created.json.id, disabledReason: null });
 
     // each delivery is signed with its own registration's secret
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, { token: app.token, body: { status: "CONFIRMED" } });
+    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+      token: app.token,
+      body: { status: "CONFIRMED" },
+    });
     await receiver.waitFor(2);
     const own = receiver.received.find((r) => r.path === "/own")!;
     const install_ = receiver.received.find((r) => r.path === "/hooks")!;
@@ -322,21 +463,32 @@ describe("the /webhooks endpoints", () => {
       return res;
     });
     const deliveryId = deliveries.json.data[0].id;
-    const re = await p.request("POST", `/webhooks/${created.json.id}/deliveries/${deliveryId}/redeliver`, { token: app.token });
+    const re = await p.request("POST", `/webhooks/${created.json.id}/deliveries/${deliveryId}/redeliver`, {
+      token: app.token,
+    });
     expect(re.status).toBe(202);
     await receiver.waitFor(3);
     const again = receiver.received[2];
     expect(again.headers["x-service-event-id"]).toBe(deliveryId);
     expect(again.raw).toBe(own.raw);
 
-    const patched = await p.request("PATCH", `/webhooks/${created.json.id}`, { token: app.token, body: { isActive: false, description: "paused" } });
+    const patched = await p.request("PATCH", `/webhooks/${created.json.id}`, {
+      token: app.token,
+      body: { isActive: false, description: "paused" },
+    });
     expect(patched.json).toMatchObject({ isActive: false, description: "paused" });
-    expect((await p.request("PATCH", `/webhooks/${created.json.id}`, { token: app.token, body: { secret: "x" } })).status).toBe(400);
+    expect(
+      (await p.request("PATCH", `/webhooks/${created.json.id}`, { token: app.token, body: { secret: "x" } })).status,
+    ).toBe(400);
     const test = await p.request("POST", `/webhooks/${created.json.id}/test`, { token: app.token });
     expect(test.status).toBe(200);
     expect(test.json).toEqual({ success: true, statusCode: 200, durationMs: expect.any(Number) });
     const testDelivery = receiver.received.at(-1)!;
-    expect(testDelivery.json).toMatchObject({ event: "webhook.test", webhookId: created.json.id, data: { message: expect.any(String), webhookId: created.json.id } });
+    expect(testDelivery.json).toMatchObject({
+      event: "webhook.test",
+      webhookId: created.json.id,
+      data: { message: expect.any(String), webhookId: created.json.id },
+    });
     expect(verifyWebhook(testDelivery.raw, testDelivery.headers, created.json.secret)).toBe(true);
 
     receiver.set({ status: 500 });
@@ -347,13 +499,22 @@ describe("the /webhooks endpoints", () => {
     const owner = current;
     const stranger = await install(receiver.url, ["read_orders"], [], owner);
     for (const [method, path] of [
-      ["GET", `/webhooks/${created.json.id}`], ["PATCH", `/webhooks/${created.json.id}`], ["DELETE", `/webhooks/${created.json.id}`],
-      ["GET", `/webhooks/${created.json.id}/deliveries`], ["POST", `/webhooks/${created.json.id}/deliveries/${deliveryId}/redeliver`], ["POST", `/webhooks/${created.json.id}/test`],
+      ["GET", `/webhooks/${created.json.id}`],
+      ["PATCH", `/webhooks/${created.json.id}`],
+      ["DELETE", `/webhooks/${created.json.id}`],
+      ["GET", `/webhooks/${created.json.id}/deliveries`],
+      ["POST", `/webhooks/${created.json.id}/deliveries/${deliveryId}/redeliver`],
+      ["POST", `/webhooks/${created.json.id}/test`],
     ] as const) {
-      const res = await p.request(method, path, { token: stranger.token, body: method === "PATCH" ? { description: "x" } : undefined });
+      const res = await p.request(method, path, {
+        token: stranger.token,
+        body: method === "PATCH" ? { description: "x" } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    expect((await p.request("GET", `/webhooks/${created.json.id}`, { token: app.token })).json.description).toBe("paused");
+    expect((await p.request("GET", `/webhooks/${created.json.id}`, { token: app.token })).json.description).toBe(
+      "paused",
+    );
 
     expect((await p.request("DELETE", `/webhooks/${app.webhookId}`, { token: app.token })).status).toBe(409);
     const del = await p.request("DELETE", `/webhooks/${created.json.id}`, { token: app.token });

@@ -2,7 +2,14 @@
  * Framework adapters that keep the raw body (a signature is over the exact bytes received).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { verifyHookCall, verifyWebhook, WebhookVerificationError, type HookCallEnvelope, type VerifyOptions, type WebhookEnvelope } from "./webhooks.ts";
+import {
+  verifyHookCall,
+  verifyWebhook,
+  WebhookVerificationError,
+  type HookCallEnvelope,
+  type VerifyOptions,
+  type WebhookEnvelope,
+} from "./webhooks.ts";
 
 const MAX_BODY = 1024 * 1024;
 
@@ -45,7 +52,11 @@ function secretFor(secret: SecretSource, raw: Buffer, req: IncomingMessage): str
     /* verification below names the cause */
   }
   const found = secret({ businessId }, req);
-  if (!found) throw new WebhookVerificationError("bad_signature", "no webhook secret for this request (a business the app is not installed on?)");
+  if (!found)
+    throw new WebhookVerificationError(
+      "bad_signature",
+      "no webhook secret for this request (a business the app is not installed on?)",
+    );
   return found;
 }
 
@@ -59,7 +70,11 @@ function refuse(res: ServerResponse, error: unknown) {
  * A plain node:http handler for webhooks: verifies, then calls `handler` with the envelope and
  * answers 200 (401 `{error: <code>}` when verification fails).
  */
-export function nodeWebhookHandler<D = Record<string, unknown>>(secret: SecretSource, handler: Handler<WebhookEnvelope<D>>, options: VerifyOptions = {}) {
+export function nodeWebhookHandler<D = Record<string, unknown>>(
+  secret: SecretSource,
+  handler: Handler<WebhookEnvelope<D>>,
+  options: VerifyOptions = {},
+) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readRawBody(req);
     let envelope: WebhookEnvelope<D>;
@@ -75,7 +90,11 @@ export function nodeWebhookHandler<D = Record<string, unknown>>(secret: SecretSo
 }
 
 /** A plain node:http handler for a hook point: the handler's return value is the JSON answer. */
-export function nodeHookHandler<D = Record<string, unknown>>(secret: SecretSource, handler: Handler<HookCallEnvelope<D>>, options: VerifyOptions = {}) {
+export function nodeHookHandler<D = Record<string, unknown>>(
+  secret: SecretSource,
+  handler: Handler<HookCallEnvelope<D>>,
+  options: VerifyOptions = {},
+) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const raw = await readRawBody(req);
     let envelope: HookCallEnvelope<D>;
@@ -98,7 +117,10 @@ async function rawOf(req: ExpressRequest): Promise<Buffer> {
   // works with express.raw({type: "application/json"}) or with no body parser at all
   if (Buffer.isBuffer(req.body)) return req.body;
   if (typeof req.body === "string") return Buffer.from(req.body);
-  if (req.body !== undefined && req.readableEnded) throw new Error("the body was already parsed: mount express.raw({ type: \"*/*\" }) (or no parser) before the webhook middleware");
+  if (req.body !== undefined && req.readableEnded)
+    throw new Error(
+      'the body was already parsed: mount express.raw({ type: "*/*" }) (or no parser) before the webhook middleware',
+    );
   return readRawBody(req);
 }
 

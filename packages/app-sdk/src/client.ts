@@ -33,7 +33,14 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * A fetch that waits out 429 answers using Retry-After (seconds or an HTTP date), at most
  * `maxRetries` times and at most `maxWaitSeconds` per wait; then the 429 is returned as is.
  */
-export function retryingFetch(options: { fetch?: typeof fetch; maxRetries?: number; maxWaitSeconds?: number; sleep?: (ms: number) => Promise<void> } = {}): typeof fetch {
+export function retryingFetch(
+  options: {
+    fetch?: typeof fetch;
+    maxRetries?: number;
+    maxWaitSeconds?: number;
+    sleep?: (ms: number) => Promise<void>;
+  } = {},
+): typeof fetch {
   const inner = options.fetch ?? globalThis.fetch;
   const maxRetries = options.maxRetries ?? 3;
   const maxWait = (options.maxWaitSeconds ?? 60) * 1000;
@@ -69,26 +76,45 @@ export class AppApiError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    super(`App API answered ${status}: ${typeof body === "object" && body && "message" in body ? String((body as { message: unknown }).message) : JSON.stringify(body)}`);
+    super(
+      `App API answered ${status}: ${typeof body === "object" && body && "message" in body ? String((body as { message: unknown }).message) : JSON.stringify(body)}`,
+    );
     this.name = "AppApiError";
   }
 }
 
 type ListPath = {
-  [P in keyof paths]: paths[P] extends { get: { responses: { 200: { content: { "application/json": { data: unknown[]; total: number } } } } } } ? P : never;
+  [P in keyof paths]: paths[P] extends {
+    get: { responses: { 200: { content: { "application/json": { data: unknown[]; total: number } } } } };
+  }
+    ? P
+    : never;
 }[keyof paths];
-type ItemOf<P extends ListPath> = paths[P] extends { get: { responses: { 200: { content: { "application/json": { data: (infer I)[] } } } } } } ? I : never;
+type ItemOf<P extends ListPath> = paths[P] extends {
+  get: { responses: { 200: { content: { "application/json": { data: (infer I)[] } } } } };
+}
+  ? I
+  : never;
 
 /**
  * Every item of a paginated list, page after page:
  *   for await (const product of paginate(api, "/app-api/products", { limit: 100 })) ...
  */
-export async function* paginate<P extends ListPath>(client: AppApiClient, path: P, query: Record<string, string | number | boolean | undefined> = {}): AsyncGenerator<ItemOf<P>> {
+export async function* paginate<P extends ListPath>(
+  client: AppApiClient,
+  path: P,
+  query: Record<string, string | number | boolean | undefined> = {},
+): AsyncGenerator<ItemOf<P>> {
   let page = 1;
   let seen = 0;
   for (;;) {
     // the list paths take page/limit query parameters (and path-less); the call is generic here
-    const { data, error, response } = await (client.GET as (p: string, init: unknown) => Promise<{ data?: { data: ItemOf<P>[]; total: number; limit: number }; error?: unknown; response: Response }>)(path, { params: { query: { ...query, page } } });
+    const { data, error, response } = await (
+      client.GET as (
+        p: string,
+        init: unknown,
+      ) => Promise<{ data?: { data: ItemOf<P>[]; total: number; limit: number }; error?: unknown; response: Response }>
+    )(path, { params: { query: { ...query, page } } });
     if (!data) throw new AppApiError(response.status, error);
     for (const item of data.data) yield item;
     seen += data.data.length;

@@ -24,7 +24,13 @@ export function pkcePair(): { codeVerifier: string; codeChallenge: string } {
 }
 
 /** Builds `/oauth/authorize?...` with a fresh state and a PKCE S256 challenge. */
-export function authorizeUrl(options: { platformUrl: string; clientId: string; redirectUri: string; scopes?: string[]; state?: string }): AuthorizeRequest {
+export function authorizeUrl(options: {
+  platformUrl: string;
+  clientId: string;
+  redirectUri: string;
+  scopes?: string[];
+  state?: string;
+}): AuthorizeRequest {
   const { codeVerifier, codeChallenge } = pkcePair();
   const state = options.state ?? b64url(randomBytes(16));
   const url = new URL("/oauth/authorize", options.platformUrl);
@@ -67,17 +73,40 @@ export class OAuthError extends Error {
 }
 
 /** Exchanges an authorization code at `/oauth/token` (client id and secret as HTTP Basic). */
-export async function exchangeCode(options: { platformUrl: string; clientId: string; clientSecret: string; code: string; redirectUri: string; codeVerifier?: string; fetch?: typeof fetch }): Promise<TokenResponse> {
-  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString("base64");
-  const body = new URLSearchParams({ grant_type: "authorization_code", code: options.code, redirect_uri: options.redirectUri });
+export async function exchangeCode(options: {
+  platformUrl: string;
+  clientId: string;
+  clientSecret: string;
+  code: string;
+  redirectUri: string;
+  codeVerifier?: string;
+  fetch?: typeof fetch;
+}): Promise<TokenResponse> {
+  const basic = Buffer.from(
+    `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
+  ).toString("base64");
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: options.code,
+    redirect_uri: options.redirectUri,
+  });
   if (options.codeVerifier) body.set("code_verifier", options.codeVerifier);
   const res = await (options.fetch ?? fetch)(new URL("/oauth/token", options.platformUrl), {
     method: "POST",
-    headers: { Authorization: `Basic ${basic}`, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+    headers: {
+      Authorization: `Basic ${basic}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json",
+    },
     body,
   });
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new OAuthError(res.status, String(json.error ?? "error"), typeof json.error_description === "string" ? json.error_description : undefined);
+  if (!res.ok)
+    throw new OAuthError(
+      res.status,
+      String(json.error ?? "error"),
+      typeof json.error_description === "string" ? json.error_description : undefined,
+    );
   return json as unknown as TokenResponse;
 }
 
@@ -106,10 +135,19 @@ export class SessionTokenError extends Error {
  * (SERVICE_BLOCK_INIT) receives: HS256, signed with the app's client secret, aud = clientId,
  * with sub and businessId. Send it from the browser to your backend and verify it there.
  */
-export async function verifySessionToken(token: string, options: { clientId: string; clientSecret: string; clockToleranceSeconds?: number }): Promise<SessionClaims> {
+export async function verifySessionToken(
+  token: string,
+  options: { clientId: string; clientSecret: string; clockToleranceSeconds?: number },
+): Promise<SessionClaims> {
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(options.clientSecret), { algorithms: ["HS256"], audience: options.clientId, clockTolerance: options.clockToleranceSeconds ?? 5, requiredClaims: ["exp", "sub"] });
-    if (typeof payload.businessId !== "string") throw new SessionTokenError("bad_token", "session token has no businessId");
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(options.clientSecret), {
+      algorithms: ["HS256"],
+      audience: options.clientId,
+      clockTolerance: options.clockToleranceSeconds ?? 5,
+      requiredClaims: ["exp", "sub"],
+    });
+    if (typeof payload.businessId !== "string")
+      throw new SessionTokenError("bad_token", "session token has no businessId");
     return payload as SessionClaims;
   } catch (error) {
     if (error instanceof SessionTokenError) throw error;

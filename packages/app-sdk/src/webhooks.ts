@@ -49,7 +49,8 @@ export interface HookCallEnvelope<D = Record<string, unknown>> {
 }
 
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === "function") return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (headers as { get?: unknown }).get === "function")
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
   const lower = name.toLowerCase();
   const value = record[name] ?? record[lower] ?? Object.entries(record).find(([k]) => k.toLowerCase() === lower)?.[1];
@@ -61,18 +62,26 @@ export function signPayload(secret: string, timestamp: string | number, rawBody:
   return "sha256=" + createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex");
 }
 
-function checkSignature(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions): void {
+function checkSignature(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions,
+): void {
   if (!secret) throw new TypeError("verifyWebhook: the webhook secret is empty");
   const signature = headerValue(headers, "X-Webhook-Signature");
   const timestamp = headerValue(headers, "X-Webhook-Timestamp");
   if (!signature) throw new WebhookVerificationError("missing_header", "X-Webhook-Signature header is missing");
   if (!timestamp) throw new WebhookVerificationError("missing_header", "X-Webhook-Timestamp header is missing");
-  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError("stale_timestamp", "X-Webhook-Timestamp is not a Unix time in seconds");
+  if (!/^\d{1,12}$/.test(timestamp))
+    throw new WebhookVerificationError("stale_timestamp", "X-Webhook-Timestamp is not a Unix time in seconds");
   const expected = Buffer.from(signPayload(secret, timestamp, rawBody));
   const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new WebhookVerificationError("bad_signature", "signature does not match the body and the secret");
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    throw new WebhookVerificationError("bad_signature", "signature does not match the body and the secret");
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError("stale_timestamp", "timestamp is outside the tolerance (a replay?)");
+  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300))
+    throw new WebhookVerificationError("stale_timestamp", "timestamp is outside the tolerance (a replay?)");
 }
 
 function parse<T>(rawBody: string | Uint8Array): T {
@@ -88,7 +97,12 @@ function parse<T>(rawBody: string | Uint8Array): T {
  * {@link WebhookVerificationError} (`missing_header`, `bad_signature`, `stale_timestamp`) otherwise.
  * Deduplicate on `envelope.id` (the X-Service-Event-Id, covered by the signature).
  */
-export function verifyWebhook<D = Record<string, unknown>>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions = {}): WebhookEnvelope<D> {
+export function verifyWebhook<D = Record<string, unknown>>(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions = {},
+): WebhookEnvelope<D> {
   checkSignature(rawBody, headers, secret, options);
   return parse<WebhookEnvelope<D>>(rawBody);
 }
@@ -97,11 +111,17 @@ export function verifyWebhook<D = Record<string, unknown>>(rawBody: string | Uin
  * Verifies a synchronous hook call (checkout hooks) and returns its envelope. The X-Hook-Point
  * header must agree with the signed body's hookPoint.
  */
-export function verifyHookCall<D = Record<string, unknown>>(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions = {}): HookCallEnvelope<D> {
+export function verifyHookCall<D = Record<string, unknown>>(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions = {},
+): HookCallEnvelope<D> {
   checkSignature(rawBody, headers, secret, options);
   const envelope = parse<HookCallEnvelope<D>>(rawBody);
   const point = headerValue(headers, "X-Hook-Point");
   if (!point) throw new WebhookVerificationError("missing_header", "X-Hook-Point header is missing");
-  if (point !== envelope.hookPoint) throw new WebhookVerificationError("bad_signature", "X-Hook-Point does not match the signed body");
+  if (point !== envelope.hookPoint)
+    throw new WebhookVerificationError("bad_signature", "X-Hook-Point does not match the signed body");
   return envelope;
 }

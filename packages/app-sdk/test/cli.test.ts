@@ -13,7 +13,14 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../../../app/platform/testing/platform";
-import { nodeHookHandler, nodeWebhookHandler, signPayload, verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from "../src/index";
+import {
+  nodeHookHandler,
+  nodeWebhookHandler,
+  signPayload,
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEnvelope,
+} from "../src/index";
 
 const p = await startPlatform({ worker: true });
 const BIN = new URL("../bin/storefront-apps.js", import.meta.url).pathname;
@@ -30,7 +37,11 @@ async function cli(...args: string[]) {
   }
 }
 
-async function until<T>(what: string | (() => string), fn: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function until<T>(
+  what: string | (() => string),
+  fn: () => T | undefined | Promise<T | undefined>,
+  ms = 20_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -50,11 +61,17 @@ describe("storefront-apps CLI against the real platform", () => {
     let verdict: { valid: boolean; reason?: string } = { valid: true };
     const webhooks: WebhookEnvelope[] = [];
     const hookCalls: unknown[] = [];
-    const onWebhook = nodeWebhookHandler(() => secret, (e) => void webhooks.push(e));
-    const onHook = nodeHookHandler(() => secret, (e) => {
-      hookCalls.push(e);
-      return verdict;
-    });
+    const onWebhook = nodeWebhookHandler(
+      () => secret,
+      (e) => void webhooks.push(e),
+    );
+    const onHook = nodeHookHandler(
+      () => secret,
+      (e) => {
+        hookCalls.push(e);
+        return verdict;
+      },
+    );
     const receiver = createServer(async (req, res) => {
       return req.url?.startsWith("/local/hooks/") ? onHook(req, res) : onWebhook(req, res);
     });
@@ -63,16 +80,38 @@ describe("storefront-apps CLI against the real platform", () => {
 
     // sign up (the portal or the API), then log in with the CLI
     const dev = await p.register("DEVELOPER");
-    expect(await cli("login", "--email", dev.email, "--password", dev.password, "--platform", p.url)).toContain(`as ${dev.email}`);
+    expect(await cli("login", "--email", dev.email, "--password", dev.password, "--platform", p.url)).toContain(
+      `as ${dev.email}`,
+    );
     expect(statSync(join(configDir, "config.json")).mode & 0o777).toBe(0o600);
-    await expect(cli("login", "--email", dev.email, "--password", "wrong password", "--platform", p.url)).rejects.toThrow(/Login failed \(401\)/);
+    await expect(
+      cli("login", "--email", dev.email, "--password", "wrong password", "--platform", p.url),
+    ).rejects.toThrow(/Login failed \(401\)/);
 
-    const created = await cli("apps", "create", "--name", "Loyalty Dev", "--slug", "loyalty-dev", "--scopes", "read_orders,write_orders,write_checkout", "--webhook-url", "https://loyalty.example.test/webhooks", "--webhook-events", "order.created", "--category", "marketing");
+    const created = await cli(
+      "apps",
+      "create",
+      "--name",
+      "Loyalty Dev",
+      "--slug",
+      "loyalty-dev",
+      "--scopes",
+      "read_orders,write_orders,write_checkout",
+      "--webhook-url",
+      "https://loyalty.example.test/webhooks",
+      "--webhook-events",
+      "order.created",
+      "--category",
+      "marketing",
+    );
     const appId = /app id:\s+(\S+)/.exec(created)![1];
     expect(created).toMatch(/client secret:\s+fbcs_/);
     expect(await cli("apps", "list")).toContain("loyalty-dev");
 
-    writeFileSync(join(configDir, "manifest.json"), JSON.stringify({ hooks: [{ hookPoint: "order.validate", url: "/hooks/validate", timeout: 5000 }] }));
+    writeFileSync(
+      join(configDir, "manifest.json"),
+      JSON.stringify({ hooks: [{ hookPoint: "order.validate", url: "/hooks/validate", timeout: 5000 }] }),
+    );
     const dry = await cli("manifest", "push", "--dry-run");
     expect(dry).toContain("Dry run");
     expect(dry).toMatch(/create\s+hook:order\.validate/);
@@ -88,7 +127,10 @@ describe("storefront-apps CLI against the real platform", () => {
     listener = spawn(process.execPath, [BIN, "listen", "--forward-to", local], { env, cwd: configDir });
     listener.stdout!.on("data", (d: Buffer) => lines.push(...d.toString().split("\n").filter(Boolean)));
     listener.stderr!.on("data", (d: Buffer) => lines.push("stderr: " + d.toString()));
-    await until(() => "listening: " + lines.join("\n"), () => lines.some((l) => l.startsWith("Listening for Loyalty Dev")));
+    await until(
+      () => "listening: " + lines.join("\n"),
+      () => lines.some((l) => l.startsWith("Listening for Loyalty Dev")),
+    );
 
     // a sample event
     expect(await cli("trigger", "order.created")).toContain("Triggered order.created");
@@ -96,8 +138,16 @@ describe("storefront-apps CLI against the real platform", () => {
     expect(sample.event).toBe("order.created");
 
     // a real guest order through the checkout pipeline: order.validate is answered locally, then order.created
-    const [product] = await p.db.execute<{ id: string }>(sql`select id from products where business_id = ${dev.businessId} and stock is null and is_available order by created_at limit 1`);
-    const orderBody = { customer: { name: "Ada", phone: "555" }, items: [{ productId: product.id, quantity: 1 }], deliveryMethod: "DELIVERY", address: "1 Main St", paymentMethod: "CASH" };
+    const [product] = await p.db.execute<{ id: string }>(
+      sql`select id from products where business_id = ${dev.businessId} and stock is null and is_available order by created_at limit 1`,
+    );
+    const orderBody = {
+      customer: { name: "Ada", phone: "555" },
+      items: [{ productId: product.id, quantity: 1 }],
+      deliveryMethod: "DELIVERY",
+      address: "1 Main St",
+      paymentMethod: "CASH",
+    };
     const order = await p.request("POST", "/app-api/orders", { token: accessToken, body: orderBody });
     expect(order.status, order.text).toBe(201);
     expect(hookCalls).toHaveLength(1);
@@ -121,25 +171,41 @@ describe("storefront-apps CLI against the real platform", () => {
     const reg = regs.json.data[0];
     const deliveries = await until("both SUCCEEDED", async () => {
       const d = await p.request("GET", `/webhooks/${reg.id}/deliveries`, { token: accessToken });
-      return d.json.data.length === 2 && d.json.data.every((x: { status: string }) => x.status === "SUCCEEDED") ? d.json.data : undefined;
+      return d.json.data.length === 2 && d.json.data.every((x: { status: string }) => x.status === "SUCCEEDED")
+        ? d.json.data
+        : undefined;
     });
     expect(deliveries.map((d: { id: string }) => d.id).sort()).toEqual([sample.id, real.id].sort());
-    const logged = await p.db.execute<{ success: boolean; status_code: number }>(sql`select success, status_code from hook_calls where business_id = ${dev.businessId} order by created_at`);
-    expect(logged.map((r) => [r.success, r.status_code])).toEqual([[true, 200], [true, 200]]);
+    const logged = await p.db.execute<{ success: boolean; status_code: number }>(
+      sql`select success, status_code from hook_calls where business_id = ${dev.businessId} order by created_at`,
+    );
+    expect(logged.map((r) => [r.success, r.status_code])).toEqual([
+      [true, 200],
+      [true, 200],
+    ]);
 
     // the delivery log's "send test" (POST /webhooks/<id>/test) is relayed too: the local server answers it
     const tested = await p.request("POST", `/webhooks/${reg.id}/test`, { token: accessToken });
     expect(tested.json).toEqual({ success: true, statusCode: 200, durationMs: expect.any(Number) });
     const testEvent = webhooks.find((w) => w.event === "webhook.test");
     expect(testEvent?.data).toEqual({ message: expect.any(String), webhookId: reg.id });
-    await until("the test's printed line", () => lines.some((l) => /webhook webhook\.test\s+-> .* 200 /.test(l)) || undefined);
+    await until(
+      "the test's printed line",
+      () => lines.some((l) => /webhook webhook\.test\s+-> .* 200 /.test(l)) || undefined,
+    );
     // as always, a test send is not a delivery: the log still holds the two
-    expect((await p.request("GET", `/webhooks/${reg.id}/deliveries`, { token: accessToken })).json.data).toHaveLength(2);
+    expect((await p.request("GET", `/webhooks/${reg.id}/deliveries`, { token: accessToken })).json.data).toHaveLength(
+      2,
+    );
 
     // forged and replayed requests are refused with their causes
     const body = JSON.stringify(sample);
     const now = Math.floor(Date.now() / 1000);
-    const forged = await fetch(local + "/webhooks", { method: "POST", body, headers: { "X-Webhook-Timestamp": String(now), "X-Webhook-Signature": "sha256=" + "ab".repeat(32) } });
+    const forged = await fetch(local + "/webhooks", {
+      method: "POST",
+      body,
+      headers: { "X-Webhook-Timestamp": String(now), "X-Webhook-Signature": "sha256=" + "ab".repeat(32) },
+    });
     expect(forged.status).toBe(401);
     expect(await forged.json()).toEqual({ error: "bad_signature" });
     // the sample's signed bytes, replayed ten minutes later or altered
@@ -154,7 +220,9 @@ describe("storefront-apps CLI against the real platform", () => {
     const signed = { "X-Webhook-Timestamp": String(now), "X-Webhook-Signature": signPayload(secret, now, body) };
     expect(code(() => verifyWebhook(body, signed, secret))).toBe("accepted");
     expect(code(() => verifyWebhook(body, signed, secret, { nowSeconds: now + 600 }))).toBe("stale_timestamp");
-    expect(code(() => verifyWebhook(body.replace("order.created", "order.cancelled"), signed, secret))).toBe("bad_signature");
+    expect(code(() => verifyWebhook(body.replace("order.created", "order.cancelled"), signed, secret))).toBe(
+      "bad_signature",
+    );
 
     // Ctrl-C stops cleanly; deliveries go to the app's URL again
     const exited = new Promise<number | null>((r) => listener!.on("exit", (c) => r(c)));
@@ -163,17 +231,33 @@ describe("storefront-apps CLI against the real platform", () => {
     expect(lines.some((l) => l.startsWith("Stopping"))).toBe(true);
     listener = null;
     // the platform notices the closed stream and stops relaying
-    await until("the listener gone", async () => (await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`)).length === 0, 5_000);
+    await until(
+      "the listener gone",
+      async () => (await p.db.execute(sql`select 1 from app_listeners where app_id = ${appId}`)).length === 0,
+      5_000,
+    );
     await new Promise((r) => receiver.close(r));
 
     // a local server that is not running: the test send fails with the cause, and listen says what to check
     const down: string[] = [];
     listener = spawn(process.execPath, [BIN, "listen", "--forward-to", local], { env, cwd: configDir });
     listener.stdout!.on("data", (d: Buffer) => down.push(...d.toString().split("\n").filter(Boolean)));
-    await until(() => "listening again: " + down.join("\n"), () => down.some((l) => l.startsWith("Listening for Loyalty Dev")));
+    await until(
+      () => "listening again: " + down.join("\n"),
+      () => down.some((l) => l.startsWith("Listening for Loyalty Dev")),
+    );
     const failed = await p.request("POST", `/webhooks/${reg.id}/test`, { token: accessToken });
-    expect(failed.json).toMatchObject({ success: false, statusCode: null, error: "relayed: the local server could not be reached" });
-    await until(() => "the unreachable lines: " + down.join("\n"), () => down.some((l) => /webhook webhook\.test\s+-> .* unreachable /.test(l)) && down.some((l) => l.includes("ECONNREFUSED: is your local server running at")));
+    expect(failed.json).toMatchObject({
+      success: false,
+      statusCode: null,
+      error: "relayed: the local server could not be reached",
+    });
+    await until(
+      () => "the unreachable lines: " + down.join("\n"),
+      () =>
+        down.some((l) => /webhook webhook\.test\s+-> .* unreachable /.test(l)) &&
+        down.some((l) => l.includes("ECONNREFUSED: is your local server running at")),
+    );
     const stopped = new Promise((r) => listener!.on("exit", r));
     listener.kill("SIGINT");
     await stopped;
@@ -183,19 +267,77 @@ describe("storefront-apps CLI against the real platform", () => {
   it("keeps listen, answers and trigger to the developer's own apps, and refuses bad input with a 4xx", async () => {
     const owner = await p.register("DEVELOPER");
     const other = await p.register("DEVELOPER");
-    const app = await p.request("POST", "/developer/apps", { token: owner.token, body: { name: "Mine", slug: "mine-app", description: "d", category: "other", scopes: ["read_orders"], redirectUrl: "https://mine.example/cb" } });
+    const app = await p.request("POST", "/developer/apps", {
+      token: owner.token,
+      body: {
+        name: "Mine",
+        slug: "mine-app",
+        description: "d",
+        category: "other",
+        scopes: ["read_orders"],
+        redirectUrl: "https://mine.example/cb",
+      },
+    });
     expect(app.status).toBe(201);
     const id = app.json.id;
-    expect((await p.request("GET", `/developer/apps/${id}/listen`, { token: other.token, headers: { Accept: "text/event-stream" } })).status).toBe(404);
-    expect((await p.request("GET", `/developer/apps/${id}/listen`, { headers: { Accept: "text/event-stream" } })).status).toBe(401);
-    expect((await p.request("POST", `/developer/apps/${id}/trigger`, { token: other.token, body: { event: "order.created" } })).status).toBe(404);
-    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: other.token, body: { status: 200, body: "" } })).status).toBe(404);
-    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: owner.token, body: { status: 200, body: "" } })).status).toBe(404);
-    expect((await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, { token: owner.token, body: { status: "x" } })).status).toBe(400);
-    const bad = await p.request("POST", `/developer/apps/${id}/trigger`, { token: owner.token, body: { event: "business.data_erasure" } });
+    expect(
+      (
+        await p.request("GET", `/developer/apps/${id}/listen`, {
+          token: other.token,
+          headers: { Accept: "text/event-stream" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await p.request("GET", `/developer/apps/${id}/listen`, { headers: { Accept: "text/event-stream" } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${id}/trigger`, {
+          token: other.token,
+          body: { event: "order.created" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, {
+          token: other.token,
+          body: { status: 200, body: "" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, {
+          token: owner.token,
+          body: { status: 200, body: "" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, {
+          token: owner.token,
+          body: { status: "x" },
+        })
+      ).status,
+    ).toBe(400);
+    const bad = await p.request("POST", `/developer/apps/${id}/trigger`, {
+      token: owner.token,
+      body: { event: "business.data_erasure" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toContain("order.created");
-    expect((await p.request("POST", `/developer/apps/${id}/trigger`, { token: owner.token, raw: "{nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(
+      (
+        await p.request("POST", `/developer/apps/${id}/trigger`, {
+          token: owner.token,
+          raw: "{nope",
+          headers: { "Content-Type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("serves the browser bridge as an ES module at a stable URL", async () => {

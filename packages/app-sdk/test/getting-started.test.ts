@@ -18,7 +18,14 @@ const guide = readFileSync(join(root, "docs/developers/getting-started.md"), "ut
 const section = guide.slice(guide.indexOf("## From sign-up to a verified webhook"), guide.indexOf("## By hand"));
 const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
 /** Shell commands, a backslash continuing a line. */
-const commands = blocks.filter((b) => b.lang === "bash").flatMap((b) => b.text.replace(/\\\n\s*/g, "").split("\n").filter((l) => l.trim() && !l.trim().startsWith("#")));
+const commands = blocks
+  .filter((b) => b.lang === "bash")
+  .flatMap((b) =>
+    b.text
+      .replace(/\\\n\s*/g, "")
+      .split("\n")
+      .filter((l) => l.trim() && !l.trim().startsWith("#")),
+  );
 
 const children: ChildProcess[] = [];
 /** What Ctrl-C in a terminal does: the signal to the command's whole process group (npx and the node it starts). */
@@ -57,8 +64,21 @@ async function until(what: string, check: () => boolean, ms = 20_000) {
 
 describe("the getting-started guide, run as written", () => {
   it("has the steps in order, and shows the receiver it runs", () => {
-    const kinds = commands.map((c) => /^(curl .*\/auth\/register|npx storefront-apps \S+|WEBHOOK_SECRET=\S+ node --import tsx examples\/webhook-receiver\.ts)/.exec(c)?.[1].replace(/\/auth.*/, "").replace(/=\S+/, ""));
-    expect(kinds).toEqual(["curl -s -X POST {PLATFORM_URL}", "npx storefront-apps login", "npx storefront-apps apps", "npx storefront-apps test-install", "WEBHOOK_SECRET node --import tsx examples/webhook-receiver.ts", "npx storefront-apps listen", "npx storefront-apps trigger"]);
+    const kinds = commands.map((c) =>
+      /^(curl .*\/auth\/register|npx storefront-apps \S+|WEBHOOK_SECRET=\S+ node --import tsx examples\/webhook-receiver\.ts)/
+        .exec(c)?.[1]
+        .replace(/\/auth.*/, "")
+        .replace(/=\S+/, ""),
+    );
+    expect(kinds).toEqual([
+      "curl -s -X POST {PLATFORM_URL}",
+      "npx storefront-apps login",
+      "npx storefront-apps apps",
+      "npx storefront-apps test-install",
+      "WEBHOOK_SECRET node --import tsx examples/webhook-receiver.ts",
+      "npx storefront-apps listen",
+      "npx storefront-apps trigger",
+    ]);
     const shown = blocks.find((b) => b.lang === "ts")!.text;
     const file = readFileSync(join(root, "examples/webhook-receiver.ts"), "utf8").replace(/^(\/\/.*\n)+/, "");
     expect(shown).toBe(file);
@@ -67,15 +87,29 @@ describe("the getting-started guide, run as written", () => {
   it("takes a new developer from sign-up to a verified webhook, with no public URL", async () => {
     const email = `ada-${Date.now()}@example.test`;
     const port = await freePort();
-    const env = { ...process.env, STOREFRONT_APPS_CONFIG_DIR: mkdtempSync(join(tmpdir(), "guide-")), STOREFRONT_APPS_URL: "", RECEIVER_PORT: String(port) };
+    const env = {
+      ...process.env,
+      STOREFRONT_APPS_CONFIG_DIR: mkdtempSync(join(tmpdir(), "guide-")),
+      STOREFRONT_APPS_URL: "",
+      RECEIVER_PORT: String(port),
+    };
     const password = /"password":"([^"]+)"/.exec(commands[0])![1];
     let secret = "whsec_test_…"; // until test-install prints it
-    const fill = (c: string) => c.replaceAll("{PLATFORM_URL}", p.url).replaceAll("you@example.com", email).replaceAll("localhost:4000", `localhost:${port}`).replaceAll("whsec_test_…", secret);
+    const fill = (c: string) =>
+      c
+        .replaceAll("{PLATFORM_URL}", p.url)
+        .replaceAll("you@example.com", email)
+        .replaceAll("localhost:4000", `localhost:${port}`)
+        .replaceAll("whsec_test_…", secret);
     const timings: string[] = [];
     const started = Date.now();
     const step = async (i: number, expectOutput: RegExp) => {
       const t = Date.now();
-      const { output, exited } = run(fill(commands[i]), env, commands[i].includes(" login ") ? password + "\n" : undefined);
+      const { output, exited } = run(
+        fill(commands[i]),
+        env,
+        commands[i].includes(" login ") ? password + "\n" : undefined,
+      );
       expect(await exited, `${commands[i]}\n${output.text}`).toBe(0);
       expect(output.text).toMatch(expectOutput);
       timings.push(`${commands[i].slice(0, 40)}: ${Date.now() - t} ms`);
@@ -100,9 +134,13 @@ describe("the getting-started guide, run as written", () => {
 
     const t = Date.now();
     await step(6, /Triggered order\.created/);
-    await until("the verified webhook", () => /verified order\.created dlv_\S+ \{.*"sample":true/.test(receiver.output.text));
+    await until("the verified webhook", () =>
+      /verified order\.created dlv_\S+ \{.*"sample":true/.test(receiver.output.text),
+    );
     timings.push(`trigger to verified: ${Date.now() - t} ms`);
-    await until("the listen line", () => new RegExp(`webhook order\\.created\\s+-> http://localhost:${port}/webhooks\\s+200 `).test(listen.output.text));
+    await until("the listen line", () =>
+      new RegExp(`webhook order\\.created\\s+-> http://localhost:${port}/webhooks\\s+200 `).test(listen.output.text),
+    );
     const total = Date.now() - started;
     console.log(`getting started, command by command:\n  ${timings.join("\n  ")}\n  total: ${total} ms`);
     expect(total).toBeLessThan(120_000);
@@ -111,7 +149,9 @@ describe("the getting-started guide, run as written", () => {
     const [registration] = (await p.request("GET", "/webhooks", { token: accessToken })).json.data;
     expect(registration.url).toBe("https://order-notes.example/webhooks");
     const log = await p.request("GET", `/webhooks/${registration.id}/deliveries`, { token: accessToken });
-    expect(log.json.data.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([["order.created", "SUCCEEDED"]]);
+    expect(log.json.data.map((d: { event: string; status: string }) => [d.event, d.status])).toEqual([
+      ["order.created", "SUCCEEDED"],
+    ]);
 
     // Ctrl-C stops listen cleanly
     signal(listen.child, "SIGINT");

@@ -3,13 +3,28 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SignJWT } from "jose";
-import { authorizeUrl, checkState, exchangeCode, OAuthError, verifySessionToken, SessionTokenError, createAppApiClient, paginate, retryingFetch } from "../src/index";
+import {
+  authorizeUrl,
+  checkState,
+  exchangeCode,
+  OAuthError,
+  verifySessionToken,
+  SessionTokenError,
+  createAppApiClient,
+  paginate,
+  retryingFetch,
+} from "../src/index";
 import { createBridge } from "../src/bridge.js";
 import { generate } from "../scripts/openapi";
 
 describe("OAuth helpers", () => {
   it("builds an authorize URL with state and a PKCE S256 challenge", () => {
-    const a = authorizeUrl({ platformUrl: "https://p.example", clientId: "fbci_x", redirectUri: "https://app.example/cb", scopes: ["read_orders", "read_products"] });
+    const a = authorizeUrl({
+      platformUrl: "https://p.example",
+      clientId: "fbci_x",
+      redirectUri: "https://app.example/cb",
+      scopes: ["read_orders", "read_products"],
+    });
     const url = new URL(a.url);
     expect(url.origin + url.pathname).toBe("https://p.example/oauth/authorize");
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -32,19 +47,52 @@ describe("OAuth helpers", () => {
     const seen: { auth?: string; body?: string }[] = [];
     const server = createServer((req, res) => {
       let b = "";
-      req.on("data", (c) => (b += c)).on("end", () => {
-        seen.push({ auth: req.headers.authorization, body: b });
-        const good = req.headers.authorization === "Basic " + Buffer.from("fbci_x:fbcs_s").toString("base64");
-        res.writeHead(good ? 200 : 401, { "content-type": "application/json" });
-        res.end(JSON.stringify(good ? { access_token: "fbat_1", token_type: "Bearer", scope: "read_orders", installation_id: "i", business_id: "b", webhook_secret: "whsec_1" } : { error: "invalid_client" }));
-      });
+      req
+        .on("data", (c) => (b += c))
+        .on("end", () => {
+          seen.push({ auth: req.headers.authorization, body: b });
+          const good = req.headers.authorization === "Basic " + Buffer.from("fbci_x:fbcs_s").toString("base64");
+          res.writeHead(good ? 200 : 401, { "content-type": "application/json" });
+          res.end(
+            JSON.stringify(
+              good
+                ? {
+                    access_token: "fbat_1",
+                    token_type: "Bearer",
+                    scope: "read_orders",
+                    installation_id: "i",
+                    business_id: "b",
+                    webhook_secret: "whsec_1",
+                  }
+                : { error: "invalid_client" },
+            ),
+          );
+        });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const platformUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const token = await exchangeCode({ platformUrl, clientId: "fbci_x", clientSecret: "fbcs_s", code: "c1", redirectUri: "https://app/cb", codeVerifier: "v1" });
+    const token = await exchangeCode({
+      platformUrl,
+      clientId: "fbci_x",
+      clientSecret: "fbcs_s",
+      code: "c1",
+      redirectUri: "https://app/cb",
+      codeVerifier: "v1",
+    });
     expect(token.access_token).toBe("fbat_1");
-    expect(Object.fromEntries(new URLSearchParams(seen[0].body))).toEqual({ grant_type: "authorization_code", code: "c1", redirect_uri: "https://app/cb", code_verifier: "v1" });
-    const refused = await exchangeCode({ platformUrl, clientId: "fbci_x", clientSecret: "wrong", code: "c1", redirectUri: "r" }).catch((e) => e);
+    expect(Object.fromEntries(new URLSearchParams(seen[0].body))).toEqual({
+      grant_type: "authorization_code",
+      code: "c1",
+      redirect_uri: "https://app/cb",
+      code_verifier: "v1",
+    });
+    const refused = await exchangeCode({
+      platformUrl,
+      clientId: "fbci_x",
+      clientSecret: "wrong",
+      code: "c1",
+      redirectUri: "r",
+    }).catch((e) => e);
     expect(refused).toBeInstanceOf(OAuthError);
     expect(refused.error).toBe("invalid_client");
     server.close();
@@ -52,14 +100,48 @@ describe("OAuth helpers", () => {
 
   it("verifies session tokens: HS256, aud = clientId, signed with the client secret", async () => {
     const key = new TextEncoder().encode("fbcs_secret");
-    const sign = (aud: string, exp = "60s", k = key, alg = "HS256") => new SignJWT({ businessId: "biz_1" }).setProtectedHeader({ alg }).setSubject("acc_1").setAudience(aud).setIssuedAt().setExpirationTime(exp).sign(k);
+    const sign = (aud: string, exp = "60s", k = key, alg = "HS256") =>
+      new SignJWT({ businessId: "biz_1" })
+        .setProtectedHeader({ alg })
+        .setSubject("acc_1")
+        .setAudience(aud)
+        .setIssuedAt()
+        .setExpirationTime(exp)
+        .sign(k);
     const claims = await verifySessionToken(await sign("fbci_x"), { clientId: "fbci_x", clientSecret: "fbcs_secret" });
     expect(claims).toMatchObject({ sub: "acc_1", businessId: "biz_1", aud: "fbci_x" });
-    const code = (p: Promise<unknown>) => p.then(() => "accepted", (e) => (e instanceof SessionTokenError ? e.code : "other"));
-    expect(await code(verifySessionToken(await sign("fbci_other"), { clientId: "fbci_x", clientSecret: "fbcs_secret" }))).toBe("bad_token");
-    expect(await code(verifySessionToken(await sign("fbci_x", "60s", new TextEncoder().encode("another")), { clientId: "fbci_x", clientSecret: "fbcs_secret" }))).toBe("bad_token");
-    expect(await code(verifySessionToken(await sign("fbci_x", Math.floor(Date.now() / 1000) - 60 as unknown as string), { clientId: "fbci_x", clientSecret: "fbcs_secret" }))).toBe("expired");
-    expect(await code(verifySessionToken(await sign("fbci_x", "60s", key, "HS512"), { clientId: "fbci_x", clientSecret: "fbcs_secret" }))).toBe("bad_token");
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => "accepted",
+        (e) => (e instanceof SessionTokenError ? e.code : "other"),
+      );
+    expect(
+      await code(verifySessionToken(await sign("fbci_other"), { clientId: "fbci_x", clientSecret: "fbcs_secret" })),
+    ).toBe("bad_token");
+    expect(
+      await code(
+        verifySessionToken(await sign("fbci_x", "60s", new TextEncoder().encode("another")), {
+          clientId: "fbci_x",
+          clientSecret: "fbcs_secret",
+        }),
+      ),
+    ).toBe("bad_token");
+    expect(
+      await code(
+        verifySessionToken(await sign("fbci_x", (Math.floor(Date.now() / 1000) - 60) as unknown as string), {
+          clientId: "fbci_x",
+          clientSecret: "fbcs_secret",
+        }),
+      ),
+    ).toBe("expired");
+    expect(
+      await code(
+        verifySessionToken(await sign("fbci_x", "60s", key, "HS512"), {
+          clientId: "fbci_x",
+          clientSecret: "fbcs_secret",
+        }),
+      ),
+    ).toBe("bad_token");
   });
 });
 
@@ -67,7 +149,10 @@ describe("App API client", () => {
   it("the committed types and document match what the platform serves", async () => {
     const { json, types } = await generate();
     expect(readFileSync(new URL("../openapi.json", import.meta.url), "utf8"), "run npm run sdk:openapi").toBe(json);
-    expect(readFileSync(new URL("../src/generated/app-api.ts", import.meta.url), "utf8"), "run npm run sdk:openapi").toBe(types);
+    expect(
+      readFileSync(new URL("../src/generated/app-api.ts", import.meta.url), "utf8"),
+      "run npm run sdk:openapi",
+    ).toBe(types);
   });
 
   let server: Server;
@@ -88,7 +173,14 @@ describe("App API client", () => {
         const page = Number(url.searchParams.get("page") ?? 1);
         const limit = Number(url.searchParams.get("limit") ?? 50);
         res.writeHead(200, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ data: products.slice((page - 1) * limit, page * limit), total: products.length, page, limit }));
+        return res.end(
+          JSON.stringify({
+            data: products.slice((page - 1) * limit, page * limit),
+            total: products.length,
+            page,
+            limit,
+          }),
+        );
       }
       if (url.pathname === "/app-api/slow") {
         res.writeHead(429, { "Retry-After": "3600" });
@@ -158,7 +250,10 @@ describe("browser bridge", () => {
 
   it("talks only to an allowed parent, with its origin as targetOrigin", () => {
     const f = fakeWindow("https://shop.example");
-    const bridge = createBridge({ hostOrigins: ["https://platform.example", "https://shop.example/"], window: f.win as unknown as Window });
+    const bridge = createBridge({
+      hostOrigins: ["https://platform.example", "https://shop.example/"],
+      window: f.win as unknown as Window,
+    });
     const inits: unknown[] = [];
     const updates: unknown[] = [];
     bridge.onInit((m) => inits.push(m)).onUpdate((m) => updates.push(m));
@@ -175,7 +270,11 @@ describe("browser bridge", () => {
     f.dispatch({ source: f.parent, origin: "https://platform.example", data: init });
     expect(inits).toEqual([]);
     f.dispatch({ source: f.parent, origin: "https://shop.example", data: init });
-    f.dispatch({ source: f.parent, origin: "https://shop.example", data: { type: "SERVICE_BLOCK_UPDATE", blockId: "b", settings: { title: "Yo" } } });
+    f.dispatch({
+      source: f.parent,
+      origin: "https://shop.example",
+      data: { type: "SERVICE_BLOCK_UPDATE", blockId: "b", settings: { title: "Yo" } },
+    });
     expect(inits).toEqual([init]);
     expect(updates).toHaveLength(1);
     // a late onInit gets the init that already came
@@ -197,10 +296,23 @@ describe("the package", () => {
   it("builds to plain ESM with type declarations that Node imports without TypeScript", async () => {
     const { execFileSync } = await import("node:child_process");
     const dir = new URL("..", import.meta.url).pathname;
-    execFileSync(process.execPath, [new URL("../../../node_modules/typescript/bin/tsc", import.meta.url).pathname, "-p", "tsconfig.build.json"], { cwd: dir });
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(dir + "dist/index.js")}); const b = await import(${JSON.stringify(dir + "src/bridge.js")}); console.log(typeof m.verifyWebhook, typeof m.createAppApiClient, typeof b.createBridge)`], { cwd: "/" }).toString();
+    execFileSync(
+      process.execPath,
+      [new URL("../../../node_modules/typescript/bin/tsc", import.meta.url).pathname, "-p", "tsconfig.build.json"],
+      { cwd: dir },
+    );
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import(${JSON.stringify(dir + "dist/index.js")}); const b = await import(${JSON.stringify(dir + "src/bridge.js")}); console.log(typeof m.verifyWebhook, typeof m.createAppApiClient, typeof b.createBridge)`,
+      ],
+      { cwd: "/" },
+    ).toString();
     expect(out.trim()).toBe("function function function");
     const { existsSync } = await import("node:fs");
-    for (const f of ["index.d.ts", "webhooks.d.ts", "client.d.ts", "oauth.d.ts", "adapters.d.ts"]) expect(existsSync(dir + "dist/" + f), f).toBe(true);
+    for (const f of ["index.d.ts", "webhooks.d.ts", "client.d.ts", "oauth.d.ts", "adapters.d.ts"])
+      expect(existsSync(dir + "dist/" + f), f).toBe(true);
   }, 60_000);
 });

@@ -1,14 +1,32 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { signPayload, verifyHookCall, verifyWebhook, WebhookVerificationError, nodeWebhookHandler, nodeHookHandler, expressWebhook, expressHookCall } from "../src/index";
+import {
+  signPayload,
+  verifyHookCall,
+  verifyWebhook,
+  WebhookVerificationError,
+  nodeWebhookHandler,
+  nodeHookHandler,
+  expressWebhook,
+  expressHookCall,
+} from "../src/index";
 // the platform's own signing, to prove the SDK accepts exactly what the platform sends
 import { signWebhook } from "../../../app/platform/webhooks/verify";
 
 const secret = "whsec_test_abc";
-const body = JSON.stringify({ id: "whd_1", event: "order.created", businessId: "biz_1", timestamp: "2026-01-01T00:00:00Z", data: { orderId: "o1" } });
+const body = JSON.stringify({
+  id: "whd_1",
+  event: "order.created",
+  businessId: "biz_1",
+  timestamp: "2026-01-01T00:00:00Z",
+  data: { orderId: "o1" },
+});
 const now = Math.floor(Date.now() / 1000);
-const headers = (ts = now, sig = signWebhook(secret, ts, body)) => ({ "x-webhook-signature": sig, "x-webhook-timestamp": String(ts) });
+const headers = (ts = now, sig = signWebhook(secret, ts, body)) => ({
+  "x-webhook-signature": sig,
+  "x-webhook-timestamp": String(ts),
+});
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -30,21 +48,32 @@ describe("verifyWebhook", () => {
   });
 
   it("names the cause of a refusal", () => {
-    expect(codeOf(() => verifyWebhook(body, headers(now, signWebhook("whsec_other", now, body)), secret))).toBe("bad_signature");
+    expect(codeOf(() => verifyWebhook(body, headers(now, signWebhook("whsec_other", now, body)), secret))).toBe(
+      "bad_signature",
+    );
     expect(codeOf(() => verifyWebhook(body + " ", headers(), secret))).toBe("bad_signature");
     expect(codeOf(() => verifyWebhook(body, headers(now, "sha256=short"), secret))).toBe("bad_signature");
     expect(codeOf(() => verifyWebhook(body, headers(now - 301), secret))).toBe("stale_timestamp");
     expect(codeOf(() => verifyWebhook(body, headers(now + 301), secret))).toBe("stale_timestamp");
     expect(codeOf(() => verifyWebhook(body, headers(now - 301), secret, { toleranceSeconds: 600 }))).toBe("accepted");
     expect(codeOf(() => verifyWebhook(body, { "x-webhook-timestamp": String(now) }, secret))).toBe("missing_header");
-    expect(codeOf(() => verifyWebhook(body, { "x-webhook-signature": signWebhook(secret, now, body) }, secret))).toBe("missing_header");
+    expect(codeOf(() => verifyWebhook(body, { "x-webhook-signature": signWebhook(secret, now, body) }, secret))).toBe(
+      "missing_header",
+    );
   });
 
   it("verifies hook calls and their X-Hook-Point", () => {
-    const hookBody = JSON.stringify({ hookPoint: "order.validate", businessId: "biz_1", timestamp: "t", data: { items: [] } });
+    const hookBody = JSON.stringify({
+      hookPoint: "order.validate",
+      businessId: "biz_1",
+      timestamp: "t",
+      data: { items: [] },
+    });
     const h = { ...headers(now, signWebhook(secret, now, hookBody)), "x-hook-point": "order.validate" };
     expect(verifyHookCall(hookBody, h, secret).hookPoint).toBe("order.validate");
-    expect(codeOf(() => verifyHookCall(hookBody, { ...h, "x-hook-point": "checkout.shipping_rates" }, secret))).toBe("bad_signature");
+    expect(codeOf(() => verifyHookCall(hookBody, { ...h, "x-hook-point": "checkout.shipping_rates" }, secret))).toBe(
+      "bad_signature",
+    );
     expect(codeOf(() => verifyHookCall(hookBody, { ...h, "x-hook-point": undefined }, secret))).toBe("missing_header");
   });
 });
@@ -68,14 +97,17 @@ describe("adapters keep the raw body", () => {
     const app = express();
     app.post("/webhooks", expressWebhook(secret), (req, res) => res.json({ got: (req as any).webhook.event }));
     // after express.raw the body is a Buffer: still verified on the exact bytes
-    app.post("/hooks/validate", express.raw({ type: "*/*" }), expressHookCall(secret), (req, res) => res.json({ valid: true, point: (req as any).hookCall.hookPoint }));
+    app.post("/hooks/validate", express.raw({ type: "*/*" }), expressHookCall(secret), (req, res) =>
+      res.json({ valid: true, point: (req as any).hookCall.hookPoint }),
+    );
     const server = createServer(app);
     servers.push(server);
     expressUrl = await listen(server);
   });
   afterAll(() => servers.forEach((s) => s.close()));
 
-  const post = (url: string, b: string, h: Record<string, string>) => fetch(url, { method: "POST", body: b, headers: { "content-type": "application/json", ...h } });
+  const post = (url: string, b: string, h: Record<string, string>) =>
+    fetch(url, { method: "POST", body: b, headers: { "content-type": "application/json", ...h } });
 
   it("node:http", async () => {
     const ok = await post(nodeUrl + "/webhooks", body, headers());
@@ -85,14 +117,22 @@ describe("adapters keep the raw body", () => {
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: "stale_timestamp" });
     const hookBody = JSON.stringify({ hookPoint: "order.validate", businessId: "b", timestamp: "t", data: {} });
-    const hook = await post(nodeUrl + "/hooks/validate", hookBody, { ...headers(now, signWebhook(secret, now, hookBody)), "x-hook-point": "order.validate" });
+    const hook = await post(nodeUrl + "/hooks/validate", hookBody, {
+      ...headers(now, signWebhook(secret, now, hookBody)),
+      "x-hook-point": "order.validate",
+    });
     expect(await hook.json()).toEqual({ valid: false, reason: "no order.validate" });
   });
 
   it("picks each business's secret for an app installed on many", async () => {
     const secrets: Record<string, string> = { biz_1: secret, biz_2: "whsec_test_other" };
     const seen: string[] = [];
-    const multi = createServer(nodeWebhookHandler(({ businessId }) => secrets[businessId ?? ""], (e) => void seen.push(e.businessId)));
+    const multi = createServer(
+      nodeWebhookHandler(
+        ({ businessId }) => secrets[businessId ?? ""],
+        (e) => void seen.push(e.businessId),
+      ),
+    );
     servers.push(multi);
     const url = await listen(multi);
     expect((await post(url, body, headers())).status).toBe(200);
@@ -114,7 +154,10 @@ describe("adapters keep the raw body", () => {
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: "bad_signature" });
     const hookBody = JSON.stringify({ hookPoint: "order.validate", businessId: "b", timestamp: "t", data: {} });
-    const hook = await post(expressUrl + "/hooks/validate", hookBody, { ...headers(now, signWebhook(secret, now, hookBody)), "x-hook-point": "order.validate" });
+    const hook = await post(expressUrl + "/hooks/validate", hookBody, {
+      ...headers(now, signWebhook(secret, now, hookBody)),
+      "x-hook-point": "order.validate",
+    });
     expect(await hook.json()).toEqual({ valid: true, point: "order.validate" });
     const missing = await post(expressUrl + "/hooks/validate", hookBody, {});
     expect(await missing.json()).toEqual({ error: "missing_header" });

@@ -52,17 +52,29 @@ function parseArgs(argv: string[]) {
 }
 
 const str = (v: string | true | undefined) => (typeof v === "string" ? v : undefined);
-const list = (v: string | true | undefined) => str(v)?.split(",").map((s) => s.trim()).filter(Boolean);
+const list = (v: string | true | undefined) =>
+  str(v)
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function platformUrl(flags: Record<string, string | true>, config: Config) {
-  return (str(flags.platform) ?? process.env.STOREFRONT_APPS_URL ?? config.platformUrl ?? "http://localhost:3000").replace(/\/+$/, "");
+  return (
+    str(flags.platform) ??
+    process.env.STOREFRONT_APPS_URL ??
+    config.platformUrl ??
+    "http://localhost:3000"
+  ).replace(/\/+$/, "");
 }
 
 async function api(config: Config, method: string, path: string, body?: unknown) {
   if (!config.token) throw new CliError("Not logged in: run `storefront-apps login` first");
   const res = await fetch(config.platformUrl + path, {
     method,
-    headers: { Authorization: `Bearer ${config.token}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      Authorization: `Bearer ${config.token}`,
+      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -72,8 +84,12 @@ async function api(config: Config, method: string, path: string, body?: unknown)
   } catch {
     /* not JSON */
   }
-  if (res.status === 401) throw new CliError("The platform refused the saved login (expired?): run `storefront-apps login` again");
-  if (!res.ok) throw new CliError(`${method} ${path} answered ${res.status}: ${json?.message ?? json?.error ?? text.slice(0, 200)}`);
+  if (res.status === 401)
+    throw new CliError("The platform refused the saved login (expired?): run `storefront-apps login` again");
+  if (!res.ok)
+    throw new CliError(
+      `${method} ${path} answered ${res.status}: ${json?.message ?? json?.error ?? text.slice(0, 200)}`,
+    );
   return json;
 }
 
@@ -99,9 +115,18 @@ async function login(flags: Record<string, string | true>) {
   const url = platformUrl(flags, config);
   const email = str(flags.email) ?? (await prompt("Email: "));
   const password = str(flags.password) ?? process.env.STOREFRONT_APPS_PASSWORD ?? (await prompt("Password: "));
-  const res = await fetch(url + "/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
-  const json = (await res.json().catch(() => ({}))) as { token?: string; account?: { role?: string; name?: string }; message?: string };
-  if (!res.ok || !json.token) throw new CliError(`Login failed (${res.status}): ${json.message ?? "wrong email or password"}`);
+  const res = await fetch(url + "/auth/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  const json = (await res.json().catch(() => ({}))) as {
+    token?: string;
+    account?: { role?: string; name?: string };
+    message?: string;
+  };
+  if (!res.ok || !json.token)
+    throw new CliError(`Login failed (${res.status}): ${json.message ?? "wrong email or password"}`);
   if (json.account?.role !== "DEVELOPER") throw new CliError("This account is not a developer account");
   writeConfig({ ...config, platformUrl: url, token: json.token, email });
   out(`Logged in to ${url} as ${email}. Token saved in ${configFile()} (mode 600).`);
@@ -112,7 +137,10 @@ async function apps(sub: string | undefined, flags: Record<string, string | true
   if (sub === "list" || sub === undefined) {
     const page = await api(config, "GET", "/developer/apps?limit=100");
     if (page.data.length === 0) out("No apps yet: `storefront-apps apps create --name ...`");
-    for (const a of page.data) out(`${a.id}  ${a.slug.padEnd(24)} ${a.status.padEnd(15)} ${a.name}${a.id === config.appId ? "  (current)" : ""}`);
+    for (const a of page.data)
+      out(
+        `${a.id}  ${a.slug.padEnd(24)} ${a.status.padEnd(15)} ${a.name}${a.id === config.appId ? "  (current)" : ""}`,
+      );
     return;
   }
   if (sub === "use") {
@@ -124,7 +152,12 @@ async function apps(sub: string | undefined, flags: Record<string, string | true
   if (sub !== "create") throw new CliError(`Unknown: apps ${sub} (list, create, use)`);
   const name = str(flags.name);
   if (!name) throw new CliError("apps create needs --name");
-  const slug = str(flags.slug) ?? name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug =
+    str(flags.slug) ??
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "");
   const body = {
     name,
     slug,
@@ -154,10 +187,20 @@ async function manifestPush(flags: Record<string, string | true>) {
     throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
   }
   const dry = flags["dry-run"] === true;
-  const result = await api(config, "PUT", `/developer/apps/${encodeURIComponent(id)}/manifest${dry ? "?dryRun=true" : ""}`, manifest);
+  const result = await api(
+    config,
+    "PUT",
+    `/developer/apps/${encodeURIComponent(id)}/manifest${dry ? "?dryRun=true" : ""}`,
+    manifest,
+  );
   const sync = result.sync ?? {};
   out(dry ? "Dry run: nothing changed. The push would:" : "Manifest pushed:");
-  for (const [label, items] of [["create", sync.created], ["update", sync.updated], ["deactivate", sync.deactivated]] as const) out(`  ${label.padEnd(10)} ${(items as string[] | undefined)?.join(", ") || "-"}`);
+  for (const [label, items] of [
+    ["create", sync.created],
+    ["update", sync.updated],
+    ["deactivate", sync.deactivated],
+  ] as const)
+    out(`  ${label.padEnd(10)} ${(items as string[] | undefined)?.join(", ") || "-"}`);
 }
 
 async function testInstall(flags: Record<string, string | true>) {
@@ -198,13 +241,22 @@ async function* sse(body: ReadableStream<Uint8Array>) {
   }
 }
 
-const FORWARDED_HEADERS = ["x-webhook-id", "x-webhook-event", "x-webhook-signature", "x-webhook-timestamp", "x-service-event-id", "x-hook-point", "user-agent"];
+const FORWARDED_HEADERS = [
+  "x-webhook-id",
+  "x-webhook-event",
+  "x-webhook-signature",
+  "x-webhook-timestamp",
+  "x-service-event-id",
+  "x-hook-point",
+  "user-agent",
+];
 
 async function listen(flags: Record<string, string | true>) {
   const config = readConfig();
   const id = appIdOf(flags, config);
   const forwardTo = str(flags["forward-to"]);
-  if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new CliError("listen needs --forward-to <http(s) URL of your local server>");
+  if (!forwardTo || !/^https?:\/\//.test(forwardTo))
+    throw new CliError("listen needs --forward-to <http(s) URL of your local server>");
   if (!config.token) throw new CliError("Not logged in: run `storefront-apps login` first");
   const stop = new AbortController();
   let stopping = false;
@@ -217,42 +269,74 @@ async function listen(flags: Record<string, string | true>) {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
-  const handle = async (call: { callId: string; kind: string; path: string; headers: Record<string, string>; body: string }) => {
+  const handle = async (call: {
+    callId: string;
+    kind: string;
+    path: string;
+    headers: Record<string, string>;
+    body: string;
+  }) => {
     const target = call.path ? forwardTo.replace(/\/+$/, "") + "/" + call.path.replace(/^\/+/, "") : forwardTo;
-    const what = call.kind === "hook" ? `hook ${call.headers["X-Hook-Point"]}` : `webhook ${call.headers["X-Webhook-Event"]}`;
+    const what =
+      call.kind === "hook" ? `hook ${call.headers["X-Hook-Point"]}` : `webhook ${call.headers["X-Webhook-Event"]}`;
     const started = Date.now();
     let status = 0;
     let body = "";
     try {
       const headers: Record<string, string> = { "Content-Type": "application/json" };
-      for (const [k, v] of Object.entries(call.headers)) if (FORWARDED_HEADERS.includes(k.toLowerCase())) headers[k] = v;
-      const res = await fetch(target, { method: "POST", headers, body: call.body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+      for (const [k, v] of Object.entries(call.headers))
+        if (FORWARDED_HEADERS.includes(k.toLowerCase())) headers[k] = v;
+      const res = await fetch(target, {
+        method: "POST",
+        headers,
+        body: call.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(10_000),
+      });
       status = res.status;
       body = (await res.text()).slice(0, 1024 * 1024);
     } catch (e) {
       const error = e as Error & { cause?: { code?: string } };
-      body = error.name === "TimeoutError" ? "no answer within 10 s" : [error.message, error.cause?.code].filter(Boolean).join(": ");
+      body =
+        error.name === "TimeoutError"
+          ? "no answer within 10 s"
+          : [error.message, error.cause?.code].filter(Boolean).join(": ");
     }
-    out(`${new Date().toISOString().slice(11, 19)}  ${what.padEnd(36)} -> ${target}  ${status || "unreachable"} (${Date.now() - started} ms)`);
-    if (!status) out(`  ${body}: is your local server running at ${target}? The platform counts this as a failed attempt.`);
-    const res = await fetch(`${config.platformUrl}/developer/apps/${encodeURIComponent(id)}/listen/${encodeURIComponent(call.callId)}/answer`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${config.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ status, body }),
-    }).catch((e: Error) => ({ ok: false, status: 0, statusText: e.message }) as Response);
+    out(
+      `${new Date().toISOString().slice(11, 19)}  ${what.padEnd(36)} -> ${target}  ${status || "unreachable"} (${Date.now() - started} ms)`,
+    );
+    if (!status)
+      out(`  ${body}: is your local server running at ${target}? The platform counts this as a failed attempt.`);
+    const res = await fetch(
+      `${config.platformUrl}/developer/apps/${encodeURIComponent(id)}/listen/${encodeURIComponent(call.callId)}/answer`,
+      {
+        method: "POST",
+        headers: { Authorization: `Bearer ${config.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ status, body }),
+      },
+    ).catch((e: Error) => ({ ok: false, status: 0, statusText: e.message }) as Response);
     if (!res.ok) out(`  (the platform did not take the answer: ${res.status}; the call had timed out?)`);
   };
 
   let first = true;
   while (!stopping) {
     try {
-      const res = await fetch(`${config.platformUrl}/developer/apps/${encodeURIComponent(id)}/listen`, { headers: { Authorization: `Bearer ${config.token}`, Accept: "text/event-stream" }, signal: stop.signal });
-      if (res.status === 401) throw new CliError("The platform refused the saved login (expired?): run `storefront-apps login` again");
-      if (!res.ok || !res.body) throw new CliError(`listen answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      const res = await fetch(`${config.platformUrl}/developer/apps/${encodeURIComponent(id)}/listen`, {
+        headers: { Authorization: `Bearer ${config.token}`, Accept: "text/event-stream" },
+        signal: stop.signal,
+      });
+      if (res.status === 401)
+        throw new CliError("The platform refused the saved login (expired?): run `storefront-apps login` again");
+      if (!res.ok || !res.body)
+        throw new CliError(`listen answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
       for await (const { event, data } of sse(res.body)) {
         if (event === "ready") {
           const info = JSON.parse(data) as { name: string };
-          out(first ? `Listening for ${info.name}: webhooks and hook calls of its test installation go to ${forwardTo}. Ctrl-C to stop.` : "Reconnected.");
+          out(
+            first
+              ? `Listening for ${info.name}: webhooks and hook calls of its test installation go to ${forwardTo}. Ctrl-C to stop.`
+              : "Reconnected.",
+          );
           first = false;
         } else if (event === "call") void handle(JSON.parse(data));
       }
@@ -307,7 +391,9 @@ export async function main(argv: string[]) {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error) => {
-    process.stderr.write((error instanceof CliError ? error.message : (error as Error).stack ?? String(error)) + "\n");
+    process.stderr.write(
+      (error instanceof CliError ? error.message : ((error as Error).stack ?? String(error))) + "\n",
+    );
     process.exit(1);
   },
 );
