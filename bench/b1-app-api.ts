@@ -12,7 +12,7 @@
  */
 import http from "node:http";
 import postgres from "postgres";
-import { startBench, developer, load, table, writeResult } from "./lib";
+import { startBench, developer, load, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { CALLER_COUNTED_SQL } from "../app/platform/installs/installs.server";
 import { selectColumns } from "../db/sql";
@@ -134,7 +134,4 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);

@@ -6,7 +6,7 @@
 import http from "node:http";
 import { sql } from "drizzle-orm";
 import { run as runWorker, type Runner } from "graphile-worker";
-import { startBench, developer, percentile, table, writeResult } from "./lib";
+import { startBench, developer, percentile, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { emitEvents } from "../app/platform/events/emit.server";
 import { approveApp } from "../app/platform/apps/review.server";
@@ -125,7 +125,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);

@@ -19,7 +19,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
 import pg from "pg";
 import { run as runWorker } from "graphile-worker";
-import { startBench, developer, percentile, table, writeResult } from "./lib";
+import { startBench, developer, percentile, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { quietLogger } from "../db/migrate";
 
@@ -328,7 +328,4 @@ export async function run() {
   return summary;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);

@@ -11,7 +11,7 @@
 import http from "node:http";
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
-import { startBench, developer, percentile, table, writeResult } from "./lib";
+import { startBench, developer, percentile, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 
 const HOOK_MS = 50;
@@ -128,7 +128,4 @@ export async function run(samples = Number(process.env.BENCH_SAMPLES ?? 60)) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);

@@ -14,7 +14,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import fs from "node:fs";
-import { startBench, table, writeResult } from "./lib";
+import { startBench, table, writeResult, runIfMain } from "./lib";
 import { richShop } from "./b4c-shop";
 import type { ClientResult, ClientRun } from "./b4c-client";
 import { cacheVerdicts, freePort, startNginx } from "../deploy/nginx/run";
@@ -174,7 +174,4 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);

@@ -3,7 +3,7 @@
  * 1 million orders, and developer analytics at 1 million delivery attempts.
  */
 import { sql } from "drizzle-orm";
-import { startBench, developer, percentile, table, writeResult, type Bench } from "./lib";
+import { startBench, developer, percentile, table, writeResult, type Bench, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 
 async function sample(url: string, headers: Record<string, string>, n = 40) {
@@ -99,7 +99,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);

@@ -83,6 +83,17 @@ export async function startBench(
   };
 }
 
+/**
+ * Runs a benchmark when its own file is what node was started with (`node --import tsx
+ * bench/b1-app-api.ts`), then stops the shared cluster and exits; `npm run bench` imports it instead.
+ */
+export function runIfMain(moduleUrl: string, run: () => Promise<unknown>) {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  void run()
+    .then(() => stopCluster())
+    .then(() => process.exit(0));
+}
+
 export async function stopCluster() {
   await fastCluster?.embedded?.stop();
   await durableCluster?.embedded?.stop();

@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import { sql } from "drizzle-orm";
-import { startBench, developer, table, writeResult } from "./lib";
+import { startBench, developer, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { emitEvent } from "../app/platform/events/emit.server";
 import { ledger } from "../app/platform/testing/ledger";
@@ -95,7 +95,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  run()
-    .then(() => import("./lib").then((l) => l.stopCluster()))
-    .then(() => process.exit(0));
+runIfMain(import.meta.url, run);
