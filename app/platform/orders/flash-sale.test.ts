@@ -11,6 +11,7 @@ import { BrowserSession, hiddenFields } from "../testing/browser";
 import { startReceiver, eventually } from "../testing/receiver";
 import { atOnce, expectOutcome } from "../testing/concurrency";
 import { appBody } from "../apps/apps.test-helpers";
+import { installThroughOAuth } from "../testing/install";
 
 const p = await startPlatform({ worker: true, env: { APP_API_RATE_LIMIT: "100000" } });
 const PASSWORD = "correct horse battery";
@@ -23,33 +24,15 @@ const [shop] = await p.sql<{ slug: string }[]>`select slug from businesses where
 // an app installed on the merchant's shop (OAuth), with its install registration to receiver A and a second one to receiver B
 const reviewer = await p.createUser("REVIEWER");
 const dev = await p.register("DEVELOPER");
-const created = await p.request("POST", "/developer/apps", {
-  token: dev.token,
-  body: appBody({
+const { token } = await installThroughOAuth(
+  p,
+  { developer: dev, reviewer, merchant: merchantBrowser },
+  appBody({
     scopes: ["write_orders", "read_orders", "read_products"],
     webhookUrl: `${receiverA.url}/a`,
     webhookEvents: ["order.created"],
   }),
-});
-await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
-const consent = await merchantBrowser.get(
-  `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: created.json.clientId, redirect_uri: created.json.redirectUrl, state: "s" })}`,
 );
-const approved = await merchantBrowser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
-const exchanged = await fetch(`${p.url}/oauth/token`, {
-  method: "POST",
-  headers: {
-    Authorization: `Basic ${Buffer.from(`${created.json.clientId}:${created.json.clientSecret}`).toString("base64")}`,
-    "Content-Type": "application/x-www-form-urlencoded",
-  },
-  body: new URLSearchParams({
-    grant_type: "authorization_code",
-    code: new URL(approved.location!).searchParams.get("code")!,
-    redirect_uri: created.json.redirectUrl,
-  }),
-}).then((r) => r.json());
-const token: string = exchanged.access_token;
 await p.request("POST", "/webhooks", { token, body: { url: `${receiverB.url}/b`, events: ["order.created"] } });
 
 /** A product made through the admin's form, with tracked stock or none. */

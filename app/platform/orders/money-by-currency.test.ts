@@ -7,9 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { startPlatform } from "../testing/platform";
-import { BrowserSession, hiddenFields } from "../testing/browser";
+import { BrowserSession } from "../testing/browser";
 import { startReceiver, eventually } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
+import { installThroughOAuth } from "../testing/install";
 import { orderPath } from "./order-link.server";
 
 const p = await startPlatform({ worker: true });
@@ -24,34 +25,16 @@ async function merchantIn(currency: string) {
   await p.sql`update businesses set currency = ${currency}, locale = 'en-US' where id = ${merchant.businessId}`;
   const [shop] = await p.sql<{ slug: string }[]>`select slug from businesses where id = ${merchant.businessId}`;
   const browser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);
-  const created = await p.request("POST", "/developer/apps", {
-    token: dev.token,
-    body: appBody({
+  const { token } = await installThroughOAuth(
+    p,
+    { developer: dev, reviewer, merchant: browser },
+    appBody({
       scopes: ["read_orders", "write_orders", "read_products", "read_analytics"],
       webhookUrl: `${receiver.url}/${currency}`,
       webhookEvents: ["order.created"],
     }),
-  });
-  expect(created.status, created.text).toBe(201);
-  await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-  await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
-  const consent = await browser.get(
-    `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: created.json.clientId, redirect_uri: created.json.redirectUrl, state: "s" })}`,
   );
-  const approved = await browser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
-  const exchanged = await fetch(`${p.url}/oauth/token`, {
-    method: "POST",
-    headers: {
-      Authorization: `Basic ${Buffer.from(`${created.json.clientId}:${created.json.clientSecret}`).toString("base64")}`,
-      "Content-Type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code: new URL(approved.location!).searchParams.get("code")!,
-      redirect_uri: created.json.redirectUrl,
-    }),
-  }).then((r) => r.json());
-  return { merchant, browser, slug: shop.slug, token: exchanged.access_token as string };
+  return { merchant, browser, slug: shop.slug, token };
 }
 
 /** The page's visible text, roughly: no scripts, React's text separators removed, tags as spaces. */
