@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { accounts } from "../../db/schema";
-import { getSignedInAccount, requireCsrf } from "~/platform/accounts/session.server";
+import { getSignedInAccount } from "~/platform/accounts/session.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import type { PlatformContext } from "~/platform/core/context";
 import { getBusiness } from "~/platform/accounts/accounts.server";
 import {
   approveAuthorization,
@@ -17,7 +19,6 @@ import {
 import { getActiveInstallation } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
-import { readForm } from "~/platform/core/http.server";
 import { SubmitButton } from "~/components/submit-button";
 
 export const meta: MetaFunction = () => [{ title: "Install app · Storefront Apps" }];
@@ -38,32 +39,31 @@ const PARAMS = [
   "code_challenge_method",
 ];
 
-async function parse(
-  db: Parameters<typeof parseAuthorizeRequest>[0],
-  params: URLSearchParams,
-): Promise<AuthorizeRequest | Response> {
+/** A refusal the app must hear goes back to its redirect_uri; one it must not (a bad link) is a page error. */
+async function authorizeRequest(db: PlatformContext["db"], params: URLSearchParams): Promise<AuthorizeRequest> {
   try {
     return await parseAuthorizeRequest(db, params);
   } catch (e) {
-    if (e instanceof OAuthRedirectError) return redirect(e.location);
-    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
+    if (e instanceof OAuthRedirectError) throw redirect(e.location);
     throw e;
   }
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const req = await parse(context.db, url.searchParams);
-  if (req instanceof Response) return req;
-  const account = await getSignedInAccount(request, context);
-  if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
-  let target;
   try {
-    target = installTarget(account, req.app);
+    return await consent(request, context);
   } catch (e) {
     if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
     throw e;
   }
+}
+
+async function consent(request: Request, context: PlatformContext) {
+  const url = new URL(request.url);
+  const req = await authorizeRequest(context.db, url.searchParams);
+  const account = await getSignedInAccount(request, context);
+  if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  const target = installTarget(account, req.app);
   const [developer] = await context.db
     .select({ name: accounts.name })
     .from(accounts)
@@ -92,25 +92,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
+/** Install or Cancel: the same checks as the page (the link, the account), then the redirect back to the app. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const params = new URLSearchParams();
-  for (const name of PARAMS) {
-    const v = form.get(name);
-    if (typeof v === "string") params.set(name, v);
-  }
-  const req = await parse(context.db, params);
-  if (req instanceof Response) return req;
-  const account = await getSignedInAccount(request, context);
-  if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(`/oauth/authorize?${params}`)}`);
-  if (form.get("decision") !== "approve") return redirect(denyAuthorization(req));
-  try {
+  return formAction(request, context, async (form) => {
+    const params = new URLSearchParams();
+    for (const name of PARAMS) {
+      const v = form.get(name);
+      if (typeof v === "string") params.set(name, v);
+    }
+    const req = await authorizeRequest(context.db, params);
+    const account = await getSignedInAccount(request, context);
+    if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(`/oauth/authorize?${params}`)}`);
+    if (form.get("decision") !== "approve") return redirect(denyAuthorization(req));
     return redirect(await approveAuthorization(context.db, context.env, account, req));
-  } catch (e) {
-    if (e instanceof OAuthPageError) return json({ error: e.message } as const, { status: e.status });
-    throw e;
-  }
+  });
 }
 
 type ConsentData = {
@@ -125,8 +120,10 @@ type ConsentData = {
 
 export default function Authorize() {
   const loaded = useLoaderData() as ConsentData | { error: string };
-  if (!("app" in loaded)) {
-    const data = loaded;
+  // a refusal on "Install" (the account or the app changed since the page was shown) replaces the form
+  const refused = useActionData<typeof action>();
+  if (!("app" in loaded) || (refused && "error" in refused)) {
+    const data = refused && "error" in refused ? refused : (loaded as { error: string });
     return (
       <main id="main" tabIndex={-1} className="page narrow">
         <div className="card stack">

@@ -5,23 +5,18 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { requireCsrf, requireUser } from "~/platform/accounts/session.server";
-import { getDeveloperApp } from "~/platform/apps/apps.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { checkManifestText } from "~/platform/extensions/manifest-text.server";
 import { splitServerMessage } from "~/components/manifest-editor/json-paths";
 
 export type LintAnswer = { errors: { path: string; message: string }[] };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account } = await requireUser(request, context, "DEVELOPER");
-  await getDeveloperApp(context.db, account.id, params.appId!).catch((e) => {
-    if (e instanceof ApiError) throw new Response("App not found", { status: 404 });
-    throw e;
+  await requireDeveloperApp(request, context, params.appId);
+  return formAction(request, context, (form) => {
+    const { problems } = checkManifestText(String(form.get("manifest") ?? ""));
+    // a page's resource route, not under the JSON prefixes that get no-store in web.server: say it here
+    return json<LintAnswer>({ errors: problems.map(splitServerMessage) }, { headers: { "Cache-Control": "no-store" } });
   });
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const { problems } = checkManifestText(String(form.get("manifest") ?? ""));
-  // a page's resource route, not under the JSON prefixes that get no-store in web.server: say it here
-  return json<LintAnswer>({ errors: problems.map(splitServerMessage) }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -4,9 +4,8 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } f
 import { useEffect, useRef, useState } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
-import { requireCsrf } from "~/platform/accounts/session.server";
-import { ApiError, readForm } from "~/platform/core/http.server";
-import { randomToken } from "~/platform/core/ids.server";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { ApiError } from "~/platform/core/http.server";
 import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
 import type { Business } from "../../db/schema";
 import type { PlatformContext } from "~/platform/core/context";
@@ -19,10 +18,18 @@ import {
   orderPath,
   httpUrl,
   loadBusinessBySlug,
-  moneyFormatter,
-  TotalChangedError,
 } from "~/storefront.server";
-import { deliveryMethodOf, priceView, shopperQuote, type QuoteView } from "./__checkout-quote.server";
+import {
+  CheckoutFieldsError,
+  checkoutRefusal,
+  deliveryMethodOf,
+  newCheckoutKey,
+  shopperQuote,
+  type CheckoutAnswer,
+  type CheckoutField as Field,
+  type CheckoutValues as Values,
+  type QuoteView,
+} from "./__checkout-quote.server";
 import type { loader as quoteLoader } from "./s.$businessSlug.checkout.quote";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Checkout");
@@ -55,10 +62,6 @@ async function paymentMethods(context: PlatformContext, business: Business): Pro
   return methods;
 }
 
-const moneyOf = (business: Business) => moneyFormatter(business);
-
-const newCheckoutKey = () => `sf-${randomToken(18)}`;
-
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
@@ -74,9 +77,6 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
-
-type Field = "name" | "phone" | "email" | "deliveryMethod" | "address" | "notes" | "paymentMethod";
-type Values = Record<Field, string>;
 
 const FIELD_OF: Record<string, Field> = {
   "customer.name": "name",
@@ -98,15 +98,10 @@ const MESSAGES: Record<Field, string> = {
   paymentMethod: "Choose a payment method.",
 };
 
-export async function action({ params, request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  await requireCsrf(request, form, context.env);
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
-  if (cart.lines.length === 0 && cart.unavailable.length === 0) return redirect(shopPath(business.slug, "/cart"));
-
+/** What the shopper typed, cut to each field's size: given back with every refusal. */
+function valuesOf(form: FormData): Values {
   const text = (name: Field, max: number) => String(form.get(name) ?? "").slice(0, max);
-  const values: Values = {
+  return {
     name: text("name", 200),
     phone: text("phone", 100),
     email: text("email", 300),
@@ -115,66 +110,64 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     notes: text("notes", 2000),
     paymentMethod: text("paymentMethod", 200),
   };
-  const noErrors = {} as Partial<Record<Field, string>>;
-  // every answer that shows the page again shows the total for the method the shopper chose
-  const total = () => shopperQuote(context, business, cart, deliveryMethodOf(values.deliveryMethod), values.address);
-  if (cart.unavailable.length) {
-    // sold out (or withdrawn) while the shopper was checking out: say which, never a silent trip back to the cart
-    const names = cart.unavailable.join(", ");
-    return json(
-      {
-        error: `${names} ${cart.unavailable.length > 1 ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${cart.unavailable.length > 1 ? "them" : "it"} from your cart to order the rest.`,
-        fieldErrors: noErrors,
-        values,
-        quote: await total(),
-        checkoutKey: newCheckoutKey(),
-      },
-      409,
-    );
-  }
-  // "Update total" (the page without JavaScript): the total for the chosen method, nothing placed
-  if (form.get("intent") === "quote")
-    return json({ error: null, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() });
-  const delivery = values.deliveryMethod === "DELIVERY";
-  const input = {
-    customer: { name: values.name, phone: values.phone, email: values.email.trim() || undefined },
-    items: cart.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
-    deliveryMethod: values.deliveryMethod,
-    paymentMethod: values.paymentMethod,
-    address: delivery ? values.address.trim() || undefined : undefined,
-    notes: values.notes.trim() || undefined,
+}
+
+export async function action({ params, request, context }: ActionFunctionArgs) {
+  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
+  const refused = {
+    error: (e: ApiError, form: FormData) => checkoutRefusal(context, business, cart, e, valuesOf(form)),
   };
-
-  // the shopper's mistakes, field by field, before the pipeline runs
-  const parsed = checkoutSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Partial<Record<Field, string>> = {};
-    const other: string[] = [];
-    for (const issue of parsed.error.issues) {
-      const field = FIELD_OF[issue.path.join(".")];
-      if (field) fieldErrors[field] = MESSAGES[field];
-      else other.push(issue.message);
+  return formAction(request, context, refused, async (form) => {
+    if (cart.lines.length === 0 && cart.unavailable.length === 0) return redirect(shopPath(business.slug, "/cart"));
+    const values = valuesOf(form);
+    if (cart.unavailable.length) {
+      // sold out (or withdrawn) while the shopper was checking out: say which, never a silent trip back to the cart
+      const [names, many] = [cart.unavailable.join(", "), cart.unavailable.length > 1];
+      throw new ApiError(
+        409,
+        `${names} ${many ? "are" : "is"} no longer available (sold out while you were checking out). Remove ${many ? "them" : "it"} from your cart to order the rest.`,
+      );
     }
-    const messages = [...new Set([...Object.values(fieldErrors), ...other])];
-    return json(
-      {
-        error: `Please check your details: ${messages.join(" ")}`,
-        fieldErrors,
-        values,
-        quote: await total(),
-        checkoutKey: newCheckoutKey(),
-      },
-      400,
-    );
-  }
+    // "Update total" (the page without JavaScript): the total for the chosen method, nothing placed
+    if (form.get("intent") === "quote") {
+      const quote = await shopperQuote(
+        context,
+        business,
+        cart,
+        deliveryMethodOf(values.deliveryMethod),
+        values.address,
+      );
+      return json<CheckoutAnswer>({ error: null, fieldErrors: {}, values, quote, checkoutKey: newCheckoutKey() });
+    }
+    const delivery = values.deliveryMethod === "DELIVERY";
+    const input = {
+      customer: { name: values.name, phone: values.phone, email: values.email.trim() || undefined },
+      items: cart.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+      deliveryMethod: values.deliveryMethod,
+      paymentMethod: values.paymentMethod,
+      address: delivery ? values.address.trim() || undefined : undefined,
+      notes: values.notes.trim() || undefined,
+    };
 
-  // the total the shopper saw; without one (the page showed a refusal, or the field was lost) no
-  // total can match (-1): the pipeline's own refusals come first, then the total is shown to confirm
-  const quoted = String(form.get("quotedAmount") ?? "");
-  const expectedAmount = /^\d{1,12}$/.test(quoted) ? Number(quoted) : -1;
+    // the shopper's mistakes, field by field, before the pipeline runs
+    const parsed = checkoutSchema.safeParse(input);
+    if (!parsed.success) {
+      const fieldErrors: Partial<Record<Field, string>> = {};
+      const other: string[] = [];
+      for (const issue of parsed.error.issues) {
+        const field = FIELD_OF[issue.path.join(".")];
+        if (field) fieldErrors[field] = MESSAGES[field];
+        else other.push(issue.message);
+      }
+      throw new CheckoutFieldsError(fieldErrors, other);
+    }
 
-  const key = form.get("checkoutKey");
-  try {
+    // the total the shopper saw; without one (the page showed a refusal, or the field was lost) no
+    // total can match (-1): the pipeline's own refusals come first, then the total is shown to confirm
+    const quoted = String(form.get("quotedAmount") ?? "");
+    const expectedAmount = /^\d{1,12}$/.test(quoted) ? Number(quoted) : -1;
+    const key = form.get("checkoutKey");
     const result = await checkout(context.db, business, input, {
       hooks: checkoutHooks(context.db, context.env),
       actor: "customer",
@@ -186,22 +179,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     return redirect(orderPath(context.env, business.slug, result.order.id), {
       headers: await cartCookies(request, context.env, business.id, []),
     });
-  } catch (e) {
-    if (e instanceof TotalChangedError) {
-      const now = priceView(business, deliveryMethodOf(values.deliveryMethod), e.quote);
-      const error =
-        e.expectedAmount < 0
-          ? "Check the total, then place your order."
-          : `The total changed since it was shown: it is ${now.ok ? now.total : ""} now, not ${moneyOf(business)(e.expectedAmount)} (the delivery fee or a discount changed). Nothing was ordered yet: check the new total and place your order again.`;
-      return json({ error, fieldErrors: noErrors, values, quote: now, checkoutKey: newCheckoutKey() }, 409);
-    }
-    if (e instanceof ApiError)
-      return json(
-        { error: e.message, fieldErrors: noErrors, values, quote: await total(), checkoutKey: newCheckoutKey() },
-        e.status,
-      );
-    throw e;
-  }
+  });
 }
 
 /** The order's total as the pipeline computes it: subtotal, delivery fee, discount, total; or why it cannot be placed. */

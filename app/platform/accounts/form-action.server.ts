@@ -1,7 +1,8 @@
 /**
  * The one form-action helper of the page routes: the form read once (readForm: 400 for a body that
  * is no form or holds NUL characters), its CSRF token checked (requireCsrf: 403), the page's handler
- * called with it, and a domain refusal (`ApiError`) turned into what the form shows, with the
+ * called with it, and a domain refusal (`ApiError`, or a subclass such as the checkout's
+ * TotalChangedError and the consent screen's OAuthPageError) turned into what the form shows, with the
  * error's status (and headers, such as a 429's Retry-After). Anything else a handler throws, a
  * redirect or a Response included, goes on unchanged.
  *
@@ -23,9 +24,10 @@ import { requireCsrf } from "./session.server";
 export type FormActionOptions<E> = {
   /**
    * What the page shows for a refused form, from the error and the submitted form (to give the
-   * typed values back, or put the message next to its field). Default: `{ error: message }`.
+   * typed values back, or put the message next to its field); it may be async (a page that shows
+   * a fresh total with the refusal, as the checkout does). Default: `{ error: message }`.
    */
-  error?: (e: ApiError, form: FormData) => E;
+  error?: (e: ApiError, form: FormData) => E | Promise<E>;
   /** An ApiError 404 is the 404 page with this text (what the page is about is gone), not a form message. */
   notFound?: string;
 };
@@ -62,7 +64,7 @@ export async function formAction<T, E>(
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     if (options.notFound !== undefined && e.status === 404) throw new Response(options.notFound, { status: 404 });
-    const body = options.error ? options.error(e, form) : { error: e.message };
+    const body = options.error ? await options.error(e, form) : { error: e.message };
     return json(body, { status: e.status, headers: e.headers });
   }
 }

@@ -127,6 +127,36 @@ describe("formAction", () => {
     });
   });
 
+  it("waits for an async error answer (a page that shows a fresh total with the refusal)", async () => {
+    let quoted = 0;
+    const refused = {
+      error: async (e: ApiError, form: FormData) => {
+        await new Promise((r) => setTimeout(r, 5));
+        quoted++;
+        return { error: e.message, values: { name: String(form.get("name")) }, quote: "€12.00" };
+      },
+    };
+    const answer = (await formAction(await post({ csrf: TOKEN, name: "Ada" }), context, refused, () => {
+      throw new ApiError(409, "Lamp is no longer available");
+    })) as Response;
+    expect(answer.status).toBe(409);
+    expect(await answer.json()).toEqual({
+      error: "Lamp is no longer available",
+      values: { name: "Ada" },
+      quote: "€12.00",
+    });
+    expect(quoted).toBe(1);
+  });
+
+  it("maps a subclass of ApiError (a domain's own refusal) like any other", async () => {
+    class LinkRefused extends ApiError {}
+    const answer = (await formAction(await post({ csrf: TOKEN }), context, () => {
+      throw new LinkRefused(400, "This link names an app that does not exist.");
+    })) as Response;
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ error: "This link names an app that does not exist." });
+  });
+
   it("makes an ApiError 404 the 404 page when the page names it, a form message otherwise", async () => {
     const gone = () => {
       throw new ApiError(404, "Product not found");

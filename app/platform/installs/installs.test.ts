@@ -330,6 +330,36 @@ describe("OAuth 2.0 install", () => {
     expect((await p.request("GET", "/merchant/installations", { token: merchant.token })).json.total).toBe(0);
   });
 
+  it("shows the error page when Install is refused after the screen was shown (the app's redirect URL changed), and installs nothing", async () => {
+    const app = await publishedApp();
+    const merchant = await merchantSession();
+    const query = { response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" };
+    const page = await merchant.browser.get(`/oauth/authorize?${new URLSearchParams(query)}`);
+    expect(page.html).toContain(`Install ${app.name}`);
+    const moved = await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { redirectUrl: "https://moved.example/callback" },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const res = await merchant.browser.post("/oauth/authorize", { ...hiddenFields(page.html), decision: "approve" });
+    expect(res.status).toBe(400);
+    expect(res.location).toBeFalsy();
+    expect(res.html).toContain("This install link does not work");
+    expect(res.html).toContain("The redirect_uri of this link is not the one registered for the app.");
+    expect(res.html).not.toContain(`Install ${app.name}`);
+    expect((await p.request("GET", "/merchant/installations", { token: merchant.token })).json.total).toBe(0);
+    // the form is CSRF-checked like every other: a wrong token is a 403 before anything is read
+    expect(
+      (
+        await merchant.browser.post("/oauth/authorize", {
+          ...hiddenFields(page.html),
+          csrf: "forged",
+          decision: "approve",
+        })
+      ).status,
+    ).toBe(403);
+  });
+
   it("lets only its own developer authorize a draft app, as a test install on the sandbox", async () => {
     const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
     const draft = { ...created.json };

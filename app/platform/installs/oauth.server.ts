@@ -15,15 +15,11 @@ import { createInstallation, getActiveInstallation, issueAccessToken, webhookSec
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
-/** An error shown on our own page: never a redirect (unknown client, wrong redirect_uri…). */
-export class OAuthPageError extends Error {
-  constructor(
-    public status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * An error shown on our own page: never a redirect (unknown client, wrong redirect_uri…). A refusal
+ * like any other (ApiError), so that the consent form's helper shows it as it shows every form's.
+ */
+export class OAuthPageError extends ApiError {}
 
 /** An error reported to the app's (verified) redirect_uri. */
 export class OAuthRedirectError extends Error {

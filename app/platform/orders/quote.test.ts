@@ -330,3 +330,73 @@ describe("the checkout page's total", () => {
     expect(confirmation.html).toContain(`data-testid="order-total">${money(subtotal + 500)}<`);
   });
 });
+
+describe("the checkout page's refusals", () => {
+  const fields = {
+    name: "Ada",
+    phone: "555 0100",
+    email: "",
+    address: "9 Quay St",
+    notes: "Ring twice",
+    paymentMethod: "CASH",
+    deliveryMethod: "DELIVERY",
+    checkoutKey: "sf-key-bbbbbbbbbbbbbbbbbbbb",
+    intent: "place",
+  };
+  const keyOf = (html: string) => /name="checkoutKey" value="([^"]*)"/.exec(html)?.[1] ?? null;
+
+  async function shopperWithCart(s: Awaited<ReturnType<typeof shop>>) {
+    const shopper = new BrowserSession(p.url);
+    await shopper.get(`/s/${s.business.slug}`);
+    const added = await shopper.post(`/s/${s.business.slug}/cart`, { intent: "add", productId: s.product.id });
+    expect(added.status).toBe(302);
+    return shopper;
+  }
+
+  it("a field mistake, a hook's refusal and a product sold out meanwhile: each shows why, keeps what was typed, gives a fresh key; nothing is ordered", async () => {
+    const s = await shop();
+    await hookApp(
+      s,
+      (r) => json(r.json?.data?.deliveryMethod === "PICKUP" ? { valid: false, reason: "No pickup this week" } : {}),
+      [{ hookPoint: "order.validate", url: "/validate" }],
+    );
+    const slug = s.business.slug;
+    const shopper = await shopperWithCart(s);
+    const before = (await counters(s.business.id)).n;
+
+    const noName = await shopper.post(`/s/${slug}/checkout`, { ...fields, name: "" });
+    expect(noName.status).toBe(400);
+    expect(noName.html).toContain("Please check your details: Enter your name.");
+    expect(noName.html).toMatch(/aria-invalid="true" aria-describedby="co-name-error"/);
+    expect(noName.html).toMatch(/<textarea[^>]*name="address"[^>]*>9 Quay St<\/textarea>/);
+    expect(noName.html).toMatch(/data-testid="checkout-total">\$/);
+    expect(keyOf(noName.html)).toMatch(/^sf-/);
+    expect(keyOf(noName.html)).not.toBe(fields.checkoutKey);
+
+    const refused = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "PICKUP" });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain("No pickup this week");
+    // the total for the method chosen is quoted again: it cannot be placed, and says why
+    expect(refused.html).toMatch(
+      /data-testid="checkout-refusal">This order cannot be placed as it is: (<!-- -->)?No pickup/,
+    );
+    expect(refused.html).toContain('value="Ada"');
+
+    await p.db.execute(sql`update products set is_available = false where id = ${s.product.id}`);
+    const soldOut = await shopper.post(`/s/${slug}/checkout`, fields);
+    expect(soldOut.status).toBe(409);
+    expect(soldOut.html).toContain(
+      `${s.product.name} is no longer available (sold out while you were checking out). Remove it from your cart to order the rest.`,
+    );
+    expect(soldOut.html).toContain('value="Ada"');
+    expect((await counters(s.business.id)).n).toBe(before);
+
+    // and a form from another site is refused before anything is read
+    const forged = await fetch(`${p.storefrontUrl}/s/${slug}/checkout`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example" },
+      body: new URLSearchParams(fields),
+    });
+    expect(forged.status).toBe(403);
+  });
+});
