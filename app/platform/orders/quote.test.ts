@@ -58,6 +58,16 @@ const counters = async (businessId: string) => {
 
 const customer = { name: "Ada", phone: "555 0100" };
 
+/** The checkout page's form as a shopper fills it in (without JavaScript: BrowserSession posts it). */
+const shopperForm = {
+  ...customer,
+  email: "",
+  address: "",
+  notes: "",
+  paymentMethod: "CASH",
+  checkoutKey: "sf-key-aaaaaaaaaaaaaaaaaaaa",
+};
+
 describe("quote()", () => {
   it("without hooks: the built-in fee for delivery, none for pickup, no discount; nothing is written, and the order charges the quote", async () => {
     const s = await shop();
@@ -255,15 +265,7 @@ describe("the checkout page's total", () => {
     expect(quotedOf(page.html)).toBe(String(subtotal + 350));
 
     // "Update total" after choosing pickup: the page again, with the pickup total and the address hidden
-    const fields = {
-      name: "Ada",
-      phone: "555 0100",
-      email: "",
-      address: "",
-      notes: "",
-      paymentMethod: "CASH",
-      checkoutKey: "sf-key-aaaaaaaaaaaaaaaaaaaa",
-    };
+    const fields = shopperForm;
     const pickup = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "PICKUP", intent: "quote" });
     expect(pickup.status).toBe(200);
     expect(totalOf(pickup.html)).toBe(money(subtotal - 100));
@@ -332,17 +334,7 @@ describe("the checkout page's total", () => {
 });
 
 describe("the checkout page's refusals", () => {
-  const fields = {
-    name: "Ada",
-    phone: "555 0100",
-    email: "",
-    address: "9 Quay St",
-    notes: "Ring twice",
-    paymentMethod: "CASH",
-    deliveryMethod: "DELIVERY",
-    checkoutKey: "sf-key-bbbbbbbbbbbbbbbbbbbb",
-    intent: "place",
-  };
+  const fields = { ...shopperForm, address: "9 Quay St", deliveryMethod: "DELIVERY", intent: "place" };
   const keyOf = (html: string) => /name="checkoutKey" value="([^"]*)"/.exec(html)?.[1] ?? null;
 
   async function shopperWithCart(s: Awaited<ReturnType<typeof shop>>) {
