@@ -6,18 +6,18 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
-import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.server";
+import { ApiError, errorResponse, toErrorResponse } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
-import type { z } from "zod";
 import {
-  readInput,
-  type DeclaredRoute,
+  operationFor,
+  operationsOf,
+  routeExports,
+  runOperation,
   type Method,
   type OperationInput,
-  type OperationSpec,
-  type PageLimits,
+  type OperationWithHandler,
 } from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
@@ -51,28 +51,14 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 export type AppApiHandlerArgs<P, Q, H, B, G> = Omit<AppApiArgs, "params"> & OperationInput<P, Q, H, B, G>;
 
 /** One App API operation: its declaration and its handler. */
-export type AppApiOperation = OperationSpec & { handler: (args: any) => Promise<Response | object | null> };
+export type AppApiOperation = OperationWithHandler;
 
 /**
  * Declares one operation of the App API or /webhooks (decision 025). The generics are inferred
  * from the declaration, so that the handler's `params`, `query`, `headers`, `body` and `page` are
  * typed by their schemas.
  */
-export function operation<
-  P extends z.ZodObject | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  H extends z.ZodObject | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  G extends PageLimits | undefined = undefined,
->(
-  declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> & {
-    scope?: Scope;
-    page?: G;
-    handler: (args: AppApiHandlerArgs<P, Q, H, B, G>) => Promise<Response | object | null>;
-  },
-): AppApiOperation {
-  return declared as unknown as AppApiOperation;
-}
+export const operation = operationsOf<AppApiArgs, { scope?: Scope }>();
 
 /**
  * A route module of the App API or /webhooks: its OpenAPI path (the route's own path with `{name}`
@@ -81,7 +67,6 @@ export function operation<
  * handler; every answer carries the X-RateLimit headers.
  */
 export function appApiRoute(path: string, operations: Partial<Record<Method, AppApiOperation>>) {
-  const allowed = Object.keys(operations).join(", ");
   const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
     const { request, context } = args;
     const window = rateWindow(context.env.appApiRateLimit);
@@ -98,20 +83,15 @@ export function appApiRoute(path: string, operations: Partial<Record<Method, App
         ...rate.headers,
         "Retry-After": String(rate.retryAfter),
       });
-    const method = request.method.toUpperCase() as Method;
-    const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
-    if (!op)
-      return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...rate.headers, Allow: allowed });
+    const { op, notAllowed } = operationFor(operations, request);
+    if (!op) return notAllowed(rate.headers);
     try {
       if (op.scope && !caller.installation.scopes.includes(op.scope as Scope))
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
-      const input = await readInput(op, request, args.params);
-      const result = await op.handler({ ...args, ...input, caller, context });
-      return withHeaders(result instanceof Response ? result : json(result), rate.headers);
+      return withHeaders(await runOperation(op, args, { caller, context }), rate.headers);
     } catch (e) {
       return withHeaders(toErrorResponse(e), rate.headers);
     }
   };
-  const declared: DeclaredRoute = { path, caller: "app", operations };
-  return { loader: dispatch, action: dispatch, declared };
+  return routeExports(path, "app", operations, dispatch);
 }

@@ -8,7 +8,8 @@
  * (`app/operations.server.ts`), and a test walks the route tree to keep that registry complete.
  */
 import { z } from "zod";
-import { ApiError, describeZodError, parsePagination, readJson } from "./http.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { ApiError, describeZodError, errorResponse, json, paginated, parsePagination, readJson } from "./http.server";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -112,6 +113,112 @@ export async function readInput(
     body = validate(spec.body, raw);
   }
   return { params, query, headers, body, page } as OperationInput<Fields, Fields, Fields, z.ZodType, PageLimits>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What both wrappers (app-api/wrapper.server.ts, platform-api/wrapper.server.ts) share
+
+/** What a handler may give back: a Response as it is, anything else is sent as JSON. */
+type Answered = Promise<Response | object | null>;
+/** A declared operation with its handler, as a route module's table holds it. */
+export type OperationWithHandler = OperationSpec & { handler: (args: any) => Answered };
+
+/**
+ * Makes an area's `operation()`: the declaration as `OperationSpec` describes it, the area's own
+ * fields (`Extra`: the App API's typed scope), and a handler whose arguments are the area's (`Args`:
+ * Remix's, with the caller) plus the request's parts typed by the declaration's schemas. The
+ * generics are inferred from each declaration.
+ */
+export function operationsOf<Args, Extra = object>() {
+  return function operation<
+    P extends Fields | undefined = undefined,
+    Q extends Fields | undefined = undefined,
+    H extends Fields | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    G extends PageLimits | undefined = undefined,
+  >(
+    declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> &
+      Extra & {
+        page?: G;
+        handler: (args: Omit<Args, "params"> & OperationInput<P, Q, H, B, G>) => Answered;
+      },
+  ): OperationWithHandler {
+    return declared as unknown as OperationWithHandler;
+  };
+}
+
+/** The operation a request's method calls (HEAD reads as GET), and the methods the route allows. */
+export function operationFor<O>(operations: Partial<Record<Method, O>>, request: Request) {
+  const method = request.method.toUpperCase() as Method;
+  const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
+  const allowed = Object.keys(operations).join(", ");
+  return {
+    op,
+    /** 405 with Allow, for a method the route does not declare. */
+    notAllowed: (headers: Record<string, string> = {}) =>
+      errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...headers, Allow: allowed }),
+  };
+}
+
+/**
+ * Runs one declared operation: the request's declared parts validated (`readInput`), then the
+ * handler with the area's arguments (`extra`: the caller); its answer as a Response. An undefined
+ * answer is an empty 200 unless `nullForUndefined` (the platform areas send `null`).
+ */
+export async function runOperation(
+  op: OperationWithHandler,
+  args: LoaderFunctionArgs | ActionFunctionArgs,
+  extra: object,
+  nullForUndefined = false,
+): Promise<Response> {
+  const input = await readInput(op, args.request, args.params);
+  const result = await op.handler({ ...args, ...input, ...extra });
+  return result instanceof Response ? result : json(nullForUndefined ? (result ?? null) : result);
+}
+
+/** A route module's exports: one dispatcher as loader and action, and its declarations for the documents. */
+export const routeExports = (
+  path: string,
+  caller: string,
+  operations: Partial<Record<Method, OperationSpec>>,
+  dispatch: (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>,
+) => ({ loader: dispatch, action: dispatch, declared: { path, caller, operations } as DeclaredRoute });
+
+// ---------------------------------------------------------------------------------------------
+// Declaration pieces that route modules of both areas share
+
+/** Path parameters: one string each, by its name in the path, with the words the document shows. */
+export function pathParams<K extends string>(described: Record<K, string>) {
+  const shape = Object.fromEntries(Object.entries(described).map(([k, d]) => [k, z.string().describe(d as string)]));
+  return z.object(shape as Record<K, z.ZodString>);
+}
+
+/**
+ * One resource by a path parameter (an id or a slug), or 404: the parameter, the answer and the
+ * error list of such a GET (and of an action on one resource that answers it).
+ */
+export function oneBy<K extends string, S extends z.ZodType>(name: K, description: string, schema: S) {
+  return {
+    params: pathParams({ [name]: description } as Record<K, string>),
+    answer: { status: 200, schema },
+    errors: [404],
+  };
+}
+
+/** A list's page limits, its answer (`{ data, total, page, limit }`, contract 6) and its 400 for a bad page or limit. */
+export function listOf<S extends z.ZodType>(schema: S, page: PageLimits) {
+  return { page, answer: { status: 200, schema }, errors: [400] };
+}
+
+/** A list handler: one page of rows from `rows`, each serialized, as the contract's page. */
+export function listed<A extends { page: Pagination }, R, T>(
+  rows: (args: A) => Promise<{ rows: R[]; total: number }>,
+  serialize: (row: R) => T,
+) {
+  return async (args: A) => {
+    const found = await rows(args);
+    return paginated(found.rows.map(serialize), found.total, args.page);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,16 +7,16 @@
  * parameters and body), then the handler.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import type { z } from "zod";
 import type { PlatformContext } from "../core/context";
-import { errorResponse, json, toErrorResponse } from "../core/http.server";
+import { toErrorResponse } from "../core/http.server";
 import {
-  readInput,
-  type DeclaredRoute,
+  operationFor,
+  operationsOf,
+  routeExports,
+  runOperation,
   type Method,
   type OperationInput,
-  type OperationSpec,
-  type PageLimits,
+  type OperationWithHandler,
 } from "../core/operations.server";
 import { requireApiAccount, type UserContext } from "../accounts/session.server";
 import type { Role } from "../accounts/accounts.server";
@@ -25,27 +25,12 @@ import type { Role } from "../accounts/accounts.server";
 export type PlatformCaller = Role | "ANYONE";
 
 /** `user` is the signed-in account; for an `ANYONE` route there is none and it is undefined. */
-export type PlatformHandlerArgs<P, Q, H, B, G> = Omit<LoaderFunctionArgs | ActionFunctionArgs, "params"> & {
-  context: PlatformContext;
-  user: UserContext;
-} & OperationInput<P, Q, H, B, G>;
-export type PlatformOperation = OperationSpec & { handler: (args: any) => Promise<Response | object | null> };
+export type PlatformArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { context: PlatformContext; user: UserContext };
+export type PlatformHandlerArgs<P, Q, H, B, G> = Omit<PlatformArgs, "params"> & OperationInput<P, Q, H, B, G>;
+export type PlatformOperation = OperationWithHandler;
 
 /** Declares one operation of a platform JSON area; the handler's inputs are typed by the declaration's schemas. */
-export function operation<
-  P extends z.ZodObject | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  H extends z.ZodObject | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  G extends PageLimits | undefined = undefined,
->(
-  declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> & {
-    page?: G;
-    handler: (args: PlatformHandlerArgs<P, Q, H, B, G>) => Promise<Response | object | null>;
-  },
-): PlatformOperation {
-  return declared as unknown as PlatformOperation;
-}
+export const operation = operationsOf<PlatformArgs>();
 
 /** A route module of /merchant, /review, /developer or /auth: its OpenAPI path, the role that calls it (or `ANYONE`), and one declared operation per method. */
 export function platformRoute(
@@ -53,23 +38,18 @@ export function platformRoute(
   role: PlatformCaller,
   operations: Partial<Record<Method, PlatformOperation>>,
 ) {
-  const allowed = Object.keys(operations).join(", ");
   const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
-    const method = args.request.method.toUpperCase() as Method;
-    const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
-    if (!op) return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { Allow: allowed });
+    const { op, notAllowed } = operationFor(operations, args.request);
+    if (!op) return notAllowed();
     try {
       const user =
         role === "ANYONE"
           ? (undefined as unknown as UserContext)
           : await requireApiAccount(args.request, args.context, role);
-      const input = await readInput(op, args.request, args.params);
-      const result = await op.handler({ ...args, ...input, user });
-      return result instanceof Response ? result : json(result ?? null);
+      return await runOperation(op, args, { user }, true);
     } catch (e) {
       return toErrorResponse(e);
     }
   };
-  const declared: DeclaredRoute = { path, caller: role, operations };
-  return { loader: dispatch, action: dispatch, declared };
+  return routeExports(path, role, operations, dispatch);
 }
