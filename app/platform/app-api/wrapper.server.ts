@@ -12,6 +12,7 @@ import { authenticateInstallation, type AppCaller } from "../installs/installs.s
 import type { Scope } from "../apps/catalog";
 import {
   operationFor,
+  listedOf,
   operationsOf,
   routeExports,
   runOperation,
@@ -19,6 +20,9 @@ import {
   type OperationInput,
   type OperationWithHandler,
 } from "../core/operations.server";
+
+/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list and its handler, path parameters. */
+export { listOf, oneBy, pathParams } from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -59,6 +63,9 @@ export type AppApiOperation = OperationWithHandler;
  * typed by their schemas.
  */
 export const operation = operationsOf<AppApiArgs, { scope?: Scope }>();
+
+/** A list handler: `listed(({ context, page }) => rows of one page, serialize)`. */
+export const listed = listedOf<AppApiArgs>();
 
 /**
  * A route module of the App API or /webhooks: its OpenAPI path (the route's own path with `{name}`

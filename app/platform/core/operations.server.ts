@@ -210,14 +210,25 @@ export function listOf<S extends z.ZodType>(schema: S, page: PageLimits) {
   return { page, answer: { status: 200, schema }, errors: [400] };
 }
 
-/** A list handler: one page of rows from `rows`, each serialized, as the contract's page. */
-export function listed<A extends { page: Pagination }, R, T>(
-  rows: (args: A) => Promise<{ rows: R[]; total: number }>,
-  serialize: (row: R) => T,
-) {
-  return async (args: A) => {
-    const found = await rows(args);
-    return paginated(found.rows.map(serialize), found.total, args.page);
+/**
+ * Makes an area's `listed()`: a list handler that gets one page of rows from `rows`, serializes each
+ * (with the handler's arguments at hand) and answers the contract's page. Typed by the area's
+ * arguments (`Args`), like its `operation()`.
+ */
+export function listedOf<Args>() {
+  type ListArgs = Omit<Args, "params"> & { page: Pagination };
+  return function listed<R, T>(
+    rows: (args: ListArgs) => Promise<{ rows: R[]; total: number }>,
+    serialize: (row: R, args: ListArgs) => T,
+  ) {
+    return async (args: ListArgs) => {
+      const found = await rows(args);
+      return paginated(
+        found.rows.map((row) => serialize(row, args)),
+        found.total,
+        args.page,
+      );
+    };
   };
 }
 

@@ -11,6 +11,7 @@ import type { PlatformContext } from "../core/context";
 import { toErrorResponse } from "../core/http.server";
 import {
   operationFor,
+  listedOf,
   operationsOf,
   routeExports,
   runOperation,
@@ -22,6 +23,9 @@ import { requireApiAccount, type UserContext } from "../accounts/session.server"
 import type { Role } from "../accounts/accounts.server";
 
 /** Who calls a platform route: an account of one role, or anyone without a token (`ANYONE`: /auth/login, /auth/register). */
+/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list and its handler, path parameters. */
+export { listOf, oneBy, pathParams } from "../core/operations.server";
+
 export type PlatformCaller = Role | "ANYONE";
 
 /** `user` is the signed-in account; for an `ANYONE` route there is none and it is undefined. */
@@ -31,6 +35,9 @@ export type PlatformOperation = OperationWithHandler;
 
 /** Declares one operation of a platform JSON area; the handler's inputs are typed by the declaration's schemas. */
 export const operation = operationsOf<PlatformArgs>();
+
+/** A list handler: `listed(({ context, page }) => rows of one page, serialize)`. */
+export const listed = listedOf<PlatformArgs>();
 
 /** A route module of /merchant, /review, /developer or /auth: its OpenAPI path, the role that calls it (or `ANYONE`), and one declared operation per method. */
 export function platformRoute(
