@@ -194,14 +194,20 @@ export function pathParams<K extends string>(described: Record<K, string>) {
 }
 
 /**
- * One resource by a path parameter (an id or a slug), or 404: the parameter, the answer and the
- * error list of such a GET (and of an action on one resource that answers it).
+ * An operation on one resource named by a path parameter (an id or a slug): the parameter, the
+ * answer (200 unless `status` says otherwise) and the errors (404 for an unknown or another
+ * tenant's resource, unless `errors` lists more).
  */
-export function oneBy<K extends string, S extends z.ZodType>(name: K, description: string, schema: S) {
+export function oneBy<K extends string, S extends z.ZodType>(
+  name: K,
+  description: string,
+  schema: S,
+  { status = 200, errors = [404] }: { status?: number; errors?: number[] } = {},
+) {
   return {
     params: pathParams({ [name]: description } as Record<K, string>),
-    answer: { status: 200, schema },
-    errors: [404],
+    answer: { status, schema },
+    errors,
   };
 }
 
