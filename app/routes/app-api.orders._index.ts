@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appApiRoute, listOf, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, paged, operation } from "~/platform/app-api/wrapper.server";
 import { json, paginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";
@@ -14,7 +14,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders", {
   GET: operation({
     summary: "List orders, newest first",
     scope: "read_orders",
-    ...listOf(OrderList, { limit: 20, max: 50 }),
+    ...paged(OrderList, { limit: 20, max: 50 }),
     handler: async ({ context, caller, page }) => {
       const { data, total } = await listOrders(context.db, caller.business.id, page);
       return paginated(data, total, page);

@@ -1,4 +1,4 @@
-import { appApiRoute, listed, listOf, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
 import { listPages } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
 import { PageList } from "~/platform/app-api/schemas";
@@ -7,7 +7,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/pages", {
   GET: operation({
     summary: "Site pages",
     scope: "read_pages",
-    ...listOf(PageList, { limit: 50, max: 100 }),
+    ...paged(PageList, { limit: 50, max: 100 }),
     handler: listed(({ context, caller, page }) => listPages(context.db, caller.business.id, page), serializePage),
   }),
 });

@@ -1,4 +1,4 @@
-import { appApiRoute, listed, listOf, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
 import { listProducts } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
 import { ProductList } from "~/platform/app-api/schemas";
@@ -7,7 +7,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/products", {
   GET: operation({
     summary: "List products, newest first",
     scope: "read_products",
-    ...listOf(ProductList, { limit: 50, max: 100 }),
+    ...paged(ProductList, { limit: 50, max: 100 }),
     handler: listed(
       ({ context, caller, page }) => listProducts(context.db, caller.business.id, page),
       (product, { caller }) => serializeProduct(product, caller.business.currency),

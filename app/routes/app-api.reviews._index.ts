@@ -1,4 +1,4 @@
-import { appApiRoute, listed, listOf, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
 import { listReviews } from "~/platform/catalog/queries.server";
 import { serializeReview } from "~/platform/catalog/serialize.server";
 import { ReviewList } from "~/platform/app-api/schemas";
@@ -7,7 +7,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/reviews", {
   GET: operation({
     summary: "List reviews, newest first",
     scope: "read_reviews",
-    ...listOf(ReviewList, { limit: 10, max: 50 }),
+    ...paged(ReviewList, { limit: 10, max: 50 }),
     handler: listed(({ context, caller, page }) => listReviews(context.db, caller.business.id, page), serializeReview),
   }),
 });

@@ -1,12 +1,12 @@
 import { json } from "~/platform/core/http.server";
-import { listed, listOf, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { AppCreateBody, checkAppUrls, createApp, listDeveloperApps, serializeApp } from "~/platform/apps/apps.server";
 import { AppCreated, AppRecordList } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps", "DEVELOPER", {
   GET: operation({
     summary: "The developer's own apps, newest first",
-    ...listOf(AppRecordList, { limit: 50, max: 100 }),
+    ...paged(AppRecordList, { limit: 50, max: 100 }),
     handler: listed(({ context, user, page }) => listDeveloperApps(context.db, user.account.id, page), serializeApp),
   }),
   POST: operation({

@@ -1,4 +1,4 @@
-import { listed, listOf, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { listBusinessInstallations, serializeInstallation } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { MerchantInstallationList } from "~/platform/platform-api/schemas";
@@ -6,7 +6,7 @@ import { MerchantInstallationList } from "~/platform/platform-api/schemas";
 export const { loader, action, declared } = platformRoute("/merchant/installations", "MERCHANT", {
   GET: operation({
     summary: "The business's installations, uninstalled ones included (the compliance record)",
-    ...listOf(MerchantInstallationList, { limit: 50, max: 100 }),
+    ...paged(MerchantInstallationList, { limit: 50, max: 100 }),
     handler: listed(
       ({ context, user, page }) => listBusinessInstallations(context.db, requireBusiness(user).id, page),
       (row) => serializeInstallation(row.installation, row.appName),

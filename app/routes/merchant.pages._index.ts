@@ -1,4 +1,4 @@
-import { listed, listOf, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { listPages } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
@@ -7,7 +7,7 @@ import { PageList } from "~/platform/app-api/schemas";
 export const { loader, action, declared } = platformRoute("/merchant/pages", "MERCHANT", {
   GET: operation({
     summary: "The business's site pages",
-    ...listOf(PageList, { limit: 50, max: 100 }),
+    ...paged(PageList, { limit: 50, max: 100 }),
     handler: listed(({ context, user, page }) => listPages(context.db, requireBusiness(user).id, page), serializePage),
   }),
 });

@@ -1,4 +1,4 @@
-import { listed, listOf, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { listReviewQueue } from "~/platform/apps/review.server";
 import { AppRecordList } from "~/platform/platform-api/schemas";
@@ -6,7 +6,7 @@ import { AppRecordList } from "~/platform/platform-api/schemas";
 export const { loader, action, declared } = platformRoute("/review/apps", "REVIEWER", {
   GET: operation({
     summary: "Apps in review, oldest first",
-    ...listOf(AppRecordList, { limit: 50, max: 100 }),
+    ...paged(AppRecordList, { limit: 50, max: 100 }),
     handler: listed(({ context, page }) => listReviewQueue(context.db, page), serializeApp),
   }),
 });

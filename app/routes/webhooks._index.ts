@@ -1,4 +1,4 @@
-import { appApiRoute, listed, listOf, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
 import { json } from "~/platform/core/http.server";
 import {
   createRegistration,
@@ -11,7 +11,7 @@ import { WebhookCreated, WebhookList } from "~/platform/app-api/schemas";
 export const { loader, action, declared } = appApiRoute("/webhooks", {
   GET: operation({
     summary: "List the installation's webhook registrations (no secrets)",
-    ...listOf(WebhookList, { limit: 50, max: 100 }),
+    ...paged(WebhookList, { limit: 50, max: 100 }),
     handler: listed(({ context, caller, page }) => listRegistrations(context.db, caller, page), serializeWebhook),
   }),
   POST: operation({

@@ -11,18 +11,15 @@ import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
 import {
-  operationFor,
+  declaredRoute,
   listedOf,
   operationsOf,
-  routeExports,
-  runOperation,
   type Method,
-  type OperationInput,
   type OperationWithHandler,
 } from "../core/operations.server";
 
-/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list and its handler, path parameters. */
-export { listOf, oneBy, pathParams } from "../core/operations.server";
+/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list's page and answer, path parameters. */
+export { paged, oneBy, pathParams } from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -46,14 +43,6 @@ export function rateWindow(limit: number) {
   };
 }
 
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-  return response;
-}
-
-/** The arguments of an App API handler: Remix's, the caller, and the request's parts its declaration validated. */
-export type AppApiHandlerArgs<P, Q, H, B, G> = Omit<AppApiArgs, "params"> & OperationInput<P, Q, H, B, G>;
-
 /** One App API operation: its declaration and its handler. */
 export type AppApiOperation = OperationWithHandler;
 
@@ -64,41 +53,38 @@ export type AppApiOperation = OperationWithHandler;
  */
 export const operation = operationsOf<AppApiArgs, { scope?: Scope }>();
 
-/** A list handler: `listed(({ context, page }) => rows of one page, serialize)`. */
+/** A list handler: `listed(({ context, caller, page }) => rows of one page, serialize)`. */
 export const listed = listedOf<AppApiArgs>();
 
 /**
  * A route module of the App API or /webhooks: its OpenAPI path (the route's own path with `{name}`
  * for each `$name`) and one declared operation per method. Answers in order: 401 (token), 429
  * (rate limit), 405 (method), 403 (scope), 400/413 (the declared parameters and body), then the
- * handler; every answer carries the X-RateLimit headers.
+ * handler; every answer after the token's carries the X-RateLimit headers.
  */
 export function appApiRoute(path: string, operations: Partial<Record<Method, AppApiOperation>>) {
-  const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
-    const { request, context } = args;
-    const window = rateWindow(context.env.appApiRateLimit);
-    let caller: AppCaller & { hits: number };
-    try {
-      // the token's installation and this request counted in its window: one statement
-      caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
-    } catch (e) {
-      return toErrorResponse(e);
-    }
-    const rate = window.verdict(caller.hits);
-    if (!rate.allowed)
-      return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
-        ...rate.headers,
-        "Retry-After": String(rate.retryAfter),
-      });
-    const { op, notAllowed } = operationFor(operations, request);
-    if (!op) return notAllowed(rate.headers);
-    try {
+  return declaredRoute(path, "app", operations, {
+    async enter({ request, context }) {
+      const window = rateWindow(context.env.appApiRateLimit);
+      let caller: AppCaller & { hits: number };
+      try {
+        // the token's installation and this request counted in its window: one statement
+        caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
+      } catch (e) {
+        return toErrorResponse(e);
+      }
+      const rate = window.verdict(caller.hits);
+      if (!rate.allowed)
+        return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
+          ...rate.headers,
+          "Retry-After": String(rate.retryAfter),
+        });
+      return { entered: caller, headers: rate.headers };
+    },
+    async admit(op, { context }, caller) {
       if (op.scope && !caller.installation.scopes.includes(op.scope as Scope))
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
-      return withHeaders(await runOperation(op, args, { caller, context }), rate.headers);
-    } catch (e) {
-      return withHeaders(toErrorResponse(e), rate.headers);
-    }
-  };
-  return routeExports(path, "app", operations, dispatch);
+      return { caller, context };
+    },
+  });
 }

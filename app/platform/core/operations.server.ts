@@ -9,7 +9,16 @@
  */
 import { z } from "zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { ApiError, describeZodError, errorResponse, json, paginated, parsePagination, readJson } from "./http.server";
+import {
+  ApiError,
+  describeZodError,
+  errorResponse,
+  json,
+  paginated,
+  parsePagination,
+  readJson,
+  toErrorResponse,
+} from "./http.server";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -148,41 +157,68 @@ export function operationsOf<Args, Extra = object>() {
 }
 
 /** The operation a request's method calls (HEAD reads as GET), and the methods the route allows. */
-export function operationFor<O>(operations: Partial<Record<Method, O>>, request: Request) {
+function operationFor<O>(operations: Partial<Record<Method, O>>, request: Request) {
   const method = request.method.toUpperCase() as Method;
   const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
   const allowed = Object.keys(operations).join(", ");
   return {
     op,
     /** 405 with Allow, for a method the route does not declare. */
-    notAllowed: (headers: Record<string, string> = {}) =>
+    notAllowed: (headers: Record<string, string>) =>
       errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...headers, Allow: allowed }),
   };
 }
 
-/**
- * Runs one declared operation: the request's declared parts validated (`readInput`), then the
- * handler with the area's arguments (`extra`: the caller); its answer as a Response. An undefined
- * answer is an empty 200 unless `nullForUndefined` (the platform areas send `null`).
- */
-export async function runOperation(
-  op: OperationWithHandler,
-  args: LoaderFunctionArgs | ActionFunctionArgs,
-  extra: object,
-  nullForUndefined = false,
-): Promise<Response> {
-  const input = await readInput(op, args.request, args.params);
-  const result = await op.handler({ ...args, ...input, ...extra });
-  return result instanceof Response ? result : json(nullForUndefined ? (result ?? null) : result);
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
 }
 
-/** A route module's exports: one dispatcher as loader and action, and its declarations for the documents. */
-export const routeExports = (
+type RemixArgs = LoaderFunctionArgs | ActionFunctionArgs;
+
+/** What an area's wrapper adds to the one dispatcher of `declaredRoute`. */
+export type Area<Entered> = {
+  /**
+   * Before the method is looked at (the App API: the token and the rate limit): an answer that ends
+   * the request, or what the area knows now and the headers every later answer carries.
+   */
+  enter(args: RemixArgs): Promise<Response | { entered: Entered; headers: Record<string, string> }>;
+  /** Once the operation is known: the caller's checks (role, scope; they throw ApiError) and the arguments the handler gets besides Remix's. */
+  admit(op: OperationWithHandler, args: RemixArgs, entered: Entered): Promise<object>;
+  /** The platform areas send a handler's undefined as `null`; the App API as an empty 200. */
+  nullForUndefined?: boolean;
+};
+
+/**
+ * A route module's exports (decision 025): one dispatcher as loader and action, and its
+ * declarations for the documents. Answers in order: what the area's `enter` refuses, 405 (method,
+ * with Allow), what its `admit` refuses, 400/413 (the declared parameters and body, `readInput`),
+ * then the handler's answer as a Response; each carries the headers `enter` gave.
+ */
+export function declaredRoute<Entered>(
   path: string,
   caller: string,
-  operations: Partial<Record<Method, OperationSpec>>,
-  dispatch: (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>,
-) => ({ loader: dispatch, action: dispatch, declared: { path, caller, operations } as DeclaredRoute });
+  operations: Partial<Record<Method, OperationWithHandler>>,
+  area: Area<Entered>,
+) {
+  const dispatch = async (args: RemixArgs) => {
+    const entry = await area.enter(args);
+    if (entry instanceof Response) return entry;
+    const { op, notAllowed } = operationFor(operations, args.request);
+    if (!op) return notAllowed(entry.headers);
+    try {
+      const extra = await area.admit(op, args, entry.entered);
+      const input = await readInput(op, args.request, args.params);
+      const result = await op.handler({ ...args, ...input, ...extra });
+      const response = result instanceof Response ? result : json(area.nullForUndefined ? (result ?? null) : result);
+      return withHeaders(response, entry.headers);
+    } catch (e) {
+      return withHeaders(toErrorResponse(e), entry.headers);
+    }
+  };
+  const declared: DeclaredRoute = { path, caller, operations };
+  return { loader: dispatch, action: dispatch, declared };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Declaration pieces that route modules of both areas share
@@ -212,7 +248,7 @@ export function oneBy<K extends string, S extends z.ZodType>(
 }
 
 /** A list's page limits, its answer (`{ data, total, page, limit }`, contract 6) and its 400 for a bad page or limit. */
-export function listOf<S extends z.ZodType>(schema: S, page: PageLimits) {
+export function paged<S extends z.ZodType>(schema: S, page: PageLimits) {
   return { page, answer: { status: 200, schema }, errors: [400] };
 }
 
@@ -277,8 +313,20 @@ function parametersOf(where: "path" | "query" | "header", schema: Fields | undef
 /** The name a schema is registered under (`.meta({ id })`), if any. */
 export const schemaName = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id as string | undefined;
 
+/** What an area adds to its document's operations: error words, its own error statuses, the caller's sentence, security and `x-` fields, answer headers. */
+export type DocumentArea = Parameters<typeof openApiPaths>[1];
+
+const collected = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
+
+/** `openApiPaths` once per list of routes: a document is built once per process, however often it is served. */
+export function openApiPathsOnce(routes: DeclaredRoute[], area: DocumentArea) {
+  let paths = collected.get(routes);
+  if (!paths) collected.set(routes, (paths = openApiPaths(routes, area)));
+  return paths;
+}
+
 /**
- * The `paths` of a document from declared routes, and the named schemas they use. `decorate` adds
+ * The `paths` of a document from declared routes, and the named schemas they use. `area` adds
  * what the area knows (security, the scope sentence, its error statuses and answer headers).
  */
 export function openApiPaths(

@@ -8,55 +8,46 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
-import { toErrorResponse } from "../core/http.server";
 import {
-  operationFor,
+  declaredRoute,
   listedOf,
   operationsOf,
-  routeExports,
-  runOperation,
   type Method,
-  type OperationInput,
   type OperationWithHandler,
 } from "../core/operations.server";
 import { requireApiAccount, type UserContext } from "../accounts/session.server";
 import type { Role } from "../accounts/accounts.server";
 
+/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list's page and answer, path parameters. */
+export { paged, oneBy, pathParams } from "../core/operations.server";
+
 /** Who calls a platform route: an account of one role, or anyone without a token (`ANYONE`: /auth/login, /auth/register). */
-/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list and its handler, path parameters. */
-export { listOf, oneBy, pathParams } from "../core/operations.server";
 
 export type PlatformCaller = Role | "ANYONE";
 
 /** `user` is the signed-in account; for an `ANYONE` route there is none and it is undefined. */
 export type PlatformArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { context: PlatformContext; user: UserContext };
-export type PlatformHandlerArgs<P, Q, H, B, G> = Omit<PlatformArgs, "params"> & OperationInput<P, Q, H, B, G>;
-export type PlatformOperation = OperationWithHandler;
 
 /** Declares one operation of a platform JSON area; the handler's inputs are typed by the declaration's schemas. */
 export const operation = operationsOf<PlatformArgs>();
 
-/** A list handler: `listed(({ context, page }) => rows of one page, serialize)`. */
+/** A list handler: `listed(({ context, user, page }) => rows of one page, serialize)`. */
 export const listed = listedOf<PlatformArgs>();
 
 /** A route module of /merchant, /review, /developer or /auth: its OpenAPI path, the role that calls it (or `ANYONE`), and one declared operation per method. */
 export function platformRoute(
   path: string,
   role: PlatformCaller,
-  operations: Partial<Record<Method, PlatformOperation>>,
+  operations: Partial<Record<Method, OperationWithHandler>>,
 ) {
-  const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
-    const { op, notAllowed } = operationFor(operations, args.request);
-    if (!op) return notAllowed();
-    try {
-      const user =
+  return declaredRoute(path, role, operations, {
+    enter: async () => ({ entered: null, headers: {} }),
+    admit: async (_op, args) => ({
+      user:
         role === "ANYONE"
           ? (undefined as unknown as UserContext)
-          : await requireApiAccount(args.request, args.context, role);
-      return await runOperation(op, args, { user }, true);
-    } catch (e) {
-      return toErrorResponse(e);
-    }
-  };
-  return routeExports(path, role, operations, dispatch);
+          : await requireApiAccount(args.request, args.context, role),
+    }),
+    nullForUndefined: true,
+  });
 }
