@@ -1,4 +1,5 @@
-import { appApiRoute, oneBy, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
 import { reportPayment } from "~/platform/orders/payments.server";
 import { Order, PaymentReport } from "~/platform/app-api/schemas";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { appApiRoute, paged, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { json, paginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";

@@ -1,4 +1,5 @@
-import { appApiRoute, oneBy, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
 import { Page } from "~/platform/app-api/schemas";

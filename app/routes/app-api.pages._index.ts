@@ -1,4 +1,5 @@
-import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { listPages } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
 import { PageList } from "~/platform/app-api/schemas";

@@ -1,4 +1,5 @@
-import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { listReviews } from "~/platform/catalog/queries.server";
 import { serializeReview } from "~/platform/catalog/serialize.server";
 import { ReviewList } from "~/platform/app-api/schemas";

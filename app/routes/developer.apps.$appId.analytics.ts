@@ -1,4 +1,5 @@
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getDeveloperApp } from "~/platform/apps/apps.server";
 import { appAnalytics } from "~/platform/analytics/analytics.server";
 import { AppAnalytics } from "~/platform/platform-api/schemas";

@@ -1,5 +1,6 @@
 import { json } from "~/platform/core/http.server";
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { testInstall } from "~/platform/installs/test-installs.server";
 import { TestInstallation } from "~/platform/platform-api/schemas";
 

@@ -1,4 +1,5 @@
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { testUninstall } from "~/platform/installs/test-installs.server";
 import { Uninstalled } from "~/platform/platform-api/schemas";
 

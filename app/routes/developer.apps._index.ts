@@ -1,5 +1,6 @@
 import { json } from "~/platform/core/http.server";
-import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { AppCreateBody, checkAppUrls, createApp, listDeveloperApps, serializeApp } from "~/platform/apps/apps.server";
 import { AppCreated, AppRecordList } from "~/platform/platform-api/schemas";
 

@@ -1,4 +1,5 @@
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { approveAddedScopes, serializeInstallation } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { getAppForReview } from "~/platform/apps/review.server";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { and, eq } from "drizzle-orm";
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { ApiError } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { setAppSettings } from "~/platform/extensions/merchant.server";

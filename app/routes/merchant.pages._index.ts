@@ -1,4 +1,5 @@
-import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { listPages } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";

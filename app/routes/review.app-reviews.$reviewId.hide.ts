@@ -1,4 +1,5 @@
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { hideReview, hideSchema } from "~/platform/apps/app-reviews.server";
 import { AppReview } from "~/platform/platform-api/schemas";
 

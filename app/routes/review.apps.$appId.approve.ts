@@ -1,4 +1,5 @@
-import { oneBy, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { approveApp } from "~/platform/apps/review.server";
 import { AppRecord } from "~/platform/platform-api/schemas";

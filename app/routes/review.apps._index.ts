@@ -1,4 +1,5 @@
-import { listed, paged, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { listed, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { listReviewQueue } from "~/platform/apps/review.server";
 import { AppRecordList } from "~/platform/platform-api/schemas";

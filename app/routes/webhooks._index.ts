@@ -1,4 +1,5 @@
-import { appApiRoute, listed, paged, operation } from "~/platform/app-api/wrapper.server";
+import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { json } from "~/platform/core/http.server";
 import {
   createRegistration,

@@ -10,16 +10,7 @@ import { ApiError, errorResponse, toErrorResponse } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
-import {
-  declaredRoute,
-  listedOf,
-  operationsOf,
-  type Method,
-  type OperationWithHandler,
-} from "../core/operations.server";
-
-/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list's page and answer, path parameters. */
-export { paged, oneBy, pathParams } from "../core/operations.server";
+import { declaredRoute, listedOf, operationsOf, type Operations } from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -43,9 +34,6 @@ export function rateWindow(limit: number) {
   };
 }
 
-/** One App API operation: its declaration and its handler. */
-export type AppApiOperation = OperationWithHandler;
-
 /**
  * Declares one operation of the App API or /webhooks (decision 025). The generics are inferred
  * from the declaration, so that the handler's `params`, `query`, `headers`, `body` and `page` are
@@ -62,7 +50,7 @@ export const listed = listedOf<AppApiArgs>();
  * (rate limit), 405 (method), 403 (scope), 400/413 (the declared parameters and body), then the
  * handler; every answer after the token's carries the X-RateLimit headers.
  */
-export function appApiRoute(path: string, operations: Partial<Record<Method, AppApiOperation>>) {
+export function appApiRoute(path: string, operations: Operations) {
   return declaredRoute(path, "app", operations, {
     async enter({ request, context }) {
       const window = rateWindow(context.env.appApiRateLimit);

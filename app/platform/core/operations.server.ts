@@ -131,6 +131,8 @@ export async function readInput(
 type Answered = Promise<Response | object | null>;
 /** A declared operation with its handler, as a route module's table holds it. */
 export type OperationWithHandler = OperationSpec & { handler: (args: any) => Answered };
+/** A route module's table: one declared operation per method. */
+export type Operations = Partial<Record<Method, OperationWithHandler>>;
 
 /**
  * Makes an area's `operation()`: the declaration as `OperationSpec` describes it, the area's own
@@ -195,12 +197,7 @@ export type Area<Entered> = {
  * with Allow), what its `admit` refuses, 400/413 (the declared parameters and body, `readInput`),
  * then the handler's answer as a Response; each carries the headers `enter` gave.
  */
-export function declaredRoute<Entered>(
-  path: string,
-  caller: string,
-  operations: Partial<Record<Method, OperationWithHandler>>,
-  area: Area<Entered>,
-) {
+export function declaredRoute<Entered>(path: string, caller: string, operations: Operations, area: Area<Entered>) {
   const dispatch = async (args: RemixArgs) => {
     const entry = await area.enter(args);
     if (entry instanceof Response) return entry;

@@ -8,18 +8,9 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
-import {
-  declaredRoute,
-  listedOf,
-  operationsOf,
-  type Method,
-  type OperationWithHandler,
-} from "../core/operations.server";
+import { declaredRoute, listedOf, operationsOf, type Operations } from "../core/operations.server";
 import { requireApiAccount, type UserContext } from "../accounts/session.server";
 import type { Role } from "../accounts/accounts.server";
-
-/** The declaration pieces route modules share (decision 025): one resource by id or slug, a list's page and answer, path parameters. */
-export { paged, oneBy, pathParams } from "../core/operations.server";
 
 /** Who calls a platform route: an account of one role, or anyone without a token (`ANYONE`: /auth/login, /auth/register). */
 
@@ -35,11 +26,7 @@ export const operation = operationsOf<PlatformArgs>();
 export const listed = listedOf<PlatformArgs>();
 
 /** A route module of /merchant, /review, /developer or /auth: its OpenAPI path, the role that calls it (or `ANYONE`), and one declared operation per method. */
-export function platformRoute(
-  path: string,
-  role: PlatformCaller,
-  operations: Partial<Record<Method, OperationWithHandler>>,
-) {
+export function platformRoute(path: string, role: PlatformCaller, operations: Operations) {
   return declaredRoute(path, role, operations, {
     enter: async () => ({ entered: null, headers: {} }),
     admit: async (_op, args) => ({
