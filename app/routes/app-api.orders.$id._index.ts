@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getOrder } from "~/platform/catalog/queries.server";
 import { Order } from "~/platform/app-api/schemas";
 
@@ -7,9 +7,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}", 
   GET: operation({
     summary: "One order",
     scope: "read_orders",
-    params: z.object({ id: z.string().describe("Order id") }),
-    answer: { status: 200, schema: Order },
-    errors: [404],
+    ...oneBy("id", "Order id", Order),
     handler: async ({ context, caller, params }) => getOrder(context.db, caller.business.id, params.id),
   }),
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
 import { reportPayment } from "~/platform/orders/payments.server";
 import { Order, PaymentReport } from "~/platform/app-api/schemas";
@@ -8,10 +8,8 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/pa
   POST: operation({
     summary: "Report the outcome of a payment the app created",
     scope: "write_payments",
-    params: z.object({ id: z.string().describe("Order id") }),
+    ...oneBy("id", "Order id", Order, { errors: [400, 404, 409] }),
     body: PaymentReport,
-    answer: { status: 200, schema: Order },
-    errors: [400, 404, 409],
     handler: async ({ context, caller, params, body }) => {
       await getOrderRow(context.db, caller.business.id, params.id);
       return reportPayment(context.db, caller.business.id, caller.installation.id, params.id, body);

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
 import { moveOrderStatus } from "~/platform/orders/status.server";
 import { Order, StatusChange } from "~/platform/app-api/schemas";
@@ -8,10 +8,8 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/st
   PATCH: operation({
     summary: "Move an order to another status (allowed moves only)",
     scope: "write_orders",
-    params: z.object({ id: z.string().describe("Order id") }),
+    ...oneBy("id", "Order id", Order, { errors: [400, 404, 409] }),
     body: StatusChange,
-    answer: { status: 200, schema: Order },
-    errors: [400, 404, 409],
     handler: async ({ context, caller, params, body }) => {
       await getOrderRow(context.db, caller.business.id, params.id);
       return moveOrderStatus(context.db, caller.business.id, params.id, body.status, `app:${caller.app.id}`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { json, paginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";
@@ -14,9 +15,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders", {
   GET: operation({
     summary: "List orders, newest first",
     scope: "read_orders",
-    page: { limit: 20, max: 50 },
-    answer: { status: 200, schema: OrderList },
-    errors: [400],
+    ...paged(OrderList, { limit: 20, max: 50 }),
     handler: async ({ context, caller, page }) => {
       const { data, total } = await listOrders(context.db, caller.business.id, page);
       return paginated(data, total, page);

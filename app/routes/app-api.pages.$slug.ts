@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
 import { Page } from "~/platform/app-api/schemas";
@@ -8,9 +8,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/pages/{slug}",
   GET: operation({
     summary: "One site page",
     scope: "read_pages",
-    params: z.object({ slug: z.string().describe("Page slug") }),
-    answer: { status: 200, schema: Page },
-    errors: [404],
+    ...oneBy("slug", "Page slug", Page),
     handler: async ({ context, caller, params }) =>
       serializePage(await getPage(context.db, caller.business.id, params.slug)),
   }),

@@ -1,5 +1,5 @@
-import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { paginated } from "~/platform/core/http.server";
+import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { listProducts } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
 import { ProductList } from "~/platform/app-api/schemas";
@@ -8,16 +8,10 @@ export const { loader, action, declared } = appApiRoute("/app-api/products", {
   GET: operation({
     summary: "List products, newest first",
     scope: "read_products",
-    page: { limit: 50, max: 100 },
-    answer: { status: 200, schema: ProductList },
-    errors: [400],
-    handler: async ({ context, caller, page }) => {
-      const { rows, total } = await listProducts(context.db, caller.business.id, page);
-      return paginated(
-        rows.map((p) => serializeProduct(p, caller.business.currency)),
-        total,
-        page,
-      );
-    },
+    ...paged(ProductList, { limit: 50, max: 100 }),
+    handler: listed(
+      ({ context, caller, page }) => listProducts(context.db, caller.business.id, page),
+      (product, { caller }) => serializeProduct(product, caller.business.currency),
+    ),
   }),
 });

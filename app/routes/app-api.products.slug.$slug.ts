@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { getProductBySlug } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
 import { Product } from "~/platform/app-api/schemas";
@@ -8,9 +8,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/products/slug/
   GET: operation({
     summary: "One product by slug",
     scope: "read_products",
-    params: z.object({ slug: z.string().describe("Product slug") }),
-    answer: { status: 200, schema: Product },
-    errors: [404],
+    ...oneBy("slug", "Product slug", Product),
     handler: async ({ context, caller, params }) =>
       serializeProduct(await getProductBySlug(context.db, caller.business.id, params.slug), caller.business.currency),
   }),

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { testInstall } from "~/platform/installs/test-installs.server";
 import { TestInstallation } from "~/platform/platform-api/schemas";
 
@@ -8,9 +8,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
   POST: operation({
     summary:
       "Install the app on the developer's sandbox business, without review; the answer holds its access token and webhook secret",
-    params: z.object({ appId: z.string().describe("App id") }),
-    answer: { status: 201, schema: TestInstallation },
-    errors: [404, 409],
+    ...oneBy("appId", "App id", TestInstallation, { status: 201, errors: [404, 409] }),
     handler: async ({ context, user, params }) =>
       json(await testInstall(context.db, context.env, user.account, params.appId), 201),
   }),

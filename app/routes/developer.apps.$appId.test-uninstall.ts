@@ -1,14 +1,12 @@
-import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { testUninstall } from "~/platform/installs/test-installs.server";
 import { Uninstalled } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/test-uninstall", "DEVELOPER", {
   POST: operation({
     summary: "Uninstall the app from the developer's sandbox business",
-    params: z.object({ appId: z.string().describe("App id") }),
-    answer: { status: 200, schema: Uninstalled },
-    errors: [404],
+    ...oneBy("appId", "App id", Uninstalled),
     handler: async ({ context, user, params }) => testUninstall(context.db, user.account, params.appId),
   }),
 });

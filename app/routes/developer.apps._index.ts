@@ -1,18 +1,14 @@
-import { json, paginated } from "~/platform/core/http.server";
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { json } from "~/platform/core/http.server";
+import { listed, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { AppCreateBody, checkAppUrls, createApp, listDeveloperApps, serializeApp } from "~/platform/apps/apps.server";
 import { AppCreated, AppRecordList } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps", "DEVELOPER", {
   GET: operation({
     summary: "The developer's own apps, newest first",
-    page: { limit: 50, max: 100 },
-    answer: { status: 200, schema: AppRecordList },
-    errors: [400],
-    handler: async ({ context, user, page }) => {
-      const { rows, total } = await listDeveloperApps(context.db, user.account.id, page);
-      return paginated(rows.map(serializeApp), total, page);
-    },
+    ...paged(AppRecordList, { limit: 50, max: 100 }),
+    handler: listed(({ context, user, page }) => listDeveloperApps(context.db, user.account.id, page), serializeApp),
   }),
   POST: operation({
     summary: "Create an app (a draft); the answer shows its client secret once",

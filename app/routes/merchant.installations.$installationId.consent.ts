@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { approveAddedScopes, serializeInstallation } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { getAppForReview } from "~/platform/apps/review.server";
@@ -11,9 +11,7 @@ export const { loader, action, declared } = platformRoute(
   {
     POST: operation({
       summary: "Approve the scopes an approved update added (clears needsReConsent)",
-      params: z.object({ installationId: z.string().describe("Installation id") }),
-      answer: { status: 200, schema: MerchantInstallation },
-      errors: [404, 409],
+      ...oneBy("installationId", "Installation id", MerchantInstallation, { errors: [404, 409] }),
       handler: async ({ context, user, params }) => {
         const installation = await approveAddedScopes(context.db, requireBusiness(user).id, params.installationId);
         const app = await getAppForReview(context.db, installation.appId);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { and, eq } from "drizzle-orm";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { ApiError } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { setAppSettings } from "~/platform/extensions/merchant.server";
@@ -20,10 +21,8 @@ export const { loader, action, declared } = platformRoute(
   {
     PUT: operation({
       summary: "Save the merchant's settings of an installed app",
-      params: z.object({ installationId: z.string().describe("Installation id") }),
+      ...oneBy("installationId", "Installation id", AppSettingsState, { errors: [400, 404] }),
       body: AppSettings,
-      answer: { status: 200, schema: AppSettingsState },
-      errors: [400, 404],
       handler: async ({ context, user, params, body }) => {
         const business = requireBusiness(user);
         const [installation] = await context.db

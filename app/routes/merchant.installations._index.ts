@@ -1,5 +1,5 @@
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
-import { paginated } from "~/platform/core/http.server";
+import { listed, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
 import { listBusinessInstallations, serializeInstallation } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { MerchantInstallationList } from "~/platform/platform-api/schemas";
@@ -7,16 +7,10 @@ import { MerchantInstallationList } from "~/platform/platform-api/schemas";
 export const { loader, action, declared } = platformRoute("/merchant/installations", "MERCHANT", {
   GET: operation({
     summary: "The business's installations, uninstalled ones included (the compliance record)",
-    page: { limit: 50, max: 100 },
-    answer: { status: 200, schema: MerchantInstallationList },
-    errors: [400],
-    handler: async ({ context, user, page }) => {
-      const { rows, total } = await listBusinessInstallations(context.db, requireBusiness(user).id, page);
-      return paginated(
-        rows.map((r) => serializeInstallation(r.installation, r.appName)),
-        total,
-        page,
-      );
-    },
+    ...paged(MerchantInstallationList, { limit: 50, max: 100 }),
+    handler: listed(
+      ({ context, user, page }) => listBusinessInstallations(context.db, requireBusiness(user).id, page),
+      (row) => serializeInstallation(row.installation, row.appName),
+    ),
   }),
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { approveApp } from "~/platform/apps/review.server";
 import { AppRecord } from "~/platform/platform-api/schemas";
@@ -8,9 +8,7 @@ export const { loader, action, declared } = platformRoute("/review/apps/{appId}/
   POST: operation({
     summary:
       "Approve the app or its update in review: APPROVED, the manifest synced, test installs become production installs",
-    params: z.object({ appId: z.string().describe("App id") }),
-    answer: { status: 200, schema: AppRecord },
-    errors: [404, 409],
+    ...oneBy("appId", "App id", AppRecord, { errors: [404, 409] }),
     handler: async ({ context, user, params }) =>
       serializeApp(await approveApp(context.db, user.account.id, params.appId)),
   }),

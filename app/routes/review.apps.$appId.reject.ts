@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { rejectApp, rejectSchema } from "~/platform/apps/review.server";
 import { AppRecord } from "~/platform/platform-api/schemas";
@@ -9,11 +9,9 @@ const Rejection = rejectSchema.meta({ id: "AppRejection" });
 export const { loader, action, declared } = platformRoute("/review/apps/{appId}/reject", "REVIEWER", {
   POST: operation({
     summary: "Send the app back to its developer with notes: DRAFT, or APPROVED with the update withdrawn",
-    params: z.object({ appId: z.string().describe("App id") }),
+    ...oneBy("appId", "App id", AppRecord, { errors: [400, 404, 409] }),
     body: Rejection,
     bodyOptional: true,
-    answer: { status: 200, schema: AppRecord },
-    errors: [400, 404, 409],
     handler: async ({ context, params, body }) => serializeApp(await rejectApp(context.db, params.appId, body.notes)),
   }),
 });

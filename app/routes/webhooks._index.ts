@@ -1,5 +1,6 @@
-import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { json, paginated } from "~/platform/core/http.server";
+import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
+import { paged } from "~/platform/core/operations.server";
+import { json } from "~/platform/core/http.server";
 import {
   createRegistration,
   listRegistrations,
@@ -11,13 +12,8 @@ import { WebhookCreated, WebhookList } from "~/platform/app-api/schemas";
 export const { loader, action, declared } = appApiRoute("/webhooks", {
   GET: operation({
     summary: "List the installation's webhook registrations (no secrets)",
-    page: { limit: 50, max: 100 },
-    answer: { status: 200, schema: WebhookList },
-    errors: [400],
-    handler: async ({ context, caller, page }) => {
-      const { rows, total } = await listRegistrations(context.db, caller, page);
-      return paginated(rows.map(serializeWebhook), total, page);
-    },
+    ...paged(WebhookList, { limit: 50, max: 100 }),
+    handler: listed(({ context, caller, page }) => listRegistrations(context.db, caller, page), serializeWebhook),
   }),
   POST: operation({
     summary: "Register a webhook; the answer carries its secret, once",

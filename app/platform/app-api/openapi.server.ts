@@ -6,7 +6,12 @@
  * token, the rate-limit headers, 401 and 429).
  */
 import { SCOPES } from "../apps/catalog";
-import { openApiPaths, type DeclaredOperation, type DeclaredRoute } from "../core/operations.server";
+import {
+  openApiPathsOnce,
+  type DeclaredOperation,
+  type DeclaredRoute,
+  type DocumentArea,
+} from "../core/operations.server";
 import "./schemas";
 
 export const APP_API_ERROR_TEXT: Record<number, string> = {
@@ -29,28 +34,25 @@ function describe(op: DeclaredOperation) {
     : "Needs no scope.";
 }
 
-const cache = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
+/** What every App API operation shares in the document: the installation token, the scope, 401 and 429, the rate-limit headers. */
+const APP_API_AREA: DocumentArea = {
+  errorText: APP_API_ERROR_TEXT,
+  extraErrors: (op) => [401, ...(op.spec.scope ? [403] : []), 429],
+  describe,
+  operationFields: (op) => ({
+    security: [{ installationToken: [] }],
+    ...(op.spec.scope ? { "x-scope": op.spec.scope } : {}),
+    ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
+  }),
+  answerHeaders: {
+    "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+    "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+    "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+  },
+};
 
 export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {
-  let collected = cache.get(routes);
-  if (!collected) {
-    collected = openApiPaths(routes, {
-      errorText: APP_API_ERROR_TEXT,
-      extraErrors: (op) => [401, ...(op.spec.scope ? [403] : []), 429],
-      describe,
-      operationFields: (op) => ({
-        security: [{ installationToken: [] }],
-        ...(op.spec.scope ? { "x-scope": op.spec.scope } : {}),
-        ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
-      }),
-      answerHeaders: {
-        "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
-        "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
-        "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
-      },
-    });
-    cache.set(routes, collected);
-  }
+  const collected = openApiPathsOnce(routes, APP_API_AREA);
   return {
     openapi: "3.1.0",
     info: {

@@ -6,19 +6,11 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
-import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.server";
+import { ApiError, errorResponse, toErrorResponse } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
-import type { z } from "zod";
-import {
-  readInput,
-  type DeclaredRoute,
-  type Method,
-  type OperationInput,
-  type OperationSpec,
-  type PageLimits,
-} from "../core/operations.server";
+import { declaredRoute, listedOf, operationsOf, type Operations } from "../core/operations.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -42,76 +34,45 @@ export function rateWindow(limit: number) {
   };
 }
 
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-  return response;
-}
-
-/** The arguments of an App API handler: Remix's, the caller, and the request's parts its declaration validated. */
-export type AppApiHandlerArgs<P, Q, H, B, G> = Omit<AppApiArgs, "params"> & OperationInput<P, Q, H, B, G>;
-
-/** One App API operation: its declaration and its handler. */
-export type AppApiOperation = OperationSpec & { handler: (args: any) => Promise<Response | object | null> };
-
 /**
  * Declares one operation of the App API or /webhooks (decision 025). The generics are inferred
  * from the declaration, so that the handler's `params`, `query`, `headers`, `body` and `page` are
  * typed by their schemas.
  */
-export function operation<
-  P extends z.ZodObject | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  H extends z.ZodObject | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  G extends PageLimits | undefined = undefined,
->(
-  declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> & {
-    scope?: Scope;
-    page?: G;
-    handler: (args: AppApiHandlerArgs<P, Q, H, B, G>) => Promise<Response | object | null>;
-  },
-): AppApiOperation {
-  return declared as unknown as AppApiOperation;
-}
+export const operation = operationsOf<AppApiArgs, { scope?: Scope }>();
+
+/** A list handler: `listed(({ context, caller, page }) => rows of one page, serialize)`. */
+export const listed = listedOf<AppApiArgs>();
 
 /**
  * A route module of the App API or /webhooks: its OpenAPI path (the route's own path with `{name}`
  * for each `$name`) and one declared operation per method. Answers in order: 401 (token), 429
  * (rate limit), 405 (method), 403 (scope), 400/413 (the declared parameters and body), then the
- * handler; every answer carries the X-RateLimit headers.
+ * handler; every answer after the token's carries the X-RateLimit headers.
  */
-export function appApiRoute(path: string, operations: Partial<Record<Method, AppApiOperation>>) {
-  const allowed = Object.keys(operations).join(", ");
-  const dispatch = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
-    const { request, context } = args;
-    const window = rateWindow(context.env.appApiRateLimit);
-    let caller: AppCaller & { hits: number };
-    try {
-      // the token's installation and this request counted in its window: one statement
-      caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
-    } catch (e) {
-      return toErrorResponse(e);
-    }
-    const rate = window.verdict(caller.hits);
-    if (!rate.allowed)
-      return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
-        ...rate.headers,
-        "Retry-After": String(rate.retryAfter),
-      });
-    const method = request.method.toUpperCase() as Method;
-    const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
-    if (!op)
-      return errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...rate.headers, Allow: allowed });
-    try {
+export function appApiRoute(path: string, operations: Operations) {
+  return declaredRoute(path, "app", operations, {
+    async enter({ request, context }) {
+      const window = rateWindow(context.env.appApiRateLimit);
+      let caller: AppCaller & { hits: number };
+      try {
+        // the token's installation and this request counted in its window: one statement
+        caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
+      } catch (e) {
+        return toErrorResponse(e);
+      }
+      const rate = window.verdict(caller.hits);
+      if (!rate.allowed)
+        return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
+          ...rate.headers,
+          "Retry-After": String(rate.retryAfter),
+        });
+      return { entered: caller, headers: rate.headers };
+    },
+    async admit(op, { context }, caller) {
       if (op.scope && !caller.installation.scopes.includes(op.scope as Scope))
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
-      const input = await readInput(op, request, args.params);
-      const result = await op.handler({ ...args, ...input, caller, context });
-      return withHeaders(result instanceof Response ? result : json(result), rate.headers);
-    } catch (e) {
-      return withHeaders(toErrorResponse(e), rate.headers);
-    }
-  };
-  const declared: DeclaredRoute = { path, caller: "app", operations };
-  return { loader: dispatch, action: dispatch, declared };
+      return { caller, context };
+    },
+  });
 }

@@ -8,7 +8,17 @@
  * (`app/operations.server.ts`), and a test walks the route tree to keep that registry complete.
  */
 import { z } from "zod";
-import { ApiError, describeZodError, parsePagination, readJson } from "./http.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  ApiError,
+  describeZodError,
+  errorResponse,
+  json,
+  paginated,
+  parsePagination,
+  readJson,
+  toErrorResponse,
+} from "./http.server";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -115,6 +125,153 @@ export async function readInput(
 }
 
 // ---------------------------------------------------------------------------------------------
+// What both wrappers (app-api/wrapper.server.ts, platform-api/wrapper.server.ts) share
+
+/** What a handler may give back: a Response as it is, anything else is sent as JSON. */
+type Answered = Promise<Response | object | null>;
+/** A declared operation with its handler, as a route module's table holds it. */
+export type OperationWithHandler = OperationSpec & { handler: (args: any) => Answered };
+/** A route module's table: one declared operation per method. */
+export type Operations = Partial<Record<Method, OperationWithHandler>>;
+
+/**
+ * Makes an area's `operation()`: the declaration as `OperationSpec` describes it, the area's own
+ * fields (`Extra`: the App API's typed scope), and a handler whose arguments are the area's (`Args`:
+ * Remix's, with the caller) plus the request's parts typed by the declaration's schemas. The
+ * generics are inferred from each declaration.
+ */
+export function operationsOf<Args, Extra = object>() {
+  return function operation<
+    P extends Fields | undefined = undefined,
+    Q extends Fields | undefined = undefined,
+    H extends Fields | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    G extends PageLimits | undefined = undefined,
+  >(
+    declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page"> &
+      Extra & {
+        page?: G;
+        handler: (args: Omit<Args, "params"> & OperationInput<P, Q, H, B, G>) => Answered;
+      },
+  ): OperationWithHandler {
+    return declared as unknown as OperationWithHandler;
+  };
+}
+
+/** The operation a request's method calls (HEAD reads as GET), and the methods the route allows. */
+function operationFor<O>(operations: Partial<Record<Method, O>>, request: Request) {
+  const method = request.method.toUpperCase() as Method;
+  const op = operations[method] ?? (method === ("HEAD" as Method) ? operations.GET : undefined);
+  const allowed = Object.keys(operations).join(", ");
+  return {
+    op,
+    /** 405 with Allow, for a method the route does not declare. */
+    notAllowed: (headers: Record<string, string>) =>
+      errorResponse(405, `Method ${method} not allowed; use ${allowed}`, { ...headers, Allow: allowed }),
+  };
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
+}
+
+type RemixArgs = LoaderFunctionArgs | ActionFunctionArgs;
+
+/** What an area's wrapper adds to the one dispatcher of `declaredRoute`. */
+export type Area<Entered> = {
+  /**
+   * Before the method is looked at (the App API: the token and the rate limit): an answer that ends
+   * the request, or what the area knows now and the headers every later answer carries.
+   */
+  enter(args: RemixArgs): Promise<Response | { entered: Entered; headers: Record<string, string> }>;
+  /** Once the operation is known: the caller's checks (role, scope; they throw ApiError) and the arguments the handler gets besides Remix's. */
+  admit(op: OperationWithHandler, args: RemixArgs, entered: Entered): Promise<object>;
+  /** The platform areas send a handler's undefined as `null`; the App API as an empty 200. */
+  nullForUndefined?: boolean;
+};
+
+/**
+ * A route module's exports (decision 025): one dispatcher as loader and action, and its
+ * declarations for the documents. Answers in order: what the area's `enter` refuses, 405 (method,
+ * with Allow), what its `admit` refuses, 400/413 (the declared parameters and body, `readInput`),
+ * then the handler's answer as a Response; each carries the headers `enter` gave.
+ */
+export function declaredRoute<Entered>(path: string, caller: string, operations: Operations, area: Area<Entered>) {
+  const dispatch = async (args: RemixArgs) => {
+    const entry = await area.enter(args);
+    if (entry instanceof Response) return entry;
+    const { op, notAllowed } = operationFor(operations, args.request);
+    if (!op) return notAllowed(entry.headers);
+    try {
+      const extra = await area.admit(op, args, entry.entered);
+      const input = await readInput(op, args.request, args.params);
+      const result = await op.handler({ ...args, ...input, ...extra });
+      const response = result instanceof Response ? result : json(area.nullForUndefined ? (result ?? null) : result);
+      return withHeaders(response, entry.headers);
+    } catch (e) {
+      return withHeaders(toErrorResponse(e), entry.headers);
+    }
+  };
+  const declared: DeclaredRoute = { path, caller, operations };
+  return { loader: dispatch, action: dispatch, declared };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Declaration pieces that route modules of both areas share
+
+/** Path parameters: one string each, by its name in the path, with the words the document shows. */
+export function pathParams<K extends string>(described: Record<K, string>) {
+  const shape = Object.fromEntries(Object.entries(described).map(([k, d]) => [k, z.string().describe(d as string)]));
+  return z.object(shape as Record<K, z.ZodString>);
+}
+
+/**
+ * An operation on one resource named by a path parameter (an id or a slug): the parameter, the
+ * answer (200 unless `status` says otherwise) and the errors (404 for an unknown or another
+ * tenant's resource, unless `errors` lists more).
+ */
+export function oneBy<K extends string, S extends z.ZodType>(
+  name: K,
+  description: string,
+  schema: S,
+  { status = 200, errors = [404] }: { status?: number; errors?: number[] } = {},
+) {
+  return {
+    params: pathParams({ [name]: description } as Record<K, string>),
+    answer: { status, schema },
+    errors,
+  };
+}
+
+/** A list's page limits, its answer (`{ data, total, page, limit }`, contract 6) and its 400 for a bad page or limit. */
+export function paged<S extends z.ZodType>(schema: S, page: PageLimits) {
+  return { page, answer: { status: 200, schema }, errors: [400] };
+}
+
+/**
+ * Makes an area's `listed()`: a list handler that gets one page of rows from `rows`, serializes each
+ * (with the handler's arguments at hand) and answers the contract's page. Typed by the area's
+ * arguments (`Args`), like its `operation()`.
+ */
+export function listedOf<Args>() {
+  type ListArgs = Omit<Args, "params"> & { page: Pagination };
+  return function listed<R, T>(
+    rows: (args: ListArgs) => Promise<{ rows: R[]; total: number }>,
+    serialize: (row: R, args: ListArgs) => T,
+  ) {
+    return async (args: ListArgs) => {
+      const found = await rows(args);
+      return paginated(
+        found.rows.map((row) => serialize(row, args)),
+        found.total,
+        args.page,
+      );
+    };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The OpenAPI side
 
 /** `/app-api/orders/{id}` -> `getAppApiOrdersId` */
@@ -153,8 +310,20 @@ function parametersOf(where: "path" | "query" | "header", schema: Fields | undef
 /** The name a schema is registered under (`.meta({ id })`), if any. */
 export const schemaName = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id as string | undefined;
 
+/** What an area adds to its document's operations: error words, its own error statuses, the caller's sentence, security and `x-` fields, answer headers. */
+export type DocumentArea = Parameters<typeof openApiPaths>[1];
+
+const collected = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
+
+/** `openApiPaths` once per list of routes: a document is built once per process, however often it is served. */
+export function openApiPathsOnce(routes: DeclaredRoute[], area: DocumentArea) {
+  let paths = collected.get(routes);
+  if (!paths) collected.set(routes, (paths = openApiPaths(routes, area)));
+  return paths;
+}
+
 /**
- * The `paths` of a document from declared routes, and the named schemas they use. `decorate` adds
+ * The `paths` of a document from declared routes, and the named schemas they use. `area` adds
  * what the area knows (security, the scope sentence, its error statuses and answer headers).
  */
 export function openApiPaths(

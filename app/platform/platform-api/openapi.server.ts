@@ -3,7 +3,12 @@
  * /developer, /merchant and /review), collected from the operations their route modules declare (decision 025), as the App
  * API's is. Served at /developer/openapi.json and linked from the portal's docs.
  */
-import { openApiPaths, type DeclaredOperation, type DeclaredRoute } from "../core/operations.server";
+import {
+  openApiPathsOnce,
+  type DeclaredOperation,
+  type DeclaredRoute,
+  type DocumentArea,
+} from "../core/operations.server";
 import "./schemas";
 
 const ERROR_TEXT: Record<number, string> = {
@@ -33,25 +38,22 @@ const ROLE_WORDS: Record<string, string> = {
   DEVELOPER: "a developer account",
 };
 
-const cache = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
+/** What the platform areas' operations share in the document: who calls them, their security, 401 and 403 for an account token. */
+const PLATFORM_AREA: DocumentArea = {
+  errorText: ERROR_TEXT,
+  extraErrors: (op) => TOKENLESS[op.caller]?.errors ?? [401, 403],
+  describe: (op: DeclaredOperation) =>
+    `Called by ${TOKENLESS[op.caller]?.words ?? ROLE_WORDS[op.caller] ?? op.caller}.`,
+  operationFields: (op) => ({
+    security: TOKENLESS[op.caller]?.security ?? [{ accountToken: [] }],
+    "x-caller": op.caller,
+    ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
+    tags: [op.path.split("/")[1]],
+  }),
+};
 
 export function platformApiDocument(routes: DeclaredRoute[], publicUrl: string) {
-  let collected = cache.get(routes);
-  if (!collected) {
-    collected = openApiPaths(routes, {
-      errorText: ERROR_TEXT,
-      extraErrors: (op) => TOKENLESS[op.caller]?.errors ?? [401, 403],
-      describe: (op: DeclaredOperation) =>
-        `Called by ${TOKENLESS[op.caller]?.words ?? ROLE_WORDS[op.caller] ?? op.caller}.`,
-      operationFields: (op) => ({
-        security: TOKENLESS[op.caller]?.security ?? [{ accountToken: [] }],
-        "x-caller": op.caller,
-        ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
-        tags: [op.path.split("/")[1]],
-      }),
-    });
-    cache.set(routes, collected);
-  }
+  const collected = openApiPathsOnce(routes, PLATFORM_AREA);
   return {
     openapi: "3.1.0",
     info: {
