@@ -13,6 +13,7 @@ import { migrateDatabase } from "../db/migrate";
 import { createDb } from "../db/client";
 import { spawn } from "node:child_process";
 import { testEnv } from "../app/platform/testing/platform";
+import { spawnWorker } from "../app/platform/testing/processes";
 import { eventually } from "../app/platform/testing/receiver";
 import { ledger } from "../app/platform/testing/ledger";
 import { createAccount } from "../app/platform/accounts/accounts.server";
@@ -68,23 +69,7 @@ it("delivers every event of a burst during which the database restarts", async (
   await testInstall(db.db, env, account, app.id);
 
   // the worker runs as its own process, as in production (it rides out the restart there)
-  const worker = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      NODE_ENV: "test",
-      SESSION_SECRET: env.sessionSecret,
-      ENCRYPTION_KEY: env.encryptionKey.toString("base64"),
-      DATA_DIR: ".data/test-tmp",
-      OUTBOUND_ALLOW_PRIVATE: "true",
-      WORKER_CONCURRENCY: "4",
-      WORKER_STRANDED_AFTER_MS: "5000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let workerOutput = "";
-  worker.stdout!.on("data", (d) => (workerOutput += d));
-  worker.stderr!.on("data", (d) => (workerOutput += d));
+  const { child: worker, output } = spawnWorker(url, env, { WORKER_CONCURRENCY: "4" });
   cleanup.push(async () => {
     worker.kill("SIGTERM");
     await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.on("exit", r)));
@@ -124,9 +109,9 @@ it("delivers every event of a burst during which the database restarts", async (
     expect(l.received).toBe(events.length);
     return l;
   }, 120_000).catch((e) => {
-    throw new Error(`${(e as Error).message}\nworker output:\n${workerOutput.slice(-3000)}`);
+    throw new Error(`${(e as Error).message}\nworker output:\n${output().slice(-3000)}`);
   });
-  expect(worker.exitCode, workerOutput.slice(-2000)).toBeNull();
+  expect(worker.exitCode, output().slice(-2000)).toBeNull();
   expect(result).toMatchObject({ events: 300, received: 300, failed: 0, pending: 0, lost: 0 });
   // deliveries sent while the database went away could not be recorded and are sent again (same id):
   // at most the ones claimed and not yet recorded: the dispatcher holds at most WORKER_CONCURRENCY (4) x DELIVERY_BATCH

@@ -2,8 +2,7 @@
  * Faults: the worker killed during a burst, a receiver that is down, SIGTERM with deliveries in
  * flight, two workers on one database. The ledger must balance every time: nothing lost.
  */
-import { describe, expect, it, afterAll } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import { describe, expect, it } from "vitest";
 import http from "node:http";
 import net from "node:net";
 import { sql } from "drizzle-orm";
@@ -11,36 +10,14 @@ import { startPlatform } from "../app/platform/testing/platform";
 import { eventually, startReceiver } from "../app/platform/testing/receiver";
 import { ledger } from "../app/platform/testing/ledger";
 import { makeDue } from "../app/platform/testing/jobs";
+import { workerProcesses } from "../app/platform/testing/processes";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
 import { emitEvent } from "../app/platform/events/emit.server";
 import { DELIVERY_BATCH } from "../app/platform/webhooks/delivery.server";
 
 const p = await startPlatform({ worker: false });
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
-
-function workerProcess() {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: p.dbUrl,
-      NODE_ENV: "test",
-      SESSION_SECRET: p.env.sessionSecret,
-      ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
-      DATA_DIR: ".data/test-tmp",
-      OUTBOUND_ALLOW_PRIVATE: "true",
-      WORKER_CONCURRENCY: "8",
-      WORKER_STRANDED_AFTER_MS: "5000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  return { child, exited, output: () => out };
-}
+const startWorker = workerProcesses(p.dbUrl, p.env);
+const workerProcess = () => startWorker({ WORKER_CONCURRENCY: "8" });
 
 /** An installed app whose registration receives order.status_changed at `url`. */
 async function subscriber(url: string) {

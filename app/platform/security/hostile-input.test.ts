@@ -11,7 +11,7 @@ import { STATUS_CODES } from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
-import { startPlatform } from "../testing/platform";
+import { readAnswer, startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";
@@ -200,14 +200,7 @@ async function send(
     body: raw,
     redirect: "manual",
   });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, text, json };
+  return readAnswer(res);
 }
 
 /** Never a 5xx; a 4xx carries the contract's body. */

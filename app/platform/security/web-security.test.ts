@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, afterAll } from "vitest";
 import { and, count, eq, sql } from "drizzle-orm";
-import { startPlatform } from "../testing/platform";
+import { startPlatform, startProductionPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
@@ -683,14 +683,7 @@ describe("the session cookie", () => {
   });
 
   it("is Secure in production", async () => {
-    const prod = await startPlatform({
-      env: {
-        NODE_ENV: "production",
-        DATABASE_URL: p.dbUrl,
-        SESSION_SECRET: "x".repeat(40),
-        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-      },
-    });
+    const prod = await startProductionPlatform(p.dbUrl);
     const first = await fetch(prod.url + "/login");
     const c = sessionCookie(first.headers.getSetCookie());
     expect(c).toMatch(/;\s*Secure/i);

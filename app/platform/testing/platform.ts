@@ -12,6 +12,18 @@ import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
 import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";
 
+/** An HTTP answer as the tests read it: the status, the headers, the text, and the JSON (null if none). */
+export async function readAnswer(res: Response) {
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
 export type TestPlatform = Awaited<ReturnType<typeof startPlatform>>;
 
 export function testEnv(overrides: Record<string, string> = {}): Env {
@@ -59,14 +71,7 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
       body,
       redirect: "manual",
     });
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return readAnswer(res);
   };
 
   /** Registers an account through the real API and returns its token. */
@@ -118,4 +123,20 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
     register,
     createUser,
   };
+}
+
+/**
+ * A second platform in production mode on the database at `dbUrl` (fixed secrets; `env` adds
+ * settings), for what only production does: https-only URLs, Secure cookies, HSTS.
+ */
+export function startProductionPlatform(dbUrl: string, env: Record<string, string> = {}) {
+  return startPlatform({
+    env: {
+      NODE_ENV: "production",
+      DATABASE_URL: dbUrl,
+      SESSION_SECRET: "x".repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+      ...env,
+    },
+  });
 }

@@ -79,6 +79,24 @@ async function deliveriesOf(webhookId: string) {
   return rows.map((r) => ({ ...r, next_attempt_at: r.next_attempt_at ? new Date(r.next_attempt_at) : null }));
 }
 
+/** Moves the developer's newest PENDING order to `status` through the App API (an order.status_changed). */
+async function movePendingOrder(token: string, status: string) {
+  await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+    token,
+    body: { status },
+  });
+}
+
+/** The webhook's first delivery once it waits for a retry. */
+async function firstRetrying(webhookId: string, timeout?: number) {
+  const [d] = await eventually(async () => {
+    const rows = await deliveriesOf(webhookId);
+    expect(rows[0].status).toBe("RETRYING");
+    return rows;
+  }, timeout);
+  return d;
+}
+
 describe("signed deliveries", () => {
   it("delivers an event with the spec's envelope and headers, signed with the installation's secret", async () => {
     const receiver = await startReceiver({ status: 200 });
@@ -123,29 +141,17 @@ describe("signed deliveries", () => {
   it("delivers order.created with the spec's data fields", async () => {
     const receiver = await startReceiver({ status: 204 });
     const app = await install(receiver.url);
-    const [prod] = await p.db.execute<{ id: string }>(
-      sql`select id from products where business_id = ${current.businessId} and stock is null and is_available limit 1`,
-    );
-    const res = await p.request("POST", "/app-api/orders", {
-      token: app.token,
-      body: {
-        customer: { name: "Al", phone: "555" },
-        items: [{ productId: prod.id, quantity: 1 }],
-        deliveryMethod: "PICKUP",
-        paymentMethod: "CARD",
-      },
-    });
-    expect(res.status).toBe(201);
+    const order = await placeOrder(app);
     await receiver.waitFor(1);
     expect(receiver.received[0].json.data).toEqual({
-      orderId: res.json.id,
-      orderNumber: res.json.orderNumber,
-      amount: res.json.amount,
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      amount: order.amount,
       deliveryFee: 0,
       deliveryMethod: "PICKUP",
       paymentMethod: "CARD",
       isGuest: true,
-      createdAt: res.json.createdAt,
+      createdAt: order.createdAt,
     });
   });
 });
@@ -154,16 +160,9 @@ describe("retries", () => {
   it("retries a 500 after 30 s with the same event id and the same bytes, then succeeds", async () => {
     const receiver = await startReceiver((_r, n) => ({ status: n === 1 ? 500 : 200 }));
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CANCELLED" },
-    });
+    await movePendingOrder(app.token, "CANCELLED");
     await receiver.waitFor(1);
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(app.webhookId);
-      expect(rows[0].status).toBe("RETRYING");
-      return rows;
-    });
+    const d = await firstRetrying(app.webhookId);
     const [attempt] = await p.db.execute<{ created_at: string; status_code: number }>(
       sql`select created_at, status_code from webhook_attempts where delivery_id = ${d.id}`,
     );
@@ -186,10 +185,7 @@ describe("retries", () => {
   it("follows the schedule 30 s, 2 min, 8 min, 32 min, 2 h, then FAILED (6 attempts)", async () => {
     const receiver = await startReceiver({ status: 503 });
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
+    await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(1);
     for (let attempt = 1; attempt <= 6; attempt++) {
       const d = await eventually(async () => {
@@ -220,15 +216,8 @@ describe("retries", () => {
     const target = await startReceiver({ status: 200 });
     const receiver = await startReceiver({ status: 302, headers: { Location: target.url + "/elsewhere" } });
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(app.webhookId);
-      expect(rows[0].status).toBe("RETRYING");
-      return rows;
-    });
+    await movePendingOrder(app.token, "CONFIRMED");
+    const d = await firstRetrying(app.webhookId);
     const [attempt] = await p.db.execute<{ status_code: number; error: string }>(
       sql`select status_code, error from webhook_attempts where delivery_id = ${d.id}`,
     );
@@ -240,15 +229,8 @@ describe("retries", () => {
   it("gives up on a receiver that hangs past 10 seconds", async () => {
     const receiver = await startReceiver({ status: 200, delayMs: 12_000 });
     const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(app.webhookId);
-      expect(rows[0].status).toBe("RETRYING");
-      return rows;
-    }, 20_000);
+    await movePendingOrder(app.token, "CONFIRMED");
+    const d = await firstRetrying(app.webhookId, 20_000);
     const [attempt] = await p.db.execute<{ status_code: number | null; error: string; duration_ms: number }>(
       sql`select status_code, error, duration_ms from webhook_attempts where delivery_id = ${d.id}`,
     );
@@ -319,10 +301,7 @@ describe("what is not delivered", () => {
     );
     expect(ev.n).toBe(0);
     // a refused order change neither
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "DELIVERED" },
-    });
+    await movePendingOrder(app.token, "DELIVERED");
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received).toHaveLength(0);
   });
@@ -337,10 +316,7 @@ describe("what is not delivered", () => {
     await p.db.transaction((tx) =>
       emitEvent(tx, { businessId: current.businessId, type: "review.created", data: { id: "rev_x" } }),
     );
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
+    await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(1);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.map((r) => r.json.event)).toEqual(["order.status_changed"]);
@@ -444,10 +420,7 @@ describe("the /webhooks endpoints", () => {
     expect(one.json).toMatchObject({ id: created.json.id, disabledReason: null });
 
     // each delivery is signed with its own registration's secret
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
+    await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(2);
     const own = receiver.received.find((r) => r.path === "/own")!;
     const install_ = receiver.received.find((r) => r.path === "/hooks")!;
