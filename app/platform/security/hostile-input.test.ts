@@ -27,6 +27,7 @@ import {
   pages,
   webhooks,
 } from "../../../db/schema";
+import { chatEmbed, starsBlock } from "../testing/manifests";
 
 // a high App API limit, so that the properties exercise the handlers rather than the 429 path
 const p = await startPlatform({ env: { APP_API_RATE_LIMIT: "1000000" } });
@@ -62,23 +63,9 @@ const manifest = {
     properties: { greeting: { type: "string", maxLength: 50 } },
     additionalProperties: false,
   },
-  blocks: [
-    {
-      blockType: "stars",
-      name: "Stars",
-      renderUrl: "https://app.example/blocks/stars",
-      settingsSchema: { type: "object", properties: { title: { type: "string" } } },
-    },
-  ],
+  blocks: [starsBlock({ settingsSchema: { type: "object", properties: { title: { type: "string" } } } })],
   embeds: [
-    {
-      embedType: "chat",
-      name: "Chat",
-      kind: "FLOATING_WIDGET",
-      position: "bottom_right",
-      renderUrl: "https://app.example/chat",
-      settingsSchema: { type: "object", properties: { color: { type: "string", format: "color" } } },
-    },
+    chatEmbed({ settingsSchema: { type: "object", properties: { color: { type: "string", format: "color" } } } }),
   ],
 };
 const publishedCreate = await p.request("POST", "/developer/apps", {

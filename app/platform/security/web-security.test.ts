@@ -27,6 +27,7 @@ import {
   signInAttempts,
   webhookDeliveries,
 } from "../../../db/schema";
+import { chatEmbed, starsBlock } from "../testing/manifests";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";
@@ -46,25 +47,13 @@ const [merchantBusiness] = await p.db.select().from(businesses).where(eq(busines
 const blockSchema = { type: "object", properties: { title: { type: "string" } } };
 const manifest = (label = "Stars") => ({
   settingsSchema: { type: "object", properties: { greeting: { type: "string" } } },
-  blocks: [
-    {
-      blockType: "stars",
-      name: label,
-      description: label,
-      renderUrl: "https://app.example/blocks/stars",
-      settingsSchema: blockSchema,
-    },
-  ],
+  blocks: [starsBlock({ name: label, description: label, settingsSchema: blockSchema })],
   embeds: [
-    {
-      embedType: "chat",
+    chatEmbed({
       name: label,
       description: label,
-      kind: "FLOATING_WIDGET",
-      position: "bottom_right",
-      renderUrl: "https://app.example/chat",
       settingsSchema: { type: "object", properties: { color: { type: "string" } } },
-    },
+    }),
   ],
   adminPages: [{ pageId: "dashboard", title: label, renderUrl: "https://app.example/admin" }],
 });
