@@ -149,7 +149,8 @@ describe("CSRF: every page form action", () => {
     session: () => Promise<BrowserSession>;
     /** the page that shows the form (its CSRF token is read from there) */
     page: string;
-    path: string;
+    /** where the form posts; the page itself unless said */
+    path?: string;
     fields: Record<string, string> | (() => Promise<Record<string, string>>);
     /** what the action changes; equal before and after a refused post, different after the accepted one */
     state?: () => Promise<unknown>;
@@ -168,6 +169,7 @@ describe("CSRF: every page form action", () => {
    * it, so the refusals cannot come from a broken form.
    */
   async function check(c: Case) {
+    const path = c.path ?? c.page;
     const session = await c.session();
     const page = await session.get(c.page);
     expect(page.status, `${c.name}: form page ${c.page}`).toBe(200);
@@ -196,7 +198,7 @@ describe("CSRF: every page form action", () => {
           ["foreign Origin on the same host name", { ...fields, csrf: session.csrf }, { Origin: "http://127.0.0.1:1" }],
         ];
     for (const [why, body, headers] of attempts) {
-      const res = await rawPost(session, c.path, body, headers);
+      const res = await rawPost(session, path, body, headers);
       expect(res.status, `${c.name}: ${why}: ${res.html.slice(0, 200)}`).toBe(403);
       expect(res.setCookie, `${c.name}: ${why}`).toEqual([]);
       expect(res.location, `${c.name}: ${why}`).toBeNull();
@@ -205,23 +207,18 @@ describe("CSRF: every page form action", () => {
     // a NUL character (which PostgreSQL cannot store) in the form, with a valid token: 400 with a message, no change
     const nul = await rawPost(
       session,
-      c.path,
+      path,
       {
         ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, `${v}\u0000`])),
         extra: "a\u0000b",
         csrf: session.csrf,
       },
-      { Origin: session.urlOf(c.path).origin },
+      { Origin: session.urlOf(path).origin },
     );
     expect(nul.status, `${c.name}: NUL: ${nul.html.slice(0, 200)}`).toBe(400);
     expect(nul.html, c.name).toContain("may not contain NUL characters");
     if (c.state) expect(await c.state(), `${c.name}: changed by a form with NUL`).toEqual(before);
-    const ok = await rawPost(
-      session,
-      c.path,
-      { ...fields, csrf: session.csrf },
-      { Origin: session.urlOf(c.path).origin },
-    );
+    const ok = await rawPost(session, path, { ...fields, csrf: session.csrf }, { Origin: session.urlOf(path).origin });
     expect(ok.status, `${c.name}: accepted post: ${ok.html.slice(0, 300)}`).toBeLessThan(400);
     if (c.state) expect(await c.state(), `${c.name}: the accepted post changed nothing`).not.toEqual(before);
     c.accepted?.(ok);
@@ -231,6 +228,15 @@ describe("CSRF: every page form action", () => {
   const devSession = async () => devBrowser;
   const merchantSession = async () => merchantBrowser;
   const appRow = async (id: string) => (await p.db.select().from(apps).where(eq(apps.id, id)))[0];
+  /** An intent of the developer's app page, posted to the page itself. */
+  const appIntent = (appId: string, intent: string, state: () => Promise<unknown>) =>
+    check({
+      name: `/portal/apps/<id> ${intent}`,
+      session: devSession,
+      page: `/portal/apps/${appId}`,
+      fields: { intent },
+      state,
+    });
   const appFields = (over: Record<string, string> = {}) => ({
     name: "Loyalty Stars",
     description: "Points for regulars.",
@@ -246,7 +252,6 @@ describe("CSRF: every page form action", () => {
       name: "/login",
       session: fresh,
       page: "/login",
-      path: "/login",
       fields: { email: dev.email, password: PASSWORD },
       accepted: (res) => {
         expect(res.location).toBe("/portal");
@@ -258,7 +263,6 @@ describe("CSRF: every page form action", () => {
       name: "/signup",
       session: fresh,
       page: "/signup",
-      path: "/signup",
       fields: { role: "MERCHANT", name: "Sam", email, password: PASSWORD, businessName: "Sam's Bakery" },
       state: async () => (await p.db.select({ n: count() }).from(accounts).where(eq(accounts.email, email)))[0].n,
     });
@@ -282,7 +286,6 @@ describe("CSRF: every page form action", () => {
       name: "/portal/apps/new",
       session: devSession,
       page: "/portal/apps/new",
-      path: "/portal/apps/new",
       fields: { intent: "create", slug, ...appFields() },
       state: async () => (await p.db.select({ n: count() }).from(apps).where(eq(apps.slug, slug)))[0].n,
     });
@@ -291,58 +294,36 @@ describe("CSRF: every page form action", () => {
       name: "/portal/apps/<id> update",
       session: devSession,
       page: `/portal/apps/${updated.id}`,
-      path: `/portal/apps/${updated.id}`,
       fields: { intent: "update", ...appFields({ name: "Renamed by form" }) },
       state: async () => (await appRow(updated.id)).name,
     });
     const submitted = await createApp();
-    await check({
-      name: "/portal/apps/<id> submit",
-      session: devSession,
-      page: `/portal/apps/${submitted.id}`,
-      path: `/portal/apps/${submitted.id}`,
-      fields: { intent: "submit" },
-      state: async () => (await appRow(submitted.id)).status,
-    });
+    await appIntent(submitted.id, "submit", async () => (await appRow(submitted.id)).status);
     const rotated = await createApp();
-    await check({
-      name: "/portal/apps/<id> regenerate-secret",
-      session: devSession,
-      page: `/portal/apps/${rotated.id}`,
-      path: `/portal/apps/${rotated.id}`,
-      fields: { intent: "regenerate-secret" },
-      state: async () => (await appRow(rotated.id)).clientSecretHash,
-    });
+    await appIntent(rotated.id, "regenerate-secret", async () => (await appRow(rotated.id)).clientSecretHash);
     const sandboxed = await createApp();
-    await check({
-      name: "/portal/apps/<id> test-install",
-      session: devSession,
-      page: `/portal/apps/${sandboxed.id}`,
-      path: `/portal/apps/${sandboxed.id}`,
-      fields: { intent: "test-install" },
-      state: async () =>
+    await appIntent(
+      sandboxed.id,
+      "test-install",
+      async () =>
         (await p.db.select({ n: count() }).from(installations).where(eq(installations.appId, sandboxed.id)))[0].n,
-    });
-    await check({
-      name: "/portal/apps/<id> test-uninstall",
-      session: devSession,
-      page: `/portal/apps/${sandboxed.id}`,
-      path: `/portal/apps/${sandboxed.id}`,
-      fields: { intent: "test-uninstall" },
-      state: async () =>
+    );
+    await appIntent(
+      sandboxed.id,
+      "test-uninstall",
+      async () =>
         (
           await p.db
             .select({ status: installations.status })
             .from(installations)
             .where(eq(installations.appId, sandboxed.id))
         )[0].status,
-    });
+    );
     const manifested = await createApp();
     await check({
       name: "/portal/apps/<id>/manifest",
       session: devSession,
       page: `/portal/apps/${manifested.id}/manifest`,
-      path: `/portal/apps/${manifested.id}/manifest`,
       fields: {
         intent: "save",
         manifest: JSON.stringify({
@@ -375,7 +356,6 @@ describe("CSRF: every page form action", () => {
       name: "/portal/apps/<id>/webhooks",
       session: devSession,
       page: `/portal/apps/${hooked.id}/webhooks`,
-      path: `/portal/apps/${hooked.id}/webhooks`,
       fields: { deliveryId },
       state: async () =>
         (
@@ -393,7 +373,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps/<id> settings",
       session: merchantSession,
       page: `/admin/apps/${installationId}`,
-      path: `/admin/apps/${installationId}`,
       fields: { intent: "settings", settings: JSON.stringify({ greeting: "Hello" }) },
       state: async () =>
         (
@@ -407,7 +386,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps/<id> embed",
       session: merchantSession,
       page: `/admin/apps/${installationId}`,
-      path: `/admin/apps/${installationId}`,
       fields: { intent: "embed", embedType: "chat", enabled: "false" },
       state: async () => p.db.select().from(embedSettings).where(eq(embedSettings.installationId, installationId)),
     });
@@ -419,7 +397,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps consent",
       session: merchantSession,
       page: "/admin/apps",
-      path: "/admin/apps",
       fields: { intent: "consent", installationId },
       state: async () =>
         (
@@ -435,7 +412,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps uninstall",
       session: merchantSession,
       page: "/admin/apps",
-      path: "/admin/apps",
       fields: { intent: "uninstall", installationId: otherInstallation },
       state: async () =>
         (
@@ -451,7 +427,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/pages",
       session: merchantSession,
       page: "/admin/pages",
-      path: "/admin/pages",
       fields: { slug: pageSlug, title: "Summer" },
       state: async () =>
         (
@@ -465,7 +440,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/pages/<slug>",
       session: merchantSession,
       page: "/admin/pages/home",
-      path: "/admin/pages/home",
       fields: {
         page: JSON.stringify({
           title: "Changed home",
@@ -488,7 +462,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/products/new",
       session: merchantSession,
       page: "/admin/products/new",
-      path: "/admin/products/new",
       fields: { name: "Croissant", price: "2.50", status: "ACTIVE", isAvailable: "on" },
       state: productCount,
     });
@@ -501,7 +474,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/products/<id> save",
       session: merchantSession,
       page: `/admin/products/${product.id}`,
-      path: `/admin/products/${product.id}`,
       fields: { intent: "save", name: "Renamed baguette", price: "3.00", status: "ACTIVE", isAvailable: "on" },
       state: async () =>
         (await p.db.select({ n: products.name }).from(products).where(eq(products.id, product.id)))[0]?.n,
@@ -510,7 +482,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/products/<id> delete",
       session: merchantSession,
       page: `/admin/products/${product.id}`,
-      path: `/admin/products/${product.id}`,
       fields: { intent: "delete" },
       state: async () => (await p.db.select({ n: count() }).from(products).where(eq(products.id, product.id)))[0].n,
     });
@@ -520,7 +491,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/orders/<id>",
       session: merchantSession,
       page: `/admin/orders/${order}`,
-      path: `/admin/orders/${order}`,
       fields: { intent: "move", status: "CONFIRMED" },
       state: async () => (await p.db.select({ s: orders.status }).from(orders).where(eq(orders.id, order)))[0].s,
     });
@@ -533,7 +503,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/reviews",
       session: merchantSession,
       page: "/admin/reviews",
-      path: "/admin/reviews",
       fields: { intent: "delete", reviewId: review.id },
       state: async () => (await p.db.select({ n: count() }).from(reviews).where(eq(reviews.id, review.id)))[0].n,
     });
@@ -542,7 +511,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/settings",
       session: merchantSession,
       page: "/admin/settings",
-      path: "/admin/settings",
       fields: {
         name: "Renamed shop",
         address: b.address,
@@ -565,7 +533,6 @@ describe("CSRF: every page form action", () => {
         name: `/reviewer/apps/<id> ${intent}`,
         session: async () => reviewerBrowser,
         page: `/reviewer/apps/${app.id}`,
-        path: `/reviewer/apps/${app.id}`,
         fields: { intent, notes: "Please add a privacy policy." },
         state: async () => (await appRow(app.id)).status,
       });
@@ -611,7 +578,6 @@ describe("CSRF: every page form action", () => {
       name: "/s/<slug>/cart (with a cart)",
       session: async () => shopper,
       page: `/s/${slug}/cart`,
-      path: `/s/${slug}/cart`,
       fields: { intent: "update", productId: shopProduct.id, quantity: "3" },
       // the cart lives in its cookie: a refused post sets none (checked above), the accepted one a new cart
       accepted: (res) => expect(res.setCookie.map((c) => c.split("=")[0])).toEqual(["__cart"]),
@@ -622,7 +588,6 @@ describe("CSRF: every page form action", () => {
       name: "/s/<slug>/checkout",
       session: async () => shopper,
       page: `/s/${slug}/checkout`,
-      path: `/s/${slug}/checkout`,
       fields: async () => ({
         name: "Ann",
         phone: "+15550100",
@@ -637,7 +602,6 @@ describe("CSRF: every page form action", () => {
       name: "/s/<slug>/products/<slug>",
       session: fresh,
       page: `/s/${slug}/products/${shopProduct.slug}`,
-      path: `/s/${slug}/products/${shopProduct.slug}`,
       fields: { authorName: "Ann", rating: "5", comment: "Lovely" },
       withoutToken: true,
       state: async () =>

@@ -4,6 +4,8 @@
  */
 import { afterAll } from "vitest";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { businesses } from "../../../db/schema";
 import type { Worker } from "../../../jobs/worker";
 import { testDatabase } from "../../../db/testing/database";
 import { loadEnv, type Env } from "../core/env.server";
@@ -97,6 +99,13 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
     };
   };
 
+  /** A merchant registered through the API, and its business's row. */
+  const registerMerchant = async () => {
+    const m = await register("MERCHANT");
+    const [business] = await database.db.select().from(businesses).where(eq(businesses.id, m.businessId));
+    return { m, business };
+  };
+
   /** Accounts the API cannot create (reviewers), made directly. */
   const createUser = async (role: Role) => {
     const email = `${role.toLowerCase()}-${randomBytes(5).toString("hex")}@example.test`;
@@ -121,6 +130,7 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
     worker: () => worker,
     request,
     register,
+    registerMerchant,
     createUser,
   };
 }
