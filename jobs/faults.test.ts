@@ -48,25 +48,34 @@ async function burst(businessId: string, n: number): Promise<string[]> {
   return ids;
 }
 
+/** A receiver answering as `behaviour`, an app subscribed to it, and `n` events already emitted for it. */
+async function subscribedBurst(behaviour: Parameters<typeof startReceiver>[0], n: number) {
+  const receiver = await startReceiver(behaviour);
+  const dev = await subscriber(receiver.url);
+  return { receiver, dev, events: await burst(dev.businessId, n) };
+}
+
 const receivedIds = (r: Awaited<ReturnType<typeof startReceiver>>) =>
   r.received.map((x) => String(x.headers["x-service-event-id"]));
 
+/** The ledger once the receiver has `n` of the events (90 s at the most). */
+const ledgerOnceReceived = (events: string[], receiver: Awaited<ReturnType<typeof startReceiver>>, n: number) =>
+  eventually(async () => {
+    const l = await ledger(p.db, events, receivedIds(receiver));
+    expect(l.received).toBe(n);
+    return l;
+  }, 90_000);
+
 describe("faults", () => {
   it("loses nothing when the worker is killed with SIGKILL during a burst of 500 events", async () => {
-    const receiver = await startReceiver({ status: 200, delayMs: 5 });
-    const dev = await subscriber(receiver.url);
-    const events = await burst(dev.businessId, 500);
+    const { receiver, events } = await subscribedBurst({ status: 200, delayMs: 5 }, 500);
     const first = workerProcess();
     await receiver.waitFor(100, 60_000);
     first.child.kill("SIGKILL");
     await first.exited;
     const before = receiver.received.length;
     const second = workerProcess();
-    const result = await eventually(async () => {
-      const l = await ledger(p.db, events, receivedIds(receiver));
-      expect(l.received).toBe(500);
-      return l;
-    }, 90_000);
+    const result = await ledgerOnceReceived(events, receiver, 500);
     expect(result).toMatchObject({ events: 500, deliveries: 500, received: 500, failed: 0, pending: 0, lost: 0 });
     // a delivery the killed worker sent but could not record yet is sent again (same delivery id):
     // at most the ones claimed and not yet recorded: the dispatcher holds at most WORKER_CONCURRENCY x DELIVERY_BATCH
@@ -127,9 +136,7 @@ describe("faults", () => {
   }, 90_000);
 
   it("stops on SIGTERM with deliveries in flight and loses none of them", async () => {
-    const receiver = await startReceiver({ status: 200, delayMs: 1500 });
-    const dev = await subscriber(receiver.url);
-    const events = await burst(dev.businessId, 8);
+    const { receiver, dev, events } = await subscribedBurst({ status: 200, delayMs: 1500 }, 8);
     const worker = workerProcess();
     await receiver.waitFor(1, 30_000);
     const inFlightAtSignal = receiver.received.length;
@@ -155,16 +162,10 @@ describe("faults", () => {
   }, 90_000);
 
   it("claims every attempt once with two workers on one database", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const dev = await subscriber(receiver.url);
-    const events = await burst(dev.businessId, 500);
+    const { receiver, dev, events } = await subscribedBurst({ status: 200 }, 500);
     const a = workerProcess();
     const b = workerProcess();
-    const result = await eventually(async () => {
-      const l = await ledger(p.db, events, receivedIds(receiver));
-      expect(l.received).toBe(500);
-      return l;
-    }, 90_000);
+    const result = await ledgerOnceReceived(events, receiver, 500);
     expect(result).toMatchObject({ received: 500, lost: 0, duplicates: 0 });
     // every attempt recorded once (the record follows the receipt by a moment)
     const attempts = await eventually(async () => {
