@@ -228,6 +228,8 @@ describe("CSRF: every page form action", () => {
   const devSession = async () => devBrowser;
   const merchantSession = async () => merchantBrowser;
   const appRow = async (id: string) => (await p.db.select().from(apps).where(eq(apps.id, id)))[0];
+  const installationRow = async (id: string) =>
+    (await p.db.select().from(installations).where(eq(installations.id, id)))[0];
   /** An intent of the developer's app page, posted to the page itself. */
   const appIntent = (appId: string, intent: string, state: () => Promise<unknown>) =>
     check({
@@ -374,13 +376,7 @@ describe("CSRF: every page form action", () => {
       session: merchantSession,
       page: `/admin/apps/${installationId}`,
       fields: { intent: "settings", settings: JSON.stringify({ greeting: "Hello" }) },
-      state: async () =>
-        (
-          await p.db
-            .select({ s: installations.settings })
-            .from(installations)
-            .where(eq(installations.id, installationId))
-        )[0].s,
+      state: async () => (await installationRow(installationId)).settings,
     });
     await check({
       name: "/admin/apps/<id> embed",
@@ -398,13 +394,10 @@ describe("CSRF: every page form action", () => {
       session: merchantSession,
       page: "/admin/apps",
       fields: { intent: "consent", installationId },
-      state: async () =>
-        (
-          await p.db
-            .select({ r: installations.needsReConsent, s: installations.scopes })
-            .from(installations)
-            .where(eq(installations.id, installationId))
-        )[0],
+      state: async () => {
+        const { needsReConsent, scopes } = await installationRow(installationId);
+        return { needsReConsent, scopes };
+      },
     });
     const other = await publishedApp({ scopes: ["read_business"] });
     const otherInstallation = await install(other);
@@ -413,13 +406,7 @@ describe("CSRF: every page form action", () => {
       session: merchantSession,
       page: "/admin/apps",
       fields: { intent: "uninstall", installationId: otherInstallation },
-      state: async () =>
-        (
-          await p.db
-            .select({ s: installations.status })
-            .from(installations)
-            .where(eq(installations.id, otherInstallation))
-        )[0].s,
+      state: async () => (await installationRow(otherInstallation)).status,
     });
 
     const pageSlug = `csrf-${random()}`;

@@ -40,6 +40,12 @@ async function install(
   };
 }
 
+/** A receiver answering as `behaviour` and a fresh app installed with its webhook URL. */
+async function receiverAndApp(behaviour: Parameters<typeof startReceiver>[0]) {
+  const receiver = await startReceiver(behaviour);
+  return { receiver, app: await install(receiver.url) };
+}
+
 /** A guest order: order.created, as often as a test needs. */
 async function placeOrder(app: Install) {
   const [prod] = await p.db.execute<{ id: string }>(
@@ -99,8 +105,7 @@ async function firstRetrying(webhookId: string, timeout?: number) {
 
 describe("signed deliveries", () => {
   it("delivers an event with the spec's envelope and headers, signed with the installation's secret", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     const orderId = await pendingOrder(current.businessId);
     await p.request("PATCH", `/app-api/orders/${orderId}/status`, { token: app.token, body: { status: "CONFIRMED" } });
     await receiver.waitFor(1);
@@ -139,8 +144,7 @@ describe("signed deliveries", () => {
   });
 
   it("delivers order.created with the spec's data fields", async () => {
-    const receiver = await startReceiver({ status: 204 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 204 });
     const order = await placeOrder(app);
     await receiver.waitFor(1);
     expect(receiver.received[0].json.data).toEqual({
@@ -158,8 +162,7 @@ describe("signed deliveries", () => {
 
 describe("retries", () => {
   it("retries a 500 after 30 s with the same event id and the same bytes, then succeeds", async () => {
-    const receiver = await startReceiver((_r, n) => ({ status: n === 1 ? 500 : 200 }));
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp((_r, n) => ({ status: n === 1 ? 500 : 200 }));
     await movePendingOrder(app.token, "CANCELLED");
     await receiver.waitFor(1);
     const d = await firstRetrying(app.webhookId);
@@ -183,8 +186,7 @@ describe("retries", () => {
   });
 
   it("follows the schedule 30 s, 2 min, 8 min, 32 min, 2 h, then FAILED (6 attempts)", async () => {
-    const receiver = await startReceiver({ status: 503 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 503 });
     await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(1);
     for (let attempt = 1; attempt <= 6; attempt++) {
@@ -214,8 +216,7 @@ describe("retries", () => {
 
   it("counts a 302 as a failure and does not follow it", async () => {
     const target = await startReceiver({ status: 200 });
-    const receiver = await startReceiver({ status: 302, headers: { Location: target.url + "/elsewhere" } });
-    const app = await install(receiver.url);
+    const { app } = await receiverAndApp({ status: 302, headers: { Location: target.url + "/elsewhere" } });
     await movePendingOrder(app.token, "CONFIRMED");
     const d = await firstRetrying(app.webhookId);
     const [attempt] = await p.db.execute<{ status_code: number; error: string }>(
@@ -227,8 +228,7 @@ describe("retries", () => {
   });
 
   it("gives up on a receiver that hangs past 10 seconds", async () => {
-    const receiver = await startReceiver({ status: 200, delayMs: 12_000 });
-    const app = await install(receiver.url);
+    const { app } = await receiverAndApp({ status: 200, delayMs: 12_000 });
     await movePendingOrder(app.token, "CONFIRMED");
     const d = await firstRetrying(app.webhookId, 20_000);
     const [attempt] = await p.db.execute<{ status_code: number | null; error: string; duration_ms: number }>(
@@ -243,8 +243,7 @@ describe("retries", () => {
 
 describe("auto-disable", () => {
   it("disables a registration after 5 consecutive FAILED deliveries; re-activation resets it", async () => {
-    const receiver = await startReceiver({ status: 500 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 500 });
     for (let n = 1; n <= 5; n++) {
       await placeOrder(app);
       const d = await eventually(async () => {
@@ -284,8 +283,7 @@ describe("auto-disable", () => {
 
 describe("what is not delivered", () => {
   it("a rolled-back transaction delivers nothing", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     await expect(
       p.db.transaction(async (tx) => {
         await emitEvent(tx, {
@@ -332,8 +330,7 @@ describe("what is not delivered", () => {
 
 describe("data erasure", () => {
   it("sends business.data_erasure 48 hours after uninstall to the install registration, with its secret", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     const un = await p.request("POST", `/developer/apps/${app.appId}/test-uninstall`, { token: current.token });
     expect(un.status).toBe(200);
     const [job] = (await jobsOf(p.db, "installation__erasure")).filter(
@@ -367,8 +364,7 @@ describe("data erasure", () => {
   });
 
   it("sends nothing when the app was reinstalled within 48 hours", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     await p.request("POST", `/developer/apps/${app.appId}/test-uninstall`, { token: current.token });
     const again = await p.request("POST", `/developer/apps/${app.appId}/test-install`, { token: current.token });
     expect(again.status).toBe(201);
@@ -384,8 +380,7 @@ describe("data erasure", () => {
 
 describe("the /webhooks endpoints", () => {
   it("create, list, read, change, test, redeliver and delete; another installation's ids are 404", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     const created = await p.request("POST", "/webhooks", {
       token: app.token,
       body: { url: receiver.url + "/own", events: ["order.status_changed"], description: "mine" },
