@@ -12,7 +12,7 @@
  */
 import http from "node:http";
 import postgres from "postgres";
-import { startBench, developer, load, table, writeResult, runIfMain } from "./lib";
+import { startBench, developer, load, reportRows, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { CALLER_COUNTED_SQL } from "../app/platform/installs/installs.server";
 import { selectColumns } from "../db/sql";
@@ -114,17 +114,16 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
         connections,
         "platform rps": platform.rps,
         "floor rps (same SQL)": floor.rps,
-        ratio: Math.round((platform.rps / floor.rps) * 100) / 100,
+        ratio: round2(platform.rps / floor.rps),
         "platform p50": platform.p50,
         "platform p99": platform.p99,
         "floor p50": floor.p50,
         "floor p99": floor.p99,
         "read-only floor rps": light.rps,
-        "ratio to read-only floor": Math.round((platform.rps / light.rps) * 100) / 100,
+        "ratio to read-only floor": round2(platform.rps / light.rps),
       });
     }
-    table("B1 App API: GET /app-api/products?limit=50", rows);
-    writeResult("b1-app-api", { durationSec, rows });
+    reportRows("B1 App API: GET /app-api/products?limit=50", "b1-app-api", durationSec, rows);
     sameSql.close();
     readOnly.close();
     await sql.end();

@@ -6,7 +6,7 @@
 import http from "node:http";
 import { sql } from "drizzle-orm";
 import { run as runWorker, type Runner } from "graphile-worker";
-import { startBench, developer, percentile, table, writeResult, runIfMain } from "./lib";
+import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { emitEvents } from "../app/platform/events/emit.server";
 import { approveApp } from "../app/platform/apps/review.server";
@@ -114,7 +114,7 @@ export async function run() {
       "p50 commit→receipt ms": percentile(latencies, 50),
       "p99 commit→receipt ms": percentile(latencies, 99),
       "graphile-worker alone jobs/s": Math.round(EVENTS / floorSeconds),
-      ratio: Math.round((received.size / seconds / (EVENTS / floorSeconds)) * 100) / 100,
+      ratio: round2(received.size / seconds / (EVENTS / floorSeconds)),
     };
     table("B2 Webhooks: burst of events to one receiver", [row]);
     writeResult("b2-webhooks", { concurrency: CONCURRENCY, ...row });

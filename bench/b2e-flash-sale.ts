@@ -19,7 +19,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
 import pg from "pg";
 import { run as runWorker } from "graphile-worker";
-import { startBench, developer, percentile, table, writeResult, runIfMain } from "./lib";
+import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { quietLogger } from "../db/migrate";
 
@@ -84,7 +84,7 @@ type Figures = {
 function figures(orders: number, started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
   const used = process.cpuUsage(cpu);
   return {
-    "node CPU ms/order": Math.round(((used.user + used.system) / 1000 / orders) * 100) / 100,
+    "node CPU ms/order": round2((used.user + used.system) / 1000 / orders),
     orders: r.count,
     "orders/s": Math.round(orders / ((lastOrder - started) / 1000)),
     "deliveries/s": Math.round(orders / ((r.lastReceipt - started) / 1000)),
@@ -243,7 +243,7 @@ function sampleLockWaits(sql: postgres.Sql) {
     await loop;
     const top = [...kinds].sort((a, b) => b[1] - a[1])[0];
     return {
-      "lock waiters (mean)": Math.round((waiting / Math.max(1, samples)) * 100) / 100,
+      "lock waiters (mean)": round2(waiting / Math.max(1, samples)),
       "most waited for": top ? top[0] : "-",
     };
   };
@@ -300,7 +300,6 @@ export async function run() {
   }
   peer.close();
   const median = (xs: number[]) => percentile(xs, 50);
-  const round2 = (x: number) => Math.round(x * 100) / 100;
   // ratios within each round (the floor and the platform ran back to back), then their median
   const deliveryRatios = platforms.map((p, i) => p["deliveries/s"] / floors[i]["deliveries/s"]);
   const p50Ratios = platforms.map((p, i) => p["p50 order→receipt ms"] / Math.max(1, floors[i]["p50 order→receipt ms"]));

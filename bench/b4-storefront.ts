@@ -2,7 +2,7 @@
  * B4 Storefront: a page with 5 app blocks and 3 embeds against the same page with none: server
  * time per request (autocannon) and the ratio.
  */
-import { startBench, load, table, writeResult, runIfMain } from "./lib";
+import { startBench, load, reportRows, runIfMain, round2 } from "./lib";
 import { richShop } from "./b4c-shop";
 
 export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) {
@@ -24,12 +24,10 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
         "5 blocks + 3 embeds rps": withApps.rps,
         "plain p50 ms": none.p50,
         "with apps p50 ms": withApps.p50,
-        "time ratio (rps plain / rps apps)": Math.round((none.rps / withApps.rps) * 100) / 100,
+        "time ratio (rps plain / rps apps)": round2(none.rps / withApps.rps),
       });
     }
-    table("B4 Storefront: home page with and without app extensions", rows);
-    writeResult("b4-storefront", { durationSec, rows });
-    return rows;
+    return reportRows("B4 Storefront: home page with and without app extensions", "b4-storefront", durationSec, rows);
   } finally {
     await b.close();
   }

@@ -32,36 +32,19 @@ export async function richShop(
 ): Promise<{ rich: BenchShop; plain: BenchShop | null }> {
   const db = b.db.db;
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const dev = await createAccount(db, {
-    email: `d${stamp}@bench.test`,
-    password: "bench-password",
-    name: "D",
-    role: "DEVELOPER",
-  });
-  const rev = await createAccount(db, {
-    email: `r${stamp}@bench.test`,
-    password: "bench-password",
-    name: "R",
-    role: "REVIEWER",
-  });
-  const rich = await createAccount(db, {
-    email: `m${stamp}@bench.test`,
-    password: "bench-password",
-    name: "M",
-    role: "MERCHANT",
-    businessName: `Rich ${stamp}`,
-    withDemoData: true,
-  });
-  const plain = options.plain
-    ? await createAccount(db, {
-        email: `p${stamp}@bench.test`,
-        password: "bench-password",
-        name: "P",
-        role: "MERCHANT",
-        businessName: `Plain ${stamp}`,
-        withDemoData: true,
-      })
-    : null;
+  /** An account `<letter><stamp>@bench.test` named by its letter; a merchant gets a demo business. */
+  const account = (letter: string, role: "DEVELOPER" | "REVIEWER" | "MERCHANT", businessName?: string) =>
+    createAccount(db, {
+      email: `${letter.toLowerCase()}${stamp}@bench.test`,
+      password: "bench-password",
+      name: letter,
+      role,
+      ...(businessName ? { businessName: `${businessName} ${stamp}`, withDemoData: true } : {}),
+    });
+  const dev = await account("D", "DEVELOPER");
+  const rev = await account("R", "REVIEWER");
+  const rich = await account("M", "MERCHANT", "Rich");
+  const plain = options.plain ? await account("P", "MERCHANT", "Plain") : null;
   const origin = "https://widgets.bench.example";
   const manifest = {
     blocks: [1, 2, 3, 4, 5].map((i) => ({

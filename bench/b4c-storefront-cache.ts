@@ -14,7 +14,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import fs from "node:fs";
-import { startBench, table, writeResult, runIfMain } from "./lib";
+import { startBench, table, writeResult, runIfMain, round2 } from "./lib";
 import { richShop } from "./b4c-shop";
 import type { ClientResult, ClientRun } from "./b4c-client";
 import { cacheVerdicts, freePort, startNginx } from "../deploy/nginx/run";
@@ -32,7 +32,7 @@ async function client(run: ClientRun): Promise<ClientResult & { cpuMsPerRequest:
   const result = JSON.parse(stdout.trim().split("\n").pop()!) as ClientResult;
   return {
     ...result,
-    cpuMsPerRequest: Math.round(((used.user + used.system) / 1000 / Math.max(1, result.requests)) * 100) / 100,
+    cpuMsPerRequest: round2((used.user + used.system) / 1000 / Math.max(1, result.requests)),
   };
 }
 

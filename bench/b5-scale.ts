@@ -3,7 +3,7 @@
  * 1 million orders, and developer analytics at 1 million delivery attempts.
  */
 import { sql } from "drizzle-orm";
-import { startBench, developer, percentile, table, writeResult, type Bench, runIfMain } from "./lib";
+import { startBench, developer, percentile, table, writeResult, type Bench, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
 
 async function sample(url: string, headers: Record<string, string>, n = 40) {
@@ -15,8 +15,7 @@ async function sample(url: string, headers: Record<string, string>, n = 40) {
     if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
     if (i >= 5) times.push(performance.now() - started);
   }
-  const round = (v: number) => Math.round(v * 100) / 100;
-  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
+  return { p50: round2(percentile(times, 50)), p99: round2(percentile(times, 99)) };
 }
 
 /** Grows a business's orders to `target` (one item each), straight in SQL. */
@@ -92,7 +91,7 @@ export async function run() {
     writeResult("b5-scale", {
       orderList: rows,
       analyticsAt1M: analytics,
-      page1GrowthFactor: Math.round((last["page 1 p50 ms"] / first["page 1 p50 ms"]) * 100) / 100,
+      page1GrowthFactor: round2(last["page 1 p50 ms"] / first["page 1 p50 ms"]),
     });
   } finally {
     await b.close();

@@ -5,15 +5,13 @@
  * over HTTP. Target: under 20 ms p50.
  */
 import { sql } from "drizzle-orm";
-import { startBench, developer, percentile, table, time, writeResult, type Bench } from "./lib";
+import { startBench, developer, percentile, table, time, writeResult, type Bench, round2 } from "./lib";
 import { listMarketplaceCards } from "../app/platform/apps/marketplace.server";
 import { CATEGORIES } from "../app/platform/apps/catalog";
 
 const APPS = 10_000;
 const REVIEWS = 1_000_000;
 const BUSINESSES = REVIEWS / APPS; // each business reviews every app: (app, business) unique
-
-const round = (v: number) => Math.round(v * 100) / 100;
 
 async function load(b: Bench, developerId: string) {
   const db = b.db.db;
@@ -65,7 +63,7 @@ async function sample(fn: () => Promise<unknown>, n = 60) {
     await fn();
     if (i >= 5) times.push(performance.now() - started);
   }
-  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
+  return { p50: round2(percentile(times, 50)), p99: round2(percentile(times, 99)) };
 }
 
 export async function run() {

@@ -155,8 +155,11 @@ export async function load(
 export async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await fn();
-  return { ms: Math.round((performance.now() - started) * 100) / 100, value };
+  return { ms: round2(performance.now() - started), value };
 }
+
+/** Rounded to two decimals, as the results show ratios and milliseconds. */
+export const round2 = (v: number) => Math.round(v * 100) / 100;
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -177,4 +180,11 @@ export function writeResult(name: string, data: unknown) {
       "\n",
   );
   console.log(`wrote ${file}`);
+}
+
+/** Prints a benchmark's rows as a table and writes them with the run's duration to bench/results/<name>.json. */
+export function reportRows(title: string, name: string, durationSec: number, rows: Record<string, unknown>[]) {
+  table(title, rows);
+  writeResult(name, { durationSec, rows });
+  return rows;
 }

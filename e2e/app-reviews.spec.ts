@@ -1,5 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { test, expect, signIn, signOut, DEMO, publishApp, startAppServer, uniqueEmail } from "./helpers";
+import {
+  test,
+  expect,
+  signIn,
+  signOut,
+  DEMO,
+  startAppServer,
+  uniqueEmail,
+  publishTestApp,
+  installApp,
+} from "./helpers";
 
 const shot = (name: string) => `.data/e2e-results/reviews-${name}.png`;
 
@@ -148,15 +157,12 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const backend = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Promo Banner ${suffix}`,
-    slug: `promo-banner-${suffix}`,
+  const app = await publishTestApp(request, "Promo Banner", backend.url, {
     description: "A banner for this week's offer on every storefront page.",
     category: "marketing",
     scopes: ["read_business"],
-    redirectUrl: `${backend.url}/oauth/callback`,
   });
+  const { suffix } = app;
   const praise = `The banner doubled our lunch orders ${suffix}`;
   const spam = `Buy Better Banners instead at banners.example ${suffix}`;
 
@@ -174,10 +180,7 @@ test("a reviewer hides a review with a reason: the author sees why, the marketpl
     });
     expect(registered.status()).toBe(201);
     await signIn(page, email, "correct horse battery");
-    await page.goto(`/marketplace/${app.slug}`);
-    await page.getByRole("link", { name: "Install" }).click();
-    await page.getByRole("button", { name: "Install" }).click();
-    await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+    await installApp(page, app.slug);
     await page.goto("/admin/apps");
     await page
       .getByTestId("installed-app")

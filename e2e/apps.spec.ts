@@ -1,13 +1,8 @@
 import { type Page } from "@playwright/test";
-import { test, expect, uniqueEmail, signIn, signOut, DEMO } from "./helpers";
+import { test, expect, uniqueEmail, signIn, signOut, signUp, DEMO } from "./helpers";
 
 async function signUpDeveloper(page: Page, email: string) {
-  await page.goto("/signup");
-  await page.getByLabel("An app developer").check();
-  await page.getByLabel("Your name").fill("Grace Hopper");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill("cobol-compiler");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await signUp(page, { role: "An app developer", name: "Grace Hopper", email, password: "cobol-compiler" });
   await expect(page).toHaveURL(/\/portal$/);
 }
 

@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { test, expect, publishApp, signIn, signOut, DEMO } from "./helpers";
+import { test, expect, signIn, signOut, DEMO, publishTestApp, installApp } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("a shopper pays with an app's payment method; the merchant confirms; the app hears both events", async ({
@@ -8,14 +7,10 @@ test("a shopper pays with an app's payment method; the merchant confirms; the ap
 }) => {
   test.setTimeout(90_000);
   const appServer = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `QR Pay ${suffix}`,
-    slug: `qr-pay-${suffix}`,
+  const app = await publishTestApp(request, "QR Pay", appServer.url, {
     description: "Pay by QR code.",
     category: "sales",
     scopes: ["read_orders", "write_payments"],
-    redirectUrl: `${appServer.url}/oauth/callback`,
     webhookUrl: `${appServer.url}/webhooks`,
     webhookEvents: ["order.created", "order.status_changed"],
     manifest: {
@@ -26,10 +21,7 @@ test("a shopper pays with an app's payment method; the merchant confirms; the ap
     },
   });
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
-  await page.goto(`/marketplace/${app.slug}`);
-  await page.getByRole("link", { name: "Install" }).click();
-  await page.getByRole("button", { name: "Install" }).click();
-  await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+  await installApp(page, app.slug);
   await page.goto("/");
   await signOut(page);
 

@@ -1,6 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { jwtVerify } from "jose";
-import { test, expect, publishApp, signIn, DEMO } from "./helpers";
+import {
+  test,
+  expect,
+  signIn,
+  DEMO,
+  publishTestApp,
+  installApp,
+  starBannerBlock,
+  chatWidgetEmbed,
+  scriptEmbed,
+} from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("blocks, embeds and admin pages of an installed app, from the builder to the storefront and back out", async ({
@@ -9,61 +18,24 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
 }) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Star Widgets ${suffix}`,
-    slug: `star-widgets-${suffix}`,
+  const app = await publishTestApp(request, "Star Widgets", appServer.url, (suffix) => ({
     description: "A rating block, a chat widget and a tracking script.",
     category: "marketing",
     scopes: ["read_business"],
-    redirectUrl: `${appServer.url}/oauth/callback`,
     manifest: {
-      blocks: [
-        {
-          blockType: "stars",
-          name: "Star banner",
-          description: "A colored banner",
-          iconName: "star",
-          category: "Reviews",
-          renderUrl: `${appServer.url}/block`,
-          settingsSchema: {
-            type: "object",
-            properties: {
-              color: { type: "string", format: "color", title: "Color" },
-              title: { type: "string", title: "Title" },
-            },
-          },
-          defaultConfig: { color: "#ff8800", title: "Rate us" },
-        },
-      ],
+      blocks: [starBannerBlock(appServer.url, "stars", "Reviews")],
       embeds: [
-        {
-          embedType: "tracker",
-          name: "Tracker",
-          kind: "GLOBAL_SCRIPT",
-          position: "head",
-          scriptUrl: `${appServer.url}/embed.js`,
-          defaultConfig: { siteId: "abc" },
-        },
-        {
-          embedType: "chat",
-          name: "Chat",
-          kind: "FLOATING_WIDGET",
-          position: "bottom_right",
-          renderUrl: `${appServer.url}/widget`,
-          defaultConfig: { color: "#2255aa", title: "Chat with us" },
-        },
+        scriptEmbed("tracker", "Tracker", "head", `${appServer.url}/embed.js`, { defaultConfig: { siteId: "abc" } }),
+        chatWidgetEmbed(appServer.url),
       ],
       adminPages: [{ pageId: "stats", title: `Stars ${suffix}`, renderUrl: `${appServer.url}/admin` }],
     },
-  });
+  }));
+  const { suffix } = app;
 
   // the merchant installs it through the consent screen
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
-  await page.goto(`/marketplace/${app.slug}`);
-  await page.getByRole("link", { name: "Install" }).click();
-  await page.getByRole("button", { name: "Install" }).click();
-  await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+  await installApp(page, app.slug);
 
   // site builder: add the app block; it runs in the live preview, on the storefront's origin, and
   // gets INIT after READY with the default settings

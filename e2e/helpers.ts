@@ -197,6 +197,122 @@ export async function publishApp(request: APIRequestContext, body: Record<string
   };
 }
 
+type AppBody = Record<string, unknown>;
+
+/**
+ * publishApp for one test: the app's name and slug carry a fresh suffix (runs never collide), and its
+ * OAuth callback is `<backendUrl>/oauth/callback`. `body` is the rest of the app (or made from the
+ * suffix, for a manifest that names things after it). Returns the published app and the suffix.
+ */
+export async function publishTestApp(
+  request: APIRequestContext,
+  name: string,
+  backendUrl: string,
+  body: AppBody | ((suffix: string) => AppBody),
+) {
+  const suffix = randomBytes(3).toString("hex");
+  const app = await publishApp(request, {
+    name: `${name} ${suffix}`,
+    slug: `${name.toLowerCase().replace(/ /g, "-")}-${suffix}`,
+    redirectUrl: `${backendUrl}/oauth/callback`,
+    ...(typeof body === "function" ? body(suffix) : body),
+  });
+  return Object.assign(app, { suffix });
+}
+
+/** Registers a new developer account through the JSON API (email dev-…@example.test); returns its token. */
+export async function registerDeveloper(request: APIRequestContext, name: string, password: string) {
+  const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
+  const res = await request.post("/auth/register", { data: { email, password, name, role: "DEVELOPER" } });
+  const { token, businessId } = (await res.json()) as { token: string; businessId: string };
+  return { email, token, businessId };
+}
+
+/** Creates an app (not submitted) as the developer whose bearer token is given; returns it. */
+export async function createApp(request: APIRequestContext, token: string, data: AppBody) {
+  const res = await request.post("/developer/apps", { headers: { Authorization: `Bearer ${token}` }, data });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; slug: string; name: string; clientId: string; clientSecret: string };
+}
+
+/** The merchant signed in on `page` opens the app in the marketplace and approves its consent screen. */
+export async function consentToInstall(page: Page, slug: string) {
+  await page.goto(`/marketplace/${slug}`);
+  await page.getByRole("link", { name: "Install" }).click();
+  await page.getByRole("button", { name: "Install" }).click();
+}
+
+/** consentToInstall, then the app's OAuth callback page (of startAppServer) shows. */
+export async function installApp(page: Page, slug: string) {
+  await consentToInstall(page, slug);
+  await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+}
+
+/** A block's settings: a color and a title (plus `extra` properties), as the e2e app's block page reads them. */
+export const colorTitleSettings = (extra: Record<string, unknown> = {}) => ({
+  type: "object",
+  properties: {
+    color: { type: "string", format: "color", title: "Color" },
+    title: { type: "string", title: "Title" },
+    ...extra,
+  },
+});
+
+/** The "Star banner" block of the e2e app (its /block page), colored and titled by its settings. */
+export const starBannerBlock = (backendUrl: string, blockType: string, category: string) => ({
+  blockType,
+  name: "Star banner",
+  description: "A colored banner",
+  iconName: "star",
+  category,
+  renderUrl: `${backendUrl}/block`,
+  settingsSchema: colorTitleSettings(),
+  defaultConfig: { color: "#ff8800", title: "Rate us" },
+});
+
+/** The e2e app's chat widget (its /widget page), a FLOATING_WIDGET at the bottom right. */
+export const chatWidgetEmbed = (backendUrl: string) => ({
+  embedType: "chat",
+  name: "Chat",
+  kind: "FLOATING_WIDGET",
+  position: "bottom_right",
+  renderUrl: `${backendUrl}/widget`,
+  defaultConfig: { color: "#2255aa", title: "Chat with us" },
+});
+
+/** A GLOBAL_SCRIPT embed loading `scriptUrl` at `position`. */
+export const scriptEmbed = (
+  embedType: string,
+  name: string,
+  position: string,
+  scriptUrl: string,
+  extra: Record<string, unknown> = {},
+) => ({ embedType, name, kind: "GLOBAL_SCRIPT", position, scriptUrl, ...extra });
+
+/** Full-page screenshots at 1280x800 and 390x844 (reloaded at phone width when asked), back to 1280 after. */
+export async function shots(page: Page, name: string, options: { reload?: boolean } = {}) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `.data/e2e-results/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  if (options.reload) await page.reload();
+  await page.screenshot({ path: `.data/e2e-results/${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Signs up through the form (the caller checks where it lands: the portal or the admin). */
+export async function signUp(
+  page: Page,
+  as: { role: "An app developer" | "A merchant"; name: string; email: string; password: string; business?: string },
+) {
+  await page.goto("/signup");
+  await page.getByLabel(as.role).check();
+  await page.getByLabel("Your name").fill(as.name);
+  await page.getByLabel("Email").fill(as.email);
+  await page.getByLabel(/^Password/).fill(as.password);
+  if (as.business) await page.getByLabel("Business name").fill(as.business);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
 /** A tiny app backend on 127.0.0.1: records requests and answers its OAuth callback with a page. */
 export async function startAppServer(): Promise<{
   url: string;

@@ -1,19 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { test, expect, publishApp, signIn, startAppServer, DEMO } from "./helpers";
+import { test, expect, signIn, startAppServer, DEMO, publishTestApp } from "./helpers";
 
 test("a merchant installs an app from the marketplace through the consent screen and uninstalls it", async ({
   page,
   request,
 }) => {
   const backend = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Shipping Buddy ${suffix}`,
-    slug: `shipping-buddy-${suffix}`,
+  const app = await publishTestApp(request, "Shipping Buddy", backend.url, {
     description: "Live delivery rates at checkout.",
     category: "shipping",
     scopes: ["read_orders", "read_business"],
-    redirectUrl: `${backend.url}/oauth/callback`,
   });
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);

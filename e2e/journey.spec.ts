@@ -6,8 +6,8 @@
 import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { startReferenceApp } from "../examples/reference-app/app";
-import { referenceManifest } from "../examples/reference-app/manifest";
-import { test, expect, signIn, signOut, DEMO } from "./helpers";
+import { REFERENCE_SCOPES, referenceManifest } from "../examples/reference-app/manifest";
+import { test, expect, signIn, signOut, signUp, DEMO } from "./helpers";
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `docs/images/${name}.png`, fullPage: true });
 
@@ -18,12 +18,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   const slug = `reference-${randomBytes(3).toString("hex")}`;
 
   // 1. a developer signs up and creates the app in the portal
-  await page.goto("/signup");
-  await page.getByLabel("An app developer").check();
-  await page.getByLabel("Your name").fill("Ref Builder");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill("reference-pass-1");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await signUp(page, { role: "An app developer", name: "Ref Builder", email, password: "reference-pass-1" });
   await expect(page).toHaveURL(/\/portal$/);
   await shot(page, "portal");
   await page.goto("/portal/apps/new");
@@ -33,15 +28,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
     .getByLabel(/^Description/)
     .fill("Loyalty banner, badge, chat widget, RefPay payments and a welcome discount.");
   await page.getByLabel("Category").selectOption("loyalty");
-  for (const scope of [
-    "read_business",
-    "read_orders",
-    "read_products",
-    "write_payments",
-    "write_shipping",
-    "write_checkout",
-  ])
-    await page.locator(`input[name="scopes"][value="${scope}"]`).check();
+  for (const scope of REFERENCE_SCOPES) await page.locator(`input[name="scopes"][value="${scope}"]`).check();
   await page.getByLabel("OAuth redirect URL").fill(`${app.url}/oauth/callback`);
   await page.getByLabel(/^Webhook URL/).fill(`${app.url}/webhooks`);
   await page.locator('input[name="webhookEvents"][value="order.created"]').check();

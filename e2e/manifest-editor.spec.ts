@@ -7,24 +7,35 @@
 import { type APIRequestContext, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, apiToken, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, createApp, signIn, DEMO } from "./helpers";
 
 async function draftApp(request: APIRequestContext) {
   const token = await apiToken(request, DEMO.developer.email, DEMO.developer.password);
   const slug = `editor-${randomBytes(3).toString("hex")}`;
-  const res = await request.post("/developer/apps", {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      name: "Editor Demo",
-      slug,
-      description: "Shows the manifest editor",
-      category: "marketing",
-      scopes: ["read_business"],
-      redirectUrl: "https://editor-demo.example/oauth/callback",
-    },
+  return createApp(request, token, {
+    name: "Editor Demo",
+    slug,
+    description: "Shows the manifest editor",
+    category: "marketing",
+    scopes: ["read_business"],
+    redirectUrl: "https://editor-demo.example/oauth/callback",
   });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: string };
+}
+
+/**
+ * A new draft app's manifest page, at this viewport, for the demo developer: the code editor is up
+ * (it replaces the textarea) and finds no problems in the empty manifest.
+ */
+async function openEditor(page: Page, request: APIRequestContext, viewport: { width: number; height: number }) {
+  const app = await draftApp(request);
+  await page.setViewportSize(viewport);
+  await signIn(page, DEMO.developer.email, DEMO.developer.password);
+  await page.goto(`/portal/apps/${app.id}/manifest`);
+  const editor = page.getByRole("textbox", { name: "Manifest JSON" });
+  await expect(editor).toHaveAttribute("contenteditable", "true");
+  const live = page.getByTestId("manifest-live-problems");
+  await expect(live).toContainText("No problems");
+  return { app, editor, live };
 }
 
 /** Puts the cursor on the line holding `text`, `offset` characters after the line's indentation. */
@@ -40,17 +51,9 @@ test("the manifest editor completes keys, inserts an example, shows the server's
   request,
 }) => {
   test.setTimeout(120_000);
-  const app = await draftApp(request);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await signIn(page, DEMO.developer.email, DEMO.developer.password);
-  await page.goto(`/portal/apps/${app.id}/manifest`);
-
   // the editor replaces the textarea, under the same label
-  const editor = page.getByRole("textbox", { name: "Manifest JSON" });
-  await expect(editor).toHaveAttribute("contenteditable", "true");
+  const { app, editor, live } = await openEditor(page, request, { width: 1280, height: 800 });
   await expect(page.locator('textarea[name="manifest"]')).toBeHidden();
-  const live = page.getByTestId("manifest-live-problems");
-  await expect(live).toContainText("No problems");
 
   // an empty object, then `"bl`: the completion offers "blocks" with what it takes
   await editor.click();
@@ -168,13 +171,7 @@ test("on a phone: enum values complete, narrowed by the embed's kind; new keys a
   page,
   request,
 }) => {
-  const app = await draftApp(request);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, DEMO.developer.email, DEMO.developer.password);
-  await page.goto(`/portal/apps/${app.id}/manifest`);
-  const editor = page.getByRole("textbox", { name: "Manifest JSON" });
-  await expect(editor).toHaveAttribute("contenteditable", "true");
-  await expect(page.getByTestId("manifest-live-problems")).toContainText("No problems");
+  const { editor } = await openEditor(page, request, { width: 390, height: 844 });
   await page.getByRole("group", { name: "Insert an example:" }).getByRole("button", { name: "Script embed" }).click();
   await expect(editor).toContainText('"kind": "GLOBAL_SCRIPT"');
   // the position's value: replaced through the completion, which offers only a script's positions

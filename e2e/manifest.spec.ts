@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { test, expect, signIn } from "./helpers";
+import { test, expect, colorTitleSettings, createApp, registerDeveloper, signIn } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test("a developer edits the manifest (errors by field, the sync plan, the framing check) and previews a draft block live", async ({
@@ -8,23 +8,15 @@ test("a developer edits the manifest (errors by field, the sync plan, the framin
 }) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
-  const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
-  const reg = await request.post("/auth/register", {
-    data: { email, password: "manifest-pass-1", name: "Mani Fest", role: "DEVELOPER" },
+  const { email, token } = await registerDeveloper(request, "Mani Fest", "manifest-pass-1");
+  const app = await createApp(request, token, {
+    name: "Banner Maker",
+    slug: `banner-${randomBytes(3).toString("hex")}`,
+    description: "Banners",
+    category: "marketing",
+    scopes: ["read_business"],
+    redirectUrl: "https://banner.example/cb",
   });
-  const { token } = await reg.json();
-  const created = await request.post("/developer/apps", {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      name: "Banner Maker",
-      slug: `banner-${randomBytes(3).toString("hex")}`,
-      description: "Banners",
-      category: "marketing",
-      scopes: ["read_business"],
-      redirectUrl: "https://banner.example/cb",
-    },
-  });
-  const app = await created.json();
 
   await signIn(page, email, "manifest-pass-1");
   await page.goto(`/portal/apps/${app.id}/manifest`);
@@ -49,14 +41,7 @@ test("a developer edits the manifest (errors by field, the sync plan, the framin
         blockType: "banner",
         name: "Banner",
         renderUrl: `${appServer.url}/block`,
-        settingsSchema: {
-          type: "object",
-          properties: {
-            color: { type: "string", format: "color", title: "Color" },
-            title: { type: "string", title: "Title" },
-            sticky: { type: "boolean", title: "Sticky" },
-          },
-        },
+        settingsSchema: colorTitleSettings({ sticky: { type: "boolean", title: "Sticky" } }),
         defaultConfig: { color: "#aa3300", title: "Hello" },
       },
     ],

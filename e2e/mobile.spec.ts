@@ -6,7 +6,7 @@
  */
 import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { test, expect, apiToken, expectAccessible, publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, expectAccessible, signIn, DEMO, publishTestApp, createApp } from "./helpers";
 import { startAppServer } from "./app-server";
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -122,16 +122,13 @@ test("the merchant's admin on a phone: drawer, cards, every page fits", async ({
   test.setTimeout(180_000);
   // an installed app with an admin page, so that its settings and its page are visited too
   const appServer = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Phone Stars ${suffix}`,
-    slug: `phone-stars-${suffix}`,
+  const app = await publishTestApp(request, "Phone Stars", appServer.url, (suffix) => ({
     description: "An admin page and a widget, seen on a phone.",
     category: "marketing",
     scopes: ["read_business"],
-    redirectUrl: `${appServer.url}/oauth/callback`,
     manifest: { adminPages: [{ pageId: "stats", title: `Stars ${suffix}`, renderUrl: `${appServer.url}/admin` }] },
-  });
+  }));
+  const { suffix } = app;
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   // marketplace and consent screen at phone width too
@@ -246,19 +243,14 @@ test("the review console on a phone: the queue and an app under review fit", asy
   // an app waiting for review
   const token = await apiToken(request, DEMO.developer.email, DEMO.developer.password);
   const suffix = randomBytes(3).toString("hex");
-  const created = await request.post("/developer/apps", {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      name: `Phone Review ${suffix}`,
-      slug: `phone-review-${suffix}`,
-      description: "Waiting for a reviewer with a phone.",
-      category: "marketing",
-      scopes: ["read_orders", "read_business"],
-      redirectUrl: "https://example.com/callback",
-    },
+  const { id } = await createApp(request, token, {
+    name: `Phone Review ${suffix}`,
+    slug: `phone-review-${suffix}`,
+    description: "Waiting for a reviewer with a phone.",
+    category: "marketing",
+    scopes: ["read_orders", "read_business"],
+    redirectUrl: "https://example.com/callback",
   });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
   expect(
     (await request.post(`/developer/apps/${id}/submit`, { headers: { Authorization: `Bearer ${token}` } })).status(),
   ).toBe(200);

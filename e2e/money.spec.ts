@@ -3,18 +3,8 @@
  * unit) types a price in yen, a shopper sees and pays it in yen, and the merchant's order page shows
  * the total in yen, not a hundredth of it.
  */
-import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { test, expect, signIn, signOut } from "./helpers";
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `.data/e2e-results/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await page.screenshot({ path: `.data/e2e-results/${name}-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+import { test, expect, shots, signIn, signOut, signUp } from "./helpers";
 
 test("a shop in yen: the price typed in yen is the price shown, paid and on the admin's order page", async ({
   page,
@@ -25,13 +15,13 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
   const product = `Matcha set ${suffix}`;
 
   // a merchant signs up and sets the shop's currency to JPY
-  await page.goto("/signup");
-  await page.getByLabel("A merchant").check();
-  await page.getByLabel("Your name").fill("Haruto Sato");
-  await page.getByLabel("Email").fill(`yen-${suffix}@example.test`);
-  await page.getByLabel(/^Password/).fill("yen-merchant-pass-1");
-  await page.getByLabel("Business name").fill(shopName);
-  await page.getByRole("button", { name: "Create account" }).click();
+  await signUp(page, {
+    role: "A merchant",
+    name: "Haruto Sato",
+    email: `yen-${suffix}@example.test`,
+    password: "yen-merchant-pass-1",
+    business: shopName,
+  });
   await expect(page).toHaveURL(/\/admin$/);
   await page.goto("/admin/settings");
   await page.getByLabel(/^Currency/).fill("JPY");
@@ -72,7 +62,7 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
   await expect(page.getByRole("heading", { name: /Thank you/ })).toBeVisible();
   await expect(page.locator(".sf-grand-total")).toContainText("¥3,000");
   const orderNumber = (await page.getByRole("heading", { name: /Thank you/ }).textContent())!.match(/#(\d+)/)![1];
-  await shots(page, "money-jpy-confirmation");
+  await shots(page, "money-jpy-confirmation", { reload: true });
 
   // the merchant's order list and order page: ¥3,000, not ¥30
   await signIn(page, `yen-${suffix}@example.test`, "yen-merchant-pass-1");
@@ -85,5 +75,5 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
     .click();
   await expect(page.getByTestId("order-total")).toHaveText("¥3,000");
   await expect(page.getByRole("cell", { name: "¥1,500" }).first()).toBeVisible();
-  await shots(page, "money-jpy-admin-order");
+  await shots(page, "money-jpy-admin-order", { reload: true });
 });

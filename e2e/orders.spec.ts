@@ -1,7 +1,18 @@
 import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
+import {
+  test,
+  expect,
+  apiToken,
+  signIn,
+  DEMO,
+  publishTestApp,
+  consentToInstall,
+  createApp,
+  shots,
+  scriptEmbed,
+} from "./helpers";
 import { startAppServer } from "./app-server";
 
 /** Opens a page and waits until it is hydrated, so that clicks go through the client router. */
@@ -18,14 +29,6 @@ function isoDay(text: string): string {
   return `${m[3]}-${String(MONTHS.indexOf(m[1]) + 1).padStart(2, "0")}-${m[2].padStart(2, "0")}`;
 }
 const money = (text: string) => Number(text.replace(/[^0-9.]/g, ""));
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `.data/e2e-results/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `.data/e2e-results/${name}-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test("a merchant searches, filters, sorts, bulk-moves and exports orders, with every state in the address", async ({
   page,
@@ -176,32 +179,18 @@ test("after an OAuth install the merchant lands on the app's page in the admin, 
   request,
 }) => {
   const backend = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Loyalty Stamps ${suffix}`,
-    slug: `loyalty-stamps-${suffix}`,
+  const app = await publishTestApp(request, "Loyalty Stamps", backend.url, {
     description: "Stamps for every order.",
     category: "marketing",
     scopes: ["read_orders"],
-    redirectUrl: `${backend.url}/oauth/callback`,
     manifest: {
-      embeds: [
-        {
-          embedType: "stamps",
-          name: "Stamp card",
-          kind: "GLOBAL_SCRIPT",
-          position: "body_end",
-          scriptUrl: `${backend.url}/embed.js`,
-        },
-      ],
+      embeds: [scriptEmbed("stamps", "Stamp card", "body_end", `${backend.url}/embed.js`)],
     },
   });
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   // the app exchanges the code and redirects to <PUBLIC_URL>/admin/apps/<installation_id>?installed=1
   backend.connect(new URL(page.url()).origin, app.clientId, app.clientSecret);
-  await page.goto(`/marketplace/${app.slug}`);
-  await page.getByRole("link", { name: "Install" }).click();
-  await page.getByRole("button", { name: "Install" }).click();
+  await consentToInstall(page, app.slug);
   await expect(page).toHaveURL(/\/admin\/apps\/inst_[A-Za-z0-9_-]+\?installed=1$/);
   await expect(page.getByTestId("install-complete")).toContainText(`${app.name} is installed.`);
   await expect(page.getByRole("heading", { name: app.name, level: 1 })).toBeVisible();
@@ -226,19 +215,14 @@ test("after an OAuth install the merchant lands on the app's page in the admin, 
 test("a developer sees the test install working, then its result", async ({ page, request }) => {
   const token = await apiToken(request, DEMO.developer.email, DEMO.developer.password);
   const suffix = randomBytes(3).toString("hex");
-  const created = await request.post("/developer/apps", {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      name: `Busy Bee ${suffix}`,
-      slug: `busy-bee-${suffix}`,
-      description: "Buzz.",
-      category: "other",
-      scopes: ["read_orders"],
-      redirectUrl: "https://busy.example/cb",
-    },
+  const app = await createApp(request, token, {
+    name: `Busy Bee ${suffix}`,
+    slug: `busy-bee-${suffix}`,
+    description: "Buzz.",
+    category: "other",
+    scopes: ["read_orders"],
+    redirectUrl: "https://busy.example/cb",
   });
-  expect(created.status()).toBe(201);
-  const app = await created.json();
   await signIn(page, DEMO.developer.email, DEMO.developer.password);
   await open(page, `/portal/apps/${app.id}`);
 

@@ -8,7 +8,7 @@
 import { type Page } from "@playwright/test";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
-import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, publishApp, signIn, DEMO, installApp, scriptEmbed } from "./helpers";
 
 /** What the attacker's code tries, as one function run both in the embed and in the block iframe. */
 function attack(platform: string, oauthQuery: string) {
@@ -169,24 +169,13 @@ test("an installed app's script and block on the storefront cannot act as the si
     redirectUrl: `${attacker.url}/callback`,
     manifest: {
       blocks: [{ blockType: "innocent", name: "Innocent block", renderUrl: `${attacker.url}/block` }],
-      embeds: [
-        {
-          embedType: "tracker",
-          name: "Tracker",
-          kind: "GLOBAL_SCRIPT",
-          position: "body_end",
-          scriptUrl: `${attacker.url}/attack.js`,
-        },
-      ],
+      embeds: [scriptEmbed("tracker", "Tracker", "body_end", `${attacker.url}/attack.js`)],
     },
   });
 
   // the merchant signs in to the admin and installs the app (scopes: read_business only)
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
-  await page.goto(`/marketplace/${app.slug}`);
-  await page.getByRole("link", { name: "Install" }).click();
-  await page.getByRole("button", { name: "Install" }).click();
-  await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+  await installApp(page, app.slug);
   // and places its block on the home page
   const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
   const home = await (

@@ -5,8 +5,18 @@
  * a first visit of a storefront transfers.
  */
 import type { Page, Locator } from "@playwright/test";
-import { randomBytes } from "node:crypto";
-import { apiToken, expect, expectAccessible, publishApp, signIn, signOut, test, DEMO } from "./helpers";
+import {
+  apiToken,
+  expect,
+  expectAccessible,
+  signIn,
+  signOut,
+  test,
+  DEMO,
+  publishTestApp,
+  installApp,
+  chatWidgetEmbed,
+} from "./helpers";
 import { startAppServer } from "./app-server";
 
 const PHONE = { width: 390, height: 844 };
@@ -64,14 +74,10 @@ test("checkout shows the final total before the order, follows the delivery meth
 }) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Fast Courier ${suffix}`,
-    slug: `fast-courier-${suffix}`,
+  const app = await publishTestApp(request, "Fast Courier", appServer.url, {
     description: "Delivery fees and a welcome discount; a chat widget.",
     category: "shipping",
     scopes: ["write_shipping", "write_checkout"],
-    redirectUrl: `${appServer.url}/oauth/callback`,
     webhookUrl: `${appServer.url}/webhooks`,
     webhookEvents: [],
     manifest: {
@@ -79,16 +85,7 @@ test("checkout shows the final total before the order, follows the delivery meth
         { hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" },
         { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
       ],
-      embeds: [
-        {
-          embedType: "chat",
-          name: "Chat",
-          kind: "FLOATING_WIDGET",
-          position: "bottom_right",
-          renderUrl: `${appServer.url}/widget`,
-          defaultConfig: { color: "#2255aa", title: "Chat with us" },
-        },
-      ],
+      embeds: [chatWidgetEmbed(appServer.url)],
     },
   });
   const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
@@ -96,10 +93,7 @@ test("checkout shows the final total before the order, follows the delivery meth
   try {
     // the merchant installs it and sets the shop's time zone
     await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
-    await page.goto(`/marketplace/${app.slug}`);
-    await page.getByRole("link", { name: "Install" }).click();
-    await page.getByRole("button", { name: "Install" }).click();
-    await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+    await installApp(page, app.slug);
     const installs = await request.get("/merchant/installations?limit=100", {
       headers: { Authorization: `Bearer ${merchantToken}` },
     });

@@ -5,8 +5,7 @@
  * publishes. An installed app's block runs in the preview with `mode: "editor"`.
  */
 import { type Frame, type Page } from "@playwright/test";
-import { randomBytes } from "node:crypto";
-import { test, expect, apiToken, publishApp, signIn, DEMO } from "./helpers";
+import { test, expect, apiToken, signIn, DEMO, publishTestApp, installApp, starBannerBlock } from "./helpers";
 import { startAppServer } from "./app-server";
 
 const names = (page: Page) => page.getByTestId("builder-block").locator(".sb-item-label");
@@ -24,33 +23,12 @@ test("a merchant edits the home page beside its live preview and publishes it", 
 
   // an app with a block, served by a local app backend, installed through the consent screen
   const appServer = await startAppServer();
-  const suffix = randomBytes(3).toString("hex");
-  const app = await publishApp(request, {
-    name: `Banner Studio ${suffix}`,
-    slug: `banner-studio-${suffix}`,
+  const app = await publishTestApp(request, "Banner Studio", appServer.url, {
     description: "A colored banner block.",
     category: "marketing",
     scopes: ["read_business"],
-    redirectUrl: `${appServer.url}/oauth/callback`,
     manifest: {
-      blocks: [
-        {
-          blockType: "banner",
-          name: "Star banner",
-          description: "A colored banner",
-          iconName: "star",
-          category: "Promotions",
-          renderUrl: `${appServer.url}/block`,
-          settingsSchema: {
-            type: "object",
-            properties: {
-              color: { type: "string", format: "color", title: "Color" },
-              title: { type: "string", title: "Title" },
-            },
-          },
-          defaultConfig: { color: "#ff8800", title: "Rate us" },
-        },
-      ],
+      blocks: [starBannerBlock(appServer.url, "banner", "Promotions")],
     },
   });
   // the home page as the other tests know it, put back at the end
@@ -59,10 +37,7 @@ test("a merchant edits the home page beside its live preview and publishes it", 
   const original = await (await request.get("/merchant/pages/home", { headers: auth })).json();
 
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
-  await page.goto(`/marketplace/${app.slug}`);
-  await page.getByRole("link", { name: "Install" }).click();
-  await page.getByRole("button", { name: "Install" }).click();
-  await expect(page.getByRole("heading", { name: "Connected to the app" })).toBeVisible();
+  await installApp(page, app.slug);
 
   // 1. the builder shows the page as the storefront renders it: the shop's header, the heading, the products
   await page.goto("/admin/pages/home");

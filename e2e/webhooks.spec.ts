@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { nodeWebhookHandler } from "../packages/app-sdk/src/index";
-import { test, expect, signIn } from "./helpers";
+import { test, expect, createApp, registerDeveloper, signIn } from "./helpers";
 
 const CLI = new URL("../packages/app-sdk/bin/storefront-apps.js", import.meta.url).pathname;
 
@@ -26,27 +26,18 @@ test("a developer reads the delivery log with attempt details and redelivers", a
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
   const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
 
-  const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
-  const reg = await request.post("/auth/register", {
-    data: { email, password: "webhook-pass-1", name: "Hook Dev", role: "DEVELOPER" },
-  });
-  const { token, businessId } = await reg.json();
+  const { email, token, businessId } = await registerDeveloper(request, "Hook Dev", "webhook-pass-1");
   const auth = { Authorization: `Bearer ${token}` };
-  const app = await (
-    await request.post("/developer/apps", {
-      headers: auth,
-      data: {
-        name: "Order Pinger",
-        slug: `order-pinger-${randomBytes(3).toString("hex")}`,
-        description: "Pings",
-        category: "automation",
-        scopes: ["read_orders", "write_orders"],
-        redirectUrl: "https://pinger.example/cb",
-        webhookUrl: url,
-        webhookEvents: ["order.status_changed"],
-      },
-    })
-  ).json();
+  const app = await createApp(request, token, {
+    name: "Order Pinger",
+    slug: `order-pinger-${randomBytes(3).toString("hex")}`,
+    description: "Pings",
+    category: "automation",
+    scopes: ["read_orders", "write_orders"],
+    redirectUrl: "https://pinger.example/cb",
+    webhookUrl: url,
+    webhookEvents: ["order.status_changed"],
+  });
   const install = await (await request.post(`/developer/apps/${app.id}/test-install`, { headers: auth })).json();
   const orders = await (
     await request.get("/app-api/orders?limit=50", { headers: { Authorization: `Bearer ${install.accessToken}` } })
@@ -96,29 +87,19 @@ test("Send a test from the delivery log reaches the developer's machine through 
   await new Promise<void>((r) => local.listen(0, "127.0.0.1", () => r()));
   const forwardTo = `http://127.0.0.1:${(local.address() as { port: number }).port}/webhooks`;
 
-  const email = `dev-${randomBytes(4).toString("hex")}@example.test`;
-  const { token } = await (
-    await request.post("/auth/register", {
-      data: { email, password: "listen-pass-1", name: "Listen Dev", role: "DEVELOPER" },
-    })
-  ).json();
+  const { email, token } = await registerDeveloper(request, "Listen Dev", "listen-pass-1");
   const auth = { Authorization: `Bearer ${token}` };
   // its webhook URL answers nothing: only the relay can make a test succeed
-  const app = await (
-    await request.post("/developer/apps", {
-      headers: auth,
-      data: {
-        name: "Listen Dev App",
-        slug: `listen-dev-${randomBytes(3).toString("hex")}`,
-        description: "d",
-        category: "other",
-        scopes: ["read_orders"],
-        redirectUrl: "https://listen.example/cb",
-        webhookUrl: "http://127.0.0.1:9/webhooks",
-        webhookEvents: ["order.created"],
-      },
-    })
-  ).json();
+  const app = await createApp(request, token, {
+    name: "Listen Dev App",
+    slug: `listen-dev-${randomBytes(3).toString("hex")}`,
+    description: "d",
+    category: "other",
+    scopes: ["read_orders"],
+    redirectUrl: "https://listen.example/cb",
+    webhookUrl: "http://127.0.0.1:9/webhooks",
+    webhookEvents: ["order.created"],
+  });
   secret = (await (await request.post(`/developer/apps/${app.id}/test-install`, { headers: auth })).json())
     .webhookSecret;
 

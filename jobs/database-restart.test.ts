@@ -10,9 +10,11 @@ import { randomBytes } from "node:crypto";
 import { startEmbeddedPostgres, databaseUrl, ensureDatabase } from "../db/embedded";
 import { FAST_SETTINGS } from "../db/testing/cluster";
 import { migrateDatabase } from "../db/migrate";
-import { createDb } from "../db/client";
+import { createDb, type Database } from "../db/client";
 import { spawn } from "node:child_process";
 import { testEnv } from "../app/platform/testing/platform";
+import type { Env } from "../app/platform/core/env.server";
+import { spawnWorker } from "../app/platform/testing/processes";
 import { eventually } from "../app/platform/testing/receiver";
 import { ledger } from "../app/platform/testing/ledger";
 import { createAccount } from "../app/platform/accounts/accounts.server";
@@ -26,17 +28,51 @@ const dataDir = path.join(".data", `restart-pg-${process.pid}`);
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => {});
-  const real = fs.existsSync(dataDir) ? fs.realpathSync(dataDir) : null;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (real) fs.rmSync(real, { recursive: true, force: true });
 });
 
-it("delivers every event of a burst during which the database restarts", async () => {
-  let pg = await startEmbeddedPostgres({ dataDir, settings: FAST_SETTINGS });
-  const port = pg.port;
+/**
+ * A cluster of the test's own in `dir` (removed after the file, with what the link points to), with
+ * the platform's database created and migrated.
+ */
+async function ownCluster(dir: string, settings: Record<string, string>) {
+  cleanup.push(async () => {
+    const real = fs.existsSync(dir) ? fs.realpathSync(dir) : null;
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (real) fs.rmSync(real, { recursive: true, force: true });
+  });
+  const pg = await startEmbeddedPostgres({ dataDir: dir, settings });
   await ensureDatabase(pg.adminUrl, "platform");
   const url = databaseUrl(pg.adminUrl, "platform");
   await migrateDatabase(url);
+  return { pg, port: pg.port, url };
+}
+
+/**
+ * A developer account (its email and name from the app's initial) and its app: `app` gives the name
+ * (the slug is made from it), the scopes and the webhook.
+ */
+async function developerApp(db: Database, env: Env, app: { name: string } & Record<string, unknown>) {
+  const initial = app.name[0].toLowerCase();
+  const { account, business } = await createAccount(db, {
+    email: `${initial}${randomBytes(3).toString("hex")}@example.test`,
+    password: "restart-pass",
+    name: initial.toUpperCase(),
+    role: "DEVELOPER",
+  });
+  const created = await createApp(db, env, account.id, {
+    slug: `${app.name.toLowerCase()}-${randomBytes(3).toString("hex")}`,
+    description: "x",
+    category: "other",
+    redirectUrl: "https://x.example/cb",
+    ...app,
+  } as never);
+  return { account, business, app: created.app };
+}
+
+it("delivers every event of a burst during which the database restarts", async () => {
+  const cluster = await ownCluster(dataDir, FAST_SETTINGS);
+  let pg = cluster.pg;
+  const { port, url } = cluster;
   const env = testEnv({ WORKER_STRANDED_AFTER_MS: "5000" });
   const db = createDb(url);
   cleanup.push(() => db.close());
@@ -49,42 +85,16 @@ it("delivers every event of a burst during which the database restarts", async (
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   cleanup.push(() => new Promise((r) => server.close(() => r())));
-  const { account, business } = await createAccount(db.db, {
-    email: `r${randomBytes(3).toString("hex")}@example.test`,
-    password: "restart-pass",
-    name: "R",
-    role: "DEVELOPER",
-  });
-  const { app } = await createApp(db.db, env, account.id, {
+  const { account, business, app } = await developerApp(db.db, env, {
     name: "Restart",
-    slug: `restart-${randomBytes(3).toString("hex")}`,
-    description: "x",
-    category: "other",
     scopes: ["read_orders"],
-    redirectUrl: "https://x.example/cb",
     webhookUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
     webhookEvents: ["order.status_changed"],
-  } as never);
+  });
   await testInstall(db.db, env, account, app.id);
 
   // the worker runs as its own process, as in production (it rides out the restart there)
-  const worker = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      NODE_ENV: "test",
-      SESSION_SECRET: env.sessionSecret,
-      ENCRYPTION_KEY: env.encryptionKey.toString("base64"),
-      DATA_DIR: ".data/test-tmp",
-      OUTBOUND_ALLOW_PRIVATE: "true",
-      WORKER_CONCURRENCY: "4",
-      WORKER_STRANDED_AFTER_MS: "5000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let workerOutput = "";
-  worker.stdout!.on("data", (d) => (workerOutput += d));
-  worker.stderr!.on("data", (d) => (workerOutput += d));
+  const { child: worker, output } = spawnWorker(url, env, { WORKER_CONCURRENCY: "4" });
   cleanup.push(async () => {
     worker.kill("SIGTERM");
     await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.on("exit", r)));
@@ -124,9 +134,9 @@ it("delivers every event of a burst during which the database restarts", async (
     expect(l.received).toBe(events.length);
     return l;
   }, 120_000).catch((e) => {
-    throw new Error(`${(e as Error).message}\nworker output:\n${workerOutput.slice(-3000)}`);
+    throw new Error(`${(e as Error).message}\nworker output:\n${output().slice(-3000)}`);
   });
-  expect(worker.exitCode, workerOutput.slice(-2000)).toBeNull();
+  expect(worker.exitCode, output().slice(-2000)).toBeNull();
   expect(result).toMatchObject({ events: 300, received: 300, failed: 0, pending: 0, lost: 0 });
   // deliveries sent while the database went away could not be recorded and are sent again (same id):
   // at most the ones claimed and not yet recorded: the dispatcher holds at most WORKER_CONCURRENCY (4) x DELIVERY_BATCH
@@ -136,36 +146,16 @@ it("delivers every event of a burst during which the database restarts", async (
 
 it("answers 503 with Retry-After at once while the database is down after an immediate stop, says so on /healthz, and serves every request within 1 s soon after it is back", async () => {
   const dir = `${dataDir}-web`;
-  cleanup.push(async () => {
-    const real = fs.existsSync(dir) ? fs.realpathSync(dir) : null;
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (real) fs.rmSync(real, { recursive: true, force: true });
-  });
   // crash-safe settings: an immediate stop must not lose what was committed (the fast test settings would)
-  let pg = await startEmbeddedPostgres({ dataDir: dir, settings: {} });
-  const port = pg.port;
-  await ensureDatabase(pg.adminUrl, "platform");
-  const url = databaseUrl(pg.adminUrl, "platform");
-  await migrateDatabase(url);
+  const cluster = await ownCluster(dir, {});
+  let pg = cluster.pg;
+  const { port, url } = cluster;
   const env = testEnv({ APP_API_RATE_LIMIT: "100000" });
   const db = createDb(url);
   cleanup.push(() => db.close());
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
   cleanup.push(() => web.close());
-  const { account } = await createAccount(db.db, {
-    email: `w${randomBytes(3).toString("hex")}@example.test`,
-    password: "restart-pass",
-    name: "W",
-    role: "DEVELOPER",
-  });
-  const { app } = await createApp(db.db, env, account.id, {
-    name: "Down",
-    slug: `down-${randomBytes(3).toString("hex")}`,
-    description: "x",
-    category: "other",
-    scopes: ["read_business"],
-    redirectUrl: "https://x.example/cb",
-  } as never);
+  const { account, app } = await developerApp(db.db, env, { name: "Down", scopes: ["read_business"] });
   const { accessToken } = await testInstall(db.db, env, account, app.id);
   const call = async () => {
     const started = Date.now();
@@ -228,17 +218,10 @@ it("answers 503 with Retry-After at once while the database is down after an imm
  */
 it("web and worker processes under steady order load ride out an immediate stop: from 10 s after the restart no request over 1 s, no job failing on a connection, nothing lost or doubled", async () => {
   const dir = `${dataDir}-load`;
-  cleanup.push(async () => {
-    const real = fs.existsSync(dir) ? fs.realpathSync(dir) : null;
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (real) fs.rmSync(real, { recursive: true, force: true });
-  });
   // crash-safe settings: an immediate stop must not lose what was committed
-  let pg = await startEmbeddedPostgres({ dataDir: dir, settings: {} });
-  const pgPort = pg.port;
-  await ensureDatabase(pg.adminUrl, "platform");
-  const url = databaseUrl(pg.adminUrl, "platform");
-  await migrateDatabase(url);
+  const cluster = await ownCluster(dir, {});
+  let pg = cluster.pg;
+  const { port: pgPort, url } = cluster;
   const env = testEnv({ APP_API_RATE_LIMIT: "1000000" });
   const db = createDb(url, { max: 2 });
   cleanup.push(() => db.close());
@@ -259,22 +242,12 @@ it("web and worker processes under steady order load ride out an immediate stop:
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
   cleanup.push(() => new Promise((r) => (receiver.closeAllConnections(), receiver.close(() => r()))));
-  const { account, business } = await createAccount(db.db, {
-    email: `l${randomBytes(3).toString("hex")}@example.test`,
-    password: "restart-pass",
-    name: "L",
-    role: "DEVELOPER",
-  });
-  const { app } = await createApp(db.db, env, account.id, {
+  const { account, business, app } = await developerApp(db.db, env, {
     name: "Load",
-    slug: `load-${randomBytes(3).toString("hex")}`,
-    description: "x",
-    category: "other",
     scopes: ["read_orders", "write_orders", "read_products"],
-    redirectUrl: "https://x.example/cb",
     webhookUrl: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`,
     webhookEvents: ["order.created", "order.status_changed"],
-  } as never);
+  });
   const { accessToken } = await testInstall(db.db, env, account, app.id);
   const [product] = await db.sql<
     { id: string }[]

@@ -2,8 +2,7 @@
  * Faults: the worker killed during a burst, a receiver that is down, SIGTERM with deliveries in
  * flight, two workers on one database. The ledger must balance every time: nothing lost.
  */
-import { describe, expect, it, afterAll } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import { describe, expect, it } from "vitest";
 import http from "node:http";
 import net from "node:net";
 import { sql } from "drizzle-orm";
@@ -11,36 +10,14 @@ import { startPlatform } from "../app/platform/testing/platform";
 import { eventually, startReceiver } from "../app/platform/testing/receiver";
 import { ledger } from "../app/platform/testing/ledger";
 import { makeDue } from "../app/platform/testing/jobs";
+import { workerProcesses } from "../app/platform/testing/processes";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
 import { emitEvent } from "../app/platform/events/emit.server";
 import { DELIVERY_BATCH } from "../app/platform/webhooks/delivery.server";
 
 const p = await startPlatform({ worker: false });
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
-
-function workerProcess() {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: p.dbUrl,
-      NODE_ENV: "test",
-      SESSION_SECRET: p.env.sessionSecret,
-      ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
-      DATA_DIR: ".data/test-tmp",
-      OUTBOUND_ALLOW_PRIVATE: "true",
-      WORKER_CONCURRENCY: "8",
-      WORKER_STRANDED_AFTER_MS: "5000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  return { child, exited, output: () => out };
-}
+const startWorker = workerProcesses(p.dbUrl, p.env);
+const workerProcess = () => startWorker({ WORKER_CONCURRENCY: "8" });
 
 /** An installed app whose registration receives order.status_changed at `url`. */
 async function subscriber(url: string) {
@@ -71,25 +48,34 @@ async function burst(businessId: string, n: number): Promise<string[]> {
   return ids;
 }
 
+/** A receiver answering as `behaviour`, an app subscribed to it, and `n` events already emitted for it. */
+async function subscribedBurst(behaviour: Parameters<typeof startReceiver>[0], n: number) {
+  const receiver = await startReceiver(behaviour);
+  const dev = await subscriber(receiver.url);
+  return { receiver, dev, events: await burst(dev.businessId, n) };
+}
+
 const receivedIds = (r: Awaited<ReturnType<typeof startReceiver>>) =>
   r.received.map((x) => String(x.headers["x-service-event-id"]));
 
+/** The ledger once the receiver has `n` of the events (90 s at the most). */
+const ledgerOnceReceived = (events: string[], receiver: Awaited<ReturnType<typeof startReceiver>>, n: number) =>
+  eventually(async () => {
+    const l = await ledger(p.db, events, receivedIds(receiver));
+    expect(l.received).toBe(n);
+    return l;
+  }, 90_000);
+
 describe("faults", () => {
   it("loses nothing when the worker is killed with SIGKILL during a burst of 500 events", async () => {
-    const receiver = await startReceiver({ status: 200, delayMs: 5 });
-    const dev = await subscriber(receiver.url);
-    const events = await burst(dev.businessId, 500);
+    const { receiver, events } = await subscribedBurst({ status: 200, delayMs: 5 }, 500);
     const first = workerProcess();
     await receiver.waitFor(100, 60_000);
     first.child.kill("SIGKILL");
     await first.exited;
     const before = receiver.received.length;
     const second = workerProcess();
-    const result = await eventually(async () => {
-      const l = await ledger(p.db, events, receivedIds(receiver));
-      expect(l.received).toBe(500);
-      return l;
-    }, 90_000);
+    const result = await ledgerOnceReceived(events, receiver, 500);
     expect(result).toMatchObject({ events: 500, deliveries: 500, received: 500, failed: 0, pending: 0, lost: 0 });
     // a delivery the killed worker sent but could not record yet is sent again (same delivery id):
     // at most the ones claimed and not yet recorded: the dispatcher holds at most WORKER_CONCURRENCY x DELIVERY_BATCH
@@ -150,9 +136,7 @@ describe("faults", () => {
   }, 90_000);
 
   it("stops on SIGTERM with deliveries in flight and loses none of them", async () => {
-    const receiver = await startReceiver({ status: 200, delayMs: 1500 });
-    const dev = await subscriber(receiver.url);
-    const events = await burst(dev.businessId, 8);
+    const { receiver, dev, events } = await subscribedBurst({ status: 200, delayMs: 1500 }, 8);
     const worker = workerProcess();
     await receiver.waitFor(1, 30_000);
     const inFlightAtSignal = receiver.received.length;
@@ -178,16 +162,10 @@ describe("faults", () => {
   }, 90_000);
 
   it("claims every attempt once with two workers on one database", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const dev = await subscriber(receiver.url);
-    const events = await burst(dev.businessId, 500);
+    const { receiver, dev, events } = await subscribedBurst({ status: 200 }, 500);
     const a = workerProcess();
     const b = workerProcess();
-    const result = await eventually(async () => {
-      const l = await ledger(p.db, events, receivedIds(receiver));
-      expect(l.received).toBe(500);
-      return l;
-    }, 90_000);
+    const result = await ledgerOnceReceived(events, receiver, 500);
     expect(result).toMatchObject({ received: 500, lost: 0, duplicates: 0 });
     // every attempt recorded once (the record follows the receipt by a moment)
     const attempts = await eventually(async () => {

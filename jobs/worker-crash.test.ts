@@ -2,37 +2,15 @@
  * A worker killed with SIGKILL in the middle of a delivery: after a restart the delivery still
  * arrives, with the same event id.
  */
-import { expect, it, afterAll } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
+import { expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../app/platform/testing/platform";
 import { eventually, startReceiver } from "../app/platform/testing/receiver";
+import { workerProcesses } from "../app/platform/testing/processes";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
 
 const p = await startPlatform({ worker: false });
-const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
-
-function startWorkerProcess() {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: p.dbUrl,
-      NODE_ENV: "test",
-      SESSION_SECRET: p.env.sessionSecret,
-      ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
-      DATA_DIR: ".data/test-tmp",
-      OUTBOUND_ALLOW_PRIVATE: "true",
-      WORKER_STRANDED_AFTER_MS: "5000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  return { child, output: () => out };
-}
+const startWorkerProcess = workerProcesses(p.dbUrl, p.env);
 
 it("re-sends a delivery whose worker died mid-attempt, with the same event id", async () => {
   // the first attempt hangs long enough to kill the worker while it waits

@@ -3,7 +3,7 @@ import { and, count, eq } from "drizzle-orm";
 import { startPlatform } from "../app/platform/testing/platform";
 import { BrowserSession, hiddenFields } from "../app/platform/testing/browser";
 import { createProduct, productSchema, updateProduct } from "../app/platform/catalog/products.server";
-import { businesses, orderItems, orders } from "../db/schema";
+import { orderItems, orders } from "../db/schema";
 import {
   addToCart,
   cartCookie,
@@ -19,8 +19,7 @@ import { orderToken, verifyOrderToken } from "../app/platform/orders/order-link.
 const p = await startPlatform();
 
 async function shop() {
-  const m = await p.register("MERCHANT");
-  const [business] = await p.db.select().from(businesses).where(eq(businesses.id, m.businessId));
+  const { m, business } = await p.registerMerchant();
   const pizza = await createProduct(
     p.db,
     business.id,
@@ -366,15 +365,10 @@ describe("the cart and checkout in a browser", () => {
     await b.get(`/s/${slug}`);
     await b.post(`/s/${slug}/cart`, { intent: "add", productId: fries.id, quantity: "5" });
     const { checkoutKey } = hiddenFields((await b.get(`/s/${slug}/checkout`)).html);
+    const checkout = (fields: Record<string, string>) =>
+      b.post(`/s/${slug}/checkout`, { checkoutKey, name: "Cleo", phone: "555 0102", ...fields });
 
-    const noAddress = await b.post(`/s/${slug}/checkout`, {
-      checkoutKey,
-      name: "Cleo",
-      phone: "555 0102",
-      deliveryMethod: "DELIVERY",
-      address: "  ",
-      paymentMethod: "CASH",
-    });
+    const noAddress = await checkout({ deliveryMethod: "DELIVERY", address: "  ", paymentMethod: "CASH" });
     expect(noAddress.status).toBe(400);
     expect(noAddress.html).toContain('role="alert"');
     expect(noAddress.html).toContain("Enter the delivery address");
@@ -382,25 +376,13 @@ describe("the cart and checkout in a browser", () => {
     expect(noAddress.html).toMatch(/id="co-address"[^>]*aria-invalid="true"/);
     expect(await orderCount(business.id)).toBe(0);
 
-    const unknownMethod = await b.post(`/s/${slug}/checkout`, {
-      checkoutKey,
-      name: "Cleo",
-      phone: "555 0102",
-      deliveryMethod: "PICKUP",
-      paymentMethod: "BITCOIN",
-    });
+    const unknownMethod = await checkout({ deliveryMethod: "PICKUP", paymentMethod: "BITCOIN" });
     expect(unknownMethod.status).toBe(400);
     expect(unknownMethod.html).toContain("BITCOIN is not offered");
 
     // the pipeline's own refusal (ApiError) is shown as it is
     await updateProduct(p.db, business.id, fries.id, { stock: 2 });
-    const short = await b.post(`/s/${slug}/checkout`, {
-      checkoutKey,
-      name: "Cleo",
-      phone: "555 0102",
-      deliveryMethod: "PICKUP",
-      paymentMethod: "CASH",
-    });
+    const short = await checkout({ deliveryMethod: "PICKUP", paymentMethod: "CASH" });
     expect(short.status).toBe(400);
     expect(short.html).toContain("has only 2 left");
     expect(short.html).toContain('value="Cleo"');

@@ -23,16 +23,14 @@ import { createInstallation, issueAccessToken, uninstallForBusiness } from "../a
 import { putManifest } from "../app/platform/extensions/manifest.server";
 import { savePage, setEmbed } from "../app/platform/extensions/merchant.server";
 import { updateBusinessSettings } from "../app/platform/accounts/business-settings.server";
-import { businesses, pages, products, type Business } from "../db/schema";
+import { pages, products, type Business } from "../db/schema";
 import { checkout } from "../app/platform/orders/checkout.server";
 import { LOW_STOCK_THRESHOLD } from "../app/platform/orders/stock";
 
 const p = await startPlatform();
 
 async function shop(): Promise<Business> {
-  const m = await p.register("MERCHANT");
-  const [business] = await p.db.select().from(businesses).where(eq(businesses.id, m.businessId));
-  return business;
+  return (await p.registerMerchant()).business;
 }
 
 const version = async (businessId: string) =>

@@ -117,8 +117,7 @@ describe("pages every anonymous visitor sees alike", () => {
   });
 
   it("renders the default home page (no saved one) as the same bytes every time", async () => {
-    const m = await p.register("MERCHANT");
-    const [b] = await p.db.select().from(businesses).where(eq(businesses.id, m.businessId));
+    const { business: b } = await p.registerMerchant();
     await p.db.delete(pages).where(and(eq(pages.businessId, b.id), eq(pages.slug, "home")));
     await createProduct(p.db, b.id, productSchema.parse({ name: "Tea", price: 300 }));
     const [first, second] = [await get(`/s/${b.slug}`), await get(`/s/${b.slug}`)];

@@ -4,7 +4,7 @@ import { startPlatform } from "../app/platform/testing/platform";
 import { BrowserSession } from "../app/platform/testing/browser";
 import { createProduct, createReview, productSchema } from "../app/platform/catalog/products.server";
 import { newId } from "../app/platform/core/ids.server";
-import { businesses, pages, reviews, type PageBlock } from "../db/schema";
+import { pages, reviews, type PageBlock } from "../db/schema";
 import {
   loadBusinessBySlug,
   loadPage,
@@ -19,8 +19,7 @@ import {
 const p = await startPlatform();
 
 async function shop() {
-  const m = await p.register("MERCHANT");
-  const [business] = await p.db.select().from(businesses).where(eq(businesses.id, m.businessId));
+  const { m, business } = await p.registerMerchant();
   return { m, business, slug: business.slug };
 }
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import net from "node:net";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startPlatform } from "../testing/platform";
+import { startWebProcess } from "../testing/processes";
 import { responseChecker } from "../testing/openapi-check";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";
@@ -491,34 +490,8 @@ describe("rate limit", () => {
 
   it("holds across two server processes on the same database", async () => {
     const t = await token(devA, ["read_business"]);
-    const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, "127.0.0.1", () => {
-        const port = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(port));
-      });
-    });
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "web"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: p.dbUrl,
-        PORT: String(port),
-        NODE_ENV: "test",
-        SESSION_SECRET: p.env.sessionSecret,
-        ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
-        DATA_DIR: ".data/test-tmp",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { url: second, child } = await startWebProcess(p.dbUrl, p.env);
     try {
-      let out = "";
-      child.stdout!.on("data", (d) => (out += d));
-      child.stderr!.on("data", (d) => (out += d));
-      const deadline = Date.now() + 30_000;
-      while (!out.includes("is running at")) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(out);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const second = `http://127.0.0.1:${port}`;
       // the limit counts per fixed minute: start in a fresh window, so all 61 calls fall in one
       const left = 60_000 - (Date.now() % 60_000);
       if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100));

@@ -9,6 +9,9 @@ import { listMarketplaceCards, listChangelog, roundedInstalls, formatRating } fr
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
+/** A developer's reply to a review of its app, through the API. */
+const postReply = (appId: string, reviewId: string, token: string, body: Record<string, unknown>) =>
+  p.request("POST", `/developer/apps/${appId}/reviews/${reviewId}/reply`, { token, body });
 const reviewer = await p.createUser("REVIEWER");
 const HOUR = 3600 * 1000;
 
@@ -195,16 +198,10 @@ describe("reply and hide", () => {
     const app = await publishedApp();
     const m = await p.register("MERCHANT");
     const review = await put(m.token, await installation(app.id, m.businessId), { rating: 3, body: "Fine" });
-    const reply = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
-      token: dev.token,
-      body: { body: "Thanks, a fix is coming" },
-    });
+    const reply = await postReply(app.id, review.json.id, dev.token, { body: "Thanks, a fix is coming" });
     expect(reply.status).toBe(200);
     expect(reply.json.reply).toMatchObject({ body: "Thanks, a fix is coming" });
-    const twice = await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
-      token: dev.token,
-      body: { body: "Again" },
-    });
+    const twice = await postReply(app.id, review.json.id, dev.token, { body: "Again" });
     expect(twice.status).toBe(409);
     expect(twice.json).toEqual({
       statusCode: 409,
@@ -216,35 +213,16 @@ describe("reply and hide", () => {
       (await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: dev.token })).json.data[0].reply,
     ).toMatchObject({ body: "Thanks, a fix is coming" });
     const stranger = await p.register("DEVELOPER");
-    expect(
-      (
-        await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
-          token: stranger.token,
-          body: { body: "Hi" },
-        })
-      ).status,
-    ).toBe(404);
+    expect((await postReply(app.id, review.json.id, stranger.token, { body: "Hi" })).status).toBe(404);
     expect((await p.request("GET", `/developer/apps/${app.id}/reviews`, { token: stranger.token })).status).toBe(404);
-    expect(
-      (
-        await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
-          token: dev.token,
-          body: {},
-        })
-      ).status,
-    ).toBe(400);
+    expect((await postReply(app.id, review.json.id, dev.token, {})).status).toBe(400);
   });
 
   it("of two replies sent at once exactly one is published; the other is 409", async () => {
     const app = await publishedApp();
     const m = await p.register("MERCHANT");
     const review = await put(m.token, await installation(app.id, m.businessId), { rating: 5, body: "Great" });
-    const answers = await atOnce(6, (i) =>
-      p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
-        token: dev.token,
-        body: { body: `Reply ${i}` },
-      }),
-    );
+    const answers = await atOnce(6, (i) => postReply(app.id, review.json.id, dev.token, { body: `Reply ${i}` }));
     expectOutcome(answers, { 200: 1, 409: 5 }, { what: "replies at once", messages: { 409: /answered once/ } });
     const winner = answers.find((a) => a.status === 200)!.json.reply.body;
     const [row] = await p.sql`select reply_body from app_reviews where id = ${review.json.id}`;
@@ -261,12 +239,7 @@ describe("reply and hide", () => {
     const fields = hiddenFields(page.html);
     // a teammate (or another tab) answers first
     expect(
-      (
-        await p.request("POST", `/developer/apps/${app.id}/reviews/${review.json.id}/reply`, {
-          token: dev.token,
-          body: { body: "Sorry, we have hired more people." },
-        })
-      ).status,
+      (await postReply(app.id, review.json.id, dev.token, { body: "Sorry, we have hired more people." })).status,
     ).toBe(200);
     const stale = await browser.post(`/portal/apps/${app.id}/reviews`, {
       ...fields,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { startPlatform } from "../testing/platform";
+import { startPlatform, startProductionPlatform } from "../testing/platform";
 import { appBody } from "./apps.test-helpers";
 import { verifyClientCredentials } from "./apps.server";
 
@@ -120,14 +120,7 @@ describe("creating an app", () => {
   });
 
   it("requires https URLs in production", async () => {
-    const prod = await startPlatform({
-      env: {
-        NODE_ENV: "production",
-        DATABASE_URL: p.dbUrl,
-        SESSION_SECRET: "x".repeat(40),
-        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-      },
-    });
+    const prod = await startProductionPlatform(p.dbUrl);
     const d = await prod.register("DEVELOPER");
     const res = await prod.request("POST", "/developer/apps", {
       token: d.token,

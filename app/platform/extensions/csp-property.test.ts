@@ -165,6 +165,12 @@ const hostile = fc.oneof(
     .map(([scheme, host, port, path]) => scheme + host + port + path),
 );
 
+/** Two script embeds whose URLs would widen a CSP: a wildcard host, and a `;` starting a directive. */
+const HOSTILE_SCRIPT_EMBEDS = [
+  { embedType: "star", name: "S", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: "https://*/a.js" },
+  { embedType: "inject", name: "I", kind: "GLOBAL_SCRIPT", position: "body_end", scriptUrl: "http://x;sandbox/a.js" },
+];
+
 describe("a CSP nobody can widen", () => {
   it("whatever URL the manifest validator accepts, originOf + storefrontCsp yield only the builder's keywords and exact origins", () => {
     const SLOTS = [
@@ -303,14 +309,7 @@ describe("a CSP nobody can widen", () => {
     const problems = validateManifest({
       blocks: [{ blockType: "b", name: "B", renderUrl: "https://*.example.com/b" }],
       embeds: [
-        { embedType: "star", name: "S", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: "https://*/a.js" },
-        {
-          embedType: "inject",
-          name: "I",
-          kind: "GLOBAL_SCRIPT",
-          position: "body_end",
-          scriptUrl: "http://x;sandbox/a.js",
-        },
+        ...HOSTILE_SCRIPT_EMBEDS,
         {
           embedType: "comma",
           name: "C",
@@ -378,16 +377,7 @@ describe("a CSP nobody can widen", () => {
     const manifest = await p.request("PUT", `/developer/apps/${created.json.id}/manifest`, {
       token: dev.token,
       body: {
-        embeds: [
-          { embedType: "star", name: "S", kind: "GLOBAL_SCRIPT", position: "head", scriptUrl: "https://*/a.js" },
-          {
-            embedType: "inject",
-            name: "I",
-            kind: "GLOBAL_SCRIPT",
-            position: "body_end",
-            scriptUrl: "http://x;sandbox/a.js",
-          },
-        ],
+        embeds: HOSTILE_SCRIPT_EMBEDS,
       },
     });
     expect(manifest.status).toBe(400);

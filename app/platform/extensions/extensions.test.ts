@@ -4,32 +4,25 @@ import { jwtVerify } from "jose";
 import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
 import { adminSessionToken, renderableBlocks, businessEmbeds } from "./merchant.server";
+import { chatEmbed, starsBlock } from "../testing/manifests";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
 
-const block = (over: Record<string, unknown> = {}) => ({
-  blockType: "stars",
-  name: "Star rating",
-  description: "Shows stars",
-  iconName: "star",
-  category: "Reviews",
-  renderUrl: "https://app.example/blocks/stars",
-  settingsSchema: {
-    type: "object",
-    properties: { color: { type: "string", format: "color" }, title: { type: "string" } },
-  },
-  defaultConfig: { color: "#ff8800" },
-  ...over,
-});
-const embed = (over: Record<string, unknown> = {}) => ({
-  embedType: "chat",
-  name: "Chat",
-  kind: "FLOATING_WIDGET",
-  position: "bottom_right",
-  renderUrl: "https://app.example/chat",
-  ...over,
-});
+const block = (over: Record<string, unknown> = {}) =>
+  starsBlock({
+    name: "Star rating",
+    description: "Shows stars",
+    iconName: "star",
+    category: "Reviews",
+    settingsSchema: {
+      type: "object",
+      properties: { color: { type: "string", format: "color" }, title: { type: "string" } },
+    },
+    defaultConfig: { color: "#ff8800" },
+    ...over,
+  });
+const embed = chatEmbed;
 const script = (over: Record<string, unknown> = {}) => ({
   embedType: "pixel",
   name: "Pixel",

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { startPlatform } from "../testing/platform";
+import { readAnswer, startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { apps, extensions } from "../../../db/schema";
@@ -35,14 +35,7 @@ async function lint(
     headers: { Cookie: session.cookieHeader(url), Origin: url.origin, ...headers },
     redirect: "manual",
   });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, json, text, headers: res.headers };
+  return readAnswer(res);
 }
 
 describe("checkManifestText", () => {

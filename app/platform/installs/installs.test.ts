@@ -27,6 +27,18 @@ async function merchantSession() {
   return { ...m, browser: await BrowserSession.signIn(p.url, m.email, PASSWORD) };
 }
 
+/** consent() with the app's own redirect_uri (and `extra` parameters); returns the code it was given. */
+async function codeFrom(browser: BrowserSession, app: { clientId: string; redirectUrl: string }, extra = {}) {
+  const loc = await consent(browser, {
+    response_type: "code",
+    client_id: app.clientId,
+    redirect_uri: app.redirectUrl,
+    state: "x",
+    ...extra,
+  });
+  return loc.searchParams.get("code")!;
+}
+
 /** Walks the consent screen like a browser; returns the Location the platform redirected to. */
 async function consent(
   browser: BrowserSession,
@@ -158,15 +170,10 @@ describe("OAuth 2.0 install", () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
     const verifier = oauth.generateRandomCodeVerifier();
-    const loc = await consent(merchant.browser, {
-      response_type: "code",
-      client_id: app.clientId,
-      redirect_uri: app.redirectUrl,
-      state: "x",
+    const code = await codeFrom(merchant.browser, app, {
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: "S256",
     });
-    const code = loc.searchParams.get("code")!;
     expect((await exchange(app, code)).json.error).toBe("invalid_grant");
     const wrong = await exchange(app, code, { code_verifier: oauth.generateRandomCodeVerifier() });
     expect(wrong.status).toBe(400);
@@ -176,13 +183,7 @@ describe("OAuth 2.0 install", () => {
   it("treats a reused code as an attack: invalid_grant, and the first token is revoked", async () => {
     const app = await publishedApp({ scopes: ["read_business"] });
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, {
-      response_type: "code",
-      client_id: app.clientId,
-      redirect_uri: app.redirectUrl,
-      state: "x",
-    });
-    const code = loc.searchParams.get("code")!;
+    const code = await codeFrom(merchant.browser, app);
     const first = await exchange(app, code);
     expect(first.status).toBe(200);
     expect((await business(first.json.access_token)).status).toBe(200);
@@ -195,14 +196,9 @@ describe("OAuth 2.0 install", () => {
   it("expires codes after 10 minutes", async () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, {
-      response_type: "code",
-      client_id: app.clientId,
-      redirect_uri: app.redirectUrl,
-      state: "x",
-    });
+    const code = await codeFrom(merchant.browser, app);
     setClockOffset(10 * 60 * 1000 + 1000);
-    const res = await exchange(app, loc.searchParams.get("code")!);
+    const res = await exchange(app, code);
     expect(res.status).toBe(400);
     expect(res.json.error).toBe("invalid_grant");
   });
@@ -224,12 +220,7 @@ describe("OAuth 2.0 install", () => {
       }
     }
     // the token endpoint refuses a redirect_uri that differs from the authorization request's
-    const loc = await consent(merchant.browser, {
-      response_type: "code",
-      client_id: app.clientId,
-      redirect_uri: app.redirectUrl,
-      state: "x",
-    });
+    const code = await codeFrom(merchant.browser, app);
     const res = await fetch(p.url + "/oauth/token", {
       method: "POST",
       headers: {
@@ -238,7 +229,7 @@ describe("OAuth 2.0 install", () => {
       },
       body: JSON.stringify({
         grant_type: "authorization_code",
-        code: loc.searchParams.get("code"),
+        code,
         redirect_uri: "https://evil.example/steal",
       }),
     });
@@ -292,13 +283,7 @@ describe("OAuth 2.0 install", () => {
   it("answers the token endpoint's client errors as RFC 6749 says", async () => {
     const app = await publishedApp();
     const merchant = await merchantSession();
-    const loc = await consent(merchant.browser, {
-      response_type: "code",
-      client_id: app.clientId,
-      redirect_uri: app.redirectUrl,
-      state: "x",
-    });
-    const code = loc.searchParams.get("code")!;
+    const code = await codeFrom(merchant.browser, app);
     const wrong = await exchange(app, code, {}, "fbcs_wrong");
     expect(wrong.status).toBe(401);
     expect(wrong.json.error).toBe("invalid_client");

@@ -266,7 +266,8 @@ describe("the checkout page's total", () => {
 
     // "Update total" after choosing pickup: the page again, with the pickup total and the address hidden
     const fields = shopperForm;
-    const pickup = await shopper.post(`/s/${slug}/checkout`, { ...fields, deliveryMethod: "PICKUP", intent: "quote" });
+    const checkout = (more: Record<string, string>) => shopper.post(`/s/${slug}/checkout`, { ...fields, ...more });
+    const pickup = await checkout({ deliveryMethod: "PICKUP", intent: "quote" });
     expect(pickup.status).toBe(200);
     expect(totalOf(pickup.html)).toBe(money(subtotal - 100));
     expect(pickup.html).toMatch(/class="sf-field sf-address-field" hidden=""/);
@@ -284,8 +285,7 @@ describe("the checkout page's total", () => {
 
     // placing with the delivery total shown earlier while the fee went up: refused, the new total shown, nothing ordered
     fee = 600;
-    const changed = await shopper.post(`/s/${slug}/checkout`, {
-      ...fields,
+    const changed = await checkout({
       deliveryMethod: "DELIVERY",
       address: "4 Low St",
       quotedAmount: String(subtotal + 350),
@@ -297,18 +297,12 @@ describe("the checkout page's total", () => {
     expect(quotedOf(changed.html)).toBe(String(subtotal + 500));
     expect((await counters(s.business.id)).n).toBe(ordersBefore);
     // without a total at all: shown first, not placed
-    const unseen = await shopper.post(`/s/${slug}/checkout`, {
-      ...fields,
-      deliveryMethod: "DELIVERY",
-      address: "4 Low St",
-      intent: "place",
-    });
+    const unseen = await checkout({ deliveryMethod: "DELIVERY", address: "4 Low St", intent: "place" });
     expect(unseen.status).toBe(409);
     expect((await counters(s.business.id)).n).toBe(ordersBefore);
 
     // the address is still required for delivery, on the server
-    const noAddress = await shopper.post(`/s/${slug}/checkout`, {
-      ...fields,
+    const noAddress = await checkout({
       deliveryMethod: "DELIVERY",
       quotedAmount: String(subtotal + 500),
       intent: "place",
@@ -317,8 +311,7 @@ describe("the checkout page's total", () => {
     expect(noAddress.html).toContain("Enter the delivery address, or choose pickup.");
 
     // confirmed at the total it showed: placed, at exactly that amount
-    const placed = await shopper.post(`/s/${slug}/checkout`, {
-      ...fields,
+    const placed = await checkout({
       deliveryMethod: "DELIVERY",
       address: "4 Low St",
       quotedAmount: String(subtotal + 500),

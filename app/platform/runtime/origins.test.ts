@@ -4,7 +4,7 @@
  * host; each origin its own CSRF token; the headers of the platform's pages.
  */
 import { describe, expect, it } from "vitest";
-import { startPlatform } from "../testing/platform";
+import { startPlatform, startProductionPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { createProduct, productSchema } from "../catalog/products.server";
 
@@ -211,15 +211,9 @@ describe("headers of the platform's pages", () => {
   });
 
   it("sends Strict-Transport-Security on every answer in production", async () => {
-    const prod = await startPlatform({
-      env: {
-        NODE_ENV: "production",
-        DATABASE_URL: p.dbUrl,
-        SESSION_SECRET: "x".repeat(40),
-        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-        PUBLIC_URL: "https://apps.example.com",
-        STOREFRONT_URL: "https://shops.example-stores.com",
-      },
+    const prod = await startProductionPlatform(p.dbUrl, {
+      PUBLIC_URL: "https://apps.example.com",
+      STOREFRONT_URL: "https://shops.example-stores.com",
     });
     for (const path of ["/healthz", "/app-api/products", "/login", shop]) {
       const res = await fetch(`http://127.0.0.1:${prod.port}${path}`, { redirect: "manual" });

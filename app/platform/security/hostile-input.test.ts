@@ -11,7 +11,7 @@ import { STATUS_CODES } from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
-import { startPlatform } from "../testing/platform";
+import { readAnswer, startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../apps/catalog";
@@ -27,6 +27,7 @@ import {
   pages,
   webhooks,
 } from "../../../db/schema";
+import { chatEmbed, starsBlock } from "../testing/manifests";
 
 // a high App API limit, so that the properties exercise the handlers rather than the 429 path
 const p = await startPlatform({ env: { APP_API_RATE_LIMIT: "1000000" } });
@@ -62,23 +63,9 @@ const manifest = {
     properties: { greeting: { type: "string", maxLength: 50 } },
     additionalProperties: false,
   },
-  blocks: [
-    {
-      blockType: "stars",
-      name: "Stars",
-      renderUrl: "https://app.example/blocks/stars",
-      settingsSchema: { type: "object", properties: { title: { type: "string" } } },
-    },
-  ],
+  blocks: [starsBlock({ settingsSchema: { type: "object", properties: { title: { type: "string" } } } })],
   embeds: [
-    {
-      embedType: "chat",
-      name: "Chat",
-      kind: "FLOATING_WIDGET",
-      position: "bottom_right",
-      renderUrl: "https://app.example/chat",
-      settingsSchema: { type: "object", properties: { color: { type: "string", format: "color" } } },
-    },
+    chatEmbed({ settingsSchema: { type: "object", properties: { color: { type: "string", format: "color" } } } }),
   ],
 };
 const publishedCreate = await p.request("POST", "/developer/apps", {
@@ -200,14 +187,7 @@ async function send(
     body: raw,
     redirect: "manual",
   });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, text, json };
+  return readAnswer(res);
 }
 
 /** Never a 5xx; a 4xx carries the contract's body. */

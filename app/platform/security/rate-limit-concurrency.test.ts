@@ -4,52 +4,16 @@
  * window. Exactly 60 succeed; the other 140 answer 429 with Retry-After and the contract's body.
  */
 import { describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
+import { startWebProcess } from "../testing/processes";
 import { appBody } from "../apps/apps.test-helpers";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** A second web process (`node --import tsx server.ts web`) on the same database and secrets. */
-async function secondServer(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "web"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: p.dbUrl,
-      PORT: String(port),
-      NODE_ENV: "test",
-      SESSION_SECRET: p.env.sessionSecret,
-      ENCRYPTION_KEY: p.env.encryptionKey.toString("base64"),
-      DATA_DIR: ".data/test-tmp",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes("is running at")) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill("SIGKILL");
-      throw new Error(`the second server did not start:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url: `http://127.0.0.1:${port}`, child };
-}
+const secondServer = () => startWebProcess(p.dbUrl, p.env);
 
 /** Waits until the current minute window has more than `seconds` left, so that one burst stays inside it. */
 async function awaitRoomInWindow(seconds: number) {

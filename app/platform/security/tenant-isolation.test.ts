@@ -27,6 +27,7 @@ import {
   webhooks,
 } from "../../../db/schema";
 import { orderToken } from "../orders/order-link.server";
+import { chatEmbed, starsBlock } from "../testing/manifests";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";
@@ -110,17 +111,8 @@ const B = await developerWithApp();
 const publisher = await p.register("DEVELOPER");
 const manifest = {
   settingsSchema: { type: "object", properties: { greeting: { type: "string" } } },
-  blocks: [{ blockType: "stars", name: "Stars", renderUrl: "https://app.example/blocks/stars" }],
-  embeds: [
-    {
-      embedType: "chat",
-      name: "Chat",
-      kind: "FLOATING_WIDGET",
-      position: "bottom_right",
-      renderUrl: "https://app.example/chat",
-      settingsSchema: { type: "object", properties: { color: { type: "string" } } },
-    },
-  ],
+  blocks: [starsBlock()],
+  embeds: [chatEmbed({ settingsSchema: { type: "object", properties: { color: { type: "string" } } } })],
   adminPages: [{ pageId: "dashboard", title: "Dashboard", renderUrl: "https://app.example/admin" }],
 };
 const published = await (async () => {

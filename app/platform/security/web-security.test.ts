@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, afterAll } from "vitest";
 import { and, count, eq, sql } from "drizzle-orm";
-import { startPlatform } from "../testing/platform";
+import { startPlatform, startProductionPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
@@ -27,6 +27,7 @@ import {
   signInAttempts,
   webhookDeliveries,
 } from "../../../db/schema";
+import { chatEmbed, starsBlock } from "../testing/manifests";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";
@@ -46,25 +47,13 @@ const [merchantBusiness] = await p.db.select().from(businesses).where(eq(busines
 const blockSchema = { type: "object", properties: { title: { type: "string" } } };
 const manifest = (label = "Stars") => ({
   settingsSchema: { type: "object", properties: { greeting: { type: "string" } } },
-  blocks: [
-    {
-      blockType: "stars",
-      name: label,
-      description: label,
-      renderUrl: "https://app.example/blocks/stars",
-      settingsSchema: blockSchema,
-    },
-  ],
+  blocks: [starsBlock({ name: label, description: label, settingsSchema: blockSchema })],
   embeds: [
-    {
-      embedType: "chat",
+    chatEmbed({
       name: label,
       description: label,
-      kind: "FLOATING_WIDGET",
-      position: "bottom_right",
-      renderUrl: "https://app.example/chat",
       settingsSchema: { type: "object", properties: { color: { type: "string" } } },
-    },
+    }),
   ],
   adminPages: [{ pageId: "dashboard", title: label, renderUrl: "https://app.example/admin" }],
 });
@@ -160,7 +149,8 @@ describe("CSRF: every page form action", () => {
     session: () => Promise<BrowserSession>;
     /** the page that shows the form (its CSRF token is read from there) */
     page: string;
-    path: string;
+    /** where the form posts; the page itself unless said */
+    path?: string;
     fields: Record<string, string> | (() => Promise<Record<string, string>>);
     /** what the action changes; equal before and after a refused post, different after the accepted one */
     state?: () => Promise<unknown>;
@@ -179,6 +169,7 @@ describe("CSRF: every page form action", () => {
    * it, so the refusals cannot come from a broken form.
    */
   async function check(c: Case) {
+    const path = c.path ?? c.page;
     const session = await c.session();
     const page = await session.get(c.page);
     expect(page.status, `${c.name}: form page ${c.page}`).toBe(200);
@@ -207,7 +198,7 @@ describe("CSRF: every page form action", () => {
           ["foreign Origin on the same host name", { ...fields, csrf: session.csrf }, { Origin: "http://127.0.0.1:1" }],
         ];
     for (const [why, body, headers] of attempts) {
-      const res = await rawPost(session, c.path, body, headers);
+      const res = await rawPost(session, path, body, headers);
       expect(res.status, `${c.name}: ${why}: ${res.html.slice(0, 200)}`).toBe(403);
       expect(res.setCookie, `${c.name}: ${why}`).toEqual([]);
       expect(res.location, `${c.name}: ${why}`).toBeNull();
@@ -216,23 +207,18 @@ describe("CSRF: every page form action", () => {
     // a NUL character (which PostgreSQL cannot store) in the form, with a valid token: 400 with a message, no change
     const nul = await rawPost(
       session,
-      c.path,
+      path,
       {
         ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, `${v}\u0000`])),
         extra: "a\u0000b",
         csrf: session.csrf,
       },
-      { Origin: session.urlOf(c.path).origin },
+      { Origin: session.urlOf(path).origin },
     );
     expect(nul.status, `${c.name}: NUL: ${nul.html.slice(0, 200)}`).toBe(400);
     expect(nul.html, c.name).toContain("may not contain NUL characters");
     if (c.state) expect(await c.state(), `${c.name}: changed by a form with NUL`).toEqual(before);
-    const ok = await rawPost(
-      session,
-      c.path,
-      { ...fields, csrf: session.csrf },
-      { Origin: session.urlOf(c.path).origin },
-    );
+    const ok = await rawPost(session, path, { ...fields, csrf: session.csrf }, { Origin: session.urlOf(path).origin });
     expect(ok.status, `${c.name}: accepted post: ${ok.html.slice(0, 300)}`).toBeLessThan(400);
     if (c.state) expect(await c.state(), `${c.name}: the accepted post changed nothing`).not.toEqual(before);
     c.accepted?.(ok);
@@ -242,6 +228,17 @@ describe("CSRF: every page form action", () => {
   const devSession = async () => devBrowser;
   const merchantSession = async () => merchantBrowser;
   const appRow = async (id: string) => (await p.db.select().from(apps).where(eq(apps.id, id)))[0];
+  const installationRow = async (id: string) =>
+    (await p.db.select().from(installations).where(eq(installations.id, id)))[0];
+  /** An intent of the developer's app page, posted to the page itself. */
+  const appIntent = (appId: string, intent: string, state: () => Promise<unknown>) =>
+    check({
+      name: `/portal/apps/<id> ${intent}`,
+      session: devSession,
+      page: `/portal/apps/${appId}`,
+      fields: { intent },
+      state,
+    });
   const appFields = (over: Record<string, string> = {}) => ({
     name: "Loyalty Stars",
     description: "Points for regulars.",
@@ -257,7 +254,6 @@ describe("CSRF: every page form action", () => {
       name: "/login",
       session: fresh,
       page: "/login",
-      path: "/login",
       fields: { email: dev.email, password: PASSWORD },
       accepted: (res) => {
         expect(res.location).toBe("/portal");
@@ -269,7 +265,6 @@ describe("CSRF: every page form action", () => {
       name: "/signup",
       session: fresh,
       page: "/signup",
-      path: "/signup",
       fields: { role: "MERCHANT", name: "Sam", email, password: PASSWORD, businessName: "Sam's Bakery" },
       state: async () => (await p.db.select({ n: count() }).from(accounts).where(eq(accounts.email, email)))[0].n,
     });
@@ -293,7 +288,6 @@ describe("CSRF: every page form action", () => {
       name: "/portal/apps/new",
       session: devSession,
       page: "/portal/apps/new",
-      path: "/portal/apps/new",
       fields: { intent: "create", slug, ...appFields() },
       state: async () => (await p.db.select({ n: count() }).from(apps).where(eq(apps.slug, slug)))[0].n,
     });
@@ -302,58 +296,36 @@ describe("CSRF: every page form action", () => {
       name: "/portal/apps/<id> update",
       session: devSession,
       page: `/portal/apps/${updated.id}`,
-      path: `/portal/apps/${updated.id}`,
       fields: { intent: "update", ...appFields({ name: "Renamed by form" }) },
       state: async () => (await appRow(updated.id)).name,
     });
     const submitted = await createApp();
-    await check({
-      name: "/portal/apps/<id> submit",
-      session: devSession,
-      page: `/portal/apps/${submitted.id}`,
-      path: `/portal/apps/${submitted.id}`,
-      fields: { intent: "submit" },
-      state: async () => (await appRow(submitted.id)).status,
-    });
+    await appIntent(submitted.id, "submit", async () => (await appRow(submitted.id)).status);
     const rotated = await createApp();
-    await check({
-      name: "/portal/apps/<id> regenerate-secret",
-      session: devSession,
-      page: `/portal/apps/${rotated.id}`,
-      path: `/portal/apps/${rotated.id}`,
-      fields: { intent: "regenerate-secret" },
-      state: async () => (await appRow(rotated.id)).clientSecretHash,
-    });
+    await appIntent(rotated.id, "regenerate-secret", async () => (await appRow(rotated.id)).clientSecretHash);
     const sandboxed = await createApp();
-    await check({
-      name: "/portal/apps/<id> test-install",
-      session: devSession,
-      page: `/portal/apps/${sandboxed.id}`,
-      path: `/portal/apps/${sandboxed.id}`,
-      fields: { intent: "test-install" },
-      state: async () =>
+    await appIntent(
+      sandboxed.id,
+      "test-install",
+      async () =>
         (await p.db.select({ n: count() }).from(installations).where(eq(installations.appId, sandboxed.id)))[0].n,
-    });
-    await check({
-      name: "/portal/apps/<id> test-uninstall",
-      session: devSession,
-      page: `/portal/apps/${sandboxed.id}`,
-      path: `/portal/apps/${sandboxed.id}`,
-      fields: { intent: "test-uninstall" },
-      state: async () =>
+    );
+    await appIntent(
+      sandboxed.id,
+      "test-uninstall",
+      async () =>
         (
           await p.db
             .select({ status: installations.status })
             .from(installations)
             .where(eq(installations.appId, sandboxed.id))
         )[0].status,
-    });
+    );
     const manifested = await createApp();
     await check({
       name: "/portal/apps/<id>/manifest",
       session: devSession,
       page: `/portal/apps/${manifested.id}/manifest`,
-      path: `/portal/apps/${manifested.id}/manifest`,
       fields: {
         intent: "save",
         manifest: JSON.stringify({
@@ -386,7 +358,6 @@ describe("CSRF: every page form action", () => {
       name: "/portal/apps/<id>/webhooks",
       session: devSession,
       page: `/portal/apps/${hooked.id}/webhooks`,
-      path: `/portal/apps/${hooked.id}/webhooks`,
       fields: { deliveryId },
       state: async () =>
         (
@@ -404,21 +375,13 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps/<id> settings",
       session: merchantSession,
       page: `/admin/apps/${installationId}`,
-      path: `/admin/apps/${installationId}`,
       fields: { intent: "settings", settings: JSON.stringify({ greeting: "Hello" }) },
-      state: async () =>
-        (
-          await p.db
-            .select({ s: installations.settings })
-            .from(installations)
-            .where(eq(installations.id, installationId))
-        )[0].s,
+      state: async () => (await installationRow(installationId)).settings,
     });
     await check({
       name: "/admin/apps/<id> embed",
       session: merchantSession,
       page: `/admin/apps/${installationId}`,
-      path: `/admin/apps/${installationId}`,
       fields: { intent: "embed", embedType: "chat", enabled: "false" },
       state: async () => p.db.select().from(embedSettings).where(eq(embedSettings.installationId, installationId)),
     });
@@ -430,15 +393,11 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps consent",
       session: merchantSession,
       page: "/admin/apps",
-      path: "/admin/apps",
       fields: { intent: "consent", installationId },
-      state: async () =>
-        (
-          await p.db
-            .select({ r: installations.needsReConsent, s: installations.scopes })
-            .from(installations)
-            .where(eq(installations.id, installationId))
-        )[0],
+      state: async () => {
+        const { needsReConsent, scopes } = await installationRow(installationId);
+        return { needsReConsent, scopes };
+      },
     });
     const other = await publishedApp({ scopes: ["read_business"] });
     const otherInstallation = await install(other);
@@ -446,15 +405,8 @@ describe("CSRF: every page form action", () => {
       name: "/admin/apps uninstall",
       session: merchantSession,
       page: "/admin/apps",
-      path: "/admin/apps",
       fields: { intent: "uninstall", installationId: otherInstallation },
-      state: async () =>
-        (
-          await p.db
-            .select({ s: installations.status })
-            .from(installations)
-            .where(eq(installations.id, otherInstallation))
-        )[0].s,
+      state: async () => (await installationRow(otherInstallation)).status,
     });
 
     const pageSlug = `csrf-${random()}`;
@@ -462,7 +414,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/pages",
       session: merchantSession,
       page: "/admin/pages",
-      path: "/admin/pages",
       fields: { slug: pageSlug, title: "Summer" },
       state: async () =>
         (
@@ -476,7 +427,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/pages/<slug>",
       session: merchantSession,
       page: "/admin/pages/home",
-      path: "/admin/pages/home",
       fields: {
         page: JSON.stringify({
           title: "Changed home",
@@ -499,7 +449,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/products/new",
       session: merchantSession,
       page: "/admin/products/new",
-      path: "/admin/products/new",
       fields: { name: "Croissant", price: "2.50", status: "ACTIVE", isAvailable: "on" },
       state: productCount,
     });
@@ -512,7 +461,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/products/<id> save",
       session: merchantSession,
       page: `/admin/products/${product.id}`,
-      path: `/admin/products/${product.id}`,
       fields: { intent: "save", name: "Renamed baguette", price: "3.00", status: "ACTIVE", isAvailable: "on" },
       state: async () =>
         (await p.db.select({ n: products.name }).from(products).where(eq(products.id, product.id)))[0]?.n,
@@ -521,7 +469,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/products/<id> delete",
       session: merchantSession,
       page: `/admin/products/${product.id}`,
-      path: `/admin/products/${product.id}`,
       fields: { intent: "delete" },
       state: async () => (await p.db.select({ n: count() }).from(products).where(eq(products.id, product.id)))[0].n,
     });
@@ -531,7 +478,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/orders/<id>",
       session: merchantSession,
       page: `/admin/orders/${order}`,
-      path: `/admin/orders/${order}`,
       fields: { intent: "move", status: "CONFIRMED" },
       state: async () => (await p.db.select({ s: orders.status }).from(orders).where(eq(orders.id, order)))[0].s,
     });
@@ -544,7 +490,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/reviews",
       session: merchantSession,
       page: "/admin/reviews",
-      path: "/admin/reviews",
       fields: { intent: "delete", reviewId: review.id },
       state: async () => (await p.db.select({ n: count() }).from(reviews).where(eq(reviews.id, review.id)))[0].n,
     });
@@ -553,7 +498,6 @@ describe("CSRF: every page form action", () => {
       name: "/admin/settings",
       session: merchantSession,
       page: "/admin/settings",
-      path: "/admin/settings",
       fields: {
         name: "Renamed shop",
         address: b.address,
@@ -576,7 +520,6 @@ describe("CSRF: every page form action", () => {
         name: `/reviewer/apps/<id> ${intent}`,
         session: async () => reviewerBrowser,
         page: `/reviewer/apps/${app.id}`,
-        path: `/reviewer/apps/${app.id}`,
         fields: { intent, notes: "Please add a privacy policy." },
         state: async () => (await appRow(app.id)).status,
       });
@@ -622,7 +565,6 @@ describe("CSRF: every page form action", () => {
       name: "/s/<slug>/cart (with a cart)",
       session: async () => shopper,
       page: `/s/${slug}/cart`,
-      path: `/s/${slug}/cart`,
       fields: { intent: "update", productId: shopProduct.id, quantity: "3" },
       // the cart lives in its cookie: a refused post sets none (checked above), the accepted one a new cart
       accepted: (res) => expect(res.setCookie.map((c) => c.split("=")[0])).toEqual(["__cart"]),
@@ -633,7 +575,6 @@ describe("CSRF: every page form action", () => {
       name: "/s/<slug>/checkout",
       session: async () => shopper,
       page: `/s/${slug}/checkout`,
-      path: `/s/${slug}/checkout`,
       fields: async () => ({
         name: "Ann",
         phone: "+15550100",
@@ -648,7 +589,6 @@ describe("CSRF: every page form action", () => {
       name: "/s/<slug>/products/<slug>",
       session: fresh,
       page: `/s/${slug}/products/${shopProduct.slug}`,
-      path: `/s/${slug}/products/${shopProduct.slug}`,
       fields: { authorName: "Ann", rating: "5", comment: "Lovely" },
       withoutToken: true,
       state: async () =>
@@ -683,14 +623,7 @@ describe("the session cookie", () => {
   });
 
   it("is Secure in production", async () => {
-    const prod = await startPlatform({
-      env: {
-        NODE_ENV: "production",
-        DATABASE_URL: p.dbUrl,
-        SESSION_SECRET: "x".repeat(40),
-        ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-      },
-    });
+    const prod = await startProductionPlatform(p.dbUrl);
     const first = await fetch(prod.url + "/login");
     const c = sessionCookie(first.headers.getSetCookie());
     expect(c).toMatch(/;\s*Secure/i);

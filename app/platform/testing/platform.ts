@@ -4,6 +4,8 @@
  */
 import { afterAll } from "vitest";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { businesses } from "../../../db/schema";
 import type { Worker } from "../../../jobs/worker";
 import { testDatabase } from "../../../db/testing/database";
 import { loadEnv, type Env } from "../core/env.server";
@@ -11,6 +13,18 @@ import { createWebServer } from "../../web.server";
 import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
 import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";
+
+/** An HTTP answer as the tests read it: the status, the headers, the text, and the JSON (null if none). */
+export async function readAnswer(res: Response) {
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
 
 export type TestPlatform = Awaited<ReturnType<typeof startPlatform>>;
 
@@ -59,14 +73,7 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
       body,
       redirect: "manual",
     });
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return readAnswer(res);
   };
 
   /** Registers an account through the real API and returns its token. */
@@ -90,6 +97,13 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
       email,
       password: "correct horse battery",
     };
+  };
+
+  /** A merchant registered through the API, and its business's row. */
+  const registerMerchant = async () => {
+    const m = await register("MERCHANT");
+    const [business] = await database.db.select().from(businesses).where(eq(businesses.id, m.businessId));
+    return { m, business };
   };
 
   /** Accounts the API cannot create (reviewers), made directly. */
@@ -116,6 +130,23 @@ export async function startPlatform(options: { worker?: boolean; env?: Record<st
     worker: () => worker,
     request,
     register,
+    registerMerchant,
     createUser,
   };
+}
+
+/**
+ * A second platform in production mode on the database at `dbUrl` (fixed secrets; `env` adds
+ * settings), for what only production does: https-only URLs, Secure cookies, HSTS.
+ */
+export function startProductionPlatform(dbUrl: string, env: Record<string, string> = {}) {
+  return startPlatform({
+    env: {
+      NODE_ENV: "production",
+      DATABASE_URL: dbUrl,
+      SESSION_SECRET: "x".repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+      ...env,
+    },
+  });
 }

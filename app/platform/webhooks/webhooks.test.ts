@@ -40,6 +40,12 @@ async function install(
   };
 }
 
+/** A receiver answering as `behaviour` and a fresh app installed with its webhook URL. */
+async function receiverAndApp(behaviour: Parameters<typeof startReceiver>[0]) {
+  const receiver = await startReceiver(behaviour);
+  return { receiver, app: await install(receiver.url) };
+}
+
 /** A guest order: order.created, as often as a test needs. */
 async function placeOrder(app: Install) {
   const [prod] = await p.db.execute<{ id: string }>(
@@ -79,10 +85,27 @@ async function deliveriesOf(webhookId: string) {
   return rows.map((r) => ({ ...r, next_attempt_at: r.next_attempt_at ? new Date(r.next_attempt_at) : null }));
 }
 
+/** Moves the developer's newest PENDING order to `status` through the App API (an order.status_changed). */
+async function movePendingOrder(token: string, status: string) {
+  await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
+    token,
+    body: { status },
+  });
+}
+
+/** The webhook's first delivery once it waits for a retry. */
+async function firstRetrying(webhookId: string, timeout?: number) {
+  const [d] = await eventually(async () => {
+    const rows = await deliveriesOf(webhookId);
+    expect(rows[0].status).toBe("RETRYING");
+    return rows;
+  }, timeout);
+  return d;
+}
+
 describe("signed deliveries", () => {
   it("delivers an event with the spec's envelope and headers, signed with the installation's secret", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     const orderId = await pendingOrder(current.businessId);
     await p.request("PATCH", `/app-api/orders/${orderId}/status`, { token: app.token, body: { status: "CONFIRMED" } });
     await receiver.waitFor(1);
@@ -121,49 +144,28 @@ describe("signed deliveries", () => {
   });
 
   it("delivers order.created with the spec's data fields", async () => {
-    const receiver = await startReceiver({ status: 204 });
-    const app = await install(receiver.url);
-    const [prod] = await p.db.execute<{ id: string }>(
-      sql`select id from products where business_id = ${current.businessId} and stock is null and is_available limit 1`,
-    );
-    const res = await p.request("POST", "/app-api/orders", {
-      token: app.token,
-      body: {
-        customer: { name: "Al", phone: "555" },
-        items: [{ productId: prod.id, quantity: 1 }],
-        deliveryMethod: "PICKUP",
-        paymentMethod: "CARD",
-      },
-    });
-    expect(res.status).toBe(201);
+    const { receiver, app } = await receiverAndApp({ status: 204 });
+    const order = await placeOrder(app);
     await receiver.waitFor(1);
     expect(receiver.received[0].json.data).toEqual({
-      orderId: res.json.id,
-      orderNumber: res.json.orderNumber,
-      amount: res.json.amount,
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      amount: order.amount,
       deliveryFee: 0,
       deliveryMethod: "PICKUP",
       paymentMethod: "CARD",
       isGuest: true,
-      createdAt: res.json.createdAt,
+      createdAt: order.createdAt,
     });
   });
 });
 
 describe("retries", () => {
   it("retries a 500 after 30 s with the same event id and the same bytes, then succeeds", async () => {
-    const receiver = await startReceiver((_r, n) => ({ status: n === 1 ? 500 : 200 }));
-    const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CANCELLED" },
-    });
+    const { receiver, app } = await receiverAndApp((_r, n) => ({ status: n === 1 ? 500 : 200 }));
+    await movePendingOrder(app.token, "CANCELLED");
     await receiver.waitFor(1);
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(app.webhookId);
-      expect(rows[0].status).toBe("RETRYING");
-      return rows;
-    });
+    const d = await firstRetrying(app.webhookId);
     const [attempt] = await p.db.execute<{ created_at: string; status_code: number }>(
       sql`select created_at, status_code from webhook_attempts where delivery_id = ${d.id}`,
     );
@@ -184,12 +186,8 @@ describe("retries", () => {
   });
 
   it("follows the schedule 30 s, 2 min, 8 min, 32 min, 2 h, then FAILED (6 attempts)", async () => {
-    const receiver = await startReceiver({ status: 503 });
-    const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
+    const { receiver, app } = await receiverAndApp({ status: 503 });
+    await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(1);
     for (let attempt = 1; attempt <= 6; attempt++) {
       const d = await eventually(async () => {
@@ -218,17 +216,9 @@ describe("retries", () => {
 
   it("counts a 302 as a failure and does not follow it", async () => {
     const target = await startReceiver({ status: 200 });
-    const receiver = await startReceiver({ status: 302, headers: { Location: target.url + "/elsewhere" } });
-    const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(app.webhookId);
-      expect(rows[0].status).toBe("RETRYING");
-      return rows;
-    });
+    const { app } = await receiverAndApp({ status: 302, headers: { Location: target.url + "/elsewhere" } });
+    await movePendingOrder(app.token, "CONFIRMED");
+    const d = await firstRetrying(app.webhookId);
     const [attempt] = await p.db.execute<{ status_code: number; error: string }>(
       sql`select status_code, error from webhook_attempts where delivery_id = ${d.id}`,
     );
@@ -238,17 +228,9 @@ describe("retries", () => {
   });
 
   it("gives up on a receiver that hangs past 10 seconds", async () => {
-    const receiver = await startReceiver({ status: 200, delayMs: 12_000 });
-    const app = await install(receiver.url);
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(app.webhookId);
-      expect(rows[0].status).toBe("RETRYING");
-      return rows;
-    }, 20_000);
+    const { app } = await receiverAndApp({ status: 200, delayMs: 12_000 });
+    await movePendingOrder(app.token, "CONFIRMED");
+    const d = await firstRetrying(app.webhookId, 20_000);
     const [attempt] = await p.db.execute<{ status_code: number | null; error: string; duration_ms: number }>(
       sql`select status_code, error, duration_ms from webhook_attempts where delivery_id = ${d.id}`,
     );
@@ -261,8 +243,7 @@ describe("retries", () => {
 
 describe("auto-disable", () => {
   it("disables a registration after 5 consecutive FAILED deliveries; re-activation resets it", async () => {
-    const receiver = await startReceiver({ status: 500 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 500 });
     for (let n = 1; n <= 5; n++) {
       await placeOrder(app);
       const d = await eventually(async () => {
@@ -302,8 +283,7 @@ describe("auto-disable", () => {
 
 describe("what is not delivered", () => {
   it("a rolled-back transaction delivers nothing", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     await expect(
       p.db.transaction(async (tx) => {
         await emitEvent(tx, {
@@ -319,10 +299,7 @@ describe("what is not delivered", () => {
     );
     expect(ev.n).toBe(0);
     // a refused order change neither
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "DELIVERED" },
-    });
+    await movePendingOrder(app.token, "DELIVERED");
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received).toHaveLength(0);
   });
@@ -337,10 +314,7 @@ describe("what is not delivered", () => {
     await p.db.transaction((tx) =>
       emitEvent(tx, { businessId: current.businessId, type: "review.created", data: { id: "rev_x" } }),
     );
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
+    await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(1);
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.map((r) => r.json.event)).toEqual(["order.status_changed"]);
@@ -356,8 +330,7 @@ describe("what is not delivered", () => {
 
 describe("data erasure", () => {
   it("sends business.data_erasure 48 hours after uninstall to the install registration, with its secret", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     const un = await p.request("POST", `/developer/apps/${app.appId}/test-uninstall`, { token: current.token });
     expect(un.status).toBe(200);
     const [job] = (await jobsOf(p.db, "installation__erasure")).filter(
@@ -391,8 +364,7 @@ describe("data erasure", () => {
   });
 
   it("sends nothing when the app was reinstalled within 48 hours", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     await p.request("POST", `/developer/apps/${app.appId}/test-uninstall`, { token: current.token });
     const again = await p.request("POST", `/developer/apps/${app.appId}/test-install`, { token: current.token });
     expect(again.status).toBe(201);
@@ -408,8 +380,7 @@ describe("data erasure", () => {
 
 describe("the /webhooks endpoints", () => {
   it("create, list, read, change, test, redeliver and delete; another installation's ids are 404", async () => {
-    const receiver = await startReceiver({ status: 200 });
-    const app = await install(receiver.url);
+    const { receiver, app } = await receiverAndApp({ status: 200 });
     const created = await p.request("POST", "/webhooks", {
       token: app.token,
       body: { url: receiver.url + "/own", events: ["order.status_changed"], description: "mine" },
@@ -444,10 +415,7 @@ describe("the /webhooks endpoints", () => {
     expect(one.json).toMatchObject({ id: created.json.id, disabledReason: null });
 
     // each delivery is signed with its own registration's secret
-    await p.request("PATCH", `/app-api/orders/${await pendingOrder(current.businessId)}/status`, {
-      token: app.token,
-      body: { status: "CONFIRMED" },
-    });
+    await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(2);
     const own = receiver.received.find((r) => r.path === "/own")!;
     const install_ = receiver.received.find((r) => r.path === "/hooks")!;

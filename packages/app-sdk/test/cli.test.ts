@@ -280,49 +280,18 @@ describe("storefront-apps CLI against the real platform", () => {
     });
     expect(app.status).toBe(201);
     const id = app.json.id;
-    expect(
-      (
-        await p.request("GET", `/developer/apps/${id}/listen`, {
-          token: other.token,
-          headers: { Accept: "text/event-stream" },
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (await p.request("GET", `/developer/apps/${id}/listen`, { headers: { Accept: "text/event-stream" } })).status,
-    ).toBe(401);
-    expect(
-      (
-        await p.request("POST", `/developer/apps/${id}/trigger`, {
-          token: other.token,
-          body: { event: "order.created" },
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, {
-          token: other.token,
-          body: { status: 200, body: "" },
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, {
-          token: owner.token,
-          body: { status: 200, body: "" },
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await p.request("POST", `/developer/apps/${id}/listen/rly_nope/answer`, {
-          token: owner.token,
-          body: { status: "x" },
-        })
-      ).status,
-    ).toBe(400);
+    const sse = { Accept: "text/event-stream" };
+    const answer = `/developer/apps/${id}/listen/rly_nope/answer`;
+    const cases: [string, string, Parameters<typeof p.request>[2], number][] = [
+      ["GET", `/developer/apps/${id}/listen`, { token: other.token, headers: sse }, 404],
+      ["GET", `/developer/apps/${id}/listen`, { headers: sse }, 401],
+      ["POST", `/developer/apps/${id}/trigger`, { token: other.token, body: { event: "order.created" } }, 404],
+      ["POST", answer, { token: other.token, body: { status: 200, body: "" } }, 404],
+      ["POST", answer, { token: owner.token, body: { status: 200, body: "" } }, 404],
+      ["POST", answer, { token: owner.token, body: { status: "x" } }, 400],
+    ];
+    for (const [method, path, init, status] of cases)
+      expect((await p.request(method, path, init)).status, `${method} ${path} ${JSON.stringify(init)}`).toBe(status);
     const bad = await p.request("POST", `/developer/apps/${id}/trigger`, {
       token: owner.token,
       body: { event: "business.data_erasure" },

@@ -108,6 +108,13 @@ describe("adapters keep the raw body", () => {
 
   const post = (url: string, b: string, h: Record<string, string>) =>
     fetch(url, { method: "POST", body: b, headers: { "content-type": "application/json", ...h } });
+  const hookBody = JSON.stringify({ hookPoint: "order.validate", businessId: "b", timestamp: "t", data: {} });
+  /** An order.validate hook call, signed, to the server at `base`. */
+  const postValidateHook = (base: string) =>
+    post(base + "/hooks/validate", hookBody, {
+      ...headers(now, signWebhook(secret, now, hookBody)),
+      "x-hook-point": "order.validate",
+    });
 
   it("node:http", async () => {
     const ok = await post(nodeUrl + "/webhooks", body, headers());
@@ -116,11 +123,7 @@ describe("adapters keep the raw body", () => {
     const bad = await post(nodeUrl + "/webhooks", body, headers(now - 1000));
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: "stale_timestamp" });
-    const hookBody = JSON.stringify({ hookPoint: "order.validate", businessId: "b", timestamp: "t", data: {} });
-    const hook = await post(nodeUrl + "/hooks/validate", hookBody, {
-      ...headers(now, signWebhook(secret, now, hookBody)),
-      "x-hook-point": "order.validate",
-    });
+    const hook = await postValidateHook(nodeUrl);
     expect(await hook.json()).toEqual({ valid: false, reason: "no order.validate" });
   });
 
@@ -153,11 +156,7 @@ describe("adapters keep the raw body", () => {
     const bad = await post(expressUrl + "/webhooks", body, headers(now, "sha256=" + "0".repeat(64)));
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: "bad_signature" });
-    const hookBody = JSON.stringify({ hookPoint: "order.validate", businessId: "b", timestamp: "t", data: {} });
-    const hook = await post(expressUrl + "/hooks/validate", hookBody, {
-      ...headers(now, signWebhook(secret, now, hookBody)),
-      "x-hook-point": "order.validate",
-    });
+    const hook = await postValidateHook(expressUrl);
     expect(await hook.json()).toEqual({ valid: true, point: "order.validate" });
     const missing = await post(expressUrl + "/hooks/validate", hookBody, {});
     expect(await missing.json()).toEqual({ error: "missing_header" });
