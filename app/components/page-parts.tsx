@@ -140,8 +140,9 @@ export function DataTable<T>({
   );
 }
 
-/** A date and time in UTC for people, "Mar 4, 2026, 2:05 PM UTC" (`seconds` adds them). */
-export function utcDateTime(iso: string, seconds = false) {
+/** A date and time in UTC for people, "Mar 4, 2026, 2:05 PM UTC" (`seconds` adds them); "—" for none. */
+export function utcDateTime(iso: string | null, seconds = false) {
+  if (!iso) return "—";
   return (
     new Date(iso).toLocaleString("en-US", {
       dateStyle: "medium",
