@@ -209,3 +209,29 @@ export function Card({
     </section>
   );
 }
+
+/** The head of a page of one app in the developer portal: back to the app, the page's title, a lead paragraph. */
+export function AppPageHeader({
+  app,
+  title,
+  className,
+  extra,
+  children,
+}: {
+  app: { id: string; name: string };
+  title: string;
+  className?: string;
+  /** shown under the lead (a rating) */
+  extra?: ReactNode;
+  /** the lead paragraph */
+  children?: ReactNode;
+}) {
+  return (
+    <header className={className}>
+      <BackLink to={`/portal/apps/${app.id}`} label={app.name} />
+      <h1>{title}</h1>
+      {children ? <p className="lead">{children}</p> : null}
+      {extra}
+    </header>
+  );
+}

@@ -27,15 +27,9 @@ import {
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { now } from "~/platform/core/clock.server";
-
-const fmtDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+import { DataTable, ErrorAlert, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
-
-const fmt = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC"
-    : "—";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -150,31 +144,15 @@ export default function AdminApps() {
           Add apps
         </Link>
       </header>
-      {data?.error && !data.installationId ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {done === "uninstalled" ? (
-        <p className="alert success" role="status">
-          The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.
-        </p>
-      ) : null}
-      {done === "consented" ? (
-        <p className="alert success" role="status">
-          The new permissions were granted.
-        </p>
-      ) : null}
-      {done === "reviewed" && !data ? (
-        <p className="alert success" role="status">
-          Your review is saved. It shows on the app's marketplace page.
-        </p>
-      ) : null}
-      {done === "review-deleted" && !data ? (
-        <p className="alert success" role="status">
-          Your review was deleted.
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.installationId ? null : data?.error} />
+      <SuccessNotice show={done === "uninstalled"}>
+        The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.
+      </SuccessNotice>
+      <SuccessNotice show={done === "consented"}>The new permissions were granted.</SuccessNotice>
+      <SuccessNotice show={done === "reviewed" && !data}>
+        Your review is saved. It shows on the app's marketplace page.
+      </SuccessNotice>
+      <SuccessNotice show={done === "review-deleted" && !data}>Your review was deleted.</SuccessNotice>
 
       {active.length === 0 ? (
         <EmptyState title="No apps installed">
@@ -194,7 +172,7 @@ export default function AdminApps() {
                       <Link to={`/admin/apps/${i.id}`}>{i.appName}</Link>{" "}
                       {i.isTestInstall ? <span className="badge info">test install</span> : null}
                     </h2>
-                    <p className="muted small">Installed {fmt(i.installedAt)}</p>
+                    <p className="muted small">Installed {utcDateTime(i.installedAt)}</p>
                   </div>
                 </div>
                 <div className="installed-actions">
@@ -296,7 +274,7 @@ export default function AdminApps() {
                   <div>
                     <h3>{f.appSlug ? <Link to={`/marketplace/${f.appSlug}`}>{f.appName}</Link> : f.appName}</h3>
                     <p className="muted small">
-                      Used {fmtDay(f.firstInstalledAt)} – {fmtDay(f.lastUninstalledAt)}
+                      Used {utcDay(f.firstInstalledAt)} – {utcDay(f.lastUninstalledAt)}
                     </p>
                   </div>
                 </div>
@@ -340,32 +318,24 @@ export default function AdminApps() {
         {history.length === 0 ? (
           <p className="muted">No app has been uninstalled.</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>App</th>
-                <th>Installed</th>
-                <th>Uninstalled</th>
-                <th>Data erasure</th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.map((i) => (
-                <tr key={i.id}>
-                  <td>{i.appName}</td>
-                  <td data-label="Installed">{fmt(i.installedAt)}</td>
-                  <td data-label="Uninstalled">{fmt(i.uninstalledAt)}</td>
-                  <td data-label="Data erasure">
-                    {i.erasureDeliveredAt
-                      ? `Requested ${fmt(i.erasureDeliveredAt)} ✓`
-                      : i.erasureScheduledAt
-                        ? `Scheduled for ${fmt(i.erasureScheduledAt)}`
-                        : "Cancelled: the app was reinstalled"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={history}
+            rowKey={(i) => i.id}
+            columns={[
+              { head: "App", cell: (i) => i.appName },
+              { head: "Installed", cell: (i) => utcDateTime(i.installedAt) },
+              { head: "Uninstalled", cell: (i) => utcDateTime(i.uninstalledAt) },
+              {
+                head: "Data erasure",
+                cell: (i) =>
+                  i.erasureDeliveredAt
+                    ? `Requested ${utcDateTime(i.erasureDeliveredAt)} ✓`
+                    : i.erasureScheduledAt
+                      ? `Scheduled for ${utcDateTime(i.erasureScheduledAt)}`
+                      : "Cancelled: the app was reinstalled",
+              },
+            ]}
+          />
         )}
       </section>
     </div>

@@ -6,6 +6,7 @@ import { parsePagination } from "~/platform/core/http.server";
 import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
+import { AppPageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -47,16 +48,10 @@ export default function HookLog() {
     "?" + new URLSearchParams({ ...(data.hookPoint ? { hookPoint: data.hookPoint } : {}), ...extra });
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link>
-        </p>
-        <h1>Hook calls</h1>
-        <p className="lead">
-          Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped
-          (fail-open); 5 failures in a row pause a hook for 30 seconds.
-        </p>
-      </header>
+      <AppPageHeader app={data.app} title="Hook calls">
+        Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped (fail-open);
+        5 failures in a row pause a hook for 30 seconds.
+      </AppPageHeader>
       <nav className="pills" aria-label="Hook points">
         <Link
           to="?"

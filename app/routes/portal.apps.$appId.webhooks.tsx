@@ -14,6 +14,7 @@ import { isListening } from "~/platform/devtools/relay.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
+import { AppPageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -115,15 +116,9 @@ export default function AppWebhooks() {
   const pages = Math.max(1, Math.ceil(data.total / 20));
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link>
-        </p>
-        <h1>Webhooks</h1>
-        <p className="lead">
-          Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.
-        </p>
-      </header>
+      <AppPageHeader app={data.app} title="Webhooks">
+        Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.
+      </AppPageHeader>
       {data.listening ? (
         <p className="alert info" role="note">
           <code>storefront-apps listen</code> is connected: the deliveries and tests of your test installation go to it,
