@@ -5,6 +5,7 @@ import { asc, eq, or } from "drizzle-orm";
 import { apps } from "../../db/schema";
 import { requireReviewer } from "~/platform/accounts/guards.server";
 import { EmptyState } from "~/components/area-layout";
+import { DataTable } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
@@ -48,31 +49,27 @@ export default function ReviewQueue() {
       {queue.length === 0 ? (
         <EmptyState title="Nothing to review">New submissions appear here as developers submit them.</EmptyState>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Category</th>
-              <th>Version</th>
-              <th>Submitted</th>
-            </tr>
-          </thead>
-          <tbody>
-            {queue.map((a) => (
-              <tr key={a.id}>
-                <td>
+        <DataTable
+          rows={queue}
+          rowKey={(a) => a.id}
+          columns={[
+            {
+              head: "App",
+              cell: (a) => (
+                <>
                   <Link to={`/reviewer/apps/${a.id}`}>{a.name}</Link>{" "}
                   {a.updateInReview ? <span className="badge">update</span> : null}
-                </td>
-                <td data-label="Category">{a.category}</td>
-                <td data-label="Version">{a.version}</td>
-                <td data-label="Submitted">
-                  {a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: "Category", cell: (a) => a.category },
+            { head: "Version", cell: (a) => a.version },
+            {
+              head: "Submitted",
+              cell: (a) => (a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"),
+            },
+          ]}
+        />
       )}
     </div>
   );
