@@ -18,6 +18,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import { describeZodError } from "~/platform/core/http.server";
+import { ErrorAlert } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
@@ -267,11 +268,7 @@ export default function InstalledApp() {
         </div>
       ) : null}
       {!result ? <SavedMessage params={params} embeds={data.embeds} /> : null}
-      {result?.error ? (
-        <p className="alert error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={result?.error} />
       {data.adminPages.length ? (
         <section className="card stack">
           <h2>Pages of this app</h2>

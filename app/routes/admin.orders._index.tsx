@@ -30,7 +30,7 @@ import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
-import { DataTable } from "~/components/page-parts";
+import { DataTable, ErrorAlert, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -100,12 +100,10 @@ function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStat
   const refused = results.filter((r): r is Extract<BulkMoveResult, { ok: false }> => !r.ok);
   return (
     <div className="stack bulk-results" data-testid="bulk-results">
-      {moved.length ? (
-        <p className="alert success" role="status">
-          {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}:{" "}
-          {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
-        </p>
-      ) : null}
+      <SuccessNotice show={moved.length}>
+        {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}:{" "}
+        {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
+      </SuccessNotice>
       {refused.length ? (
         <div className="alert warning" role="alert">
           <strong>{refused.length === 1 ? "1 order was not moved" : `${refused.length} orders were not moved`}</strong>
@@ -262,11 +260,7 @@ export default function AdminOrders() {
         ))}
       </nav>
 
-      {result?.error ? (
-        <p className="alert error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={result?.error} />
       {result?.results && result.to ? <BulkResults results={result.results} to={result.to} /> : null}
 
       {orders.length === 0 ? (

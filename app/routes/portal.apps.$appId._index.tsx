@@ -24,6 +24,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { AppStatusBadge } from "~/components/status-badge";
 import { CopyButton } from "~/components/copy-button";
 import { CsrfInput } from "~/components/csrf";
+import { ErrorAlert, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.name ?? "App"} · Developer portal` },
@@ -163,21 +164,11 @@ export default function AppDetail() {
         </div>
       </header>
 
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {!data && saved === "changes" ? (
-        <p className="alert success" role="status">
-          Changes saved.
-        </p>
-      ) : null}
-      {saved === "submitted" ? (
-        <p className="alert success" role="status">
-          Submitted for review. You can edit again when the review ends.
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.error} />
+      <SuccessNotice show={!data && saved === "changes"}>Changes saved.</SuccessNotice>
+      <SuccessNotice show={saved === "submitted"}>
+        Submitted for review. You can edit again when the review ends.
+      </SuccessNotice>
       {app.reviewNotes && !inReview ? (
         <section className="alert warning" aria-labelledby="notes-title">
           <strong id="notes-title">Reviewer notes</strong>
@@ -236,16 +227,12 @@ export default function AppDetail() {
             </span>
           )}
         </div>
-        {saved === "test-uninstalled" ? (
-          <p className="alert success" role="status">
-            Uninstalled from your sandbox. Its token no longer works.
-          </p>
-        ) : null}
-        {saved === "test-installed" && sandbox.installed ? (
-          <p className="alert success" role="status">
-            Test install created on your sandbox business.
-          </p>
-        ) : null}
+        <SuccessNotice show={saved === "test-uninstalled"}>
+          Uninstalled from your sandbox. Its token no longer works.
+        </SuccessNotice>
+        <SuccessNotice show={saved === "test-installed" && sandbox.installed}>
+          Test install created on your sandbox business.
+        </SuccessNotice>
         {newTestInstall ? (
           <div className="stack">
             <p className="alert warning" role="alert">

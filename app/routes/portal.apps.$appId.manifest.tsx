@@ -13,7 +13,7 @@ import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { checkFraming, type FramingResult } from "~/platform/extensions/framing.server";
 import { CsrfInput } from "~/components/csrf";
 import { ManifestEditor } from "~/components/manifest-editor/manifest-editor";
-import { AppPageHeader } from "~/components/page-parts";
+import { AppPageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Manifest · Developer portal" }];
 
@@ -90,11 +90,7 @@ export default function ManifestPage() {
           The app is in review: the manifest can be checked but not saved until the review ends.
         </p>
       ) : null}
-      {result?.saved ? (
-        <p className="alert success" role="status">
-          Manifest saved and synced.
-        </p>
-      ) : null}
+      <SuccessNotice show={result?.saved}>Manifest saved and synced.</SuccessNotice>
       {result?.errors.length ? (
         <div className="alert error" role="alert">
           <strong>The manifest has problems:</strong>

@@ -14,7 +14,7 @@ import { isListening } from "~/platform/devtools/relay.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
-import { AppPageHeader, DataTable, utcDateTime } from "~/components/page-parts";
+import { AppPageHeader, DataTable, SuccessNotice, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -122,11 +122,9 @@ export default function AppWebhooks() {
           and from it to your local server.
         </p>
       ) : null}
-      {params.get("redelivered") ? (
-        <p className="alert success" role="status">
-          A new attempt was queued; it keeps the same X-Service-Event-Id.
-        </p>
-      ) : null}
+      <SuccessNotice show={params.get("redelivered")}>
+        A new attempt was queued; it keeps the same X-Service-Event-Id.
+      </SuccessNotice>
       {data.registrations.length === 0 ? (
         <EmptyState title="No webhook registrations yet">
           Registrations appear when a business installs the app (with a webhook URL set) or when the app calls POST

@@ -5,7 +5,7 @@ import { asc, eq, or } from "drizzle-orm";
 import { apps } from "../../db/schema";
 import { requireReviewer } from "~/platform/accounts/guards.server";
 import { EmptyState } from "~/components/area-layout";
-import { DataTable } from "~/components/page-parts";
+import { DataTable, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
@@ -36,16 +36,8 @@ export default function ReviewQueue() {
         <h1>Review queue</h1>
         <p className="lead">Apps waiting for review, oldest first.</p>
       </header>
-      {done === "approved" ? (
-        <p className="alert success" role="status">
-          App approved and published.
-        </p>
-      ) : null}
-      {done === "rejected" ? (
-        <p className="alert success" role="status">
-          App sent back to the developer with your notes.
-        </p>
-      ) : null}
+      <SuccessNotice show={done === "approved"}>App approved and published.</SuccessNotice>
+      <SuccessNotice show={done === "rejected"}>App sent back to the developer with your notes.</SuccessNotice>
       {queue.length === 0 ? (
         <EmptyState title="Nothing to review">New submissions appear here as developers submit them.</EmptyState>
       ) : (

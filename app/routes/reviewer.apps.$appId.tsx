@@ -12,7 +12,7 @@ import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
-import { DataTable, utcDateTime } from "~/components/page-parts";
+import { DataTable, ErrorAlert, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` },
@@ -112,11 +112,7 @@ export default function ReviewApp() {
         </div>
       </header>
 
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.error} />
       {!inReview ? <p className="alert info">This app is not in review.</p> : null}
 
       <section className="card stack" aria-labelledby="listing-title">
