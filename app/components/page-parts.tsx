@@ -235,3 +235,38 @@ export function AppPageHeader({
     </header>
   );
 }
+
+/**
+ * The head of a page: its title and lead paragraph, with an action (a button-link) beside them
+ * when there is one. `className` is the header's class without an action, the title block's with one.
+ */
+export function PageHeader({
+  title,
+  action,
+  className,
+  children,
+}: {
+  title: ReactNode;
+  action?: ReactNode;
+  className?: string;
+  /** the lead paragraph */
+  children?: ReactNode;
+}) {
+  const lead = children ? <p className="lead">{children}</p> : null;
+  if (!action)
+    return (
+      <header className={className}>
+        <h1>{title}</h1>
+        {lead}
+      </header>
+    );
+  return (
+    <header className="section-title">
+      <div className={className}>
+        <h1>{title}</h1>
+        {lead}
+      </div>
+      {action}
+    </header>
+  );
+}

@@ -27,7 +27,7 @@ import {
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import { describeZodError, type ApiError } from "~/platform/core/http.server";
 import { now } from "~/platform/core/clock.server";
-import { DataTable, ErrorAlert, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
+import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
@@ -133,17 +133,16 @@ export default function AdminApps() {
   const done = params.get("done");
   return (
     <div className="stack-lg">
-      <header className="section-title">
-        <div>
-          <h1>Apps</h1>
-          <p className="lead">
-            Apps installed on your business, what they may do, and what happened to your data when you removed one.
-          </p>
-        </div>
-        <Link to="/marketplace" className="button">
-          Add apps
-        </Link>
-      </header>
+      <PageHeader
+        title="Apps"
+        action={
+          <Link to="/marketplace" className="button">
+            Add apps
+          </Link>
+        }
+      >
+        Apps installed on your business, what they may do, and what happened to your data when you removed one.
+      </PageHeader>
       <ErrorAlert error={data?.installationId ? null : data?.error} />
       <SuccessNotice show={done === "uninstalled"}>
         The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.
@@ -313,8 +312,7 @@ export default function AdminApps() {
         </section>
       ) : null}
 
-      <section className="stack">
-        <h2>Removed apps</h2>
+      <Card title="Removed apps" className="stack">
         {history.length === 0 ? (
           <p className="muted">No app has been uninstalled.</p>
         ) : (
@@ -337,7 +335,7 @@ export default function AdminApps() {
             ]}
           />
         )}
-      </section>
+      </Card>
     </div>
   );
 }

@@ -18,7 +18,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import { describeZodError } from "~/platform/core/http.server";
-import { ErrorAlert } from "~/components/page-parts";
+import { Card, ErrorAlert } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
@@ -270,8 +270,7 @@ export default function InstalledApp() {
       {!result ? <SavedMessage params={params} embeds={data.embeds} /> : null}
       <ErrorAlert error={result?.error} />
       {data.adminPages.length ? (
-        <section className="card stack">
-          <h2>Pages of this app</h2>
+        <Card title="Pages of this app">
           <p className="row">
             {data.adminPages.map((p) => (
               <Link key={p.pageId} to={`/admin/ext/${data.installationId}/${p.pageId}`} className="button">
@@ -279,10 +278,9 @@ export default function InstalledApp() {
               </Link>
             ))}
           </p>
-        </section>
+        </Card>
       ) : null}
-      <section className="card stack">
-        <h2>App settings</h2>
+      <Card title="App settings">
         {data.settingsSchema ? (
           <Form method="post" className="stack">
             <CsrfInput />
@@ -303,7 +301,7 @@ export default function InstalledApp() {
         ) : (
           <p className="muted">This app has no settings.</p>
         )}
-      </section>
+      </Card>
       <ReviewSection data={data} />
       <section className="stack">
         <h2>Storefront embeds</h2>

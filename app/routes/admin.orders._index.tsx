@@ -30,7 +30,7 @@ import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
-import { DataTable, ErrorAlert, SuccessNotice } from "~/components/page-parts";
+import { DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -168,17 +168,17 @@ export default function AdminOrders() {
 
   return (
     <div className="stack-lg orders-page">
-      <header className="section-title">
-        <div className="page-head">
-          <h1>Orders</h1>
-          <p className="lead">
-            Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.
-          </p>
-        </div>
-        <a href={csvHref} className="button" download data-testid="export-csv">
-          Download CSV{filtered ? " of these orders" : ""}
-        </a>
-      </header>
+      <PageHeader
+        title="Orders"
+        className="page-head"
+        action={
+          <a href={csvHref} className="button" download data-testid="export-csv">
+            Download CSV{filtered ? " of these orders" : ""}
+          </a>
+        }
+      >
+        Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.
+      </PageHeader>
       {notices.map((n) => (
         <p key={n} className="alert warning" role="alert">
           {n}

@@ -9,7 +9,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
-import { Card, DataTable, ErrorAlert } from "~/components/page-parts";
+import { Card, DataTable, ErrorAlert, PageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
@@ -60,13 +60,10 @@ export default function SitePages() {
   const data = useActionData<typeof action>();
   return (
     <div className="stack-lg">
-      <header>
-        <h1>Site pages</h1>
-        <p className="lead">
-          Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your
-          installed apps.
-        </p>
-      </header>
+      <PageHeader title="Site pages">
+        Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your
+        installed apps.
+      </PageHeader>
       <DataTable
         rows={pages}
         rowKey={(p) => p.slug}

@@ -12,7 +12,7 @@ import {
 import { EmptyState } from "~/components/area-layout";
 import { isSafeImageSrc } from "~/components/product-form";
 import { Pagination } from "~/components/pagination";
-import { DataTable, SearchForm, SuccessNotice } from "~/components/page-parts";
+import { DataTable, PageHeader, SearchForm, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Products · Admin" }];
 
@@ -52,15 +52,16 @@ export default function AdminProducts() {
   const saved = params.get("saved");
   return (
     <div className="stack-lg">
-      <header className="section-title">
-        <div>
-          <h1>Products</h1>
-          <p className="lead">What you sell: prices, stock and what shows in your storefront.</p>
-        </div>
-        <Link to="/admin/products/new" className="button primary">
-          Add product
-        </Link>
-      </header>
+      <PageHeader
+        title="Products"
+        action={
+          <Link to="/admin/products/new" className="button primary">
+            Add product
+          </Link>
+        }
+      >
+        What you sell: prices, stock and what shows in your storefront.
+      </PageHeader>
       <SuccessNotice show={saved === "deleted"}>The product was deleted.</SuccessNotice>
 
       <SearchForm q={q} maxLength={MAX_QUERY} placeholder="Search products by name" label="Search products" />

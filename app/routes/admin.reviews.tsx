@@ -9,7 +9,7 @@ import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
-import { DataTable, ErrorAlert, SuccessNotice, utcDay } from "~/components/page-parts";
+import { DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDay } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
@@ -46,10 +46,9 @@ export default function AdminReviews() {
   const [params] = useSearchParams();
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Reviews</h1>
-        <p className="lead">What customers say about your products. Delete reviews that are spam or abusive.</p>
-      </header>
+      <PageHeader title="Reviews" className="page-head">
+        What customers say about your products. Delete reviews that are spam or abusive.
+      </PageHeader>
       <ErrorAlert error={data?.error} />
       <SuccessNotice show={!data?.error && params.get("saved") === "deleted"}>The review was deleted.</SuccessNotice>
 

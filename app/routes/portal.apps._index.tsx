@@ -6,7 +6,7 @@ import { listDeveloperApps } from "~/platform/apps/apps.server";
 import { CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppStatusBadge } from "~/components/status-badge";
-import { DataTable, utcDateTime } from "~/components/page-parts";
+import { DataTable, PageHeader, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "My apps · Developer portal" }];
 
@@ -32,15 +32,16 @@ export default function MyApps() {
   const { apps } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
-      <header className="section-title">
-        <div>
-          <h1>My apps</h1>
-          <p className="lead">Create apps, test them on your sandbox, and submit them for review.</p>
-        </div>
-        <Link to="/portal/apps/new" className="button primary">
-          Create app
-        </Link>
-      </header>
+      <PageHeader
+        title="My apps"
+        action={
+          <Link to="/portal/apps/new" className="button primary">
+            Create app
+          </Link>
+        }
+      >
+        Create apps, test them on your sandbox, and submit them for review.
+      </PageHeader>
       {apps.length === 0 ? (
         <EmptyState title="You have no apps yet">
           <p>Create your first app to get a client ID and secret, then test-install it on your sandbox business.</p>

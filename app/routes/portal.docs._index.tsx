@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
 import { DOCS } from "~/platform/docs/docs.server";
+import { PageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Docs · Developer portal" }];
 
@@ -15,10 +16,7 @@ export default function Docs() {
   const { docs } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
-      <header>
-        <h1>Developer docs</h1>
-        <p className="lead">Everything an app needs to talk to the platform.</p>
-      </header>
+      <PageHeader title="Developer docs">Everything an app needs to talk to the platform.</PageHeader>
       <ul className="doc-cards">
         {docs.map((d) => (
           <li key={d.slug} className="card">

@@ -5,7 +5,7 @@ import { asc, eq, or } from "drizzle-orm";
 import { apps } from "../../db/schema";
 import { requireReviewer } from "~/platform/accounts/guards.server";
 import { EmptyState } from "~/components/area-layout";
-import { DataTable, SuccessNotice } from "~/components/page-parts";
+import { DataTable, PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
@@ -32,10 +32,9 @@ export default function ReviewQueue() {
   const done = params.get("done");
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Review queue</h1>
-        <p className="lead">Apps waiting for review, oldest first.</p>
-      </header>
+      <PageHeader title="Review queue" className="page-head">
+        Apps waiting for review, oldest first.
+      </PageHeader>
       <SuccessNotice show={done === "approved"}>App approved and published.</SuccessNotice>
       <SuccessNotice show={done === "rejected"}>App sent back to the developer with your notes.</SuccessNotice>
       {queue.length === 0 ? (

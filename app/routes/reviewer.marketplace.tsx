@@ -11,7 +11,7 @@ import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplac
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { RatingSummary, Stars } from "~/components/rating";
-import { DataTable, ErrorAlert, SearchForm, SuccessNotice } from "~/components/page-parts";
+import { DataTable, ErrorAlert, PageHeader, SearchForm, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Marketplace curation · Review console" }];
 
@@ -93,12 +93,9 @@ export default function ReviewerMarketplace() {
   const done = params.get("done");
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Marketplace curation</h1>
-        <p className="lead">
-          Choose the Staff picks row of the marketplace and hide reviews that break the review policy.
-        </p>
-      </header>
+      <PageHeader title="Marketplace curation" className="page-head">
+        Choose the Staff picks row of the marketplace and hide reviews that break the review policy.
+      </PageHeader>
       <SuccessNotice show={done && DONE[done] && !result}>{done ? DONE[done] : null}</SuccessNotice>
       <ErrorAlert error={result?.reviewId ? null : result?.error} />
 
