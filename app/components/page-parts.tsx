@@ -1,5 +1,6 @@
 import { Fragment, type HTMLAttributes, type ReactNode } from "react";
 import { Form, Link } from "@remix-run/react";
+import { EmptyState } from "./area-layout";
 
 /** The "← Orders" line above a page's title: a link back to the list or page it belongs to. */
 export function BackLink({ to, label, className }: { to: string; label: string; className?: string }) {
@@ -268,5 +269,31 @@ export function PageHeader({
       </div>
       {action}
     </header>
+  );
+}
+
+/**
+ * What an admin list shows without rows: past its last page, a link back to the first; with
+ * nothing at all, "No {noun} yet" and `children` (what will appear, or how to add the first).
+ */
+export function EmptyList({
+  noun,
+  total,
+  firstPage,
+  children,
+}: {
+  noun: string;
+  total: number;
+  firstPage: string;
+  children: ReactNode;
+}) {
+  return total > 0 ? (
+    <EmptyState title={`No ${noun} on this page`}>
+      <p>
+        <Link to={firstPage}>Go to the first page</Link>
+      </p>
+    </EmptyState>
+  ) : (
+    <EmptyState title={`No ${noun} yet`}>{children}</EmptyState>
   );
 }

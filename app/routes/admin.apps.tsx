@@ -22,10 +22,10 @@ import {
   previouslyInstalledApps,
   putReview,
   REVIEW_INVITE_AFTER_MS,
-  reviewSchema,
 } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
-import { describeZodError, type ApiError } from "~/platform/core/http.server";
+import type { ApiError } from "~/platform/core/http.server";
+import { readReviewForm } from "~/components/app-review-form.server";
 import { now } from "~/platform/core/clock.server";
 import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
 
@@ -99,19 +99,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // a review of an app the business used before ("Previously installed"); installed apps are
     // reviewed on their own page (admin.apps_.$installationId.tsx)
     if (form.get("intent") === "review") {
-      const parsed = reviewSchema.safeParse({
-        rating: Number(form.get("rating") ?? 0),
-        body: String(form.get("body") ?? ""),
-      });
-      if (!parsed.success)
-        return json(
-          {
-            error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars",
-            installationId,
-          },
-          400,
-        );
-      await putReview(context.db, business.id, installationId, parsed.data);
+      const review = readReviewForm(form);
+      if (!review.ok) return json({ error: review.error, installationId }, 400);
+      await putReview(context.db, business.id, installationId, review.input);
       return redirect(`/admin/apps?done=reviewed#former-${installationId}`);
     }
     if (form.get("intent") === "delete-review") {

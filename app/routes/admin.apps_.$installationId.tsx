@@ -15,9 +15,9 @@ import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { SubmitButton } from "~/components/submit-button";
-import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
+import { deleteReview, getOwnReview, putReview, reviewRefusal } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
-import { describeZodError } from "~/platform/core/http.server";
+import { readReviewForm } from "~/components/app-review-form.server";
 import { Card, ErrorAlert } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
@@ -103,16 +103,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect(`?saved=settings`);
     }
     if (form.get("intent") === "review") {
-      const parsed = reviewSchema.safeParse({
-        rating: Number(form.get("rating") ?? 0),
-        body: String(form.get("body") ?? ""),
-      });
-      if (!parsed.success)
-        return json(
-          { error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars" },
-          400,
-        );
-      await putReview(context.db, business.id, installation.id, parsed.data);
+      const review = readReviewForm(form);
+      if (!review.ok) return json({ error: review.error }, 400);
+      await putReview(context.db, business.id, installation.id, review.input);
       return redirect(`?saved=review#review`);
     }
     if (form.get("intent") === "delete-review") {

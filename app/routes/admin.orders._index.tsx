@@ -30,7 +30,7 @@ import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
-import { DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -276,16 +276,10 @@ export default function AdminOrders() {
               )}
             </p>
           </EmptyState>
-        ) : total > 0 ? (
-          <EmptyState title="No orders on this page">
-            <p>
-              <Link to="/admin/orders">Go to the first page</Link>
-            </p>
-          </EmptyState>
         ) : (
-          <EmptyState title="No orders yet">
+          <EmptyList noun="orders" total={total} firstPage="/admin/orders">
             <p>Orders placed in your storefront appear here.</p>
-          </EmptyState>
+          </EmptyList>
         )
       ) : (
         <Form method="post" className="stack" aria-label="Orders">

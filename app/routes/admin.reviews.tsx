@@ -5,11 +5,10 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { listReviewsWithProduct, pageCount, readPage } from "~/platform/catalog/admin-queries.server";
 import { deleteReview } from "~/platform/catalog/products.server";
-import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
-import { DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDay } from "~/components/page-parts";
+import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice, utcDay } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
@@ -53,17 +52,9 @@ export default function AdminReviews() {
       <SuccessNotice show={!data?.error && params.get("saved") === "deleted"}>The review was deleted.</SuccessNotice>
 
       {reviews.length === 0 ? (
-        total > 0 ? (
-          <EmptyState title="No reviews on this page">
-            <p>
-              <Link to="/admin/reviews">Go to the first page</Link>
-            </p>
-          </EmptyState>
-        ) : (
-          <EmptyState title="No reviews yet">
-            <p>When customers review your products, their reviews appear here.</p>
-          </EmptyState>
-        )
+        <EmptyList noun="reviews" total={total} firstPage="/admin/reviews">
+          <p>When customers review your products, their reviews appear here.</p>
+        </EmptyList>
       ) : (
         <>
           <p className="muted small">
