@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
-import { CopyButton } from "~/components/copy-button";
+import { CopyButton, CopyableCode } from "~/components/copy-button";
 import { AppPageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -28,7 +28,7 @@ export default function Credentials() {
         <dl className="kv">
           <dt>Client ID</dt>
           <dd className="copy-row">
-            <code data-testid="client-id">{app.clientId}</code> <CopyButton value={app.clientId} />
+            <CopyableCode value={app.clientId} testId="client-id" />
           </dd>
         </dl>
         {secret ? (
