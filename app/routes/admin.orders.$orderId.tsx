@@ -70,6 +70,20 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
+/** A line under the order's items: what it is, over the first three columns, and the amount. */
+function SumRow({ label, value, total }: { label: string; value: string; total?: boolean }) {
+  return (
+    <tr className={total ? "total-row" : undefined}>
+      <th scope="row" colSpan={3}>
+        {label}
+      </th>
+      <td className="num" data-testid={total ? "order-total" : undefined}>
+        {value}
+      </td>
+    </tr>
+  );
+}
+
 export default function AdminOrder() {
   const { order, items, history, moves } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
@@ -187,34 +201,10 @@ export default function AdminOrder() {
             ]}
             foot={
               <>
-                <tr>
-                  <th scope="row" colSpan={3}>
-                    Subtotal
-                  </th>
-                  <td className="num">{order.subtotal}</td>
-                </tr>
-                {order.discount ? (
-                  <tr>
-                    <th scope="row" colSpan={3}>
-                      Discount
-                    </th>
-                    <td className="num">{order.discount}</td>
-                  </tr>
-                ) : null}
-                <tr>
-                  <th scope="row" colSpan={3}>
-                    Delivery fee
-                  </th>
-                  <td className="num">{order.deliveryFee}</td>
-                </tr>
-                <tr className="total-row">
-                  <th scope="row" colSpan={3}>
-                    Total
-                  </th>
-                  <td className="num" data-testid="order-total">
-                    {order.total}
-                  </td>
-                </tr>
+                <SumRow label="Subtotal" value={order.subtotal} />
+                {order.discount ? <SumRow label="Discount" value={order.discount} /> : null}
+                <SumRow label="Delivery fee" value={order.deliveryFee} />
+                <SumRow label="Total" value={order.total} total />
               </>
             }
           />

@@ -81,6 +81,19 @@ function StatusBadge({ status }: { status: string }) {
   return <span className={`badge ${tone}`.trim()}>{label}</span>;
 }
 
+/** Names (scopes, events) as a row of code tags. */
+function Tags({ names }: { names: string[] }) {
+  return (
+    <span className="tag-list">
+      {names.map((n) => (
+        <code key={n} className="tag">
+          {n}
+        </code>
+      ))}
+    </span>
+  );
+}
+
 export default function ReviewApp() {
   const { app, developer, inReview, versions } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
@@ -182,17 +195,7 @@ export default function ReviewApp() {
           </dd>
           <dt>Webhook events</dt>
           <dd>
-            {app.webhookEvents.length > 0 ? (
-              <span className="tag-list">
-                {app.webhookEvents.map((e) => (
-                  <code key={e} className="tag">
-                    {e}
-                  </code>
-                ))}
-              </span>
-            ) : (
-              <span className="muted">None</span>
-            )}
+            {app.webhookEvents.length > 0 ? <Tags names={app.webhookEvents} /> : <span className="muted">None</span>}
           </dd>
         </dl>
       </section>
@@ -242,15 +245,7 @@ export default function ReviewApp() {
               { head: "Version", cell: (v) => v.version },
               {
                 head: "Scopes",
-                cell: (v) => (
-                  <span className="tag-list">
-                    {v.scopes.map((s) => (
-                      <code key={s} className="tag">
-                        {s}
-                      </code>
-                    ))}
-                  </span>
-                ),
+                cell: (v) => <Tags names={v.scopes} />,
               },
               { head: "Approved", cell: (v) => utcDateTime(v.approvedAt) },
             ]}
