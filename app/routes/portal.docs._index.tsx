@@ -12,13 +12,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({ docs: DOCS.map(({ slug, title, summary }) => ({ slug, title, summary })) });
 }
 
+/** The two API references, after the guides. */
+const REFERENCES = [
+  {
+    slug: "api",
+    title: "App API reference",
+    summary: "Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.",
+  },
+  {
+    slug: "platform-api",
+    title: "Platform API reference",
+    summary:
+      "The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1 document.",
+  },
+];
+
 export default function Docs() {
   const { docs } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
       <PageHeader title="Developer docs">Everything an app needs to talk to the platform.</PageHeader>
       <ul className="doc-cards">
-        {docs.map((d) => (
+        {[...docs, ...REFERENCES].map((d) => (
           <li key={d.slug} className="card">
             <h2>
               <Link to={`/portal/docs/${d.slug}`}>{d.title}</Link>
@@ -26,23 +41,6 @@ export default function Docs() {
             <p className="muted">{d.summary}</p>
           </li>
         ))}
-        <li className="card">
-          <h2>
-            <Link to="/portal/docs/api">App API reference</Link>
-          </h2>
-          <p className="muted">
-            Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.
-          </p>
-        </li>
-        <li className="card">
-          <h2>
-            <Link to="/portal/docs/platform-api">Platform API reference</Link>
-          </h2>
-          <p className="muted">
-            The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1
-            document.
-          </p>
-        </li>
       </ul>
     </div>
   );
