@@ -83,12 +83,15 @@ export type Column<T> = {
   className?: string;
   /** class of the header cell */
   headClass?: string;
+  /** a column of amounts: header and cells right-aligned (`.num`) */
+  num?: boolean;
   cell: (row: T) => ReactNode;
 };
 
 /**
  * A list as a `.table`: a header row of columns, a row per item. On phones (below 640px) each row
- * is a card unless `className` has `keep`; `labels={false}` leaves the cells without data-label.
+ * is a card unless `className` has `keep` (such a table has no data-label captions);
+ * `labels={false}` leaves the cells of a card table without them too.
  */
 export function DataTable<T>({
   columns,
@@ -96,7 +99,7 @@ export function DataTable<T>({
   rowKey,
   rowProps,
   className = "table",
-  labels = true,
+  labels = !/\bkeep\b/.test(className),
   foot,
   ...rest
 }: {
@@ -119,7 +122,7 @@ export function DataTable<T>({
       <thead>
         <tr>
           {columns.map((c, i) => (
-            <th key={i} scope="col" className={c.headClass}>
+            <th key={i} scope="col" className={c.num ? "num" : c.headClass}>
               {c.head}
             </th>
           ))}
@@ -129,7 +132,7 @@ export function DataTable<T>({
         {rows.map((row) => (
           <tr key={rowKey(row)} {...rowProps?.(row)}>
             {columns.map((c, i) => (
-              <td key={i} data-label={label(c, i)} className={c.className}>
+              <td key={i} data-label={label(c, i)} className={c.num ? "num" : c.className}>
                 {c.cell(row)}
               </td>
             ))}

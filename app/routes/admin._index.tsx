@@ -121,13 +121,12 @@ export default function AdminHome() {
           ) : (
             <DataTable
               className="table keep"
-              labels={false}
               rows={topProducts}
               rowKey={(p) => p.productId}
               columns={[
                 { head: "Product", className: "break", cell: (p) => p.name },
-                { head: "Sold", className: "num", headClass: "num", cell: (p) => p.quantity },
-                { head: "Revenue", className: "num", headClass: "num", cell: (p) => p.revenue },
+                { head: "Sold", num: true, cell: (p) => p.quantity },
+                { head: "Revenue", num: true, cell: (p) => p.revenue },
               ]}
             />
           )}

@@ -190,14 +190,13 @@ export default function AdminOrder() {
         ) : (
           <DataTable
             className="table keep"
-            labels={false}
             rows={items}
             rowKey={(i) => i.id}
             columns={[
               { head: "Product", className: "break", cell: (i) => i.name },
-              { head: "Price", className: "num", headClass: "num", cell: (i) => i.price },
-              { head: "Qty", className: "num", headClass: "num", cell: (i) => i.quantity },
-              { head: "Line total", className: "num", headClass: "num", cell: (i) => i.lineTotal },
+              { head: "Price", num: true, cell: (i) => i.price },
+              { head: "Qty", num: true, cell: (i) => i.quantity },
+              { head: "Line total", num: true, cell: (i) => i.lineTotal },
             ]}
             foot={
               <>

@@ -372,7 +372,7 @@ export default function AdminOrders() {
                   ),
                 },
                 { head: "Items", cell: (o) => o.items },
-                { head: "Total", className: "num", headClass: "num", cell: (o) => o.total },
+                { head: "Total", num: true, cell: (o) => o.total },
                 {
                   head: "Status",
                   cell: (o) => (
