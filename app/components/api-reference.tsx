@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { BackLink, DataTable } from "./page-parts";
 import type { ApiReferenceData } from "~/platform/docs/api-reference";
 
 /** Markdown's `code` spans of a document's prose as <code>; the rest as text. */
@@ -20,9 +20,7 @@ export function ApiReference({
   return (
     <div className="stack-lg api-ref">
       <header>
-        <p>
-          <Link to="/portal/docs">← Docs</Link>
-        </p>
+        <BackLink to="/portal/docs" label="Docs" />
         <h1>{heading}</h1>
         <p className="lead">{withCode(info.description)}</p>
         <p>
@@ -50,30 +48,16 @@ export function ApiReference({
             {o.summary}. <span className="muted">{withCode(o.description)}</span>
           </p>
           {o.parameters.length ? (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Parameter</th>
-                  <th>In</th>
-                  <th>Type</th>
-                  <th>Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {o.parameters.map((p) => (
-                  <tr key={p.name}>
-                    <td>
-                      <code>{p.name}</code>
-                    </td>
-                    <td data-label="In">{p.in}</td>
-                    <td data-label="Type">{p.type}</td>
-                    <td data-label="Description" className="wide">
-                      {p.description}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              rows={o.parameters}
+              rowKey={(p) => p.name}
+              columns={[
+                { head: "Parameter", cell: (p) => <code>{p.name}</code> },
+                { head: "In", cell: (p) => p.in },
+                { head: "Type", cell: (p) => p.type },
+                { head: "Description", className: "wide", cell: (p) => p.description },
+              ]}
+            />
           ) : null}
           {o.body ? (
             <p>
@@ -83,34 +67,25 @@ export function ApiReference({
               </a>
             </p>
           ) : null}
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Meaning</th>
-                <th>Body</th>
-              </tr>
-            </thead>
-            <tbody>
-              {o.responses.map((r) => (
-                <tr key={r.status}>
-                  <td>{r.status}</td>
-                  <td data-label="Meaning" className="wide">
-                    {r.description}
-                  </td>
-                  <td data-label="Body">
-                    {r.type ? (
-                      <a href={`#schema-${r.type}`}>
-                        <code>{r.type}</code>
-                      </a>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={o.responses}
+            rowKey={(r) => r.status}
+            columns={[
+              { head: "Status", cell: (r) => r.status },
+              { head: "Meaning", className: "wide", cell: (r) => r.description },
+              {
+                head: "Body",
+                cell: (r) =>
+                  r.type ? (
+                    <a href={`#schema-${r.type}`}>
+                      <code>{r.type}</code>
+                    </a>
+                  ) : (
+                    "—"
+                  ),
+              },
+            ]}
+          />
         </section>
       ))}
       <h2>Schemas</h2>
@@ -119,30 +94,16 @@ export function ApiReference({
           <h3>
             <code>{s.name}</code>
           </h3>
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Field</th>
-                <th>Type</th>
-                <th>Required</th>
-                <th>Notes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.fields.map((f) => (
-                <tr key={f.field}>
-                  <td>
-                    <code>{f.field}</code>
-                  </td>
-                  <td data-label="Type">{f.type}</td>
-                  <td data-label="Required">{f.required ? "yes" : ""}</td>
-                  <td data-label="Notes" className="muted wide">
-                    {f.description}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={s.fields}
+            rowKey={(f) => f.field}
+            columns={[
+              { head: "Field", cell: (f) => <code>{f.field}</code> },
+              { head: "Type", cell: (f) => f.type },
+              { head: "Required", cell: (f) => (f.required ? "yes" : "") },
+              { head: "Notes", className: "muted wide", cell: (f) => f.description },
+            ]}
+          />
         </section>
       ))}
     </div>

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { CATEGORIES, CATEGORY_LABELS, EVENT_NAMES, EVENTS, SCOPES, SCOPE_NAMES } from "~/platform/apps/catalog";
 import { CsrfInput } from "./csrf";
-import { ErrorSummary, FieldError, fieldProps, type FormErrors } from "./form-errors";
+import { ErrorSummary, Field, FieldError, fieldProps, type FormErrors } from "./form-errors";
 import { SubmitButton } from "./submit-button";
 
 export type AppFormValues = {
@@ -73,80 +73,72 @@ export function AppForm({
       <input type="hidden" name="intent" value={mode === "create" ? "create" : "update"} />
       <fieldset disabled={disabled} className="stack">
         <div className="grid-2">
-          <div className="field">
-            <label>
-              {APP_LABELS.name}
-              <input name="name" defaultValue={values.name} required maxLength={100} {...field("name")} />
-            </label>
-            {error("name")}
-          </div>
+          <Field name="name" label={APP_LABELS.name} errors={errors}>
+            <input name="name" defaultValue={values.name} required maxLength={100} {...field("name")} />
+          </Field>
           {mode === "create" ? (
-            <div className="field">
-              <label>
-                <span>
-                  {APP_LABELS.slug}{" "}
-                  <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span>
-                </span>
-                <input
-                  name="slug"
-                  defaultValue={values.slug}
-                  required
-                  minLength={3}
-                  maxLength={50}
-                  pattern="[a-z0-9]+(-[a-z0-9]+)*"
-                  {...field("slug")}
-                />
-              </label>
-              {error("slug")}
-            </div>
+            <Field
+              name="slug"
+              label={
+                <>
+                  <span>
+                    {APP_LABELS.slug}{" "}
+                    <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span>
+                  </span>
+                </>
+              }
+              errors={errors}
+            >
+              <input
+                name="slug"
+                defaultValue={values.slug}
+                required
+                minLength={3}
+                maxLength={50}
+                pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                {...field("slug")}
+              />
+            </Field>
           ) : (
-            <div className="field">
-              <label>
-                {APP_LABELS.version}
-                <input name="version" defaultValue={values.version} required {...field("version")} />
-              </label>
-              {error("version")}
-            </div>
+            <Field name="version" label={APP_LABELS.version} errors={errors}>
+              <input name="version" defaultValue={values.version} required {...field("version")} />
+            </Field>
           )}
         </div>
-        <div className="field">
-          <label>
-            <span>
-              {APP_LABELS.description} <span className="muted small">(shown on marketplace cards)</span>
-            </span>
-            <textarea
-              name="description"
-              defaultValue={values.description}
-              required
-              maxLength={500}
-              rows={3}
-              {...field("description")}
-            />
-          </label>
-          {error("description")}
-        </div>
+        <Field
+          name="description"
+          label={
+            <>
+              <span>
+                {APP_LABELS.description} <span className="muted small">(shown on marketplace cards)</span>
+              </span>
+            </>
+          }
+          errors={errors}
+        >
+          <textarea
+            name="description"
+            defaultValue={values.description}
+            required
+            maxLength={500}
+            rows={3}
+            {...field("description")}
+          />
+        </Field>
         <div className="grid-2">
-          <div className="field">
-            <label>
-              {APP_LABELS.category}
-              <select name="category" defaultValue={values.category} {...field("category")}>
-                {CATEGORIES.map((c) => (
-                  <option key={c} value={c}>
-                    {CATEGORY_LABELS[c]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {error("category")}
-          </div>
+          <Field name="category" label={APP_LABELS.category} errors={errors}>
+            <select name="category" defaultValue={values.category} {...field("category")}>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {CATEGORY_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </Field>
           {mode === "create" ? (
-            <div className="field">
-              <label>
-                {APP_LABELS.version}
-                <input name="version" defaultValue={values.version} required {...field("version")} />
-              </label>
-              {error("version")}
-            </div>
+            <Field name="version" label={APP_LABELS.version} errors={errors}>
+              <input name="version" defaultValue={values.version} required {...field("version")} />
+            </Field>
           ) : (
             <span />
           )}
@@ -165,35 +157,35 @@ export function AppForm({
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label>
-            {APP_LABELS.redirectUrl}
-            <input
-              name="redirectUrl"
-              type="url"
-              defaultValue={values.redirectUrl}
-              required
-              placeholder="https://your-app.example/oauth/callback"
-              {...field("redirectUrl")}
-            />
-          </label>
-          {error("redirectUrl")}
-        </div>
-        <div className="field">
-          <label>
-            <span>
-              {APP_LABELS.webhookUrl} <span className="muted small">(optional; also the base of hook calls)</span>
-            </span>
-            <input
-              name="webhookUrl"
-              type="url"
-              defaultValue={values.webhookUrl ?? ""}
-              placeholder="https://your-app.example/webhooks"
-              {...field("webhookUrl")}
-            />
-          </label>
-          {error("webhookUrl")}
-        </div>
+        <Field name="redirectUrl" label={APP_LABELS.redirectUrl} errors={errors}>
+          <input
+            name="redirectUrl"
+            type="url"
+            defaultValue={values.redirectUrl}
+            required
+            placeholder="https://your-app.example/oauth/callback"
+            {...field("redirectUrl")}
+          />
+        </Field>
+        <Field
+          name="webhookUrl"
+          label={
+            <>
+              <span>
+                {APP_LABELS.webhookUrl} <span className="muted small">(optional; also the base of hook calls)</span>
+              </span>
+            </>
+          }
+          errors={errors}
+        >
+          <input
+            name="webhookUrl"
+            type="url"
+            defaultValue={values.webhookUrl ?? ""}
+            placeholder="https://your-app.example/webhooks"
+            {...field("webhookUrl")}
+          />
+        </Field>
         <fieldset className="checks columns" {...field("webhookEvents")} tabIndex={-1}>
           <legend>
             {APP_LABELS.webhookEvents}{" "}
@@ -209,29 +201,37 @@ export function AppForm({
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label>
-            <span>
-              {APP_LABELS.iconUrl} <span className="muted small">(optional)</span>
-            </span>
-            <input name="iconUrl" type="url" defaultValue={values.iconUrl ?? ""} {...field("iconUrl")} />
-          </label>
-          {error("iconUrl")}
-        </div>
-        <div className="field">
-          <label>
-            <span>
-              {APP_LABELS.screenshots} <span className="muted small">(up to 5 image URLs, one per line)</span>
-            </span>
-            <textarea
-              name="screenshots"
-              defaultValue={values.screenshots.join("\n")}
-              rows={3}
-              {...field("screenshots")}
-            />
-          </label>
-          {error("screenshots")}
-        </div>
+        <Field
+          name="iconUrl"
+          label={
+            <>
+              <span>
+                {APP_LABELS.iconUrl} <span className="muted small">(optional)</span>
+              </span>
+            </>
+          }
+          errors={errors}
+        >
+          <input name="iconUrl" type="url" defaultValue={values.iconUrl ?? ""} {...field("iconUrl")} />
+        </Field>
+        <Field
+          name="screenshots"
+          label={
+            <>
+              <span>
+                {APP_LABELS.screenshots} <span className="muted small">(up to 5 image URLs, one per line)</span>
+              </span>
+            </>
+          }
+          errors={errors}
+        >
+          <textarea
+            name="screenshots"
+            defaultValue={values.screenshots.join("\n")}
+            rows={3}
+            {...field("screenshots")}
+          />
+        </Field>
         <div>
           <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>
             {submitLabel}

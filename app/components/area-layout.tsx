@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, NavLink, Outlet, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, NavLink, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 
 export type NavItem = { to: string; label: string; end?: boolean; icon?: string; iconUrl?: string | null };
 
@@ -188,6 +188,12 @@ export function AreaLayout({
       </main>
     </div>
   );
+}
+
+/** The area of one signed-in audience whose layout route's loader answers `{ name }`: the name under the title. */
+export function PersonalAreaLayout({ title, items }: { title: string; items: NavItem[] }) {
+  const { name } = useLoaderData<{ name: string }>();
+  return <AreaLayout title={title} subtitle={name} items={items} />;
 }
 
 export function StatCard({ label, value, hint }: { label: string; value: string | number; hint?: string }) {

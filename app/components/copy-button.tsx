@@ -21,3 +21,15 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
     </button>
   );
 }
+
+/** A value in `<code>` with its Copy button beside it (a `.secret` one when it is shown only once). */
+export function CopyableCode({ value, testId, secret }: { value: string; testId?: string; secret?: boolean }) {
+  return (
+    <>
+      <code className={secret ? "secret" : undefined} data-testid={testId}>
+        {value}
+      </code>{" "}
+      <CopyButton value={value} />
+    </>
+  );
+}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type MouseEvent } from "react";
+import { useEffect, useRef, type MouseEvent, type ReactNode } from "react";
 
 /**
  * What a page form shows when its action refuses the input: one message per field, each a sentence
@@ -87,6 +87,32 @@ export function ErrorSummary({
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/**
+ * A labelled control with its error message under it: `.field` > label (the text, then the control)
+ * and the FieldError of `name`. The control carries its own `fieldProps` (id, aria-invalid).
+ */
+export function Field({
+  name,
+  label,
+  errors,
+  children,
+}: {
+  name: string;
+  label: ReactNode;
+  errors: FormErrors | null | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label>
+        {label}
+        {children}
+      </label>
+      <FieldError name={name} errors={errors} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { CsrfInput } from "./csrf";
-import { ErrorSummary, FieldError, fieldProps, type FormErrors } from "./form-errors";
+import { ErrorSummary, Field, FieldError, fieldProps, type FormErrors } from "./form-errors";
 import { SubmitButton } from "./submit-button";
 import { exampleAmount, parseMajorText, toMajorText } from "~/platform/core/money";
 
@@ -175,101 +175,73 @@ export function ProductForm({
       <Form method="post" className="card stack admin-form product-form" noValidate>
         <CsrfInput />
         <div className="grid-2">
-          <div className="field">
-            <label>
-              Name
-              <input name="name" defaultValue={values.name} required maxLength={120} {...field("name")} />
-            </label>
-            <FieldError name="name" errors={errors} />
-          </div>
-          <div className="field">
-            <label>
-              {mode === "create" ? "Slug (optional)" : "Slug"}
-              <input
-                name="slug"
-                defaultValue={values.slug}
-                maxLength={60}
-                pattern="[a-z0-9]+(-[a-z0-9]+)*"
-                placeholder={mode === "create" ? "made from the name" : undefined}
-                {...field("slug", "help-slug")}
-              />
-              <span id="help-slug" className="muted small">
-                Lowercase letters, digits and hyphens; used in the storefront address.
-              </span>
-            </label>
-            <FieldError name="slug" errors={errors} />
-          </div>
-        </div>
-        <div className="field">
-          <label>
-            Description
-            <textarea
-              name="description"
-              defaultValue={values.description}
-              maxLength={2000}
-              rows={4}
-              {...field("description")}
+          <Field name="name" label="Name" errors={errors}>
+            <input name="name" defaultValue={values.name} required maxLength={120} {...field("name")} />
+          </Field>
+          <Field name="slug" label={mode === "create" ? "Slug (optional)" : "Slug"} errors={errors}>
+            <input
+              name="slug"
+              defaultValue={values.slug}
+              maxLength={60}
+              pattern="[a-z0-9]+(-[a-z0-9]+)*"
+              placeholder={mode === "create" ? "made from the name" : undefined}
+              {...field("slug", "help-slug")}
             />
-          </label>
-          <FieldError name="description" errors={errors} />
+            <span id="help-slug" className="muted small">
+              Lowercase letters, digits and hyphens; used in the storefront address.
+            </span>
+          </Field>
+        </div>
+        <Field name="description" label="Description" errors={errors}>
+          <textarea
+            name="description"
+            defaultValue={values.description}
+            maxLength={2000}
+            rows={4}
+            {...field("description")}
+          />
+        </Field>
+        <div className="grid-2">
+          <Field name="price" label="Price" errors={errors}>
+            <input
+              name="price"
+              defaultValue={values.price}
+              inputMode="decimal"
+              placeholder={exampleAmount(currency)}
+              required
+              {...field("price", "help-price")}
+            />
+            <span id="help-price" className="muted small">
+              In {currency}, e.g. {exampleAmount(currency)}
+            </span>
+          </Field>
+          <Field name="category" label="Category" errors={errors}>
+            <input
+              name="category"
+              defaultValue={values.category}
+              maxLength={60}
+              placeholder="e.g. Desserts"
+              {...field("category")}
+            />
+          </Field>
         </div>
         <div className="grid-2">
-          <div className="field">
-            <label>
-              Price
-              <input
-                name="price"
-                defaultValue={values.price}
-                inputMode="decimal"
-                placeholder={exampleAmount(currency)}
-                required
-                {...field("price", "help-price")}
-              />
-              <span id="help-price" className="muted small">
-                In {currency}, e.g. {exampleAmount(currency)}
-              </span>
-            </label>
-            <FieldError name="price" errors={errors} />
-          </div>
-          <div className="field">
-            <label>
-              Category
-              <input
-                name="category"
-                defaultValue={values.category}
-                maxLength={60}
-                placeholder="e.g. Desserts"
-                {...field("category")}
-              />
-            </label>
-            <FieldError name="category" errors={errors} />
-          </div>
-        </div>
-        <div className="grid-2">
-          <div className="field">
-            <label>
-              Image URL
-              <input
-                name="imageUrl"
-                defaultValue={values.imageUrl}
-                maxLength={500}
-                placeholder="https://… or /images/…"
-                {...field("imageUrl")}
-              />
-            </label>
-            <FieldError name="imageUrl" errors={errors} />
-          </div>
-          <div className="field">
-            <label>
-              Status
-              <select name="status" defaultValue={values.status} {...field("status")}>
-                <option value="ACTIVE">Active: shown in the storefront</option>
-                <option value="DRAFT">Draft: hidden</option>
-                <option value="ARCHIVED">Archived: hidden</option>
-              </select>
-            </label>
-            <FieldError name="status" errors={errors} />
-          </div>
+          <Field name="imageUrl" label="Image URL" errors={errors}>
+            <input
+              name="imageUrl"
+              defaultValue={values.imageUrl}
+              maxLength={500}
+              placeholder="https://… or /images/…"
+              {...field("imageUrl")}
+            />
+          </Field>
+          <Field name="status" label="Status" errors={errors}>
+            <select name="status" defaultValue={values.status} {...field("status")}>
+              <option value="ACTIVE">Active: shown in the storefront</option>
+              <option value="DRAFT">Draft: hidden</option>
+              <option value="ARCHIVED">Archived: hidden</option>
+            </select>
+          </Field>
         </div>
         {values.imageUrl && isSafeImageSrc(values.imageUrl) ? (
           <img className="product-thumb large" src={values.imageUrl} alt="" width={96} height={96} loading="lazy" />

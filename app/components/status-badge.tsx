@@ -10,3 +10,17 @@ export function AppStatusBadge({ status, updateInReview }: { status: string; upd
     </>
   );
 }
+
+/** The badge tone of each order status (the CSS classes of `.badge`). */
+export const ORDER_TONE: Record<string, string> = {
+  PENDING: "warn",
+  CONFIRMED: "info",
+  PREPARING: "info",
+  READY: "info",
+  IN_DELIVERY: "info",
+  DELIVERED: "ok",
+  CANCELLED: "danger",
+};
+
+/** A status constant as words: IN_DELIVERY -> "in delivery". */
+export const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();

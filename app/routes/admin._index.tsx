@@ -9,6 +9,8 @@ import { formatMoney, moneyFormatter, toMinor } from "~/platform/core/money";
 import { now } from "~/platform/core/clock.server";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
+import { ORDER_TONE, statusLabel } from "~/components/status-badge";
+import { Card, DataTable } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 
@@ -37,17 +39,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     daily,
   });
 }
-
-const TONE: Record<string, string> = {
-  PENDING: "warn",
-  CONFIRMED: "info",
-  PREPARING: "info",
-  READY: "info",
-  IN_DELIVERY: "info",
-  DELIVERED: "ok",
-  CANCELLED: "danger",
-};
-const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
 export default function AdminHome() {
   const { business, today, stats, ordersByStatus, topProducts, daily } = useLoaderData<typeof loader>();
@@ -78,11 +69,11 @@ export default function AdminHome() {
         </div>
       </section>
 
-      <section className="card stack" aria-labelledby="chart-head">
-        <div className="section-title">
-          <h2 id="chart-head">Last 30 days</h2>
-          <span className="muted small">UTC days, cancelled orders excluded from revenue</span>
-        </div>
+      <Card
+        title="Last 30 days"
+        id="chart-head"
+        aside={<span className="muted small">UTC days, cancelled orders excluded from revenue</span>}
+      >
         <div className="chart-grid">
           <div>
             <h3>Revenue per day</h3>
@@ -97,16 +88,18 @@ export default function AdminHome() {
             <BarChart series={daily.map((d) => ({ date: d.date, value: d.orders }))} label="Orders per day" />
           </div>
         </div>
-      </section>
+      </Card>
 
       <div className="grid-2">
-        <section className="card stack" aria-labelledby="status-head">
-          <div className="section-title">
-            <h2 id="status-head">Orders by status</h2>
+        <Card
+          title="Orders by status"
+          id="status-head"
+          aside={
             <Link to="/admin/orders" className="small">
               All orders
             </Link>
-          </div>
+          }
+        >
           {totalOrders === 0 ? (
             <EmptyState title="No orders yet">Orders placed in your storefront appear here.</EmptyState>
           ) : (
@@ -114,50 +107,33 @@ export default function AdminHome() {
               {ordersByStatus.map((s) => (
                 <li key={s.status}>
                   <Link to={`/admin/orders?status=${s.status}`}>
-                    <span className={`badge ${TONE[s.status] ?? ""}`}>{label(s.status)}</span>
+                    <span className={`badge ${ORDER_TONE[s.status] ?? ""}`}>{statusLabel(s.status)}</span>
                   </Link>
                   <strong>{s.n}</strong>
                 </li>
               ))}
             </ul>
           )}
-        </section>
-        <section className="card stack" aria-labelledby="top-head">
-          <div className="section-title">
-            <h2 id="top-head">Top products</h2>
-            <span className="muted small">by quantity, 30 days</span>
-          </div>
+        </Card>
+        <Card title="Top products" id="top-head" aside={<span className="muted small">by quantity, 30 days</span>}>
           {topProducts.length === 0 ? (
             <EmptyState title="No sales in the last 30 days" />
           ) : (
-            <table className="table keep">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col" className="num">
-                    Sold
-                  </th>
-                  <th scope="col" className="num">
-                    Revenue
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {topProducts.map((p) => (
-                  <tr key={p.productId}>
-                    <td className="break">{p.name}</td>
-                    <td className="num">{p.quantity}</td>
-                    <td className="num">{p.revenue}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              className="table keep"
+              rows={topProducts}
+              rowKey={(p) => p.productId}
+              columns={[
+                { head: "Product", className: "break", cell: (p) => p.name },
+                { head: "Sold", num: true, cell: (p) => p.quantity },
+                { head: "Revenue", num: true, cell: (p) => p.revenue },
+              ]}
+            />
           )}
-        </section>
+        </Card>
       </div>
 
-      <section className="card">
-        <h2>Grow with apps</h2>
+      <Card title="Grow with apps" className="card">
         <p className="muted">
           Payments, loyalty, shipping, analytics and more: apps plug into your checkout, site and admin.
         </p>
@@ -166,7 +142,7 @@ export default function AdminHome() {
             Browse the marketplace
           </Link>
         </p>
-      </section>
+      </Card>
     </div>
   );
 }

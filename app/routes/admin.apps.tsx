@@ -22,20 +22,14 @@ import {
   previouslyInstalledApps,
   putReview,
   REVIEW_INVITE_AFTER_MS,
-  reviewSchema,
 } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
-import { describeZodError, type ApiError } from "~/platform/core/http.server";
+import type { ApiError } from "~/platform/core/http.server";
+import { readReviewForm } from "~/components/app-review-form.server";
 import { now } from "~/platform/core/clock.server";
-
-const fmtDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
-
-const fmt = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC"
-    : "—";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -105,19 +99,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // a review of an app the business used before ("Previously installed"); installed apps are
     // reviewed on their own page (admin.apps_.$installationId.tsx)
     if (form.get("intent") === "review") {
-      const parsed = reviewSchema.safeParse({
-        rating: Number(form.get("rating") ?? 0),
-        body: String(form.get("body") ?? ""),
-      });
-      if (!parsed.success)
-        return json(
-          {
-            error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars",
-            installationId,
-          },
-          400,
-        );
-      await putReview(context.db, business.id, installationId, parsed.data);
+      const review = readReviewForm(form);
+      if (!review.ok) return json({ error: review.error, installationId }, 400);
+      await putReview(context.db, business.id, installationId, review.input);
       return redirect(`/admin/apps?done=reviewed#former-${installationId}`);
     }
     if (form.get("intent") === "delete-review") {
@@ -139,42 +123,25 @@ export default function AdminApps() {
   const done = params.get("done");
   return (
     <div className="stack-lg">
-      <header className="section-title">
-        <div>
-          <h1>Apps</h1>
-          <p className="lead">
-            Apps installed on your business, what they may do, and what happened to your data when you removed one.
-          </p>
-        </div>
-        <Link to="/marketplace" className="button">
-          Add apps
-        </Link>
-      </header>
-      {data?.error && !data.installationId ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {done === "uninstalled" ? (
-        <p className="alert success" role="status">
-          The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.
-        </p>
-      ) : null}
-      {done === "consented" ? (
-        <p className="alert success" role="status">
-          The new permissions were granted.
-        </p>
-      ) : null}
-      {done === "reviewed" && !data ? (
-        <p className="alert success" role="status">
-          Your review is saved. It shows on the app's marketplace page.
-        </p>
-      ) : null}
-      {done === "review-deleted" && !data ? (
-        <p className="alert success" role="status">
-          Your review was deleted.
-        </p>
-      ) : null}
+      <PageHeader
+        title="Apps"
+        action={
+          <Link to="/marketplace" className="button">
+            Add apps
+          </Link>
+        }
+      >
+        Apps installed on your business, what they may do, and what happened to your data when you removed one.
+      </PageHeader>
+      <ErrorAlert error={data?.installationId ? null : data?.error} />
+      <SuccessNotice show={done === "uninstalled"}>
+        The app was uninstalled. Its access was revoked at once; it will be asked to erase your data in 48 hours.
+      </SuccessNotice>
+      <SuccessNotice show={done === "consented"}>The new permissions were granted.</SuccessNotice>
+      <SuccessNotice show={done === "reviewed" && !data}>
+        Your review is saved. It shows on the app's marketplace page.
+      </SuccessNotice>
+      <SuccessNotice show={done === "review-deleted" && !data}>Your review was deleted.</SuccessNotice>
 
       {active.length === 0 ? (
         <EmptyState title="No apps installed">
@@ -194,7 +161,7 @@ export default function AdminApps() {
                       <Link to={`/admin/apps/${i.id}`}>{i.appName}</Link>{" "}
                       {i.isTestInstall ? <span className="badge info">test install</span> : null}
                     </h2>
-                    <p className="muted small">Installed {fmt(i.installedAt)}</p>
+                    <p className="muted small">Installed {utcDateTime(i.installedAt)}</p>
                   </div>
                 </div>
                 <div className="installed-actions">
@@ -296,7 +263,7 @@ export default function AdminApps() {
                   <div>
                     <h3>{f.appSlug ? <Link to={`/marketplace/${f.appSlug}`}>{f.appName}</Link> : f.appName}</h3>
                     <p className="muted small">
-                      Used {fmtDay(f.firstInstalledAt)} – {fmtDay(f.lastUninstalledAt)}
+                      Used {utcDay(f.firstInstalledAt)} – {utcDay(f.lastUninstalledAt)}
                     </p>
                   </div>
                 </div>
@@ -335,39 +302,30 @@ export default function AdminApps() {
         </section>
       ) : null}
 
-      <section className="stack">
-        <h2>Removed apps</h2>
+      <Card title="Removed apps" className="stack">
         {history.length === 0 ? (
           <p className="muted">No app has been uninstalled.</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>App</th>
-                <th>Installed</th>
-                <th>Uninstalled</th>
-                <th>Data erasure</th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.map((i) => (
-                <tr key={i.id}>
-                  <td>{i.appName}</td>
-                  <td data-label="Installed">{fmt(i.installedAt)}</td>
-                  <td data-label="Uninstalled">{fmt(i.uninstalledAt)}</td>
-                  <td data-label="Data erasure">
-                    {i.erasureDeliveredAt
-                      ? `Requested ${fmt(i.erasureDeliveredAt)} ✓`
-                      : i.erasureScheduledAt
-                        ? `Scheduled for ${fmt(i.erasureScheduledAt)}`
-                        : "Cancelled: the app was reinstalled"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={history}
+            rowKey={(i) => i.id}
+            columns={[
+              { head: "App", cell: (i) => i.appName },
+              { head: "Installed", cell: (i) => utcDateTime(i.installedAt) },
+              { head: "Uninstalled", cell: (i) => utcDateTime(i.uninstalledAt) },
+              {
+                head: "Data erasure",
+                cell: (i) =>
+                  i.erasureDeliveredAt
+                    ? `Requested ${utcDateTime(i.erasureDeliveredAt)} ✓`
+                    : i.erasureScheduledAt
+                      ? `Scheduled for ${utcDateTime(i.erasureScheduledAt)}`
+                      : "Cancelled: the app was reinstalled",
+              },
+            ]}
+          />
         )}
-      </section>
+      </Card>
     </div>
   );
 }

@@ -15,9 +15,10 @@ import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { SubmitButton } from "~/components/submit-button";
-import { deleteReview, getOwnReview, putReview, reviewRefusal, reviewSchema } from "~/platform/apps/app-reviews.server";
+import { deleteReview, getOwnReview, putReview, reviewRefusal } from "~/platform/apps/app-reviews.server";
 import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
-import { describeZodError } from "~/platform/core/http.server";
+import { readReviewForm } from "~/components/app-review-form.server";
+import { Card, ErrorAlert } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
@@ -102,16 +103,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       return redirect(`?saved=settings`);
     }
     if (form.get("intent") === "review") {
-      const parsed = reviewSchema.safeParse({
-        rating: Number(form.get("rating") ?? 0),
-        body: String(form.get("body") ?? ""),
-      });
-      if (!parsed.success)
-        return json(
-          { error: form.get("rating") ? describeZodError(parsed.error) : "Choose a rating from 1 to 5 stars" },
-          400,
-        );
-      await putReview(context.db, business.id, installation.id, parsed.data);
+      const review = readReviewForm(form);
+      if (!review.ok) return json({ error: review.error }, 400);
+      await putReview(context.db, business.id, installation.id, review.input);
       return redirect(`?saved=review#review`);
     }
     if (form.get("intent") === "delete-review") {
@@ -267,14 +261,9 @@ export default function InstalledApp() {
         </div>
       ) : null}
       {!result ? <SavedMessage params={params} embeds={data.embeds} /> : null}
-      {result?.error ? (
-        <p className="alert error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={result?.error} />
       {data.adminPages.length ? (
-        <section className="card stack">
-          <h2>Pages of this app</h2>
+        <Card title="Pages of this app">
           <p className="row">
             {data.adminPages.map((p) => (
               <Link key={p.pageId} to={`/admin/ext/${data.installationId}/${p.pageId}`} className="button">
@@ -282,10 +271,9 @@ export default function InstalledApp() {
               </Link>
             ))}
           </p>
-        </section>
+        </Card>
       ) : null}
-      <section className="card stack">
-        <h2>App settings</h2>
+      <Card title="App settings">
         {data.settingsSchema ? (
           <Form method="post" className="stack">
             <CsrfInput />
@@ -306,7 +294,7 @@ export default function InstalledApp() {
         ) : (
           <p className="muted">This app has no settings.</p>
         )}
-      </section>
+      </Card>
       <ReviewSection data={data} />
       <section className="stack">
         <h2>Storefront embeds</h2>

@@ -1,19 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { formatMoney, getOrderDetail } from "~/platform/catalog/admin-queries.server";
 import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/orders/status.server";
 import { CsrfInput } from "~/components/csrf";
+import { BackLink, Card, DataTable, ErrorAlert, Facts, SuccessNotice, utcDateTime } from "~/components/page-parts";
 import { SubmitButton } from "~/components/submit-button";
+import { ORDER_TONE, statusLabel } from "~/components/status-badge";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Order #${data?.order.number ?? ""} · Admin` },
 ];
-
-const fmtDate = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -71,16 +70,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const TONE: Record<string, string> = {
-  PENDING: "warn",
-  CONFIRMED: "info",
-  PREPARING: "info",
-  READY: "info",
-  IN_DELIVERY: "info",
-  DELIVERED: "ok",
-  CANCELLED: "danger",
-};
-const label = (s: string) => s.replace(/_/g, " ").toLowerCase();
+/** A line under the order's items: what it is, over the first three columns, and the amount. */
+function SumRow({ label, value, total }: { label: string; value: string; total?: boolean }) {
+  return (
+    <tr className={total ? "total-row" : undefined}>
+      <th scope="row" colSpan={3}>
+        {label}
+      </th>
+      <td className="num" data-testid={total ? "order-total" : undefined}>
+        {value}
+      </td>
+    </tr>
+  );
+}
 
 export default function AdminOrder() {
   const { order, items, history, moves } = useLoaderData<typeof loader>();
@@ -92,30 +94,21 @@ export default function AdminOrder() {
   return (
     <div className="stack-lg">
       <header className="page-head">
-        <p className="small">
-          <Link to="/admin/orders">← Orders</Link>
-        </p>
+        <BackLink to="/admin/orders" label="Orders" className="small" />
         <div className="section-title">
           <h1>Order #{order.number}</h1>
-          <span className={`badge large ${TONE[order.status] ?? ""}`} data-testid="order-status">
+          <span className={`badge large ${ORDER_TONE[order.status] ?? ""}`} data-testid="order-status">
             {order.status}
           </span>
         </div>
-        <p className="muted small">Placed {fmtDate(order.createdAt)}</p>
+        <p className="muted small">Placed {utcDateTime(order.createdAt)}</p>
       </header>
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {!data?.error && saved && saved === order.status ? (
-        <p className="alert success" role="status">
-          The order is now {order.status}.
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.error} />
+      <SuccessNotice show={!data?.error && saved && saved === order.status}>
+        The order is now {order.status}.
+      </SuccessNotice>
 
-      <section className="card stack" aria-labelledby="status-head">
-        <h2 id="status-head">Status</h2>
+      <Card title="Status" id="status-head">
         {moves.length === 0 ? (
           <p className="muted">This order is closed.</p>
         ) : (
@@ -148,122 +141,85 @@ export default function AdminOrder() {
             ) : null}
           </div>
         )}
-      </section>
+      </Card>
 
       <div className="grid-2">
-        <section className="card stack" aria-labelledby="customer-head">
-          <h2 id="customer-head">Customer</h2>
-          <dl className="kv">
-            <dt>Name</dt>
-            <dd>
-              {order.customer.name}
-              {order.isGuest ? <span className="muted small"> (guest)</span> : null}
-            </dd>
-            <dt>Phone</dt>
-            <dd>
-              {order.customer.phone ? (
-                <a href={`tel:${order.customer.phone.replace(/[^0-9+]/g, "")}`}>{order.customer.phone}</a>
-              ) : (
-                "—"
-              )}
-            </dd>
-            <dt>Email</dt>
-            <dd>
-              {order.customer.email ? <a href={`mailto:${order.customer.email}`}>{order.customer.email}</a> : "—"}
-            </dd>
-          </dl>
-        </section>
-        <section className="card stack" aria-labelledby="delivery-head">
-          <h2 id="delivery-head">Delivery</h2>
-          <dl className="kv">
-            <dt>Method</dt>
-            <dd>{order.deliveryMethod === "DELIVERY" ? "Delivery" : "Pickup"}</dd>
-            <dt>Address</dt>
-            <dd className="prewrap">
-              {order.address || (order.deliveryMethod === "PICKUP" ? "Picked up at the shop" : "—")}
-            </dd>
-            <dt>Notes</dt>
-            <dd className="prewrap">{order.notes || <span className="muted">None</span>}</dd>
-          </dl>
-        </section>
+        <Card title="Customer" id="customer-head">
+          <Facts
+            facts={[
+              [
+                "Name",
+                <>
+                  {order.customer.name}
+                  {order.isGuest ? <span className="muted small"> (guest)</span> : null}
+                </>,
+              ],
+              [
+                "Phone",
+                order.customer.phone ? (
+                  <a href={`tel:${order.customer.phone.replace(/[^0-9+]/g, "")}`}>{order.customer.phone}</a>
+                ) : (
+                  "—"
+                ),
+              ],
+              [
+                "Email",
+                order.customer.email ? <a href={`mailto:${order.customer.email}`}>{order.customer.email}</a> : "—",
+              ],
+            ]}
+          />
+        </Card>
+        <Card title="Delivery" id="delivery-head">
+          <Facts
+            facts={[
+              ["Method", order.deliveryMethod === "DELIVERY" ? "Delivery" : "Pickup"],
+              [
+                "Address",
+                order.address || (order.deliveryMethod === "PICKUP" ? "Picked up at the shop" : "—"),
+                "prewrap",
+              ],
+              ["Notes", order.notes || <span className="muted">None</span>, "prewrap"],
+            ]}
+          />
+        </Card>
       </div>
 
-      <section className="card stack" aria-labelledby="items-head">
-        <h2 id="items-head">Items</h2>
+      <Card title="Items" id="items-head">
         {items.length === 0 ? (
           <p className="muted">This order has no items.</p>
         ) : (
-          <table className="table keep">
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col" className="num">
-                  Price
-                </th>
-                <th scope="col" className="num">
-                  Qty
-                </th>
-                <th scope="col" className="num">
-                  Line total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.id}>
-                  <td className="break">{i.name}</td>
-                  <td className="num">{i.price}</td>
-                  <td className="num">{i.quantity}</td>
-                  <td className="num">{i.lineTotal}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={3}>
-                  Subtotal
-                </th>
-                <td className="num">{order.subtotal}</td>
-              </tr>
-              {order.discount ? (
-                <tr>
-                  <th scope="row" colSpan={3}>
-                    Discount
-                  </th>
-                  <td className="num">{order.discount}</td>
-                </tr>
-              ) : null}
-              <tr>
-                <th scope="row" colSpan={3}>
-                  Delivery fee
-                </th>
-                <td className="num">{order.deliveryFee}</td>
-              </tr>
-              <tr className="total-row">
-                <th scope="row" colSpan={3}>
-                  Total
-                </th>
-                <td className="num" data-testid="order-total">
-                  {order.total}
-                </td>
-              </tr>
-            </tfoot>
-          </table>
+          <DataTable
+            className="table keep"
+            rows={items}
+            rowKey={(i) => i.id}
+            columns={[
+              { head: "Product", className: "break", cell: (i) => i.name },
+              { head: "Price", num: true, cell: (i) => i.price },
+              { head: "Qty", num: true, cell: (i) => i.quantity },
+              { head: "Line total", num: true, cell: (i) => i.lineTotal },
+            ]}
+            foot={
+              <>
+                <SumRow label="Subtotal" value={order.subtotal} />
+                {order.discount ? <SumRow label="Discount" value={order.discount} /> : null}
+                <SumRow label="Delivery fee" value={order.deliveryFee} />
+                <SumRow label="Total" value={order.total} total />
+              </>
+            }
+          />
         )}
-      </section>
+      </Card>
 
       <div className="grid-2">
-        <section className="card stack" aria-labelledby="payment-head">
-          <h2 id="payment-head">Payment</h2>
-          <dl className="kv">
-            <dt>Method</dt>
-            <dd>{order.paymentMethod}</dd>
-            <dt>Status</dt>
-            <dd>{order.paymentStatus === "NONE" ? "Not paid online" : label(order.paymentStatus)}</dd>
-          </dl>
-        </section>
-        <section className="card stack" aria-labelledby="history-head">
-          <h2 id="history-head">Status history</h2>
+        <Card title="Payment" id="payment-head">
+          <Facts
+            facts={[
+              ["Method", order.paymentMethod],
+              ["Status", order.paymentStatus === "NONE" ? "Not paid online" : statusLabel(order.paymentStatus)],
+            ]}
+          />
+        </Card>
+        <Card title="Status history" id="history-head">
           {history.length === 0 ? (
             <p className="muted">No status changes recorded.</p>
           ) : (
@@ -281,13 +237,13 @@ export default function AdminOrder() {
                   </span>
                   <span className="muted small">
                     {" "}
-                    by {h.actor} · {fmtDate(h.at)}
+                    by {h.actor} · {utcDateTime(h.at)}
                   </span>
                 </li>
               ))}
             </ol>
           )}
-        </section>
+        </Card>
       </div>
     </div>
   );

@@ -29,6 +29,8 @@ import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
+import { ORDER_TONE, statusLabel } from "~/components/status-badge";
+import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -85,15 +87,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-const ORDER_TONE: Record<string, string> = {
-  PENDING: "warn",
-  CONFIRMED: "info",
-  PREPARING: "info",
-  READY: "info",
-  IN_DELIVERY: "info",
-  DELIVERED: "ok",
-  CANCELLED: "danger",
-};
 const PAYMENT_TONE: Record<string, string> = {
   COMPLETED: "ok",
   PENDING: "warn",
@@ -101,19 +94,16 @@ const PAYMENT_TONE: Record<string, string> = {
   FAILED: "danger",
   NONE: "",
 };
-const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();
 
 function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStatus }) {
   const moved = results.filter((r) => r.ok);
   const refused = results.filter((r): r is Extract<BulkMoveResult, { ok: false }> => !r.ok);
   return (
     <div className="stack bulk-results" data-testid="bulk-results">
-      {moved.length ? (
-        <p className="alert success" role="status">
-          {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}:{" "}
-          {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
-        </p>
-      ) : null}
+      <SuccessNotice show={moved.length}>
+        {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}:{" "}
+        {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
+      </SuccessNotice>
       {refused.length ? (
         <div className="alert warning" role="alert">
           <strong>{refused.length === 1 ? "1 order was not moved" : `${refused.length} orders were not moved`}</strong>
@@ -178,17 +168,17 @@ export default function AdminOrders() {
 
   return (
     <div className="stack-lg orders-page">
-      <header className="section-title">
-        <div className="page-head">
-          <h1>Orders</h1>
-          <p className="lead">
-            Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.
-          </p>
-        </div>
-        <a href={csvHref} className="button" download data-testid="export-csv">
-          Download CSV{filtered ? " of these orders" : ""}
-        </a>
-      </header>
+      <PageHeader
+        title="Orders"
+        className="page-head"
+        action={
+          <a href={csvHref} className="button" download data-testid="export-csv">
+            Download CSV{filtered ? " of these orders" : ""}
+          </a>
+        }
+      >
+        Every order placed in your storefront. Dates are in your business's time zone, {timeZone}.
+      </PageHeader>
       {notices.map((n) => (
         <p key={n} className="alert warning" role="alert">
           {n}
@@ -270,11 +260,7 @@ export default function AdminOrders() {
         ))}
       </nav>
 
-      {result?.error ? (
-        <p className="alert error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={result?.error} />
       {result?.results && result.to ? <BulkResults results={result.results} to={result.to} /> : null}
 
       {orders.length === 0 ? (
@@ -290,16 +276,10 @@ export default function AdminOrders() {
               )}
             </p>
           </EmptyState>
-        ) : total > 0 ? (
-          <EmptyState title="No orders on this page">
-            <p>
-              <Link to="/admin/orders">Go to the first page</Link>
-            </p>
-          </EmptyState>
         ) : (
-          <EmptyState title="No orders yet">
+          <EmptyList noun="orders" total={total} firstPage="/admin/orders">
             <p>Orders placed in your storefront appear here.</p>
-          </EmptyState>
+          </EmptyList>
         )
       ) : (
         <Form method="post" className="stack" aria-label="Orders">
@@ -334,10 +314,17 @@ export default function AdminOrders() {
             </SubmitButton>
           </div>
           <div className="table-scroll">
-            <table className="table orders-table">
-              <thead>
-                <tr>
-                  <th scope="col" className="select-col">
+            <DataTable
+              className="table orders-table"
+              rows={orders}
+              rowKey={(o) => o.id}
+              rowProps={(o) => ({
+                "data-testid": "order-row",
+                className: selected.has(o.id) ? "selected" : undefined,
+              })}
+              columns={[
+                {
+                  head: (
                     <label className="select-hit">
                       <input
                         type="checkbox"
@@ -349,64 +336,64 @@ export default function AdminOrders() {
                         Select all
                       </span>
                     </label>
-                  </th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Items</th>
-                  <th scope="col" className="num">
-                    Total
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Payment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orders.map((o) => (
-                  <tr key={o.id} data-testid="order-row" className={selected.has(o.id) ? "selected" : undefined}>
-                    <td className="select-col">
-                      <label className="select-hit">
-                        <input
-                          type="checkbox"
-                          name="orderIds"
-                          value={o.id}
-                          aria-label={`Select order #${o.number}`}
-                          checked={selected.has(o.id)}
-                          onChange={(e) => toggle(o.id, e.target.checked)}
-                        />
-                      </label>
-                    </td>
-                    <td data-label="Order">
-                      <Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}>
-                        <strong>#{o.number}</strong>
-                      </Link>
-                    </td>
-                    <td data-label="Date" className="nowrap">
-                      {fmtDate(o.createdAt)}
-                    </td>
-                    <td data-label="Customer" className="break">
+                  ),
+                  headClass: "select-col",
+                  className: "select-col",
+                  cell: (o) => (
+                    <label className="select-hit">
+                      <input
+                        type="checkbox"
+                        name="orderIds"
+                        value={o.id}
+                        aria-label={`Select order #${o.number}`}
+                        checked={selected.has(o.id)}
+                        onChange={(e) => toggle(o.id, e.target.checked)}
+                      />
+                    </label>
+                  ),
+                },
+                {
+                  head: "Order",
+                  cell: (o) => (
+                    <Link to={`/admin/orders/${o.id}`} aria-label={`Order #${o.number}`}>
+                      <strong>#{o.number}</strong>
+                    </Link>
+                  ),
+                },
+                { head: "Date", className: "nowrap", cell: (o) => fmtDate(o.createdAt) },
+                {
+                  head: "Customer",
+                  className: "break",
+                  cell: (o) => (
+                    <>
                       {o.customer}
                       {o.contact ? <div className="muted small">{o.contact}</div> : null}
-                    </td>
-                    <td data-label="Items">{o.items}</td>
-                    <td data-label="Total" className="num">
-                      {o.total}
-                    </td>
-                    <td data-label="Status">
-                      <span className={`badge ${ORDER_TONE[o.status] ?? ""}`} data-testid="order-row-status">
-                        {statusLabel(o.status)}
-                      </span>
-                    </td>
-                    <td data-label="Payment">
+                    </>
+                  ),
+                },
+                { head: "Items", cell: (o) => o.items },
+                { head: "Total", num: true, cell: (o) => o.total },
+                {
+                  head: "Status",
+                  cell: (o) => (
+                    <span className={`badge ${ORDER_TONE[o.status] ?? ""}`} data-testid="order-row-status">
+                      {statusLabel(o.status)}
+                    </span>
+                  ),
+                },
+                {
+                  head: "Payment",
+                  cell: (o) => (
+                    <>
                       <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>
                         {o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}
                       </span>
                       <div className="muted small">{o.paymentMethod.toLowerCase()}</div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+              ]}
+            />
           </div>
         </Form>
       )}

@@ -32,6 +32,7 @@ import { previewUrl } from "~/platform/extensions/preview.server";
 import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";
+import { ErrorAlert, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.page.title ?? "Page"} · Site builder` },
@@ -394,16 +395,8 @@ function PageEditor({
           </button>
         </Form>
       </header>
-      {params.get("saved") && !result && !dirty ? (
-        <p className="alert success" role="status">
-          Page saved.
-        </p>
-      ) : null}
-      {result?.error ? (
-        <p className="alert error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <SuccessNotice show={params.get("saved") && !result && !dirty}>Page saved.</SuccessNotice>
+      <ErrorAlert error={result?.error} />
 
       <div className="sb-grid">
         <section className="sb-side" aria-labelledby="sb-blocks-title">

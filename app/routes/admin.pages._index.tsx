@@ -9,6 +9,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import { PAGE_SLUG, savePage } from "~/platform/extensions/merchant.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
+import { Card, DataTable, ErrorAlert, PageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
@@ -59,60 +60,52 @@ export default function SitePages() {
   const data = useActionData<typeof action>();
   return (
     <div className="stack-lg">
-      <header>
-        <h1>Site pages</h1>
-        <p className="lead">
-          Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your
-          installed apps.
-        </p>
-      </header>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Page</th>
-            <th>Address</th>
-            <th>Blocks</th>
-            <th>State</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.map((p) => (
-            <tr key={p.slug}>
-              <td>
-                <Link to={`/admin/pages/${p.slug}`}>
-                  <strong>{p.title}</strong>
-                </Link>
-              </td>
-              <td data-label="Address">
-                <a
-                  href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)}
-                  target="_blank"
-                  rel="noreferrer"
-                >
-                  <code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code>
-                </a>
-              </td>
-              <td data-label="Blocks">{p.blocks}</td>
-              <td data-label="State">
-                {p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>}
-              </td>
-              <td data-label="">
-                <Link to={`/admin/pages/${p.slug}`} className="button small">
-                  Edit
-                </Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <section className="card stack">
-        <h2>New page</h2>
-        {data?.error ? (
-          <p className="alert error" role="alert">
-            {data.error}
-          </p>
-        ) : null}
+      <PageHeader title="Site pages">
+        Build your storefront's pages from blocks: headings, text, images, product grids, and the blocks of your
+        installed apps.
+      </PageHeader>
+      <DataTable
+        rows={pages}
+        rowKey={(p) => p.slug}
+        columns={[
+          {
+            head: "Page",
+            cell: (p) => (
+              <Link to={`/admin/pages/${p.slug}`}>
+                <strong>{p.title}</strong>
+              </Link>
+            ),
+          },
+          {
+            head: "Address",
+            cell: (p) => (
+              <a
+                href={storefront(p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`)}
+                target="_blank"
+                rel="noreferrer"
+              >
+                <code>{p.slug === "home" ? `/s/${slug}` : `/s/${slug}/pages/${p.slug}`}</code>
+              </a>
+            ),
+          },
+          { head: "Blocks", cell: (p) => p.blocks },
+          {
+            head: "State",
+            cell: (p) =>
+              p.isPublished ? <span className="badge ok">published</span> : <span className="badge">draft</span>,
+          },
+          {
+            head: "",
+            cell: (p) => (
+              <Link to={`/admin/pages/${p.slug}`} className="button small">
+                Edit
+              </Link>
+            ),
+          },
+        ]}
+      />
+      <Card title="New page">
+        <ErrorAlert error={data?.error} />
         <Form method="post" className="row">
           <CsrfInput />
           <label>
@@ -125,7 +118,7 @@ export default function SitePages() {
             Create page
           </SubmitButton>
         </Form>
-      </section>
+      </Card>
     </div>
   );
 }

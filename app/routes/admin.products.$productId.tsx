@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useStorefrontUrl } from "~/components/origins";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
@@ -13,13 +13,11 @@ import { CsrfInput } from "~/components/csrf";
 import { ProductForm, productToFormValues, productFormValues } from "~/components/product-form";
 import type { FormErrors } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
+import { BackLink, Card, ErrorAlert, SuccessNotice, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.product.name ?? "Product"} · Admin` },
 ];
-
-const fmtDate = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 /** A refused save shows its errors next to the fields, with what was typed; a refused delete, its message. */
 const refused = {
@@ -81,12 +79,10 @@ export default function EditProduct() {
   return (
     <div className="stack-lg">
       <header className="page-head">
-        <p className="small">
-          <Link to="/admin/products">← Products</Link>
-        </p>
+        <BackLink to="/admin/products" label="Products" className="small" />
         <h1 className="break">{product.name}</h1>
         <p className="muted small">
-          {product.priceLabel} · last saved {fmtDate(product.updatedAt)} ·{" "}
+          {product.priceLabel} · last saved {utcDateTime(product.updatedAt)} ·{" "}
           {product.status === "ACTIVE" ? (
             <a href={storefront(storefrontUrl)}>View storefront</a>
           ) : (
@@ -94,21 +90,9 @@ export default function EditProduct() {
           )}
         </p>
       </header>
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {!data && saved === "created" ? (
-        <p className="alert success" role="status">
-          The product was created.
-        </p>
-      ) : null}
-      {!data && saved === "updated" ? (
-        <p className="alert success" role="status">
-          Changes saved.
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.error} />
+      <SuccessNotice show={!data && saved === "created"}>The product was created.</SuccessNotice>
+      <SuccessNotice show={!data && saved === "updated"}>Changes saved.</SuccessNotice>
 
       <ProductForm
         key={product.updatedAt}
@@ -119,8 +103,7 @@ export default function EditProduct() {
         currency={currency}
       />
 
-      <section className="card stack">
-        <h2>Delete product</h2>
+      <Card title="Delete product">
         <p className="muted small">
           The product leaves your storefront and its reviews are deleted with it. Past orders keep their lines.
         </p>
@@ -134,7 +117,7 @@ export default function EditProduct() {
             </SubmitButton>
           </Form>
         </details>
-      </section>
+      </Card>
     </div>
   );
 }

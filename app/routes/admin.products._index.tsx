@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import {
   ADMIN_PAGE_SIZE,
@@ -12,6 +12,7 @@ import {
 import { EmptyState } from "~/components/area-layout";
 import { isSafeImageSrc } from "~/components/product-form";
 import { Pagination } from "~/components/pagination";
+import { DataTable, PageHeader, SearchForm, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Products · Admin" }];
 
@@ -51,35 +52,19 @@ export default function AdminProducts() {
   const saved = params.get("saved");
   return (
     <div className="stack-lg">
-      <header className="section-title">
-        <div>
-          <h1>Products</h1>
-          <p className="lead">What you sell: prices, stock and what shows in your storefront.</p>
-        </div>
-        <Link to="/admin/products/new" className="button primary">
-          Add product
-        </Link>
-      </header>
-      {saved === "deleted" ? (
-        <p className="alert success" role="status">
-          The product was deleted.
-        </p>
-      ) : null}
+      <PageHeader
+        title="Products"
+        action={
+          <Link to="/admin/products/new" className="button primary">
+            Add product
+          </Link>
+        }
+      >
+        What you sell: prices, stock and what shows in your storefront.
+      </PageHeader>
+      <SuccessNotice show={saved === "deleted"}>The product was deleted.</SuccessNotice>
 
-      <Form method="get" className="search-form" role="search">
-        <input
-          type="search"
-          name="q"
-          defaultValue={q}
-          maxLength={MAX_QUERY}
-          placeholder="Search products by name"
-          aria-label="Search products"
-          key={q}
-        />
-        <button type="submit" className="button">
-          Search
-        </button>
-      </Form>
+      <SearchForm q={q} maxLength={MAX_QUERY} placeholder="Search products by name" label="Search products" />
 
       {products.length === 0 ? (
         q ? (
@@ -115,70 +100,66 @@ export default function AdminProducts() {
               </>
             ) : null}
           </p>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Price</th>
-                <th scope="col">Status</th>
-                <th scope="col">Availability</th>
-                <th scope="col">Stock</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((p) => (
-                <tr key={p.id} data-testid="product-row">
-                  <td>
-                    <div className="product-cell">
-                      {p.imageUrl && isSafeImageSrc(p.imageUrl) ? (
-                        <img className="product-thumb" src={p.imageUrl} alt="" width={36} height={36} loading="lazy" />
-                      ) : (
-                        <span className="product-thumb placeholder" aria-hidden>
-                          {p.name.trim().charAt(0).toUpperCase() || "?"}
-                        </span>
-                      )}
-                      <div>
-                        <Link to={`/admin/products/${p.id}`} className="break">
-                          <strong>{p.name}</strong>
-                        </Link>
-                        <div className="muted small break">/{p.slug}</div>
-                      </div>
-                    </div>
-                  </td>
-                  <td data-label="Price" className="num">
-                    {p.price}
-                  </td>
-                  <td data-label="Status">
-                    <span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span>
-                  </td>
-                  <td data-label="Availability">
-                    {p.isAvailable ? "Available" : <span className="muted">Not for sale</span>}
-                  </td>
-                  <td data-label="Stock">
-                    {p.stock === null ? (
-                      <span className="muted">untracked</span>
-                    ) : p.stock === 0 ? (
-                      <span className="badge danger">out of stock</span>
-                    ) : p.stock < LOW_STOCK ? (
-                      <>
-                        {p.stock} <span className="badge warn">low</span>
-                      </>
+          <DataTable
+            rows={products}
+            rowKey={(p) => p.id}
+            rowProps={() => ({ "data-testid": "product-row" })}
+            columns={[
+              {
+                head: "Product",
+                cell: (p) => (
+                  <div className="product-cell">
+                    {p.imageUrl && isSafeImageSrc(p.imageUrl) ? (
+                      <img className="product-thumb" src={p.imageUrl} alt="" width={36} height={36} loading="lazy" />
                     ) : (
-                      p.stock
+                      <span className="product-thumb placeholder" aria-hidden>
+                        {p.name.trim().charAt(0).toUpperCase() || "?"}
+                      </span>
                     )}
-                  </td>
-                  <td data-label="">
-                    <Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>
-                      Edit
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                    <div>
+                      <Link to={`/admin/products/${p.id}`} className="break">
+                        <strong>{p.name}</strong>
+                      </Link>
+                      <div className="muted small break">/{p.slug}</div>
+                    </div>
+                  </div>
+                ),
+              },
+              { head: "Price", className: "num", cell: (p) => p.price },
+              {
+                head: "Status",
+                cell: (p) => <span className={`badge ${STATUS_TONE[p.status] ?? ""}`}>{p.status.toLowerCase()}</span>,
+              },
+              {
+                head: "Availability",
+                cell: (p) => (p.isAvailable ? "Available" : <span className="muted">Not for sale</span>),
+              },
+              {
+                head: "Stock",
+                cell: (p) =>
+                  p.stock === null ? (
+                    <span className="muted">untracked</span>
+                  ) : p.stock === 0 ? (
+                    <span className="badge danger">out of stock</span>
+                  ) : p.stock < LOW_STOCK ? (
+                    <>
+                      {p.stock} <span className="badge warn">low</span>
+                    </>
+                  ) : (
+                    p.stock
+                  ),
+              },
+              {
+                head: <span className="sr-only">Actions</span>,
+                label: "",
+                cell: (p) => (
+                  <Link to={`/admin/products/${p.id}`} className="button small" aria-label={`Edit ${p.name}`}>
+                    Edit
+                  </Link>
+                ),
+              },
+            ]}
+          />
         </>
       )}
       <Pagination page={page} pages={pages} path="/admin/products" query={{ q }} />

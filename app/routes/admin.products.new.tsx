@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { createProduct } from "~/platform/catalog/products.server";
 import { parseProductForm, productApiErrors } from "./__product-form.server";
 import { ProductForm, emptyProductValues, productFormValues } from "~/components/product-form";
+import { BackLink } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Add product · Admin" }];
 
@@ -36,9 +37,7 @@ export default function NewProduct() {
   return (
     <div className="stack-lg">
       <header className="page-head">
-        <p className="small">
-          <Link to="/admin/products">← Products</Link>
-        </p>
+        <BackLink to="/admin/products" label="Products" className="small" />
         <h1>Add product</h1>
       </header>
       <ProductForm

@@ -5,14 +5,12 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { listReviewsWithProduct, pageCount, readPage } from "~/platform/catalog/admin-queries.server";
 import { deleteReview } from "~/platform/catalog/products.server";
-import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
+import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice, utcDay } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
-
-const fmtDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
@@ -47,94 +45,67 @@ export default function AdminReviews() {
   const [params] = useSearchParams();
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Reviews</h1>
-        <p className="lead">What customers say about your products. Delete reviews that are spam or abusive.</p>
-      </header>
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {!data?.error && params.get("saved") === "deleted" ? (
-        <p className="alert success" role="status">
-          The review was deleted.
-        </p>
-      ) : null}
+      <PageHeader title="Reviews" className="page-head">
+        What customers say about your products. Delete reviews that are spam or abusive.
+      </PageHeader>
+      <ErrorAlert error={data?.error} />
+      <SuccessNotice show={!data?.error && params.get("saved") === "deleted"}>The review was deleted.</SuccessNotice>
 
       {reviews.length === 0 ? (
-        total > 0 ? (
-          <EmptyState title="No reviews on this page">
-            <p>
-              <Link to="/admin/reviews">Go to the first page</Link>
-            </p>
-          </EmptyState>
-        ) : (
-          <EmptyState title="No reviews yet">
-            <p>When customers review your products, their reviews appear here.</p>
-          </EmptyState>
-        )
+        <EmptyList noun="reviews" total={total} firstPage="/admin/reviews">
+          <p>When customers review your products, their reviews appear here.</p>
+        </EmptyList>
       ) : (
         <>
           <p className="muted small">
             {total} {total === 1 ? "review" : "reviews"}, newest first
           </p>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Rating</th>
-                <th scope="col">Author</th>
-                <th scope="col">Comment</th>
-                <th scope="col">Date</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {reviews.map((r) => (
-                <tr key={r.id} data-testid="review-row">
-                  <td className="break">
-                    <Link to={`/admin/products/${r.productId}`}>{r.productName}</Link>
-                  </td>
-                  <td data-label="Rating" className="nowrap">
-                    <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>
-                      {stars(r.rating)}
-                    </span>
-                  </td>
-                  <td data-label="Author" className="break">
-                    {r.authorName}
-                  </td>
-                  <td data-label="Comment" className="prewrap wide">
-                    {r.comment || <span className="muted">No comment</span>}
-                  </td>
-                  <td data-label="Date" className="nowrap">
-                    {fmtDate(r.createdAt)}
-                  </td>
-                  <td data-label="">
-                    <details className="confirm compact">
-                      <summary>Delete…</summary>
-                      <p className="muted small">Delete the review by {r.authorName}? This cannot be undone.</p>
-                      <Form method="post">
-                        <CsrfInput />
-                        <input type="hidden" name="reviewId" value={r.id} />
-                        <input type="hidden" name="page" value={page} />
-                        <SubmitButton
-                          name="intent"
-                          value="delete"
-                          className="button danger small"
-                          busyLabel="Deleting…"
-                        >
-                          Delete review
-                        </SubmitButton>
-                      </Form>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={reviews}
+            rowKey={(r) => r.id}
+            rowProps={() => ({ "data-testid": "review-row" })}
+            columns={[
+              {
+                head: "Product",
+                className: "break",
+                cell: (r) => <Link to={`/admin/products/${r.productId}`}>{r.productName}</Link>,
+              },
+              {
+                head: "Rating",
+                className: "nowrap",
+                cell: (r) => (
+                  <span className="stars" role="img" aria-label={`${r.rating} out of 5 stars`}>
+                    {stars(r.rating)}
+                  </span>
+                ),
+              },
+              { head: "Author", className: "break", cell: (r) => r.authorName },
+              {
+                head: "Comment",
+                className: "prewrap wide",
+                cell: (r) => r.comment || <span className="muted">No comment</span>,
+              },
+              { head: "Date", className: "nowrap", cell: (r) => utcDay(r.createdAt) },
+              {
+                head: <span className="sr-only">Actions</span>,
+                label: "",
+                cell: (r) => (
+                  <details className="confirm compact">
+                    <summary>Delete…</summary>
+                    <p className="muted small">Delete the review by {r.authorName}? This cannot be undone.</p>
+                    <Form method="post">
+                      <CsrfInput />
+                      <input type="hidden" name="reviewId" value={r.id} />
+                      <input type="hidden" name="page" value={page} />
+                      <SubmitButton name="intent" value="delete" className="button danger small" busyLabel="Deleting…">
+                        Delete review
+                      </SubmitButton>
+                    </Form>
+                  </details>
+                ),
+              },
+            ]}
+          />
         </>
       )}
 

@@ -9,6 +9,7 @@ import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.se
 import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
+import { PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
 
@@ -73,16 +74,11 @@ export default function AdminSettings() {
   const err = (f: Field) => <FieldError name={f} errors={errors} />;
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Settings</h1>
-        <p className="lead">How your business appears to customers, and how money and dates are shown.</p>
-      </header>
+      <PageHeader title="Settings" className="page-head">
+        How your business appears to customers, and how money and dates are shown.
+      </PageHeader>
       <ErrorSummary errors={errors} order={FIELDS} />
-      {!data && params.get("saved") === "settings" ? (
-        <p className="alert success" role="status">
-          Settings saved.
-        </p>
-      ) : null}
+      <SuccessNotice show={!data && params.get("saved") === "settings"}>Settings saved.</SuccessNotice>
 
       <Form method="post" className="card stack admin-form" noValidate key={JSON.stringify(loaded.values)}>
         <CsrfInput />

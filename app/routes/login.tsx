@@ -6,6 +6,7 @@ import { getSignedInAccount, homeFor, safeRedirect, signIn } from "~/platform/ac
 import { formAction } from "~/platform/accounts/form-action.server";
 import { clientAddress } from "~/platform/core/client-address.server";
 import { CsrfInput } from "~/components/csrf";
+import { ErrorAlert } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Storefront Apps" }];
 
@@ -37,11 +38,7 @@ export default function Login() {
       <div className="card auth-card">
         <h1>Sign in</h1>
         <p className="muted">Merchants, developers and reviewers sign in here.</p>
-        {data?.error ? (
-          <p className="alert error" role="alert">
-            {data.error}
-          </p>
-        ) : null}
+        <ErrorAlert error={data?.error} />
         <Form method="post" className="stack">
           <CsrfInput />
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
 import { roundedInstalls, MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace-shared";
 import { RatingSummary } from "~/components/rating";
@@ -8,6 +8,7 @@ import { Pagination } from "~/components/pagination";
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppIcon } from "~/components/app-icon";
+import { PageHeader, SearchForm } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Marketplace · Storefront Apps" }];
 
@@ -95,27 +96,20 @@ export default function Marketplace() {
   const filtered = Boolean(category || q);
   return (
     <main id="main" tabIndex={-1} className="page stack-lg">
-      <header className="page-head">
-        <h1>Marketplace</h1>
-        <p className="lead">Apps reviewed by our team, ready to install on your shop.</p>
-      </header>
+      <PageHeader title="Marketplace" className="page-head">
+        Apps reviewed by our team, ready to install on your shop.
+      </PageHeader>
 
       <div className="market-filters stack">
-        <Form method="get" className="search-form" role="search">
+        <SearchForm
+          q={q}
+          maxLength={MAX_QUERY}
+          placeholder="Search apps by name"
+          label="Search apps"
+          buttonClass="button primary"
+        >
           {category ? <input type="hidden" name="category" value={category} /> : null}
-          <input
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={MAX_QUERY}
-            placeholder="Search apps by name"
-            aria-label="Search apps"
-            key={q}
-          />
-          <button type="submit" className="button primary">
-            Search
-          </button>
-        </Form>
+        </SearchForm>
         <nav className="pills" aria-label="Categories">
           <Link
             to={filterHref(null, q, sort)}

@@ -22,8 +22,9 @@ import { messageFormErrors } from "~/platform/core/form-errors.server";
 import type { FormErrors } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 import { AppStatusBadge } from "~/components/status-badge";
-import { CopyButton } from "~/components/copy-button";
+import { CopyableCode } from "~/components/copy-button";
 import { CsrfInput } from "~/components/csrf";
+import { ErrorAlert, Facts, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.name ?? "App"} · Developer portal` },
@@ -163,21 +164,11 @@ export default function AppDetail() {
         </div>
       </header>
 
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
-      {!data && saved === "changes" ? (
-        <p className="alert success" role="status">
-          Changes saved.
-        </p>
-      ) : null}
-      {saved === "submitted" ? (
-        <p className="alert success" role="status">
-          Submitted for review. You can edit again when the review ends.
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.error} />
+      <SuccessNotice show={!data && saved === "changes"}>Changes saved.</SuccessNotice>
+      <SuccessNotice show={saved === "submitted"}>
+        Submitted for review. You can edit again when the review ends.
+      </SuccessNotice>
       {app.reviewNotes && !inReview ? (
         <section className="alert warning" aria-labelledby="notes-title">
           <strong id="notes-title">Reviewer notes</strong>
@@ -199,14 +190,12 @@ export default function AppDetail() {
 
       <section className="card stack">
         <h2>Credentials</h2>
-        <dl className="kv">
-          <dt>Client ID</dt>
-          <dd className="copy-row">
-            <code>{app.clientId}</code> <CopyButton value={app.clientId} />
-          </dd>
-          <dt>Client secret</dt>
-          <dd className="muted">Hidden — shown only once, when it is created.</dd>
-        </dl>
+        <Facts
+          facts={[
+            ["Client ID", <CopyableCode key="id" value={app.clientId} />, "copy-row"],
+            ["Client secret", "Hidden — shown only once, when it is created.", "muted"],
+          ]}
+        />
         <details className="confirm">
           <summary>Regenerate the client secret…</summary>
           <p className="muted">
@@ -236,56 +225,52 @@ export default function AppDetail() {
             </span>
           )}
         </div>
-        {saved === "test-uninstalled" ? (
-          <p className="alert success" role="status">
-            Uninstalled from your sandbox. Its token no longer works.
-          </p>
-        ) : null}
-        {saved === "test-installed" && sandbox.installed ? (
-          <p className="alert success" role="status">
-            Test install created on your sandbox business.
-          </p>
-        ) : null}
+        <SuccessNotice show={saved === "test-uninstalled"}>
+          Uninstalled from your sandbox. Its token no longer works.
+        </SuccessNotice>
+        <SuccessNotice show={saved === "test-installed" && sandbox.installed}>
+          Test install created on your sandbox business.
+        </SuccessNotice>
         {newTestInstall ? (
           <div className="stack">
             <p className="alert warning" role="alert">
               <strong>Copy these now.</strong> The access token and webhook secret are shown only once.
             </p>
-            <dl className="kv">
-              <dt>Access token</dt>
-              <dd className="copy-row">
-                <code className="secret" data-testid="test-access-token">
-                  {newTestInstall.accessToken}
-                </code>{" "}
-                <CopyButton value={newTestInstall.accessToken} />
-              </dd>
-              <dt>Webhook secret</dt>
-              <dd className="copy-row">
-                <code className="secret" data-testid="test-webhook-secret">
-                  {newTestInstall.webhookSecret}
-                </code>{" "}
-                <CopyButton value={newTestInstall.webhookSecret} />
-              </dd>
-            </dl>
+            <Facts
+              facts={[
+                [
+                  "Access token",
+                  <CopyableCode key="token" value={newTestInstall.accessToken} testId="test-access-token" secret />,
+                  "copy-row",
+                ],
+                [
+                  "Webhook secret",
+                  <CopyableCode
+                    key="secret"
+                    value={newTestInstall.webhookSecret}
+                    testId="test-webhook-secret"
+                    secret
+                  />,
+                  "copy-row",
+                ],
+              ]}
+            />
             <pre tabIndex={0}>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
   ${publicUrl}/app-api/business`}</pre>
           </div>
         ) : null}
         {sandbox.installation ? (
-          <dl className="kv">
-            <dt>Installation</dt>
-            <dd>
-              <code>{sandbox.installation.installationId}</code>
-            </dd>
-            <dt>Business</dt>
-            <dd>
-              <code>{sandbox.installation.businessId}</code>
-            </dd>
-            <dt>Scopes</dt>
-            <dd>{sandbox.installation.scopes.join(", ")}</dd>
-            <dt>Kind</dt>
-            <dd>{sandbox.installation.isTestInstall ? "Test install" : "Production install (the app was approved)"}</dd>
-          </dl>
+          <Facts
+            facts={[
+              ["Installation", <code key="i">{sandbox.installation.installationId}</code>],
+              ["Business", <code key="b">{sandbox.installation.businessId}</code>],
+              ["Scopes", sandbox.installation.scopes.join(", ")],
+              [
+                "Kind",
+                sandbox.installation.isTestInstall ? "Test install" : "Production install (the app was approved)",
+              ],
+            ]}
+          />
         ) : (
           <p className="muted">
             Install the app on your sandbox business without review: you get an access token for the App API and a

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { appAnalytics } from "~/platform/analytics/analytics.server";
 import { StatCard } from "~/components/area-layout";
 import { SeriesChart } from "~/components/series-chart";
+import { AppPageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Analytics${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -23,16 +24,10 @@ export default function Analytics() {
   const fresh = figures.totalInstalls === 0 && figures.webhookSuccessRate === null;
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
-        </p>
-        <h1>Analytics</h1>
-        <p className="lead">
-          Production installs and webhook deliveries of the last 30 days (UTC). Test installs on your sandbox are left
-          out.
-        </p>
-      </header>
+      <AppPageHeader app={app} title="Analytics">
+        Production installs and webhook deliveries of the last 30 days (UTC). Test installs on your sandbox are left
+        out.
+      </AppPageHeader>
       {fresh ? (
         <p className="alert info">
           {app.status === "APPROVED"

@@ -3,7 +3,8 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
-import { CopyButton } from "~/components/copy-button";
+import { CopyButton, CopyableCode } from "~/components/copy-button";
+import { AppPageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Client credentials${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -22,17 +23,12 @@ export default function Credentials() {
   const { app, secret } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
-        </p>
-        <h1>Client credentials</h1>
-      </header>
+      <AppPageHeader app={app} title="Client credentials" />
       <section className="card stack">
         <dl className="kv">
           <dt>Client ID</dt>
           <dd className="copy-row">
-            <code data-testid="client-id">{app.clientId}</code> <CopyButton value={app.clientId} />
+            <CopyableCode value={app.clientId} testId="client-id" />
           </dd>
         </dl>
         {secret ? (

@@ -6,6 +6,7 @@ import { parsePagination } from "~/platform/core/http.server";
 import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
+import { AppPageHeader, DataTable, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -47,16 +48,10 @@ export default function HookLog() {
     "?" + new URLSearchParams({ ...(data.hookPoint ? { hookPoint: data.hookPoint } : {}), ...extra });
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link>
-        </p>
-        <h1>Hook calls</h1>
-        <p className="lead">
-          Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped
-          (fail-open); 5 failures in a row pause a hook for 30 seconds.
-        </p>
-      </header>
+      <AppPageHeader app={data.app} title="Hook calls">
+        Every synchronous call the platform made to your hooks during checkouts. Failed calls were skipped (fail-open);
+        5 failures in a row pause a hook for 30 seconds.
+      </AppPageHeader>
       <nav className="pills" aria-label="Hook points">
         <Link
           to="?"
@@ -81,47 +76,27 @@ export default function HookLog() {
           Declare hooks in the manifest, install the app on your sandbox and check out in its storefront.
         </EmptyState>
       ) : (
-        <table className="table" data-testid="hook-calls">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Hook point</th>
-              <th>Business</th>
-              <th>Result</th>
-              <th>Duration</th>
-              <th>Error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.calls.map((c) => (
-              <tr key={c.id}>
-                <td className="small">
-                  {new Date(c.at).toLocaleString("en-US", {
-                    dateStyle: "medium",
-                    timeStyle: "medium",
-                    timeZone: "UTC",
-                  })}{" "}
-                  UTC
-                </td>
-                <td data-label="Hook point">
-                  <code>{c.hookPoint}</code>
-                </td>
-                <td data-label="Business">{c.business}</td>
-                <td data-label="Result">
-                  {c.success ? (
-                    <span className="badge ok">OK {c.statusCode}</span>
-                  ) : (
-                    <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>
-                  )}
-                </td>
-                <td data-label="Duration">{c.durationMs} ms</td>
-                <td data-label="Error" className="small muted wide">
-                  {c.error ?? ""}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          data-testid="hook-calls"
+          rows={data.calls}
+          rowKey={(c) => c.id}
+          columns={[
+            { head: "When", className: "small", cell: (c) => utcDateTime(c.at, true) },
+            { head: "Hook point", cell: (c) => <code>{c.hookPoint}</code> },
+            { head: "Business", cell: (c) => c.business },
+            {
+              head: "Result",
+              cell: (c) =>
+                c.success ? (
+                  <span className="badge ok">OK {c.statusCode}</span>
+                ) : (
+                  <span className="badge danger">{c.statusCode ? `HTTP ${c.statusCode}` : "failed"}</span>
+                ),
+            },
+            { head: "Duration", cell: (c) => `${c.durationMs} ms` },
+            { head: "Error", className: "small muted wide", cell: (c) => c.error ?? "" },
+          ]}
+        />
       )}
       {data.pages > 1 ? (
         <nav className="row" aria-label="Pages">

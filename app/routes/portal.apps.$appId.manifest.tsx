@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { eq } from "drizzle-orm";
 import { extensions } from "../../db/schema";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
@@ -13,6 +13,7 @@ import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { checkFraming, type FramingResult } from "~/platform/extensions/framing.server";
 import { CsrfInput } from "~/components/csrf";
 import { ManifestEditor } from "~/components/manifest-editor/manifest-editor";
+import { AppPageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Manifest · Developer portal" }];
 
@@ -80,26 +81,16 @@ export default function ManifestPage() {
   const plan = result?.plan;
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
-        </p>
-        <h1>Manifest</h1>
-        <p className="lead">
-          Blocks, embeds, hooks and admin pages, as JSON. Check shows what saving would change; saving syncs extensions
-          at once (new ones active, changed ones updated in place, removed ones deactivated, never deleted).
-        </p>
-      </header>
+      <AppPageHeader app={app} title="Manifest">
+        Blocks, embeds, hooks and admin pages, as JSON. Check shows what saving would change; saving syncs extensions at
+        once (new ones active, changed ones updated in place, removed ones deactivated, never deleted).
+      </AppPageHeader>
       {app.locked ? (
         <p className="alert info">
           The app is in review: the manifest can be checked but not saved until the review ends.
         </p>
       ) : null}
-      {result?.saved ? (
-        <p className="alert success" role="status">
-          Manifest saved and synced.
-        </p>
-      ) : null}
+      <SuccessNotice show={result?.saved}>Manifest saved and synced.</SuccessNotice>
       {result?.errors.length ? (
         <div className="alert error" role="alert">
           <strong>The manifest has problems:</strong>

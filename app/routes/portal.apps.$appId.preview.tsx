@@ -7,6 +7,7 @@ import type { BlockDef, Manifest } from "~/platform/extensions/manifest-schema";
 import { BlockFrame } from "~/components/block-frame";
 import { SettingsForm } from "~/components/settings-form";
 import { EmptyState } from "~/components/area-layout";
+import { AppPageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Block preview${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -74,16 +75,10 @@ export default function Preview() {
   const { app, blocks, businessId, locale } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
-        </p>
-        <h1>Block preview</h1>
-        <p className="lead">
-          Each block of the manifest as the site builder shows it, before any install. Change a setting: the block
-          receives SERVICE_BLOCK_UPDATE at once, without reloading.
-        </p>
-      </header>
+      <AppPageHeader app={app} title="Block preview">
+        Each block of the manifest as the site builder shows it, before any install. Change a setting: the block
+        receives SERVICE_BLOCK_UPDATE at once, without reloading.
+      </AppPageHeader>
       {blocks.length === 0 ? (
         <EmptyState title="No blocks in the manifest">
           Add blocks in the <Link to={`/portal/apps/${app.id}/manifest`}>manifest</Link> to preview them here.

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { listAppReviews, replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
@@ -10,6 +10,7 @@ import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { RatingSummary, Stars } from "~/components/rating";
 import { Pagination } from "~/components/pagination";
+import { AppPageHeader, ErrorAlert, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Developer portal" }];
 
@@ -77,22 +78,15 @@ export default function AppReviews() {
   const [params] = useSearchParams();
   return (
     <div className="stack-lg">
-      <header className="stack">
-        <p>
-          <Link to={`/portal/apps/${app.id}`}>← {app.name}</Link>
-        </p>
-        <h1>Reviews</h1>
-        <p className="lead">
-          What merchants who installed {app.name} say. You can answer each review once, publicly, on the marketplace
-          page.
-        </p>
-        <RatingSummary rating={app.rating} count={app.ratingCount} />
-      </header>
-      {params.get("replied") && !result ? (
-        <p className="alert success" role="status">
-          Your reply is published.
-        </p>
-      ) : null}
+      <AppPageHeader
+        app={app}
+        title="Reviews"
+        className="stack"
+        extra={<RatingSummary rating={app.rating} count={app.ratingCount} />}
+      >
+        What merchants who installed {app.name} say. You can answer each review once, publicly, on the marketplace page.
+      </AppPageHeader>
+      <SuccessNotice show={params.get("replied") && !result}>Your reply is published.</SuccessNotice>
       {total === 0 ? (
         <p className="alert info">
           {app.status === "APPROVED"
@@ -140,11 +134,7 @@ export default function AppReviews() {
                       <span className="small">Reply to {r.businessName} (once, public)</span>
                       <textarea name="body" rows={2} maxLength={REVIEW_BODY_MAX} required />
                     </label>
-                    {result?.error && result.reviewId === r.id ? (
-                      <p className="alert error" role="alert">
-                        {result.error}
-                      </p>
-                    ) : null}
+                    <ErrorAlert error={result?.reviewId === r.id ? result.error : null} />
                     <div>
                       <SubmitButton className="button small" busyLabel="Publishing…">
                         Publish reply

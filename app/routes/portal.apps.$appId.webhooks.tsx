@@ -14,15 +14,13 @@ import { isListening } from "~/platform/devtools/relay.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
+import { AppPageHeader, DataTable, SuccessNotice, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Webhooks${data ? ` · ${data.app.name}` : ""} · Developer portal` },
 ];
 
-const fmt = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC"
-    : "—";
+const fmt = (iso: string | null) => utcDateTime(iso, true);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId);
@@ -115,70 +113,68 @@ export default function AppWebhooks() {
   const pages = Math.max(1, Math.ceil(data.total / 20));
   return (
     <div className="stack-lg">
-      <header>
-        <p>
-          <Link to={`/portal/apps/${data.app.id}`}>← {data.app.name}</Link>
-        </p>
-        <h1>Webhooks</h1>
-        <p className="lead">
-          Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.
-        </p>
-      </header>
+      <AppPageHeader app={data.app} title="Webhooks">
+        Registrations on the businesses that installed {data.app.name}, and every delivery with each attempt.
+      </AppPageHeader>
       {data.listening ? (
         <p className="alert info" role="note">
           <code>storefront-apps listen</code> is connected: the deliveries and tests of your test installation go to it,
           and from it to your local server.
         </p>
       ) : null}
-      {params.get("redelivered") ? (
-        <p className="alert success" role="status">
-          A new attempt was queued; it keeps the same X-Service-Event-Id.
-        </p>
-      ) : null}
+      <SuccessNotice show={params.get("redelivered")}>
+        A new attempt was queued; it keeps the same X-Service-Event-Id.
+      </SuccessNotice>
       {data.registrations.length === 0 ? (
         <EmptyState title="No webhook registrations yet">
           Registrations appear when a business installs the app (with a webhook URL set) or when the app calls POST
           /webhooks.
         </EmptyState>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Business</th>
-              <th>Endpoint</th>
-              <th>Events</th>
-              <th>State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.registrations.map((r) => (
-              <tr key={r.id} className={r.id === data.selected ? "selected" : undefined}>
-                <td>
+        <DataTable
+          rows={data.registrations}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({ className: r.id === data.selected ? "selected" : undefined })}
+          columns={[
+            {
+              head: "Business",
+              cell: (r) => (
+                <>
                   {r.businessName} {r.isTestInstall ? <span className="badge info">test</span> : null}
                   {!r.installed ? <span className="badge">uninstalled</span> : null}
-                </td>
-                <td data-label="Endpoint" className="wide">
+                </>
+              ),
+            },
+            {
+              head: "Endpoint",
+              className: "wide",
+              cell: (r) => (
+                <>
                   <Link to={`?webhook=${r.id}`}>
                     <code>{r.url}</code>
                   </Link>
                   {r.isInstallDefault ? <div className="muted small">install registration</div> : null}
-                </td>
-                <td data-label="Events" className="small wide">
-                  {r.events.length ? r.events.join(", ") : <span className="muted">none</span>}
-                </td>
-                <td data-label="State">
-                  {r.isActive ? (
-                    <span className="badge ok">active</span>
-                  ) : (
-                    <span className="badge danger">
-                      {r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              head: "Events",
+              className: "small wide",
+              cell: (r) => (r.events.length ? r.events.join(", ") : <span className="muted">none</span>),
+            },
+            {
+              head: "State",
+              cell: (r) =>
+                r.isActive ? (
+                  <span className="badge ok">active</span>
+                ) : (
+                  <span className="badge danger">
+                    {r.disabledReason === "consecutive_failures" ? "disabled after failures" : "inactive"}
+                  </span>
+                ),
+            },
+          ]}
+        />
       )}
       {data.selected ? (
         <section className="stack">
@@ -228,24 +224,16 @@ export default function AppWebhooks() {
                       <p className="small">
                         Delivery (X-Service-Event-Id): <code>{d.id}</code>
                       </p>
-                      <table className="table">
-                        <thead>
-                          <tr>
-                            <th>#</th>
-                            <th>When</th>
-                            <th>Result</th>
-                            <th>Duration</th>
-                            <th>Response</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {d.tries.map((a) => (
-                            <tr key={a.id}>
-                              <td data-label="Attempt">{a.n}</td>
-                              <td data-label="When" className="small">
-                                {fmt(a.at)}
-                              </td>
-                              <td data-label="Result">
+                      <DataTable
+                        rows={d.tries}
+                        rowKey={(a) => a.id}
+                        columns={[
+                          { head: "#", label: "Attempt", cell: (a) => a.n },
+                          { head: "When", className: "small", cell: (a) => fmt(a.at) },
+                          {
+                            head: "Result",
+                            cell: (a) => (
+                              <>
                                 {a.success ? (
                                   <span className="badge ok">HTTP {a.statusCode}</span>
                                 ) : (
@@ -256,15 +244,17 @@ export default function AppWebhooks() {
                                 <span className="small muted">
                                   {a.error && !a.error.startsWith("HTTP ") ? a.error : ""}
                                 </span>
-                              </td>
-                              <td data-label="Duration">{a.durationMs ?? "—"} ms</td>
-                              <td data-label="Response" className="wide">
-                                <code className="small excerpt">{a.response ?? ""}</code>
-                              </td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
+                              </>
+                            ),
+                          },
+                          { head: "Duration", cell: (a) => `${a.durationMs ?? "—"} ms` },
+                          {
+                            head: "Response",
+                            className: "wide",
+                            cell: (a) => <code className="small excerpt">{a.response ?? ""}</code>,
+                          },
+                        ]}
+                      />
                       <details>
                         <summary className="small">Payload</summary>
                         <pre tabIndex={0}>{JSON.stringify(JSON.parse(d.body), null, 2)}</pre>

@@ -6,6 +6,7 @@ import { listDeveloperApps } from "~/platform/apps/apps.server";
 import { CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppStatusBadge } from "~/components/status-badge";
+import { DataTable, PageHeader, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "My apps · Developer portal" }];
 
@@ -31,15 +32,16 @@ export default function MyApps() {
   const { apps } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
-      <header className="section-title">
-        <div>
-          <h1>My apps</h1>
-          <p className="lead">Create apps, test them on your sandbox, and submit them for review.</p>
-        </div>
-        <Link to="/portal/apps/new" className="button primary">
-          Create app
-        </Link>
-      </header>
+      <PageHeader
+        title="My apps"
+        action={
+          <Link to="/portal/apps/new" className="button primary">
+            Create app
+          </Link>
+        }
+      >
+        Create apps, test them on your sandbox, and submit them for review.
+      </PageHeader>
       {apps.length === 0 ? (
         <EmptyState title="You have no apps yet">
           <p>Create your first app to get a client ID and secret, then test-install it on your sandbox business.</p>
@@ -50,43 +52,35 @@ export default function MyApps() {
           </p>
         </EmptyState>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Category</th>
-              <th>Version</th>
-              <th>Status</th>
-              <th>Last change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {apps.map((a) => (
-              <tr key={a.id}>
-                <td>
+        <DataTable
+          rows={apps}
+          rowKey={(a) => a.id}
+          columns={[
+            {
+              head: "App",
+              cell: (a) => (
+                <>
                   <Link to={`/portal/apps/${a.id}`}>
                     <strong>{a.name}</strong>
                   </Link>
                   <div className="muted small">{a.slug}</div>
-                </td>
-                <td data-label="Category">{CATEGORY_LABELS[a.category as Category] ?? a.category}</td>
-                <td data-label="Version">{a.version}</td>
-                <td data-label="Status">
+                </>
+              ),
+            },
+            { head: "Category", cell: (a) => CATEGORY_LABELS[a.category as Category] ?? a.category },
+            { head: "Version", cell: (a) => a.version },
+            {
+              head: "Status",
+              cell: (a) => (
+                <>
                   <AppStatusBadge status={a.status} updateInReview={a.updateInReview} />{" "}
                   {a.rejected ? <span className="badge danger">Changes requested</span> : null}
-                </td>
-                <td data-label="Last change" className="muted small">
-                  {new Date(a.updatedAt).toLocaleString("en-US", {
-                    dateStyle: "medium",
-                    timeStyle: "short",
-                    timeZone: "UTC",
-                  })}{" "}
-                  UTC
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: "Last change", className: "muted small", cell: (a) => utcDateTime(a.updatedAt) },
+          ]}
+        />
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
 import { neighbours, renderDoc } from "~/platform/docs/docs.server";
+import { BackLink } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.title ?? "Docs"} · Developer portal` },
@@ -26,34 +27,29 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export default function DocPage() {
   const { html, toc, prev, next } = useLoaderData<typeof loader>();
+  const tocList = (
+    <ul>
+      {toc.map((h) => (
+        <li key={h.id}>
+          <a href={`#${h.id}`}>{h.text}</a>
+        </li>
+      ))}
+    </ul>
+  );
   return (
     <div className="doc-layout">
       <nav className="doc-toc" aria-label="On this page">
-        <p>
-          <Link to="/portal/docs">← Docs</Link>
-        </p>
+        <BackLink to="/portal/docs" label="Docs" />
         {toc.length ? (
           <>
             <div className="doc-toc-wide">
               <h2 className="doc-toc-title">On this page</h2>
-              <ul>
-                {toc.map((h) => (
-                  <li key={h.id}>
-                    <a href={`#${h.id}`}>{h.text}</a>
-                  </li>
-                ))}
-              </ul>
+              {tocList}
             </div>
             {/* on a phone the contents fold away, and each entry is a finger's height */}
             <details className="doc-toc-phone">
               <summary>On this page</summary>
-              <ul>
-                {toc.map((h) => (
-                  <li key={h.id}>
-                    <a href={`#${h.id}`}>{h.text}</a>
-                  </li>
-                ))}
-              </ul>
+              {tocList}
             </details>
           </>
         ) : null}

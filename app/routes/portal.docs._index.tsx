@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/platform/accounts/session.server";
 import { DOCS } from "~/platform/docs/docs.server";
+import { PageHeader } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Docs · Developer portal" }];
 
@@ -11,16 +12,28 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({ docs: DOCS.map(({ slug, title, summary }) => ({ slug, title, summary })) });
 }
 
+/** The two API references, after the guides. */
+const REFERENCES = [
+  {
+    slug: "api",
+    title: "App API reference",
+    summary: "Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.",
+  },
+  {
+    slug: "platform-api",
+    title: "Platform API reference",
+    summary:
+      "The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1 document.",
+  },
+];
+
 export default function Docs() {
   const { docs } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
-      <header>
-        <h1>Developer docs</h1>
-        <p className="lead">Everything an app needs to talk to the platform.</p>
-      </header>
+      <PageHeader title="Developer docs">Everything an app needs to talk to the platform.</PageHeader>
       <ul className="doc-cards">
-        {docs.map((d) => (
+        {[...docs, ...REFERENCES].map((d) => (
           <li key={d.slug} className="card">
             <h2>
               <Link to={`/portal/docs/${d.slug}`}>{d.title}</Link>
@@ -28,23 +41,6 @@ export default function Docs() {
             <p className="muted">{d.summary}</p>
           </li>
         ))}
-        <li className="card">
-          <h2>
-            <Link to="/portal/docs/api">App API reference</Link>
-          </h2>
-          <p className="muted">
-            Every endpoint, its scope, parameters, answers and errors, from the OpenAPI 3.1 document.
-          </p>
-        </li>
-        <li className="card">
-          <h2>
-            <Link to="/portal/docs/platform-api">Platform API reference</Link>
-          </h2>
-          <p className="muted">
-            The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1
-            document.
-          </p>
-        </li>
       </ul>
     </div>
   );

@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
 import { requireDeveloper } from "~/platform/accounts/guards.server";
-import { AreaLayout } from "~/components/area-layout";
+import { PersonalAreaLayout } from "~/components/area-layout";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account } = await requireDeveloper(request, context);
@@ -10,11 +9,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function PortalLayout() {
-  const { name } = useLoaderData<typeof loader>();
   return (
-    <AreaLayout
+    <PersonalAreaLayout
       title="Developer portal"
-      subtitle={name}
       items={[
         { to: "/portal", label: "Overview", end: true, icon: "▦" },
         { to: "/portal/apps", label: "My apps", icon: "▣" },

@@ -5,6 +5,7 @@ import { asc, eq, or } from "drizzle-orm";
 import { apps } from "../../db/schema";
 import { requireReviewer } from "~/platform/accounts/guards.server";
 import { EmptyState } from "~/components/area-layout";
+import { DataTable, PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Review console" }];
 
@@ -31,48 +32,35 @@ export default function ReviewQueue() {
   const done = params.get("done");
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Review queue</h1>
-        <p className="lead">Apps waiting for review, oldest first.</p>
-      </header>
-      {done === "approved" ? (
-        <p className="alert success" role="status">
-          App approved and published.
-        </p>
-      ) : null}
-      {done === "rejected" ? (
-        <p className="alert success" role="status">
-          App sent back to the developer with your notes.
-        </p>
-      ) : null}
+      <PageHeader title="Review queue" className="page-head">
+        Apps waiting for review, oldest first.
+      </PageHeader>
+      <SuccessNotice show={done === "approved"}>App approved and published.</SuccessNotice>
+      <SuccessNotice show={done === "rejected"}>App sent back to the developer with your notes.</SuccessNotice>
       {queue.length === 0 ? (
         <EmptyState title="Nothing to review">New submissions appear here as developers submit them.</EmptyState>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Category</th>
-              <th>Version</th>
-              <th>Submitted</th>
-            </tr>
-          </thead>
-          <tbody>
-            {queue.map((a) => (
-              <tr key={a.id}>
-                <td>
+        <DataTable
+          rows={queue}
+          rowKey={(a) => a.id}
+          columns={[
+            {
+              head: "App",
+              cell: (a) => (
+                <>
                   <Link to={`/reviewer/apps/${a.id}`}>{a.name}</Link>{" "}
                   {a.updateInReview ? <span className="badge">update</span> : null}
-                </td>
-                <td data-label="Category">{a.category}</td>
-                <td data-label="Version">{a.version}</td>
-                <td data-label="Submitted">
-                  {a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: "Category", cell: (a) => a.category },
+            { head: "Version", cell: (a) => a.version },
+            {
+              head: "Submitted",
+              cell: (a) => (a.submittedAt ? new Date(a.submittedAt).toLocaleString("en-US", { timeZone: "UTC" }) : "—"),
+            },
+          ]}
+        />
       )}
     </div>
   );

@@ -12,6 +12,7 @@ import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform
 import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
+import { DataTable, ErrorAlert, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.name ? `Review ${data.app.name}` : "Review"} · Review console` },
@@ -66,8 +67,6 @@ const isWebUrl = (url: string | null | undefined): url is string =>
   typeof url === "string" && /^https?:\/\//i.test(url);
 const scopeWords = (scope: string) => SCOPES[scope as Scope] ?? "Unknown scope";
 const categoryLabel = (category: string) => CATEGORY_LABELS[category as Category] ?? category;
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" }) + " UTC";
 
 function StatusBadge({ status }: { status: string }) {
   const tone = status === "APPROVED" ? "ok" : status === "PENDING_REVIEW" ? "warn" : "";
@@ -80,6 +79,19 @@ function StatusBadge({ status }: { status: string }) {
           ? "Draft"
           : status;
   return <span className={`badge ${tone}`.trim()}>{label}</span>;
+}
+
+/** Names (scopes, events) as a row of code tags. */
+function Tags({ names }: { names: string[] }) {
+  return (
+    <span className="tag-list">
+      {names.map((n) => (
+        <code key={n} className="tag">
+          {n}
+        </code>
+      ))}
+    </span>
+  );
 }
 
 export default function ReviewApp() {
@@ -113,11 +125,7 @@ export default function ReviewApp() {
         </div>
       </header>
 
-      {data?.error ? (
-        <p className="alert error" role="alert">
-          {data.error}
-        </p>
-      ) : null}
+      <ErrorAlert error={data?.error} />
       {!inReview ? <p className="alert info">This app is not in review.</p> : null}
 
       <section className="card stack" aria-labelledby="listing-title">
@@ -187,17 +195,7 @@ export default function ReviewApp() {
           </dd>
           <dt>Webhook events</dt>
           <dd>
-            {app.webhookEvents.length > 0 ? (
-              <span className="tag-list">
-                {app.webhookEvents.map((e) => (
-                  <code key={e} className="tag">
-                    {e}
-                  </code>
-                ))}
-              </span>
-            ) : (
-              <span className="muted">None</span>
-            )}
+            {app.webhookEvents.length > 0 ? <Tags names={app.webhookEvents} /> : <span className="muted">None</span>}
           </dd>
         </dl>
       </section>
@@ -240,32 +238,18 @@ export default function ReviewApp() {
         {versions.length === 0 ? (
           <p className="muted">No approved versions yet.</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Version</th>
-                <th>Scopes</th>
-                <th>Approved</th>
-              </tr>
-            </thead>
-            <tbody>
-              {versions.map((v) => (
-                <tr key={v.id}>
-                  <td>{v.version}</td>
-                  <td data-label="Scopes">
-                    <span className="tag-list">
-                      {v.scopes.map((s) => (
-                        <code key={s} className="tag">
-                          {s}
-                        </code>
-                      ))}
-                    </span>
-                  </td>
-                  <td data-label="Approved">{formatDate(v.approvedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={versions}
+            rowKey={(v) => v.id}
+            columns={[
+              { head: "Version", cell: (v) => v.version },
+              {
+                head: "Scopes",
+                cell: (v) => <Tags names={v.scopes} />,
+              },
+              { head: "Approved", cell: (v) => utcDateTime(v.approvedAt) },
+            ]}
+          />
         )}
       </section>
 

@@ -11,6 +11,7 @@ import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplac
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { RatingSummary, Stars } from "~/components/rating";
+import { DataTable, ErrorAlert, PageHeader, SearchForm, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Marketplace curation · Review console" }];
 
@@ -92,79 +93,59 @@ export default function ReviewerMarketplace() {
   const done = params.get("done");
   return (
     <div className="stack-lg">
-      <header className="page-head">
-        <h1>Marketplace curation</h1>
-        <p className="lead">
-          Choose the Staff picks row of the marketplace and hide reviews that break the review policy.
-        </p>
-      </header>
-      {done && DONE[done] && !result ? (
-        <p className="alert success" role="status">
-          {DONE[done]}
-        </p>
-      ) : null}
-      {result?.error && !result.reviewId ? (
-        <p className="alert error" role="alert">
-          {result.error}
-        </p>
-      ) : null}
+      <PageHeader title="Marketplace curation" className="page-head">
+        Choose the Staff picks row of the marketplace and hide reviews that break the review policy.
+      </PageHeader>
+      <SuccessNotice show={done && DONE[done] && !result}>{done ? DONE[done] : null}</SuccessNotice>
+      <ErrorAlert error={result?.reviewId ? null : result?.error} />
 
       <section className="card stack" aria-labelledby="picks-title">
         <h2 id="picks-title">Staff picks ({picks.length})</h2>
         {picks.length === 0 ? (
           <p className="muted">No staff picks yet: the marketplace shows no Staff picks row.</p>
         ) : null}
-        <Form method="get" className="search-form" role="search">
-          <input
-            type="search"
-            name="q"
-            defaultValue={q}
-            maxLength={100}
-            placeholder="Find an approved app"
-            aria-label="Find an approved app"
-          />
-          <button type="submit" className="button">
-            Search
-          </button>
-        </Form>
-        <table className="table">
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Rating</th>
-              <th>Installs</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...picks.map((p) => ({ ...p, picked: true })), ...candidates.filter((c) => !c.picked)].map((a) => (
-              <tr key={a.id}>
-                <td>
+        <SearchForm
+          q={q}
+          maxLength={100}
+          placeholder="Find an approved app"
+          label="Find an approved app"
+          resetOnQuery={false}
+        />
+        <DataTable
+          labels={false}
+          rows={[...picks.map((p) => ({ ...p, picked: true })), ...candidates.filter((c) => !c.picked)]}
+          rowKey={(a) => a.id}
+          columns={[
+            {
+              head: "App",
+              cell: (a) => (
+                <>
                   <Link to={`/marketplace/${a.slug}`}>{a.name}</Link>{" "}
                   {a.picked ? <span className="badge ok">Staff pick</span> : null}
-                </td>
-                <td>
-                  <RatingSummary rating={a.rating} count={a.ratingCount} />
-                </td>
-                <td>{a.activeInstalls.toLocaleString("en-US")}</td>
-                <td>
-                  <Form method="post">
-                    <CsrfInput />
-                    <input type="hidden" name="appId" value={a.id} />
-                    <SubmitButton
-                      name="intent"
-                      value={a.picked ? "unpick" : "pick"}
-                      className="button small"
-                      busyLabel="Saving…"
-                    >
-                      {a.picked ? `Unpick ${a.name}` : `Pick ${a.name}`}
-                    </SubmitButton>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: "Rating", cell: (a) => <RatingSummary rating={a.rating} count={a.ratingCount} /> },
+            { head: "Installs", cell: (a) => a.activeInstalls.toLocaleString("en-US") },
+            {
+              head: "",
+              cell: (a) => (
+                <Form method="post">
+                  <CsrfInput />
+                  <input type="hidden" name="appId" value={a.id} />
+                  <SubmitButton
+                    name="intent"
+                    value={a.picked ? "unpick" : "pick"}
+                    className="button small"
+                    busyLabel="Saving…"
+                  >
+                    {a.picked ? `Unpick ${a.name}` : `Pick ${a.name}`}
+                  </SubmitButton>
+                </Form>
+              ),
+            },
+          ]}
+        />
       </section>
 
       <section className="card stack" aria-labelledby="latest-title">
@@ -199,11 +180,7 @@ export default function ReviewerMarketplace() {
                         <span className="small">Reason (the author sees it)</span>
                         <input name="reason" maxLength={1000} required />
                       </label>
-                      {result?.error && result.reviewId === r.id ? (
-                        <p className="alert error" role="alert">
-                          {result.error}
-                        </p>
-                      ) : null}
+                      <ErrorAlert error={result?.reviewId === r.id ? result.error : null} />
                       <SubmitButton name="intent" value="hide" className="button danger small" busyLabel="Hiding…">
                         Hide review
                       </SubmitButton>

@@ -115,51 +115,47 @@ function tokenEnd(doc: Text, to: number, quoted: boolean): number {
   return to + (quoted ? /^[^"\n]*"?/ : /^[\w$.-]*/).exec(rest)![0].length;
 }
 
+/**
+ * The token a completion replaces (with its opening quote when it is a string) and the text after
+ * it; `put` writes a replacement there and puts the cursor `cursor` characters into it.
+ */
+function tokenAt(view: EditorView, completion: Completion, from: number, to: number) {
+  const doc = view.state.doc;
+  const quoted = doc.sliceString(from - 1, from) === '"';
+  const start = quoted ? from - 1 : from;
+  const end = tokenEnd(doc, to, quoted);
+  const after = doc.sliceString(end, Math.min(doc.length, end + 200));
+  const put = (insert: string, cursor: number) =>
+    view.dispatch({
+      changes: { from: start, to: end, insert },
+      selection: { anchor: start + cursor },
+      annotations: pickedCompletion.of(completion),
+      userEvent: "input.complete",
+    });
+  return { after, put };
+}
+
 function applyKey(name: string, type: string | undefined, hasValues: boolean) {
   return (view: EditorView, completion: Completion, from: number, to: number) => {
-    const doc = view.state.doc;
-    const quoted = doc.sliceString(from - 1, from) === '"';
-    const start = quoted ? from - 1 : from;
-    const end = tokenEnd(doc, to, quoted);
-    const after = doc.sliceString(end, Math.min(doc.length, end + 200));
+    const { after, put } = tokenAt(view, completion, from, to);
     const key = JSON.stringify(name);
     if (/^\s*:/.test(after)) {
       // renaming the key of an existing property: its value stays
-      view.dispatch({
-        changes: { from: start, to: end, insert: key },
-        selection: { anchor: start + key.length },
-        annotations: pickedCompletion.of(completion),
-        userEvent: "input.complete",
-      });
+      put(key, key.length);
       return;
     }
     const template = type === "array" ? "[]" : type === "object" ? "{}" : type === "string" ? '""' : "";
     const comma = /^\s*"/.test(after) ? "," : "";
     const head = `${key}: `;
-    view.dispatch({
-      changes: { from: start, to: end, insert: head + template + comma },
-      selection: { anchor: start + head.length + (template ? 1 : 0) },
-      annotations: pickedCompletion.of(completion),
-      userEvent: "input.complete",
-    });
+    put(head + template + comma, head.length + (template ? 1 : 0));
     if (hasValues) startCompletion(view);
   };
 }
 
 function applyValue(value: unknown) {
   return (view: EditorView, completion: Completion, from: number, to: number) => {
-    const doc = view.state.doc;
-    const quoted = doc.sliceString(from - 1, from) === '"';
-    const start = quoted ? from - 1 : from;
-    const end = tokenEnd(doc, to, quoted);
-    const after = doc.sliceString(end, Math.min(doc.length, end + 200));
-    const insert = JSON.stringify(value) + (/^\s*"/.test(after) ? "," : "");
-    view.dispatch({
-      changes: { from: start, to: end, insert },
-      selection: { anchor: start + JSON.stringify(value).length },
-      annotations: pickedCompletion.of(completion),
-      userEvent: "input.complete",
-    });
+    const { after, put } = tokenAt(view, completion, from, to);
+    put(JSON.stringify(value) + (/^\s*"/.test(after) ? "," : ""), JSON.stringify(value).length);
   };
 }
 
