@@ -2,7 +2,7 @@
  * Read queries of the catalogue, every one scoped to a business. Lists are newest first
  * (createdAt, then id), backed by the (business_id, created_at desc, id desc) indexes.
  */
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   businessCounts,
@@ -19,6 +19,7 @@ import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { serializeOrder } from "./serialize.server";
 import { toMajor } from "../core/money";
+import { newestFirst, pageWithTotal } from "../core/paging.server";
 
 type Page = { limit: number; offset: number };
 
@@ -106,16 +107,12 @@ export async function listOrders(db: Db, businessId: string, page: Page, filter:
     return { data: await withItems(db, rows), total };
   }
   const where = and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"]));
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(orders)
-      .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(orders).where(where),
-  ]);
+  const newest = db
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(...newestFirst(orders));
+  const { rows, total } = await pageWithTotal(db, newest, { from: orders, where }, page);
   return { data: await withItems(db, rows), total };
 }
 
