@@ -23,6 +23,7 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 
 import { REVIEW_BODY_MAX } from "./marketplace-shared";
+import { getDeveloperApp } from "./app-lookups.server";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 export { REVIEW_BODY_MAX };
 /** An installation uninstalled sooner than this after it was installed does not qualify (stuffing). */
@@ -268,11 +269,7 @@ export async function starCounts(db: Db, appId: string): Promise<Record<number, 
 
 /** The developer's one public reply; a second is 409 (compare-and-set on reply_body is null). */
 export async function replyToReview(db: Db, developerId: string, appId: string, reviewId: string, body: string) {
-  const [app] = await db
-    .select({ id: apps.id })
-    .from(apps)
-    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
-  if (!app) throw new ApiError(404, "App not found");
+  await getDeveloperApp(db, developerId, appId);
   const [review] = await db
     .select({ id: appReviews.id, replyBody: appReviews.replyBody })
     .from(appReviews)

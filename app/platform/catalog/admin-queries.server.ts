@@ -14,9 +14,8 @@ import {
   ORDER_STATUSES,
   type OrderStatus,
 } from "../../../db/schema";
-import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
-import { countOf } from "./queries.server";
+import { countOf, getOrderRow } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 
@@ -74,11 +73,7 @@ export async function orderStatusCounts(db: Db, businessId: string) {
 
 /** One order of the business with its lines and its status history (oldest first); 404 when not its. */
 export async function getOrderDetail(db: Db, businessId: string, orderId: string) {
-  const [order] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)));
-  if (!order) throw new ApiError(404, "Order not found");
+  const order = await getOrderRow(db, businessId, orderId);
   const [items, history] = await Promise.all([
     db.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)),
     db

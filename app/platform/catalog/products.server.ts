@@ -125,14 +125,25 @@ export async function updateProduct(
 }
 
 /** Deletes a product (its reviews go with it; past orders keep their lines). */
-export async function deleteProduct(db: Database, businessId: string, id: string) {
+export function deleteProduct(db: Database, businessId: string, id: string) {
+  return deleteAndTell(db, products, businessId, id, { event: "product.deleted", notFound: "Product not found" });
+}
+
+/** Deletes the business's row and emits its `.deleted` event in the same transaction; 404 when the business has none. */
+async function deleteAndTell(
+  db: Database,
+  table: typeof products | typeof reviews,
+  businessId: string,
+  id: string,
+  said: { event: "product.deleted" | "review.deleted"; notFound: string },
+) {
   await db.transaction(async (tx) => {
     const [row] = await tx
-      .delete(products)
-      .where(and(eq(products.businessId, businessId), eq(products.id, id)))
-      .returning({ id: products.id });
-    if (!row) throw new ApiError(404, "Product not found");
-    await emitEvent(tx, { businessId, type: "product.deleted", data: { id } });
+      .delete(table)
+      .where(and(eq(table.businessId, businessId), eq(table.id, id)))
+      .returning({ id: table.id });
+    if (!row) throw new ApiError(404, said.notFound);
+    await emitEvent(tx, { businessId, type: said.event, data: { id } });
   });
 }
 
@@ -163,13 +174,6 @@ export async function createReview(
   });
 }
 
-export async function deleteReview(db: Database, businessId: string, id: string) {
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(reviews)
-      .where(and(eq(reviews.businessId, businessId), eq(reviews.id, id)))
-      .returning({ id: reviews.id });
-    if (!row) throw new ApiError(404, "Review not found");
-    await emitEvent(tx, { businessId, type: "review.deleted", data: { id } });
-  });
+export function deleteReview(db: Database, businessId: string, id: string) {
+  return deleteAndTell(db, reviews, businessId, id, { event: "review.deleted", notFound: "Review not found" });
 }

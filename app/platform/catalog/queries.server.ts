@@ -2,7 +2,7 @@
  * Read queries of the catalogue, every one scoped to a business. Lists are newest first
  * (createdAt, then id), backed by the (business_id, created_at desc, id desc) indexes.
  */
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   businessCounts,
@@ -62,22 +62,28 @@ export function listProducts(db: Db, businessId: string, page: Page) {
   return pageOf(db, products, "products", businessId, page);
 }
 
-export async function getProduct(db: Db, businessId: string, id: string) {
+/** The business's one row of `table` that `match` picks; 404 with `notFound` when the business has none. */
+async function businessRow<T extends Listed>(
+  db: Db,
+  table: T,
+  businessId: string,
+  match: SQL,
+  notFound: string,
+): Promise<T["$inferSelect"]> {
   const [row] = await db
     .select()
-    .from(products)
-    .where(and(eq(products.businessId, businessId), eq(products.id, id)));
-  if (!row) throw new ApiError(404, "Product not found");
-  return row;
+    .from(table as Listed)
+    .where(and(eq(table.businessId, businessId), match));
+  if (!row) throw new ApiError(404, notFound);
+  return row as T["$inferSelect"];
 }
 
-export async function getProductBySlug(db: Db, businessId: string, slug: string) {
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.businessId, businessId), eq(products.slug, slug)));
-  if (!row) throw new ApiError(404, "Product not found");
-  return row;
+export function getProduct(db: Db, businessId: string, id: string) {
+  return businessRow(db, products, businessId, eq(products.id, id), "Product not found");
+}
+
+export function getProductBySlug(db: Db, businessId: string, slug: string) {
+  return businessRow(db, products, businessId, eq(products.slug, slug), "Product not found");
 }
 
 /** Orders with their items, serialized. */
@@ -116,13 +122,8 @@ export async function listOrders(db: Db, businessId: string, page: Page, filter:
   return { data: await withItems(db, rows), total };
 }
 
-export async function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
-  const [row] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.businessId, businessId), eq(orders.id, id)));
-  if (!row) throw new ApiError(404, "Order not found");
-  return row;
+export function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
+  return businessRow(db, orders, businessId, eq(orders.id, id), "Order not found");
 }
 
 export async function getOrder(db: Db, businessId: string, id: string) {
@@ -155,13 +156,8 @@ export function listPages(db: Db, businessId: string, page: Page) {
   return pageOf(db, pages, "pages", businessId, page);
 }
 
-export async function getPage(db: Db, businessId: string, slug: string) {
-  const [row] = await db
-    .select()
-    .from(pages)
-    .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
-  if (!row) throw new ApiError(404, "Page not found");
-  return row;
+export function getPage(db: Db, businessId: string, slug: string) {
+  return businessRow(db, pages, businessId, eq(pages.slug, slug), "Page not found");
 }
 
 /**
