@@ -243,10 +243,13 @@ export async function listAppReviews(
   const newest = db
     .select({ review: appReviews, businessName: businesses.name })
     .from(appReviews)
-    .innerJoin(businesses, eq(businesses.id, appReviews.businessId))
-    .where(where)
-    .orderBy(...newestFirst(appReviews));
-  const { rows, total } = await pageWithTotal(db, newest, { from: appReviews, where }, options);
+    .innerJoin(businesses, eq(businesses.id, appReviews.businessId));
+  const { rows, total } = await pageWithTotal(
+    db,
+    newest,
+    { from: appReviews, where, order: newestFirst(appReviews) },
+    options,
+  );
   return {
     rows: rows.map((r) =>
       serializeReview({ ...r.review, businessName: r.businessName }, { forAuthor: options.includeHidden }),
@@ -316,10 +319,13 @@ export async function listNotifications(db: Db, developerId: string, page: { lim
   const rows = db
     .select({ n: developerNotifications, appName: apps.name })
     .from(developerNotifications)
-    .innerJoin(apps, eq(apps.id, developerNotifications.appId))
-    .where(where)
-    .orderBy(...newestFirst(developerNotifications));
-  return pageWithTotal(db, rows, { from: developerNotifications, where }, page);
+    .innerJoin(apps, eq(apps.id, developerNotifications.appId));
+  return pageWithTotal(
+    db,
+    rows,
+    { from: developerNotifications, where, order: newestFirst(developerNotifications) },
+    page,
+  );
 }
 
 /**

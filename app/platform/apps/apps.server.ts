@@ -193,16 +193,7 @@ export async function createApp(
 
 export async function listDeveloperApps(db: Db, developerId: string, page: { limit: number; offset: number }) {
   const where = eq(apps.developerId, developerId);
-  return pageWithTotal(
-    db,
-    db
-      .select()
-      .from(apps)
-      .where(where)
-      .orderBy(...newestFirst(apps)),
-    { from: apps, where },
-    page,
-  );
+  return pageWithTotal(db, db.select().from(apps), { from: apps, where, order: newestFirst(apps) }, page);
 }
 
 /** A developer's own app; another developer's app is 404, as if it did not exist. */

@@ -58,14 +58,14 @@ export async function listMarketplaceCards(
   filter: { category?: string; q?: string; sort?: MarketSort; limit?: number; offset?: number },
 ) {
   const where = approvedAppsWhere(filter);
-  const sorted = db
-    .select(cardColumns)
-    .from(apps)
-    .innerJoin(accounts, eq(accounts.id, apps.developerId))
-    .where(where)
-    .orderBy(...orderFor(filter.sort ?? "popular"));
+  const sorted = db.select(cardColumns).from(apps).innerJoin(accounts, eq(accounts.id, apps.developerId));
   const page = { limit: filter.limit ?? MARKET_PAGE_SIZE, offset: filter.offset ?? 0 };
-  const { rows, total } = await pageWithTotal(db, sorted, { from: apps, where }, page);
+  const { rows, total } = await pageWithTotal(
+    db,
+    sorted,
+    { from: apps, where, order: orderFor(filter.sort ?? "popular") },
+    page,
+  );
   return { rows: rows.map(card), total };
 }
 

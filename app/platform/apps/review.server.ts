@@ -20,8 +20,13 @@ export const rejectSchema = z.object({
 const inReview = or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true));
 
 export async function listReviewQueue(db: Db, page: { limit: number; offset: number }) {
-  const oldestSubmittedFirst = db.select().from(apps).where(inReview).orderBy(asc(apps.submittedAt), asc(apps.id));
-  return pageWithTotal(db, oldestSubmittedFirst, { from: apps, where: inReview }, page);
+  const oldestSubmittedFirst = db.select().from(apps);
+  return pageWithTotal(
+    db,
+    oldestSubmittedFirst,
+    { from: apps, where: inReview, order: [asc(apps.submittedAt), asc(apps.id)] },
+    page,
+  );
 }
 
 export async function getAppForReview(db: Db, appId: string): Promise<App> {

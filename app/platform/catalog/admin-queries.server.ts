@@ -50,12 +50,13 @@ export async function searchProducts(
   const where = q
     ? and(eq(products.businessId, businessId), ilike(products.name, `%${escapeLike(q)}%`))
     : eq(products.businessId, businessId);
-  const newest = db
-    .select()
-    .from(products)
-    .where(where)
-    .orderBy(...newestFirst(products));
-  return pageWithTotal(db, newest, { from: products, where }, { limit: size, offset: (options.page - 1) * size });
+  const newest = db.select().from(products);
+  return pageWithTotal(
+    db,
+    newest,
+    { from: products, where, order: newestFirst(products) },
+    { limit: size, offset: (options.page - 1) * size },
+  );
 }
 
 /** Number of orders per status (every status present, 0 when none) and in all. */
@@ -100,10 +101,13 @@ export async function listReviewsWithProduct(db: Db, businessId: string, options
       productName: products.name,
     })
     .from(reviews)
-    .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.businessId, businessId)))
-    .where(where)
-    .orderBy(...newestFirst(reviews));
-  return pageWithTotal(db, newest, { from: reviews, where }, { limit: size, offset: (options.page - 1) * size });
+    .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.businessId, businessId)));
+  return pageWithTotal(
+    db,
+    newest,
+    { from: reviews, where, order: newestFirst(reviews) },
+    { limit: size, offset: (options.page - 1) * size },
+  );
 }
 
 export type DailyOrders = { date: string; orders: number; revenue: number };

@@ -11,6 +11,7 @@ import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
+import { lockBusinessRow } from "../core/business-rows.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
 import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
 
@@ -99,12 +100,7 @@ export async function updateProduct(
 ): Promise<Product> {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(products)
-        .where(and(eq(products.businessId, businessId), eq(products.id, id)))
-        .for("update");
-      if (!before) throw new ApiError(404, "Product not found");
+      const before = await lockBusinessRow(tx, products, businessId, id, "Product not found");
       const [row] = await tx
         .update(products)
         .set({ ...input, updatedAt: now() })

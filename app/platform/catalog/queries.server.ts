@@ -2,7 +2,7 @@
  * Read queries of the catalogue, every one scoped to a business. Lists are newest first
  * (createdAt, then id), backed by the (business_id, created_at desc, id desc) indexes.
  */
-import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   businessCounts,
@@ -14,12 +14,12 @@ import {
   ORDER_STATUSES,
   type Order,
 } from "../../../db/schema";
-import { ApiError } from "../core/http.server";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { serializeOrder } from "./serialize.server";
 import { toMajor } from "../core/money";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { businessRow } from "../core/business-rows.server";
 
 type Page = { limit: number; offset: number };
 
@@ -62,22 +62,6 @@ export function listProducts(db: Db, businessId: string, page: Page) {
   return pageOf(db, products, "products", businessId, page);
 }
 
-/** The business's one row of `table` that `match` picks; 404 with `notFound` when the business has none. */
-async function businessRow<T extends Listed>(
-  db: Db,
-  table: T,
-  businessId: string,
-  match: SQL,
-  notFound: string,
-): Promise<T["$inferSelect"]> {
-  const [row] = await db
-    .select()
-    .from(table as Listed)
-    .where(and(eq(table.businessId, businessId), match));
-  if (!row) throw new ApiError(404, notFound);
-  return row as T["$inferSelect"];
-}
-
 export function getProduct(db: Db, businessId: string, id: string) {
   return businessRow(db, products, businessId, eq(products.id, id), "Product not found");
 }
@@ -113,12 +97,8 @@ export async function listOrders(db: Db, businessId: string, page: Page, filter:
     return { data: await withItems(db, rows), total };
   }
   const where = and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"]));
-  const newest = db
-    .select()
-    .from(orders)
-    .where(where)
-    .orderBy(...newestFirst(orders));
-  const { rows, total } = await pageWithTotal(db, newest, { from: orders, where }, page);
+  const newest = db.select().from(orders);
+  const { rows, total } = await pageWithTotal(db, newest, { from: orders, where, order: newestFirst(orders) }, page);
   return { data: await withItems(db, rows), total };
 }
 

@@ -8,18 +8,30 @@ import type { Db } from "../../../db/client";
 
 export type Page = { limit: number; offset: number };
 
-/** A select with its filter and order, waiting for its page's limit and offset. */
-type Pageable<R> = { limit(limit: number): { offset(offset: number): PromiseLike<R[]> } };
+/** A select of its columns and joins, waiting for its filter, its order and its page. */
+type Listing<R> = {
+  where(where: SQL | undefined): {
+    orderBy(...order: SQL[]): { limit(limit: number): { offset(offset: number): PromiseLike<R[]> } };
+  };
+};
 
+/**
+ * The page of `rows` that match `where` in `order`, and the count of every row of `from` that
+ * matches the same `where`, read side by side.
+ */
 export async function pageWithTotal<R>(
   db: Db,
-  rows: Pageable<R>,
-  counted: { from: PgTable; where: SQL | undefined },
+  rows: Listing<R>,
+  list: { from: PgTable; where: SQL | undefined; order: SQL[] },
   page: Page,
 ): Promise<{ rows: R[]; total: number }> {
   const [pageRows, [{ total }]] = await Promise.all([
-    rows.limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(counted.from).where(counted.where),
+    rows
+      .where(list.where)
+      .orderBy(...list.order)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(list.from).where(list.where),
   ]);
   return { rows: pageRows, total };
 }

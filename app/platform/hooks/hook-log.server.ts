@@ -11,8 +11,6 @@ export async function appHookCalls(db: Db, appId: string, page: { limit: number;
   const rows = db
     .select({ call: hookCalls, businessName: businesses.name })
     .from(hookCalls)
-    .innerJoin(businesses, eq(businesses.id, hookCalls.businessId))
-    .where(where)
-    .orderBy(...newestFirst(hookCalls));
-  return pageWithTotal(db, rows, { from: hookCalls, where }, page);
+    .innerJoin(businesses, eq(businesses.id, hookCalls.businessId));
+  return pageWithTotal(db, rows, { from: hookCalls, where, order: newestFirst(hookCalls) }, page);
 }

@@ -23,6 +23,7 @@ import { eventAllowed } from "../apps/catalog";
 import { addJob, emitEvent, removeJob } from "../events/emit.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
+import { lockBusinessRow } from "../core/business-rows.server";
 
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
@@ -269,13 +270,10 @@ export async function uninstallForBusiness(
   installationId: string,
 ): Promise<Installation> {
   return db.transaction(async (tx) => {
-    const [installation] = await tx
-      .select()
-      .from(installations)
-      .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId)))
-      .for("update");
-    if (!installation) throw new ApiError(404, "Installation not found");
-    return uninstall(tx, installation);
+    return uninstall(
+      tx,
+      await lockBusinessRow(tx, installations, businessId, installationId, "Installation not found"),
+    );
   });
 }
 
@@ -307,8 +305,11 @@ export async function listBusinessInstallations(db: Db, businessId: string, page
       approvedScopes: apps.approvedScopes,
     })
     .from(installations)
-    .innerJoin(apps, eq(apps.id, installations.appId))
-    .where(where)
-    .orderBy(desc(installations.installedAt), desc(installations.id));
-  return pageWithTotal(db, rows, { from: installations, where }, page);
+    .innerJoin(apps, eq(apps.id, installations.appId));
+  return pageWithTotal(
+    db,
+    rows,
+    { from: installations, where, order: [desc(installations.installedAt), desc(installations.id)] },
+    page,
+  );
 }

@@ -4,10 +4,9 @@
  * as it stands after the commit. The status machine (status.server.ts) and payment reports
  * (payments.server.ts) both go through it.
  */
-import { and, eq } from "drizzle-orm";
 import type { Database, Tx } from "../../../db/client";
 import { orders, type Order } from "../../../db/schema";
-import { ApiError } from "../core/http.server";
+import { lockBusinessRow } from "../core/business-rows.server";
 import { getOrder } from "../catalog/queries.server";
 
 export async function changeLockedOrder(
@@ -17,13 +16,7 @@ export async function changeLockedOrder(
   change: (tx: Tx, order: Order) => Promise<void>,
 ) {
   await db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
-      .for("update");
-    if (!order) throw new ApiError(404, "Order not found");
-    await change(tx, order);
+    await change(tx, await lockBusinessRow(tx, orders, businessId, orderId, "Order not found"));
   });
   return getOrder(db, businessId, orderId);
 }

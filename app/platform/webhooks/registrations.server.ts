@@ -133,16 +133,7 @@ export async function getRegistration(db: Db, caller: AppCaller, id: string): Pr
 
 export async function listRegistrations(db: Db, caller: AppCaller, page: { limit: number; offset: number }) {
   const where = eq(webhooks.installationId, caller.installation.id);
-  return pageWithTotal(
-    db,
-    db
-      .select()
-      .from(webhooks)
-      .where(where)
-      .orderBy(...newestFirst(webhooks)),
-    { from: webhooks, where },
-    page,
-  );
+  return pageWithTotal(db, db.select().from(webhooks), { from: webhooks, where, order: newestFirst(webhooks) }, page);
 }
 
 export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, input: WebhookUpdateInput) {
@@ -186,12 +177,8 @@ export async function listDeliveries(
 
 /** A page of the deliveries that match `where`, newest first, with their total. */
 export function pageOfDeliveries(db: Db, where: SQL | undefined, page: Page) {
-  const newest = db
-    .select()
-    .from(webhookDeliveries)
-    .where(where)
-    .orderBy(...newestFirst(webhookDeliveries));
-  return pageWithTotal(db, newest, { from: webhookDeliveries, where }, page);
+  const newest = db.select().from(webhookDeliveries);
+  return pageWithTotal(db, newest, { from: webhookDeliveries, where, order: newestFirst(webhookDeliveries) }, page);
 }
 
 /** A new attempt of a delivery, with the same X-Service-Event-Id. */
