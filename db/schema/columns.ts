@@ -19,3 +19,10 @@ export const textList = (name: string) =>
     .array()
     .notNull()
     .default(sql`'{}'::text[]`);
+
+/** The installation a row belongs to, with its app and business beside it (plain text columns, no foreign keys). */
+export const installationOwner = () => ({
+  installationId: text("installation_id").notNull(),
+  appId: text("app_id").notNull(),
+  businessId: text("business_id").notNull(),
+});

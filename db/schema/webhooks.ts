@@ -1,6 +1,6 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, timestamps, ts } from "./columns";
+import { createdAt, id, installationOwner, timestamps, ts } from "./columns";
 
 /** Every platform event, written in the transaction of the change that causes it. */
 export const platformEvents = pgTable(
@@ -26,9 +26,7 @@ export const webhooks = pgTable(
   "webhooks",
   {
     id: id(),
-    installationId: text("installation_id").notNull(),
-    appId: text("app_id").notNull(),
-    businessId: text("business_id").notNull(),
+    ...installationOwner(),
     url: text("url").notNull(),
     events: text("events").array().notNull(),
     secretEnc: text("secret_enc").notNull(),
@@ -55,9 +53,7 @@ export const webhookDeliveries = pgTable(
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),
     webhookId: text("webhook_id").notNull(),
-    installationId: text("installation_id").notNull(),
-    appId: text("app_id").notNull(),
-    businessId: text("business_id").notNull(),
+    ...installationOwner(),
     isTestInstall: boolean("is_test_install").notNull().default(false),
     /** the body exactly as sent, so that retries send identical bytes */
     body: text("body").notNull(),
