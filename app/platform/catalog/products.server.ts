@@ -63,54 +63,55 @@ async function stockEvents(tx: Tx, before: Product | null, after: Product) {
     await emitEvent(tx, { businessId: after.businessId, type, data });
 }
 
-export async function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
-  try {
-    return await db.transaction(async (tx) => {
-      const t = now();
-      const [row] = await tx
-        .insert(products)
-        .values({
-          id: newId("prd"),
-          businessId,
-          ...input,
-          slug: input.slug || slugify(input.name) || newId("p", 8),
-          createdAt: t,
-          updatedAt: t,
-        })
-        .returning();
-      await emitEvent(tx, {
+export function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
+  return writeProduct(db, businessId, "product.created", async (tx) => {
+    const t = now();
+    const [row] = await tx
+      .insert(products)
+      .values({
+        id: newId("prd"),
         businessId,
-        type: "product.created",
-        data: serializeProduct(row, await currencyOf(tx, businessId)),
-      });
-      await stockEvents(tx, null, row);
-      return row;
-    });
-  } catch (e) {
-    if (pgErrorCode(e) === "23505") throw new ApiError(409, "Another product already has this slug");
-    throw e;
-  }
+        ...input,
+        slug: input.slug || slugify(input.name) || newId("p", 8),
+        createdAt: t,
+        updatedAt: t,
+      })
+      .returning();
+    return [null, row];
+  });
 }
 
-export async function updateProduct(
+export function updateProduct(
   db: Database,
   businessId: string,
   id: string,
   input: Partial<ProductInput>,
 ): Promise<Product> {
+  return writeProduct(db, businessId, "product.updated", async (tx) => {
+    const before = await lockBusinessRow(tx, products, businessId, id, "Product not found");
+    const [row] = await tx
+      .update(products)
+      .set({ ...input, updatedAt: now() })
+      .where(eq(products.id, id))
+      .returning();
+    return [before, row];
+  });
+}
+
+/**
+ * Writes a product in a transaction, then emits `type` with the product as it is now and the stock
+ * events of the change, in the same transaction; a slug another product has is 409.
+ */
+async function writeProduct(
+  db: Database,
+  businessId: string,
+  type: "product.created" | "product.updated",
+  write: (tx: Tx) => Promise<[before: Product | null, row: Product]>,
+): Promise<Product> {
   try {
     return await db.transaction(async (tx) => {
-      const before = await lockBusinessRow(tx, products, businessId, id, "Product not found");
-      const [row] = await tx
-        .update(products)
-        .set({ ...input, updatedAt: now() })
-        .where(eq(products.id, id))
-        .returning();
-      await emitEvent(tx, {
-        businessId,
-        type: "product.updated",
-        data: serializeProduct(row, await currencyOf(tx, businessId)),
-      });
+      const [before, row] = await write(tx);
+      await emitEvent(tx, { businessId, type, data: serializeProduct(row, await currencyOf(tx, businessId)) });
       await stockEvents(tx, before, row);
       return row;
     });
