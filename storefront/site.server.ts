@@ -29,6 +29,7 @@ import {
   type Review,
 } from "../db/schema";
 import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
+import type { AvailableBlock, StorefrontEmbed } from "../app/platform/extensions/merchant.server";
 import { publicBlocks, safeUrl } from "./blocks";
 import { isLowStock } from "../app/platform/orders/stock";
 import { moneyFormatter as formatterOf } from "../app/platform/core/money";
@@ -169,16 +170,9 @@ function revive<T>(table: Table, row: Record<string, unknown>): T {
 }
 
 /** An app block as the storefront renders it (the registry's AvailableBlock). */
-export type ShopBlock = BlockDef & { appId: string; appName: string; installationId: string };
-/** An embed of an active installation with the merchant's switch and settings (merchant.server's StorefrontEmbed). */
-export type ShopEmbed = EmbedDef & {
-  appId: string;
-  appSlug: string;
-  appIconUrl: string | null;
-  installationId: string;
-  enabled: boolean;
-  settings: Record<string, unknown>;
-};
+export type ShopBlock = AvailableBlock;
+/** An embed of an active installation with the merchant's switch and settings. */
+export type ShopEmbed = StorefrontEmbed;
 
 export type Shop = {
   business: Business;

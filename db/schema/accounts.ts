@@ -1,5 +1,5 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
-import { createdAt, id, ts, updatedAt } from "./columns";
+import { createdAt, id, refersTo, timestamps, ts } from "./columns";
 
 export const businesses = pgTable(
   "businesses",
@@ -17,8 +17,7 @@ export const businesses = pgTable(
     isSandbox: boolean("is_sandbox").notNull().default(false),
     /** last order number handed out; the next order takes lastOrderNumber + 1 */
     lastOrderNumber: integer("last_order_number").notNull().default(1000),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("businesses_slug_key").on(t.slug)],
 );
@@ -56,9 +55,7 @@ export const sessions = pgTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: refersTo("account_id", () => accounts.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
     revokedAt: ts("revoked_at"),

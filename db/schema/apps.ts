@@ -1,6 +1,6 @@
 import { pgTable, text, boolean, integer, bigint, jsonb, index, uniqueIndex, numeric } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, ts, updatedAt } from "./columns";
+import { createdAt, id, refersTo, textList, timestamps, ts, updatedAt } from "./columns";
 import { accounts, businesses } from "./accounts";
 
 export const APP_STATUSES = ["DRAFT", "PENDING_REVIEW", "APPROVED"] as const;
@@ -9,9 +9,7 @@ export const apps = pgTable(
   "apps",
   {
     id: id(),
-    developerId: text("developer_id")
-      .notNull()
-      .references(() => accounts.id),
+    developerId: refersTo("developer_id", () => accounts.id),
     clientId: text("client_id").notNull(),
     clientSecretHash: text("client_secret_hash").notNull(),
     /** encrypted (AES-256-GCM, ENCRYPTION_KEY): it signs the admin-page session tokens */
@@ -21,29 +19,19 @@ export const apps = pgTable(
     description: text("description").notNull(),
     category: text("category").notNull(),
     scopes: text("scopes").array().notNull(),
-    approvedScopes: text("approved_scopes")
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
+    approvedScopes: textList("approved_scopes"),
     redirectUrl: text("redirect_url").notNull(),
     webhookUrl: text("webhook_url"),
-    webhookEvents: text("webhook_events")
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
+    webhookEvents: textList("webhook_events"),
     iconUrl: text("icon_url"),
-    screenshots: text("screenshots")
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
+    screenshots: textList("screenshots"),
     version: text("version").notNull().default("1.0.0"),
     status: text("status", { enum: APP_STATUSES }).notNull().default("DRAFT"),
     updateInReview: boolean("update_in_review").notNull().default(false),
     reviewNotes: text("review_notes"),
     manifest: jsonb("manifest").$type<Record<string, unknown> | null>(),
     submittedAt: ts("submitted_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     publishedAt: ts("published_at"),
     /** what the developer wrote for the version in review; copied onto the version record at approval */
     releaseNotes: text("release_notes"),
@@ -91,9 +79,7 @@ export const appVersions = pgTable(
   "app_versions",
   {
     id: id(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id),
+    appId: refersTo("app_id", () => apps.id),
     version: text("version").notNull(),
     scopes: text("scopes").array().notNull(),
     manifest: jsonb("manifest").$type<Record<string, unknown> | null>(),
@@ -108,12 +94,8 @@ export const installations = pgTable(
   "installations",
   {
     id: id(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    appId: refersTo("app_id", () => apps.id),
+    businessId: refersTo("business_id", () => businesses.id),
     status: text("status", { enum: ["ACTIVE", "UNINSTALLED"] })
       .notNull()
       .default("ACTIVE"),
@@ -147,15 +129,9 @@ export const oauthCodes = pgTable(
   {
     id: id(),
     codeHash: text("code_hash").notNull(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    appId: refersTo("app_id", () => apps.id),
+    accountId: refersTo("account_id", () => accounts.id),
+    businessId: refersTo("business_id", () => businesses.id),
     redirectUri: text("redirect_uri").notNull(),
     scopes: text("scopes").array().notNull(),
     codeChallenge: text("code_challenge"),
@@ -176,15 +152,12 @@ export const extensions = pgTable(
   "extensions",
   {
     id: id(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id),
+    appId: refersTo("app_id", () => apps.id),
     kind: text("kind", { enum: EXTENSION_KINDS }).notNull(),
     key: text("key").notNull(),
     definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
     isActive: boolean("is_active").notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("extensions_key").on(t.appId, t.kind, t.key)],
 );
@@ -193,9 +166,7 @@ export const extensions = pgTable(
 export const embedSettings = pgTable(
   "embed_settings",
   {
-    installationId: text("installation_id")
-      .notNull()
-      .references(() => installations.id),
+    installationId: refersTo("installation_id", () => installations.id),
     embedType: text("embed_type").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     settings: jsonb("settings").$type<Record<string, unknown>>(),
@@ -251,15 +222,9 @@ export const appReviews = pgTable(
   "app_reviews",
   {
     id: id(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
-    installationId: text("installation_id")
-      .notNull()
-      .references(() => installations.id),
+    appId: refersTo("app_id", () => apps.id),
+    businessId: refersTo("business_id", () => businesses.id),
+    installationId: refersTo("installation_id", () => installations.id),
     rating: integer("rating").notNull(),
     body: text("body").notNull().default(""),
     replyBody: text("reply_body"),
@@ -267,8 +232,7 @@ export const appReviews = pgTable(
     hiddenAt: ts("hidden_at"),
     hiddenReason: text("hidden_reason"),
     hiddenBy: text("hidden_by").references(() => accounts.id),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("app_reviews_key").on(t.appId, t.businessId),
@@ -286,12 +250,8 @@ export const developerNotifications = pgTable(
   "developer_notifications",
   {
     id: id(),
-    developerId: text("developer_id")
-      .notNull()
-      .references(() => accounts.id),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id),
+    developerId: refersTo("developer_id", () => accounts.id),
+    appId: refersTo("app_id", () => apps.id),
     type: text("type").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),

@@ -1,15 +1,13 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, check } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, ts, updatedAt } from "./columns";
+import { createdAt, id, refersTo, timestamps, ts } from "./columns";
 import { businesses } from "./accounts";
 
 export const products = pgTable(
   "products",
   {
     id: id(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: refersTo("business_id", () => businesses.id),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     description: text("description").notNull().default(""),
@@ -23,8 +21,7 @@ export const products = pgTable(
       .default("ACTIVE"),
     /** null = untracked stock */
     stock: integer("stock"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("products_business_slug_key").on(t.businessId, t.slug),
@@ -57,9 +54,7 @@ export const orders = pgTable(
   "orders",
   {
     id: id(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: refersTo("business_id", () => businesses.id),
     orderNumber: text("order_number").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
     subtotal: integer("subtotal").notNull(),
@@ -85,8 +80,7 @@ export const orders = pgTable(
     customerEmail: text("customer_email"),
     address: text("address"),
     notes: text("notes"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("orders_business_number_key").on(t.businessId, t.orderNumber),
@@ -105,9 +99,7 @@ export const orderItems = pgTable(
   "order_items",
   {
     id: id(),
-    orderId: text("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    orderId: refersTo("order_id", () => orders.id, { onDelete: "cascade" }),
     productId: text("product_id").notNull(),
     name: text("name").notNull(),
     price: integer("price").notNull(),
@@ -120,9 +112,7 @@ export const orderStatusChanges = pgTable(
   "order_status_changes",
   {
     id: id(),
-    orderId: text("order_id")
-      .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+    orderId: refersTo("order_id", () => orders.id, { onDelete: "cascade" }),
     fromStatus: text("from_status"),
     toStatus: text("to_status").notNull(),
     actor: text("actor").notNull(),
@@ -148,12 +138,8 @@ export const reviews = pgTable(
   "reviews",
   {
     id: id(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
-    productId: text("product_id")
-      .notNull()
-      .references(() => products.id, { onDelete: "cascade" }),
+    businessId: refersTo("business_id", () => businesses.id),
+    productId: refersTo("product_id", () => products.id, { onDelete: "cascade" }),
     rating: integer("rating").notNull(),
     comment: text("comment").notNull().default(""),
     authorName: text("author_name").notNull(),
@@ -177,15 +163,12 @@ export const pages = pgTable(
   "pages",
   {
     id: id(),
-    businessId: text("business_id")
-      .notNull()
-      .references(() => businesses.id),
+    businessId: refersTo("business_id", () => businesses.id),
     slug: text("slug").notNull(),
     title: text("title").notNull(),
     isPublished: boolean("is_published").notNull().default(true),
     blocks: jsonb("blocks").$type<PageBlock[]>().notNull().default([]),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("pages_business_slug_key").on(t.businessId, t.slug)],
 );

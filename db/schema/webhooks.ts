@@ -1,6 +1,6 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, ts, updatedAt } from "./columns";
+import { createdAt, id, installationOwner, timestamps, ts } from "./columns";
 
 /** Every platform event, written in the transaction of the change that causes it. */
 export const platformEvents = pgTable(
@@ -26,9 +26,7 @@ export const webhooks = pgTable(
   "webhooks",
   {
     id: id(),
-    installationId: text("installation_id").notNull(),
-    appId: text("app_id").notNull(),
-    businessId: text("business_id").notNull(),
+    ...installationOwner(),
     url: text("url").notNull(),
     events: text("events").array().notNull(),
     secretEnc: text("secret_enc").notNull(),
@@ -38,8 +36,7 @@ export const webhooks = pgTable(
     isInstallDefault: boolean("is_install_default").notNull().default(false),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     disabledReason: text("disabled_reason"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("webhooks_installation_idx").on(t.installationId, t.createdAt.desc().nullsFirst()),
@@ -56,9 +53,7 @@ export const webhookDeliveries = pgTable(
     eventId: text("event_id").notNull(),
     event: text("event").notNull(),
     webhookId: text("webhook_id").notNull(),
-    installationId: text("installation_id").notNull(),
-    appId: text("app_id").notNull(),
-    businessId: text("business_id").notNull(),
+    ...installationOwner(),
     isTestInstall: boolean("is_test_install").notNull().default(false),
     /** the body exactly as sent, so that retries send identical bytes */
     body: text("body").notNull(),
@@ -69,8 +64,7 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: ts("next_attempt_at"),
     /** set while a worker sends an attempt; a sweeper re-queues stale ones */
     inFlightSince: ts("in_flight_since"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),

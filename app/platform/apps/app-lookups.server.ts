@@ -5,15 +5,30 @@
  * without importing each other.
  */
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../db/client";
+import type { Db, Tx } from "../../../db/client";
 import { apps, type App } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 
+/** The developer's own app; any other app is 404, as if it did not exist. */
 export async function getDeveloperApp(db: Db, developerId: string, appId: string): Promise<App> {
-  const [app] = await db
+  return found(await ownApp(db, developerId, appId));
+}
+
+/** The developer's own app locked for update in the transaction (404 for any other), refused while in review. */
+export async function lockEditableApp(tx: Tx, developerId: string, appId: string): Promise<App> {
+  const app = found(await ownApp(tx, developerId, appId).for("update"));
+  assertEditable(app);
+  return app;
+}
+
+function ownApp(db: Db, developerId: string, appId: string) {
+  return db
     .select()
     .from(apps)
     .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
+}
+
+function found([app]: App[]): App {
   if (!app) throw new ApiError(404, "App not found");
   return app;
 }

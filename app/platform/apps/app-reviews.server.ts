@@ -5,7 +5,7 @@
  * production installs) are kept on the apps row by triggers (migration 0016) in the same
  * transaction as the review or installation change.
  */
-import { and, count, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db, Tx } from "../../../db/client";
 import {
@@ -23,6 +23,8 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 
 import { REVIEW_BODY_MAX } from "./marketplace-shared";
+import { getDeveloperApp } from "./app-lookups.server";
+import { newestFirst, pageWithTotal } from "../core/paging.server";
 export { REVIEW_BODY_MAX };
 /** An installation uninstalled sooner than this after it was installed does not qualify (stuffing). */
 export const MIN_INSTALL_MS = 3600 * 1000;
@@ -238,17 +240,16 @@ export async function listAppReviews(
   if (!options.includeHidden) conditions.push(isNull(appReviews.hiddenAt));
   if (options.stars) conditions.push(eq(appReviews.rating, options.stars));
   const where = and(...conditions);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({ review: appReviews, businessName: businesses.name })
-      .from(appReviews)
-      .innerJoin(businesses, eq(businesses.id, appReviews.businessId))
-      .where(where)
-      .orderBy(desc(appReviews.createdAt), desc(appReviews.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ total: count() }).from(appReviews).where(where),
-  ]);
+  const newest = db
+    .select({ review: appReviews, businessName: businesses.name })
+    .from(appReviews)
+    .innerJoin(businesses, eq(businesses.id, appReviews.businessId));
+  const { rows, total } = await pageWithTotal(
+    db,
+    newest,
+    { from: appReviews, where, order: newestFirst(appReviews) },
+    options,
+  );
   return {
     rows: rows.map((r) =>
       serializeReview({ ...r.review, businessName: r.businessName }, { forAuthor: options.includeHidden }),
@@ -271,11 +272,7 @@ export async function starCounts(db: Db, appId: string): Promise<Record<number, 
 
 /** The developer's one public reply; a second is 409 (compare-and-set on reply_body is null). */
 export async function replyToReview(db: Db, developerId: string, appId: string, reviewId: string, body: string) {
-  const [app] = await db
-    .select({ id: apps.id })
-    .from(apps)
-    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
-  if (!app) throw new ApiError(404, "App not found");
+  await getDeveloperApp(db, developerId, appId);
   const [review] = await db
     .select({ id: appReviews.id, replyBody: appReviews.replyBody })
     .from(appReviews)
@@ -319,18 +316,16 @@ export async function unhideReview(db: Db, reviewId: string) {
 /** The developer's notifications, newest first. */
 export async function listNotifications(db: Db, developerId: string, page: { limit: number; offset: number }) {
   const where = eq(developerNotifications.developerId, developerId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({ n: developerNotifications, appName: apps.name })
-      .from(developerNotifications)
-      .innerJoin(apps, eq(apps.id, developerNotifications.appId))
-      .where(where)
-      .orderBy(desc(developerNotifications.createdAt), desc(developerNotifications.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(developerNotifications).where(where),
-  ]);
-  return { rows, total };
+  const rows = db
+    .select({ n: developerNotifications, appName: apps.name })
+    .from(developerNotifications)
+    .innerJoin(apps, eq(apps.id, developerNotifications.appId));
+  return pageWithTotal(
+    db,
+    rows,
+    { from: developerNotifications, where, order: newestFirst(developerNotifications) },
+    page,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Apps: records, credentials, the developer's edits and submission (contract section 2).
  */
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { accounts, apps, appVersions, type App } from "../../../db/schema";
@@ -15,7 +15,9 @@ import { webUrl } from "../core/validation.server";
 import { appUrlProblem } from "../core/urls";
 import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
 import { parseManifest, syncManifest } from "../extensions/manifest.server";
-import { assertEditable, getDeveloperApp } from "./app-lookups.server";
+import { assertEditable, getDeveloperApp, lockEditableApp } from "./app-lookups.server";
+import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { approvedAppsWhere, listingColumns } from "./marketplace.server";
 
 export { assertEditable, getDeveloperApp };
 
@@ -191,17 +193,7 @@ export async function createApp(
 
 export async function listDeveloperApps(db: Db, developerId: string, page: { limit: number; offset: number }) {
   const where = eq(apps.developerId, developerId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(apps)
-      .where(where)
-      .orderBy(desc(apps.createdAt), desc(apps.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(apps).where(where),
-  ]);
-  return { rows, total };
+  return pageWithTotal(db, db.select().from(apps), { from: apps, where, order: newestFirst(apps) }, page);
 }
 
 /** A developer's own app; another developer's app is 404, as if it did not exist. */
@@ -222,13 +214,7 @@ export function refuseImmutableFields(body: unknown) {
 
 export async function updateApp(db: Database, developerId: string, appId: string, input: UpdateAppInput): Promise<App> {
   return db.transaction(async (tx) => {
-    const [app] = await tx
-      .select()
-      .from(apps)
-      .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
-      .for("update");
-    if (!app) throw new ApiError(404, "App not found");
-    assertEditable(app);
+    await lockEditableApp(tx, developerId, appId);
     if (input.manifest !== undefined)
       await syncManifest(tx, appId, input.manifest ? parseManifest(input.manifest) : null);
     const [updated] = await tx
@@ -255,13 +241,7 @@ export async function submitApp(
   input: { releaseNotes?: string } = {},
 ): Promise<App> {
   return db.transaction(async (tx) => {
-    const [app] = await tx
-      .select()
-      .from(apps)
-      .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
-      .for("update");
-    if (!app) throw new ApiError(404, "App not found");
-    assertEditable(app);
+    const app = await lockEditableApp(tx, developerId, appId);
     const t = now();
     const change = app.status === "APPROVED" ? { updateInReview: true } : { status: "PENDING_REVIEW" as const };
     const [updated] = await tx
@@ -336,22 +316,11 @@ export function serializeVersion(v: typeof appVersions.$inferSelect) {
 
 /** Published apps for the marketplace: filter by category, search by name. */
 export async function listMarketplaceApps(db: Db, filter: { category?: string; q?: string }) {
-  const conditions = [eq(apps.status, "APPROVED")];
-  if (filter.category) conditions.push(eq(apps.category, filter.category));
-  if (filter.q) conditions.push(sql`${apps.name} ilike ${"%" + filter.q.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
   return db
-    .select({
-      id: apps.id,
-      name: apps.name,
-      slug: apps.slug,
-      description: apps.description,
-      category: apps.category,
-      iconUrl: apps.iconUrl,
-      developerName: accounts.name,
-    })
+    .select(listingColumns)
     .from(apps)
     .innerJoin(accounts, eq(accounts.id, apps.developerId))
-    .where(and(...conditions))
+    .where(approvedAppsWhere(filter))
     .orderBy(asc(apps.name));
 }
 

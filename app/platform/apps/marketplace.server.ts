@@ -4,14 +4,16 @@
  * the apps row (kept by triggers, migration 0016), so a page of cards is one indexed walk of
  * apps_market_*_idx plus the developers' names: no scan of reviews or installations per view.
  */
-import { and, asc, count, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accounts, apps, appVersions } from "../../../db/schema";
 
 import { MARKET_PAGE_SIZE, type MarketSort } from "./marketplace-shared";
+import { pageWithTotal } from "../core/paging.server";
 export { MARKET_SORTS, MARKET_PAGE_SIZE, roundedInstalls, formatRating, type MarketSort } from "./marketplace-shared";
 
-const cardColumns = {
+/** What every marketplace listing shows of an app (joined with its developer's account). */
+export const listingColumns = {
   id: apps.id,
   name: apps.name,
   slug: apps.slug,
@@ -19,6 +21,10 @@ const cardColumns = {
   category: apps.category,
   iconUrl: apps.iconUrl,
   developerName: accounts.name,
+};
+
+const cardColumns = {
+  ...listingColumns,
   ratingAvg: apps.ratingAvg,
   ratingCount: apps.ratingCount,
   activeInstalls: apps.activeInstalls,
@@ -38,27 +44,28 @@ function orderFor(sort: MarketSort): SQL[] {
   }
 }
 
+/** Approved apps, of one category when given, whose name contains `q` when given. */
+export function approvedAppsWhere(filter: { category?: string; q?: string }) {
+  const conditions = [eq(apps.status, "APPROVED")];
+  if (filter.category) conditions.push(eq(apps.category, filter.category));
+  if (filter.q) conditions.push(sql`${apps.name} ilike ${"%" + filter.q.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
+  return and(...conditions);
+}
+
 /** A page of approved apps for the marketplace: filter by category, search by name, sorted. */
 export async function listMarketplaceCards(
   db: Db,
   filter: { category?: string; q?: string; sort?: MarketSort; limit?: number; offset?: number },
 ) {
-  const conditions = [eq(apps.status, "APPROVED")];
-  if (filter.category) conditions.push(eq(apps.category, filter.category));
-  if (filter.q) conditions.push(sql`${apps.name} ilike ${"%" + filter.q.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
-  const where = and(...conditions);
-  const limit = filter.limit ?? MARKET_PAGE_SIZE;
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select(cardColumns)
-      .from(apps)
-      .innerJoin(accounts, eq(accounts.id, apps.developerId))
-      .where(where)
-      .orderBy(...orderFor(filter.sort ?? "popular"))
-      .limit(limit)
-      .offset(filter.offset ?? 0),
-    db.select({ total: count() }).from(apps).where(where),
-  ]);
+  const where = approvedAppsWhere(filter);
+  const sorted = db.select(cardColumns).from(apps).innerJoin(accounts, eq(accounts.id, apps.developerId));
+  const page = { limit: filter.limit ?? MARKET_PAGE_SIZE, offset: filter.offset ?? 0 };
+  const { rows, total } = await pageWithTotal(
+    db,
+    sorted,
+    { from: apps, where, order: orderFor(filter.sort ?? "popular") },
+    page,
+  );
   return { rows: rows.map(card), total };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Review (contract section 3): the queue, approval and rejection.
  */
-import { and, asc, count, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db, Tx } from "../../../db/client";
 import { apps, appVersions, installations, type App } from "../../../db/schema";
@@ -11,6 +11,7 @@ import { syncManifest } from "../extensions/manifest.server";
 import type { Manifest } from "../extensions/manifest-schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
+import { pageWithTotal } from "../core/paging.server";
 
 export const rejectSchema = z.object({
   notes: z.string().trim().min(1, "is required: tell the developer what to change").max(5000),
@@ -19,17 +20,13 @@ export const rejectSchema = z.object({
 const inReview = or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true));
 
 export async function listReviewQueue(db: Db, page: { limit: number; offset: number }) {
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(apps)
-      .where(inReview)
-      .orderBy(asc(apps.submittedAt), asc(apps.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(apps).where(inReview),
-  ]);
-  return { rows, total };
+  const oldestSubmittedFirst = db.select().from(apps);
+  return pageWithTotal(
+    db,
+    oldestSubmittedFirst,
+    { from: apps, where: inReview, order: [asc(apps.submittedAt), asc(apps.id)] },
+    page,
+  );
 }
 
 export async function getAppForReview(db: Db, appId: string): Promise<App> {

@@ -14,10 +14,10 @@ import {
   ORDER_STATUSES,
   type OrderStatus,
 } from "../../../db/schema";
-import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
-import { countOf } from "./queries.server";
+import { countOf, getOrderRow } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
+import { newestFirst, pageWithTotal } from "../core/paging.server";
 
 export const ADMIN_PAGE_SIZE = 20;
 const MAX_PAGE = 10_000;
@@ -50,17 +50,13 @@ export async function searchProducts(
   const where = q
     ? and(eq(products.businessId, businessId), ilike(products.name, `%${escapeLike(q)}%`))
     : eq(products.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(products)
-      .where(where)
-      .orderBy(desc(products.createdAt), desc(products.id))
-      .limit(size)
-      .offset((options.page - 1) * size),
-    db.select({ total: count() }).from(products).where(where),
-  ]);
-  return { rows, total };
+  const newest = db.select().from(products);
+  return pageWithTotal(
+    db,
+    newest,
+    { from: products, where, order: newestFirst(products) },
+    { limit: size, offset: (options.page - 1) * size },
+  );
 }
 
 /** Number of orders per status (every status present, 0 when none) and in all. */
@@ -78,11 +74,7 @@ export async function orderStatusCounts(db: Db, businessId: string) {
 
 /** One order of the business with its lines and its status history (oldest first); 404 when not its. */
 export async function getOrderDetail(db: Db, businessId: string, orderId: string) {
-  const [order] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)));
-  if (!order) throw new ApiError(404, "Order not found");
+  const order = await getOrderRow(db, businessId, orderId);
   const [items, history] = await Promise.all([
     db.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)),
     db
@@ -98,26 +90,24 @@ export async function getOrderDetail(db: Db, businessId: string, orderId: string
 export async function listReviewsWithProduct(db: Db, businessId: string, options: { page: number; pageSize?: number }) {
   const size = options.pageSize ?? ADMIN_PAGE_SIZE;
   const where = eq(reviews.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: reviews.id,
-        rating: reviews.rating,
-        comment: reviews.comment,
-        authorName: reviews.authorName,
-        createdAt: reviews.createdAt,
-        productId: reviews.productId,
-        productName: products.name,
-      })
-      .from(reviews)
-      .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.businessId, businessId)))
-      .where(where)
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(size)
-      .offset((options.page - 1) * size),
-    db.select({ total: count() }).from(reviews).where(where),
-  ]);
-  return { rows, total };
+  const newest = db
+    .select({
+      id: reviews.id,
+      rating: reviews.rating,
+      comment: reviews.comment,
+      authorName: reviews.authorName,
+      createdAt: reviews.createdAt,
+      productId: reviews.productId,
+      productName: products.name,
+    })
+    .from(reviews)
+    .innerJoin(products, and(eq(products.id, reviews.productId), eq(products.businessId, businessId)));
+  return pageWithTotal(
+    db,
+    newest,
+    { from: reviews, where, order: newestFirst(reviews) },
+    { limit: size, offset: (options.page - 1) * size },
+  );
 }
 
 export type DailyOrders = { date: string; orders: number; revenue: number };

@@ -11,6 +11,7 @@ import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
+import { lockBusinessRow } from "../core/business-rows.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
 import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
 
@@ -62,59 +63,55 @@ async function stockEvents(tx: Tx, before: Product | null, after: Product) {
     await emitEvent(tx, { businessId: after.businessId, type, data });
 }
 
-export async function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
-  try {
-    return await db.transaction(async (tx) => {
-      const t = now();
-      const [row] = await tx
-        .insert(products)
-        .values({
-          id: newId("prd"),
-          businessId,
-          ...input,
-          slug: input.slug || slugify(input.name) || newId("p", 8),
-          createdAt: t,
-          updatedAt: t,
-        })
-        .returning();
-      await emitEvent(tx, {
+export function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
+  return writeProduct(db, businessId, "product.created", async (tx) => {
+    const t = now();
+    const [row] = await tx
+      .insert(products)
+      .values({
+        id: newId("prd"),
         businessId,
-        type: "product.created",
-        data: serializeProduct(row, await currencyOf(tx, businessId)),
-      });
-      await stockEvents(tx, null, row);
-      return row;
-    });
-  } catch (e) {
-    if (pgErrorCode(e) === "23505") throw new ApiError(409, "Another product already has this slug");
-    throw e;
-  }
+        ...input,
+        slug: input.slug || slugify(input.name) || newId("p", 8),
+        createdAt: t,
+        updatedAt: t,
+      })
+      .returning();
+    return [null, row];
+  });
 }
 
-export async function updateProduct(
+export function updateProduct(
   db: Database,
   businessId: string,
   id: string,
   input: Partial<ProductInput>,
 ): Promise<Product> {
+  return writeProduct(db, businessId, "product.updated", async (tx) => {
+    const before = await lockBusinessRow(tx, products, businessId, id, "Product not found");
+    const [row] = await tx
+      .update(products)
+      .set({ ...input, updatedAt: now() })
+      .where(eq(products.id, id))
+      .returning();
+    return [before, row];
+  });
+}
+
+/**
+ * Writes a product in a transaction, then emits `type` with the product as it is now and the stock
+ * events of the change, in the same transaction; a slug another product has is 409.
+ */
+async function writeProduct(
+  db: Database,
+  businessId: string,
+  type: "product.created" | "product.updated",
+  write: (tx: Tx) => Promise<[before: Product | null, row: Product]>,
+): Promise<Product> {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(products)
-        .where(and(eq(products.businessId, businessId), eq(products.id, id)))
-        .for("update");
-      if (!before) throw new ApiError(404, "Product not found");
-      const [row] = await tx
-        .update(products)
-        .set({ ...input, updatedAt: now() })
-        .where(eq(products.id, id))
-        .returning();
-      await emitEvent(tx, {
-        businessId,
-        type: "product.updated",
-        data: serializeProduct(row, await currencyOf(tx, businessId)),
-      });
+      const [before, row] = await write(tx);
+      await emitEvent(tx, { businessId, type, data: serializeProduct(row, await currencyOf(tx, businessId)) });
       await stockEvents(tx, before, row);
       return row;
     });
@@ -125,14 +122,25 @@ export async function updateProduct(
 }
 
 /** Deletes a product (its reviews go with it; past orders keep their lines). */
-export async function deleteProduct(db: Database, businessId: string, id: string) {
+export function deleteProduct(db: Database, businessId: string, id: string) {
+  return deleteAndTell(db, products, businessId, id, { event: "product.deleted", notFound: "Product not found" });
+}
+
+/** Deletes the business's row and emits its `.deleted` event in the same transaction; 404 when the business has none. */
+async function deleteAndTell(
+  db: Database,
+  table: typeof products | typeof reviews,
+  businessId: string,
+  id: string,
+  said: { event: "product.deleted" | "review.deleted"; notFound: string },
+) {
   await db.transaction(async (tx) => {
     const [row] = await tx
-      .delete(products)
-      .where(and(eq(products.businessId, businessId), eq(products.id, id)))
-      .returning({ id: products.id });
-    if (!row) throw new ApiError(404, "Product not found");
-    await emitEvent(tx, { businessId, type: "product.deleted", data: { id } });
+      .delete(table)
+      .where(and(eq(table.businessId, businessId), eq(table.id, id)))
+      .returning({ id: table.id });
+    if (!row) throw new ApiError(404, said.notFound);
+    await emitEvent(tx, { businessId, type: said.event, data: { id } });
   });
 }
 
@@ -163,13 +171,6 @@ export async function createReview(
   });
 }
 
-export async function deleteReview(db: Database, businessId: string, id: string) {
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(reviews)
-      .where(and(eq(reviews.businessId, businessId), eq(reviews.id, id)))
-      .returning({ id: reviews.id });
-    if (!row) throw new ApiError(404, "Review not found");
-    await emitEvent(tx, { businessId, type: "review.deleted", data: { id } });
-  });
+export function deleteReview(db: Database, businessId: string, id: string) {
+  return deleteAndTell(db, reviews, businessId, id, { event: "review.deleted", notFound: "Review not found" });
 }

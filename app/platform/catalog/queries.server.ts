@@ -2,7 +2,7 @@
  * Read queries of the catalogue, every one scoped to a business. Lists are newest first
  * (createdAt, then id), backed by the (business_id, created_at desc, id desc) indexes.
  */
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   businessCounts,
@@ -14,11 +14,12 @@ import {
   ORDER_STATUSES,
   type Order,
 } from "../../../db/schema";
-import { ApiError } from "../core/http.server";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { serializeOrder } from "./serialize.server";
 import { toMajor } from "../core/money";
+import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { businessRow } from "../core/business-rows.server";
 
 type Page = { limit: number; offset: number };
 
@@ -61,22 +62,12 @@ export function listProducts(db: Db, businessId: string, page: Page) {
   return pageOf(db, products, "products", businessId, page);
 }
 
-export async function getProduct(db: Db, businessId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.businessId, businessId), eq(products.id, id)));
-  if (!row) throw new ApiError(404, "Product not found");
-  return row;
+export function getProduct(db: Db, businessId: string, id: string) {
+  return businessRow(db, products, businessId, eq(products.id, id), "Product not found");
 }
 
-export async function getProductBySlug(db: Db, businessId: string, slug: string) {
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.businessId, businessId), eq(products.slug, slug)));
-  if (!row) throw new ApiError(404, "Product not found");
-  return row;
+export function getProductBySlug(db: Db, businessId: string, slug: string) {
+  return businessRow(db, products, businessId, eq(products.slug, slug), "Product not found");
 }
 
 /** Orders with their items, serialized. */
@@ -106,26 +97,13 @@ export async function listOrders(db: Db, businessId: string, page: Page, filter:
     return { data: await withItems(db, rows), total };
   }
   const where = and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"]));
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(orders)
-      .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(orders).where(where),
-  ]);
+  const newest = db.select().from(orders);
+  const { rows, total } = await pageWithTotal(db, newest, { from: orders, where, order: newestFirst(orders) }, page);
   return { data: await withItems(db, rows), total };
 }
 
-export async function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
-  const [row] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.businessId, businessId), eq(orders.id, id)));
-  if (!row) throw new ApiError(404, "Order not found");
-  return row;
+export function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
+  return businessRow(db, orders, businessId, eq(orders.id, id), "Order not found");
 }
 
 export async function getOrder(db: Db, businessId: string, id: string) {
@@ -158,13 +136,8 @@ export function listPages(db: Db, businessId: string, page: Page) {
   return pageOf(db, pages, "pages", businessId, page);
 }
 
-export async function getPage(db: Db, businessId: string, slug: string) {
-  const [row] = await db
-    .select()
-    .from(pages)
-    .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)));
-  if (!row) throw new ApiError(404, "Page not found");
-  return row;
+export function getPage(db: Db, businessId: string, slug: string) {
+  return businessRow(db, pages, businessId, eq(pages.slug, slug), "Page not found");
 }
 
 /**

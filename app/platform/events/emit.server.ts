@@ -9,15 +9,10 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { EVENTS } from "../apps/catalog";
 import { rawQuery, textArray } from "../../../db/sql";
-import { writeDeliveries } from "../webhooks/fanout.server";
+import { writeDeliveries, type FannedEvent } from "../webhooks/fanout.server";
 
-export type EmittedEvent = {
-  id: string;
-  type: string;
-  businessId: string;
-  data: Record<string, unknown>;
-  createdAt: Date;
-};
+/** An event as written to platform_events: what the fan-out reads (one type for both). */
+export type EmittedEvent = FannedEvent;
 
 /** Adds a graphile-worker job through the same connection (and so the same transaction). */
 export async function addJob(

@@ -26,91 +26,70 @@ export const MAX_MANIFEST_BYTES = 64 * 1024;
 const KEY = "^[a-z0-9][a-z0-9_-]{0,63}$";
 const httpUrl = { type: "string", maxLength: 2000, pattern: "^https?://[^\\s]+$" };
 const text = (max: number) => ({ type: "string", minLength: 1, maxLength: max });
+/** A list of at most `max` entries, each an object of exactly these properties (`rules`: its if/then rules). */
+const listOf = <P, R extends readonly string[]>(
+  max: number,
+  required: R,
+  properties: P,
+  rules?: readonly object[],
+) => ({
+  type: "array",
+  maxItems: max,
+  items: { type: "object", additionalProperties: false, required, properties, ...(rules ? { allOf: rules } : {}) },
+});
 
 export const manifestJsonSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
     settingsSchema: { type: "object" },
-    blocks: {
-      type: "array",
-      maxItems: 20,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["blockType", "name", "renderUrl"],
-        properties: {
-          blockType: { type: "string", pattern: KEY },
-          name: text(100),
-          description: { type: "string", maxLength: 500 },
-          iconName: { type: "string", maxLength: 64 },
-          category: { type: "string", maxLength: 64 },
-          renderUrl: httpUrl,
-          settingsSchema: { type: "object" },
-          defaultConfig: { type: "object" },
-        },
+    blocks: listOf(20, ["blockType", "name", "renderUrl"] as const, {
+      blockType: { type: "string", pattern: KEY },
+      name: text(100),
+      description: { type: "string", maxLength: 500 },
+      iconName: { type: "string", maxLength: 64 },
+      category: { type: "string", maxLength: 64 },
+      renderUrl: httpUrl,
+      settingsSchema: { type: "object" },
+      defaultConfig: { type: "object" },
+    }),
+    embeds: listOf(
+      10,
+      ["embedType", "name", "kind", "position"] as const,
+      {
+        embedType: { type: "string", pattern: KEY },
+        name: text(100),
+        description: { type: "string", maxLength: 500 },
+        kind: { enum: ["GLOBAL_SCRIPT", "FLOATING_WIDGET"] },
+        position: { enum: ["head", "body_end", "bottom_right", "bottom_left"] },
+        scriptUrl: httpUrl,
+        renderUrl: httpUrl,
+        settingsSchema: { type: "object" },
+        defaultConfig: { type: "object" },
       },
-    },
-    embeds: {
-      type: "array",
-      maxItems: 10,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["embedType", "name", "kind", "position"],
-        properties: {
-          embedType: { type: "string", pattern: KEY },
-          name: text(100),
-          description: { type: "string", maxLength: 500 },
-          kind: { enum: ["GLOBAL_SCRIPT", "FLOATING_WIDGET"] },
-          position: { enum: ["head", "body_end", "bottom_right", "bottom_left"] },
-          scriptUrl: httpUrl,
-          renderUrl: httpUrl,
-          settingsSchema: { type: "object" },
-          defaultConfig: { type: "object" },
+      [
+        {
+          if: { properties: { kind: { const: "GLOBAL_SCRIPT" } } },
+          then: { required: ["scriptUrl"], properties: { position: { enum: ["head", "body_end"] } } },
         },
-        allOf: [
-          {
-            if: { properties: { kind: { const: "GLOBAL_SCRIPT" } } },
-            then: { required: ["scriptUrl"], properties: { position: { enum: ["head", "body_end"] } } },
-          },
-          {
-            if: { properties: { kind: { const: "FLOATING_WIDGET" } } },
-            then: { required: ["renderUrl"], properties: { position: { enum: ["bottom_right", "bottom_left"] } } },
-          },
-        ],
-      },
-    },
-    hooks: {
-      type: "array",
-      maxItems: 5,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["hookPoint", "url"],
-        properties: {
-          hookPoint: { enum: [...HOOK_POINTS] },
-          url: { type: "string", pattern: "^/[^\\s]*$", maxLength: 500 },
-          timeout: { type: "integer", minimum: 100, maximum: 10000 },
-          priority: { type: "integer", minimum: 0, maximum: 1000 },
+        {
+          if: { properties: { kind: { const: "FLOATING_WIDGET" } } },
+          then: { required: ["renderUrl"], properties: { position: { enum: ["bottom_right", "bottom_left"] } } },
         },
-      },
-    },
-    adminPages: {
-      type: "array",
-      maxItems: 10,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["pageId", "title", "renderUrl"],
-        properties: {
-          pageId: { type: "string", pattern: KEY },
-          title: text(60),
-          iconName: { type: "string", maxLength: 64 },
-          renderUrl: httpUrl,
-        },
-      },
-    },
+      ],
+    ),
+    hooks: listOf(5, ["hookPoint", "url"] as const, {
+      hookPoint: { enum: [...HOOK_POINTS] },
+      url: { type: "string", pattern: "^/[^\\s]*$", maxLength: 500 },
+      timeout: { type: "integer", minimum: 100, maximum: 10000 },
+      priority: { type: "integer", minimum: 0, maximum: 1000 },
+    }),
+    adminPages: listOf(10, ["pageId", "title", "renderUrl"] as const, {
+      pageId: { type: "string", pattern: KEY },
+      title: text(60),
+      iconName: { type: "string", maxLength: 64 },
+      renderUrl: httpUrl,
+    }),
   },
 } as const;
 

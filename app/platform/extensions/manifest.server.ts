@@ -4,13 +4,13 @@
  * a removed one is deactivated (never deleted, so merchants' placed blocks and settings are kept
  * and come back with it).
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database, Db } from "../../../db/client";
 import { apps, extensions, type ExtensionKind } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { assertEditable, getDeveloperApp } from "../apps/app-lookups.server";
+import { assertEditable, getDeveloperApp, lockEditableApp } from "../apps/app-lookups.server";
 import { validateManifest, type Manifest } from "./manifest-schema";
 
 export type SyncPlan = { created: string[]; updated: string[]; deactivated: string[] };
@@ -122,12 +122,7 @@ export async function putManifest(
   const manifest = parseManifest(raw);
   if (options.dryRun) return { manifest, sync: await syncManifest(db, appId, manifest, { dryRun: true }) };
   return db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(apps)
-      .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)))
-      .for("update");
-    assertEditable(locked);
+    await lockEditableApp(tx, developerId, appId);
     await tx
       .update(apps)
       .set({ manifest: manifest as Record<string, unknown>, updatedAt: now() })

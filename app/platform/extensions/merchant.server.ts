@@ -38,16 +38,23 @@ export function validateSettings(
   return settings as Record<string, unknown>;
 }
 
+/**
+ * An extension's definition with the app it comes from (`appId`, then the app's fields the caller
+ * needs) and the installation that brings it to the business.
+ */
+function fromInstalledApp<D, F extends object>(
+  definition: D,
+  r: { app: { id: string }; installation: { id: string } },
+  appFields: F,
+): D & { appId: string } & F & { installationId: string } {
+  return { ...definition, appId: r.app.id, ...appFields, installationId: r.installation.id };
+}
+
 export type AvailableBlock = BlockDef & { appId: string; appName: string; installationId: string };
 
 export async function availableBlocks(db: Db, businessId: string): Promise<AvailableBlock[]> {
   const rows = await activeExtensions(db, businessId, "block");
-  return rows.map((r) => ({
-    ...(r.extension.definition as unknown as BlockDef),
-    appId: r.app.id,
-    appName: r.app.name,
-    installationId: r.installation.id,
-  }));
+  return rows.map((r) => fromInstalledApp(r.extension.definition as unknown as BlockDef, r, { appName: r.app.name }));
 }
 
 export type StorefrontEmbed = EmbedDef & {
@@ -71,11 +78,7 @@ export async function businessEmbeds(db: Db, businessId: string): Promise<Storef
     const def = r.extension.definition as unknown as EmbedDef;
     const state = all.find((s) => s.installationId === r.installation.id && s.embedType === def.embedType);
     return {
-      ...def,
-      appId: r.app.id,
-      appSlug: r.app.slug,
-      appIconUrl: r.app.iconUrl,
-      installationId: r.installation.id,
+      ...fromInstalledApp(def, r, { appSlug: r.app.slug, appIconUrl: r.app.iconUrl }),
       enabled: state?.enabled ?? true,
       settings: state?.settings ?? def.defaultConfig ?? {},
     };
@@ -91,13 +94,12 @@ export type AdminPageEntry = AdminPageDef & {
 
 export async function businessAdminPages(db: Db, businessId: string): Promise<AdminPageEntry[]> {
   const rows = await activeExtensions(db, businessId, "adminPage");
-  return rows.map((r) => ({
-    ...(r.extension.definition as unknown as AdminPageDef),
-    appId: r.app.id,
-    appName: r.app.name,
-    appIconUrl: r.app.iconUrl,
-    installationId: r.installation.id,
-  }));
+  return rows.map((r) =>
+    fromInstalledApp(r.extension.definition as unknown as AdminPageDef, r, {
+      appName: r.app.name,
+      appIconUrl: r.app.iconUrl,
+    }),
+  );
 }
 
 async function activeInstallation(db: Db, businessId: string, installationId: string) {

@@ -2,7 +2,7 @@
  * Installations: creation (OAuth consent and sandbox test installs), tokens, re-consent and
  * uninstall (contract section 4).
  */
-import { and, desc, eq, sql, count } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Db, Tx } from "../../../db/client";
 import {
   apps,
@@ -22,6 +22,8 @@ import { readColumns, selectColumns } from "../../../db/sql";
 import { eventAllowed } from "../apps/catalog";
 import { addJob, emitEvent, removeJob } from "../events/emit.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
+import { pageWithTotal } from "../core/paging.server";
+import { lockBusinessRow } from "../core/business-rows.server";
 
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
@@ -268,13 +270,10 @@ export async function uninstallForBusiness(
   installationId: string,
 ): Promise<Installation> {
   return db.transaction(async (tx) => {
-    const [installation] = await tx
-      .select()
-      .from(installations)
-      .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId)))
-      .for("update");
-    if (!installation) throw new ApiError(404, "Installation not found");
-    return uninstall(tx, installation);
+    return uninstall(
+      tx,
+      await lockBusinessRow(tx, installations, businessId, installationId, "Installation not found"),
+    );
   });
 }
 
@@ -297,22 +296,20 @@ export function serializeInstallation(i: Installation, appName: string) {
 /** The business's installations, uninstalled ones included: the merchant's compliance record. */
 export async function listBusinessInstallations(db: Db, businessId: string, page: { limit: number; offset: number }) {
   const where = eq(installations.businessId, businessId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({
-        installation: installations,
-        appName: apps.name,
-        appSlug: apps.slug,
-        iconUrl: apps.iconUrl,
-        approvedScopes: apps.approvedScopes,
-      })
-      .from(installations)
-      .innerJoin(apps, eq(apps.id, installations.appId))
-      .where(where)
-      .orderBy(desc(installations.installedAt), desc(installations.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(installations).where(where),
-  ]);
-  return { rows, total };
+  const rows = db
+    .select({
+      installation: installations,
+      appName: apps.name,
+      appSlug: apps.slug,
+      iconUrl: apps.iconUrl,
+      approvedScopes: apps.approvedScopes,
+    })
+    .from(installations)
+    .innerJoin(apps, eq(apps.id, installations.appId));
+  return pageWithTotal(
+    db,
+    rows,
+    { from: installations, where, order: [desc(installations.installedAt), desc(installations.id)] },
+    page,
+  );
 }

@@ -2,13 +2,13 @@
  * Payments of app payment methods (contract 6): the app's report of the outcome, and the expiry of
  * a payment still open at its expiresAt (the payment__expire job), each with its event.
  */
-import { and, eq } from "drizzle-orm";
-import type { Database } from "../../../db/client";
+import { eq } from "drizzle-orm";
+import type { Database, Tx } from "../../../db/client";
 import { orders, type Order } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
-import { getOrder } from "../catalog/queries.server";
+import { changeLockedOrder } from "./locked-order.server";
 import { paymentEvent } from "./events.server";
 
 /** The payment app reports the outcome of the payment it created. */
@@ -19,13 +19,7 @@ export async function reportPayment(
   orderId: string,
   input: { status: "COMPLETED" | "EXPIRED"; invoiceId: string },
 ) {
-  await db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
-      .for("update");
-    if (!order) throw new ApiError(404, "Order not found");
+  return changeLockedOrder(db, businessId, orderId, async (tx, order) => {
     if (order.paymentInstallationId !== installationId)
       throw new ApiError(403, "Only the app that created the order's payment can report its outcome");
     if (order.paymentInvoiceId !== input.invoiceId)
@@ -33,15 +27,10 @@ export async function reportPayment(
     if (order.paymentStatus !== "PENDING") throw new ApiError(409, `The payment is already ${order.paymentStatus}`);
     await settlePayment(tx, order, input.status);
   });
-  return getOrder(db, businessId, orderId);
 }
 
 /** Marks a pending payment COMPLETED or EXPIRED and emits payment.completed / payment.expired. */
-export async function settlePayment(
-  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
-  order: Order,
-  status: "COMPLETED" | "EXPIRED",
-) {
+export async function settlePayment(tx: Tx, order: Order, status: "COMPLETED" | "EXPIRED") {
   await tx.update(orders).set({ paymentStatus: status, updatedAt: now() }).where(eq(orders.id, order.id));
   await emitEvent(tx, paymentEvent(order, status));
 }

@@ -2,14 +2,14 @@
  * The order's status machine (contract 6): the allowed moves, and a move with its history row and
  * events in one transaction. Payment outcomes are in payments.server.ts.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 import { orders, orderStatusChanges, ORDER_STATUSES, type OrderStatus } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
-import { getOrder } from "../catalog/queries.server";
+import { changeLockedOrder } from "./locked-order.server";
 import { statusMoveEvents } from "./events.server";
 
 export const ORDER_MOVES: Record<OrderStatus, OrderStatus[]> = {
@@ -36,13 +36,7 @@ export async function moveOrderStatus(
   to: OrderStatus,
   actor: string,
 ) {
-  await db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
-      .for("update");
-    if (!order) throw new ApiError(404, "Order not found");
+  return changeLockedOrder(db, businessId, orderId, async (tx, order) => {
     if (!ORDER_MOVES[order.status].includes(to))
       throw new ApiError(409, `Cannot move order from ${order.status} to ${to}`);
     const t = now();
@@ -52,5 +46,4 @@ export async function moveOrderStatus(
       .values({ id: newId("osc"), orderId, fromStatus: order.status, toStatus: to, actor, createdAt: t });
     for (const event of statusMoveEvents(order, order.status, to)) await emitEvent(tx, event);
   });
-  return getOrder(db, businessId, orderId);
 }

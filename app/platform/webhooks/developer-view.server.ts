@@ -2,12 +2,13 @@
  * What a developer sees of their app's webhooks in the portal: registrations on every business
  * that installed the app, the delivery log with each attempt, and redelivery.
  */
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Database, Db } from "../../../db/client";
 import { businesses, installations, webhookAttempts, webhookDeliveries, webhooks } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import type { Env } from "../core/env.server";
 import { sendTest } from "./delivery.server";
+import { pageOfDeliveries } from "./registrations.server";
 import { addJob } from "../events/emit.server";
 
 export async function appRegistrations(db: Db, appId: string) {
@@ -27,16 +28,7 @@ export async function appRegistrations(db: Db, appId: string) {
 
 export async function appDeliveries(db: Db, appId: string, webhookId: string, page: { limit: number; offset: number }) {
   const where = and(eq(webhookDeliveries.appId, appId), eq(webhookDeliveries.webhookId, webhookId));
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(webhookDeliveries).where(where),
-  ]);
+  const { rows, total } = await pageOfDeliveries(db, where, page);
   const attempts = rows.length
     ? await db
         .select()

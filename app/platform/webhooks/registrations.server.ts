@@ -2,7 +2,7 @@
  * Webhook registrations of an installation (contract 7): create, list, read, change, delete,
  * the delivery log and redelivery. Every query is scoped to the calling installation.
  */
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
@@ -16,6 +16,7 @@ import { EVENTS, EVENT_NAMES, eventAllowed } from "../apps/catalog";
 import type { AppCaller } from "../installs/installs.server";
 import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
+import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
 
 const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [
   string,
@@ -132,17 +133,7 @@ export async function getRegistration(db: Db, caller: AppCaller, id: string): Pr
 
 export async function listRegistrations(db: Db, caller: AppCaller, page: { limit: number; offset: number }) {
   const where = eq(webhooks.installationId, caller.installation.id);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(webhooks)
-      .where(where)
-      .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(webhooks).where(where),
-  ]);
-  return { rows, total };
+  return pageWithTotal(db, db.select().from(webhooks), { from: webhooks, where, order: newestFirst(webhooks) }, page);
 }
 
 export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, input: WebhookUpdateInput) {
@@ -181,18 +172,13 @@ export async function listDeliveries(
   page: { limit: number; offset: number },
 ) {
   await getRegistration(db, caller, webhookId);
-  const where = eq(webhookDeliveries.webhookId, webhookId);
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { rows, total };
+  return pageOfDeliveries(db, eq(webhookDeliveries.webhookId, webhookId), page);
+}
+
+/** A page of the deliveries that match `where`, newest first, with their total. */
+export function pageOfDeliveries(db: Db, where: SQL | undefined, page: Page) {
+  const newest = db.select().from(webhookDeliveries);
+  return pageWithTotal(db, newest, { from: webhookDeliveries, where, order: newestFirst(webhookDeliveries) }, page);
 }
 
 /** A new attempt of a delivery, with the same X-Service-Event-Id. */
