@@ -11,6 +11,7 @@ import {
   testRegistrationForApp,
 } from "~/platform/webhooks/developer-view.server";
 import { isListening } from "~/platform/devtools/relay.server";
+import { serializeDelivery } from "~/platform/webhooks/registrations.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
@@ -55,14 +56,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     page: page.page,
     total: log?.total ?? 0,
     deliveries: (log?.rows ?? []).map(({ delivery: d, attempts }) => ({
-      id: d.id,
-      event: d.event,
-      status: d.status,
-      attempts: d.attempts,
-      lastStatusCode: d.lastStatusCode,
-      lastDurationMs: d.lastDurationMs,
-      nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-      createdAt: d.createdAt.toISOString(),
+      ...serializeDelivery(d),
       body: d.body,
       tries: attempts.map((a) => ({
         id: a.id,
