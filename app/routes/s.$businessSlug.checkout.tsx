@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { formAction } from "~/platform/accounts/form-action.server";
@@ -236,6 +236,17 @@ function Totals({
   );
 }
 
+const DELIVERY_CHOICES = [
+  { value: "DELIVERY", title: "Delivery", note: "We bring the order to your address." },
+  { value: "PICKUP", title: "Pickup", note: "Collect it from us when it is ready." },
+] as const;
+
+const optional = (label: string) => (
+  <>
+    {label} <span className="sf-muted">(optional)</span>
+  </>
+);
+
 export default function CheckoutPage() {
   const { slug, cart, methods, checkoutKey, quote: loaded } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
@@ -252,6 +263,14 @@ export default function CheckoutPage() {
         {errors[f]}
       </p>
     ) : null;
+  /** One of the shopper's details: its label, the input with what was typed, and its error. */
+  const detail = (f: "name" | "phone" | "email", label: ReactNode, input: InputHTMLAttributes<HTMLInputElement>) => (
+    <div className="sf-field">
+      <label htmlFor={`co-${f}`}>{label}</label>
+      <input id={`co-${f}`} name={f} {...input} defaultValue={values[f]} {...invalid(f)} />
+      {fieldError(f)}
+    </div>
+  );
   const payment = methods.some((m) => m.id === values.paymentMethod) ? values.paymentMethod : "CASH";
 
   // the delivery method on screen, and the total for it: the loader's, then the latest of the
@@ -316,49 +335,15 @@ export default function CheckoutPage() {
 
           <fieldset className="sf-fieldset">
             <legend>Your details</legend>
-            <div className="sf-field">
-              <label htmlFor="co-name">Name</label>
-              <input
-                id="co-name"
-                name="name"
-                autoComplete="name"
-                required
-                maxLength={100}
-                defaultValue={values.name}
-                {...invalid("name")}
-              />
-              {fieldError("name")}
-            </div>
-            <div className="sf-field">
-              <label htmlFor="co-phone">Phone</label>
-              <input
-                id="co-phone"
-                name="phone"
-                type="tel"
-                autoComplete="tel"
-                required
-                minLength={3}
-                maxLength={40}
-                defaultValue={values.phone}
-                {...invalid("phone")}
-              />
-              {fieldError("phone")}
-            </div>
-            <div className="sf-field">
-              <label htmlFor="co-email">
-                Email <span className="sf-muted">(optional)</span>
-              </label>
-              <input
-                id="co-email"
-                name="email"
-                type="email"
-                autoComplete="email"
-                maxLength={254}
-                defaultValue={values.email}
-                {...invalid("email")}
-              />
-              {fieldError("email")}
-            </div>
+            {detail("name", "Name", { autoComplete: "name", required: true, maxLength: 100 })}
+            {detail("phone", "Phone", {
+              type: "tel",
+              autoComplete: "tel",
+              required: true,
+              minLength: 3,
+              maxLength: 40,
+            })}
+            {detail("email", optional("Email"), { type: "email", autoComplete: "email", maxLength: 254 })}
           </fieldset>
 
           <fieldset
@@ -367,40 +352,25 @@ export default function CheckoutPage() {
           >
             <legend>Delivery or pickup</legend>
             <div className="sf-choices">
-              <label className="sf-choice">
-                <input
-                  type="radio"
-                  name="deliveryMethod"
-                  value="DELIVERY"
-                  defaultChecked={method === "DELIVERY"}
-                  onChange={() => {
-                    setMethod("DELIVERY");
-                    requote("DELIVERY", address);
-                  }}
-                  required
-                />
-                <span>
-                  <strong>Delivery</strong>
-                  <span className="sf-muted">We bring the order to your address.</span>
-                </span>
-              </label>
-              <label className="sf-choice">
-                <input
-                  type="radio"
-                  name="deliveryMethod"
-                  value="PICKUP"
-                  defaultChecked={method === "PICKUP"}
-                  onChange={() => {
-                    setMethod("PICKUP");
-                    requote("PICKUP", address);
-                  }}
-                  required
-                />
-                <span>
-                  <strong>Pickup</strong>
-                  <span className="sf-muted">Collect it from us when it is ready.</span>
-                </span>
-              </label>
+              {DELIVERY_CHOICES.map((c) => (
+                <label key={c.value} className="sf-choice">
+                  <input
+                    type="radio"
+                    name="deliveryMethod"
+                    value={c.value}
+                    defaultChecked={method === c.value}
+                    onChange={() => {
+                      setMethod(c.value);
+                      requote(c.value, address);
+                    }}
+                    required
+                  />
+                  <span>
+                    <strong>{c.title}</strong>
+                    <span className="sf-muted">{c.note}</span>
+                  </span>
+                </label>
+              ))}
             </div>
             {fieldError("deliveryMethod")}
             {/* asked only for delivery: hidden for pickup (with JavaScript by state, without it by CSS :has()); the server ignores it for pickup */}
@@ -454,9 +424,7 @@ export default function CheckoutPage() {
           </fieldset>
 
           <div className="sf-field">
-            <label htmlFor="co-notes">
-              Notes <span className="sf-muted">(optional)</span>
-            </label>
+            <label htmlFor="co-notes">{optional("Notes")}</label>
             <textarea
               id="co-notes"
               name="notes"

@@ -7,7 +7,7 @@
  */
 import { SCOPES } from "../apps/catalog";
 import {
-  openApiPathsOnce,
+  openApiDocumentOf,
   type DeclaredOperation,
   type DeclaredRoute,
   type DocumentArea,
@@ -52,16 +52,11 @@ const APP_API_AREA: DocumentArea = {
 };
 
 export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {
-  const collected = openApiPathsOnce(routes, APP_API_AREA);
-  return {
-    openapi: "3.1.0",
-    info: {
-      title: "Storefront Apps — App API",
-      version: "1.0.0",
-      description:
-        "Read and write a merchant's data as an installed app. Authenticate with the installation's access token (`Authorization: Bearer fbat_…`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}`. 60 requests per minute per installation, shared by /app-api and /webhooks. Each operation names the scope it needs (`x-scope`) and, for lists, its page sizes (`x-pagination`: `limit` by default, `max` at most).",
-    },
-    servers: [{ url: publicUrl }],
+  return openApiDocumentOf(routes, APP_API_AREA, {
+    title: "Storefront Apps — App API",
+    description:
+      "Read and write a merchant's data as an installed app. Authenticate with the installation's access token (`Authorization: Bearer fbat_…`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}`. 60 requests per minute per installation, shared by /app-api and /webhooks. Each operation names the scope it needs (`x-scope`) and, for lists, its page sizes (`x-pagination`: `limit` by default, `max` at most).",
+    publicUrl,
     components: {
       securitySchemes: {
         installationToken: { type: "http", scheme: "bearer", description: "The installation's access token, fbat_…" },
@@ -71,8 +66,6 @@ export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {
         RateLimitRemaining: { description: "Requests left in the current window", schema: { type: "integer" } },
         RateLimitReset: { description: "Unix time (seconds) when the window resets", schema: { type: "integer" } },
       },
-      schemas: collected.components,
     },
-    paths: collected.paths,
-  };
+  });
 }

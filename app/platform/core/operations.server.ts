@@ -323,6 +323,26 @@ export function openApiPathsOnce(routes: DeclaredRoute[], area: DocumentArea) {
 }
 
 /**
+ * An area's OpenAPI 3.1 document: its title and description, the server, its tags, its own
+ * components (security schemes, headers) with the schemas its operations use, and their paths.
+ */
+export function openApiDocumentOf(
+  routes: DeclaredRoute[],
+  area: DocumentArea,
+  doc: { title: string; description: string; publicUrl: string; tags?: unknown[]; components: object },
+) {
+  const collected = openApiPathsOnce(routes, area);
+  return {
+    openapi: "3.1.0",
+    info: { title: doc.title, version: "1.0.0", description: doc.description },
+    servers: [{ url: doc.publicUrl }],
+    ...(doc.tags ? { tags: doc.tags } : {}),
+    components: { ...doc.components, schemas: collected.components },
+    paths: collected.paths,
+  };
+}
+
+/**
  * The `paths` of a document from declared routes, and the named schemas they use. `area` adds
  * what the area knows (security, the scope sentence, its error statuses and answer headers).
  */

@@ -4,7 +4,7 @@
  * API's is. Served at /developer/openapi.json and linked from the portal's docs.
  */
 import {
-  openApiPathsOnce,
+  openApiDocumentOf,
   type DeclaredOperation,
   type DeclaredRoute,
   type DocumentArea,
@@ -53,16 +53,11 @@ const PLATFORM_AREA: DocumentArea = {
 };
 
 export function platformApiDocument(routes: DeclaredRoute[], publicUrl: string) {
-  const collected = openApiPathsOnce(routes, PLATFORM_AREA);
-  return {
-    openapi: "3.1.0",
-    info: {
-      title: "Storefront Apps — Platform API",
-      version: "1.0.0",
-      description:
-        "The platform's own JSON endpoints: accounts sign up and sign in (/auth, no token); an app's server exchanges an authorization code for an installation token (/oauth/token, client credentials, form-encoded, RFC 6749 errors); developers manage their apps, manifests, test installs, sample events, the listen stream, analytics and review replies (/developer); merchants manage their installations, embeds, app settings, app reviews and site pages (/merchant); reviewers work the app review queue (/review). Authenticate with the account token from `POST /auth/login` (`Authorization: Bearer <jwt>`); each operation names who may call it (`x-caller`: a role, `ANYONE` or `CLIENT`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}` (except /oauth/token). Apps calling with an installation token use the App API (/app-api/openapi.json) instead.",
-    },
-    servers: [{ url: publicUrl }],
+  return openApiDocumentOf(routes, PLATFORM_AREA, {
+    title: "Storefront Apps — Platform API",
+    description:
+      "The platform's own JSON endpoints: accounts sign up and sign in (/auth, no token); an app's server exchanges an authorization code for an installation token (/oauth/token, client credentials, form-encoded, RFC 6749 errors); developers manage their apps, manifests, test installs, sample events, the listen stream, analytics and review replies (/developer); merchants manage their installations, embeds, app settings, app reviews and site pages (/merchant); reviewers work the app review queue (/review). Authenticate with the account token from `POST /auth/login` (`Authorization: Bearer <jwt>`); each operation names who may call it (`x-caller`: a role, `ANYONE` or `CLIENT`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}` (except /oauth/token). Apps calling with an installation token use the App API (/app-api/openapi.json) instead.",
+    publicUrl,
     tags: [
       { name: "auth", description: "Sign up and sign in: where an account token comes from (no token needed)" },
       { name: "oauth", description: "The OAuth token exchange, called by an app's server with its client credentials" },
@@ -88,8 +83,6 @@ export function platformApiDocument(routes: DeclaredRoute[], publicUrl: string) 
           description: "The app's client_id and client_secret (POST /oauth/token only)",
         },
       },
-      schemas: collected.components,
     },
-    paths: collected.paths,
-  };
+  });
 }
