@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import {
   AppUpdateBody,
   checkAppUrls,
@@ -12,14 +12,12 @@ import {
 } from "~/platform/apps/apps.server";
 import { AppDetail, AppRecord } from "~/platform/platform-api/schemas";
 
-const params = z.object({ appId: z.string().describe("App id (another developer's app is 404)") });
+const one = oneBy("appId", "App id (another developer's app is 404)", AppDetail);
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}", "DEVELOPER", {
   GET: operation({
     summary: "One of the developer's apps, with its approved versions (the changelog)",
-    params,
-    answer: { status: 200, schema: AppDetail },
-    errors: [404],
+    ...one,
     handler: async ({ context, user, params }) => {
       const app = await getDeveloperApp(context.db, user.account.id, params.appId);
       // the app record plus its approved versions (the changelog), each with its release notes
@@ -30,7 +28,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     summary: "Change an app's fields (not slug, clientId or status)",
     description:
       "slug and clientId are immutable and status changes only through submit and review (400 with those words). In production every URL must be https. An app in review is not editable (409).",
-    params,
+    params: one.params,
     body: AppUpdateBody,
     bodyPrecheck: refuseImmutableFields,
     answer: { status: 200, schema: AppRecord },

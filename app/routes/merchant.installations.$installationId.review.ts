@@ -1,13 +1,12 @@
-import { z } from "zod";
-import { and, eq } from "drizzle-orm";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import { ApiError, json } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { deleteReview, getOwnReview, putReview, reviewSchema } from "~/platform/apps/app-reviews.server";
 import { AppReview } from "~/platform/platform-api/schemas";
-import { installations } from "../../db/schema";
+import { businessInstallation } from "./__installation.server";
 
-const params = z.object({ installationId: z.string().describe("Installation id") });
+const one = oneBy("installationId", "Installation id", AppReview);
 const ReviewInput = reviewSchema.meta({ id: "AppReviewInput" });
 
 export const { loader, action, declared } = platformRoute(
@@ -16,16 +15,10 @@ export const { loader, action, declared } = platformRoute(
   {
     GET: operation({
       summary: "The business's own review of the installed app",
-      params,
-      answer: { status: 200, schema: AppReview },
-      errors: [404],
+      ...one,
       handler: async ({ context, user, params }) => {
         const business = requireBusiness(user);
-        const [installation] = await context.db
-          .select({ appId: installations.appId })
-          .from(installations)
-          .where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
-        if (!installation) throw new ApiError(404, "Installation not found");
+        const installation = await businessInstallation(context.db, business.id, params.installationId);
         const review = await getOwnReview(context.db, business.id, installation.appId);
         if (!review) throw new ApiError(404, "Review not found");
         return review;
@@ -33,16 +26,15 @@ export const { loader, action, declared } = platformRoute(
     }),
     PUT: operation({
       summary: "Write or change the business's review of the app (one per business; the install must qualify)",
-      params,
+      ...one,
       body: ReviewInput,
-      answer: { status: 200, schema: AppReview },
       errors: [400, 403, 404],
       handler: async ({ context, user, params, body }) =>
         putReview(context.db, requireBusiness(user).id, params.installationId, body),
     }),
     DELETE: operation({
       summary: "Delete the business's review of the app",
-      params,
+      params: one.params,
       answer: { status: 204, description: "Deleted" },
       errors: [404],
       handler: async ({ context, user, params }) => {

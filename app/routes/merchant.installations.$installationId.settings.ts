@@ -1,14 +1,12 @@
 import { z } from "zod";
-import { and, eq } from "drizzle-orm";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
-import { ApiError } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { setAppSettings } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { AppSettingsState } from "~/platform/platform-api/schemas";
-import { installations } from "../../db/schema";
+import { businessInstallation } from "./__installation.server";
 
 const AppSettings = z
   .record(z.string(), z.unknown())
@@ -25,11 +23,7 @@ export const { loader, action, declared } = platformRoute(
       body: AppSettings,
       handler: async ({ context, user, params, body }) => {
         const business = requireBusiness(user);
-        const [installation] = await context.db
-          .select()
-          .from(installations)
-          .where(and(eq(installations.id, params.installationId), eq(installations.businessId, business.id)));
-        if (!installation) throw new ApiError(404, "Installation not found");
+        const installation = await businessInstallation(context.db, business.id, params.installationId);
         const app = await getAppForReview(context.db, installation.appId);
         return setAppSettings(
           context.db,

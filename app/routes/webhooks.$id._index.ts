@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { oneBy } from "~/platform/core/operations.server";
 import {
   deleteRegistration,
   getRegistration,
@@ -9,29 +9,26 @@ import {
 } from "~/platform/webhooks/registrations.server";
 import { Webhook } from "~/platform/app-api/schemas";
 
-const params = z.object({ id: z.string().describe("Webhook id") });
+const one = oneBy("id", "Webhook id", Webhook);
 
 export const { loader, action, declared } = appApiRoute("/webhooks/{id}", {
   GET: operation({
     summary: "One registration",
-    params,
-    answer: { status: 200, schema: Webhook },
-    errors: [404],
+    ...one,
     handler: async ({ context, caller, params }) =>
       serializeWebhook(await getRegistration(context.db, caller, params.id)),
   }),
   PATCH: operation({
     summary: "Change a registration; isActive true re-activates it",
-    params,
+    ...one,
     body: WebhookUpdate,
-    answer: { status: 200, schema: Webhook },
     errors: [400, 403, 404],
     handler: async ({ context, caller, params, body }) =>
       updateRegistration(context.db, context.env, caller, params.id, body),
   }),
   DELETE: operation({
     summary: "Delete a registration (not the install registration: deactivate that)",
-    params,
+    params: one.params,
     answer: { status: 204, description: "Deleted" },
     errors: [404, 409],
     handler: async ({ context, caller, params }) => {
