@@ -11,6 +11,7 @@
  * too, so the figure can be read both ways.
  */
 import http from "node:http";
+import { listenLocally } from "../app/platform/testing/listen";
 import postgres from "postgres";
 import { startBench, developer, load, reportRows, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
@@ -40,10 +41,7 @@ const serialize = (p: Row) => ({
   updatedAt: (p["r.updatedAt"] as Date).toISOString(),
 });
 
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-}
+const listen = async (server: http.Server) => `${await listenLocally(server)}/`;
 
 export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) {
   const b = await startBench();

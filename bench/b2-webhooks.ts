@@ -4,6 +4,7 @@
  * 10,000 no-op jobs on the same database in the same run.
  */
 import http from "node:http";
+import { listenLocally } from "../app/platform/testing/listen";
 import { sql } from "drizzle-orm";
 import { run as runWorker, type Runner } from "graphile-worker";
 import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
@@ -67,8 +68,7 @@ export async function run() {
       });
     });
     receiver.keepAliveTimeout = 60_000;
-    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
-    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+    const url = `${await listenLocally(receiver)}/hooks`;
     const dev = await developer(b);
     const { appId } = await testInstallToken(b, dev, ["read_orders"], {
       webhookUrl: url,

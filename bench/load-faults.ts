@@ -4,6 +4,7 @@
  * ledger must balance: every delivery received, FAILED, or pending — nothing lost.
  */
 import http from "node:http";
+import { listenLocally } from "../app/platform/testing/listen";
 import { sql } from "drizzle-orm";
 import { startBench, developer, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
@@ -35,8 +36,7 @@ export async function run() {
       });
     });
     receiver.keepAliveTimeout = 60_000;
-    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
-    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+    const url = `${await listenLocally(receiver)}/hooks`;
     const dev = await developer(b);
     const { token } = await testInstallToken(b, dev, ["read_orders"]);
     const caller = await authenticateInstallation(b.db.db, `Bearer ${token}`);

@@ -4,6 +4,7 @@
  * protocol of the spec. Pages record every message they receive in window.received.
  */
 import http from "node:http";
+import { listenLocally } from "../app/platform/testing/listen";
 
 const blockPage = (kind: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${kind}</title>
 <style>body{margin:0;font-family:sans-serif}#box{padding:16px;border-radius:10px;color:#fff;background:#888}</style></head>
@@ -132,9 +133,7 @@ export async function startAppServer() {
     res.writeHead(200, { "Content-Type": "text/html" });
     res.end(`<!doctype html><h1>Connected to the app</h1>`);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const { port } = server.address() as { port: number };
-  self = `http://127.0.0.1:${port}`;
+  self = await listenLocally(server);
   return {
     url: self,
     webhooks,

@@ -164,6 +164,7 @@ export const DEMO = {
 
 import type { APIRequestContext } from "@playwright/test";
 import http from "node:http";
+import { listenLocally } from "../app/platform/testing/listen";
 
 /** Signs in through the JSON API and returns the bearer token. */
 export async function apiToken(request: APIRequestContext, email: string, password: string): Promise<string> {
@@ -328,7 +329,5 @@ export async function startAppServer(): Promise<{
       `<!doctype html><title>App callback</title><h1>Connected to the app</h1><p id="code">${url.searchParams.get("code") ?? ""}</p>`,
     );
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r())) };
+  return { url: await listenLocally(server), received, close: () => new Promise((r) => server.close(() => r())) };
 }

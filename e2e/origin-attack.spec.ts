@@ -7,6 +7,7 @@
  */
 import { type Page } from "@playwright/test";
 import http from "node:http";
+import { listenLocally } from "../app/platform/testing/listen";
 import { randomBytes } from "node:crypto";
 import { test, expect, apiToken, publishApp, signIn, DEMO, installApp, scriptEmbed } from "./helpers";
 
@@ -110,9 +111,8 @@ async function startAttackerApp(platform: string, oauthQuery: () => string) {
     res.writeHead(200, { "Content-Type": "text/html" });
     res.end("<!doctype html><title>App</title><h1>Connected to the app</h1>");
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    url: await listenLocally(server),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { listenLocally } from "../app/platform/testing/listen";
 import { nodeWebhookHandler } from "../packages/app-sdk/src/index";
 import { test, expect, createApp, registerDeveloper, signIn } from "./helpers";
 
@@ -23,8 +24,7 @@ test("a developer reads the delivery log with attempt details and redelivers", a
       res.end(calls === 1 ? "database down" : "ok");
     });
   });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
-  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+  const url = `${await listenLocally(receiver)}/hooks`;
 
   const { email, token, businessId } = await registerDeveloper(request, "Hook Dev", "webhook-pass-1");
   const auth = { Authorization: `Bearer ${token}` };
@@ -84,8 +84,7 @@ test("Send a test from the delivery log reaches the developer's machine through 
       (e) => void tests.push({ event: e.event, webhookId: e.data.webhookId }),
     ),
   );
-  await new Promise<void>((r) => local.listen(0, "127.0.0.1", () => r()));
-  const forwardTo = `http://127.0.0.1:${(local.address() as { port: number }).port}/webhooks`;
+  const forwardTo = `${await listenLocally(local)}/webhooks`;
 
   const { email, token } = await registerDeveloper(request, "Listen Dev", "listen-pass-1");
   const auth = { Authorization: `Bearer ${token}` };

@@ -4,6 +4,7 @@
  */
 import http from "node:http";
 import { afterAll } from "vitest";
+import { listenLocally } from "./listen";
 
 export type Received = {
   path: string;
@@ -55,8 +56,7 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
     });
   });
   server.keepAliveTimeout = 1;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const { port } = server.address() as { port: number };
+  const url = await listenLocally(server);
   const close = () =>
     new Promise<void>((r) => {
       server.closeAllConnections();
@@ -64,7 +64,7 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
     });
   afterAll(close);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     received,
     set(b: Behaviour | ((req: Received, n: number) => Behaviour)) {
       behave = typeof b === "function" ? b : () => b;

@@ -7,12 +7,12 @@
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../../../app/platform/testing/platform";
+import { listenLocally } from "../../../app/platform/testing/listen";
 import {
   nodeHookHandler,
   nodeWebhookHandler,
@@ -75,8 +75,7 @@ describe("storefront-apps CLI against the real platform", () => {
     const receiver = createServer(async (req, res) => {
       return req.url?.startsWith("/local/hooks/") ? onHook(req, res) : onWebhook(req, res);
     });
-    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-    const local = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/local`;
+    const local = `${await listenLocally(receiver)}/local`;
 
     // sign up (the portal or the API), then log in with the CLI
     const dev = await p.register("DEVELOPER");

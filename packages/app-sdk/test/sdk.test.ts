@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../../app/platform/testing/listen";
 import { SignJWT } from "jose";
 import {
   authorizeUrl,
@@ -69,8 +69,7 @@ describe("OAuth helpers", () => {
           );
         });
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const platformUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const platformUrl = await listenLocally(server);
     const token = await exchangeCode({
       platformUrl,
       clientId: "fbci_x",
@@ -189,8 +188,7 @@ describe("App API client", () => {
       res.writeHead(404, { "content-type": "application/json" });
       res.end('{"error":"not_found","message":"no such thing"}');
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = await listenLocally(server);
   });
   afterAll(() => server.close());
 

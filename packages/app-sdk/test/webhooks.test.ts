@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLocally } from "../../../app/platform/testing/listen";
 import express from "express";
 import {
   signPayload,
@@ -80,11 +80,6 @@ describe("verifyWebhook", () => {
   });
 });
 
-async function listen(server: Server) {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 describe("adapters keep the raw body", () => {
   const received: unknown[] = [];
   let nodeUrl: string;
@@ -95,7 +90,7 @@ describe("adapters keep the raw body", () => {
     const hook = nodeHookHandler(secret, (e) => ({ valid: false, reason: `no ${e.hookPoint}` }));
     const node = createServer((req, res) => (req.url === "/hooks/validate" ? hook(req, res) : webhook(req, res)));
     servers.push(node);
-    nodeUrl = await listen(node);
+    nodeUrl = await listenLocally(node);
     const app = express();
     app.post("/webhooks", expressWebhook(secret), (req, res) => res.json({ got: (req as any).webhook.event }));
     // after express.raw the body is a Buffer: still verified on the exact bytes
@@ -104,7 +99,7 @@ describe("adapters keep the raw body", () => {
     );
     const server = createServer(app);
     servers.push(server);
-    expressUrl = await listen(server);
+    expressUrl = await listenLocally(server);
   });
   afterAll(() => servers.forEach((s) => s.close()));
 
@@ -139,7 +134,7 @@ describe("adapters keep the raw body", () => {
       ),
     );
     servers.push(multi);
-    const url = await listen(multi);
+    const url = await listenLocally(multi);
     expect((await post(url, body, headers())).status).toBe(200);
     const other = body.replace("biz_1", "biz_2");
     expect((await post(url, other, headers(now, signWebhook("whsec_test_other", now, other)))).status).toBe(200);
