@@ -71,6 +71,15 @@ function sentence(label: string, words: string) {
 const labelOf = (labels: FieldLabels, field: string) => labels[field] ?? field;
 
 /**
+ * Puts a field's sentence (the first one said about it wins); `line` is the index of the list
+ * entry it is about ("Screenshots (line 2) must be …").
+ */
+function putField(out: FormErrors, labels: FieldLabels, field: string, line: number | undefined, words: string) {
+  if (out.fields[field]) return;
+  out.fields[field] = sentence(labelOf(labels, field) + (line !== undefined ? ` (line ${line + 1})` : ""), words);
+}
+
+/**
  * Every issue of a failed parse, one message per field (the first issue of each), each starting
  * with the field's label. An issue inside a list names the entry ("Screenshots (line 2) must be …").
  * An issue without a field, or on a field the form does not have, goes to the form's own messages.
@@ -84,9 +93,7 @@ export function zodFormErrors(error: z.ZodError, labels: FieldLabels): FormError
       out.form.push(field ? sentence(field, words) : words.charAt(0).toUpperCase() + words.slice(1));
       continue;
     }
-    if (out.fields[field]) continue;
-    const index = typeof issue.path[1] === "number" ? ` (line ${issue.path[1] + 1})` : "";
-    out.fields[field] = sentence(labelOf(labels, field) + index, words);
+    putField(out, labels, field, typeof issue.path[1] === "number" ? issue.path[1] : undefined, words);
   }
   return out;
 }
@@ -109,13 +116,8 @@ export function messageFormErrors(
     }
   for (const part of message.split("; ")) {
     const m = /^([A-Za-z][\w]*)(?:\.(\d+))?(?:\.[\w.]+)?: (.+)$/s.exec(part);
-    if (m && m[1] in labels) {
-      if (!out.fields[m[1]])
-        out.fields[m[1]] = sentence(
-          labelOf(labels, m[1]) + (m[2] !== undefined ? ` (line ${Number(m[2]) + 1})` : ""),
-          m[3],
-        );
-    } else out.form.push(part);
+    if (m && m[1] in labels) putField(out, labels, m[1], m[2] !== undefined ? Number(m[2]) : undefined, m[3]);
+    else out.form.push(part);
   }
   return out;
 }
