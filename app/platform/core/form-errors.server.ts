@@ -13,6 +13,9 @@ export type FormErrors = { fields: Record<string, string>; form: string[] };
 /** field name → the label the form shows for it ("imageUrl" → "Image URL"). */
 export type FieldLabels = Record<string, string>;
 
+/** Messages that are about one field although they do not name it (a taken slug → "slug"). */
+export type FieldOwners = { test: RegExp; field: string }[];
+
 type Issue = z.core.$ZodIssue;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -103,11 +106,7 @@ export function zodFormErrors(error: z.ZodError, labels: FieldLabels): FormError
  * by hand as "field: words; field: words" are split and put next to their fields; `owners` maps
  * other messages to the field they are about (a taken slug); anything else is a form message.
  */
-export function messageFormErrors(
-  message: string,
-  labels: FieldLabels,
-  owners: { test: RegExp; field: string }[] = [],
-): FormErrors {
+export function messageFormErrors(message: string, labels: FieldLabels, owners: FieldOwners = []): FormErrors {
   const out: FormErrors = { fields: {}, form: [] };
   for (const owner of owners)
     if (owner.test.test(message) && owner.field in labels) {
@@ -123,11 +122,7 @@ export function messageFormErrors(
 }
 
 /** An ApiError thrown by a domain function as form errors (any other error is re-thrown). */
-export function apiFormErrors(
-  e: unknown,
-  labels: FieldLabels,
-  owners: { test: RegExp; field: string }[] = [],
-): FormErrors {
+export function apiFormErrors(e: unknown, labels: FieldLabels, owners: FieldOwners = []): FormErrors {
   if (!(e instanceof ApiError)) throw e;
   return messageFormErrors(e.message, labels, owners);
 }

@@ -126,15 +126,19 @@ async function claim(
   }));
 }
 
+/** A claimer of the deliveries `text` selects (a claimSql statement). */
+const claimerOf =
+  (text: string) =>
+  (
+    db: Database,
+    limit: number,
+    busy: Map<string, number> = new Map(),
+    perEndpoint = DISPATCH_PER_ENDPOINT,
+  ): Promise<ClaimedDelivery[]> =>
+    claim(db, text, limit, busy, perEndpoint);
+
 /** `busy`: deliveries in flight per registration in this process; `perEndpoint`: the most one registration may hold. */
-export function claimFirstAttempts(
-  db: Database,
-  limit: number,
-  busy: Map<string, number> = new Map(),
-  perEndpoint = DISPATCH_PER_ENDPOINT,
-): Promise<ClaimedDelivery[]> {
-  return claim(db, CLAIM_SQL, limit, busy, perEndpoint);
-}
+export const claimFirstAttempts = claimerOf(CLAIM_SQL);
 
 /**
  * Retries one process sends at once, as a share of its slots: first attempts always keep the rest.
@@ -143,14 +147,7 @@ export function claimFirstAttempts(
 export const DISPATCH_RETRY_SHARE = 0.5;
 
 /** Due retries, as claimFirstAttempts claims first attempts (the same per-registration room). */
-export function claimRetries(
-  db: Database,
-  limit: number,
-  busy: Map<string, number> = new Map(),
-  perEndpoint = DISPATCH_PER_ENDPOINT,
-): Promise<ClaimedDelivery[]> {
-  return claim(db, RETRY_CLAIM_SQL, limit, busy, perEndpoint);
-}
+export const claimRetries = claimerOf(RETRY_CLAIM_SQL);
 
 export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
 
