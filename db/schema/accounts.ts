@@ -22,6 +22,9 @@ export const businesses = pgTable(
   (t) => [uniqueIndex("businesses_slug_key").on(t.slug)],
 );
 
+/** The business a row belongs to (required, with its foreign key). */
+export const ofBusiness = () => refersTo("business_id", () => businesses.id);
+
 export const accounts = pgTable(
   "accounts",
   {

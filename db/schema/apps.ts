@@ -1,7 +1,7 @@
 import { pgTable, text, boolean, integer, bigint, jsonb, index, uniqueIndex, numeric } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, id, refersTo, textList, timestamps, ts, updatedAt } from "./columns";
-import { accounts, businesses } from "./accounts";
+import { accounts, ofBusiness } from "./accounts";
 
 export const APP_STATUSES = ["DRAFT", "PENDING_REVIEW", "APPROVED"] as const;
 
@@ -95,7 +95,7 @@ export const installations = pgTable(
   {
     id: id(),
     appId: refersTo("app_id", () => apps.id),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     status: text("status", { enum: ["ACTIVE", "UNINSTALLED"] })
       .notNull()
       .default("ACTIVE"),
@@ -131,7 +131,7 @@ export const oauthCodes = pgTable(
     codeHash: text("code_hash").notNull(),
     appId: refersTo("app_id", () => apps.id),
     accountId: refersTo("account_id", () => accounts.id),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     redirectUri: text("redirect_uri").notNull(),
     scopes: text("scopes").array().notNull(),
     codeChallenge: text("code_challenge"),
@@ -223,7 +223,7 @@ export const appReviews = pgTable(
   {
     id: id(),
     appId: refersTo("app_id", () => apps.id),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     installationId: refersTo("installation_id", () => installations.id),
     rating: integer("rating").notNull(),
     body: text("body").notNull().default(""),
