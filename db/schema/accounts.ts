@@ -1,5 +1,5 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
-import { createdAt, id, refersTo, timestamps, ts } from "./columns";
+import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
 
 export const businesses = pgTable(
   "businesses",
@@ -45,7 +45,7 @@ export const signInAttempts = pgTable(
   {
     key: text("key").notNull(),
     windowStart: ts("window_start").notNull(),
-    failures: integer("failures").notNull().default(0),
+    failures: counter("failures"),
   },
   (t) => [uniqueIndex("sign_in_attempts_key").on(t.key, t.windowStart)],
 );

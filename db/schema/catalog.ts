@@ -1,6 +1,6 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, check } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, refersTo, timestamps, ts } from "./columns";
+import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
 import { businesses, ofBusiness } from "./accounts";
 
 export const products = pgTable(
@@ -192,7 +192,7 @@ export const businessCounts = pgTable(
     entity: text("entity").notNull(),
     /** one of COUNT_SHARDS rows per business and table: a sale's orders add to different rows (migration 0013) */
     shard: integer("shard").notNull().default(0),
-    n: integer("n").notNull().default(0),
+    n: counter("n"),
   },
   (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity, t.shard)],
 );
