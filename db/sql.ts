@@ -1,23 +1,20 @@
 import { getTableColumns, sql, type Column, type SQL, type Table } from "drizzle-orm";
 import { preparesStatements } from "./client";
 
-/** A text[] parameter (drizzle expands a plain array parameter into a tuple). */
-export function textArray(values: readonly string[]): SQL {
-  if (values.length === 0) return sql`'{}'::text[]`;
+/** An array parameter of the given element type (drizzle expands a plain array parameter into a tuple). */
+function typedArray(values: readonly unknown[], type: "text" | "int"): SQL {
+  if (values.length === 0) return sql.raw(`'{}'::${type}[]`);
   return sql`ARRAY[${sql.join(
     values.map((v) => sql`${v}`),
     sql`, `,
-  )}]::text[]`;
+  )}]${sql.raw(`::${type}[]`)}`;
 }
 
+/** A text[] parameter. */
+export const textArray = (values: readonly string[]): SQL => typedArray(values, "text");
+
 /** An int[] parameter. */
-export function intArray(values: readonly number[]): SQL {
-  if (values.length === 0) return sql`'{}'::int[]`;
-  return sql`ARRAY[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::int[]`;
-}
+export const intArray = (values: readonly number[]): SQL => typedArray(values, "int");
 
 /**
  * A constant statement text with its parameters, run straight through the postgres.js client under a

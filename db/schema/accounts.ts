@@ -1,5 +1,5 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
-import { createdAt, id, refersTo, timestamps, ts } from "./columns";
+import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
 
 export const businesses = pgTable(
   "businesses",
@@ -22,6 +22,9 @@ export const businesses = pgTable(
   (t) => [uniqueIndex("businesses_slug_key").on(t.slug)],
 );
 
+/** The business a row belongs to (required, with its foreign key). */
+export const ofBusiness = () => refersTo("business_id", () => businesses.id);
+
 export const accounts = pgTable(
   "accounts",
   {
@@ -42,7 +45,7 @@ export const signInAttempts = pgTable(
   {
     key: text("key").notNull(),
     windowStart: ts("window_start").notNull(),
-    failures: integer("failures").notNull().default(0),
+    failures: counter("failures"),
   },
   (t) => [uniqueIndex("sign_in_attempts_key").on(t.key, t.windowStart)],
 );

@@ -1,7 +1,7 @@
 import { pgTable, text, boolean, integer, bigint, jsonb, index, uniqueIndex, numeric } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, refersTo, textList, timestamps, ts, updatedAt } from "./columns";
-import { accounts, businesses } from "./accounts";
+import { counter, createdAt, id, refersTo, textList, timestamps, ts, updatedAt } from "./columns";
+import { accounts, ofBusiness } from "./accounts";
 
 export const APP_STATUSES = ["DRAFT", "PENDING_REVIEW", "APPROVED"] as const;
 
@@ -41,9 +41,9 @@ export const apps = pgTable(
      * active production installations.
      */
     ratingSum: bigint("rating_sum", { mode: "number" }).notNull().default(0),
-    ratingCount: integer("rating_count").notNull().default(0),
+    ratingCount: counter("rating_count"),
     ratingAvg: numeric("rating_avg", { precision: 3, scale: 2 }),
-    activeInstalls: integer("active_installs").notNull().default(0),
+    activeInstalls: counter("active_installs"),
     /** set by a reviewer: the app shows in the marketplace's "Staff picks" row */
     staffPickedAt: ts("staff_picked_at"),
   },
@@ -95,7 +95,7 @@ export const installations = pgTable(
   {
     id: id(),
     appId: refersTo("app_id", () => apps.id),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     status: text("status", { enum: ["ACTIVE", "UNINSTALLED"] })
       .notNull()
       .default("ACTIVE"),
@@ -131,7 +131,7 @@ export const oauthCodes = pgTable(
     codeHash: text("code_hash").notNull(),
     appId: refersTo("app_id", () => apps.id),
     accountId: refersTo("account_id", () => accounts.id),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     redirectUri: text("redirect_uri").notNull(),
     scopes: text("scopes").array().notNull(),
     codeChallenge: text("code_challenge"),
@@ -197,7 +197,7 @@ export const hookBreakers = pgTable(
   {
     installationId: text("installation_id").notNull(),
     hookPoint: text("hook_point").notNull(),
-    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    consecutiveFailures: counter("consecutive_failures"),
     openUntil: ts("open_until"),
   },
   (t) => [uniqueIndex("hook_breakers_key").on(t.installationId, t.hookPoint)],
@@ -208,7 +208,7 @@ export const rateLimitWindows = pgTable(
   {
     installationId: text("installation_id").notNull(),
     windowStart: ts("window_start").notNull(),
-    count: integer("count").notNull().default(0),
+    count: counter("count"),
   },
   (t) => [uniqueIndex("rate_limit_windows_key").on(t.installationId, t.windowStart)],
 );
@@ -223,7 +223,7 @@ export const appReviews = pgTable(
   {
     id: id(),
     appId: refersTo("app_id", () => apps.id),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     installationId: refersTo("installation_id", () => installations.id),
     rating: integer("rating").notNull(),
     body: text("body").notNull().default(""),

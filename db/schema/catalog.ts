@@ -1,13 +1,13 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, check } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, refersTo, timestamps, ts } from "./columns";
-import { businesses } from "./accounts";
+import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
+import { businesses, ofBusiness } from "./accounts";
 
 export const products = pgTable(
   "products",
   {
     id: id(),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     description: text("description").notNull().default(""),
@@ -54,7 +54,7 @@ export const orders = pgTable(
   "orders",
   {
     id: id(),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     orderNumber: text("order_number").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("PENDING"),
     subtotal: integer("subtotal").notNull(),
@@ -138,7 +138,7 @@ export const reviews = pgTable(
   "reviews",
   {
     id: id(),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     productId: refersTo("product_id", () => products.id, { onDelete: "cascade" }),
     rating: integer("rating").notNull(),
     comment: text("comment").notNull().default(""),
@@ -163,7 +163,7 @@ export const pages = pgTable(
   "pages",
   {
     id: id(),
-    businessId: refersTo("business_id", () => businesses.id),
+    businessId: ofBusiness(),
     slug: text("slug").notNull(),
     title: text("title").notNull(),
     isPublished: boolean("is_published").notNull().default(true),
@@ -192,7 +192,7 @@ export const businessCounts = pgTable(
     entity: text("entity").notNull(),
     /** one of COUNT_SHARDS rows per business and table: a sale's orders add to different rows (migration 0013) */
     shard: integer("shard").notNull().default(0),
-    n: integer("n").notNull().default(0),
+    n: counter("n"),
   },
   (t) => [uniqueIndex("business_counts_key").on(t.businessId, t.entity, t.shard)],
 );

@@ -1,4 +1,4 @@
-import { timestamp, text, type AnyPgColumn, type ReferenceConfig } from "drizzle-orm/pg-core";
+import { integer, timestamp, text, type AnyPgColumn, type ReferenceConfig } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 
 /** Timestamps are stored with time zone and always written from the platform clock. */
@@ -12,6 +12,9 @@ export const id = () => text("id").primaryKey();
 /** A required text column holding another row's id, with its foreign key (`() => apps.id`). */
 export const refersTo = (name: string, target: () => AnyPgColumn, actions?: ReferenceConfig["actions"]) =>
   text(name).notNull().references(target, actions);
+
+/** A count kept on the row (attempts, failures, installs): never null, starts at 0. */
+export const counter = (name: string) => integer(name).notNull().default(0);
 
 /** A text[] column that is never null and starts empty. */
 export const textList = (name: string) =>

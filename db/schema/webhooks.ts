@@ -1,6 +1,6 @@
 import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, id, installationOwner, timestamps, ts } from "./columns";
+import { counter, createdAt, id, installationOwner, timestamps, ts } from "./columns";
 
 /** Every platform event, written in the transaction of the change that causes it. */
 export const platformEvents = pgTable(
@@ -34,7 +34,7 @@ export const webhooks = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     /** created at install from the app's webhookUrl; receives business.data_erasure */
     isInstallDefault: boolean("is_install_default").notNull().default(false),
-    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    consecutiveFailures: counter("consecutive_failures"),
     disabledReason: text("disabled_reason"),
     ...timestamps(),
   },
@@ -58,7 +58,7 @@ export const webhookDeliveries = pgTable(
     /** the body exactly as sent, so that retries send identical bytes */
     body: text("body").notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("PENDING"),
-    attempts: integer("attempts").notNull().default(0),
+    attempts: counter("attempts"),
     lastStatusCode: integer("last_status_code"),
     lastDurationMs: integer("last_duration_ms"),
     nextAttemptAt: ts("next_attempt_at"),
@@ -112,9 +112,9 @@ export const webhookDailyStats = pgTable(
     day: text("day").notNull(),
     /** rows are spread over a few shards so that concurrent attempts do not queue on one row */
     shard: integer("shard").notNull().default(0),
-    succeeded: integer("succeeded").notNull().default(0),
-    failed: integer("failed").notNull().default(0),
-    answered: integer("answered").notNull().default(0),
+    succeeded: counter("succeeded"),
+    failed: counter("failed"),
+    answered: counter("answered"),
     latencyTotalMs: bigint("latency_total_ms", { mode: "number" }).notNull().default(0),
   },
   (t) => [uniqueIndex("webhook_daily_stats_key").on(t.appId, t.day, t.shard)],

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { ORDER_STATUSES } from "../../../db/schema/catalog";
 
-const isoDate = z.string().describe("ISO 8601 timestamp");
+/** A timestamp as both APIs write it. */
+export const isoDate = z.string().describe("ISO 8601 timestamp");
 
 export const ErrorBody = z
   .object({ statusCode: z.number().int(), message: z.string(), error: z.string() })

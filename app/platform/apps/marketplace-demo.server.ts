@@ -18,6 +18,21 @@ import type { Category } from "./catalog";
 
 const DAY = 24 * 3600 * 1000;
 
+/**
+ * Uninstalls an installation (its real uninstall: tokens revoked, erasure scheduled), then dates it
+ * back: uninstalled at `uninstalledAt`, its erasure scheduled and delivered at `erasedAt`.
+ */
+export async function uninstallAsOf(db: Database, installationId: string, uninstalledAt: Date, erasedAt: Date) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(installations).where(eq(installations.id, installationId));
+    await uninstall(tx, row);
+  });
+  await db
+    .update(installations)
+    .set({ uninstalledAt, erasureScheduledAt: erasedAt, erasureDeliveredAt: erasedAt })
+    .where(eq(installations.id, installationId));
+}
+
 type DemoApp = {
   name: string;
   slug: string;
@@ -226,16 +241,6 @@ export async function seedMarketplaceDemo(
   const mailroom = published.get("mailroom-campaigns");
   if (bistro && mailroom) {
     const { id } = await installOn(db, env, mailroom, bistro, input.developerId, 40);
-    await db.transaction(async (tx) =>
-      uninstall(tx, (await tx.select().from(installations).where(eq(installations.id, id)))[0]),
-    );
-    await db
-      .update(installations)
-      .set({
-        uninstalledAt: new Date(t - 12 * DAY),
-        erasureScheduledAt: new Date(t - 10 * DAY),
-        erasureDeliveredAt: new Date(t - 10 * DAY),
-      })
-      .where(eq(installations.id, id));
+    await uninstallAsOf(db, id, new Date(t - 12 * DAY), new Date(t - 10 * DAY));
   }
 }

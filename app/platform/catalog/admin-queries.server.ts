@@ -15,7 +15,7 @@ import {
   type OrderStatus,
 } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { countOf, getOrderRow } from "./queries.server";
+import { countOf, countsBy, getOrderRow } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 
@@ -61,13 +61,9 @@ export async function searchProducts(
 
 /** Number of orders per status (every status present, 0 when none) and in all. */
 export async function orderStatusCounts(db: Db, businessId: string) {
-  const rows = await db
-    .select({ status: orders.status, n: count() })
-    .from(orders)
-    .where(eq(orders.businessId, businessId))
-    .groupBy(orders.status);
+  const rows = await countsBy(db, orders, orders.status, businessId);
   const byStatus = Object.fromEntries(
-    ORDER_STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0]),
+    ORDER_STATUSES.map((s) => [s, rows.find((r) => r.value === s)?.n ?? 0]),
   ) as Record<OrderStatus, number>;
   return { byStatus, all: rows.reduce((sum, r) => sum + r.n, 0) };
 }

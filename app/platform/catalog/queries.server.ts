@@ -38,6 +38,16 @@ export async function countOf(
 
 type Listed = typeof products | typeof reviews | typeof pages | typeof orders;
 
+/** How many of a business's orders (or reviews) there are per value of `column` (a status, a rating); values with none are absent. */
+export function countsBy<K extends typeof orders.status | typeof reviews.rating>(
+  db: Db,
+  table: typeof orders | typeof reviews,
+  column: K,
+  businessId: string,
+) {
+  return db.select({ value: column, n: count() }).from(table).where(eq(table.businessId, businessId)).groupBy(column);
+}
+
 /**
  * A page of a business's rows, newest first (createdAt, then id), and the business's total kept by
  * triggers, in one statement; the total is read on its own only when the page is empty.
@@ -116,18 +126,14 @@ export function listReviews(db: Db, businessId: string, page: Page) {
 }
 
 export async function reviewStats(db: Db, businessId: string) {
-  const rows = await db
-    .select({ rating: reviews.rating, n: count() })
-    .from(reviews)
-    .where(eq(reviews.businessId, businessId))
-    .groupBy(reviews.rating);
+  const rows = await countsBy(db, reviews, reviews.rating, businessId);
   const distribution: Record<"1" | "2" | "3" | "4" | "5", number> = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
   let total = 0;
   let sum = 0;
   for (const r of rows) {
-    distribution[String(r.rating) as keyof typeof distribution] = r.n;
+    distribution[String(r.value) as keyof typeof distribution] = r.n;
     total += r.n;
-    sum += r.rating * r.n;
+    sum += r.value * r.n;
   }
   return { averageRating: total ? Math.round((sum / total) * 100) / 100 : 0, totalReviews: total, distribution };
 }

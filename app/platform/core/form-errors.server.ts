@@ -13,6 +13,9 @@ export type FormErrors = { fields: Record<string, string>; form: string[] };
 /** field name → the label the form shows for it ("imageUrl" → "Image URL"). */
 export type FieldLabels = Record<string, string>;
 
+/** Messages that are about one field although they do not name it (a taken slug → "slug"). */
+export type FieldOwners = { test: RegExp; field: string }[];
+
 type Issue = z.core.$ZodIssue;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -71,6 +74,15 @@ function sentence(label: string, words: string) {
 const labelOf = (labels: FieldLabels, field: string) => labels[field] ?? field;
 
 /**
+ * Puts a field's sentence (the first one said about it wins); `line` is the index of the list
+ * entry it is about ("Screenshots (line 2) must be …").
+ */
+function putField(out: FormErrors, labels: FieldLabels, field: string, line: number | undefined, words: string) {
+  if (out.fields[field]) return;
+  out.fields[field] = sentence(labelOf(labels, field) + (line !== undefined ? ` (line ${line + 1})` : ""), words);
+}
+
+/**
  * Every issue of a failed parse, one message per field (the first issue of each), each starting
  * with the field's label. An issue inside a list names the entry ("Screenshots (line 2) must be …").
  * An issue without a field, or on a field the form does not have, goes to the form's own messages.
@@ -84,9 +96,7 @@ export function zodFormErrors(error: z.ZodError, labels: FieldLabels): FormError
       out.form.push(field ? sentence(field, words) : words.charAt(0).toUpperCase() + words.slice(1));
       continue;
     }
-    if (out.fields[field]) continue;
-    const index = typeof issue.path[1] === "number" ? ` (line ${issue.path[1] + 1})` : "";
-    out.fields[field] = sentence(labelOf(labels, field) + index, words);
+    putField(out, labels, field, typeof issue.path[1] === "number" ? issue.path[1] : undefined, words);
   }
   return out;
 }
@@ -96,11 +106,7 @@ export function zodFormErrors(error: z.ZodError, labels: FieldLabels): FormError
  * by hand as "field: words; field: words" are split and put next to their fields; `owners` maps
  * other messages to the field they are about (a taken slug); anything else is a form message.
  */
-export function messageFormErrors(
-  message: string,
-  labels: FieldLabels,
-  owners: { test: RegExp; field: string }[] = [],
-): FormErrors {
+export function messageFormErrors(message: string, labels: FieldLabels, owners: FieldOwners = []): FormErrors {
   const out: FormErrors = { fields: {}, form: [] };
   for (const owner of owners)
     if (owner.test.test(message) && owner.field in labels) {
@@ -109,23 +115,14 @@ export function messageFormErrors(
     }
   for (const part of message.split("; ")) {
     const m = /^([A-Za-z][\w]*)(?:\.(\d+))?(?:\.[\w.]+)?: (.+)$/s.exec(part);
-    if (m && m[1] in labels) {
-      if (!out.fields[m[1]])
-        out.fields[m[1]] = sentence(
-          labelOf(labels, m[1]) + (m[2] !== undefined ? ` (line ${Number(m[2]) + 1})` : ""),
-          m[3],
-        );
-    } else out.form.push(part);
+    if (m && m[1] in labels) putField(out, labels, m[1], m[2] !== undefined ? Number(m[2]) : undefined, m[3]);
+    else out.form.push(part);
   }
   return out;
 }
 
 /** An ApiError thrown by a domain function as form errors (any other error is re-thrown). */
-export function apiFormErrors(
-  e: unknown,
-  labels: FieldLabels,
-  owners: { test: RegExp; field: string }[] = [],
-): FormErrors {
+export function apiFormErrors(e: unknown, labels: FieldLabels, owners: FieldOwners = []): FormErrors {
   if (!(e instanceof ApiError)) throw e;
   return messageFormErrors(e.message, labels, owners);
 }

@@ -11,9 +11,9 @@ import type { Env } from "../core/env.server";
 import { createAccount, createBusiness } from "../accounts/accounts.server";
 import { createApp, submitApp } from "../apps/apps.server";
 import { approveApp } from "../apps/review.server";
-import { createInstallation, issueAccessToken, uninstall } from "../installs/installs.server";
+import { createInstallation, issueAccessToken } from "../installs/installs.server";
 import { now } from "../core/clock.server";
-import { seedMarketplaceDemo } from "../apps/marketplace-demo.server";
+import { seedMarketplaceDemo, uninstallAsOf } from "../apps/marketplace-demo.server";
 
 export const DEMO_LOGINS = [
   {
@@ -80,18 +80,7 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
       .set({ installedAt: new Date(t - installedDaysAgo[i] * DAY) })
       .where(eq(installations.id, installation.id));
     if (shop.name === "Noodle Bar") {
-      await db.transaction(async (tx) => {
-        const [row] = await tx.select().from(installations).where(eq(installations.id, installation.id));
-        await uninstall(tx, row);
-      });
-      await db
-        .update(installations)
-        .set({
-          uninstalledAt: new Date(t - 6 * DAY),
-          erasureScheduledAt: new Date(t - 4 * DAY),
-          erasureDeliveredAt: new Date(t - 4 * DAY),
-        })
-        .where(eq(installations.id, installation.id));
+      await uninstallAsOf(db, installation.id, new Date(t - 6 * DAY), new Date(t - 4 * DAY));
     }
   }
   // 30 days of delivery history (the daily rollup the analytics read)

@@ -6,9 +6,7 @@
  */
 import { z } from "zod";
 import { APP_STATUSES } from "../../../db/schema/apps";
-import { listOf } from "../app-api/schemas";
-
-const isoDate = z.string().describe("ISO 8601 timestamp");
+import { isoDate, listOf } from "../app-api/schemas";
 
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z

@@ -126,15 +126,19 @@ async function claim(
   }));
 }
 
+/** A claimer of the deliveries `text` selects (a claimSql statement). */
+const claimerOf =
+  (text: string) =>
+  (
+    db: Database,
+    limit: number,
+    busy: Map<string, number> = new Map(),
+    perEndpoint = DISPATCH_PER_ENDPOINT,
+  ): Promise<ClaimedDelivery[]> =>
+    claim(db, text, limit, busy, perEndpoint);
+
 /** `busy`: deliveries in flight per registration in this process; `perEndpoint`: the most one registration may hold. */
-export function claimFirstAttempts(
-  db: Database,
-  limit: number,
-  busy: Map<string, number> = new Map(),
-  perEndpoint = DISPATCH_PER_ENDPOINT,
-): Promise<ClaimedDelivery[]> {
-  return claim(db, CLAIM_SQL, limit, busy, perEndpoint);
-}
+export const claimFirstAttempts = claimerOf(CLAIM_SQL);
 
 /**
  * Retries one process sends at once, as a share of its slots: first attempts always keep the rest.
@@ -143,14 +147,7 @@ export function claimFirstAttempts(
 export const DISPATCH_RETRY_SHARE = 0.5;
 
 /** Due retries, as claimFirstAttempts claims first attempts (the same per-registration room). */
-export function claimRetries(
-  db: Database,
-  limit: number,
-  busy: Map<string, number> = new Map(),
-  perEndpoint = DISPATCH_PER_ENDPOINT,
-): Promise<ClaimedDelivery[]> {
-  return claim(db, RETRY_CLAIM_SQL, limit, busy, perEndpoint);
-}
+export const claimRetries = claimerOf(RETRY_CLAIM_SQL);
 
 export type Dispatcher = { wake(): void; stop(): Promise<void>; readonly inFlight: number };
 
@@ -168,12 +165,8 @@ export async function startDispatcher(
   let inFlight = 0;
   /** retries sent and not yet recorded (their share of the slots) */
   let retriesInFlight = 0;
-  let claimingRetries: Promise<void> | null = null;
-  let retriesWanted = false;
   /** deliveries per registration sent and not yet answered */
   const busy = new Map<string, number>();
-  let claiming: Promise<void> | null = null;
-  let wanted = false;
   /** the last claim filled every free slot: more may be waiting */
   let full = false;
   const sends = new Set<Promise<void>>();
@@ -247,61 +240,58 @@ export async function startDispatcher(
     lock = p.catch(() => {});
     return p;
   };
+  /**
+   * Runs `claimOnce` while wake-ups ask for it (those that come meanwhile coalesce) and while it
+   * says it filled its room (more may be waiting); one claim statement at a time (`exclusive`).
+   */
+  const claimLoop = (what: string, claimOnce: () => Promise<boolean>) => {
+    let wanted = false;
+    const loop = {
+      running: null as Promise<void> | null,
+      wake() {
+        if (stopped) return;
+        wanted = true;
+        if (loop.running) return;
+        loop.running = (async () => {
+          while (wanted && !stopped) {
+            wanted = false;
+            if (await exclusive(claimOnce)) wanted = true;
+          }
+        })()
+          .catch(fail(what))
+          .finally(() => {
+            loop.running = null;
+            if (wanted) loop.wake();
+          });
+      },
+    };
+    return loop;
+  };
+
   /** the last retry claim filled its room: more may be due */
   let retriesFull = false;
-  /** Claims due retries within their share of the slots; coalesces wake-ups that come meanwhile. */
-  function wakeRetries() {
-    if (stopped) return;
-    retriesWanted = true;
-    if (claimingRetries) return;
-    claimingRetries = (async () => {
-      while (retriesWanted && !stopped) {
-        retriesWanted = false;
-        const more = await exclusive(async () => {
-          const room = Math.min(maxInFlight - inFlight, maxRetries - retriesInFlight);
-          if (room <= 0) return ((retriesFull = true), false);
-          const claimed = await claimRetries(db, room, busy, perEndpointRetries);
-          retriesInFlight += claimed.length;
-          for (const c of claimed) send(c);
-          return (retriesFull = claimed.length === room);
-        });
-        if (!more) return;
-        retriesWanted = true;
-      }
-    })()
-      .catch(fail("claiming retries"))
-      .finally(() => {
-        claimingRetries = null;
-        if (retriesWanted) wakeRetries();
-      });
-  }
+  /** Claims due retries within their share of the slots. */
+  const retryClaims = claimLoop("claiming retries", async () => {
+    const room = Math.min(maxInFlight - inFlight, maxRetries - retriesInFlight);
+    if (room <= 0) return ((retriesFull = true), false);
+    const claimed = await claimRetries(db, room, busy, perEndpointRetries);
+    retriesInFlight += claimed.length;
+    for (const c of claimed) send(c);
+    return (retriesFull = claimed.length === room);
+  });
+  const wakeRetries = () => retryClaims.wake();
 
-  /** Claims as many waiting first attempts as there is room for; coalesces wake-ups that come meanwhile. */
-  function wake() {
-    if (stopped) return;
-    wanted = true;
-    if (claiming) return;
-    claiming = (async () => {
-      while (wanted && !stopped) {
-        wanted = false;
-        const more = await exclusive(async () => {
-          const room = maxInFlight - inFlight;
-          if (room <= 0) return ((full = true), false);
-          const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
-          for (const c of claimed) send(c);
-          // more may be waiting: the claim filled the room (look again now, and when records free
-          // slots); an endpoint held at its cap is looked at again when one of its calls is answered
-          return (full = claimed.length === room);
-        });
-        if (more) wanted = true;
-      }
-    })()
-      .catch(fail("claiming"))
-      .finally(() => {
-        claiming = null;
-        if (wanted) wake();
-      });
-  }
+  /** Claims as many waiting first attempts as there is room for. */
+  const firstClaims = claimLoop("claiming", async () => {
+    const room = maxInFlight - inFlight;
+    if (room <= 0) return ((full = true), false);
+    const claimed = await claimFirstAttempts(db, room, busy, perEndpoint);
+    for (const c of claimed) send(c);
+    // more may be waiting: the claim filled the room (look again now, and when records free
+    // slots); an endpoint held at its cap is looked at again when one of its calls is answered
+    return (full = claimed.length === room);
+  });
+  const wake = () => firstClaims.wake();
 
   const listener =
     options.listen === false
@@ -331,8 +321,8 @@ export async function startDispatcher(
       offLocal();
       clearInterval(timer);
       await listener?.unlisten().catch(() => {});
-      await claiming;
-      await claimingRetries;
+      await firstClaims.running;
+      await retryClaims.running;
       await Promise.all([...sends]);
       while (recording || done.length) {
         record();

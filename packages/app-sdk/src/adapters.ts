@@ -66,6 +66,29 @@ function refuse(res: ServerResponse, error: unknown) {
   res.end(JSON.stringify({ error: code }));
 }
 
+type Verify<E> = (raw: Buffer, headers: IncomingMessage["headers"], secret: string, options: VerifyOptions) => E;
+
+/** A node:http handler that verifies with `verify`, then answers 200 with the JSON `answer` makes. */
+function nodeHandler<E>(
+  verify: Verify<E>,
+  secret: SecretSource,
+  options: VerifyOptions,
+  answer: (envelope: E, req: IncomingMessage) => Promise<string>,
+) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const raw = await readRawBody(req);
+    let envelope: E;
+    try {
+      envelope = verify(raw, req.headers, secretFor(secret, raw, req), options);
+    } catch (error) {
+      return refuse(res, error);
+    }
+    const body = await answer(envelope, req);
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(body);
+  };
+}
+
 /**
  * A plain node:http handler for webhooks: verifies, then calls `handler` with the envelope and
  * answers 200 (401 `{error: <code>}` when verification fails).
@@ -75,18 +98,10 @@ export function nodeWebhookHandler<D = Record<string, unknown>>(
   handler: Handler<WebhookEnvelope<D>>,
   options: VerifyOptions = {},
 ) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = await readRawBody(req);
-    let envelope: WebhookEnvelope<D>;
-    try {
-      envelope = verifyWebhook<D>(raw, req.headers, secretFor(secret, raw, req), options);
-    } catch (error) {
-      return refuse(res, error);
-    }
+  return nodeHandler(verifyWebhook<D>, secret, options, async (envelope, req) => {
     await handler(envelope, req);
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end('{"received":true}');
-  };
+    return '{"received":true}';
+  });
 }
 
 /** A plain node:http handler for a hook point: the handler's return value is the JSON answer. */
@@ -95,18 +110,9 @@ export function nodeHookHandler<D = Record<string, unknown>>(
   handler: Handler<HookCallEnvelope<D>>,
   options: VerifyOptions = {},
 ) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = await readRawBody(req);
-    let envelope: HookCallEnvelope<D>;
-    try {
-      envelope = verifyHookCall<D>(raw, req.headers, secretFor(secret, raw, req), options);
-    } catch (error) {
-      return refuse(res, error);
-    }
-    const answer = await handler(envelope, req);
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(answer ?? {}));
-  };
+  return nodeHandler(verifyHookCall<D>, secret, options, async (envelope, req) =>
+    JSON.stringify((await handler(envelope, req)) ?? {}),
+  );
 }
 
 type ExpressRequest = IncomingMessage & { body?: unknown; webhook?: WebhookEnvelope; hookCall?: HookCallEnvelope };
@@ -124,15 +130,17 @@ async function rawOf(req: ExpressRequest): Promise<Buffer> {
   return readRawBody(req);
 }
 
-/**
- * Express middleware: verifies a webhook and puts the envelope on `req.webhook`
- * (401 `{error: <code>}` otherwise). Mount it before express.json(), or after express.raw().
- */
-export function expressWebhook(secret: SecretSource, options: VerifyOptions = {}) {
-  return async (req: ExpressRequest, res: ExpressResponse, next: Next) => {
+/** Express middleware that verifies with `verify` and hands the envelope to `put` (401 `{error: <code>}` otherwise). */
+function expressVerifier<E>(
+  verify: Verify<E>,
+  secret: SecretSource,
+  options: VerifyOptions,
+  put: (req: ExpressRequest, envelope: E) => void,
+) {
+  return async (req: ExpressRequest, res: ExpressResponse, next: Next): Promise<undefined> => {
     try {
       const raw = await rawOf(req);
-      req.webhook = verifyWebhook(raw, req.headers, secretFor(secret, raw, req), options);
+      put(req, verify(raw, req.headers, secretFor(secret, raw, req), options));
       next();
     } catch (error) {
       if (error instanceof WebhookVerificationError) return void res.status(401).json({ error: error.code });
@@ -141,16 +149,15 @@ export function expressWebhook(secret: SecretSource, options: VerifyOptions = {}
   };
 }
 
+/**
+ * Express middleware: verifies a webhook and puts the envelope on `req.webhook`
+ * (401 `{error: <code>}` otherwise). Mount it before express.json(), or after express.raw().
+ */
+export function expressWebhook(secret: SecretSource, options: VerifyOptions = {}) {
+  return expressVerifier(verifyWebhook, secret, options, (req, envelope) => (req.webhook = envelope));
+}
+
 /** Express middleware for hook calls: the envelope on `req.hookCall`. */
 export function expressHookCall(secret: SecretSource, options: VerifyOptions = {}) {
-  return async (req: ExpressRequest, res: ExpressResponse, next: Next) => {
-    try {
-      const raw = await rawOf(req);
-      req.hookCall = verifyHookCall(raw, req.headers, secretFor(secret, raw, req), options);
-      next();
-    } catch (error) {
-      if (error instanceof WebhookVerificationError) return void res.status(401).json({ error: error.code });
-      next(error);
-    }
-  };
+  return expressVerifier(verifyHookCall, secret, options, (req, envelope) => (req.hookCall = envelope));
 }
