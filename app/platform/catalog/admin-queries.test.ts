@@ -4,7 +4,14 @@ import { startPlatform } from "../testing/platform";
 import { businesses, orders, type OrderStatus } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { dailyOrders, escapeLike, formatMoney, readPage, searchProducts } from "./admin-queries.server";
+import {
+  dailyOrders,
+  escapeLike,
+  formatMoney,
+  orderStatusCounts,
+  readPage,
+  searchProducts,
+} from "./admin-queries.server";
 import { createProduct, productSchema } from "./products.server";
 import { businessSettingsSchema, isValidTimeZone, updateBusinessSettings } from "../accounts/business-settings.server";
 
@@ -68,6 +75,20 @@ describe("dailyOrders", () => {
     const series = await dailyOrders(p.db, empty.businessId);
     expect(series).toHaveLength(30);
     expect(series.every((d) => d.orders === 0 && d.revenue === 0)).toBe(true);
+  });
+});
+
+describe("orderStatusCounts", () => {
+  it("counts the business's orders per status, every status present, and in all; another business's are not counted", async () => {
+    const shop = await p.register("MERCHANT");
+    const t = now();
+    for (const status of ["PENDING", "PENDING", "CONFIRMED", "CANCELLED"] as const)
+      await insertOrder(shop.businessId, t, 1000, status);
+    await insertOrder(other.businessId, t, 1000, "PENDING");
+    const counts = await orderStatusCounts(p.db, shop.businessId);
+    expect(counts.all).toBe(4);
+    expect(counts.byStatus).toMatchObject({ PENDING: 2, CONFIRMED: 1, CANCELLED: 1, DELIVERED: 0 });
+    expect(Object.values(counts.byStatus).reduce((a, b) => a + b, 0)).toBe(4);
   });
 });
 
