@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } f
 import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
+import { OrderTotals } from "~/components/order-totals";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
@@ -196,28 +197,7 @@ function Totals({
   return (
     <div className="sf-quote" aria-live="polite" aria-busy={updating}>
       {quote.ok ? (
-        <dl className="sf-totals">
-          <div>
-            <dt>Subtotal</dt>
-            <dd>{quote.subtotal}</dd>
-          </div>
-          <div>
-            <dt>{quote.deliveryMethod === "DELIVERY" ? "Delivery fee" : "Pickup"}</dt>
-            <dd data-testid="checkout-fee">{quote.deliveryFee}</dd>
-          </div>
-          {quote.discount ? (
-            <div className="sf-discount">
-              <dt>
-                Discount{quote.discountReason ? <span className="sf-muted"> ({quote.discountReason})</span> : null}
-              </dt>
-              <dd data-testid="checkout-discount">−{quote.discount}</dd>
-            </div>
-          ) : null}
-          <div className="sf-grand-total">
-            <dt>Total</dt>
-            <dd data-testid="checkout-total">{quote.total}</dd>
-          </div>
-        </dl>
+        <OrderTotals totals={quote} testIdPrefix="checkout" />
       ) : (
         <>
           <dl className="sf-totals">
