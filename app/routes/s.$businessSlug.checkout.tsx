@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode }
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { OrderTotals } from "~/components/order-totals";
+import { storefrontFieldErrors } from "~/components/storefront-fields";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
@@ -235,14 +236,7 @@ export default function CheckoutPage() {
   const placing = navigation.state === "submitting" && navigation.formData?.get("intent") !== "quote";
   const values: Partial<Values> = data?.values ?? {};
   const errors: Partial<Record<Field, string>> = data?.fieldErrors ?? {};
-  const invalid = (f: Field) =>
-    errors[f] ? { "aria-invalid": true as const, "aria-describedby": `co-${f}-error` } : {};
-  const fieldError = (f: Field) =>
-    errors[f] ? (
-      <p id={`co-${f}-error`} className="sf-field-error">
-        {errors[f]}
-      </p>
-    ) : null;
+  const { invalid, fieldError } = storefrontFieldErrors("co", errors);
   /** One of the shopper's details: its label, the input with what was typed, and its error. */
   const detail = (f: "name" | "phone" | "email", label: ReactNode, input: InputHTMLAttributes<HTMLInputElement>) => (
     <div className="sf-field">
