@@ -26,9 +26,7 @@ export function OrderTotals({ totals, testIdPrefix }: { totals: PricedTotals; te
       </div>
       {totals.discount ? (
         <div className="sf-discount">
-          <dt>
-            Discount{totals.discountReason ? <span className="sf-muted"> ({totals.discountReason})</span> : null}
-          </dt>
+          <dt>Discount{totals.discountReason ? <span className="sf-muted"> ({totals.discountReason})</span> : null}</dt>
           <dd data-testid={`${testIdPrefix}-discount`}>−{totals.discount}</dd>
         </div>
       ) : null}
