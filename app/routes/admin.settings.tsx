@@ -7,16 +7,16 @@ import type { ApiError } from "~/platform/core/http.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
-import { ErrorSummary, Field, fieldProps } from "~/components/form-errors";
+import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 import { PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
 
 const FIELDS = ["name", "address", "phone", "email", "currency", "locale", "timezone"] as const;
-type SettingsField = (typeof FIELDS)[number];
-type Values = Record<SettingsField, string>;
-const LABELS: Record<SettingsField, string> = {
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+const LABELS: Record<Field, string> = {
   name: "Business name",
   address: "Address",
   phone: "Phone",
@@ -70,7 +70,8 @@ export default function AdminSettings() {
   const [params] = useSearchParams();
   const values = data?.values ?? loaded.values;
   const errors = data?.errors ?? null;
-  const invalid = (f: SettingsField, describedBy?: string) => fieldProps(f, errors, describedBy);
+  const invalid = (f: Field, describedBy?: string) => fieldProps(f, errors, describedBy);
+  const err = (f: Field) => <FieldError name={f} errors={errors} />;
   return (
     <div className="stack-lg">
       <PageHeader title="Settings" className="page-head">
@@ -82,75 +83,103 @@ export default function AdminSettings() {
       <Form method="post" className="card stack admin-form" noValidate key={JSON.stringify(loaded.values)}>
         <CsrfInput />
         <h2>Business</h2>
-        <Field name="name" label="Business name" errors={errors}>
-          <input name="name" defaultValue={values.name} required maxLength={100} {...invalid("name")} />
-        </Field>
-        <Field name="address" label="Address" errors={errors}>
-          <textarea name="address" defaultValue={values.address} maxLength={300} rows={2} {...invalid("address")} />
-        </Field>
+        <div className="field">
+          <label>
+            Business name
+            <input name="name" defaultValue={values.name} required maxLength={100} {...invalid("name")} />
+          </label>
+          {err("name")}
+        </div>
+        <div className="field">
+          <label>
+            Address
+            <textarea name="address" defaultValue={values.address} maxLength={300} rows={2} {...invalid("address")} />
+          </label>
+          {err("address")}
+        </div>
         <div className="grid-2">
-          <Field name="phone" label="Phone" errors={errors}>
-            <input
-              name="phone"
-              type="tel"
-              defaultValue={values.phone}
-              maxLength={40}
-              autoComplete="tel"
-              {...invalid("phone")}
-            />
-          </Field>
-          <Field name="email" label="Email" errors={errors}>
-            <input
-              name="email"
-              type="email"
-              defaultValue={values.email}
-              maxLength={254}
-              autoComplete="email"
-              {...invalid("email")}
-            />
-          </Field>
+          <div className="field">
+            <label>
+              Phone
+              <input
+                name="phone"
+                type="tel"
+                defaultValue={values.phone}
+                maxLength={40}
+                autoComplete="tel"
+                {...invalid("phone")}
+              />
+            </label>
+            {err("phone")}
+          </div>
+          <div className="field">
+            <label>
+              Email
+              <input
+                name="email"
+                type="email"
+                defaultValue={values.email}
+                maxLength={254}
+                autoComplete="email"
+                {...invalid("email")}
+              />
+            </label>
+            {err("email")}
+          </div>
         </div>
         <h2>Regional settings</h2>
         <div className="grid-3">
-          <Field name="currency" label="Currency" errors={errors}>
-            <input
-              name="currency"
-              defaultValue={values.currency}
-              maxLength={3}
-              className="upper"
-              autoCapitalize="characters"
-              spellCheck={false}
-              {...invalid("currency", "help-currency")}
-            />
-            <span id="help-currency" className="muted small">
-              3-letter ISO code, e.g. USD, EUR
-            </span>
-          </Field>
-          <Field name="locale" label="Locale" errors={errors}>
-            <input
-              name="locale"
-              defaultValue={values.locale}
-              maxLength={20}
-              spellCheck={false}
-              {...invalid("locale", "help-locale")}
-            />
-            <span id="help-locale" className="muted small">
-              Language and region, e.g. en-US
-            </span>
-          </Field>
-          <Field name="timezone" label="Time zone" errors={errors}>
-            <input
-              name="timezone"
-              defaultValue={values.timezone}
-              list="time-zones"
-              maxLength={64}
-              spellCheck={false}
-              {...invalid("timezone", "help-timezone")}
-            />
-            <span id="help-timezone" className="muted small">
-              e.g. Europe/Paris or UTC
-            </span>
-          </Field>
+          <div className="field">
+            <label>
+              Currency
+              <input
+                name="currency"
+                defaultValue={values.currency}
+                maxLength={3}
+                className="upper"
+                autoCapitalize="characters"
+                spellCheck={false}
+                {...invalid("currency", "help-currency")}
+              />
+              <span id="help-currency" className="muted small">
+                3-letter ISO code, e.g. USD, EUR
+              </span>
+            </label>
+            {err("currency")}
+          </div>
+          <div className="field">
+            <label>
+              Locale
+              <input
+                name="locale"
+                defaultValue={values.locale}
+                maxLength={20}
+                spellCheck={false}
+                {...invalid("locale", "help-locale")}
+              />
+              <span id="help-locale" className="muted small">
+                Language and region, e.g. en-US
+              </span>
+            </label>
+            {err("locale")}
+          </div>
+          <div className="field">
+            <label>
+              Time zone
+              <input
+                name="timezone"
+                defaultValue={values.timezone}
+                list="time-zones"
+                maxLength={64}
+                spellCheck={false}
+                {...invalid("timezone", "help-timezone")}
+              />
+              <span id="help-timezone" className="muted small">
+                e.g. Europe/Paris or UTC
+              </span>
+            </label>
+            {err("timezone")}
+          </div>
         </div>
         <datalist id="time-zones">
           {loaded.timeZones.map((z) => (

@@ -8,7 +8,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
-import { ErrorSummary, Field, FieldError, fieldProps } from "~/components/form-errors";
+import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 import { PasswordStrength } from "~/components/password-strength";
 
@@ -99,57 +99,65 @@ export default function Signup() {
               <span className="muted">Run a shop and install apps.</span>
             </label>
           </fieldset>
-          <Field name="name" label="Your name" errors={errors}>
-            <input
-              name="name"
-              autoComplete="name"
-              required
-              defaultValue={values?.name}
-              {...fieldProps("name", errors)}
-            />
-          </Field>
-          <Field name="email" label="Email" errors={errors}>
-            <input
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              defaultValue={values?.email}
-              {...fieldProps("email", errors)}
-            />
-          </Field>
-          <Field
-            name="password"
-            label={
-              <>
-                Password <span className="muted">(at least 8 characters, not one of the most common)</span>
-              </>
-            }
-            errors={errors}
-          >
-            <input
-              type="password"
-              name="password"
-              autoComplete="new-password"
-              minLength={8}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              {...fieldProps("password", errors, "password-help")}
-            />
-          </Field>
+          <div className="field">
+            <label>
+              Your name
+              <input
+                name="name"
+                autoComplete="name"
+                required
+                defaultValue={values?.name}
+                {...fieldProps("name", errors)}
+              />
+            </label>
+            <FieldError name="name" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              Email
+              <input
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                defaultValue={values?.email}
+                {...fieldProps("email", errors)}
+              />
+            </label>
+            <FieldError name="email" errors={errors} />
+          </div>
+          <div className="field">
+            <label>
+              Password <span className="muted">(at least 8 characters, not one of the most common)</span>
+              <input
+                type="password"
+                name="password"
+                autoComplete="new-password"
+                minLength={8}
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                {...fieldProps("password", errors, "password-help")}
+              />
+            </label>
+            <FieldError name="password" errors={errors} />
+          </div>
           <div id="password-help">
             <PasswordStrength password={password} />
           </div>
           {role === "MERCHANT" ? (
-            <Field name="businessName" label="Business name" errors={errors}>
-              <input
-                name="businessName"
-                required
-                defaultValue={values?.businessName}
-                {...fieldProps("businessName", errors)}
-              />
-            </Field>
+            <div className="field">
+              <label>
+                Business name
+                <input
+                  name="businessName"
+                  required
+                  defaultValue={values?.businessName}
+                  {...fieldProps("businessName", errors)}
+                />
+              </label>
+              <FieldError name="businessName" errors={errors} />
+            </div>
           ) : null}
           <SubmitButton className="button primary" busyLabel="Creating your account…">
             Create account
