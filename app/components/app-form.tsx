@@ -79,14 +79,8 @@ export function AppForm({
           {mode === "create" ? (
             <Field
               name="slug"
-              label={
-                <>
-                  <span>
-                    {APP_LABELS.slug}{" "}
-                    <span className="muted small">(lowercase, digits, hyphens; cannot change later)</span>
-                  </span>
-                </>
-              }
+              label={APP_LABELS.slug}
+              hint="lowercase, digits, hyphens; cannot change later"
               errors={errors}
             >
               <input
@@ -105,17 +99,7 @@ export function AppForm({
             </Field>
           )}
         </div>
-        <Field
-          name="description"
-          label={
-            <>
-              <span>
-                {APP_LABELS.description} <span className="muted small">(shown on marketplace cards)</span>
-              </span>
-            </>
-          }
-          errors={errors}
-        >
+        <Field name="description" label={APP_LABELS.description} hint="shown on marketplace cards" errors={errors}>
           <textarea
             name="description"
             defaultValue={values.description}
@@ -169,13 +153,8 @@ export function AppForm({
         </Field>
         <Field
           name="webhookUrl"
-          label={
-            <>
-              <span>
-                {APP_LABELS.webhookUrl} <span className="muted small">(optional; also the base of hook calls)</span>
-              </span>
-            </>
-          }
+          label={APP_LABELS.webhookUrl}
+          hint="optional; also the base of hook calls"
           errors={errors}
         >
           <input
@@ -201,28 +180,13 @@ export function AppForm({
             </label>
           ))}
         </fieldset>
-        <Field
-          name="iconUrl"
-          label={
-            <>
-              <span>
-                {APP_LABELS.iconUrl} <span className="muted small">(optional)</span>
-              </span>
-            </>
-          }
-          errors={errors}
-        >
+        <Field name="iconUrl" label={APP_LABELS.iconUrl} hint="optional" errors={errors}>
           <input name="iconUrl" type="url" defaultValue={values.iconUrl ?? ""} {...field("iconUrl")} />
         </Field>
         <Field
           name="screenshots"
-          label={
-            <>
-              <span>
-                {APP_LABELS.screenshots} <span className="muted small">(up to 5 image URLs, one per line)</span>
-              </span>
-            </>
-          }
+          label={APP_LABELS.screenshots}
+          hint="up to 5 image URLs, one per line"
           errors={errors}
         >
           <textarea

@@ -93,23 +93,32 @@ export function ErrorSummary({
 
 /**
  * A labelled control with its error message under it: `.field` > label (the text, then the control)
- * and the FieldError of `name`. The control carries its own `fieldProps` (id, aria-invalid).
+ * and the FieldError of `name`. The control carries its own `fieldProps` (id, aria-invalid). A `hint`
+ * stands after the label text, small and muted, in brackets: "Icon URL (optional)".
  */
 export function Field({
   name,
   label,
+  hint,
   errors,
   children,
 }: {
   name: string;
   label: ReactNode;
+  hint?: string;
   errors: FormErrors | null | undefined;
   children: ReactNode;
 }) {
   return (
     <div className="field">
       <label>
-        {label}
+        {hint ? (
+          <span>
+            {label} <span className="muted small">({hint})</span>
+          </span>
+        ) : (
+          label
+        )}
         {children}
       </label>
       <FieldError name={name} errors={errors} />

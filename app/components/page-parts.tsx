@@ -300,3 +300,26 @@ export function EmptyList({
     <EmptyState title={`No ${noun} yet`}>{children}</EmptyState>
   );
 }
+
+/**
+ * One link of a row of filter pills (`<nav className="pills">`): the active one is marked `pill active`
+ * and carries aria-current, `page` where the pill chooses what the page lists, `true` where it only
+ * sorts or narrows a list inside a page.
+ */
+export function FilterPill({
+  to,
+  active,
+  current = "page",
+  children,
+}: {
+  to: string;
+  active: boolean;
+  current?: "page" | "true";
+  children: ReactNode;
+}) {
+  return (
+    <Link to={to} className={active ? "pill active" : "pill"} aria-current={active ? current : undefined}>
+      {children}
+    </Link>
+  );
+}

@@ -1,3 +1,5 @@
+import { roundedInstalls } from "~/platform/apps/marketplace-shared";
+
 /** Star rating as text (★★★★☆) with the figure for screen readers; shared by marketplace, admin and portal. */
 export function Stars({ value, label }: { value: number; label?: string }) {
   const full = Math.round(value);
@@ -21,6 +23,15 @@ export function RatingSummary({ rating, count }: { rating: number | null; count:
       <span className="muted">
         · {count.toLocaleString("en-US")} {count === 1 ? "review" : "reviews"}
       </span>
+    </span>
+  );
+}
+
+/** "Installed by 1,200+ businesses": how many businesses use an app, rounded (roundedInstalls). */
+export function InstalledBy({ installs, className }: { installs: number; className: string }) {
+  return (
+    <span className={className}>
+      Installed by {roundedInstalls(installs)} {installs === 1 ? "business" : "businesses"}
     </span>
   );
 }

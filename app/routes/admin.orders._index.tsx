@@ -30,7 +30,7 @@ import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
-import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { DataTable, EmptyList, ErrorAlert, FilterPill, PageHeader, SuccessNotice } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -241,22 +241,13 @@ export default function AdminOrders() {
       </Form>
 
       <nav className="pills" aria-label="Filter by status">
-        <Link
-          to={href({ status: null })}
-          className={filter.status ? "pill" : "pill active"}
-          aria-current={filter.status ? undefined : "page"}
-        >
+        <FilterPill to={href({ status: null })} active={!filter.status}>
           All <span className="pill-count">{counts.all}</span>
-        </Link>
+        </FilterPill>
         {statuses.map((s) => (
-          <Link
-            key={s}
-            to={href({ status: s })}
-            className={filter.status === s ? "pill active" : "pill"}
-            aria-current={filter.status === s ? "page" : undefined}
-          >
+          <FilterPill key={s} to={href({ status: s })} active={filter.status === s}>
             {statusLabel(s)} <span className="pill-count">{counts.byStatus[s]}</span>
-          </Link>
+          </FilterPill>
         ))}
       </nav>
 

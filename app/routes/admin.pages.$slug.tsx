@@ -245,7 +245,7 @@ function PageEditor({
   // ---- the live preview ----
   const frame = useRef<HTMLIFrameElement>(null);
   const [mounted, setMounted] = useState(false);
-  const [device, setDevice] = useState<"desktop" | "phone">("desktop");
+  const [device, setDevice] = useState<PreviewDevice>("desktop");
   useEffect(() => {
     setMounted(true);
     // on a narrow screen a desktop-wide preview would be too small to read
@@ -609,22 +609,17 @@ function PageEditor({
               Preview <span className="muted small">(not saved until you save the page)</span>
             </h2>
             <div className="sb-devices" role="group" aria-label="Preview width">
-              <button
-                type="button"
-                className="button small"
-                aria-pressed={device === "desktop"}
-                onClick={() => setDevice("desktop")}
-              >
-                Desktop
-              </button>
-              <button
-                type="button"
-                className="button small"
-                aria-pressed={device === "phone"}
-                onClick={() => setDevice("phone")}
-              >
-                Phone
-              </button>
+              {PREVIEW_DEVICES.map(([d, label]) => (
+                <button
+                  key={d}
+                  type="button"
+                  className="button small"
+                  aria-pressed={device === d}
+                  onClick={() => setDevice(d)}
+                >
+                  {label}
+                </button>
+              ))}
             </div>
           </div>
           <PreviewStage device={device}>
@@ -684,11 +679,17 @@ function summary(b: Block, def: Available | undefined): string {
 
 /** Desktop: the storefront at 1024 px, scaled down to fit the pane. Phone: 390 px, true size. */
 const DEVICE_WIDTH = { desktop: 1024, phone: 390 } as const;
+type PreviewDevice = keyof typeof DEVICE_WIDTH;
+/** The preview's width buttons, in the order they are shown. */
+const PREVIEW_DEVICES: [PreviewDevice, string][] = [
+  ["desktop", "Desktop"],
+  ["phone", "Phone"],
+];
 
 /** useLayoutEffect in the browser (measured before the first paint), nothing on the server. */
 const useBrowserLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
-function PreviewStage({ device, children }: { device: "desktop" | "phone"; children: React.ReactNode }) {
+function PreviewStage({ device, children }: { device: PreviewDevice; children: React.ReactNode }) {
   const stage = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   useBrowserLayoutEffect(() => {

@@ -3,8 +3,8 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listAppReviews, starCounts } from "~/platform/apps/app-reviews.server";
 import { listChangelog } from "~/platform/apps/marketplace.server";
-import { roundedInstalls } from "~/platform/apps/marketplace-shared";
-import { RatingSummary, Stars } from "~/components/rating";
+import { InstalledBy, RatingSummary, Stars } from "~/components/rating";
+import { FilterPill } from "~/components/page-parts";
 import { Pagination } from "~/components/pagination";
 import { getMarketplaceApp } from "~/platform/apps/apps.server";
 import { CATEGORY_LABELS, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
@@ -102,9 +102,7 @@ export default function MarketplaceApp() {
           </div>
           <div className="meta-row market-figures">
             <RatingSummary rating={app.rating} count={app.ratingCount} />
-            <span className="small">
-              Installed by {roundedInstalls(app.activeInstalls)} {app.activeInstalls === 1 ? "business" : "businesses"}
-            </span>
+            <InstalledBy installs={app.activeInstalls} className="small" />
           </div>
         </div>
         <div className="app-head-actions">
@@ -142,22 +140,13 @@ export default function MarketplaceApp() {
               <>
                 <RatingSummary rating={app.rating} count={app.ratingCount} />
                 <nav className="pills" aria-label="Filter reviews by stars">
-                  <Link
-                    to={starHref(null)}
-                    className={stars ? "pill" : "pill active"}
-                    aria-current={stars ? undefined : "true"}
-                  >
+                  <FilterPill to={starHref(null)} active={!stars} current="true">
                     All
-                  </Link>
+                  </FilterPill>
                   {[5, 4, 3, 2, 1].map((n) => (
-                    <Link
-                      key={n}
-                      to={starHref(n)}
-                      className={stars === n ? "pill active" : "pill"}
-                      aria-current={stars === n ? "true" : undefined}
-                    >
+                    <FilterPill key={n} to={starHref(n)} active={stars === n} current="true">
                       {n} ★ ({counts[n] ?? 0})
-                    </Link>
+                    </FilterPill>
                   ))}
                 </nav>
               </>

@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplace.server";
-import { roundedInstalls, MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace-shared";
-import { RatingSummary } from "~/components/rating";
+import { MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace-shared";
+import { InstalledBy, RatingSummary } from "~/components/rating";
 import { Pagination } from "~/components/pagination";
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppIcon } from "~/components/app-icon";
-import { PageHeader, SearchForm } from "~/components/page-parts";
+import { FilterPill, PageHeader, SearchForm } from "~/components/page-parts";
 
 export const meta: MetaFunction = () => [{ title: "Marketplace · Storefront Apps" }];
 
@@ -77,9 +77,7 @@ function AppCard({ a }: { a: Card }) {
       </div>
       <div className="market-card-figures">
         <RatingSummary rating={a.rating} count={a.ratingCount} />
-        <span className="muted small">
-          Installed by {roundedInstalls(a.activeInstalls)} {a.activeInstalls === 1 ? "business" : "businesses"}
-        </span>
+        <InstalledBy installs={a.activeInstalls} className="muted small" />
       </div>
       <div>
         <span className="badge">{categoryLabel(a.category)}</span>
@@ -111,35 +109,21 @@ export default function Marketplace() {
           {category ? <input type="hidden" name="category" value={category} /> : null}
         </SearchForm>
         <nav className="pills" aria-label="Categories">
-          <Link
-            to={filterHref(null, q, sort)}
-            className={category ? "pill" : "pill active"}
-            aria-current={category ? undefined : "page"}
-          >
+          <FilterPill to={filterHref(null, q, sort)} active={!category}>
             All
-          </Link>
+          </FilterPill>
           {CATEGORIES.map((c) => (
-            <Link
-              key={c}
-              to={filterHref(c, q, sort)}
-              className={category === c ? "pill active" : "pill"}
-              aria-current={category === c ? "page" : undefined}
-            >
+            <FilterPill key={c} to={filterHref(c, q, sort)} active={category === c}>
               {CATEGORY_LABELS[c]}
-            </Link>
+            </FilterPill>
           ))}
         </nav>
         <nav className="pills market-sorts" aria-label="Sort apps">
           <span className="muted small">Sort:</span>
           {MARKET_SORTS.map((s) => (
-            <Link
-              key={s}
-              to={filterHref(category, q, s)}
-              className={sort === s ? "pill active" : "pill"}
-              aria-current={sort === s ? "true" : undefined}
-            >
+            <FilterPill key={s} to={filterHref(category, q, s)} active={sort === s} current="true">
               {SORT_LABELS[s]}
-            </Link>
+            </FilterPill>
           ))}
         </nav>
       </div>

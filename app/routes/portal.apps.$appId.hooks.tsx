@@ -6,7 +6,7 @@ import { parsePagination } from "~/platform/core/http.server";
 import { appHookCalls } from "~/platform/hooks/hook-log.server";
 import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
 import { EmptyState } from "~/components/area-layout";
-import { AppPageHeader, DataTable, utcDateTime } from "~/components/page-parts";
+import { AppPageHeader, DataTable, FilterPill, utcDateTime } from "~/components/page-parts";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Hook calls${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -53,22 +53,13 @@ export default function HookLog() {
         5 failures in a row pause a hook for 30 seconds.
       </AppPageHeader>
       <nav className="pills" aria-label="Hook points">
-        <Link
-          to="?"
-          className={data.hookPoint === null ? "pill active" : "pill"}
-          aria-current={data.hookPoint === null ? "page" : undefined}
-        >
+        <FilterPill to="?" active={data.hookPoint === null}>
           All
-        </Link>
+        </FilterPill>
         {HOOK_POINTS.map((h) => (
-          <Link
-            key={h}
-            to={`?hookPoint=${h}`}
-            className={data.hookPoint === h ? "pill active" : "pill"}
-            aria-current={data.hookPoint === h ? "page" : undefined}
-          >
+          <FilterPill key={h} to={`?hookPoint=${h}`} active={data.hookPoint === h}>
             {h}
-          </Link>
+          </FilterPill>
         ))}
       </nav>
       {data.calls.length === 0 ? (

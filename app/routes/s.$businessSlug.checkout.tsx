@@ -4,6 +4,8 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } f
 import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
+import { OrderTotals } from "~/components/order-totals";
+import { storefrontFieldErrors } from "~/components/storefront-fields";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
@@ -196,28 +198,7 @@ function Totals({
   return (
     <div className="sf-quote" aria-live="polite" aria-busy={updating}>
       {quote.ok ? (
-        <dl className="sf-totals">
-          <div>
-            <dt>Subtotal</dt>
-            <dd>{quote.subtotal}</dd>
-          </div>
-          <div>
-            <dt>{quote.deliveryMethod === "DELIVERY" ? "Delivery fee" : "Pickup"}</dt>
-            <dd data-testid="checkout-fee">{quote.deliveryFee}</dd>
-          </div>
-          {quote.discount ? (
-            <div className="sf-discount">
-              <dt>
-                Discount{quote.discountReason ? <span className="sf-muted"> ({quote.discountReason})</span> : null}
-              </dt>
-              <dd data-testid="checkout-discount">−{quote.discount}</dd>
-            </div>
-          ) : null}
-          <div className="sf-grand-total">
-            <dt>Total</dt>
-            <dd data-testid="checkout-total">{quote.total}</dd>
-          </div>
-        </dl>
+        <OrderTotals totals={quote} testIdPrefix="checkout" />
       ) : (
         <>
           <dl className="sf-totals">
@@ -255,14 +236,7 @@ export default function CheckoutPage() {
   const placing = navigation.state === "submitting" && navigation.formData?.get("intent") !== "quote";
   const values: Partial<Values> = data?.values ?? {};
   const errors: Partial<Record<Field, string>> = data?.fieldErrors ?? {};
-  const invalid = (f: Field) =>
-    errors[f] ? { "aria-invalid": true as const, "aria-describedby": `co-${f}-error` } : {};
-  const fieldError = (f: Field) =>
-    errors[f] ? (
-      <p id={`co-${f}-error`} className="sf-field-error">
-        {errors[f]}
-      </p>
-    ) : null;
+  const { invalid, fieldError } = storefrontFieldErrors("co", errors);
   /** One of the shopper's details: its label, the input with what was typed, and its error. */
   const detail = (f: "name" | "phone" | "email", label: ReactNode, input: InputHTMLAttributes<HTMLInputElement>) => (
     <div className="sf-field">

@@ -2,6 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
+import { OrderTotals } from "~/components/order-totals";
 import {
   verifyOrderToken,
   dateFormatter,
@@ -167,29 +168,8 @@ export default function OrderConfirmation() {
               </li>
             ))}
           </ul>
-          <dl className="sf-totals">
-            <div>
-              <dt>Subtotal</dt>
-              <dd>{order.subtotal}</dd>
-            </div>
-            {/* in the order the checkout showed them */}
-            <div>
-              <dt>{order.deliveryMethod === "DELIVERY" ? "Delivery fee" : "Pickup"}</dt>
-              <dd>{order.deliveryFee}</dd>
-            </div>
-            {order.discount ? (
-              <div className="sf-discount">
-                <dt>
-                  Discount{order.discountReason ? <span className="sf-muted"> ({order.discountReason})</span> : null}
-                </dt>
-                <dd>−{order.discount}</dd>
-              </div>
-            ) : null}
-            <div className="sf-grand-total">
-              <dt>Total</dt>
-              <dd data-testid="order-total">{order.total}</dd>
-            </div>
-          </dl>
+          {/* in the order the checkout showed them */}
+          <OrderTotals totals={order} testIdPrefix="order" />
         </section>
         <section className="sf-panel" aria-labelledby="details-title">
           <h2 id="details-title">Details</h2>

@@ -13,6 +13,7 @@ import {
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { createReview, reviewSchema } from "~/platform/catalog/products.server";
+import { storefrontFieldErrors } from "~/components/storefront-fields";
 import {
   dateFormatter,
   loadBusinessBySlug,
@@ -114,8 +115,7 @@ export default function ProductPage() {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.has("authorName") === true;
   const errors = data?.fieldErrors ?? {};
-  const err = (f: ReviewFields) =>
-    errors[f] ? { "aria-invalid": true as const, "aria-describedby": `review-${f}-error` } : {};
+  const { invalid, fieldError } = storefrontFieldErrors("review", errors);
   return (
     <div className="sf-product-page">
       <nav aria-label="Breadcrumb" className="sf-breadcrumb">
@@ -195,13 +195,9 @@ export default function ProductPage() {
               maxLength={80}
               required
               defaultValue={data?.values.authorName}
-              {...err("authorName")}
+              {...invalid("authorName")}
             />
-            {errors.authorName ? (
-              <p id="review-authorName-error" className="sf-field-error">
-                {errors.authorName}
-              </p>
-            ) : null}
+            {fieldError("authorName")}
           </div>
           <div className="sf-field">
             <label htmlFor="review-rating">Rating</label>
@@ -210,7 +206,7 @@ export default function ProductPage() {
               name="rating"
               required
               defaultValue={data?.values.rating ?? ""}
-              {...err("rating")}
+              {...invalid("rating")}
             >
               <option value="" disabled>
                 Choose a rating
@@ -221,11 +217,7 @@ export default function ProductPage() {
               <option value="2">2 – Poor</option>
               <option value="1">1 – Bad</option>
             </select>
-            {errors.rating ? (
-              <p id="review-rating-error" className="sf-field-error">
-                {errors.rating}
-              </p>
-            ) : null}
+            {fieldError("rating")}
           </div>
           <div className="sf-field">
             <label htmlFor="review-comment">
@@ -237,13 +229,9 @@ export default function ProductPage() {
               rows={4}
               maxLength={2000}
               defaultValue={data?.values.comment}
-              {...err("comment")}
+              {...invalid("comment")}
             />
-            {errors.comment ? (
-              <p id="review-comment-error" className="sf-field-error">
-                {errors.comment}
-              </p>
-            ) : null}
+            {fieldError("comment")}
           </div>
           <button type="submit" className="sf-button sf-button-primary" disabled={busy}>
             {busy ? "Sending…" : "Submit review"}
