@@ -4,7 +4,7 @@ import { ApiError, json } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { deleteReview, getOwnReview, putReview, reviewSchema } from "~/platform/apps/app-reviews.server";
 import { AppReview } from "~/platform/platform-api/schemas";
-import { businessInstallation } from "./__installation.server";
+import { getBusinessInstallation } from "~/platform/installs/installs.server";
 
 const one = oneBy("installationId", "Installation id", AppReview);
 const ReviewInput = reviewSchema.meta({ id: "AppReviewInput" });
@@ -18,7 +18,7 @@ export const { loader, action, declared } = platformRoute(
       ...one,
       handler: async ({ context, user, params }) => {
         const business = requireBusiness(user);
-        const installation = await businessInstallation(context.db, business.id, params.installationId);
+        const installation = await getBusinessInstallation(context.db, business.id, params.installationId);
         const review = await getOwnReview(context.db, business.id, installation.appId);
         if (!review) throw new ApiError(404, "Review not found");
         return review;

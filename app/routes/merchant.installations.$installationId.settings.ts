@@ -6,7 +6,7 @@ import { setAppSettings } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import type { Manifest } from "~/platform/extensions/manifest-schema";
 import { AppSettingsState } from "~/platform/platform-api/schemas";
-import { businessInstallation } from "./__installation.server";
+import { getBusinessInstallation } from "~/platform/installs/installs.server";
 
 const AppSettings = z
   .record(z.string(), z.unknown())
@@ -23,7 +23,7 @@ export const { loader, action, declared } = platformRoute(
       body: AppSettings,
       handler: async ({ context, user, params, body }) => {
         const business = requireBusiness(user);
-        const installation = await businessInstallation(context.db, business.id, params.installationId);
+        const installation = await getBusinessInstallation(context.db, business.id, params.installationId);
         const app = await getAppForReview(context.db, installation.appId);
         return setAppSettings(
           context.db,

@@ -23,7 +23,7 @@ import { eventAllowed } from "../apps/catalog";
 import { addJob, emitEvent, removeJob } from "../events/emit.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
-import { lockBusinessRow } from "../core/business-rows.server";
+import { businessRow, lockBusinessRow } from "../core/business-rows.server";
 
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
@@ -165,6 +165,11 @@ export async function authenticateInstallation(
     app: { id: row["a.id"], slug: row["a.slug"], name: row["a.name"] },
     ...(window ? { hits: Number(row.hits) } : {}),
   };
+}
+
+/** The business's installation with this id, whatever its status; 404 for an unknown id or another business's. */
+export function getBusinessInstallation(db: Db, businessId: string, installationId: string) {
+  return businessRow(db, installations, businessId, eq(installations.id, installationId), "Installation not found");
 }
 
 /** The active installation of an app on a business; `lock` holds its row until the transaction ends (an uninstall waits). */
