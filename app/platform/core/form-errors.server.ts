@@ -5,7 +5,6 @@
  * ApiError's "field: message; field: message" text, a message about one field) into that shape.
  */
 import type { z } from "zod";
-import { ApiError } from "./http.server";
 
 /** A refused form's errors: one sentence per field, and those of no field (components/form-errors.tsx shows them). */
 export type FormErrors = { fields: Record<string, string>; form: string[] };
@@ -120,15 +119,6 @@ export function messageFormErrors(message: string, labels: FieldLabels, owners: 
   }
   return out;
 }
-
-/** An ApiError thrown by a domain function as form errors (any other error is re-thrown). */
-export function apiFormErrors(e: unknown, labels: FieldLabels, owners: FieldOwners = []): FormErrors {
-  if (!(e instanceof ApiError)) throw e;
-  return messageFormErrors(e.message, labels, owners);
-}
-
-/** The status of an ApiError (after apiFormErrors, which re-throws anything else); 400 otherwise. */
-export const errorStatus = (e: unknown) => (e instanceof ApiError ? e.status : 400);
 
 /** Two sets of form errors as one (the first message of a field wins). */
 export function mergeFormErrors(...all: FormErrors[]): FormErrors {
