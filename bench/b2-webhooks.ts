@@ -92,8 +92,8 @@ export async function run() {
           tx,
           Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => ({
             businessId: dev.business.id,
-            type: "order.status_changed",
-            data: { orderId: `ord_${i + k}`, status: "CONFIRMED" },
+            type: "order.status_changed" as const,
+            data: { orderId: `ord_${i + k}`, orderNumber: String(i + k), previousStatus: "PENDING", status: "CONFIRMED" },
           })),
         ),
       );

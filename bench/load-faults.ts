@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import { startBench, developer, table, writeResult, runIfMain } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { emitEvent } from "../app/platform/events/emit.server";
+import { statusMoveEvents } from "../app/platform/orders/events.server";
 import { ledger } from "../app/platform/testing/ledger";
 import { createRegistration } from "../app/platform/webhooks/registrations.server";
 import { authenticateInstallation } from "../app/platform/installs/installs.server";
@@ -53,7 +54,7 @@ export async function run() {
       await b.db.db.transaction(async (tx) => {
         for (let k = i; k < Math.min(EVENTS, i + 50); k++)
           events.push(
-            (await emitEvent(tx, { businessId: dev.business.id, type: "order.status_changed", data: { n: k } })).id,
+            (await emitEvent(tx, statusMoveEvents({ businessId: dev.business.id, id: `ord_${k}`, orderNumber: String(k) }, "PENDING", "CONFIRMED")[0])).id,
           );
       });
     // drive the retry schedule through the job table until every delivery has ended

@@ -22,6 +22,7 @@ import { createApp } from "../app/platform/apps/apps.server";
 import { testInstall } from "../app/platform/installs/test-installs.server";
 import { DELIVERY_BATCH } from "../app/platform/webhooks/delivery.server";
 import { emitEvent } from "../app/platform/events/emit.server";
+import { statusMoveEvents } from "../app/platform/orders/events.server";
 import { createWebServer } from "../app/web.server";
 
 const dataDir = path.join(".data", `restart-pg-${process.pid}`);
@@ -107,7 +108,14 @@ it("delivers every event of a burst during which the database restarts", async (
           events.push(
             (
               await db.db.transaction((tx) =>
-                emitEvent(tx, { businessId: business!.id, type: "order.status_changed", data: { n: events.length } }),
+                emitEvent(
+                  tx,
+                  statusMoveEvents(
+                    { businessId: business!.id, id: `ord_${events.length}`, orderNumber: String(events.length) },
+                    "PENDING",
+                    "CONFIRMED",
+                  )[0],
+                ),
               )
             ).id,
           );

@@ -40,7 +40,7 @@ async function burst(businessId: string, n: number): Promise<string[]> {
             await emitEvent(tx, {
               businessId,
               type: "order.status_changed",
-              data: { orderId: `ord_${k}`, status: "CONFIRMED" },
+              data: { orderId: `ord_${k}`, orderNumber: String(k), previousStatus: "PENDING", status: "CONFIRMED" },
             })
           ).id,
         );

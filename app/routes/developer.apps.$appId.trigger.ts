@@ -1,19 +1,29 @@
 import { z } from "zod";
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
-import { triggerSample, TRIGGERABLE } from "~/platform/devtools/trigger.server";
+import { triggerEvent, TRIGGERABLE } from "~/platform/devtools/trigger.server";
 import { TriggeredEvent } from "~/platform/platform-api/schemas";
 
-/** `storefront-apps trigger <event>`: a sample event on the developer's sandbox business (202). */
+/** `storefront-apps trigger <event>`: the event made for real on the sandbox, sent only to this app's installation there (202). */
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/trigger", "DEVELOPER", {
   POST: operation({
-    summary: "Emit a sample event on the developer's sandbox business (storefront-apps trigger)",
+    summary: "Make an event happen on the developer's sandbox, for this app's installation only (storefront-apps trigger)",
+    description:
+      "The event is raised by a real change of the sandbox (an order placed through the checkout, a product changed, a review written, a payment moved), so its payload is a real one; it goes only to this app's installation on the sandbox. business.data_erasure and app.uninstalled are built for that installation without uninstalling it. 409 when the app is not installed on the sandbox, or no registration of the installation would receive the event.",
     params: z.object({ appId: z.string().describe("App id") }),
-    // the event's name is checked by triggerSample, with the list of events in its message
-    body: z.object({ event: z.unknown().describe(`One of ${TRIGGERABLE.join(", ")}`) }).meta({ id: "TriggerRequest" }),
+    body: z
+      .object({
+        event: z
+          .enum(TRIGGERABLE, { error: () => `must be one of ${TRIGGERABLE.join(", ")}` })
+          .describe("The event's name (any event of the catalogue)"),
+      })
+      .meta({ id: "TriggerRequest" }),
     answer: { status: 202, schema: TriggeredEvent },
     errors: [400, 404, 409, 413],
     handler: async ({ context, user, params, body }) =>
-      json(await triggerSample(context.db, user.account, params.appId, body.event), 202),
+      json(
+        await triggerEvent(context.db, user.account, user.business, params.appId, body.event),
+        202,
+      ),
   }),
 });

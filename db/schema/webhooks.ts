@@ -12,6 +12,11 @@ export const platformEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     /** set when the fan-out wrote this event's deliveries; a sweeper re-queues stranded fan-outs */
     fannedOutAt: ts("fanned_out_at"),
+    /**
+     * null: every subscribed registration may receive it; an installation id: only that
+     * installation's (storefront-apps trigger, decision 035); "none": recorded, sent to nobody
+     */
+    audience: text("audience"),
     createdAt: createdAt(),
   },
   (t) => [

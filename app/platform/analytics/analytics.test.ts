@@ -6,6 +6,7 @@ import { appBody } from "../apps/apps.test-helpers";
 import { setClockOffset } from "../core/clock.server";
 import { createInstallation, uninstall } from "../installs/installs.server";
 import { emitEvent } from "../events/emit.server";
+import { orderCreatedEvent } from "../orders/events.server";
 import { attemptDelivery, fanOut } from "../webhooks/delivery.server";
 import { last30Days } from "./analytics.server";
 import { apps, installations } from "../../../db/schema";
@@ -92,7 +93,21 @@ describe("developer analytics", () => {
     const deliver = (daysAgo: number, businessId: string, ok: boolean) =>
       at(daysAgo, async () => {
         const event = await p.db.transaction((tx) =>
-          emitEvent(tx, { businessId, type: "order.created", data: { ok } }),
+          emitEvent(
+            tx,
+            orderCreatedEvent({
+              id: `ord_${ok ? "ok" : "failed"}_${daysAgo}`,
+              businessId,
+              orderNumber: String(daysAgo),
+              amount: 1000,
+              deliveryFee: 300,
+              currency: "USD",
+              deliveryMethod: "DELIVERY",
+              paymentMethod: "CASH",
+              isGuest: true,
+              createdAt: new Date(),
+            }),
+          ),
         );
         await fanOut(p.db, event.id);
         const rows = await p.db.execute<{ id: string }>(

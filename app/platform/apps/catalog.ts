@@ -60,11 +60,25 @@ export const EVENTS = {
   "review.created": "read_reviews",
   "review.deleted": "read_reviews",
   "business.data_erasure": null,
+  "app.uninstalled": null,
   "webhook.test": null,
 } as const satisfies Record<string, Scope | null>;
 
 export type EventName = keyof typeof EVENTS;
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+/**
+ * Events no registration subscribes to (decision 035): the platform sends them itself, whatever a
+ * registration's `events` say. webhook.test goes to the registration being tested;
+ * business.data_erasure and app.uninstalled go to the installation's install registration, even
+ * after uninstall deactivated it (`SENT_AFTER_UNINSTALL`). POST /webhooks and the app's
+ * webhookEvents refuse them (400).
+ */
+export const DIRECT_EVENTS = ["webhook.test", "business.data_erasure", "app.uninstalled"] as const;
+export const SENT_AFTER_UNINSTALL: readonly string[] = ["business.data_erasure", "app.uninstalled"];
+/** The events a registration may subscribe to; a change of the platform fans each out to its subscribers. */
+export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => !(DIRECT_EVENTS as readonly string[]).includes(e));
+export const isSubscribable = (event: string) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(event);
 
 /** Review criteria of the spec, shown to reviewers as a checklist. */
 export const REVIEW_CRITERIA = [

@@ -10,7 +10,7 @@ import { pgErrorCode } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { emitEvent } from "../events/emit.server";
+import { emitEvent, event } from "../events/emit.server";
 import { lockBusinessRow } from "../core/business-rows.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
 import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
@@ -60,7 +60,7 @@ async function stockEvents(tx: Tx, before: Product | null, after: Product) {
   if (after.stock === null) return;
   const data = { productId: after.id, stock: after.stock, threshold: LOW_STOCK_THRESHOLD };
   for (const type of stockEventTypes(before?.stock ?? null, after.stock))
-    await emitEvent(tx, { businessId: after.businessId, type, data });
+    await emitEvent(tx, event(after.businessId, type, data));
 }
 
 export function createProduct(db: Database, businessId: string, input: ProductInput): Promise<Product> {
@@ -111,7 +111,7 @@ async function writeProduct(
   try {
     return await db.transaction(async (tx) => {
       const [before, row] = await write(tx);
-      await emitEvent(tx, { businessId, type, data: serializeProduct(row, await currencyOf(tx, businessId)) });
+      await emitEvent(tx, event(businessId, type, serializeProduct(row, await currencyOf(tx, businessId))));
       await stockEvents(tx, before, row);
       return row;
     });
@@ -140,7 +140,7 @@ async function deleteAndTell(
       .where(and(eq(table.businessId, businessId), eq(table.id, id)))
       .returning({ id: table.id });
     if (!row) throw new ApiError(404, said.notFound);
-    await emitEvent(tx, { businessId, type: said.event, data: { id } });
+    await emitEvent(tx, event(businessId, said.event, { id }));
   });
 }
 
@@ -166,7 +166,7 @@ export async function createReview(
       .insert(reviews)
       .values({ id: newId("rev"), businessId, productId, ...input, createdAt: now() })
       .returning();
-    await emitEvent(tx, { businessId, type: "review.created", data: serializeReview(row) });
+    await emitEvent(tx, event(businessId, "review.created", serializeReview(row)));
     return row;
   });
 }

@@ -1,80 +1,202 @@
 /**
- * `storefront-apps trigger <event>`: emits a sample event of that type on the developer's sandbox
- * business through the real emitEvent, so it reaches the registrations of the app's test
- * installation (and every other registration on the sandbox subscribed to it) like a real one.
+ * `storefront-apps trigger <event>` (contract 14, decision 035): makes the event happen for real on
+ * the developer's sandbox (an order placed through the checkout pipeline, a product created,
+ * changed, restocked or deleted, a review written, a payment moved, an order moved along its
+ * statuses) through the domains' own functions, so its payload is built by the same code as in
+ * production. The work runs inside `withEventAudience`: the triggered event goes only to this app's
+ * installation on the sandbox, every other event the work raises (the product.created of a new
+ * product before its deletion, the order.created of an order then cancelled) is recorded and sent
+ * to nobody. business.data_erasure and app.uninstalled are built for the installation without
+ * uninstalling it; webhook.test goes to each active registration of the installation.
  */
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
-import type { Account } from "../../../db/schema";
+import { webhookDeliveries, webhooks, type Account, type App, type Business, type Installation } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { getDeveloperApp } from "../apps/app-lookups.server";
-import { emitEvent } from "../events/emit.server";
-import { EVENTS } from "../apps/catalog";
+import { EVENT_NAMES, EVENTS, eventAllowed, type EventName } from "../apps/catalog";
+import { emitEvent, event, withEventAudience } from "../events/emit.server";
+import { createProduct, createReview, deleteProduct, deleteReview, productSchema, updateProduct } from "../catalog/products.server";
+import { moveOrderStatus } from "../orders/status.server";
+import { openPayment, reportPayment } from "../orders/payments.server";
+import type { OrderStatus } from "../../../db/schema";
+import { installRegistration, writeDirectDeliveries } from "../webhooks/fanout.server";
+import { sendAppUninstalled, sendErasureEvent, webhookTestData } from "../webhooks/delivery.server";
+import { placeSampleOrder, sandboxInstallation, TRIGGER_ACTOR, triggerProduct } from "./sandbox-objects.server";
 
-/** Events a developer may trigger: the ones apps subscribe to (not the internal or erasure ones). */
-export const TRIGGERABLE = Object.keys(EVENTS).filter((e) => e !== "business.data_erasure" && e !== "webhook.test");
+/** Every event of the catalogue can be triggered. */
+export const TRIGGERABLE = EVENT_NAMES;
 
-export function sampleData(event: string): Record<string, unknown> {
-  const orderId = newId("ord");
-  const productId = newId("prd");
-  const at = now().toISOString();
-  const order = { orderId, orderNumber: `SAMPLE-${orderId.slice(-6).toUpperCase()}` };
-  const product = {
-    id: productId,
-    name: "Sample product",
-    slug: "sample-product",
-    price: 19.99,
-    stock: 3,
-    isActive: true,
-    createdAt: at,
-    updatedAt: at,
-  };
-  const samples: Record<string, Record<string, unknown>> = {
-    "order.created": {
-      ...order,
-      id: orderId,
-      status: "PENDING",
-      customerName: "Sample Customer",
-      customerEmail: "sample@example.test",
-      deliveryMethod: "DELIVERY",
-      items: [{ productId, name: "Sample product", quantity: 2, price: 19.99 }],
-      subtotal: 39.98,
-      deliveryFee: 5,
-      discount: 0,
-      totalAmount: 44.98,
-      createdAt: at,
-    },
-    "order.status_changed": { ...order, previousStatus: "PENDING", status: "CONFIRMED" },
-    "order.delivered": order,
-    "order.cancelled": order,
-    "payment.completed": { orderId, invoiceId: newId("inv"), amount: 44.98 },
-    "payment.expired": { orderId, invoiceId: newId("inv"), amount: 44.98 },
-    "product.created": product,
-    "product.updated": product,
-    "product.deleted": { id: productId },
-    "product.out_of_stock": { productId, stock: 0, threshold: 5 },
-    "product.low_stock": { productId, stock: 3, threshold: 5 },
-    "product.back_in_stock": { productId, stock: 10, threshold: 5 },
-    "review.created": {
-      id: newId("rev"),
-      productId,
-      rating: 5,
-      comment: "Sample review",
-      customerName: "Sample Customer",
-      createdAt: at,
-    },
-    "review.deleted": { id: newId("rev") },
-  };
-  return { ...samples[event], sample: true };
+type Made = { kind: "order" | "product" | "review" | "installation" | "webhook"; id: string };
+type Ctx = { db: Database; business: Business; installation: Installation; app: App };
+
+const sampleProduct = (what: string) =>
+  productSchema.parse({
+    name: `Sample product ${what} ${newId("p", 6).slice(2)}`,
+    description: `Made by storefront-apps trigger ${what}.`,
+    price: 990,
+    category: "Samples",
+    stock: 12,
+  });
+
+/** An order placed through the checkout and moved along `moves` (each move by the status machine). */
+async function orderMovedThrough(ctx: Ctx, moves: OrderStatus[]): Promise<Made> {
+  const { order } = await placeSampleOrder(ctx.db, ctx.business);
+  for (const to of moves) await moveOrderStatus(ctx.db, ctx.business.id, order.id, to, TRIGGER_ACTOR);
+  return { kind: "order", id: order.id };
 }
 
-export async function triggerSample(db: Database, account: Account, appId: string, event: unknown) {
-  await getDeveloperApp(db, account.id, appId);
-  if (typeof event !== "string" || !TRIGGERABLE.includes(event))
-    throw new ApiError(400, `event must be one of ${TRIGGERABLE.join(", ")}`);
-  if (!account.businessId) throw new ApiError(409, "This developer account has no sandbox business");
-  const businessId = account.businessId;
-  const emitted = await db.transaction((tx) => emitEvent(tx, { businessId, type: event, data: sampleData(event) }));
-  return { eventId: emitted.id, event, businessId };
+/** A payment opened on a placed order for this installation, then reported by it as the app would. */
+async function paymentMoved(ctx: Ctx, status: "COMPLETED" | "EXPIRED"): Promise<Made> {
+  const { order } = await placeSampleOrder(ctx.db, ctx.business);
+  const invoiceId = newId("inv_trigger");
+  await openPayment(ctx.db, ctx.business.id, order.id, { installationId: ctx.installation.id, invoiceId });
+  await reportPayment(ctx.db, ctx.business.id, ctx.installation.id, order.id, { status, invoiceId });
+  return { kind: "order", id: order.id };
+}
+
+/** The trigger product's stock set to `from` (events sent to nobody), then to `to` (the triggered event). */
+async function stockMoved(ctx: Ctx, from: number, to: number): Promise<Made> {
+  const product = await triggerProduct(ctx.db, ctx.business.id);
+  await updateProduct(ctx.db, ctx.business.id, product.id, { stock: from });
+  await updateProduct(ctx.db, ctx.business.id, product.id, { stock: to });
+  return { kind: "product", id: product.id };
+}
+
+/** What each event's trigger does on the sandbox (the change that raises the event in production). */
+const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
+  "order.created": async (ctx) => ({ kind: "order", id: (await placeSampleOrder(ctx.db, ctx.business)).order.id }),
+  "order.status_changed": (ctx) => orderMovedThrough(ctx, ["CONFIRMED"]),
+  "order.delivered": (ctx) => orderMovedThrough(ctx, ["CONFIRMED", "PREPARING", "READY", "DELIVERED"]),
+  "order.cancelled": (ctx) => orderMovedThrough(ctx, ["CANCELLED"]),
+  "payment.completed": (ctx) => paymentMoved(ctx, "COMPLETED"),
+  "payment.expired": (ctx) => paymentMoved(ctx, "EXPIRED"),
+  "product.created": async (ctx) => ({
+    kind: "product",
+    id: (await createProduct(ctx.db, ctx.business.id, sampleProduct("created"))).id,
+  }),
+  "product.updated": async (ctx) => {
+    const product = await triggerProduct(ctx.db, ctx.business.id);
+    await updateProduct(ctx.db, ctx.business.id, product.id, {
+      description: `Sold, reviewed and restocked by storefront-apps trigger; updated ${now().toISOString()}.`,
+    });
+    return { kind: "product", id: product.id };
+  },
+  "product.deleted": async (ctx) => {
+    const product = await createProduct(ctx.db, ctx.business.id, sampleProduct("to delete"));
+    await deleteProduct(ctx.db, ctx.business.id, product.id);
+    return { kind: "product", id: product.id };
+  },
+  "product.out_of_stock": (ctx) => stockMoved(ctx, 20, 0),
+  "product.low_stock": (ctx) => stockMoved(ctx, 20, 3),
+  "product.back_in_stock": (ctx) => stockMoved(ctx, 0, 20),
+  "review.created": async (ctx) => {
+    const product = await triggerProduct(ctx.db, ctx.business.id);
+    const review = await createReview(ctx.db, ctx.business.id, product.id, {
+      rating: 5,
+      comment: "Lovely, would buy again. (A sample review written by storefront-apps trigger.)",
+      authorName: "Sample Shopper",
+    });
+    return { kind: "review", id: review.id };
+  },
+  "review.deleted": async (ctx) => {
+    const product = await triggerProduct(ctx.db, ctx.business.id);
+    const review = await createReview(ctx.db, ctx.business.id, product.id, {
+      rating: 4,
+      comment: "A sample review, deleted at once by storefront-apps trigger.",
+      authorName: "Sample Shopper",
+    });
+    await deleteReview(ctx.db, ctx.business.id, review.id);
+    return { kind: "review", id: review.id };
+  },
+  "business.data_erasure": async (ctx) => {
+    await ctx.db.transaction((tx) => sendErasureEvent(tx, ctx.installation, now()));
+    return { kind: "installation", id: ctx.installation.id };
+  },
+  "app.uninstalled": async (ctx) => {
+    await ctx.db.transaction((tx) => sendAppUninstalled(tx, ctx.installation, now()));
+    return { kind: "installation", id: ctx.installation.id };
+  },
+  "webhook.test": async (ctx) => {
+    await ctx.db.transaction(async (tx) => {
+      const targets = await activeRegistrations(tx, ctx.installation.id);
+      const row = await emitEvent(tx, event(ctx.business.id, "webhook.test", webhookTestData(targets[0].id)));
+      await writeDirectDeliveries(
+        tx,
+        row,
+        targets.map((w) => ({ ...w, installationId: ctx.installation.id, isTestInstall: ctx.installation.isTestInstall })),
+        (w) => webhookTestData(w.id),
+      );
+    });
+    return { kind: "installation", id: ctx.installation.id };
+  },
+};
+
+function activeRegistrations(db: Pick<Database, "select">, installationId: string) {
+  return db
+    .select({ id: webhooks.id, appId: webhooks.appId, events: webhooks.events })
+    .from(webhooks)
+    .where(and(eq(webhooks.installationId, installationId), eq(webhooks.isActive, true)));
+}
+
+/** 409 naming what to do when the event could reach none of the installation's registrations (checked before anything is made). */
+async function checkReachable(db: Database, installation: Installation, name: EventName) {
+  if (name === "business.data_erasure" || name === "app.uninstalled") {
+    if (!(await installRegistration(db, installation.id)))
+      throw new ApiError(
+        409,
+        `${name} goes to the install registration, and this installation has none: the app had no webhookUrl when it was test-installed. Set webhookUrl, then test-uninstall and test-install again`,
+      );
+    return;
+  }
+  const registrations = await activeRegistrations(db, installation.id);
+  if (name === "webhook.test") {
+    if (registrations.length === 0)
+      throw new ApiError(409, "Your test installation has no active webhook registration to send webhook.test to");
+    return;
+  }
+  if (!eventAllowed(name, installation.scopes))
+    throw new ApiError(
+      409,
+      `Your test installation was not granted ${EVENTS[name]}, which ${name} needs: add the scope to the app, then test-uninstall and test-install again`,
+    );
+  if (!registrations.some((w) => w.events.includes(name)))
+    throw new ApiError(
+      409,
+      `No active webhook registration of your test installation subscribes to ${name}: add it to the app's webhookEvents and test-install again, or register it with POST /webhooks`,
+    );
+}
+
+/**
+ * Triggers `name` for the app's installation on the developer's sandbox; answers what was made, the
+ * event and its deliveries (each also in the registration's delivery log, and relayed to
+ * `storefront-apps listen` like any delivery).
+ */
+export async function triggerEvent(db: Database, account: Account, business: Business | null, appId: string, name: EventName) {
+  const app = await getDeveloperApp(db, account.id, appId);
+  const installation = await sandboxInstallation(db, app, business);
+  await checkReachable(db, installation, name);
+  const ctx: Ctx = { db, business: business!, installation, app };
+  const { result: made, emitted } = await withEventAudience({ installationId: installation.id, events: [name] }, () =>
+    MAKERS[name](ctx),
+  );
+  const ids = emitted.filter((e) => e.type === name).map((e) => e.id);
+  const deliveries = ids.length
+    ? await db
+        .select({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId, url: webhooks.url })
+        .from(webhookDeliveries)
+        .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+        .where(and(inArray(webhookDeliveries.eventId, ids), eq(webhookDeliveries.installationId, installation.id)))
+        .orderBy(sql`${webhookDeliveries.id}`)
+    : [];
+  return {
+    event: name,
+    eventId: ids[0] ?? null,
+    businessId: installation.businessId,
+    installationId: installation.id,
+    object: made,
+    deliveries,
+  };
 }

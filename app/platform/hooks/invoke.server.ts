@@ -4,7 +4,6 @@
  * circuit breaker per installation and hook point, answers checked against the hook point's shape.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { hookBreakers, hookCalls, type Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
@@ -17,43 +16,20 @@ import { relayIfListening } from "../devtools/relay.server";
 import { USER_AGENT } from "../webhooks/delivery.server";
 import { hookTargets, type ActiveExtension, type HookRegistry } from "../extensions/registry.server";
 import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
+import { HOOK_CALLS, type HookAnswer, type HookData } from "./schemas";
 
 export const BREAKER_THRESHOLD = 5;
 export const BREAKER_OPEN_MS = 30_000;
 
-const url = z.string().max(2000);
-export const RESPONSE_SHAPES = {
-  "checkout.payment_methods": z.object({
-    methods: z
-      .array(
-        z.object({
-          id: z.string().min(1).max(100),
-          name: z.string().min(1).max(100),
-          description: z.string().max(500).optional(),
-          icon: url.optional(),
-        }),
-      )
-      .max(20),
-  }),
-  "checkout.create_payment": z.object({
-    paymentUrl: url.optional(),
-    qrCode: z.string().max(4000).optional(),
-    invoiceId: z.string().max(200).optional(),
-    expiresAt: z.string().datetime({ offset: true }).optional(),
-  }),
-  "checkout.shipping_rates": z.object({ fee: z.number().finite().min(0).max(100_000_000) }),
-  "order.validate": z.object({ valid: z.boolean(), reason: z.string().max(500).optional() }),
-  "order.calculate_discounts": z.object({
-    discount: z.number().finite().min(0).max(100_000_000),
-    reason: z.string().max(500).optional(),
-  }),
-} as const;
-
-export type HookAnswer<P extends HookPoint> = z.infer<(typeof RESPONSE_SHAPES)[P]>;
+export type { HookAnswer } from "./schemas";
 export type HookResult<P extends HookPoint> = {
   target: ActiveExtension & { priority: number };
   ok: boolean;
   answer?: HookAnswer<P>;
+  /** why the call was skipped (ok false): the log's words */
+  error?: string;
+  statusCode?: number | null;
+  durationMs?: number;
 };
 
 export function hookUrl(webhookUrl: string, path: string) {
@@ -98,7 +74,7 @@ export async function callHooks<P extends HookPoint>(
   env: Env,
   business: Business,
   hookPoint: P,
-  data: Record<string, unknown>,
+  data: HookData<P>,
   options: { registry: HookRegistry; record: (work: Promise<void>) => void; onlyInstallationId?: string },
 ): Promise<HookResult<P>[]> {
   let targets = hookTargets(options.registry.extensions, hookPoint, HOOK_SCOPES[hookPoint]);
@@ -132,7 +108,7 @@ export async function callHooks<P extends HookPoint>(
           durationMs: 0,
           error: "skipped: circuit breaker open after repeated failures",
         });
-        return { target, ok: false };
+        return { target, ok: false, error: "skipped: circuit breaker open after repeated failures" };
       }
       const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
       const timestamp = Math.floor(now().getTime() / 1000).toString();
@@ -163,7 +139,7 @@ export async function callHooks<P extends HookPoint>(
       let error = result.error;
       if (result.ok) {
         try {
-          const parsed = RESPONSE_SHAPES[hookPoint].safeParse(JSON.parse(result.body ?? ""));
+          const parsed = HOOK_CALLS[hookPoint].answer.safeParse(JSON.parse(result.body ?? ""));
           if (parsed.success) answer = parsed.data as HookAnswer<P>;
           else
             error = `answer of the wrong shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`;
@@ -174,7 +150,14 @@ export async function callHooks<P extends HookPoint>(
       const ok = answer !== undefined;
       log({ success: ok, statusCode: result.statusCode, durationMs: result.durationMs, error: ok ? undefined : error });
       outcomes.push({ installationId: target.installation.id, ok, hadFailures: (state?.consecutiveFailures ?? 0) > 0 });
-      return { target, ok, answer };
+      return {
+        target,
+        ok,
+        answer,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        ...(ok ? {} : { error }),
+      };
     }),
   );
   // one insert for the log of every call

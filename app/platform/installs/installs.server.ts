@@ -20,7 +20,8 @@ import { now } from "../core/clock.server";
 import { decrypt, encrypt, sha256 } from "../core/crypto.server";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { eventAllowed } from "../apps/catalog";
-import { addJob, emitEvent, removeJob } from "../events/emit.server";
+import { addJob, removeJob } from "../events/emit.server";
+import { sendAppUninstalled } from "../webhooks/delivery.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
 import { businessRow, lockBusinessRow } from "../core/business-rows.server";
@@ -191,8 +192,8 @@ export async function getActiveInstallation(
 
 /**
  * Uninstall, in the caller's transaction: token revoked, webhooks deactivated, the app's blocks
- * removed from the business's pages (embeds stop with the installation), app.uninstalled recorded,
- * business.data_erasure scheduled for uninstalledAt + 48 h.
+ * removed from the business's pages (embeds stop with the installation), app.uninstalled recorded
+ * and sent to the install registration, business.data_erasure scheduled for uninstalledAt + 48 h.
  */
 export async function uninstall(tx: Tx, installation: Installation): Promise<Installation> {
   if (installation.status !== "ACTIVE") throw new ApiError(409, "The app is already uninstalled");
@@ -219,17 +220,7 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
                      updated_at = ${t.toISOString()}::timestamptz
     where business_id = ${installation.businessId}
       and exists (select 1 from jsonb_array_elements(blocks) b where b->>'kind' = 'app' and b->>'appId' = ${installation.appId})`);
-  await emitEvent(tx, {
-    businessId: installation.businessId,
-    type: "app.uninstalled",
-    data: {
-      appId: installation.appId,
-      businessId: installation.businessId,
-      installationId: installation.id,
-      uninstalledAt: t.toISOString(),
-      isTestInstall: installation.isTestInstall,
-    },
-  });
+  await sendAppUninstalled(tx, installation, t);
   await addJob(
     tx,
     "installation__erasure",

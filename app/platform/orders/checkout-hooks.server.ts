@@ -8,13 +8,23 @@ import type { Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import type { CheckoutHooks, OfferedMethod } from "./checkout.server";
 import { addJob } from "../events/emit.server";
-import { callHooks } from "../hooks/invoke.server";
+import { callHooks, type HookResult } from "../hooks/invoke.server";
+import type { HookData } from "../hooks/schemas";
 import { hookRegistry, type HookRegistry } from "../extensions/registry.server";
 import type { HookPoint } from "../extensions/manifest-schema";
 
 export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
 
-export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
+/**
+ * `only`: call this installation's hooks alone (storefront-apps trigger hook, decision 035);
+ * `observe`: sees each step's calls as they come back (what each app answered, or why it was skipped).
+ */
+export type CheckoutHookOptions = {
+  only?: string;
+  observe?: (hookPoint: HookPoint, results: HookResult<HookPoint>[]) => void;
+};
+
+export function checkoutHooks(db: Database, env: Env, options: CheckoutHookOptions = {}): CheckoutHooks {
   // one read of every hook extension of the business and their breakers, shared by the steps of one checkout
   const registries = new Map<string, Promise<HookRegistry>>();
   const registryOf = (businessId: string) => {
@@ -30,14 +40,17 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
   const call = async <P extends HookPoint>(
     business: Business,
     hookPoint: P,
-    data: Record<string, unknown>,
+    data: HookData<P>,
     onlyInstallationId?: string,
-  ) =>
-    callHooks(db, env, business, hookPoint, data, {
+  ) => {
+    const results = await callHooks(db, env, business, hookPoint, data, {
       registry: await registryOf(business.id),
       record,
-      onlyInstallationId,
+      onlyInstallationId: onlyInstallationId ?? options.only,
     });
+    options.observe?.(hookPoint, results as HookResult<HookPoint>[]);
+    return results;
+  };
   return {
     async settle() {
       await Promise.all(pending.splice(0));

@@ -20,7 +20,15 @@ import { pgErrorCode, rawQuery } from "../../../db/sql";
 import { ApiError, describeZodError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { emitEvent, eventCte, eventParams, eventRow, eventTime } from "../events/emit.server";
+import {
+  emitEvent,
+  eventCte,
+  eventParams,
+  eventRow,
+  eventTime,
+  NOBODY,
+  audiencesJson,
+} from "../events/emit.server";
 import {
   deliveriesCtes,
   deliveryParams,
@@ -33,8 +41,9 @@ import { serializeOrder } from "../catalog/serialize.server";
 import { formatMoney } from "../core/money";
 import { getOrder } from "../catalog/queries.server";
 import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
-import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql } from "./stock";
+import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql, STOCK_EVENT_TYPES } from "./stock";
 import { orderCreatedEvent, statusMoveEvents } from "./events.server";
+import type { HookData } from "../hooks/schemas";
 
 export { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput, type QuoteInput } from "./checkout-schema";
 export const BUILT_IN_DELIVERY_FEE = 300; // minor units
@@ -72,22 +81,11 @@ export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: 
 /** The points where apps take part; the hooks domain supplies the real ones. */
 export interface CheckoutHooks {
   paymentMethods(business: Business): Promise<OfferedMethod[]>;
-  validate(
-    business: Business,
-    ctx: { items: { productId: string; quantity: number }[]; subtotal: number; deliveryMethod: string },
-  ): Promise<{ valid: boolean; reason?: string }>;
-  shippingFee(
-    business: Business,
-    ctx: { deliveryMethod: string; locality?: string; subtotal: number; builtInFee: number },
-  ): Promise<number>;
+  validate(business: Business, ctx: HookData<"order.validate">): Promise<{ valid: boolean; reason?: string }>;
+  shippingFee(business: Business, ctx: HookData<"checkout.shipping_rates">): Promise<number>;
   discounts(
     business: Business,
-    ctx: {
-      items: { productId: string; quantity: number }[];
-      subtotal: number;
-      promoDiscount: number;
-      deliveryFee: number;
-    },
+    ctx: HookData<"order.calculate_discounts">,
   ): Promise<{ discount: number; reason?: string }>;
   createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
   /** Optional: wait for bookkeeping the steps left running (their call logs). */
@@ -276,8 +274,8 @@ export class TotalChangedError extends ApiError {
  * The whole order in one statement, committed on its own (no transaction block: one round trip):
  * the order, its items, its first status, the idempotency key (when $27 is not null), the stock of
  * tracked products ($30 the distinct product ids, with $29 an event id ready for each), product.out_of_stock
- * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare), the
- * order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
+ * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare; $48 their
+ * audiences by type when the order is a trigger's, decision 035), the order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
 const orderSql = () => `
@@ -306,15 +304,18 @@ const orderSql = () => `
     where p.id = q.product_id and p.business_id = $2 and p.stock is not null
     returning p.id, p.stock, q.quantity),
   se as (
-    insert into platform_events (id, business_id, type, data, fanned_out_at, created_at)
-    select e.event_id, $2, ${reservedStockEventSql("st.stock")},
-           jsonb_build_object('productId', st.id, 'stock', st.stock, 'threshold', ${LOW_STOCK_THRESHOLD}), null, $31
+    insert into platform_events (id, business_id, type, data, fanned_out_at, created_at, audience)
+    select e.event_id, $2, x.type,
+           jsonb_build_object('productId', st.id, 'stock', st.stock, 'threshold', ${LOW_STOCK_THRESHOLD}),
+           case when $48::jsonb ->> x.type = '${NOBODY}' then $31::timestamptz end, $31, $48::jsonb ->> x.type
     from st join unnest($30::text[], $29::text[]) as e(product_id, event_id) on e.product_id = st.id
+      cross join lateral (select ${reservedStockEventSql("st.stock")} as type) x
     where ${reservedStockCrossedSql("st.stock", "st.quantity")}
-    returning id),
-  sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job from se having count(*) > 0),
+    returning id, fanned_out_at),
+  sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job
+         from se where fanned_out_at is null having count(*) > 0),
   ${eventCte(32)},
-  ${deliveriesCtes(37, { notify: false })}
+  ${deliveriesCtes(38, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
 
@@ -464,6 +465,7 @@ async function runCheckout(
       eventTime().toISOString(),
       ...eventParams(created),
       ...deliveryParams(deliveryRows([created], targets), created.createdAt),
+      audiencesJson(STOCK_EVENT_TYPES),
     ]);
   } catch (e) {
     // the same key raced in from a concurrent retry: answer with the order that won

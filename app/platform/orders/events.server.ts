@@ -5,9 +5,9 @@
  */
 import type { Order, OrderStatus } from "../../../db/schema";
 import { toMajor } from "../core/money";
+import { event, type EventInput } from "../events/schemas";
 
 type Businessed = { businessId: string };
-export type EventInput = { businessId: string; type: string; data: Record<string, unknown> };
 
 /** order.created of an order just placed by the checkout (amounts in minor units). */
 export function orderCreatedEvent(
@@ -25,20 +25,16 @@ export function orderCreatedEvent(
       | "createdAt"
     >,
 ): EventInput {
-  return {
-    businessId: order.businessId,
-    type: "order.created",
-    data: {
-      orderId: order.id,
-      orderNumber: order.orderNumber,
-      amount: toMajor(order.amount, order.currency),
-      deliveryFee: toMajor(order.deliveryFee, order.currency),
-      deliveryMethod: order.deliveryMethod,
-      paymentMethod: order.paymentMethod,
-      isGuest: order.isGuest,
-      createdAt: order.createdAt.toISOString(),
-    },
-  };
+  return event(order.businessId, "order.created", {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    amount: toMajor(order.amount, order.currency),
+    deliveryFee: toMajor(order.deliveryFee, order.currency),
+    deliveryMethod: order.deliveryMethod,
+    paymentMethod: order.paymentMethod,
+    isGuest: order.isGuest,
+    createdAt: order.createdAt.toISOString(),
+  });
 }
 
 /** The events of a status move: order.status_changed, and order.delivered or order.cancelled when it ends there. */
@@ -49,10 +45,10 @@ export function statusMoveEvents(
 ): EventInput[] {
   const ref = { orderId: order.id, orderNumber: order.orderNumber };
   const events: EventInput[] = [
-    { businessId: order.businessId, type: "order.status_changed", data: { ...ref, previousStatus: from, status: to } },
+    event(order.businessId, "order.status_changed", { ...ref, previousStatus: from, status: to }),
   ];
-  if (to === "DELIVERED") events.push({ businessId: order.businessId, type: "order.delivered", data: ref });
-  if (to === "CANCELLED") events.push({ businessId: order.businessId, type: "order.cancelled", data: ref });
+  if (to === "DELIVERED") events.push(event(order.businessId, "order.delivered", ref));
+  if (to === "CANCELLED") events.push(event(order.businessId, "order.cancelled", ref));
   return events;
 }
 
@@ -61,9 +57,6 @@ export function paymentEvent(
   order: Pick<Order, "id" | "businessId" | "paymentInvoiceId" | "amount" | "currency">,
   status: "COMPLETED" | "EXPIRED",
 ): EventInput {
-  return {
-    businessId: order.businessId,
-    type: status === "COMPLETED" ? "payment.completed" : "payment.expired",
-    data: { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount, order.currency) },
-  };
+  const data = { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount, order.currency) };
+  return event(order.businessId, status === "COMPLETED" ? "payment.completed" : "payment.expired", data);
 }

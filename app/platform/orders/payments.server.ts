@@ -29,6 +29,31 @@ export async function reportPayment(
   });
 }
 
+/**
+ * A payment opened on an order by an app (PENDING, with the app's invoice id), as
+ * checkout.create_payment's answer opens one: storefront-apps trigger's stand-in for that hook, so
+ * that the app's report (reportPayment) moves a real payment of a real order (decision 035).
+ */
+export async function openPayment(
+  db: Database,
+  businessId: string,
+  orderId: string,
+  payment: { installationId: string; invoiceId: string },
+) {
+  return changeLockedOrder(db, businessId, orderId, async (tx, order) => {
+    if (order.paymentStatus !== "NONE") throw new ApiError(409, `The order's payment is already ${order.paymentStatus}`);
+    await tx
+      .update(orders)
+      .set({
+        paymentStatus: "PENDING",
+        paymentInstallationId: payment.installationId,
+        paymentInvoiceId: payment.invoiceId,
+        updatedAt: now(),
+      })
+      .where(eq(orders.id, order.id));
+  });
+}
+
 /** Marks a pending payment COMPLETED or EXPIRED and emits payment.completed / payment.expired. */
 export async function settlePayment(tx: Tx, order: Order, status: "COMPLETED" | "EXPIRED") {
   await tx.update(orders).set({ paymentStatus: status, updatedAt: now() }).where(eq(orders.id, order.id));

@@ -8,7 +8,8 @@
  */
 export const LOW_STOCK_THRESHOLD = 5;
 
-export type StockEventType = "product.out_of_stock" | "product.low_stock" | "product.back_in_stock";
+export const STOCK_EVENT_TYPES = ["product.out_of_stock", "product.low_stock", "product.back_in_stock"] as const;
+export type StockEventType = (typeof STOCK_EVENT_TYPES)[number];
 
 /** Whether a tracked stock counts as low (shown to shoppers as "Only N left"). */
 export const isLowStock = (stock: number | null): stock is number =>

@@ -155,7 +155,18 @@ export const TestStatus = z
   .meta({ id: "TestStatus" });
 
 export const TriggeredEvent = z
-  .object({ eventId: z.string(), event: z.string(), businessId: z.string() })
+  .object({
+    event: z.string(),
+    eventId: z.string().nullable().describe("the platform event (null: the change raised none)"),
+    businessId: z.string().describe("the sandbox business"),
+    installationId: z.string().describe("the app's installation on the sandbox, the only one the event goes to"),
+    object: z
+      .object({ kind: z.enum(["order", "product", "review", "installation", "webhook"]), id: z.string() })
+      .describe("the real object the trigger made or changed"),
+    deliveries: z
+      .array(z.object({ id: z.string(), webhookId: z.string(), url: z.string() }))
+      .describe("one per registration of the installation the event went to (see its delivery log)"),
+  })
   .meta({ id: "TriggeredEvent" });
 
 export const AppAnalytics = z

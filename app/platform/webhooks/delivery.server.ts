@@ -10,6 +10,7 @@ import {
   installations,
   platformEvents,
   webhookAttempts,
+  type Installation,
   webhookDeliveries,
   webhooks,
   type Webhook,
@@ -19,12 +20,21 @@ import type { Env } from "../core/env.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
-import { addJob } from "../events/emit.server";
+import { addJob, emitEvent, event } from "../events/emit.server";
+import type { EventData } from "../events/schemas";
 import { signWebhook } from "./verify";
-import { DELIVERIES_CHANNEL, envelope, writeDeliveries } from "./fanout.server";
+import {
+  DELIVERIES_CHANNEL,
+  envelope,
+  installRegistration,
+  writeDeliveries,
+  writeDirectDeliveries,
+  type DeliveryRow,
+} from "./fanout.server";
 export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
+import { SENT_AFTER_UNINSTALL } from "../apps/catalog";
 
 /** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 480_000, 1_920_000, 7_200_000];
@@ -185,7 +195,7 @@ export type AttemptResult = {
 
 /** Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure or a manual redelivery goes anyway). */
 function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): boolean {
-  return !!webhook && (webhook.isActive || delivery.event === "business.data_erasure" || manual);
+  return !!webhook && (webhook.isActive || SENT_AFTER_UNINSTALL.includes(delivery.event) || manual);
 }
 
 /** Signs and sends one claimed delivery with the registration's secret (decrypted once per call site through `secretOf`). */
@@ -351,7 +361,13 @@ async function recordAttempt(
         await tx
           .update(installations)
           .set({ erasureDeliveredAt: t })
-          .where(and(eq(installations.id, delivery.installationId), sql`${installations.erasureDeliveredAt} is null`));
+          .where(
+            and(
+              eq(installations.id, delivery.installationId),
+              eq(installations.status, "UNINSTALLED"),
+              sql`${installations.erasureDeliveredAt} is null`,
+            ),
+          );
       return;
     }
     if (manual) {
@@ -426,54 +442,54 @@ export async function sendErasure(db: Database, installationId: string): Promise
   return db.transaction(async (tx) => {
     const [inst] = await tx.select().from(installations).where(eq(installations.id, installationId)).for("update");
     if (!inst || inst.status !== "UNINSTALLED" || !inst.erasureScheduledAt || inst.erasureDeliveredAt) return false;
-    const [webhook] = await tx
-      .select()
-      .from(webhooks)
-      .where(and(eq(webhooks.installationId, inst.id), eq(webhooks.isInstallDefault, true)));
-    if (!webhook) return false;
     const existing = await tx
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.installationId, inst.id), eq(webhookDeliveries.event, "business.data_erasure")));
     if (existing.length) return false;
-    const t = now();
-    const eventId = newId("evt");
-    const data = { appId: inst.appId, businessId: inst.businessId, uninstalledAt: inst.uninstalledAt!.toISOString() };
-    await tx.insert(platformEvents).values({
-      id: eventId,
-      businessId: inst.businessId,
-      type: "business.data_erasure",
-      data,
-      createdAt: t,
-      fannedOutAt: t,
-    });
-    const id = newId("dlv");
-    await tx.insert(webhookDeliveries).values({
-      id,
-      eventId,
-      event: "business.data_erasure",
-      webhookId: webhook.id,
-      installationId: inst.id,
-      appId: inst.appId,
-      businessId: inst.businessId,
-      isTestInstall: inst.isTestInstall,
-      body: envelope({
-        id,
-        event: "business.data_erasure",
-        timestamp: t,
-        webhookId: webhook.id,
-        businessId: inst.businessId,
-        data,
-      }),
-      status: "PENDING",
-      nextAttemptAt: t,
-      createdAt: t,
-      updatedAt: t,
-    });
-    await addJob(tx, "webhook__deliver", { deliveryId: id, after: 0 });
-    return true;
+    return (await sendErasureEvent(tx, inst, inst.uninstalledAt!)).length > 0;
   });
 }
+
+type Installed = Pick<Installation, "id" | "appId" | "businessId" | "isTestInstall">;
+
+/**
+ * business.data_erasure of an installation uninstalled at `uninstalledAt`, recorded and sent to its
+ * install registration (none: nothing sent). The erasure job calls it 48 hours after the uninstall;
+ * storefront-apps trigger for a test installation that stays installed (decision 035).
+ */
+export async function sendErasureEvent(tx: Db, inst: Installed, uninstalledAt: Date): Promise<DeliveryRow[]> {
+  const target = await installRegistration(tx, inst.id);
+  const row = await emitEvent(
+    tx,
+    event(inst.businessId, "business.data_erasure", {
+      appId: inst.appId,
+      businessId: inst.businessId,
+      uninstalledAt: uninstalledAt.toISOString(),
+    }),
+  );
+  return target ? writeDirectDeliveries(tx, row, [target]) : [];
+}
+
+/**
+ * app.uninstalled (contract 14): recorded with contract 4's fields, and sent at once to the install
+ * registration (even though the uninstall deactivated it, signed with the installation's webhook
+ * secret, retried like any delivery) with its declared data `{installationId, businessId,
+ * uninstalledAt}`. Called in the uninstall's transaction, and by storefront-apps trigger.
+ */
+export async function sendAppUninstalled(tx: Db, inst: Installed, uninstalledAt: Date): Promise<DeliveryRow[]> {
+  const data = { installationId: inst.id, businessId: inst.businessId, uninstalledAt: uninstalledAt.toISOString() };
+  const recorded = { appId: inst.appId, ...data, isTestInstall: inst.isTestInstall };
+  const row = await emitEvent(tx, { businessId: inst.businessId, type: "app.uninstalled", data: recorded });
+  const target = await installRegistration(tx, inst.id);
+  return target ? writeDirectDeliveries(tx, row, [target], () => data) : [];
+}
+
+/** webhook.test's data (contract 7), for the test endpoint and storefront-apps trigger alike. */
+export const webhookTestData = (webhookId: string): EventData<"webhook.test"> => ({
+  message: "This is a test delivery from Storefront Apps.",
+  webhookId,
+});
 
 /**
  * POST /webhooks/<id>/test: one attempt now, no retries, even on an inactive registration; not
@@ -488,7 +504,7 @@ export async function sendTest(db: Db, env: Env, webhook: Webhook) {
     timestamp: now(),
     webhookId: webhook.id,
     businessId: webhook.businessId,
-    data: { message: "This is a test delivery from Storefront Apps.", webhookId: webhook.id },
+    data: webhookTestData(webhook.id),
   });
   const secret = decrypt(webhook.secretEnc, env.encryptionKey);
   const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body);

@@ -38,6 +38,8 @@ export type FannedEvent = {
   type: string;
   businessId: string;
   data: Record<string, unknown>;
+  /** null: every subscribed registration; an installation id: only its registrations; "none": nobody (decision 035) */
+  audience?: string | null;
   createdAt: Date;
 };
 
@@ -83,7 +85,11 @@ export function deliveryRows(events: FannedEvent[], targets: Target[]): Delivery
   return events.flatMap((event) =>
     targets
       .filter(
-        (w) => w.businessId === event.businessId && w.events.includes(event.type) && eventAllowed(event.type, w.scopes),
+        (w) =>
+          w.businessId === event.businessId &&
+          w.events.includes(event.type) &&
+          eventAllowed(event.type, w.scopes) &&
+          (event.audience == null || event.audience === w.installationId),
       )
       .map((w) => {
         const id = newId("dlv");
@@ -190,6 +196,59 @@ export function deliveryParams(rows: DeliveryRow[], t: Date): unknown[] {
  */
 const DELIVERIES_SQL = `with ${deliveriesCtes(1)}
   select (select count(*) from d)::int as written, (select count(*) from woken)::int as woken`;
+
+/** A registration an event goes to without a subscription (catalog DIRECT_EVENTS). */
+export type DirectTarget = Pick<Target, "id" | "installationId" | "appId" | "isTestInstall">;
+
+/**
+ * An event of the DIRECT_EVENTS (recorded by emitEvent, which fans none of them out) to the
+ * registrations its sender chose: one delivery each, signed and retried like any other, written in
+ * the caller's transaction with the dispatchers' wake-up at commit. `data` is what the body carries
+ * (the event's declared shape) when it differs from the recorded row's (app.uninstalled records
+ * contract 4's fields, sends contract 14's). Returns the deliveries.
+ */
+export async function writeDirectDeliveries(
+  tx: Db,
+  event: FannedEvent,
+  targets: DirectTarget[],
+  data: (target: DirectTarget) => Record<string, unknown> = () => event.data,
+): Promise<DeliveryRow[]> {
+  const rows = targets.map((w): DeliveryRow => {
+    const id = newId("dlv");
+    return {
+      id,
+      eventId: event.id,
+      event: event.type,
+      webhookId: w.id,
+      installationId: w.installationId,
+      appId: w.appId,
+      businessId: event.businessId,
+      isTestInstall: w.isTestInstall,
+      body: envelope({
+        id,
+        event: event.type,
+        timestamp: event.createdAt,
+        webhookId: w.id,
+        businessId: event.businessId,
+        data: data(w),
+      }),
+    };
+  });
+  if (rows.length) await rawQuery(tx, DELIVERIES_SQL, deliveryParams(rows, event.createdAt));
+  return rows;
+}
+
+/** The install registration of an installation (created at install from the app's webhookUrl), active or not. */
+export async function installRegistration(tx: Db, installationId: string): Promise<DirectTarget | undefined> {
+  const [row] = await rawQuery<DirectTarget>(
+    tx,
+    `select w.id, w.installation_id as "installationId", w.app_id as "appId", i.is_test_install as "isTestInstall"
+     from webhooks w join installations i on i.id = w.installation_id
+     where w.installation_id = $1 and w.is_install_default`,
+    [installationId],
+  );
+  return row;
+}
 
 /**
  * Writes the events' deliveries and wakes the dispatchers (at commit); returns how many were written.

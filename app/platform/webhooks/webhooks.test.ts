@@ -289,7 +289,7 @@ describe("what is not delivered", () => {
         await emitEvent(tx, {
           businessId: current.businessId,
           type: "order.status_changed",
-          data: { orderId: "ord_rolled_back" },
+          data: { orderId: "ord_rolled_back", orderNumber: "1", previousStatus: "PENDING", status: "CONFIRMED" },
         });
         throw new Error("the change failed");
       }),
@@ -312,7 +312,11 @@ describe("what is not delivered", () => {
       sql`update webhooks set events = array['order.status_changed','review.created'] where id = ${app.webhookId}`,
     );
     await p.db.transaction((tx) =>
-      emitEvent(tx, { businessId: current.businessId, type: "review.created", data: { id: "rev_x" } }),
+      emitEvent(tx, {
+        businessId: current.businessId,
+        type: "review.created",
+        data: { id: "rev_x", productId: "prd_x", rating: 5, comment: "", authorName: "A", createdAt: new Date().toISOString() },
+      }),
     );
     await movePendingOrder(app.token, "CONFIRMED");
     await receiver.waitFor(1);

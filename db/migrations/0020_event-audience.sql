@@ -1,0 +1,1 @@
+ALTER TABLE "platform_events" ADD COLUMN "audience" text;
