@@ -93,7 +93,12 @@ export async function run() {
           Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => ({
             businessId: dev.business.id,
             type: "order.status_changed" as const,
-            data: { orderId: `ord_${i + k}`, orderNumber: String(i + k), previousStatus: "PENDING", status: "CONFIRMED" },
+            data: {
+              orderId: `ord_${i + k}`,
+              orderNumber: String(i + k),
+              previousStatus: "PENDING",
+              status: "CONFIRMED",
+            },
           })),
         ),
       );

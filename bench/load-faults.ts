@@ -54,7 +54,16 @@ export async function run() {
       await b.db.db.transaction(async (tx) => {
         for (let k = i; k < Math.min(EVENTS, i + 50); k++)
           events.push(
-            (await emitEvent(tx, statusMoveEvents({ businessId: dev.business.id, id: `ord_${k}`, orderNumber: String(k) }, "PENDING", "CONFIRMED")[0])).id,
+            (
+              await emitEvent(
+                tx,
+                statusMoveEvents(
+                  { businessId: dev.business.id, id: `ord_${k}`, orderNumber: String(k) },
+                  "PENDING",
+                  "CONFIRMED",
+                )[0],
+              )
+            ).id,
           );
       });
     // drive the retry schedule through the job table until every delivery has ended

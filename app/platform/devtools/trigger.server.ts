@@ -11,14 +11,28 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
-import { webhookDeliveries, webhooks, type Account, type App, type Business, type Installation } from "../../../db/schema";
+import {
+  webhookDeliveries,
+  webhooks,
+  type Account,
+  type App,
+  type Business,
+  type Installation,
+} from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { getDeveloperApp } from "../apps/app-lookups.server";
 import { EVENT_NAMES, EVENTS, eventAllowed, type EventName } from "../apps/catalog";
 import { emitEvent, event, withEventAudience } from "../events/emit.server";
-import { createProduct, createReview, deleteProduct, deleteReview, productSchema, updateProduct } from "../catalog/products.server";
+import {
+  createProduct,
+  createReview,
+  deleteProduct,
+  deleteReview,
+  productSchema,
+  updateProduct,
+} from "../catalog/products.server";
 import { moveOrderStatus } from "../orders/status.server";
 import { openPayment, reportPayment } from "../orders/payments.server";
 import type { OrderStatus } from "../../../db/schema";
@@ -126,7 +140,11 @@ const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
       await writeDirectDeliveries(
         tx,
         row,
-        targets.map((w) => ({ ...w, installationId: ctx.installation.id, isTestInstall: ctx.installation.isTestInstall })),
+        targets.map((w) => ({
+          ...w,
+          installationId: ctx.installation.id,
+          isTestInstall: ctx.installation.isTestInstall,
+        })),
         (w) => webhookTestData(w.id),
       );
     });
@@ -174,7 +192,13 @@ async function checkReachable(db: Database, installation: Installation, name: Ev
  * event and its deliveries (each also in the registration's delivery log, and relayed to
  * `storefront-apps listen` like any delivery).
  */
-export async function triggerEvent(db: Database, account: Account, business: Business | null, appId: string, name: EventName) {
+export async function triggerEvent(
+  db: Database,
+  account: Account,
+  business: Business | null,
+  appId: string,
+  name: EventName,
+) {
   const app = await getDeveloperApp(db, account.id, appId);
   const installation = await sandboxInstallation(db, app, business);
   await checkReachable(db, installation, name);

@@ -133,7 +133,11 @@ export const HOOK_ENVELOPES = Object.fromEntries(
 
 /** The headers of every hook call (contract 8). */
 export const HOOK_HEADERS = [
-  { name: "X-Webhook-Signature", description: "sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret" },
+  {
+    name: "X-Webhook-Signature",
+    description:
+      "sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret",
+  },
   { name: "X-Webhook-Timestamp", description: "Unix time in seconds of the call" },
   { name: "X-Hook-Point", description: "The hook point (the body's hookPoint)" },
   { name: "User-Agent", description: "Service-Webhooks/1.0" },

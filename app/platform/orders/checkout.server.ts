@@ -20,15 +20,7 @@ import { pgErrorCode, rawQuery } from "../../../db/sql";
 import { ApiError, describeZodError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import {
-  emitEvent,
-  eventCte,
-  eventParams,
-  eventRow,
-  eventTime,
-  NOBODY,
-  audiencesJson,
-} from "../events/emit.server";
+import { emitEvent, eventCte, eventParams, eventRow, eventTime, NOBODY, audiencesJson } from "../events/emit.server";
 import {
   deliveriesCtes,
   deliveryParams,

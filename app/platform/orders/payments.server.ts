@@ -41,7 +41,8 @@ export async function openPayment(
   payment: { installationId: string; invoiceId: string },
 ) {
   return changeLockedOrder(db, businessId, orderId, async (tx, order) => {
-    if (order.paymentStatus !== "NONE") throw new ApiError(409, `The order's payment is already ${order.paymentStatus}`);
+    if (order.paymentStatus !== "NONE")
+      throw new ApiError(409, `The order's payment is already ${order.paymentStatus}`);
     await tx
       .update(orders)
       .set({

@@ -1,10 +1,13 @@
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook and hook tests: records every request (raw body,
- * headers, time) and answers as the test says (status, delay, body), per call.
+ * headers, time) and answers as the test says (status, delay, body), per call. Every delivery and
+ * hook call it receives is checked against its declared schema (testing/payload-check.ts); a
+ * request that does not match fails the test file when the receiver closes (`violations` lists them).
  */
 import http from "node:http";
 import { afterAll } from "vitest";
 import { listenLocally } from "./listen";
+import { checkPlatformRequest } from "./payload-check";
 
 export type Received = {
   path: string;
@@ -18,6 +21,8 @@ export type Behaviour = { status?: number; delayMs?: number; body?: string; head
 
 export async function startReceiver(initial: Behaviour | ((req: Received, n: number) => Behaviour) = { status: 200 }) {
   const received: Received[] = [];
+  /** Deliveries and hook calls that did not match their declared schema. */
+  const violations: string[] = [];
   let behave = typeof initial === "function" ? initial : () => initial;
   const waiters: { count: number; resolve: () => void }[] = [];
   const server = http.createServer((req, res) => {
@@ -40,6 +45,7 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
         at: Date.now(),
       };
       received.push(entry);
+      violations.push(...(checkPlatformRequest(req.headers, raw) ?? []));
       const b = behave(entry, received.length);
       const answer = () => {
         if (res.destroyed) return;
@@ -62,10 +68,15 @@ export async function startReceiver(initial: Behaviour | ((req: Received, n: num
       server.closeAllConnections();
       server.close(() => r());
     });
-  afterAll(close);
+  afterAll(async () => {
+    await close();
+    if (violations.length)
+      throw new Error(`the platform sent requests that do not match their declared schemas:\n${violations.join("\n")}`);
+  });
   return {
     url,
     received,
+    violations,
     set(b: Behaviour | ((req: Received, n: number) => Behaviour)) {
       behave = typeof b === "function" ? b : () => b;
     },

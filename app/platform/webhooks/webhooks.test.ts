@@ -315,7 +315,14 @@ describe("what is not delivered", () => {
       emitEvent(tx, {
         businessId: current.businessId,
         type: "review.created",
-        data: { id: "rev_x", productId: "prd_x", rating: 5, comment: "", authorName: "A", createdAt: new Date().toISOString() },
+        data: {
+          id: "rev_x",
+          productId: "prd_x",
+          rating: 5,
+          comment: "",
+          authorName: "A",
+          createdAt: new Date().toISOString(),
+        },
       }),
     );
     await movePendingOrder(app.token, "CONFIRMED");
