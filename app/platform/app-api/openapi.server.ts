@@ -5,13 +5,17 @@
  * from the declarations; this module adds what every App API operation shares (the installation
  * token, the rate-limit headers, 401 and 429).
  */
-import { SCOPES } from "../apps/catalog";
+import { EVENTS, isSubscribable, SCOPES, type EventName } from "../apps/catalog";
 import {
   openApiDocumentOf,
   type DeclaredOperation,
   type DeclaredRoute,
+  type DeclaredWebhook,
   type DocumentArea,
 } from "../core/operations.server";
+import { DELIVERY_HEADERS, EVENT_DATA, EVENT_ENVELOPES } from "../events/schemas";
+import { HOOK_CALLS, HOOK_ENVELOPES, HOOK_HEADERS } from "../hooks/schemas";
+import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
 import "./schemas";
 
 export const APP_API_ERROR_TEXT: Record<number, string> = {
@@ -34,6 +38,61 @@ function describe(op: DeclaredOperation) {
     : "Needs no scope.";
 }
 
+const pascal = (name: string) =>
+  name
+    .split(/[._]/)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("");
+
+const RETRIED =
+  "Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id.";
+
+/**
+ * The document's `webhooks` section (contract 14): one entry per event (the delivery's envelope with
+ * the event's data, the delivery headers) and one per hook point (`hook:<point>`: the call and the
+ * answer the platform accepts), from the schemas events/schemas.ts and hooks/schemas.ts declare.
+ */
+export const APP_API_WEBHOOKS: DeclaredWebhook[] = [
+  ...(Object.keys(EVENT_DATA) as EventName[]).map((name) => {
+    const scope = EVENTS[name];
+    return {
+      name,
+      operationId: `webhook${pascal(name)}`,
+      summary: EVENT_DATA[name].summary,
+      description: [
+        scope ? `Needs the \`${scope}\` scope.` : "Needs no scope.",
+        isSubscribable(name)
+          ? "Sent to each active registration subscribed to it (its `events`), signed with the registration's secret."
+          : "No registration subscribes to it: the platform sends it itself.",
+      ].join(" "),
+      fields: { ...(scope ? { "x-scope": scope } : {}), "x-subscribable": isSubscribable(name) },
+      headers: DELIVERY_HEADERS,
+      body: EVENT_ENVELOPES[name],
+      answers: [
+        { status: "2XX", description: "Received. Deduplicate on the envelope's id." },
+        { status: "401", description: `A bad signature or a stale timestamp (your handler's answer). ${RETRIED}` },
+      ],
+    };
+  }),
+  ...(Object.keys(HOOK_CALLS) as HookPoint[]).map((point) => ({
+    name: `hook:${point}`,
+    operationId: `hook${pascal(point)}`,
+    summary: HOOK_CALLS[point].summary,
+    description: `Needs the \`${HOOK_SCOPES[point]}\` scope and an active hook extension for ${point} in the manifest. Sent to the app's webhookUrl plus the hook's \`url\`, within the hook's timeout (default 5000 ms).`,
+    fields: { "x-scope": HOOK_SCOPES[point], "x-hook-point": point },
+    headers: HOOK_HEADERS,
+    body: HOOK_ENVELOPES[point],
+    answers: [
+      { status: "200", description: "The answer the platform uses", schema: HOOK_CALLS[point].answer },
+      {
+        status: "401",
+        description:
+          "A bad signature or a stale timestamp (your handler's answer). Any non-2xx answer, a timeout or a body of another shape is skipped (fail-open) and logged",
+      },
+    ],
+  })),
+];
+
 /** What every App API operation shares in the document: the installation token, the scope, 401 and 429, the rate-limit headers. */
 const APP_API_AREA: DocumentArea = {
   errorText: APP_API_ERROR_TEXT,
@@ -49,13 +108,14 @@ const APP_API_AREA: DocumentArea = {
     "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
     "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
   },
+  webhooks: APP_API_WEBHOOKS,
 };
 
 export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {
   return openApiDocumentOf(routes, APP_API_AREA, {
     title: "Storefront Apps — App API",
     description:
-      "Read and write a merchant's data as an installed app. Authenticate with the installation's access token (`Authorization: Bearer fbat_…`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}`. 60 requests per minute per installation, shared by /app-api and /webhooks. Each operation names the scope it needs (`x-scope`) and, for lists, its page sizes (`x-pagination`: `limit` by default, `max` at most).",
+      "Read and write a merchant's data as an installed app. Authenticate with the installation's access token (`Authorization: Bearer fbat_…`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}`. 60 requests per minute per installation, shared by /app-api and /webhooks. Each operation names the scope it needs (`x-scope`) and, for lists, its page sizes (`x-pagination`: `limit` by default, `max` at most). The `webhooks` section describes what the platform sends your app: each event's delivery (the envelope with its `data`, the headers) and each hook point's call (`hook:<point>`) with the answer it accepts.",
     publicUrl,
     components: {
       securitySchemes: {

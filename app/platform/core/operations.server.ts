@@ -310,8 +310,24 @@ function parametersOf(where: "path" | "query" | "header", schema: Fields | undef
 /** The name a schema is registered under (`.meta({ id })`), if any. */
 export const schemaName = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id as string | undefined;
 
-/** What an area adds to its document's operations: error words, its own error statuses, the caller's sentence, security and `x-` fields, answer headers. */
+/** What an area adds to its document's operations: error words, its own error statuses, the caller's sentence, security and `x-` fields, answer headers, its `webhooks`. */
 export type DocumentArea = Parameters<typeof openApiPaths>[1];
+
+/**
+ * A request the platform sends (an event's delivery, a hook call), for the document's OpenAPI 3.1
+ * `webhooks` section: its name, words, the headers it carries, its body, and the answers it expects
+ * (a schema for an answer whose body the platform reads).
+ */
+export type DeclaredWebhook = {
+  name: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  fields?: Record<string, unknown>;
+  headers: readonly { name: string; description: string }[];
+  body: z.ZodType;
+  answers: { status: string; description: string; schema?: z.ZodType }[];
+};
 
 const collected = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
 
@@ -339,6 +355,7 @@ export function openApiDocumentOf(
     ...(doc.tags ? { tags: doc.tags } : {}),
     components: { ...doc.components, schemas: collected.components },
     paths: collected.paths,
+    ...(area.webhooks ? { webhooks: collected.webhooks } : {}),
   };
 }
 
@@ -354,6 +371,7 @@ export function openApiPaths(
     describe(op: DeclaredOperation): string | undefined;
     operationFields(op: DeclaredOperation): Record<string, unknown>;
     answerHeaders?: Record<string, unknown>;
+    webhooks?: DeclaredWebhook[];
   },
 ) {
   const named = new Map<string, "input" | "output">();
@@ -442,7 +460,39 @@ export function openApiPaths(
       };
     }
   }
-  return { paths, components: componentsFor(named) };
+  const webhooks: Record<string, unknown> = {};
+  for (const hook of area.webhooks ?? [])
+    webhooks[hook.name] = {
+      post: {
+        summary: hook.summary,
+        ...(hook.description ? { description: hook.description } : {}),
+        operationId: hook.operationId,
+        ...hook.fields,
+        parameters: hook.headers.map((h) => ({
+          name: h.name,
+          in: "header",
+          required: true,
+          description: h.description,
+          schema: { type: "string" },
+        })),
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: ref(hook.body, `${hook.operationId}Body`, "output") } },
+        },
+        responses: Object.fromEntries(
+          hook.answers.map((a) => [
+            a.status,
+            {
+              description: a.description,
+              ...(a.schema
+                ? { content: { "application/json": { schema: ref(a.schema, `${hook.operationId}Answer`, "input") } } }
+                : {}),
+            },
+          ]),
+        ),
+      },
+    };
+  return { paths, webhooks, components: componentsFor(named) };
 }
 
 /**

@@ -352,12 +352,14 @@ describe("data erasure", () => {
     );
     const inst = { uninstalled_at: new Date(row.uninstalled_at) };
     expect(job.runAt.getTime() - inst.uninstalled_at.getTime()).toBe(48 * 3600 * 1000);
+    // the uninstall itself sends app.uninstalled at once; the erasure waits for its 48 hours
+    await receiver.waitFor(1);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver.received.map((r) => r.json.event)).toEqual(["app.uninstalled"]);
 
     await makeDue(p.db, "installation__erasure");
-    await receiver.waitFor(1);
-    const got = receiver.received[0];
+    await receiver.waitFor(2);
+    const got = receiver.received[1];
     expect(got.headers["x-webhook-event"]).toBe("business.data_erasure");
     expect(got.headers["x-webhook-id"]).toBe(app.webhookId);
     expect(verifyWebhook(got.raw, got.headers, app.secret)).toBe(true);

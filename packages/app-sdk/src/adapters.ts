@@ -154,7 +154,12 @@ function expressVerifier<E>(
  * (401 `{error: <code>}` otherwise). Mount it before express.json(), or after express.raw().
  */
 export function expressWebhook(secret: SecretSource, options: VerifyOptions = {}) {
-  return expressVerifier(verifyWebhook, secret, options, (req, envelope) => (req.webhook = envelope));
+  return expressVerifier(
+    verifyWebhook<Record<string, unknown>>,
+    secret,
+    options,
+    (req, envelope) => (req.webhook = envelope),
+  );
 }
 
 /** Express middleware for hook calls: the envelope on `req.hookCall`. */

@@ -6,6 +6,7 @@
  * `X-Webhook-Signature: sha256=<hex>`. Always verify the exact bytes received, before parsing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { WebhookEvent } from "./events.ts";
 
 /** Why a request was refused. */
 export type VerifyErrorCode = "missing_header" | "bad_signature" | "stale_timestamp" | "bad_body";
@@ -95,16 +96,29 @@ function parse<T>(rawBody: string | Uint8Array): T {
 /**
  * Verifies a webhook delivery and returns its parsed envelope; throws a
  * {@link WebhookVerificationError} (`missing_header`, `bad_signature`, `stale_timestamp`) otherwise.
- * Deduplicate on `envelope.id` (the X-Service-Event-Id, covered by the signature).
+ * Deduplicate on `envelope.id` (the X-Service-Event-Id, covered by the signature). Without a type
+ * argument the envelope is a {@link WebhookEvent}: narrowing on `event` types `data`.
  */
-export function verifyWebhook<D = Record<string, unknown>>(
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options?: VerifyOptions,
+): WebhookEvent;
+export function verifyWebhook<D>(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options?: VerifyOptions,
+): WebhookEnvelope<D>;
+export function verifyWebhook(
   rawBody: string | Uint8Array,
   headers: HeaderSource,
   secret: string,
   options: VerifyOptions = {},
-): WebhookEnvelope<D> {
+): WebhookEnvelope {
   checkSignature(rawBody, headers, secret, options);
-  return parse<WebhookEnvelope<D>>(rawBody);
+  return parse<WebhookEnvelope>(rawBody);
 }
 
 /**

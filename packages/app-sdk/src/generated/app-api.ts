@@ -397,9 +397,469 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was placed (storefront checkout or POST /app-api/orders)
+         * @description Needs the `read_orders` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookOrderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order moved to another status
+         * @description Needs the `read_orders` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookOrderStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was marked DELIVERED (after its order.status_changed)
+         * @description Needs the `read_orders` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookOrderDelivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was CANCELLED (after its order.status_changed)
+         * @description Needs the `read_orders` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookOrderCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment app reported a payment COMPLETED
+         * @description Needs the `read_orders` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookPaymentCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment expired (reported by the payment app, or its expiresAt passed)
+         * @description Needs the `read_orders` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookPaymentExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was added (the product as the App API shows it)
+         * @description Needs the `read_products` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookProductCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product changed (the product as it is now)
+         * @description Needs the `read_products` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookProductUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A product was deleted
+         * @description Needs the `read_products` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookProductDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.out_of_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracked product's stock reached 0
+         * @description Needs the `read_products` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookProductOutOfStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.low_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracked product's stock fell below 5
+         * @description Needs the `read_products` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookProductLowStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.back_in_stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracked product's stock rose from 0
+         * @description Needs the `read_products` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookProductBackInStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shopper wrote a review (the review as the App API shows it)
+         * @description Needs the `read_reviews` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookReviewCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "review.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A review was deleted
+         * @description Needs the `read_reviews` scope. Sent to each active registration subscribed to it (its `events`), signed with the registration's secret.
+         */
+        post: operations["webhookReviewDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "business.data_erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 48 hours after an uninstall: erase everything stored about the business, then answer 2xx. Sent to the install registration, no scope or subscription needed
+         * @description Needs no scope. No registration subscribes to it: the platform sends it itself.
+         */
+        post: operations["webhookBusinessDataErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "app.uninstalled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The installation ended (the merchant uninstalled the app; its token is already revoked). Sent at once to the install registration, signed with the installation's webhook secret; no scope or subscription needed
+         * @description Needs no scope. No registration subscribes to it: the platform sends it itself.
+         */
+        post: operations["webhookAppUninstalled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /webhooks/{id}/test (and storefront-apps trigger webhook.test)
+         * @description Needs no scope. No registration subscribes to it: the platform sends it itself.
+         */
+        post: operations["webhookWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hook:checkout.payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The checkout lists payment methods: offer yours. Every app's methods are shown; the platform prefixes ids with your app's slug, and your app sees its own id back in checkout.create_payment
+         * @description Needs the `write_payments` scope and an active hook extension for checkout.payment_methods in the manifest. Sent to the app's webhookUrl plus the hook's `url`, within the hook's timeout (default 5000 ms).
+         */
+        post: operations["hookCheckoutPaymentMethods"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hook:checkout.create_payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The shopper chose one of your methods and the order is placed (PENDING): start the payment. Only the app that offered the method is called; a failure cancels the order
+         * @description Needs the `write_payments` scope and an active hook extension for checkout.create_payment in the manifest. Sent to the app's webhookUrl plus the hook's `url`, within the hook's timeout (default 5000 ms).
+         */
+        post: operations["hookCheckoutCreatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hook:checkout.shipping_rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the delivery fee (DELIVERY and PICKUP alike). The first app that answers wins; else builtInFee
+         * @description Needs the `write_shipping` scope and an active hook extension for checkout.shipping_rates in the manifest. Sent to the app's webhookUrl plus the hook's `url`, within the hook's timeout (default 5000 ms).
+         */
+        post: operations["hookCheckoutShippingRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hook:order.validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept or refuse the order before it is placed; any refusal stops the checkout and shows the reason
+         * @description Needs the `write_checkout` scope and an active hook extension for order.validate in the manifest. Sent to the app's webhookUrl plus the hook's `url`, within the hook's timeout (default 5000 ms).
+         */
+        post: operations["hookOrderValidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hook:order.calculate_discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a discount: every app's discounts add up, capped at the subtotal; the reasons are shown
+         * @description Needs the `write_checkout` scope and an active hook extension for order.calculate_discounts in the manifest. Sent to the app's webhookUrl plus the hook's `url`, within the hook's timeout (default 5000 ms).
+         */
+        post: operations["hookOrderCalculateDiscounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        AppUninstalledData: {
+            installationId: string;
+            businessId: string;
+            /** @description ISO 8601 timestamp */
+            uninstalledAt: string;
+        };
+        /** @description The installation ended (the merchant uninstalled the app; its token is already revoked). Sent at once to the install registration, signed with the installation's webhook secret; no scope or subscription needed */
+        AppUninstalledEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "app.uninstalled";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["AppUninstalledData"];
+        };
         Business: {
             id: string;
             name: string;
@@ -411,6 +871,66 @@ export interface components {
             currency: string;
             locale: string;
             timezone: string;
+        };
+        /** @description 48 hours after an uninstall: erase everything stored about the business, then answer 2xx. Sent to the install registration, no scope or subscription needed */
+        BusinessDataErasureEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "business.data_erasure";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["DataErasureData"];
+        };
+        /** @description The shopper chose one of your methods and the order is placed (PENDING): start the payment. Only the app that offered the method is called; a failure cancels the order */
+        CheckoutCreatePaymentHookCall: {
+            /** @constant */
+            hookPoint: "checkout.create_payment";
+            businessId: string;
+            /** @description ISO 8601 timestamp of the call */
+            timestamp: string;
+            data: components["schemas"]["CreatePaymentHookData"];
+        };
+        /** @description The checkout lists payment methods: offer yours. Every app's methods are shown; the platform prefixes ids with your app's slug, and your app sees its own id back in checkout.create_payment */
+        CheckoutPaymentMethodsHookCall: {
+            /** @constant */
+            hookPoint: "checkout.payment_methods";
+            businessId: string;
+            /** @description ISO 8601 timestamp of the call */
+            timestamp: string;
+            data: components["schemas"]["PaymentMethodsHookData"];
+        };
+        /** @description Set the delivery fee (DELIVERY and PICKUP alike). The first app that answers wins; else builtInFee */
+        CheckoutShippingRatesHookCall: {
+            /** @constant */
+            hookPoint: "checkout.shipping_rates";
+            businessId: string;
+            /** @description ISO 8601 timestamp of the call */
+            timestamp: string;
+            data: components["schemas"]["ShippingRatesHookData"];
+        };
+        CreatePaymentHookAnswer: {
+            paymentUrl?: string;
+            qrCode?: string;
+            invoiceId?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601; the payment expires then
+             */
+            expiresAt?: string;
+        };
+        CreatePaymentHookData: {
+            orderId: string;
+            /** @description the order's total, integer minor units written as a string */
+            amount: string;
+            currency: string;
+            /** @description your own method id, as you offered it */
+            paymentMethodId: string;
+            businessId: string;
+            description: string;
         };
         Dashboard: {
             today: {
@@ -432,6 +952,15 @@ export interface components {
                 revenue: number;
             }[];
         };
+        DataErasureData: {
+            appId: string;
+            businessId: string;
+            /** @description ISO 8601 timestamp */
+            uninstalledAt: string;
+        };
+        DeletedData: {
+            id: string;
+        };
         Delivery: {
             /** @description also X-Service-Event-Id and the envelope's id */
             id: string;
@@ -451,6 +980,25 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        DiscountsHookAnswer: {
+            /** @description integer minor units */
+            discount: number;
+            /** @description shown to the shopper */
+            reason?: string;
+        };
+        DiscountsHookData: {
+            /** @description the cart's lines */
+            items: {
+                productId: string;
+                quantity: number;
+            }[];
+            /** @description the cart's subtotal, integer minor units */
+            subtotal: number;
+            /** @description discount already applied, integer minor units */
+            promoDiscount: number;
+            /** @description the delivery fee, integer minor units */
+            deliveryFee: number;
         };
         Error: {
             statusCode: number;
@@ -520,14 +1068,109 @@ export interface components {
             /** @description ISO 8601 timestamp */
             updatedAt: string;
         };
+        /** @description Give a discount: every app's discounts add up, capped at the subtotal; the reasons are shown */
+        OrderCalculateDiscountsHookCall: {
+            /** @constant */
+            hookPoint: "order.calculate_discounts";
+            businessId: string;
+            /** @description ISO 8601 timestamp of the call */
+            timestamp: string;
+            data: components["schemas"]["DiscountsHookData"];
+        };
+        /** @description An order was CANCELLED (after its order.status_changed) */
+        OrderCancelledEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "order.cancelled";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["OrderRefData"];
+        };
+        OrderCreatedData: {
+            orderId: string;
+            orderNumber: string;
+            /** @description total, major units */
+            amount: number;
+            /** @description major units */
+            deliveryFee: number;
+            /** @enum {string} */
+            deliveryMethod: "DELIVERY" | "PICKUP";
+            /** @description CASH, CARD, or the namespaced id of an app's method */
+            paymentMethod: string;
+            isGuest: boolean;
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+        };
+        /** @description An order was placed (storefront checkout or POST /app-api/orders) */
+        OrderCreatedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "order.created";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["OrderCreatedData"];
+        };
+        /** @description An order was marked DELIVERED (after its order.status_changed) */
+        OrderDeliveredEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "order.delivered";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["OrderRefData"];
+        };
         OrderList: {
             data: components["schemas"]["Order"][];
             total: number;
             page: number;
             limit: number;
         };
+        OrderRefData: {
+            orderId: string;
+            orderNumber: string;
+        };
         /** @enum {string} */
         OrderStatus: "PENDING" | "CONFIRMED" | "PREPARING" | "READY" | "IN_DELIVERY" | "DELIVERED" | "CANCELLED";
+        OrderStatusChangedData: {
+            orderId: string;
+            orderNumber: string;
+            previousStatus: components["schemas"]["OrderStatus"];
+            status: components["schemas"]["OrderStatus"];
+        };
+        /** @description An order moved to another status */
+        OrderStatusChangedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "order.status_changed";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["OrderStatusChangedData"];
+        };
+        /** @description Accept or refuse the order before it is placed; any refusal stops the checkout and shows the reason */
+        OrderValidateHookCall: {
+            /** @constant */
+            hookPoint: "order.validate";
+            businessId: string;
+            /** @description ISO 8601 timestamp of the call */
+            timestamp: string;
+            data: components["schemas"]["ValidateHookData"];
+        };
         Page: {
             id: string;
             slug: string;
@@ -551,6 +1194,51 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        /** @description The payment app reported a payment COMPLETED */
+        PaymentCompletedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "payment.completed";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["PaymentData"];
+        };
+        PaymentData: {
+            orderId: string;
+            /** @description the invoiceId the payment app gave at checkout.create_payment */
+            invoiceId: string | null;
+            /** @description the order's amount, major units */
+            amount: number;
+        };
+        /** @description A payment expired (reported by the payment app, or its expiresAt passed) */
+        PaymentExpiredEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "payment.expired";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["PaymentData"];
+        };
+        PaymentMethodsHookAnswer: {
+            methods: {
+                id: string;
+                name: string;
+                description?: string;
+                /** @description an image URL */
+                icon?: string;
+            }[];
+        };
+        PaymentMethodsHookData: {
+            businessId: string;
         };
         PaymentReport: {
             /** @enum {string} */
@@ -576,11 +1264,89 @@ export interface components {
             /** @description ISO 8601 timestamp */
             updatedAt: string;
         };
+        /** @description A tracked product's stock rose from 0 */
+        ProductBackInStockEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "product.back_in_stock";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["StockData"];
+        };
+        /** @description A product was added (the product as the App API shows it) */
+        ProductCreatedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "product.created";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["Product"];
+        };
+        /** @description A product was deleted */
+        ProductDeletedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "product.deleted";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["DeletedData"];
+        };
         ProductList: {
             data: components["schemas"]["Product"][];
             total: number;
             page: number;
             limit: number;
+        };
+        /** @description A tracked product's stock fell below 5 */
+        ProductLowStockEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "product.low_stock";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["StockData"];
+        };
+        /** @description A tracked product's stock reached 0 */
+        ProductOutOfStockEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "product.out_of_stock";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["StockData"];
+        };
+        /** @description A product changed (the product as it is now) */
+        ProductUpdatedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "product.updated";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["Product"];
         };
         Redelivery: {
             id: string;
@@ -595,6 +1361,32 @@ export interface components {
             authorName: string;
             /** @description ISO 8601 timestamp */
             createdAt: string;
+        };
+        /** @description A shopper wrote a review (the review as the App API shows it) */
+        ReviewCreatedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "review.created";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["Review"];
+        };
+        /** @description A review was deleted */
+        ReviewDeletedEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "review.deleted";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["DeletedData"];
         };
         ReviewList: {
             data: components["schemas"]["Review"][];
@@ -613,9 +1405,45 @@ export interface components {
                 5: number;
             };
         };
+        ShippingRatesHookAnswer: {
+            /** @description integer minor units */
+            fee: number;
+        };
+        ShippingRatesHookData: {
+            /** @enum {string} */
+            deliveryMethod: "DELIVERY" | "PICKUP";
+            /** @description the shopper's address, when given */
+            locality?: string;
+            /** @description the cart's subtotal, integer minor units */
+            subtotal: number;
+            /** @description the platform's own fee, integer minor units */
+            builtInFee: number;
+        };
         StatusChange: {
             /** @enum {string} */
             status: "PENDING" | "CONFIRMED" | "PREPARING" | "READY" | "IN_DELIVERY" | "DELIVERED" | "CANCELLED";
+        };
+        StockData: {
+            productId: string;
+            stock: number;
+            /** @description low stock is below this (5) */
+            threshold: number;
+        };
+        ValidateHookAnswer: {
+            valid: boolean;
+            /** @description shown to the shopper when valid is false */
+            reason?: string;
+        };
+        ValidateHookData: {
+            /** @description the cart's lines */
+            items: {
+                productId: string;
+                quantity: number;
+            }[];
+            /** @description the cart's subtotal, integer minor units */
+            subtotal: number;
+            /** @enum {string} */
+            deliveryMethod: "DELIVERY" | "PICKUP";
         };
         Webhook: {
             id: string;
@@ -650,6 +1478,23 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        WebhookTestData: {
+            message: string;
+            webhookId: string;
+        };
+        /** @description Sent by POST /webhooks/{id}/test (and storefront-apps trigger webhook.test) */
+        WebhookTestEvent: {
+            /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
+            id: string;
+            /** @constant */
+            event: "webhook.test";
+            /** @description when the event happened */
+            timestamp: string;
+            /** @description the registration (X-Webhook-Id) */
+            webhookId: string;
+            businessId: string;
+            data: components["schemas"]["WebhookTestData"];
         };
         WebhookTestResult: {
             success: boolean;
@@ -1471,6 +2316,920 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+        };
+    };
+    webhookOrderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderDelivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderDeliveredEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProductCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProductUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProductDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProductOutOfStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductOutOfStockEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProductLowStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductLowStockEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProductBackInStock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductBackInStockEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookReviewCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookReviewDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBusinessDataErasure: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessDataErasureEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAppUninstalled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppUninstalledEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The registration's id */
+                "X-Webhook-Id": string;
+                /** @description The event's name */
+                "X-Webhook-Event": string;
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of this attempt */
+                "X-Webhook-Timestamp": string;
+                /** @description The delivery's id, identical across retries (the envelope's id) */
+                "X-Service-Event-Id": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any other status, or no answer within 10 s, fails the attempt: it is retried 30 s, 2 min, 8 min, 32 min and 2 h later, with the same X-Service-Event-Id. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Deduplicate on the envelope's id. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hookCheckoutPaymentMethods: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of the call */
+                "X-Webhook-Timestamp": string;
+                /** @description The hook point (the body's hookPoint) */
+                "X-Hook-Point": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutPaymentMethodsHookCall"];
+            };
+        };
+        responses: {
+            /** @description The answer the platform uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodsHookAnswer"];
+                };
+            };
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any non-2xx answer, a timeout or a body of another shape is skipped (fail-open) and logged */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hookCheckoutCreatePayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of the call */
+                "X-Webhook-Timestamp": string;
+                /** @description The hook point (the body's hookPoint) */
+                "X-Hook-Point": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutCreatePaymentHookCall"];
+            };
+        };
+        responses: {
+            /** @description The answer the platform uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentHookAnswer"];
+                };
+            };
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any non-2xx answer, a timeout or a body of another shape is skipped (fail-open) and logged */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hookCheckoutShippingRates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of the call */
+                "X-Webhook-Timestamp": string;
+                /** @description The hook point (the body's hookPoint) */
+                "X-Hook-Point": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutShippingRatesHookCall"];
+            };
+        };
+        responses: {
+            /** @description The answer the platform uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingRatesHookAnswer"];
+                };
+            };
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any non-2xx answer, a timeout or a body of another shape is skipped (fail-open) and logged */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hookOrderValidate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of the call */
+                "X-Webhook-Timestamp": string;
+                /** @description The hook point (the body's hookPoint) */
+                "X-Hook-Point": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderValidateHookCall"];
+            };
+        };
+        responses: {
+            /** @description The answer the platform uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateHookAnswer"];
+                };
+            };
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any non-2xx answer, a timeout or a body of another shape is skipped (fail-open) and logged */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hookOrderCalculateDiscounts: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>, with the installation's webhook secret */
+                "X-Webhook-Signature": string;
+                /** @description Unix time in seconds of the call */
+                "X-Webhook-Timestamp": string;
+                /** @description The hook point (the body's hookPoint) */
+                "X-Hook-Point": string;
+                /** @description Service-Webhooks/1.0 */
+                "User-Agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCalculateDiscountsHookCall"];
+            };
+        };
+        responses: {
+            /** @description The answer the platform uses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountsHookAnswer"];
+                };
+            };
+            /** @description A bad signature or a stale timestamp (your handler's answer). Any non-2xx answer, a timeout or a body of another shape is skipped (fail-open) and logged */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
