@@ -49,6 +49,7 @@ import * as developerTestInstall from "./routes/developer.apps.$appId.test-insta
 import * as developerTestStatus from "./routes/developer.apps.$appId.test-status";
 import * as developerTestUninstall from "./routes/developer.apps.$appId.test-uninstall";
 import * as developerTrigger from "./routes/developer.apps.$appId.trigger";
+import * as developerTriggerHook from "./routes/developer.apps.$appId.trigger-hook";
 import * as developerListen from "./routes/developer.apps.$appId.listen";
 import * as developerListenAnswer from "./routes/developer.apps.$appId.listen.$callId.answer";
 import * as developerAnalytics from "./routes/developer.apps.$appId.analytics";
@@ -98,6 +99,7 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerTestStatus,
   developerTestUninstall,
   developerTrigger,
+  developerTriggerHook,
   developerListen,
   developerListenAnswer,
   developerAnalytics,

@@ -169,6 +169,43 @@ export const TriggeredEvent = z
   })
   .meta({ id: "TriggeredEvent" });
 
+export const TriggeredHook = z
+  .object({
+    hookPoint: z.string(),
+    installationId: z.string(),
+    cart: z
+      .object({
+        items: z.array(
+          z.object({ productId: z.string(), quantity: z.number().int(), name: z.string(), price: z.number().int() }),
+        ),
+        subtotal: z.number().int().describe("minor units, as hook calls carry money"),
+        currency: z.string(),
+        deliveryMethod: z.string(),
+      })
+      .describe("the sandbox cart the checkout priced"),
+    calls: z
+      .array(
+        z.object({
+          ok: z.boolean(),
+          statusCode: z.number().int().nullable(),
+          durationMs: z.number().int(),
+          answer: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe("the app's answer, as the platform accepted it"),
+          error: z.string().optional().describe("why the call was skipped"),
+        }),
+      )
+      .describe("the calls of the app's hook (none when the point was not reached)"),
+    outcome: z
+      .object({ summary: z.string() })
+      .catchall(z.unknown())
+      .describe(
+        "what the platform made of it: methods shown, the fee used, the discount applied, the payment started, or the refusal",
+      ),
+  })
+  .meta({ id: "TriggeredHook" });
+
 export const AppAnalytics = z
   .object({
     totalInstalls: z.number().int(),

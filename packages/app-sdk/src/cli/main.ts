@@ -5,7 +5,7 @@
  *   storefront-apps apps list | apps create --name N --slug S --scopes read_orders,read_products --redirect-url U [--webhook-url U] [--webhook-events a,b] [--category C]
  *   storefront-apps manifest push [--app ID] [--file manifest.json] [--dry-run]
  *   storefront-apps test-install [--app ID]
- *   storefront-apps trigger <event> [--app ID]
+ *   storefront-apps trigger [<event>] [--app ID] | trigger hook <point> [--app ID]
  *   storefront-apps listen --forward-to http://localhost:4000/webhooks [--app ID]
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -212,12 +212,67 @@ async function testInstall(flags: Record<string, string | true>) {
   out(`  webhook secret: ${r.webhookSecret}`);
 }
 
+/** The events of the catalogue and the hook points, as the platform's document lists them. */
+const EVENTS = [
+  "order.created",
+  "order.status_changed",
+  "order.delivered",
+  "order.cancelled",
+  "payment.completed",
+  "payment.expired",
+  "product.created",
+  "product.updated",
+  "product.deleted",
+  "product.out_of_stock",
+  "product.low_stock",
+  "product.back_in_stock",
+  "review.created",
+  "review.deleted",
+  "business.data_erasure",
+  "app.uninstalled",
+  "webhook.test",
+];
+const HOOK_POINTS = [
+  "checkout.payment_methods",
+  "checkout.create_payment",
+  "checkout.shipping_rates",
+  "order.validate",
+  "order.calculate_discounts",
+];
+
 async function trigger(event: string | undefined, flags: Record<string, string | true>) {
   const config = readConfig();
+  if (event === "hook") return triggerHook(str(flags.point) ?? process.argv[4], flags, config);
+  if (!event) {
+    out("trigger <event> makes the event happen on your sandbox and sends it to your test installation only:");
+    for (const e of EVENTS) out(`  ${e}`);
+    out("trigger hook <point> calls your hook as a sandbox checkout would:");
+    for (const p of HOOK_POINTS) out(`  ${p}`);
+    return;
+  }
   const id = appIdOf(flags, config);
-  if (!event) throw new CliError("trigger needs an event, e.g. `storefront-apps trigger order.created`");
   const r = await api(config, "POST", `/developer/apps/${encodeURIComponent(id)}/trigger`, { event });
-  out(`Triggered ${r.event} (event ${r.eventId}) on your sandbox business ${r.businessId}.`);
+  out(
+    `Triggered ${r.event} (event ${r.eventId}) on your sandbox business ${r.businessId}, from ${r.object.kind} ${r.object.id}.`,
+  );
+  for (const d of r.deliveries) out(`  delivery ${d.id} -> ${d.url} (registration ${d.webhookId})`);
+}
+
+async function triggerHook(point: string | undefined, flags: Record<string, string | true>, config: Config) {
+  if (!point) throw new CliError(`trigger hook needs a hook point: ${HOOK_POINTS.join(", ")}`);
+  const id = appIdOf(flags, config);
+  const r = await api(config, "POST", `/developer/apps/${encodeURIComponent(id)}/trigger-hook`, { hookPoint: point });
+  out(
+    `Cart: ${r.cart.items.map((i: { quantity: number; name: string }) => `${i.quantity} x ${i.name}`).join(", ")}, subtotal ${r.cart.subtotal} (${r.cart.currency} minor units), ${r.cart.deliveryMethod}`,
+  );
+  if (r.calls.length === 0) out(`Your ${point} hook was not called.`);
+  for (const c of r.calls)
+    out(
+      c.ok
+        ? `Your hook answered ${c.statusCode} in ${c.durationMs} ms: ${JSON.stringify(c.answer)}`
+        : `Your hook's call was skipped (${c.statusCode ?? "no answer"}, ${c.durationMs} ms): ${c.error}`,
+    );
+  out(`The platform: ${r.outcome.summary}`);
 }
 
 /** Parses a Server-Sent Events stream into (event, data) pairs. */
@@ -357,7 +412,9 @@ const HELP = `storefront-apps <command>
   apps use --app ID                                    make an app the current one
   manifest push [--file manifest.json] [--dry-run]     upload the manifest; shows the sync plan
   test-install                                         install the current app on your sandbox business
-  trigger <event>                                      send a sample event (e.g. order.created) to the test installation
+  trigger [<event>]                                    make the event happen on your sandbox, for the test installation only
+                                                       (no event: lists them all)
+  trigger hook <point>                                 call your hook as a sandbox checkout would; shows its answer and what the platform made of it
   listen --forward-to URL                              relay the test installation's webhooks and hook calls to a local server
 
 Every command takes --app ID (default: the current app) and --platform URL (default: the one you logged in to).`;
