@@ -304,3 +304,92 @@ describe("the receivers' check", () => {
     receiver.violations.length = 0;
   });
 });
+
+describe("storefront-apps trigger hook", () => {
+  it("calls only the named app's hook as a sandbox checkout would, and says what the platform made of the answer", async () => {
+    const developer = await p.register("DEVELOPER");
+    const hookApp = async (answers: Record<string, unknown>) => {
+      const receiver = await startReceiver((r) => ({
+        status: 200,
+        body: JSON.stringify(answers[r.json?.hookPoint] ?? {}),
+      }));
+      const app = await p.request("POST", "/developer/apps", {
+        token: developer.token,
+        body: appBody({
+          scopes: ["read_orders", "write_payments", "write_shipping", "write_checkout"],
+          webhookUrl: receiver.url + "/app",
+          webhookEvents: [],
+          manifest: {
+            hooks: [
+              { hookPoint: "checkout.payment_methods", url: "/methods" },
+              { hookPoint: "checkout.create_payment", url: "/pay" },
+              { hookPoint: "checkout.shipping_rates", url: "/ship" },
+              { hookPoint: "order.validate", url: "/validate" },
+              { hookPoint: "order.calculate_discounts", url: "/discounts" },
+            ],
+          },
+        }),
+      });
+      expect(app.status).toBe(201);
+      expect(
+        (await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: developer.token })).status,
+      ).toBe(201);
+      return { receiver, appId: app.json.id as string };
+    };
+    const a = await hookApp({
+      "checkout.payment_methods": { methods: [{ id: "card", name: "Sample Pay" }] },
+      "checkout.create_payment": { paymentUrl: "https://pay.example/i/1", invoiceId: "inv_1" },
+      "checkout.shipping_rates": { fee: 450 },
+      "order.validate": { valid: false, reason: "We do not deliver there" },
+      "order.calculate_discounts": { discount: 100, reason: "Welcome" },
+    });
+    const b = await hookApp({ "order.validate": { valid: true } });
+    const hook = (hookPoint: string) =>
+      p.request("POST", `/developer/apps/${a.appId}/trigger-hook`, { token: developer.token, body: { hookPoint } });
+
+    const ship = await hook("checkout.shipping_rates");
+    expect(ship.status, ship.text).toBe(200);
+    expect(ship.json.calls).toEqual([
+      { ok: true, statusCode: 200, durationMs: expect.any(Number), answer: { fee: 450 } },
+    ]);
+    expect(ship.json.outcome).toMatchObject({ quote: { deliveryFee: 450 } });
+    expect(ship.json.outcome.summary).toContain("the app's fee");
+    const validate = await hook("order.validate");
+    expect(validate.json.outcome.summary).toContain("We do not deliver there");
+    const discounts = await hook("order.calculate_discounts");
+    expect(discounts.json.outcome).toMatchObject({ quote: { discount: 100, discountReason: "Welcome" } });
+    const methods = await hook("checkout.payment_methods");
+    expect(methods.json.outcome.methods).toEqual([{ id: expect.stringMatching(/:card$/), name: "Sample Pay" }]);
+    const pay = await hook("checkout.create_payment");
+    expect(pay.json.outcome.payment).toEqual({ paymentUrl: "https://pay.example/i/1", invoiceId: "inv_1" });
+    const order = await p.db.execute<{ payment_status: string; payment_invoice_id: string }>(
+      sql`select payment_status, payment_invoice_id from orders where id = ${pay.json.outcome.orderId}`,
+    );
+    expect(order[0]).toEqual({ payment_status: "PENDING", payment_invoice_id: "inv_1" });
+    // each call was the one asked for (create_payment after the methods the trigger and the checkout ask for), and the other app heard nothing
+    expect(a.receiver.received.map((r) => r.json.hookPoint)).toEqual([
+      "checkout.shipping_rates",
+      "order.validate",
+      "order.calculate_discounts",
+      "checkout.payment_methods",
+      "checkout.payment_methods",
+      "checkout.payment_methods",
+      "checkout.create_payment",
+    ]);
+    expect(b.receiver.received).toHaveLength(0);
+
+    // a skipped call is reported with its reason, and the built-in fee is used
+    a.receiver.set({ status: 500 });
+    const skipped = await hook("checkout.shipping_rates");
+    expect(skipped.json.calls[0]).toMatchObject({ ok: false, statusCode: 500 });
+    expect(skipped.json.outcome.summary).toContain("built-in fee");
+    // an app without the hook: 409 saying what to do
+    const bare = await p.request("POST", "/developer/apps", { token: developer.token, body: appBody() });
+    await p.request("POST", `/developer/apps/${bare.json.id}/test-install`, { token: developer.token });
+    const none = await p.request("POST", `/developer/apps/${bare.json.id}/trigger-hook`, {
+      token: developer.token,
+      body: { hookPoint: "order.validate" },
+    });
+    expect(none.status).toBe(409);
+  });
+});

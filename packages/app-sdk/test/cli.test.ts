@@ -131,10 +131,13 @@ describe("storefront-apps CLI against the real platform", () => {
       () => lines.some((l) => l.startsWith("Listening for Loyalty Dev")),
     );
 
-    // a sample event
+    // an event made for real on the sandbox (an order through the checkout), for this app only
     expect(await cli("trigger", "order.created")).toContain("Triggered order.created");
-    const sample = await until("the sample webhook", () => webhooks.find((w) => w.data.sample === true));
-    expect(sample.event).toBe("order.created");
+    const triggered = await until("the triggered webhook", () => webhooks.find((w) => w.event === "order.created"));
+    expect(triggered.data).toMatchObject({ paymentMethod: "CASH", isGuest: true, amount: expect.any(Number) });
+    const list = await cli("trigger");
+    for (const event of ["order.created", "business.data_erasure", "app.uninstalled", "webhook.test"])
+      expect(list).toContain(event);
 
     // a real guest order through the checkout pipeline: order.validate is answered locally, then order.created
     const [product] = await p.db.execute<{ id: string }>(
@@ -293,7 +296,7 @@ describe("storefront-apps CLI against the real platform", () => {
       expect((await p.request(method, path, init)).status, `${method} ${path} ${JSON.stringify(init)}`).toBe(status);
     const bad = await p.request("POST", `/developer/apps/${id}/trigger`, {
       token: owner.token,
-      body: { event: "business.data_erasure" },
+      body: { event: "business.exploded" },
     });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toContain("order.created");
