@@ -269,12 +269,6 @@ export async function requireApiAccount(request: Request, context: PlatformConte
   const account = await getAccount(context.db, claims.sub);
   if (!account) throw new ApiError(401, "Invalid or expired token");
   const user = await userOf(context, account);
-  if (!admits(role, user))
-    throw new ApiError(
-      403,
-      role === "MERCHANT"
-        ? "This endpoint requires the MERCHANT role (or a developer's token, for their own sandbox business)"
-        : `This endpoint requires the ${role} role`,
-    );
+  if (!admits(role, user)) throw new ApiError(403, `This endpoint requires the ${role} role`);
   return user;
 }
