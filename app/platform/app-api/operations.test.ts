@@ -372,7 +372,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(31);
+    expect(refused).toBe(32);
     expect(validated).toBe(15);
   });
 
