@@ -54,6 +54,7 @@ import * as developerListenAnswer from "./routes/developer.apps.$appId.listen.$c
 import * as developerAnalytics from "./routes/developer.apps.$appId.analytics";
 import * as developerReviews from "./routes/developer.apps.$appId.reviews";
 import * as developerReviewReply from "./routes/developer.apps.$appId.reviews.$reviewId.reply";
+import * as developerSandbox from "./routes/developer.sandbox";
 import * as authLogin from "./routes/auth.login";
 import * as authRegister from "./routes/auth.register";
 import * as oauthToken from "./routes/oauth.token";
@@ -103,6 +104,7 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerAnalytics,
   developerReviews,
   developerReviewReply,
+  developerSandbox,
   merchantInstallations,
   merchantInstallation,
   merchantConsent,

@@ -51,7 +51,8 @@ export default function PortalHome() {
             <span className="muted small">({sandbox.id})</span>
           </p>
           <p className="muted">
-            A private shop filled with demo data. Draft apps can be test-installed here without review.
+            A private shop filled with demo data, with the merchant admin: products, orders, pages and the site builder.
+            Draft apps can be test-installed here, and their blocks and embeds placed, without review.
           </p>
           <div className="stats">
             <StatCard label="Products" value={summary.products} />
@@ -59,9 +60,15 @@ export default function PortalHome() {
             <StatCard label="Reviews" value={summary.reviews} />
             <StatCard label="Pages" value={summary.pages} />
           </div>
-          <p>
+          <div className="row">
+            <Link to="/admin" className="button primary" data-testid="open-sandbox-admin">
+              Open sandbox admin
+            </Link>
+            <Link to="/admin/pages/home" className="button">
+              Edit the home page
+            </Link>
             <a href={storefront(`/s/${sandbox.slug}`)}>Open the sandbox storefront →</a>
-          </p>
+          </div>
         </section>
       ) : null}
       <section className="card stack" aria-labelledby="notifications-title">

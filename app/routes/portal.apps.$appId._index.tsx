@@ -259,6 +259,16 @@ export default function AppDetail() {
   ${publicUrl}/app-api/business`}</pre>
           </div>
         ) : null}
+        {sandbox.installed ? (
+          <p className="row" data-testid="sandbox-links">
+            <Link to="/admin/pages/home" className="button primary">
+              Place its blocks in the sandbox&apos;s site builder
+            </Link>
+            <Link to="/admin/apps" className="button">
+              Open sandbox admin
+            </Link>
+          </p>
+        ) : null}
         {sandbox.installation ? (
           <Facts
             facts={[

@@ -259,7 +259,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
     // 12 of /merchant and /review, 14 of /developer, 2 of /auth and /oauth/token
-    expect(platformModules.length).toBe(29);
+    expect(platformModules.length).toBe(30);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -335,7 +335,13 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         const where = `${method} ${route!.path}`;
         if (route!.caller === "CLIENT") continue; // its own test below
         if (route!.caller !== "ANYONE") {
-          const other = route!.caller === "DEVELOPER" ? merchant.token : developer.token;
+          // a developer's token is admitted to /merchant for their own sandbox (decision 036): a reviewer's is not
+          const other =
+            route!.caller === "DEVELOPER"
+              ? merchant.token
+              : route!.caller === "MERCHANT"
+                ? reviewer.token
+                : developer.token;
           const res = await p.request(method, address, {
             token: other,
             ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }),
@@ -366,7 +372,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(31);
+    expect(refused).toBe(32);
     expect(validated).toBe(15);
   });
 

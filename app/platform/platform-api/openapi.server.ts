@@ -33,7 +33,7 @@ const TOKENLESS: Record<string, { words: string; security: Record<string, string
 };
 
 const ROLE_WORDS: Record<string, string> = {
-  MERCHANT: "a merchant account",
+  MERCHANT: "a merchant account, or a developer account for its own sandbox business (decision 036)",
   REVIEWER: "a reviewer account (platform staff)",
   DEVELOPER: "a developer account",
 };

@@ -182,3 +182,14 @@ export const AccountToken = z
 export const Registered = AccountToken.extend({
   businessId: z.string().nullable().describe("the merchant's business; null for a developer"),
 }).meta({ id: "Registered" });
+
+export const Sandbox = z
+  .object({
+    businessId: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    storefrontUrl: z.string().describe("the sandbox's storefront (its home page), on the storefront's origin"),
+    adminUrl: z.string().describe("the sandbox's merchant admin (sign in as the developer)"),
+    builderUrl: z.string().describe("the site builder on the sandbox's home page"),
+  })
+  .meta({ id: "Sandbox" });

@@ -7,11 +7,13 @@
  *   storefront-apps test-install [--app ID]
  *   storefront-apps trigger <event> [--app ID]
  *   storefront-apps listen --forward-to http://localhost:4000/webhooks [--app ID]
+ *   storefront-apps dev [--forward-to http://localhost:4000] [--file manifest.json] [--app ID]
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { dev } from "./dev.ts";
 
 type Config = { platformUrl?: string; token?: string; email?: string; appId?: string };
 
@@ -359,6 +361,8 @@ const HELP = `storefront-apps <command>
   test-install                                         install the current app on your sandbox business
   trigger <event>                                      send a sample event (e.g. order.created) to the test installation
   listen --forward-to URL                              relay the test installation's webhooks and hook calls to a local server
+  dev [--forward-to URL] [--file manifest.json]        test-install when needed, push the manifest on every save,
+                                                       print the sandbox's storefront and site builder, and listen
 
 Every command takes --app ID (default: the current app) and --platform URL (default: the one you logged in to).`;
 
@@ -379,6 +383,17 @@ export async function main(argv: string[]) {
       return trigger(sub, flags);
     case "listen":
       return listen(flags);
+    case "dev": {
+      const config = readConfig();
+      return dev({
+        appId: appIdOf(flags, config),
+        file: str(flags.file) ?? "manifest.json",
+        forwardTo: str(flags["forward-to"]),
+        api: (method, path, body) => api(config, method, path, body),
+        out,
+        listen: () => listen(flags),
+      });
+    }
     case undefined:
     case "help":
     case "--help":
