@@ -33,7 +33,8 @@ function ensureBuild(isProduction: boolean) {
     // under NODE_ENV=test would use React's development JSX runtime, which production React lacks)
     execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production" },
+      // Remix's CLI loads Vite's CJS build though the classic compiler never uses Vite (decision 039)
+      env: { ...process.env, NODE_ENV: "production", VITE_CJS_IGNORE_WARNING: "1" },
     });
   }
 }
