@@ -7,6 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import express from "express";
+import proxyaddr from "proxy-addr";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import type { Database } from "../db/client";
@@ -79,9 +80,13 @@ export async function createWebServer(options: {
   // handlers read the query from the request URL; Express need not parse it into req.query
   app.set("query parser", false);
 
+  // The client's address (sign-in throttling): the socket's peer, or, when that peer is a trusted proxy
+  // (TRUSTED_PROXIES), the nearest address in X-Forwarded-For that is not itself a trusted proxy. A
+  // client cannot supply it: an X-Forwarded-For from any other peer is ignored.
+  const trusted = env.trustedProxies.length ? proxyaddr.compile(env.trustedProxies) : null;
   app.use((req, res, next) => {
-    // The address the socket saw; a client cannot supply it.
-    req.headers["x-platform-client-address"] = req.socket.remoteAddress ?? "unknown";
+    req.headers["x-platform-client-address"] =
+      (trusted && req.socket.remoteAddress ? proxyaddr(req, trusted) : req.socket.remoteAddress) ?? "unknown";
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     if (env.isProduction) res.setHeader("Strict-Transport-Security", "max-age=31536000");

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import proxyaddr from "proxy-addr";
 
 const boolString = z.enum(["true", "false"]).transform((v) => v === "true");
 
@@ -29,6 +30,26 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
   WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
   DATABASE_PREPARE: boolString.default(true),
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => {
+        try {
+          proxyaddr.compile(list);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: "must be IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), separated by commas" },
+    )
+    .optional(),
 });
 
 export type Env = {
@@ -50,6 +71,11 @@ export type Env = {
   workerStrandedAfterMs: number;
   /** named prepared statements (db/client.ts); false behind a pooler in transaction mode that cannot keep them */
   databasePrepare: boolean;
+  /**
+   * the peers whose X-Forwarded-For is believed (a balancer, a CDN): the client's address is then the
+   * nearest one in that header that is not itself trusted; empty (the default): only the socket's peer
+   */
+  trustedProxies: string[];
 };
 
 export class EnvError extends Error {}
@@ -98,6 +124,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
     databasePrepare: e.DATABASE_PREPARE,
+    trustedProxies: e.TRUSTED_PROXIES ?? [],
   };
 }
 
