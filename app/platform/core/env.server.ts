@@ -17,6 +17,10 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
   PUBLIC_URL: z.string().url().optional(),
   STOREFRONT_URL: z.string().url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -57,6 +61,11 @@ export type Env = {
   isProduction: boolean;
   port: number;
   databaseUrl?: string;
+  /**
+   * a session-level path to the primary for the start-up's migrations (they hold an advisory lock
+   * for the session); DATABASE_URL when unset. Set it when DATABASE_URL is a pooler in transaction mode.
+   */
+  databaseDirectUrl?: string;
   /** the platform's origin: admin, portal, reviewer, sign-in, consent, marketplace */
   publicUrl: string;
   /** the storefront's origin (`/s/<business>`): another host, so it never holds the platform's session */
@@ -114,6 +123,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     isProduction,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
     publicUrl,
     storefrontUrl,
     sessionSecret: sessionSecret!,
