@@ -10,7 +10,8 @@
  * without a writable primary and the time until every order was answered again.
  *
  *   npm run test:failover            the short version (CI, .ci/run): one round of faults
- *   node --import tsx deploy/topology/failover.ts [--rounds N]   the full one, beside the benchmarks
+ *   npm run bench:failover           the full one, beside the benchmarks: three rounds, the report in
+ *                                    bench/results/failover.json
  *
  * Exit code 0 when nothing was lost or doubled and every event was delivered; 1 otherwise.
  */
@@ -21,7 +22,7 @@ import { sql } from "drizzle-orm";
 import "../../db/postgres-fix";
 import { createDb } from "../../db/client";
 import { loadEnv } from "../../app/platform/core/env.server";
-import { createAccount, issueAccountToken } from "../../app/platform/accounts/accounts.server";
+import { createAccount } from "../../app/platform/accounts/accounts.server";
 import { createApp } from "../../app/platform/apps/apps.server";
 import { getAccount } from "../../app/platform/accounts/accounts.server";
 import { testInstall } from "../../app/platform/installs/test-installs.server";
@@ -30,6 +31,7 @@ import { createRegistration } from "../../app/platform/webhooks/registrations.se
 import {
   clusterState,
   crashNode,
+  describeTopology,
   pidOf,
   signalService,
   startPatroni,
@@ -42,6 +44,7 @@ import {
 } from "./topology";
 
 const CLIENTS = 8;
+const BASE = Number(process.env.FAILOVER_TOPOLOGY_PORT ?? 7500);
 const args = process.argv.slice(2);
 const rounds = args.includes("--short") ? 1 : Number(args[args.indexOf("--rounds") + 1] || 3);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,7 +69,12 @@ type Attempt = { key: string; acknowledged: string | null; tries: number };
 
 async function main() {
   const started = Date.now();
-  const t = await startTopology({ appEnv: { APP_API_RATE_LIMIT: "100000000", WORKER_STRANDED_AFTER_MS: "5000" } });
+  // a topology of its own (TOPOLOGY_PORT 7500 unless FAILOVER_TOPOLOGY_PORT says otherwise), so
+  // that `npm run topology`'s is never touched, and every process starts with the test's settings
+  const t = await startTopology({
+    base: BASE,
+    appEnv: { APP_API_RATE_LIMIT: "100000000", WORKER_STRANDED_AFTER_MS: "5000" },
+  });
   say(
     `topology up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify((await clusterState(t)).members)}`,
   );
@@ -83,7 +91,6 @@ async function main() {
     name: "F",
     role: "DEVELOPER",
   });
-  void issueAccountToken;
   const { app } = await createApp(db.db, env, account.id, {
     name: "Failover app",
     slug: `failover-${randomBytes(4).toString("hex")}`,
@@ -298,6 +305,6 @@ async function main() {
 
 main().catch(async (e) => {
   console.error("[failover] error:", e);
-  if (!args.includes("--keep")) await stopTopology().catch(() => undefined);
+  if (!args.includes("--keep")) await stopTopology(describeTopology(BASE)).catch(() => undefined);
   process.exit(1);
 });

@@ -311,6 +311,15 @@ export function signalService(t: Topology, name: string, signal: NodeJS.Signals)
   }
 }
 
+/** A process's children (Patroni under runuser). */
+function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** The postmaster of a node, from its data directory (Patroni starts it in a session of its own). */
 function postmasterPid(t: Topology, name: string): number | null {
   try {
@@ -512,6 +521,15 @@ export async function startTopology(
     180_000,
   );
   await waitFor("the balancer", async () => (await httpStatus(`${t.balancerUrl}/healthz`)) === 200);
+  // a demo login through the balancer (API and page), as a newcomer would try it
+  const signIn = await fetch(`${t.balancerUrl}/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: "merchant@demo.test", password: "demo-merchant-1" }),
+  });
+  const token = ((await signIn.json()) as { token?: string }).token;
+  if (signIn.status !== 200 || !token) throw new Error(`the demo login through the balancer answered ${signIn.status}`);
+  log("demo login merchant@demo.test through the balancer: ok");
   return t;
 }
 
@@ -522,12 +540,15 @@ export async function stopTopology(t: Topology = describeTopology()) {
     const isNode = name === "pg1" || name === "pg2";
     // a node: SIGTERM to Patroni alone (through runuser), which stops its PostgreSQL cleanly
     const pid = pidOf(t, name);
-    const signalled = isNode ? pid !== null && process.kill(pid, "SIGTERM") : signalService(t, name, "SIGTERM");
+    // (runuser would kill it 2 s after passing the signal on, before PostgreSQL has stopped)
+    const signalled = isNode
+      ? pid !== null && (isRoot ? childPids(pid) : [pid]).map((p) => process.kill(p, "SIGTERM")).length > 0
+      : signalService(t, name, "SIGTERM");
     if (!signalled) {
       if (isNode && postmasterPid(t, name)) crashNode(t, name); // a PostgreSQL its Patroni left behind
       continue;
     }
-    const stopped = await waitFor(`${name} to stop`, () => pidOf(t, name) === null, 20_000).then(
+    const stopped = await waitFor(`${name} to stop`, () => pidOf(t, name) === null, 30_000).then(
       () => true,
       () => false,
     );
