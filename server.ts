@@ -113,7 +113,12 @@ async function main() {
   if (mode !== "worker") ensureBuild(env.isProduction);
   const database = await openDatabase(env);
   const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
-  const web = mode === "worker" ? null : await createWebServer({ db: database.db, env });
+  // a replica for the reads where staleness is harmless (READ_DATABASE_URL; app/platform/core/context.ts)
+  const replica =
+    mode !== "worker" && env.readDatabaseUrl
+      ? (await import("./db/client")).createDb(env.readDatabaseUrl, { prepare: env.databasePrepare })
+      : null;
+  const web = mode === "worker" ? null : await createWebServer({ db: database.db, readDb: replica?.db, env });
 
   if (web) {
     console.log(
@@ -173,6 +178,7 @@ async function main() {
       ["web server", web?.close],
       ["worker", worker?.stop],
       ["database pool", database.close],
+      ["replica pool", replica?.close],
       ["embedded postgres", database.embedded?.stop],
     ];
     let failed = false;

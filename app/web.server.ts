@@ -68,12 +68,14 @@ const PREVIEW_PATH = /^\/s\/[^/]+\/preview\/[^/]+\/?$/;
 
 export async function createWebServer(options: {
   db: Database;
+  /** a replica for the reads core/context.ts's replicaOf allows (READ_DATABASE_URL); none: the primary */
+  readDb?: Database;
   env: Env;
   port?: number;
   host?: string;
   build?: ServerBuild;
 }): Promise<WebServer> {
-  const { db, env } = options;
+  const { db, env, readDb } = options;
   const build = options.build ?? (await loadBuild());
   const app = express();
   app.disable("x-powered-by");
@@ -161,16 +163,16 @@ export async function createWebServer(options: {
     );
   });
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
-  app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env })));
+  app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env, readDb })));
   // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)
-  app.use(storefrontPages({ build, db, env, mode: env.isProduction ? "production" : "development" }));
+  app.use(storefrontPages({ build, db, readDb, env, mode: env.isProduction ? "production" : "development" }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
   const handler = createRequestHandler({
     build,
     mode: env.isProduction ? "production" : "development",
-    getLoadContext: () => ({ db, env }),
+    getLoadContext: () => ({ db, env, readDb }),
   });
   // app.use, not app.all("*"): Express would decode the path as a route parameter and answer an
   // invalid percent-encoding (/developer/apps/%FF) with its own HTML error page and stack trace.

@@ -188,7 +188,7 @@ async function main() {
       restart();
       if (name.startsWith("web")) {
         const port = t.ports.web[Number(name.slice(3)) - 1];
-        await waitFor(`${name} back`, async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 120_000);
+        await waitFor(`${name} back`, async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 300_000);
       } else await sleep(3000);
       faults.push({ fault: `kill -9 ${name}`, ms: Date.now() - at });
       say(`kill -9 ${name}: back after ${((Date.now() - at) / 1000).toFixed(1)} s`);

@@ -36,7 +36,7 @@ export function portsFrom(base: number) {
     pg: [base + 11, base + 12],
     patroni: [base + 21, base + 22],
     pgPrimary: base + 31, // haproxy: whichever node Patroni calls the primary
-    pgReplica: base + 32, // haproxy: the standby (reads that may be stale)
+    pgReplica: base + 32, // haproxy: any running node (reads that may be stale)
     pgbouncer: base + 33,
     web: [base + 41, base + 42],
   };
@@ -236,7 +236,7 @@ listen pg_replica
   bind 127.0.0.1:${t.ports.pgReplica}
   balance roundrobin
   default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions
-${pgServers("/replica")}
+${pgServers("/read-only")}
 `;
 }
 
@@ -403,6 +403,8 @@ export function startWeb(t: Topology, i: number, extra: Record<string, string> =
       DATABASE_PREPARE: "false",
       // migrations at start take a session's advisory lock: straight to the primary, not through the pooler
       DATABASE_DIRECT_URL: t.primaryUrl,
+      // the storefront's shared pages and the App API's catalog lists read either node (haproxy's read port)
+      READ_DATABASE_URL: t.replicaUrl,
       ...extra,
     },
   });
@@ -488,7 +490,7 @@ export async function startTopology(
   );
   if (!pidOf(t, "haproxy")) {
     log(
-      `haproxy: platform on 127.0.0.1:${t.ports.balancer}, primary on ${t.ports.pgPrimary}, standby on ${t.ports.pgReplica}`,
+      `haproxy: platform on 127.0.0.1:${t.ports.balancer}, primary on ${t.ports.pgPrimary}, reads on ${t.ports.pgReplica}`,
     );
     startProcess(t, "haproxy", "/usr/sbin/haproxy", ["-db", "-f", path.join(t.dir, "haproxy.cfg")]);
   }

@@ -21,6 +21,10 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
+  READ_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
   PUBLIC_URL: z.string().url().optional(),
   STOREFRONT_URL: z.string().url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -66,6 +70,8 @@ export type Env = {
    * for the session); DATABASE_URL when unset. Set it when DATABASE_URL is a pooler in transaction mode.
    */
   databaseDirectUrl?: string;
+  /** a replica for reads where staleness is harmless (core/context.ts replicaOf); none when unset */
+  readDatabaseUrl?: string;
   /** the platform's origin: admin, portal, reviewer, sign-in, consent, marketplace */
   publicUrl: string;
   /** the storefront's origin (`/s/<business>`): another host, so it never holds the platform's session */
@@ -124,6 +130,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    readDatabaseUrl: e.READ_DATABASE_URL,
     publicUrl,
     storefrontUrl,
     sessionSecret: sessionSecret!,
