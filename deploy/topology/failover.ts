@@ -71,6 +71,10 @@ async function main() {
   const started = Date.now();
   // a topology of its own (TOPOLOGY_PORT 7500 unless FAILOVER_TOPOLOGY_PORT says otherwise), so
   // that `npm run topology`'s is never touched, and every process starts with the test's settings
+  // from a new cluster every time: whatever an earlier run left is stopped and removed
+  const previous = describeTopology(BASE);
+  await stopTopology(previous);
+  fs.rmSync(previous.dir, { recursive: true, force: true });
   const t = await startTopology({
     base: BASE,
     appEnv: { APP_API_RATE_LIMIT: "100000000", WORKER_STRANDED_AFTER_MS: "5000" },

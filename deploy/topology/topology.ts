@@ -472,14 +472,14 @@ export async function startTopology(
     ]);
     await waitFor("etcd", async () => (await httpStatus(`http://127.0.0.1:${t.ports.etcd}/health`)) === 200);
   }
-  // the first node bootstraps the cluster; the second clones it with pg_basebackup and streams from it
-  for (let i = 0; i < 2; i++) {
+  // both nodes at once: the first to take etcd's initialize key bootstraps the cluster, the other clones
+  // it with pg_basebackup and streams from it; on a later start the node Patroni finds healthiest leads
+  for (let i = 0; i < 2; i++)
     if (!pidOf(t, `pg${i + 1}`)) {
       log(`Patroni pg${i + 1}: PostgreSQL 15 on 127.0.0.1:${t.ports.pg[i]}, REST on ${t.ports.patroni[i]}`);
       startPatroni(t, i);
     }
-    if (i === 0) await waitFor("a primary", async () => (await clusterState(t)).leader !== null, 120_000);
-  }
+  await waitFor("a primary", async () => (await clusterState(t)).leader !== null, 180_000);
   await waitFor(
     "the synchronous standby",
     async () =>
