@@ -572,7 +572,7 @@ async function main() {
   Workers:                          2 (logs in ${t.dir})
   PostgreSQL 15 (Patroni, etcd):    ${t.ports.pg.map((p, i) => `pg${i + 1} 127.0.0.1:${p}`).join(", ")}  ${JSON.stringify(state.members)}
   Primary (haproxy):                ${t.primaryUrl.replace(t.password, "***")}
-  Standby (haproxy):                ${t.replicaUrl.replace(t.password, "***")}
+  Reads (haproxy, any node):        ${t.replicaUrl.replace(t.password, "***")}
   pgbouncer (transaction mode):     ${t.poolerUrl.replace(t.password, "***")}
 
   Demo logins: merchant@demo.test / demo-merchant-1, developer@demo.test / demo-developer-1, reviewer@demo.test / demo-reviewer-1
