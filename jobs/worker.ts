@@ -43,6 +43,11 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     keepAlive: true,
   });
   pool.on("error", (e) => console.error("[worker] idle database connection lost:", e.message));
+  // and a checked-out connection the server ends: pg raises it again on that client's next query,
+  // but the 'error' event itself must have a listener (graphile-worker checks for both handlers)
+  pool.on("connect", (client) =>
+    client.on("error", (e) => console.error("[worker] database connection lost:", e.message)),
+  );
   const runner = await run({
     pgPool: pool,
     concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
