@@ -53,7 +53,10 @@ function start(s: Sample, env: Record<string, string>) {
   const file = join(work, `${s.id}.${runner.ext}`);
   writeFileSync(file, s.text.split("{PLATFORM_URL}").join(p.url));
   const [cmd, args] = runner.command(file);
-  const child = spawn(cmd, args, { cwd: work, env: { PATH: process.env.PATH!, HOME: work, ...env } });
+  const child = spawn(cmd, args, {
+    cwd: work,
+    env: { PATH: process.env.PATH!, HOME: work, ...env } as unknown as NodeJS.ProcessEnv,
+  });
   children.push(child);
   const output = { stdout: "", stderr: "" };
   child.stdout!.on("data", (d: Buffer) => (output.stdout += d.toString()));

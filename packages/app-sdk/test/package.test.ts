@@ -25,7 +25,11 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.to
 
 async function run(file: string, args: string[], cwd: string, extra: Record<string, string> = {}) {
   try {
-    return await promisify(execFile)(file, args, { cwd, env: { ...env, ...extra }, maxBuffer: 16 << 20 });
+    return await promisify(execFile)(file, args, {
+      cwd,
+      env: { ...env, ...extra } as NodeJS.ProcessEnv,
+      maxBuffer: 16 << 20,
+    });
   } catch (e) {
     const err = e as { stdout: string; stderr: string; code: number };
     throw new Error(`${file} ${args.join(" ")} exited ${err.code}:\n${err.stderr}\n${err.stdout}`);
