@@ -11,8 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type VerifyResult =
-  { ok: true } | { ok: false; reason: "missing_header" | "bad_signature" | "stale_timestamp" };
+export type VerifyResult = { ok: true } | { ok: false; reason: "missing_header" | "bad_signature" | "stale_timestamp" };
 
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
