@@ -34,6 +34,12 @@ function describe(op: DeclaredOperation) {
     : "Needs no scope.";
 }
 
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
 /** What every App API operation shares in the document: the installation token, the scope, 401 and 429, the rate-limit headers. */
 const APP_API_AREA: DocumentArea = {
   errorText: APP_API_ERROR_TEXT,
@@ -44,11 +50,8 @@ const APP_API_AREA: DocumentArea = {
     ...(op.spec.scope ? { "x-scope": op.spec.scope } : {}),
     ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
   }),
-  answerHeaders: {
-    "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
-    "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
-    "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
-  },
+  // every answer after the token's check carries the window's figures (app-api/wrapper.server.ts): all but 401
+  headersFor: (status) => (status === 401 ? undefined : RATE_LIMIT_HEADERS),
 };
 
 export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {

@@ -83,6 +83,10 @@ export const REVIEW_CRITERIA = [
   { key: "policy", label: "Policy compliance", hint: "Handles business.data_erasure; no prohibited content." },
 ] as const;
 
+export type ReviewCriterion = (typeof REVIEW_CRITERIA)[number]["key"];
+/** Every criterion's key: what an approval must name (`POST /review/apps/<id>/approve {criteria}`). */
+export const REVIEW_CRITERIA_KEYS = REVIEW_CRITERIA.map((c) => c.key) as [ReviewCriterion, ...ReviewCriterion[]];
+
 /** Whether an installation with these scopes may receive the event. */
 export function eventAllowed(event: string, scopes: readonly string[]): boolean {
   if (!(event in EVENTS)) return false;

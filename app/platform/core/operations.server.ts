@@ -52,8 +52,8 @@ export type OperationSpec<
   /** The JSON body; an empty body reads as {} when `bodyOptional`. */
   body?: B;
   bodyOptional?: boolean;
-  /** The body's media type in the document when it is not JSON (/oauth/token's form; its route reads it itself). */
-  bodyMediaType?: string;
+  /** The body's media types in the document when it is not JSON alone (/oauth/token's form and JSON; its route reads it itself). */
+  bodyMediaType?: string | string[];
   /** Runs on the parsed JSON before `body` validates it, for refusals whose wording the contract fixes ("slug is immutable"). */
   bodyPrecheck?: (raw: unknown) => void;
   /** The success answer: its status, its media type when not JSON (an event stream), and, unless empty, its schema (a named schema becomes a component). */
@@ -322,25 +322,44 @@ export function openApiPathsOnce(routes: DeclaredRoute[], area: DocumentArea) {
   return paths;
 }
 
+/** The license both documents state (decision 037). */
+export const DOCUMENT_LICENSE = { name: "MIT", identifier: "MIT" };
+
 /**
  * An area's OpenAPI 3.1 document: its title and description, the server, its tags, its own
- * components (security schemes, headers) with the schemas its operations use, and their paths.
+ * components (security schemes, headers) with the schemas its operations use, and their paths;
+ * `pages` adds paths that are not JSON operations (the consent screen), written out by their area.
  */
 export function openApiDocumentOf(
   routes: DeclaredRoute[],
   area: DocumentArea,
-  doc: { title: string; description: string; publicUrl: string; tags?: unknown[]; components: object },
+  doc: {
+    title: string;
+    description: string;
+    publicUrl: string;
+    tags?: unknown[];
+    components: object;
+    pages?: Record<string, Record<string, unknown>>;
+  },
 ) {
   const collected = openApiPathsOnce(routes, area);
   return {
     openapi: "3.1.0",
-    info: { title: doc.title, version: "1.0.0", description: doc.description },
+    info: { title: doc.title, version: "1.0.0", description: doc.description, license: DOCUMENT_LICENSE },
     servers: [{ url: doc.publicUrl }],
     ...(doc.tags ? { tags: doc.tags } : {}),
     components: { ...doc.components, schemas: collected.components },
-    paths: collected.paths,
+    paths: { ...collected.paths, ...doc.pages },
   };
 }
+
+/** What every 429 is sent with: how long to wait. */
+export const RETRY_AFTER_HEADER = {
+  "Retry-After": {
+    description: "Seconds to wait before trying again",
+    schema: { type: "integer", minimum: 0 },
+  },
+};
 
 /**
  * The `paths` of a document from declared routes, and the named schemas they use. `area` adds
@@ -353,7 +372,8 @@ export function openApiPaths(
     extraErrors(op: DeclaredOperation): number[];
     describe(op: DeclaredOperation): string | undefined;
     operationFields(op: DeclaredOperation): Record<string, unknown>;
-    answerHeaders?: Record<string, unknown>;
+    /** The headers an answer of this status is sent with (the App API's rate-limit headers); a 429's Retry-After is added to them. */
+    headersFor?(status: number): Record<string, unknown> | undefined;
   },
 ) {
   const named = new Map<string, "input" | "output">();
@@ -395,10 +415,14 @@ export function openApiPaths(
             schema: { type: "integer", minimum: 1, default: spec.page.limit },
           },
         );
+      const headersOf = (status: number) => {
+        const headers = { ...area.headersFor?.(status), ...(status === 429 ? RETRY_AFTER_HEADER : {}) };
+        return Object.keys(headers).length ? { headers } : {};
+      };
       const responses: Record<string, unknown> = {
         [spec.answer.status]: {
           description: spec.answer.description ?? "OK",
-          ...(area.answerHeaders ? { headers: area.answerHeaders } : {}),
+          ...headersOf(spec.answer.status),
           ...(spec.answer.schema
             ? {
                 content: {
@@ -413,9 +437,12 @@ export function openApiPaths(
       const errorBody = spec.errorSchema
         ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output")
         : { $ref: "#/components/schemas/Error" };
-      for (const status of [...new Set([...spec.errors, ...area.extraErrors(op)])].sort())
+      // every operation that reads a body answers 413 past 1 MiB (readBodyText)
+      const errors = [...spec.errors, ...area.extraErrors(op), ...(spec.body ? [413] : [])];
+      for (const status of [...new Set(errors)].sort())
         responses[status] = {
           description: area.errorText[status] ?? "Error",
+          ...headersOf(status),
           content: { "application/json": { schema: errorBody } },
         };
       if (!spec.errorSchema) named.set("Error", "output");
@@ -430,11 +457,14 @@ export function openApiPaths(
           ? {
               requestBody: {
                 required: !spec.bodyOptional,
-                content: {
-                  [spec.bodyMediaType ?? "application/json"]: {
-                    schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input"),
-                  },
-                },
+                content: Object.fromEntries(
+                  [spec.bodyMediaType ?? "application/json"]
+                    .flat()
+                    .map((type) => [
+                      type,
+                      { schema: ref(spec.body!, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") },
+                    ]),
+                ),
               },
             }
           : {}),

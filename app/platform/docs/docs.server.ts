@@ -81,6 +81,9 @@ export const DOCS: readonly DocEntry[] = [
 /** The index of the guides (not a page of its own: /portal/docs is the index). */
 export const DOCS_INDEX_FILE = "README.md";
 export const PLATFORM_URL_PLACEHOLDER = "{PLATFORM_URL}";
+/** The guides' note on the placeholder, as each guide writes it (one or two lines). */
+const PLACEHOLDER_NOTE =
+  /Examples use `\{PLATFORM_URL\}` for the platform's address\. Outside the portal, replace it with your\s+platform's address \(locally `http:\/\/localhost:3000`[^)]*\)\./;
 
 export function docsDir(): string {
   return path.join(process.cwd(), "docs", "developers");
@@ -206,7 +209,12 @@ export function renderDocFile(file: string, options: { platformUrl?: string } = 
   const cached = cache.get(full);
   if (cached && cached.mtimeMs === mtimeMs && cached.platformUrl === platformUrl) return cached.doc;
   let source = fs.readFileSync(full, "utf8");
-  if (platformUrl) source = source.split(PLATFORM_URL_PLACEHOLDER).join(platformUrl);
+  if (platformUrl)
+    source = source
+      // the portal fills the address in: the note telling a reader to replace it is for GitHub's reader only
+      .replace(PLACEHOLDER_NOTE, "Examples use this platform's address, `{PLATFORM_URL}`: copy them as they are.")
+      .split(PLATFORM_URL_PLACEHOLDER)
+      .join(platformUrl);
   const doc = renderMarkdown(source);
   cache.set(full, { mtimeMs, platformUrl, doc });
   return doc;

@@ -5,6 +5,7 @@
  * the App API's schemas.
  */
 import { z } from "zod";
+import { manifestJsonSchema } from "../extensions/manifest-schema";
 import { APP_STATUSES } from "../../../db/schema/apps";
 import { isoDate, listOf } from "../app-api/schemas";
 
@@ -92,15 +93,15 @@ export const AppReview = z
   .meta({ id: "AppReview" });
 
 /**
- * The manifest, as an opaque object: its own JSON Schema (extensions, blocks, embeds, settings
- * schema, hooks) is checked by the platform and documented in docs/developers/extensions.md.
+ * The manifest: an object, described in the document by the manifest's own JSON Schema (the one
+ * the platform validates with and the portal's editor completes from, `manifestJsonSchema`).
  */
-export const ManifestDocument = z
-  .record(z.string(), z.unknown())
-  .describe(
-    "The app's manifest. Validated by the platform against the manifest schema (extensions, blocks, embeds, settingsSchema, hooks): see docs/developers/extensions.md#the-manifest; a violation answers 400 naming the field.",
-  )
-  .meta({ id: "Manifest" });
+export const ManifestDocument = z.record(z.string(), z.unknown()).meta({
+  id: "Manifest",
+  description:
+    "The app's manifest: blocks, embeds, settingsSchema, hooks and adminPages (docs/developers/extensions.md#the-manifest). The platform validates it against this schema and the settings schemas it holds as JSON Schema; a violation answers 400 naming the field. At most 64 KiB.",
+  ...manifestJsonSchema,
+});
 
 /** An approved version of an app, newest first (the changelog). */
 export const AppVersion = z
