@@ -154,7 +154,7 @@ async function erase(tx: Db, businessId: string, shopper: Shopper) {
         customerName: ERASED_NAME,
         customerPhone: ERASED_TEXT,
         customerEmail: null,
-        address: sql`case when ${orders.address} is null then null else ${ERASED_TEXT} end`,
+        address: sql`case when ${orders.address} is null then null else ${ERASED_TEXT}::text end`,
         notes: null,
         updatedAt: t,
       })
@@ -206,7 +206,9 @@ export async function requestPrivacy(
   const email = normalizeEmail(input.email);
   const digest = emailDigest(env, businessId, email);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`privacy:${businessId}:${digest}`}, 0))`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`privacy:${businessId}:${digest}`}::text, 0))`,
+    );
     const shopper = await findShopper(tx, businessId, email);
     const held = shopper.orders.length + shopper.reviews.length > 0;
     if (input.kind === "ERASE") {

@@ -39,23 +39,13 @@ function withoutEmail(s: string, email: string): string {
   return out + s.slice(from);
 }
 
-/** A JSON value with the shopper's values replaced: whole strings equal to a name, phone, address or note, and the e-mail anywhere. */
-export function scrubJson(value: unknown, v: ShopperValues): unknown {
-  if (typeof value === "string") {
-    const t = value.trim();
-    if (t.toLowerCase() === v.email) return null;
-    if (v.names.includes(t)) return ERASED_NAME;
-    if (v.phones.includes(t) || v.addresses.includes(t)) return ERASED_TEXT;
-    if (v.notes.includes(t)) return null;
-    return withoutEmail(value, v.email);
-  }
-  if (Array.isArray(value)) return value.map((x) => scrubJson(x, v));
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, scrubJson(x, v)]));
-  return value;
-}
+const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Free text (what a receiver answered, an error): every value replaced where it appears. */
+/**
+ * Free text (a review's comment, what a receiver answered, an error) with the e-mail replaced wherever it
+ * appears and every name, phone, address and note where it stands as a whole (not inside a longer word:
+ * "Sam" is not cut out of "Sample").
+ */
 export function scrubText(text: string, v: ShopperValues): string {
   let out = withoutEmail(text, v.email);
   const all = [
@@ -64,8 +54,21 @@ export function scrubText(text: string, v: ShopperValues): string {
   ];
   // longest first, so that a name inside an address is not cut out of it first
   for (const [value, by] of all.sort((a, b) => b[0].length - a[0].length))
-    if (value.length >= 3) out = out.split(value).join(by);
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(value)}(?![\\p{L}\\p{N}])`, "gu"), by);
   return out;
+}
+
+/** A JSON value with the shopper's values replaced: a whole string equal to the e-mail or a note becomes null, any other string is scrubbed as text. */
+export function scrubJson(value: unknown, v: ShopperValues): unknown {
+  if (typeof value === "string") {
+    const t = value.trim();
+    if (t.toLowerCase() === v.email || v.notes.includes(t)) return null;
+    return scrubText(value, v);
+  }
+  if (Array.isArray(value)) return value.map((x) => scrubJson(x, v));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, scrubJson(x, v)]));
+  return value;
 }
 
 /** A stored body (text that is usually JSON) with the values replaced. */
@@ -121,11 +124,11 @@ export async function scrubCopies(
   const attempts = await rawQuery<{ id: string; response_excerpt: string | null; error: string | null }>(
     tx,
     `select a.id, a.response_excerpt, a.error from webhook_attempts a
-      where a.delivery_id = any($4::text[])
-         or (a.app_id in (select app_id from installations where business_id = $3)
-             and strpos(lower(coalesce(a.response_excerpt, '') || ' ' || coalesce(a.error, '')), $2) > 0)
+      where a.delivery_id = any($3::text[])
+         or (a.app_id in (select app_id from installations where business_id = $2)
+             and strpos(lower(coalesce(a.response_excerpt, '') || ' ' || coalesce(a.error, '')), $1) > 0)
       for update`,
-    [...params, deliveries.map((d) => d.id)],
+    [v.email, businessId, deliveries.map((d) => d.id)],
   );
   for (const a of attempts)
     await tx.execute(sql`update webhook_attempts set
