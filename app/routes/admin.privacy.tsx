@@ -56,24 +56,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account, business } = await requireMerchant(request, context);
   return formAction(request, context, async (form) => {
-    const intent = form.get("intent");
-    if (intent !== "export" && intent !== "erase") return json({ error: "Unknown action" }, 400);
+    if (form.get("intent") !== "erase") return json({ error: "Unknown action" }, 400);
     const email = shopperEmail.safeParse(String(form.get("email") ?? ""));
     if (!email.success) return json({ error: "Enter an e-mail address, like jane@example.com." }, 400);
     const answer = await requestPrivacy(
       context.db,
       context.env,
       { businessId: business.id, accountId: account.id },
-      { email: email.data, kind: intent === "export" ? "EXPORT" : "ERASE" },
+      { email: email.data, kind: "ERASE" },
     );
-    if (intent === "export")
-      return new Response(JSON.stringify(answer, null, 2), {
-        headers: {
-          "Content-Type": "application/json; charset=utf-8",
-          "Content-Disposition": `attachment; filename="customer-data-${answer.id}.json"`,
-          "Cache-Control": "no-store",
-        },
-      });
     return redirect(`/admin/privacy?done=${encodeURIComponent(answer.id)}`);
   });
 }
@@ -173,10 +164,10 @@ export default function AdminPrivacy() {
             ) : null}
 
             <div>
-              <form method="post">
+              <form method="post" action="/admin/privacy/export.json">
                 <CsrfInput />
                 <input type="hidden" name="email" value={shopper.email} />
-                <button type="submit" name="intent" value="export" className="button">
+                <button type="submit" className="button">
                   Export data (JSON)
                 </button>
               </form>

@@ -42,10 +42,10 @@ export default function AppPrivacyRequests() {
   return (
     <div className="stack-lg">
       <AppPageHeader app={app} title="Privacy requests" className="stack">
-        When a merchant exports or erases a shopper&apos;s data, every installation holding read_orders or
-        read_reviews is sent <code>customer.data_request</code> or <code>customer.redact</code> at its webhook URL,
-        without subscribing. Answer 2xx, then send the shopper&apos;s data to the merchant or erase it within 30
-        days. See <Link to="/portal/docs/privacy">Customer privacy</Link>.
+        When a merchant exports or erases a shopper&apos;s data, every installation holding read_orders or read_reviews
+        is sent <code>customer.data_request</code> or <code>customer.redact</code> at its webhook URL, without
+        subscribing. Answer 2xx, then send the shopper&apos;s data to the merchant or erase it within 30 days. See{" "}
+        <Link to="/portal/docs/privacy">Customer privacy</Link>.
       </AppPageHeader>
       {requests.length === 0 ? (
         <EmptyState title="No privacy requests yet">
