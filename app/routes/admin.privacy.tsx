@@ -12,7 +12,7 @@ import {
   shopperEmail,
 } from "~/platform/privacy/privacy.server";
 import { appsHolding } from "~/platform/privacy/compliance.server";
-import { ERASED_NAME, ERASED_TEXT } from "~/platform/privacy/scrub.server";
+import { ERASED_NAME, ERASED_TEXT } from "~/platform/privacy/erased";
 import { formatMoney } from "~/platform/core/money";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";

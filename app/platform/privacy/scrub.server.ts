@@ -9,9 +9,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rawQuery } from "../../../db/sql";
 
-/** What an erased shopper's fields become. The e-mail and the notes become null where a column holds them. */
-export const ERASED_NAME = "Erased customer";
-export const ERASED_TEXT = "[erased]";
+import { ERASED_NAME, ERASED_TEXT } from "./erased";
+export { ERASED_NAME, ERASED_TEXT };
 
 /** The shopper's values as stored in their orders and reviews: what is looked for in every copy. */
 export type ShopperValues = {
