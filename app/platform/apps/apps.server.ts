@@ -40,10 +40,9 @@ function appFields(env: Pick<Env, "isProduction">) {
     webhookUrl: url.nullable().optional(),
     webhookEvents: z
       .array(
-        z.enum(
-          SUBSCRIBABLE_EVENTS as [string, ...string[]],
-          { message: "must be known event names (business.data_erasure is always sent)" },
-        ),
+        z.enum(SUBSCRIBABLE_EVENTS as [string, ...string[]], {
+          message: "must be known event names (business.data_erasure is always sent)",
+        }),
       )
       .transform((s) => [...new Set(s)])
       .optional(),

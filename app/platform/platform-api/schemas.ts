@@ -188,7 +188,9 @@ export const ShopperExport = z
   .object({
     email: z.string(),
     exportedAt: isoDate,
-    orders: z.array(Order.extend({ statusHistory: z.array(z.object({ from: z.string().nullable(), to: z.string(), at: isoDate })) })),
+    orders: z.array(
+      Order.extend({ statusHistory: z.array(z.object({ from: z.string().nullable(), to: z.string(), at: isoDate })) }),
+    ),
     reviews: z.array(
       z.object({
         id: z.string(),

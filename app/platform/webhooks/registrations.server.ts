@@ -18,10 +18,7 @@ import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
 import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
 
-const subscribable = SUBSCRIBABLE_EVENTS as [
-  string,
-  ...string[],
-];
+const subscribable = SUBSCRIBABLE_EVENTS as [string, ...string[]];
 
 /** An absolute http(s) URL (https only in production: `productionUrl`, which needs the settings). */
 const webhookUrl = z
