@@ -14,7 +14,7 @@ import { installThroughOAuth } from "../testing/install";
 import { verifyWebhook } from "../webhooks/verify";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
 import { decrypt } from "../core/crypto.server";
-import { ERASED_NAME, ERASED_TEXT } from "./scrub.server";
+import { ERASED_NAME, ERASED_TEXT, scrubJson, scrubText } from "./scrub.server";
 
 const p = await startPlatform({ worker: true });
 const receiver = await startReceiver();
@@ -327,5 +327,18 @@ describe("customer privacy", () => {
     const [{ n }] = await p.sql<{ n: number }[]>`
       select count(*)::int as n from webhook_deliveries where event like 'customer.%' and body like ${`%${o.orderId}%`}`;
     expect(n).toBe(1);
+  });
+});
+
+describe("scrubbing text", () => {
+  const v = { email: "sam@example.test", names: ["Sam"], phones: ["555 01"], addresses: [], notes: [] };
+  it("replaces a name where it stands as a word, the e-mail anywhere in any case, and leaves longer words", () => {
+    expect(scrubText("Sam ordered the Sample box; call 555 01 or SAM@Example.TEST.", v)).toBe(
+      `${ERASED_NAME} ordered the Sample box; call ${ERASED_TEXT} or ${ERASED_TEXT}.`,
+    );
+    expect(scrubJson({ customer: { email: "Sam@example.test", name: "Sam" }, n: 3 }, v)).toEqual({
+      customer: { email: null, name: ERASED_NAME },
+      n: 3,
+    });
   });
 });
