@@ -36,6 +36,7 @@ import * as merchantEmbed from "./routes/merchant.installations.$installationId.
 import * as merchantReview from "./routes/merchant.installations.$installationId.review";
 import * as merchantPages from "./routes/merchant.pages._index";
 import * as merchantPage from "./routes/merchant.pages.$slug";
+import * as merchantPrivacy from "./routes/merchant.privacy.requests";
 import * as reviewQueue from "./routes/review.apps._index";
 import * as reviewApprove from "./routes/review.apps.$appId.approve";
 import * as reviewReject from "./routes/review.apps.$appId.reject";
@@ -113,6 +114,7 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantReview,
   merchantPages,
   merchantPage,
+  merchantPrivacy,
   reviewQueue,
   reviewApprove,
   reviewReject,

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { CATEGORIES, CATEGORY_LABELS, EVENT_NAMES, EVENTS, SCOPES, SCOPE_NAMES } from "~/platform/apps/catalog";
+import { CATEGORIES, CATEGORY_LABELS, EVENTS, SCOPES, SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "~/platform/apps/catalog";
 import { CsrfInput } from "./csrf";
 import { ErrorSummary, Field, FieldError, fieldProps, type FormErrors } from "./form-errors";
 import { SubmitButton } from "./submit-button";
@@ -63,7 +63,7 @@ export function AppForm({
   submitLabel: string;
   errors?: FormErrors | null;
 }) {
-  const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure");
+  const subscribable = SUBSCRIBABLE_EVENTS;
   const field = (name: keyof typeof APP_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
   const error = (name: keyof typeof APP_LABELS) => <FieldError name={name} errors={errors} />;
   return (

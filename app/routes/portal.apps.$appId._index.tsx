@@ -131,6 +131,9 @@ export default function AppDetail() {
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">
                 Webhooks &amp; deliveries
               </Link>
+              <Link to={`/portal/apps/${app.id}/privacy-requests`} className="button small">
+                Privacy requests
+              </Link>
               <Link to={`/portal/apps/${app.id}/hooks`} className="button small">
                 Hook calls
               </Link>

@@ -13,7 +13,7 @@ import { now } from "../core/clock.server";
 import { encrypt, safeEqual, sha256 } from "../core/crypto.server";
 import { webUrl } from "../core/validation.server";
 import { appUrlProblem } from "../core/urls";
-import { CATEGORIES, EVENT_NAMES, SCOPE_NAMES } from "./catalog";
+import { CATEGORIES, SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "./catalog";
 import { parseManifest, syncManifest } from "../extensions/manifest.server";
 import { assertEditable, getDeveloperApp, lockEditableApp } from "./app-lookups.server";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
@@ -40,10 +40,9 @@ function appFields(env: Pick<Env, "isProduction">) {
     webhookUrl: url.nullable().optional(),
     webhookEvents: z
       .array(
-        z.enum(
-          EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]],
-          { message: "must be known event names (business.data_erasure is always sent)" },
-        ),
+        z.enum(SUBSCRIBABLE_EVENTS as [string, ...string[]], {
+          message: "must be known event names (business.data_erasure is always sent)",
+        }),
       )
       .transform((s) => [...new Set(s)])
       .optional(),

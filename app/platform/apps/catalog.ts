@@ -60,11 +60,27 @@ export const EVENTS = {
   "review.created": "read_reviews",
   "review.deleted": "read_reviews",
   "business.data_erasure": null,
+  "customer.data_request": null,
+  "customer.redact": null,
   "webhook.test": null,
 } as const satisfies Record<string, Scope | null>;
 
 export type EventName = keyof typeof EVENTS;
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+
+/**
+ * A shopper's privacy requests (contract 15): sent without registration to the install registration of
+ * every active installation holding one of COMPLIANCE_SCOPES, never to others.
+ */
+export const COMPLIANCE_EVENTS = ["customer.data_request", "customer.redact"] as const;
+export type ComplianceEvent = (typeof COMPLIANCE_EVENTS)[number];
+export const COMPLIANCE_SCOPES: readonly Scope[] = ["read_orders", "read_reviews"];
+
+/** Events the platform sends to the install registration whatever it subscribes to, even when it is inactive. */
+export const MANDATORY_EVENTS: readonly string[] = ["business.data_erasure", ...COMPLIANCE_EVENTS];
+
+/** Events an app may subscribe to (POST /webhooks, the app's webhookEvents). */
+export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => e !== "webhook.test" && !MANDATORY_EVENTS.includes(e));
 
 /** Review criteria of the spec, shown to reviewers as a checklist. */
 export const REVIEW_CRITERIA = [
@@ -80,7 +96,11 @@ export const REVIEW_CRITERIA = [
   },
   { key: "scopes", label: "Scope appropriateness", hint: "Every requested scope is needed for a described feature." },
   { key: "quality", label: "Quality", hint: "Clear description, icon and screenshots." },
-  { key: "policy", label: "Policy compliance", hint: "Handles business.data_erasure; no prohibited content." },
+  {
+    key: "policy",
+    label: "Policy compliance",
+    hint: "Handles business.data_erasure, customer.data_request and customer.redact (answers 2xx, honours them within 30 days); no prohibited content.",
+  },
 ] as const;
 
 export type ReviewCriterion = (typeof REVIEW_CRITERIA)[number]["key"];
@@ -90,6 +110,8 @@ export const REVIEW_CRITERIA_KEYS = REVIEW_CRITERIA.map((c) => c.key) as [Review
 /** Whether an installation with these scopes may receive the event. */
 export function eventAllowed(event: string, scopes: readonly string[]): boolean {
   if (!(event in EVENTS)) return false;
+  if ((COMPLIANCE_EVENTS as readonly string[]).includes(event))
+    return COMPLIANCE_SCOPES.some((s) => scopes.includes(s));
   const scope = EVENTS[event as EventName];
   return scope === null || scopes.includes(scope);
 }

@@ -10,10 +10,10 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { getDeveloperApp } from "../apps/app-lookups.server";
 import { emitEvent } from "../events/emit.server";
-import { EVENTS } from "../apps/catalog";
+import { SUBSCRIBABLE_EVENTS } from "../apps/catalog";
 
-/** Events a developer may trigger: the ones apps subscribe to (not the internal or erasure ones). */
-export const TRIGGERABLE = Object.keys(EVENTS).filter((e) => e !== "business.data_erasure" && e !== "webhook.test");
+/** Events a developer may trigger: the ones apps subscribe to (not the internal, erasure or privacy ones). */
+export const TRIGGERABLE: string[] = SUBSCRIBABLE_EVENTS;
 
 export function sampleData(event: string): Record<string, unknown> {
   const orderId = newId("ord");

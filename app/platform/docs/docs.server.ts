@@ -71,6 +71,12 @@ export const DOCS: readonly DocEntry[] = [
     file: "reviews.md",
   },
   {
+    slug: "privacy",
+    title: "Customer privacy",
+    summary: "customer.data_request and customer.redact: who gets them, what to do, what erased data looks like.",
+    file: "privacy.md",
+  },
+  {
     slug: "review-guidelines",
     title: "Review guidelines",
     summary: "What reviewers check, the app states, and what approval and rejection do.",

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { manifestJsonSchema } from "../extensions/manifest-schema";
 import { APP_STATUSES } from "../../../db/schema/apps";
-import { isoDate, listOf } from "../app-api/schemas";
+import { isoDate, listOf, Order } from "../app-api/schemas";
 
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z
@@ -194,3 +194,42 @@ export const Sandbox = z
     builderUrl: z.string().describe("the site builder on the sandbox's home page"),
   })
   .meta({ id: "Sandbox" });
+
+/** Contract 15: everything the platform holds about a shopper at the business (a privacy export). */
+export const ShopperExport = z
+  .object({
+    email: z.string(),
+    exportedAt: isoDate,
+    orders: z.array(
+      Order.extend({ statusHistory: z.array(z.object({ from: z.string().nullable(), to: z.string(), at: isoDate })) }),
+    ),
+    reviews: z.array(
+      z.object({
+        id: z.string(),
+        productId: z.string(),
+        productName: z.string(),
+        rating: z.number().int(),
+        comment: z.string(),
+        authorName: z.string(),
+        createdAt: isoDate,
+      }),
+    ),
+    apps: z
+      .array(z.object({ appId: z.string(), name: z.string(), scopes: z.array(z.string()) }))
+      .describe("the installed apps that may hold these orders or reviews (each is told of the request)"),
+  })
+  .meta({ id: "ShopperExport" });
+
+/** Contract 15: a recorded privacy request. */
+export const PrivacyRequestRecord = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["EXPORT", "ERASE"]),
+    email: z.string().describe("as matched: trimmed, lower case"),
+    orders: z.array(z.string()).describe("ids of the shopper's orders (empty: nothing held)"),
+    reviews: z.array(z.string()).describe("ids of the shopper's reviews"),
+    appsNotified: z.number().int().describe("installations sent customer.data_request or customer.redact"),
+    createdAt: isoDate,
+    export: ShopperExport.optional().describe("EXPORT only"),
+  })
+  .meta({ id: "PrivacyRequest" });

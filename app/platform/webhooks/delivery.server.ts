@@ -25,6 +25,7 @@ import { DELIVERIES_CHANNEL, envelope, writeDeliveries } from "./fanout.server";
 export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
+import { MANDATORY_EVENTS } from "../apps/catalog";
 
 /** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 480_000, 1_920_000, 7_200_000];
@@ -183,9 +184,12 @@ export type AttemptResult = {
   result: OutboundResult | null;
 };
 
-/** Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure or a manual redelivery goes anyway). */
+/**
+ * Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure,
+ * a shopper's privacy request or a manual redelivery goes anyway).
+ */
 function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): boolean {
-  return !!webhook && (webhook.isActive || delivery.event === "business.data_erasure" || manual);
+  return !!webhook && (webhook.isActive || MANDATORY_EVENTS.includes(delivery.event) || manual);
 }
 
 /** Signs and sends one claimed delivery with the registration's secret (decrypted once per call site through `secretOf`). */

@@ -12,16 +12,13 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { encrypt } from "../core/crypto.server";
 import { appUrlProblem } from "../core/urls";
-import { EVENTS, EVENT_NAMES, eventAllowed } from "../apps/catalog";
+import { EVENTS, SUBSCRIBABLE_EVENTS, eventAllowed } from "../apps/catalog";
 import type { AppCaller } from "../installs/installs.server";
 import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
 import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
 
-const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [
-  string,
-  ...string[],
-];
+const subscribable = SUBSCRIBABLE_EVENTS as [string, ...string[]];
 
 /** An absolute http(s) URL (https only in production: `productionUrl`, which needs the settings). */
 const webhookUrl = z
