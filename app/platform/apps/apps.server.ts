@@ -18,6 +18,7 @@ import { parseManifest, syncManifest } from "../extensions/manifest.server";
 import { assertEditable, getDeveloperApp, lockEditableApp } from "./app-lookups.server";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 import { approvedAppsWhere, listingColumns } from "./marketplace.server";
+import { PricingInput, planIn, planOut } from "../billing/pricing";
 
 export { assertEditable, getDeveloperApp };
 
@@ -41,7 +42,9 @@ function appFields(env: Pick<Env, "isProduction">) {
     webhookEvents: z
       .array(
         z.enum(
-          EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [string, ...string[]],
+          EVENT_NAMES.filter(
+            (e) => e !== "webhook.test" && e !== "business.data_erasure" && e !== "app_subscription.updated",
+          ) as [string, ...string[]],
           { message: "must be known event names (business.data_erasure is always sent)" },
         ),
       )
@@ -51,6 +54,7 @@ function appFields(env: Pick<Env, "isProduction">) {
     screenshots: z.array(url).max(5, "at most 5 screenshots").optional(),
     version: z.string().trim().regex(VERSION_PATTERN, "must look like 1.0.0").optional(),
     manifest: z.record(z.string(), z.unknown()).nullable().optional(),
+    pricing: PricingInput.transform((plans) => plans.map(planIn)).optional(),
   };
 }
 
@@ -80,6 +84,7 @@ export function updateAppSchema(env: Pick<Env, "isProduction">) {
       screenshots: f.screenshots,
       version: f.version,
       manifest: f.manifest,
+      pricing: f.pricing,
     })
     .strict();
 }
@@ -137,6 +142,9 @@ export function serializeApp(app: App) {
     // when they move onto its version record (decision 022 §8, decision 028)
     releaseNotes: app.releaseNotes ?? null,
     manifest: app.manifest,
+    // the plans as set (pending review on an approved app) and as merchants see them (contract 13)
+    pricing: app.pricing.map(planOut),
+    approvedPricing: app.approvedPricing.map(planOut),
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
     publishedAt: app.publishedAt?.toISOString() ?? null,
@@ -177,6 +185,7 @@ export async function createApp(
           screenshots: input.screenshots ?? [],
           version: input.version ?? "1.0.0",
           manifest: manifest as Record<string, unknown> | null,
+          pricing: input.pricing ?? [],
           createdAt: t,
           updatedAt: t,
         })

@@ -60,6 +60,8 @@ export const EVENTS = {
   "review.created": "read_reviews",
   "review.deleted": "read_reviews",
   "business.data_erasure": null,
+  // billing (contract 13): to the app's webhook URL on every status change and at 90% of a cap
+  "app_subscription.updated": null,
   "webhook.test": null,
 } as const satisfies Record<string, Scope | null>;
 

@@ -58,6 +58,8 @@ export async function approveApp(db: Database, reviewerId: string, appId: string
         status: "APPROVED",
         updateInReview: false,
         approvedScopes: app.scopes,
+        // pricing takes effect with the approval; existing subscribers keep their plan snapshot
+        approvedPricing: app.pricing,
         publishedAt: app.publishedAt ?? t,
         reviewNotes: null,
         releaseNotes: null,

@@ -30,6 +30,7 @@ import { decrypt } from "../core/crypto.server";
 import { DELIVERIES_CHANNEL, onLocalWake } from "./fanout.server";
 import {
   recordResults,
+  SENT_TO_INACTIVE,
   sendOne,
   type AttemptResult,
   type ClaimedDelivery,
@@ -211,7 +212,7 @@ export async function startDispatcher(
   const send = (c: ClaimedDelivery) => {
     inFlight++;
     busy.set(c.delivery.webhookId, (busy.get(c.delivery.webhookId) ?? 0) + 1);
-    const active = !!c.webhook && (c.webhook.isActive || c.delivery.event === "business.data_erasure");
+    const active = !!c.webhook && (c.webhook.isActive || SENT_TO_INACTIVE.has(c.delivery.event));
     const p: Promise<void> = (
       active ? sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null)
     )

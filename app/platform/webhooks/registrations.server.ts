@@ -18,7 +18,9 @@ import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
 import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
 
-const subscribable = EVENT_NAMES.filter((e) => e !== "webhook.test" && e !== "business.data_erasure") as [
+const subscribable = EVENT_NAMES.filter(
+  (e) => e !== "webhook.test" && e !== "business.data_erasure" && e !== "app_subscription.updated",
+) as [
   string,
   ...string[],
 ];
