@@ -12,7 +12,10 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/subscr
     summary: "One of the installation's subscriptions or charges",
     ...oneBy("id", "Subscription id", BillingSubscription),
     handler: async ({ context, caller, params }) =>
-      serializeSubscription(await getInstallationSubscription(context.db, caller.installation.id, params.id), context.env),
+      serializeSubscription(
+        await getInstallationSubscription(context.db, caller.installation.id, params.id),
+        context.env,
+      ),
   }),
   DELETE: operation({
     summary: "Cancel an ACTIVE subscription (its period is billed prorated to the day)",

@@ -89,7 +89,9 @@ export default function ConfirmCharge() {
             </span>
           )}
           <div>
-            <h1>{data.kind === "ONE_TIME" ? `Approve a charge from ${data.appName}` : `Subscribe to ${data.appName}`}</h1>
+            <h1>
+              {data.kind === "ONE_TIME" ? `Approve a charge from ${data.appName}` : `Subscribe to ${data.appName}`}
+            </h1>
             {data.test ? (
               <p>
                 <span className="badge info">Test charge: you will not be billed</span>

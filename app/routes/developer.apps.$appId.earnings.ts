@@ -6,7 +6,8 @@ import { EarningsAnswer } from "~/platform/billing/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/earnings", "DEVELOPER", {
   GET: operation({
-    summary: "The app's earnings per month (gross, the platform's fee, net; minor units), subscribers by plan and churn",
+    summary:
+      "The app's earnings per month (gross, the platform's fee, net; minor units), subscribers by plan and churn",
     ...oneBy("appId", "App id", EarningsAnswer),
     handler: async ({ context, user, params }) => {
       const app = await getDeveloperApp(context.db, user.account.id, params.appId);

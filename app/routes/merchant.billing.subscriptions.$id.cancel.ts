@@ -9,6 +9,9 @@ export const { loader, action, declared } = platformRoute("/merchant/billing/sub
     summary: "Cancel an ACTIVE subscription (its period is billed prorated to the day)",
     ...oneBy("id", "Subscription id", BillingSubscription, { errors: [404, 409] }),
     handler: async ({ context, user, params }) =>
-      serializeSubscription(await cancelSubscription(context.db, { businessId: requireBusiness(user).id }, params.id, "MERCHANT"), context.env),
+      serializeSubscription(
+        await cancelSubscription(context.db, { businessId: requireBusiness(user).id }, params.id, "MERCHANT"),
+        context.env,
+      ),
   }),
 });

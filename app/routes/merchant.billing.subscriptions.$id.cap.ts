@@ -10,6 +10,9 @@ export const { loader, action, declared } = platformRoute("/merchant/billing/sub
     ...oneBy("id", "Subscription id", BillingSubscription, { errors: [400, 404, 409] }),
     body: CapRaise,
     handler: async ({ context, user, params, body }) =>
-      serializeSubscription(await raiseUsageCap(context.db, requireBusiness(user).id, params.id, body.usageCap), context.env),
+      serializeSubscription(
+        await raiseUsageCap(context.db, requireBusiness(user).id, params.id, body.usageCap),
+        context.env,
+      ),
   }),
 });

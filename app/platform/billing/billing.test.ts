@@ -61,7 +61,10 @@ const count = async (table: string) =>
 
 describe("pricing in the listing", () => {
   it("stores plans in minor units, shows them in the 2026-11-27 money shape, and refuses bad plans naming the field", async () => {
-    const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody({ pricing: PRICING }) });
+    const created = await p.request("POST", "/developer/apps", {
+      token: dev.token,
+      body: appBody({ pricing: PRICING }),
+    });
     expect(created.status).toBe(201);
     expect(created.json.pricing[1]).toEqual({
       id: "pro",
@@ -74,7 +77,10 @@ describe("pricing in the listing", () => {
     expect(created.json.approvedPricing).toEqual([]);
     for (const [plan, field] of [
       [{ id: "x", name: "X", kind: "RECURRING", price: usd(9.5), interval: "EVERY_30_DAYS" }, "pricing.0.price.amount"],
-      [{ id: "x", name: "X", kind: "RECURRING", price: usd(-100), interval: "EVERY_30_DAYS" }, "pricing.0.price.amount"],
+      [
+        { id: "x", name: "X", kind: "RECURRING", price: usd(-100), interval: "EVERY_30_DAYS" },
+        "pricing.0.price.amount",
+      ],
       [{ id: "x", name: "X", kind: "USAGE" }, "pricing.0.usageCap"],
       [{ id: "x", name: "X", kind: "WEEKLY" }, "pricing.0.kind"],
     ] as const) {
@@ -89,7 +95,10 @@ describe("pricing in the listing", () => {
     const sub = await subscribe(token, "pro");
     await p.request("POST", `/merchant/billing/subscriptions/${sub.json.id}/approve`, { token: merchant.token });
     const changed = PRICING.map((plan) => (plan.id === "pro" ? { ...plan, price: usd(5000) } : plan));
-    const patched = await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { pricing: changed } });
+    const patched = await p.request("PATCH", `/developer/apps/${app.id}`, {
+      token: dev.token,
+      body: { pricing: changed },
+    });
     expect(patched.status).toBe(200);
     expect(patched.json.pricing[1].price).toEqual(usd(5000));
     expect(patched.json.approvedPricing[1].price).toEqual(usd(3000));
@@ -116,7 +125,9 @@ describe("subscriptions through the App API and the merchant's approval", () => 
     expect(page.html).toContain("$30.00/month");
     expect(page.html).toContain("14-day free trial");
     // not framable
-    const raw = await fetch(created.json.confirmationUrl, { headers: { Cookie: browser.cookieHeader(new URL(p.url)) } });
+    const raw = await fetch(created.json.confirmationUrl, {
+      headers: { Cookie: browser.cookieHeader(new URL(p.url)) },
+    });
     expect(raw.headers.get("x-frame-options")).toBe("DENY");
     expect(raw.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     // without the CSRF token: refused, nothing changes
@@ -135,7 +146,9 @@ describe("subscriptions through the App API and the merchant's approval", () => 
       decision: "approve",
     });
     expect(approved.status).toBe(302);
-    expect(approved.location).toBe(`https://loyalty.example/billing/done?subscription_id=${created.json.id}&status=ACTIVE`);
+    expect(approved.location).toBe(
+      `https://loyalty.example/billing/done?subscription_id=${created.json.id}&status=ACTIVE`,
+    );
     const got = await p.request("GET", `/app-api/billing/subscriptions/${created.json.id}`, { token });
     expect(got.json.status).toBe("ACTIVE");
     expect(new Date(got.json.trialEndsAt).getTime() - new Date(got.json.activatedAt).getTime()).toBe(14 * DAY_MS);
@@ -162,7 +175,10 @@ describe("subscriptions through the App API and the merchant's approval", () => 
     const { token, merchant, browser } = await merchantWithApp();
     const declined = await subscribe(token, "pro");
     const page = await browser.get(`/billing/confirm/${declined.json.id}`);
-    const answer = await browser.post(`/billing/confirm/${declined.json.id}`, { ...hiddenFields(page.html), decision: "decline" });
+    const answer = await browser.post(`/billing/confirm/${declined.json.id}`, {
+      ...hiddenFields(page.html),
+      decision: "decline",
+    });
     expect(answer.location).toContain(`subscription_id=${declined.json.id}&status=DECLINED`);
 
     const first = await subscribe(token, "metered");
@@ -195,9 +211,21 @@ describe("subscriptions through the App API and the merchant's approval", () => 
       ["/app-api/billing/subscriptions", { planId: "pro", returnUrl: "https://evil.example/x" }, "returnUrl"],
       ["/app-api/billing/subscriptions", { planId: "pro", returnUrl: "javascript:alert(1)" }, "returnUrl"],
       ["/app-api/billing/subscriptions", { planId: "free", returnUrl: "https://loyalty.example/x" }, "planId"],
-      ["/app-api/billing/charges", { name: "X", price: usd(-5), returnUrl: "https://loyalty.example/x" }, "price.amount"],
-      ["/app-api/billing/charges", { name: "X", price: usd(1.5), returnUrl: "https://loyalty.example/x" }, "price.amount"],
-      ["/app-api/billing/charges", { name: "X", price: usd(100), returnUrl: "http://loyalty.example.evil/x" }, "returnUrl"],
+      [
+        "/app-api/billing/charges",
+        { name: "X", price: usd(-5), returnUrl: "https://loyalty.example/x" },
+        "price.amount",
+      ],
+      [
+        "/app-api/billing/charges",
+        { name: "X", price: usd(1.5), returnUrl: "https://loyalty.example/x" },
+        "price.amount",
+      ],
+      [
+        "/app-api/billing/charges",
+        { name: "X", price: usd(100), returnUrl: "http://loyalty.example.evil/x" },
+        "returnUrl",
+      ],
     ];
     for (const [path, body, field] of cases) {
       const res = await p.request("POST", path, { token, body });
@@ -229,8 +257,12 @@ describe("subscriptions through the App API and the merchant's approval", () => 
       body: { description: "x", amount: usd(10) },
     });
     expect(foreign.status).toBe(404);
-    expect((await p.request("GET", `/app-api/billing/subscriptions/${sub.json.id}`, { token: other.token })).status).toBe(404);
-    expect((await p.request("DELETE", `/app-api/billing/subscriptions/${sub.json.id}`, { token: other.token })).status).toBe(404);
+    expect(
+      (await p.request("GET", `/app-api/billing/subscriptions/${sub.json.id}`, { token: other.token })).status,
+    ).toBe(404);
+    expect(
+      (await p.request("DELETE", `/app-api/billing/subscriptions/${sub.json.id}`, { token: other.token })).status,
+    ).toBe(404);
     const pending = await subscribe(token, "pro");
     const theirs = await p.request("POST", `/merchant/billing/subscriptions/${pending.json.id}/approve`, {
       token: other.merchant.token,
@@ -350,7 +382,7 @@ describe("periods, invoices and the ledger", () => {
     const { token, merchant, browser, app } = await merchantWithApp();
     const sub = await subscribe(token, "pro");
     await p.request("POST", `/merchant/billing/subscriptions/${sub.json.id}/approve`, { token: merchant.token });
-    advanceClock(20 * DAY_MS);
+    advanceClock(20 * DAY_MS - 60_000); // 19 days and 23:59: the 6th billed day has begun
     try {
       const [inst] = await p.db.execute<{ id: string }>(
         sql`select id from installations where app_id = ${app.id} and business_id = ${merchant.businessId}`,
@@ -366,33 +398,32 @@ describe("periods, invoices and the ledger", () => {
         sql`select status, ended_by from app_subscriptions where id = ${sub.json.id}`,
       );
       expect(ended).toEqual({ status: "CANCELLED", ended_by: "UNINSTALL" });
-
-      // reinstall: the 14-day trial was used up
-      const consent = await browser.get(
-        `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`,
-      );
-      const approved = await browser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
-      const exchanged = await fetch(`${p.url}/oauth/token`, {
-        method: "POST",
-        headers: {
-          Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
-          "Content-Type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({
-          grant_type: "authorization_code",
-          code: new URL(approved.location!).searchParams.get("code")!,
-          redirect_uri: app.redirectUrl,
-        }),
-      }).then((r) => r.json());
-      const again = await subscribe(exchanged.access_token, "pro");
-      const ok = await p.request("POST", `/merchant/billing/subscriptions/${again.json.id}/approve`, {
-        token: await freshToken(merchant),
-      });
-      expect(ok.status).toBe(200);
-      expect(ok.json.trialEndsAt).toBeUndefined();
     } finally {
-      advanceClock(-20 * DAY_MS);
+      advanceClock(-(20 * DAY_MS - 60_000));
     }
+    // reinstall: the 14-day trial was used up
+    const consent = await browser.get(
+      `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`,
+    );
+    const approved = await browser.post("/oauth/authorize", { ...hiddenFields(consent.html), decision: "approve" });
+    const exchanged = await fetch(`${p.url}/oauth/token`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: new URL(approved.location!).searchParams.get("code")!,
+        redirect_uri: app.redirectUrl,
+      }),
+    }).then((r) => r.json());
+    const again = await subscribe(exchanged.access_token, "pro");
+    const ok = await p.request("POST", `/merchant/billing/subscriptions/${again.json.id}/approve`, {
+      token: merchant.token,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json.trialEndsAt).toBeUndefined();
   });
 
   it("test installations get test charges, never invoiced", async () => {
@@ -406,7 +437,10 @@ describe("periods, invoices and the ledger", () => {
     const devBrowser = await BrowserSession.signIn(p.url, dev.email, PASSWORD);
     const page = await devBrowser.get(`/billing/confirm/${sub.json.id}`);
     expect(page.html).toContain("Test charge: you will not be billed");
-    const approved = await devBrowser.post(`/billing/confirm/${sub.json.id}`, { ...hiddenFields(page.html), decision: "approve" });
+    const approved = await devBrowser.post(`/billing/confirm/${sub.json.id}`, {
+      ...hiddenFields(page.html),
+      decision: "approve",
+    });
     expect(approved.location).toContain("status=ACTIVE");
     const used = await p.request("POST", `/app-api/billing/subscriptions/${sub.json.id}/usage`, {
       token: inst.json.accessToken,
@@ -420,7 +454,9 @@ describe("periods, invoices and the ledger", () => {
         sql`select count(*) as n from invoice_lines where subscription_id = ${sub.json.id}`,
       );
       expect(Number(row.n)).toBe(0);
-      const after = await p.request("GET", `/app-api/billing/subscriptions/${sub.json.id}`, { token: inst.json.accessToken });
+      const after = await p.request("GET", `/app-api/billing/subscriptions/${sub.json.id}`, {
+        token: inst.json.accessToken,
+      });
       expect(after.json.usageBalance).toEqual(usd(0));
     } finally {
       advanceClock(-31 * DAY_MS);

@@ -55,7 +55,15 @@ async function invoiceFor(tx: Db, businessId: string, month: string): Promise<st
 export async function writeLine(
   tx: Db,
   sub: AppSubscription,
-  line: { key: string; kind: string; description: string; amount: number; at: Date; periodStart?: Date; periodEnd?: Date },
+  line: {
+    key: string;
+    kind: string;
+    description: string;
+    amount: number;
+    at: Date;
+    periodStart?: Date;
+    periodEnd?: Date;
+  },
 ) {
   if (sub.test || line.amount <= 0) return false;
   const month = monthOf(line.at);
@@ -103,8 +111,7 @@ export async function closePeriod(tx: Db, sub: AppSubscription, end: Date, final
     await writeLine(tx, sub, {
       key: `${key}:recurring`,
       kind: "RECURRING",
-      description:
-        billedDays === days ? sub.plan.name : `${sub.plan.name} (${billedDays} of ${days} days)`,
+      description: billedDays === days ? sub.plan.name : `${sub.plan.name} (${billedDays} of ${days} days)`,
       amount,
       at: stop,
       periodStart: start,

@@ -32,7 +32,15 @@ export const monthOf = (t: Date) => t.toISOString().slice(0, 7);
  */
 export async function postCharge(
   tx: Db,
-  charge: { key: string; kind: string; month: string; appId: string; businessId: string; gross: number; currency: string },
+  charge: {
+    key: string;
+    kind: string;
+    month: string;
+    appId: string;
+    businessId: string;
+    gross: number;
+    currency: string;
+  },
 ): Promise<string | null> {
   if (!Number.isSafeInteger(charge.gross) || charge.gross <= 0) throw new Error(`bad gross ${charge.gross}`);
   const id = newId("ltx");
@@ -68,7 +76,14 @@ export type EarningRow = { appId: string; month: string; currency: string; gross
 /** Gross, fee and net per app, month and currency, summed from the ledger (developer earnings). */
 export async function earningsFromLedger(db: Db, appIds: string[], months?: { from: string; to: string }) {
   if (appIds.length === 0) return [];
-  const rows = await db.execute<{ app_id: string; month: string; currency: string; gross: string; fee: string; net: string }>(sql`
+  const rows = await db.execute<{
+    app_id: string;
+    month: string;
+    currency: string;
+    gross: string;
+    fee: string;
+    net: string;
+  }>(sql`
     select app_id, month, currency,
       coalesce(sum(amount) filter (where account like 'merchant:%'), 0) as gross,
       coalesce(-sum(amount) filter (where account = ${PLATFORM_FEES}), 0) as fee,
@@ -81,14 +96,12 @@ export async function earningsFromLedger(db: Db, appIds: string[], months?: { fr
       ${months ? sql`and month between ${months.from} and ${months.to}` : sql``}
     group by app_id, month, currency
     order by month, app_id, currency`);
-  return rows.map(
-    (r): EarningRow => ({
-      appId: r.app_id,
-      month: r.month,
-      currency: r.currency,
-      gross: Number(r.gross),
-      fee: Number(r.fee),
-      net: Number(r.net),
-    }),
-  );
+  return rows.map((r): EarningRow => ({
+    appId: r.app_id,
+    month: r.month,
+    currency: r.currency,
+    gross: Number(r.gross),
+    fee: Number(r.fee),
+    net: Number(r.net),
+  }));
 }

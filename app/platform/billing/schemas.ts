@@ -27,7 +27,12 @@ export const BillingSubscription = z
   .meta({ id: "BillingSubscription" });
 
 export const BillingSubscriptionList = z
-  .object({ data: z.array(BillingSubscription), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  .object({
+    data: z.array(BillingSubscription),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  })
   .meta({ id: "BillingSubscriptionList" });
 
 export const UsageRecordAnswer = z

@@ -411,7 +411,10 @@ export async function endForUninstall(tx: Tx, installationId: string) {
     .select()
     .from(appSubscriptions)
     .where(
-      and(eq(appSubscriptions.installationId, installationId), sql`${appSubscriptions.status} in ('ACTIVE', 'PENDING')`),
+      and(
+        eq(appSubscriptions.installationId, installationId),
+        sql`${appSubscriptions.status} in ('ACTIVE', 'PENDING')`,
+      ),
     )
     .for("update");
   for (const sub of subs) {
@@ -450,7 +453,10 @@ async function lockPending(tx: Tx, businessId: string, id: string) {
       .where(eq(appSubscriptions.id, id))
       .returning();
     await notifySubscription(tx, expired, "STATUS_CHANGED");
-    return { sub: expired, refusal: new ApiError(409, "The request expired (48 hours); ask the app to request it again") };
+    return {
+      sub: expired,
+      refusal: new ApiError(409, "The request expired (48 hours); ask the app to request it again"),
+    };
   }
   if (sub.status !== "PENDING")
     return { sub, refusal: new ApiError(409, `The subscription is ${sub.status}, not PENDING`) };
@@ -477,7 +483,13 @@ export async function approveSubscription(db: Database, businessId: string, id: 
         .set({ status: "ACTIVE", activatedAt: t, closedAt: t, updatedAt: t })
         .where(eq(appSubscriptions.id, id))
         .returning();
-      await writeLine(tx, active, { key: `${id}:one-time`, kind: "ONE_TIME", description: sub.plan.name, amount: sub.plan.price ?? 0, at: t });
+      await writeLine(tx, active, {
+        key: `${id}:one-time`,
+        kind: "ONE_TIME",
+        description: sub.plan.name,
+        amount: sub.plan.price ?? 0,
+        at: t,
+      });
       await notifySubscription(tx, active, "STATUS_CHANGED");
       return { sub: active };
     }
@@ -533,9 +545,17 @@ export async function declineSubscription(db: Database, businessId: string, id: 
 }
 
 /** The merchant raises an ACTIVE subscription's usage cap (their own approval); never lowers it. */
-export async function raiseUsageCap(db: Database, businessId: string, id: string, cap: { amount: number; currency: string }) {
+export async function raiseUsageCap(
+  db: Database,
+  businessId: string,
+  id: string,
+  cap: { amount: number; currency: string },
+) {
   return db.transaction(async (tx) => {
-    const sub = await lockSubscription(tx, and(eq(appSubscriptions.id, id), eq(appSubscriptions.businessId, businessId)));
+    const sub = await lockSubscription(
+      tx,
+      and(eq(appSubscriptions.id, id), eq(appSubscriptions.businessId, businessId)),
+    );
     if (sub.status !== "ACTIVE") throw new ApiError(409, `The subscription is ${sub.status}, not ACTIVE`);
     if (sub.usageCap === null) throw new ApiError(409, "The subscription's plan has no usage charges");
     if (cap.currency !== sub.plan.currency)
