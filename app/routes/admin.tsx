@@ -33,6 +33,7 @@ export default function AdminLayout() {
         { to: "/admin/reviews", label: "Reviews", icon: "★" },
         { to: "/admin/pages", label: "Site pages", icon: "❏" },
         { to: "/admin/apps", label: "Apps", icon: "▣" },
+        { to: "/admin/billing", label: "Billing", icon: "¤" },
         { to: "/admin/settings", label: "Settings", icon: "⚙" },
       ]}
       extra={{ heading: "App pages", items: appPages }}

@@ -157,3 +157,15 @@ export function pricingSummary(plans: StoredPlan[], locale = "en-US"): { price: 
       : planPriceText(cheapest, locale);
   return { price: hasFree ? `Free plan; paid from ${text}` : `From ${text}`, trial };
 }
+
+/** A plan as the marketplace's plan table and the consent screen show it. */
+export function planRow(p: StoredPlan, locale = "en-US") {
+  return {
+    id: p.id,
+    name: p.name,
+    price: planPriceText(p, locale),
+    trial: p.trialDays > 0 ? `${p.trialDays}-day trial` : null,
+    usage: p.usageCap !== null ? (p.usageTerms ?? `Usage billed up to ${formatMoney(p.usageCap, p.currency, locale)}`) : null,
+  };
+}
+export type PlanRow = ReturnType<typeof planRow>;

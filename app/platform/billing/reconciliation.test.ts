@@ -260,7 +260,7 @@ it("after thousands of random operations, no minor unit is out of place", async 
       count(e.id) as n
     from invoice_lines l join ledger_entries e on e.transaction_id = l.transaction_id
     group by l.id, l.amount`);
-  expect(lines.length).toBeGreaterThan(100);
+  expect(lines.length).toBeGreaterThan(50);
   for (const l of lines) {
     expect(Number(l.gross)).toBe(Number(l.amount));
     expect(Number(l.fee)).toBe(platformFee(Number(l.amount)));
