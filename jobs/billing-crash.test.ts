@@ -37,7 +37,9 @@ it("a kill -9 during period closing loses and doubles nothing", async () => {
   const end = new Date(t - DAY);
   for (let chunk = 0; chunk < N; chunk += 500) {
     const ids = Array.from({ length: Math.min(500, N - chunk) }, (_, i) => chunk + i);
-    await p.db.insert(businesses).values(ids.map((i) => ({ id: `biz_crash${i}`, name: `Shop ${i}`, slug: `crash-${i}` })));
+    await p.db
+      .insert(businesses)
+      .values(ids.map((i) => ({ id: `biz_crash${i}`, name: `Shop ${i}`, slug: `crash-${i}` })));
     await p.db.insert(installations).values(
       ids.map((i) => ({
         id: `inst_crash${i}`,
@@ -121,7 +123,9 @@ it("a kill -9 during period closing loses and doubles nothing", async () => {
   );
   expect(Number(advanced.n)).toBe(N);
   expect(
-    await p.db.execute(sql`select transaction_id from ledger_entries group by transaction_id, currency having sum(amount) <> 0`),
+    await p.db.execute(
+      sql`select transaction_id from ledger_entries group by transaction_id, currency having sum(amount) <> 0`,
+    ),
   ).toEqual([]);
   const [{ total }] = await p.db.execute<{ total: string }>(
     sql`select sum(amount) as total from ledger_entries where account like 'merchant:%'`,

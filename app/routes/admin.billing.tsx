@@ -60,7 +60,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, async (form) => {
     if (form.get("intent") !== "cancel") return json({ error: "Unknown action" }, 400);
-    await cancelSubscription(context.db, { businessId: business.id }, String(form.get("subscriptionId") ?? ""), "MERCHANT");
+    await cancelSubscription(
+      context.db,
+      { businessId: business.id },
+      String(form.get("subscriptionId") ?? ""),
+      "MERCHANT",
+    );
     return redirect("/admin/billing?saved=cancelled");
   });
 }

@@ -165,7 +165,10 @@ export function planRow(p: StoredPlan, locale = "en-US") {
     name: p.name,
     price: planPriceText(p, locale),
     trial: p.trialDays > 0 ? `${p.trialDays}-day trial` : null,
-    usage: p.usageCap !== null ? (p.usageTerms ?? `Usage billed up to ${formatMoney(p.usageCap, p.currency, locale)}`) : null,
+    usage:
+      p.usageCap !== null
+        ? (p.usageTerms ?? `Usage billed up to ${formatMoney(p.usageCap, p.currency, locale)}`)
+        : null,
   };
 }
 export type PlanRow = ReturnType<typeof planRow>;

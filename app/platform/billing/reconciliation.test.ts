@@ -65,7 +65,12 @@ const developer = await createAccount(db, {
 });
 const appRows: App[] = [];
 for (let i = 0; i < 2; i++) {
-  const { app } = await createApp(db, env, developer.account.id, appBody({ redirectUrl: "https://app.example/cb" }) as never);
+  const { app } = await createApp(
+    db,
+    env,
+    developer.account.id,
+    appBody({ redirectUrl: "https://app.example/cb" }) as never,
+  );
   const [approved] = await db
     .update(apps)
     .set({ status: "APPROVED", approvedPricing: PLANS, pricing: PLANS })
@@ -121,8 +126,19 @@ const created: string[] = [];
 const approved: string[] = [];
 let commandsRun = 0;
 const command = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("subscribe" as const), a: fc.nat(1), b: fc.nat(2), plan: fc.nat(4) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("charge" as const), a: fc.nat(1), b: fc.nat(2), price: fc.integer({ min: 1, max: 99999 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant("subscribe" as const), a: fc.nat(1), b: fc.nat(2), plan: fc.nat(4) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("charge" as const),
+      a: fc.nat(1),
+      b: fc.nat(2),
+      price: fc.integer({ min: 1, max: 99999 }),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("approve" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("decline" as const), pick: fc.nat() }) },
   {
@@ -136,7 +152,10 @@ const command = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("cancel" as const), pick: fc.nat(), byApp: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("uninstall" as const), a: fc.nat(1), b: fc.nat(2) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("advance" as const), hours: fc.integer({ min: 1, max: 24 * 12 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant("advance" as const), hours: fc.integer({ min: 1, max: 24 * 12 }) }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("close" as const) }) },
 );
 
@@ -144,7 +163,8 @@ const command = fc.oneof(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function run(c: any) {
   // mostly the latest requests: a merchant answers soon, an app records usage on what is active
-  const pick = <T,>(list: T[], n: number) => (list.length ? list[list.length - 1 - (n % Math.min(list.length, 8))] : undefined);
+  const pick = <T>(list: T[], n: number) =>
+    list.length ? list[list.length - 1 - (n % Math.min(list.length, 8))] : undefined;
   try {
     switch (c.op) {
       case "subscribe": {
@@ -249,7 +269,9 @@ it("after thousands of random operations, no minor unit is out of place", async 
 
   // 1. every transaction balances per currency
   expect(
-    await db.execute(sql`select transaction_id from ledger_entries group by transaction_id, currency having sum(amount) <> 0`),
+    await db.execute(
+      sql`select transaction_id from ledger_entries group by transaction_id, currency having sum(amount) <> 0`,
+    ),
   ).toEqual([]);
   // 2. every line is its transaction's gross; fee is 15% rounded down; three entries each
   const lines = await db.execute<{ amount: string; gross: string; fee: string; net: string; n: string }>(sql`
