@@ -12,10 +12,11 @@ import { appBody } from "../app/platform/apps/apps.test-helpers";
 import { appSubscriptions, businesses, installations, usageRecords } from "../db/schema";
 import { addJob } from "../app/platform/events/emit.server";
 import { planIn, PricingInput } from "../app/platform/billing/pricing";
+import { closeDuePeriods } from "../app/platform/billing/closing.server";
 
 const p = await startPlatform({ worker: false });
 const startWorkerProcess = workerProcesses(p.dbUrl, p.env);
-const N = 1000;
+const N = 600;
 const DAY = 86_400_000;
 
 it("a kill -9 during period closing loses and doubles nothing", async () => {
@@ -98,14 +99,9 @@ it("a kill -9 during period closing loses and doubles nothing", async () => {
   startWorkerProcess();
   await addJob(p.db, "billing__close_periods", {});
   await eventually(async () => expect(await lineCount()).toBe(2 * N), 400_000);
-  // and a further run writes nothing more
-  await addJob(p.db, "billing__close_periods", {});
-  await eventually(async () => {
-    const [row] = await p.db.execute<{ n: string }>(
-      sql`select count(*) as n from graphile_worker.jobs where task_identifier = 'billing__close_periods'`,
-    );
-    expect(Number(row.n)).toBe(0);
-  }, 60_000);
+  // and a further run writes nothing more (the dead worker's job stays locked, as graphile-worker
+  // keeps it for 4 hours; the crontab's run every minute and this one take over its work)
+  expect((await closeDuePeriods(p.db)).periods).toBe(0);
   expect(await lineCount()).toBe(2 * N);
 
   const perSub = await p.db.execute<{ subscription_id: string; recurring: string; usage: string; n: string }>(sql`
