@@ -12,6 +12,7 @@ import { test, expect, signIn, signOut, DEMO, publishApp, shots } from "./helper
 const DAY = 86_400_000;
 
 test("a plan with usage: marketplace, approval, usage, invoice, earnings", async ({ page, request, baseURL }) => {
+  test.setTimeout(300_000);
   const app = await startReferenceApp({ platformUrl: baseURL!, clientId: "pending", clientSecret: "pending" });
   const suffix = randomBytes(3).toString("hex");
   const published = await publishApp(request, {

@@ -160,7 +160,6 @@ const command = fc.oneof(
 );
 
 /** Runs one command; refusals the platform answers with an ApiError (409 over the cap, 409 not PENDING) are part of the game. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function run(c: any) {
   // mostly the latest requests: a merchant answers soon, an app records usage on what is active
   const pick = <T>(list: T[], n: number) =>
