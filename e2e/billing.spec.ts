@@ -73,7 +73,8 @@ test("a plan with usage: marketplace, approval, usage, invoice, earnings", async
   expect(moved.status()).toBe(200);
   const recurring = Math.round((999 * 23) / 30); // 766
   const gross = recurring + expectedUsage;
-  const fee = Math.floor((gross * 15) / 100);
+  // the platform's 15% is taken per invoice line, rounded down (decision 043)
+  const fee = Math.floor((recurring * 15) / 100) + Math.floor((expectedUsage * 15) / 100);
 
   // the session ended with the clock: sign in again
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);

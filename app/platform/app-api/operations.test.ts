@@ -172,7 +172,7 @@ describe("the declarations are what the routes do", () => {
       expect(refused.json.message).toBe("page must be a positive integer");
       checked++;
     }
-    expect(checked).toBe(6);
+    expect(checked).toBe(7);
   });
 
   it("every operation with a body refuses malformed JSON and a body of the wrong shape with the contract's 400, naming the field", async () => {
@@ -199,7 +199,7 @@ describe("the declarations are what the routes do", () => {
         expect(wrong.headers.get("x-ratelimit-limit"), where).toBe("60");
         checked++;
       }
-    expect(checked).toBe(5);
+    expect(checked).toBe(8);
   });
 
   it("keeps the messages of the order status body and the Idempotency-Key header", async () => {
@@ -259,7 +259,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
     // 12 of /merchant and /review, 14 of /developer, 2 of /auth and /oauth/token
-    expect(platformModules.length).toBe(29);
+    expect(platformModules.length).toBe(34);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -366,7 +366,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(31);
+    expect(refused).toBe(36);
     expect(validated).toBe(15);
   });
 

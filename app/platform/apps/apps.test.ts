@@ -59,6 +59,8 @@ describe("creating an app", () => {
         "category",
         "scopes",
         "approvedScopes",
+        "pricing",
+        "approvedPricing",
         "redirectUrl",
         "webhookUrl",
         "webhookEvents",
