@@ -157,7 +157,7 @@ export default function AdminBilling() {
         {subscriptions.length === 0 ? (
           <p className="card muted">No app charges you anything. Paid apps ask for your approval first.</p>
         ) : (
-          <ul className="card-list">
+          <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }}>
             {subscriptions.map((s) => (
               <SubscriptionCard key={s.id} s={s} />
             ))}
