@@ -23,6 +23,15 @@ import * as products from "./routes/app-api.products._index";
 import * as productBySlug from "./routes/app-api.products.slug.$slug";
 import * as reviews from "./routes/app-api.reviews._index";
 import * as reviewStats from "./routes/app-api.reviews.stats";
+import * as billingSubscriptions from "./routes/app-api.billing.subscriptions._index";
+import * as billingSubscription from "./routes/app-api.billing.subscriptions.$id._index";
+import * as billingUsage from "./routes/app-api.billing.subscriptions.$id.usage";
+import * as billingCharges from "./routes/app-api.billing.charges";
+import * as merchantBillingApprove from "./routes/merchant.billing.subscriptions.$id.approve";
+import * as merchantBillingDecline from "./routes/merchant.billing.subscriptions.$id.decline";
+import * as merchantBillingCancel from "./routes/merchant.billing.subscriptions.$id.cancel";
+import * as merchantBillingCap from "./routes/merchant.billing.subscriptions.$id.cap";
+import * as developerEarnings from "./routes/developer.apps.$appId.earnings";
 import * as webhooks from "./routes/webhooks._index";
 import * as webhookOne from "./routes/webhooks.$id._index";
 import * as webhookTest from "./routes/webhooks.$id.[test]";
@@ -76,6 +85,10 @@ export const APP_API_ROUTES: DeclaredRoute[] = [
   business,
   pages,
   pageOne,
+  billingSubscriptions,
+  billingSubscription,
+  billingUsage,
+  billingCharges,
   webhooks,
   webhookOne,
   deliveries,
@@ -103,6 +116,7 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerListen,
   developerListenAnswer,
   developerAnalytics,
+  developerEarnings,
   developerReviews,
   developerReviewReply,
   developerSandbox,
@@ -115,6 +129,10 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantPages,
   merchantPage,
   merchantPrivacy,
+  merchantBillingApprove,
+  merchantBillingDecline,
+  merchantBillingCancel,
+  merchantBillingCap,
   reviewQueue,
   reviewApprove,
   reviewReject,

@@ -29,6 +29,7 @@ const ITEMS: NavItem[] = [
   { to: "/admin/reviews", label: "Reviews", icon: "★" },
   { to: "/admin/pages", label: "Site pages", icon: "❏" },
   { to: "/admin/apps", label: "Apps", icon: "▣" },
+  { to: "/admin/billing", label: "Billing", icon: "¤" },
   { to: "/admin/privacy", label: "Customer privacy", icon: "◐" },
   { to: "/admin/settings", label: "Settings", icon: "⚙" },
 ];

@@ -125,6 +125,9 @@ export default function AppDetail() {
               <Link to={`/portal/apps/${app.id}/analytics`} className="button small">
                 Analytics
               </Link>
+              <Link to={`/portal/apps/${app.id}/earnings`} className="button small">
+                Earnings
+              </Link>
               <Link to={`/portal/apps/${app.id}/reviews`} className="button small">
                 Reviews
               </Link>

@@ -2,6 +2,7 @@ import { pgTable, text, boolean, integer, bigint, jsonb, index, uniqueIndex, num
 import { sql } from "drizzle-orm";
 import { counter, createdAt, id, refersTo, textList, timestamps, ts, updatedAt } from "./columns";
 import { accounts, ofBusiness } from "./accounts";
+import type { StoredPlan } from "./billing";
 
 export const APP_STATUSES = ["DRAFT", "PENDING_REVIEW", "APPROVED"] as const;
 
@@ -30,6 +31,10 @@ export const apps = pgTable(
     updateInReview: boolean("update_in_review").notNull().default(false),
     reviewNotes: text("review_notes"),
     manifest: jsonb("manifest").$type<Record<string, unknown> | null>(),
+    /** the pricing plans the developer set (issue 33); take effect as approvedPricing when approved */
+    pricing: jsonb("pricing").$type<StoredPlan[]>().notNull().default([]),
+    /** the plans merchants see and subscribe to; an approval copies pricing here */
+    approvedPricing: jsonb("approved_pricing").$type<StoredPlan[]>().notNull().default([]),
     submittedAt: ts("submitted_at"),
     ...timestamps(),
     publishedAt: ts("published_at"),

@@ -4,3 +4,4 @@ export * from "./apps";
 export * from "./webhooks";
 export * from "./relay";
 export * from "./privacy";
+export * from "./billing";

@@ -173,7 +173,7 @@ describe("the declarations are what the routes do", () => {
       expect(refused.json.message).toBe("page must be a positive integer");
       checked++;
     }
-    expect(checked).toBe(6);
+    expect(checked).toBe(7);
   });
 
   it("every operation with a body refuses malformed JSON and a body of the wrong shape with the contract's 400, naming the field", async () => {
@@ -200,7 +200,7 @@ describe("the declarations are what the routes do", () => {
         expect(wrong.headers.get("x-ratelimit-limit"), where).toBe("60");
         checked++;
       }
-    expect(checked).toBe(5);
+    expect(checked).toBe(8);
   });
 
   it("keeps the messages of the order status body and the Idempotency-Key header", async () => {
@@ -259,8 +259,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const validator = new Validator();
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
-    // 13 of /merchant and /review (privacy requests: issue 35), 14 of /developer, 2 of /auth and /oauth/token
-    expect(platformModules.length).toBe(31);
+    // /merchant and /review (with privacy requests and billing), /developer, /auth and /oauth/token
+    expect(platformModules.length).toBe(36);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -377,7 +377,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(33);
+    expect(refused).toBe(38);
     expect(validated).toBe(17);
   });
 

@@ -18,6 +18,7 @@ import { parseManifest, syncManifest } from "../extensions/manifest.server";
 import { assertEditable, getDeveloperApp, lockEditableApp } from "./app-lookups.server";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 import { approvedAppsWhere, listingColumns } from "./marketplace.server";
+import { PricingInput, planIn, planOut } from "../billing/pricing";
 
 export { assertEditable, getDeveloperApp };
 
@@ -50,6 +51,7 @@ function appFields(env: Pick<Env, "isProduction">) {
     screenshots: z.array(url).max(5, "at most 5 screenshots").optional(),
     version: z.string().trim().regex(VERSION_PATTERN, "must look like 1.0.0").optional(),
     manifest: z.record(z.string(), z.unknown()).nullable().optional(),
+    pricing: PricingInput.transform((plans) => plans.map(planIn)).optional(),
   };
 }
 
@@ -79,6 +81,7 @@ export function updateAppSchema(env: Pick<Env, "isProduction">) {
       screenshots: f.screenshots,
       version: f.version,
       manifest: f.manifest,
+      pricing: f.pricing,
     })
     .strict();
 }
@@ -136,6 +139,9 @@ export function serializeApp(app: App) {
     // when they move onto its version record (decision 022 §8, decision 028)
     releaseNotes: app.releaseNotes ?? null,
     manifest: app.manifest,
+    // the plans as set (pending review on an approved app) and as merchants see them (contract 13)
+    pricing: app.pricing.map(planOut),
+    approvedPricing: app.approvedPricing.map(planOut),
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
     publishedAt: app.publishedAt?.toISOString() ?? null,
@@ -176,6 +182,7 @@ export async function createApp(
           screenshots: input.screenshots ?? [],
           version: input.version ?? "1.0.0",
           manifest: manifest as Record<string, unknown> | null,
+          pricing: input.pricing ?? [],
           createdAt: t,
           updatedAt: t,
         })

@@ -61,6 +61,8 @@ describe("creating an app", () => {
         "category",
         "scopes",
         "approvedScopes",
+        "pricing",
+        "approvedPricing",
         "redirectUrl",
         "webhookUrl",
         "webhookEvents",

@@ -62,6 +62,8 @@ export const EVENTS = {
   "business.data_erasure": null,
   "customer.data_request": null,
   "customer.redact": null,
+  // billing (contract 13): to the app's webhook URL on every status change and at 90% of a cap
+  "app_subscription.updated": null,
   "webhook.test": null,
 } as const satisfies Record<string, Scope | null>;
 
@@ -77,7 +79,11 @@ export type ComplianceEvent = (typeof COMPLIANCE_EVENTS)[number];
 export const COMPLIANCE_SCOPES: readonly Scope[] = ["read_orders", "read_reviews"];
 
 /** Events the platform sends to the install registration whatever it subscribes to, even when it is inactive. */
-export const MANDATORY_EVENTS: readonly string[] = ["business.data_erasure", ...COMPLIANCE_EVENTS];
+export const MANDATORY_EVENTS: readonly string[] = [
+  "business.data_erasure",
+  ...COMPLIANCE_EVENTS,
+  "app_subscription.updated",
+];
 
 /** Events an app may subscribe to (POST /webhooks, the app's webhookEvents). */
 export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => e !== "webhook.test" && !MANDATORY_EVENTS.includes(e));

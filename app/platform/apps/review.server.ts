@@ -86,6 +86,8 @@ export async function approveApp(
         status: "APPROVED",
         updateInReview: false,
         approvedScopes: app.scopes,
+        // pricing takes effect with the approval; existing subscribers keep their plan snapshot
+        approvedPricing: app.pricing,
         publishedAt: app.publishedAt ?? t,
         reviewNotes: null,
         releaseNotes: null,

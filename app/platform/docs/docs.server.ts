@@ -59,6 +59,12 @@ export const DOCS: readonly DocEntry[] = [
     file: "sdk.md",
   },
   {
+    slug: "billing",
+    title: "Charging for your app",
+    summary: "Pricing plans, the merchant's approval, usage under a cap, test charges, invoices and earnings.",
+    file: "billing.md",
+  },
+  {
     slug: "analytics",
     title: "Analytics",
     summary: "Install and webhook delivery figures of your app, and what they count.",

@@ -24,6 +24,7 @@ import { addJob, emitEvent, removeJob } from "../events/emit.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
 import { businessRow, lockBusinessRow } from "../core/business-rows.server";
+import { endForUninstall } from "../billing/subscriptions.server";
 
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
@@ -211,6 +212,8 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
     .returning();
   if (!done) throw new ApiError(409, "The app is already uninstalled");
   await tx.update(webhooks).set({ isActive: false, updatedAt: t }).where(eq(webhooks.installationId, installation.id));
+  // its subscriptions end (the last period billed prorated) and pending requests are declined (contract 13)
+  await endForUninstall(tx, installation.id);
   // an install removed within the hour does not qualify its business to review the app (decision 022)
   await dropUnqualifiedReview(tx, installation, t);
   await tx.execute(sql`

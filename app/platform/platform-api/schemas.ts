@@ -8,6 +8,7 @@ import { z } from "zod";
 import { manifestJsonSchema } from "../extensions/manifest-schema";
 import { APP_STATUSES } from "../../../db/schema/apps";
 import { isoDate, listOf, Order } from "../app-api/schemas";
+import { PlanOut } from "../billing/pricing";
 
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z
@@ -20,6 +21,10 @@ export const AppRecord = z
     category: z.string(),
     scopes: z.array(z.string()),
     approvedScopes: z.array(z.string()).describe("the scopes of the last approved version: what installs grant"),
+    pricing: z.array(PlanOut).describe("the pricing plans as the developer set them (contract 13)"),
+    approvedPricing: z
+      .array(PlanOut)
+      .describe("the plans of the last approved version: what merchants see and subscribe to"),
     redirectUrl: z.string(),
     webhookUrl: z.string().nullable(),
     webhookEvents: z.array(z.string()),

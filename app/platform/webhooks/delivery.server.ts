@@ -440,43 +440,52 @@ export async function sendErasure(db: Database, installationId: string): Promise
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.installationId, inst.id), eq(webhookDeliveries.event, "business.data_erasure")));
     if (existing.length) return false;
-    const t = now();
-    const eventId = newId("evt");
     const data = { appId: inst.appId, businessId: inst.businessId, uninstalledAt: inst.uninstalledAt!.toISOString() };
-    await tx.insert(platformEvents).values({
-      id: eventId,
-      businessId: inst.businessId,
-      type: "business.data_erasure",
-      data,
-      createdAt: t,
-      fannedOutAt: t,
-    });
-    const id = newId("dlv");
-    await tx.insert(webhookDeliveries).values({
-      id,
-      eventId,
-      event: "business.data_erasure",
-      webhookId: webhook.id,
-      installationId: inst.id,
-      appId: inst.appId,
-      businessId: inst.businessId,
-      isTestInstall: inst.isTestInstall,
-      body: envelope({
-        id,
-        event: "business.data_erasure",
-        timestamp: t,
-        webhookId: webhook.id,
-        businessId: inst.businessId,
-        data,
-      }),
-      status: "PENDING",
-      nextAttemptAt: t,
-      createdAt: t,
-      updatedAt: t,
-    });
-    await addJob(tx, "webhook__deliver", { deliveryId: id, after: 0 });
+    await deliverToInstallRegistration(tx, inst, webhook.id, "business.data_erasure", data);
     return true;
   });
+}
+
+/**
+ * An event with no scope and no subscription (business.data_erasure, app_subscription.updated):
+ * the event row and one delivery to the installation's install registration (the app's webhookUrl,
+ * signed with the installation's secret), with its first attempt job, in the caller's transaction.
+ */
+export async function deliverToInstallRegistration(
+  tx: Db,
+  inst: { id: string; appId: string; businessId: string; isTestInstall: boolean },
+  webhookId: string,
+  event: string,
+  data: Record<string, unknown>,
+) {
+  const t = now();
+  const eventId = newId("evt");
+  await tx.insert(platformEvents).values({
+    id: eventId,
+    businessId: inst.businessId,
+    type: event,
+    data,
+    createdAt: t,
+    fannedOutAt: t,
+  });
+  const id = newId("dlv");
+  await tx.insert(webhookDeliveries).values({
+    id,
+    eventId,
+    event,
+    webhookId,
+    installationId: inst.id,
+    appId: inst.appId,
+    businessId: inst.businessId,
+    isTestInstall: inst.isTestInstall,
+    body: envelope({ id, event, timestamp: t, webhookId, businessId: inst.businessId, data }),
+    status: "PENDING",
+    nextAttemptAt: t,
+    createdAt: t,
+    updatedAt: t,
+  });
+  await addJob(tx, "webhook__deliver", { deliveryId: id, after: 0 });
+  return id;
 }
 
 /**

@@ -122,3 +122,46 @@ export async function* paginate<P extends ListPath>(
     page++;
   }
 }
+
+type Schemas = import("./generated/app-api.ts").components["schemas"];
+/** A subscription or one-time charge as the App API answers it (money as `{amount, currency}` in minor units). */
+export type BillingSubscription = Schemas["BillingSubscription"];
+/** A usage record, with the subscription's balance and cap after it. */
+export type BillingUsageRecord = Schemas["BillingUsageRecord"];
+
+/**
+ * Asks the merchant to subscribe to one of the app's plans. Send the merchant to the answer's
+ * `confirmationUrl`; after Approve or Decline they come back to `returnUrl` (on one of the app's
+ * origins) with `?subscription_id=<id>&status=ACTIVE|DECLINED`.
+ */
+export async function createSubscription(
+  client: AppApiClient,
+  input: { planId: string; returnUrl: string },
+): Promise<BillingSubscription> {
+  const { data, error, response } = await client.POST("/app-api/billing/subscriptions", { body: input });
+  if (!data) throw new AppApiError(response.status, error);
+  return data;
+}
+
+/**
+ * Records a usage charge (minor units, e.g. `{amount: 25, currency: "USD"}` for $0.25) under the
+ * subscription's cap. `idempotencyKey` (say, the id of what is charged for) makes a retry answer the
+ * first record instead of charging twice. Over the cap: an AppApiError with status 409 whose message
+ * names the cap and the balance.
+ */
+export async function recordUsage(
+  client: AppApiClient,
+  subscriptionId: string,
+  input: { description: string; amount: { amount: number; currency: string } },
+  idempotencyKey?: string,
+): Promise<BillingUsageRecord> {
+  const { data, error, response } = await client.POST("/app-api/billing/subscriptions/{id}/usage", {
+    params: {
+      path: { id: subscriptionId },
+      header: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
+    } as never,
+    body: input,
+  });
+  if (!data) throw new AppApiError(response.status, error);
+  return data;
+}

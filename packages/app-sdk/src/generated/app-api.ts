@@ -284,6 +284,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app-api/billing/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the installation's subscriptions and charges, newest first
+         * @description Needs no scope.
+         */
+        get: operations["getAppApiBillingSubscriptions"];
+        put?: never;
+        /**
+         * Ask the merchant to subscribe to one of the app's plans (answers the confirmation page's URL)
+         * @description No scope: an app bills only its own installation. returnUrl must be on the origin of the app's redirectUrl or webhookUrl. Money in minor units ({amount, currency}). Needs no scope.
+         */
+        post: operations["postAppApiBillingSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app-api/billing/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the installation's subscriptions or charges
+         * @description Needs no scope.
+         */
+        get: operations["getAppApiBillingSubscriptionsId"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an ACTIVE subscription (its period is billed prorated to the day)
+         * @description Needs no scope.
+         */
+        delete: operations["deleteAppApiBillingSubscriptionsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app-api/billing/subscriptions/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a usage charge under the subscription's cap
+         * @description A record that would pass the cap answers 409 naming the cap and the balance, and records nothing. Amounts in minor units of the subscription's currency. Needs no scope.
+         */
+        post: operations["postAppApiBillingSubscriptionsIdUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app-api/billing/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the merchant for a one-time charge (answers the confirmation page's URL)
+         * @description Billed on the merchant's invoice when approved. returnUrl must be on one of the app's origins. Needs no scope.
+         */
+        post: operations["postAppApiBillingCharges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -400,6 +488,65 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        BillingChargeCreate: {
+            name: string;
+            price: components["schemas"]["Money"];
+            /** Format: uri */
+            returnUrl: string;
+        };
+        BillingSubscription: {
+            id: string;
+            /** @enum {string} */
+            kind: "RECURRING" | "ONE_TIME";
+            /** @enum {string} */
+            status: "PENDING" | "ACTIVE" | "DECLINED" | "EXPIRED" | "CANCELLED";
+            /** @description the plan's id; null for a one-time charge made with POST /billing/charges */
+            planId: string | null;
+            name: string;
+            /** @description a test charge (test installation or sandbox business): never invoiced */
+            test: boolean;
+            /** @description the platform page where the merchant approves or declines */
+            confirmationUrl: string;
+            price?: components["schemas"]["Money"];
+            /** @enum {string} */
+            interval?: "EVERY_30_DAYS" | "ANNUAL";
+            /** @description ISO 8601 timestamp */
+            trialEndsAt?: string;
+            /** @description ISO 8601 timestamp */
+            currentPeriodEnd?: string;
+            usageCap?: components["schemas"]["Money"];
+            /** @description usage charged in the current period */
+            usageBalance?: components["schemas"]["Money"];
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+            activatedAt: string | null;
+            endedAt: string | null;
+        };
+        BillingSubscriptionCreate: {
+            planId: string;
+            /** Format: uri */
+            returnUrl: string;
+        };
+        BillingSubscriptionList: {
+            data: components["schemas"]["BillingSubscription"][];
+            total: number;
+            page: number;
+            limit: number;
+        };
+        BillingUsageCreate: {
+            description: string;
+            amount: components["schemas"]["Money"];
+        };
+        BillingUsageRecord: {
+            id: string;
+            subscriptionId: string;
+            description: string;
+            amount: components["schemas"]["Money"];
+            usageBalance: components["schemas"]["Money"];
+            usageCap: components["schemas"]["Money"];
+            /** @description ISO 8601 timestamp */
+            createdAt: string;
+        };
         Business: {
             id: string;
             name: string;
@@ -486,6 +633,11 @@ export interface components {
             };
             /** @description ISO 8601 timestamp */
             installedAt: string;
+        };
+        Money: {
+            amount: number;
+            /** @default USD */
+            currency: string;
         };
         Order: {
             id: string;
@@ -1248,6 +1400,198 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    getAppApiBillingSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size; above 100 it is clamped to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscriptionList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    postAppApiBillingSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingSubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    getAppApiBillingSubscriptionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    deleteAppApiBillingSubscriptionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    postAppApiBillingSubscriptionsIdUsage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key answers the first record and charges nothing more */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingUsageCreate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingUsageRecord"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    postAppApiBillingCharges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingChargeCreate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSubscription"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
         };
     };
