@@ -3,3 +3,4 @@ export * from "./catalog";
 export * from "./apps";
 export * from "./webhooks";
 export * from "./relay";
+export * from "./versions";
