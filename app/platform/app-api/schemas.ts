@@ -178,6 +178,7 @@ export const Delivery = z
     id: z.string().describe("also X-Service-Event-Id and the envelope's id"),
     eventId: z.string(),
     event: z.string(),
+    apiVersion: z.string().describe("the API version the body was rendered in (the app's pin when the delivery was written)"),
     status: z.enum(["PENDING", "RETRYING", "SUCCEEDED", "FAILED"]),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),

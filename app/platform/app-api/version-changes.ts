@@ -68,6 +68,21 @@ export const moneyAsObjects: VersionChange = {
   hooks: hookMoney,
 };
 
+/** 2026-11-27: a delivery of the delivery log names the API version its body was rendered in. */
+export const deliveryApiVersion: VersionChange = {
+  version: "2026-11-27",
+  anchor: "delivery-api-version",
+  schemas: {
+    Delivery: {
+      down: ({ apiVersion: _v, ...rest }) => rest,
+      document: (schema) => {
+        const { apiVersion: _v, ...properties } = schema.properties;
+        return { ...schema, properties, required: schema.required?.filter((k: string) => k !== "apiVersion") };
+      },
+    },
+  },
+};
+
 /** Every version change of the App API, its webhooks and hook calls. */
-export const VERSION_CHANGES: VersionChange[] = [moneyAsObjects];
+export const VERSION_CHANGES: VersionChange[] = [moneyAsObjects, deliveryApiVersion];
 export const VERSIONING = versioning(VERSION_CHANGES);

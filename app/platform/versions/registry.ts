@@ -39,6 +39,11 @@ export const VERSIONS: readonly VersionEntry[] = [
         details:
           "Answers: products' price; orders' subtotal, discount, deliveryFee, amount and items[].price (also in the answers of status changes and payment reports); the dashboard's revenue figures and averageOrderValue. Webhooks: order.created's amount and deliveryFee, payment.completed's and payment.expired's amount, product.created's and product.updated's price. Hook calls: subtotal, builtInFee, promoDiscount, deliveryFee and create_payment's amount (a string of minor units before); the answers' fee (checkout.shipping_rates) and discount (order.calculate_discounts) are {amount, currency} too, in the order's currency.",
       },
+      {
+        anchor: "delivery-api-version",
+        summary:
+          "Each delivery of GET /webhooks/{id}/deliveries names the API version its body was rendered in (apiVersion).",
+      },
     ],
   },
 ];
