@@ -14,9 +14,13 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => {
   const version = asked ?? currentVersion(t);
   const state = versionState(version, t);
   if (!state || state.status === "SUNSET")
-    return errorResponse(400, `version: ${JSON.stringify(version)} is not a supported API version; supported: ${supportedList(t)}`, {
-      "Access-Control-Allow-Origin": "*",
-    });
+    return errorResponse(
+      400,
+      `version: ${JSON.stringify(version)} is not a supported API version; supported: ${supportedList(t)}`,
+      {
+        "Access-Control-Allow-Origin": "*",
+      },
+    );
   return json(appApiDocument(context.env.publicUrl, version), 200, {
     "Cache-Control": "public, max-age=300",
     "Access-Control-Allow-Origin": "*",

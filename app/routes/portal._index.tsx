@@ -81,10 +81,7 @@ export default function PortalHome() {
                         ? `API version ${n.apiVersion} ends on ${n.sunsetAt}`
                         : `API version ${n.apiVersion} is deprecated`}
                     </strong>{" "}
-                    ·{" "}
-                    <Link to={`/portal/apps/${n.appId}/api`}>
-                      {n.appName} uses it: see what an upgrade changes
-                    </Link>
+                    · <Link to={`/portal/apps/${n.appId}/api`}>{n.appName} uses it: see what an upgrade changes</Link>
                     {n.type === "api_version.deprecated" ? ` (sunset ${n.sunsetAt})` : ""}{" "}
                   </>
                 ) : (

@@ -99,8 +99,8 @@ export default function ApiVersionPage() {
   return (
     <div className="stack-lg">
       <AppPageHeader app={app} title="API version & health">
-        Your app's App API answers, webhooks and hook calls are in the version it is pinned to. A request can name another
-        with the <code>Api-Version</code> header. See the <Link to={changelogPath()}>changelog</Link>.
+        Your app's App API answers, webhooks and hook calls are in the version it is pinned to. A request can name
+        another with the <code>Api-Version</code> header. See the <Link to={changelogPath()}>changelog</Link>.
       </AppPageHeader>
       <ErrorAlert error={refused && "error" in refused ? String(refused.error) : null} />
       <SuccessNotice show={data.saved}>
@@ -116,9 +116,9 @@ export default function ApiVersionPage() {
         </div>
         {pin?.status === "DEPRECATED" ? (
           <p className="alert warning" role="alert" data-testid="deprecation-warning">
-            {app.apiVersion} is deprecated: its sunset is on <strong>{day(pin.sunsetAt)}</strong>. After that day, App API
-            calls in it are refused (410 Gone, naming the supported versions) and webhooks and hook calls are sent in the
-            oldest supported version. Upgrade before then.
+            {app.apiVersion} is deprecated: its sunset is on <strong>{day(pin.sunsetAt)}</strong>. After that day, App
+            API calls in it are refused (410 Gone, naming the supported versions) and webhooks and hook calls are sent
+            in the oldest supported version. Upgrade before then.
           </p>
         ) : null}
         {pin?.status === "SUPPORTED" ? (
@@ -193,7 +193,9 @@ export default function ApiVersionPage() {
               { head: "Version", cell: (u) => <code>{u.version}</code> },
               {
                 head: "Status",
-                cell: (u) => <StatusBadge status={data.supported.find((s) => s.version === u.version)?.status ?? "SUNSET"} />,
+                cell: (u) => (
+                  <StatusBadge status={data.supported.find((s) => s.version === u.version)?.status ?? "SUNSET"} />
+                ),
               },
               { head: "App API calls", num: true, cell: (u) => u.calls.toLocaleString("en-US") },
               { head: "Webhook deliveries", num: true, cell: (u) => u.deliveries.toLocaleString("en-US") },

@@ -204,7 +204,11 @@ export default function AppWebhooks() {
                   <details>
                     <summary>
                       <span className={`badge ${tone(d.status)}`}>{d.status}</span> <code>{d.event}</code>{" "}
-                      <span className="badge" title="API version the body was rendered in" data-testid="delivery-version">
+                      <span
+                        className="badge"
+                        title="API version the body was rendered in"
+                        data-testid="delivery-version"
+                      >
                         {d.apiVersion}
                       </span>
                       <span className="muted small">

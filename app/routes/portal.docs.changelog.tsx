@@ -36,8 +36,8 @@ export default function Changelog() {
           <code>storefront-apps version --set</code>); a request can name another with the <code>Api-Version</code>{" "}
           header, and every answer names its version. A version stays supported for at least {SUPPORT_MONTHS} months
           after the next one is released; in its last {DEPRECATED_MONTHS} months it is deprecated (answers carry{" "}
-          <code>Deprecation</code>, <code>Sunset</code> and <code>Link</code> headers). After its sunset, App API calls in
-          it are refused with 410; webhooks and hook calls go out in the oldest supported version.{" "}
+          <code>Deprecation</code>, <code>Sunset</code> and <code>Link</code> headers). After its sunset, App API calls
+          in it are refused with 410; webhooks and hook calls go out in the oldest supported version.{" "}
           <Link to="/portal/docs/api">API reference</Link> · <code>GET /app-api/versions</code>
         </p>
       </header>

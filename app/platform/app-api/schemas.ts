@@ -70,9 +70,7 @@ export const Order = z
     paymentStatus: z.enum(["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"]),
     isGuest: z.boolean(),
     customer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
-    items: z.array(
-      z.object({ productId: z.string(), name: z.string(), price: Money, quantity: z.number().int() }),
-    ),
+    items: z.array(z.object({ productId: z.string(), name: z.string(), price: Money, quantity: z.number().int() })),
     address: z.string().nullable(),
     notes: z.string().nullable(),
     createdAt: isoDate,
@@ -178,7 +176,9 @@ export const Delivery = z
     id: z.string().describe("also X-Service-Event-Id and the envelope's id"),
     eventId: z.string(),
     event: z.string(),
-    apiVersion: z.string().describe("the API version the body was rendered in (the app's pin when the delivery was written)"),
+    apiVersion: z
+      .string()
+      .describe("the API version the body was rendered in (the app's pin when the delivery was written)"),
     status: z.enum(["PENDING", "RETRYING", "SUCCEEDED", "FAILED"]),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),

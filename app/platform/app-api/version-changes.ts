@@ -47,7 +47,11 @@ const hookMoney: Record<string, HookChange> = {
   },
   "checkout.create_payment": {
     // 2026-11-21 sent the amount as a string of minor units
-    callDown: fieldsChange(["amount"], (v) => (isMoney(v) ? String(v.amount) : v), () => ({ type: "string" })).down,
+    callDown: fieldsChange(
+      ["amount"],
+      (v) => (isMoney(v) ? String(v.amount) : v),
+      () => ({ type: "string" }),
+    ).down,
     answerUp: (a) => a,
   },
 };

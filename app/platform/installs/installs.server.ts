@@ -113,7 +113,11 @@ export async function issueAccessToken(tx: Db, installation: Installation): Prom
 }
 
 /** What an App API call knows about its caller (the app's big fields, like the manifest, are not read). */
-export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slug" | "name" | "apiVersion">; business: Business };
+export type AppCaller = {
+  installation: Installation;
+  app: Pick<App, "id" | "slug" | "name" | "apiVersion">;
+  business: Business;
+};
 
 /**
  * The installation behind an access token (with its app and business), and, when `window` is

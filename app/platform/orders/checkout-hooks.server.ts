@@ -60,7 +60,10 @@ export function checkoutHooks(db: Database, env: Env): CheckoutHooks {
       );
     },
     async validate(business, ctx) {
-      const results = await call(business, "order.validate", { ...ctx, subtotal: money(ctx.subtotal, business.currency) });
+      const results = await call(business, "order.validate", {
+        ...ctx,
+        subtotal: money(ctx.subtotal, business.currency),
+      });
       const refusal = results.find((r) => r.answer && !r.answer.valid);
       return refusal
         ? { valid: false, reason: refusal.answer!.reason || `${refusal.target.app.name} cannot accept this order` }

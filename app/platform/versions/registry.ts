@@ -35,7 +35,7 @@ export const VERSIONS: readonly VersionEntry[] = [
       {
         anchor: "money-as-objects",
         summary:
-          "Every money field of the App API, webhooks and hook calls is an object {amount, currency}: an integer in the currency's minor units and its ISO 4217 code (USD 6.50 is {amount: 650, currency: \"USD\"}, JPY 650 is {amount: 650, currency: \"JPY\"}).",
+          'Every money field of the App API, webhooks and hook calls is an object {amount, currency}: an integer in the currency\'s minor units and its ISO 4217 code (USD 6.50 is {amount: 650, currency: "USD"}, JPY 650 is {amount: 650, currency: "JPY"}).',
         details:
           "Answers: products' price; orders' subtotal, discount, deliveryFee, amount and items[].price (also in the answers of status changes and payment reports); the dashboard's revenue figures and averageOrderValue. Webhooks: order.created's amount and deliveryFee, payment.completed's and payment.expired's amount, product.created's and product.updated's price. Hook calls: subtotal, builtInFee, promoDiscount, deliveryFee and create_payment's amount (a string of minor units before); the answers' fee (checkout.shipping_rates) and discount (order.calculate_discounts) are {amount, currency} too, in the order's currency.",
       },

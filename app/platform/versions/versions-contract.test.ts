@@ -211,7 +211,6 @@ describe("2026-11-21 is today's shape, byte for byte", () => {
   });
 });
 
-
 const newDoc = (await p.request("GET", "/app-api/openapi.json?version=2026-11-27")).json;
 const oldDoc = (await p.request("GET", "/app-api/openapi.json?version=2026-11-21")).json;
 

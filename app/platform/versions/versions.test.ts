@@ -34,7 +34,11 @@ const dev = await p.register("DEVELOPER");
 async function makeApp(owner: typeof dev, version?: string) {
   const app = await p.request("POST", "/developer/apps", {
     token: owner.token,
-    body: appBody({ scopes: SCOPE_NAMES, webhookUrl: `${receiver.url}/${owner.businessId}/`, webhookEvents: ["order.created"] }),
+    body: appBody({
+      scopes: SCOPE_NAMES,
+      webhookUrl: `${receiver.url}/${owner.businessId}/`,
+      webhookEvents: ["order.created"],
+    }),
   });
   expect(app.status, app.text).toBe(201);
   if (version) {
@@ -46,7 +50,11 @@ async function makeApp(owner: typeof dev, version?: string) {
   }
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: owner.token });
   expect(inst.status, inst.text).toBe(201);
-  return { id: app.json.id as string, token: inst.json.accessToken as string, secret: inst.json.webhookSecret as string };
+  return {
+    id: app.json.id as string,
+    token: inst.json.accessToken as string,
+    secret: inst.json.webhookSecret as string,
+  };
 }
 
 const oldApp = await makeApp(dev, "2026-11-21");
@@ -55,7 +63,13 @@ const [product] = await p.db.execute<{ id: string; price: number }>(
 );
 const order = await p.request("POST", "/app-api/orders", {
   token: oldApp.token,
-  body: { customer: { name: "Ada", phone: "555" }, items: [{ productId: product.id, quantity: 2 }], deliveryMethod: "DELIVERY", address: "1 Main St", paymentMethod: "CASH" },
+  body: {
+    customer: { name: "Ada", phone: "555" },
+    items: [{ productId: product.id, quantity: 2 }],
+    deliveryMethod: "DELIVERY",
+    address: "1 Main St",
+    paymentMethod: "CASH",
+  },
 });
 expect(order.status, order.text).toBe(201);
 /** A page's HTML without React's text separators. */
@@ -90,7 +104,9 @@ describe("pinning", () => {
       body: { apiVersion: "2026-12-01" },
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.message).toBe("apiVersion: 2026-12-01 is not a supported API version; supported: 2026-11-21, 2026-11-27");
+    expect(bad.json.message).toBe(
+      "apiVersion: 2026-12-01 is not a supported API version; supported: 2026-11-21, 2026-11-27",
+    );
     const malformed = await p.request("PATCH", `/developer/apps/${created.json.id}`, {
       token: dev.token,
       body: { apiVersion: "latest" },
@@ -102,7 +118,9 @@ describe("pinning", () => {
       body: { apiVersion: "2026-11-21" },
     });
     expect(foreign.status).toBe(404);
-    const [row] = await p.db.execute<{ api_version: string }>(sql`select api_version from apps where id = ${created.json.id}`);
+    const [row] = await p.db.execute<{ api_version: string }>(
+      sql`select api_version from apps where id = ${created.json.id}`,
+    );
     expect(row.api_version).toBe("2026-11-27");
   });
 
@@ -130,13 +148,25 @@ describe("each version change on a real answer", () => {
   it("money-as-objects takes a real 2026-11-27 order, product and event down to the bytes 2026-11-21 answers", async () => {
     const orderId = order.json.id as string;
     const headers = (v: string) => ({ "Api-Version": v });
-    const newest = await p.request("GET", `/app-api/orders/${orderId}`, { token: oldApp.token, headers: headers("2026-11-27") });
-    const oldest = await p.request("GET", `/app-api/orders/${orderId}`, { token: oldApp.token, headers: headers("2026-11-21") });
+    const newest = await p.request("GET", `/app-api/orders/${orderId}`, {
+      token: oldApp.token,
+      headers: headers("2026-11-27"),
+    });
+    const oldest = await p.request("GET", `/app-api/orders/${orderId}`, {
+      token: oldApp.token,
+      headers: headers("2026-11-21"),
+    });
     expect(newest.json.amount.currency).toBe("USD");
     expect(JSON.stringify(VERSIONING.answer(Order, newest.json, "2026-11-21"))).toBe(oldest.text);
     expect(VERSIONING.answer(Order, newest.json, "2026-11-27")).toBe(newest.json);
-    const np = await p.request("GET", `/app-api/products/${product.id}`, { token: oldApp.token, headers: headers("2026-11-27") });
-    const op = await p.request("GET", `/app-api/products/${product.id}`, { token: oldApp.token, headers: headers("2026-11-21") });
+    const np = await p.request("GET", `/app-api/products/${product.id}`, {
+      token: oldApp.token,
+      headers: headers("2026-11-27"),
+    });
+    const op = await p.request("GET", `/app-api/products/${product.id}`, {
+      token: oldApp.token,
+      headers: headers("2026-11-21"),
+    });
     expect(JSON.stringify(VERSIONING.answer(Product, np.json, "2026-11-21"))).toBe(op.text);
     // the event as written (newest shape) and as the old app received it
     const [event] = await p.db.execute<{ data: Record<string, unknown> }>(
@@ -154,30 +184,59 @@ describe("each version change on a real answer", () => {
   });
 
   it("money-as-objects on hook calls: down for the call, up for the answer, rounding as before", () => {
-    const call = { items: [], subtotal: { amount: 3450, currency: "JPY" }, builtInFee: { amount: 300, currency: "JPY" }, deliveryMethod: "DELIVERY" };
-    expect(VERSIONING.hookCall("checkout.shipping_rates", call, "2026-11-21")).toEqual({ ...call, subtotal: 3450, builtInFee: 300 });
-    expect(VERSIONING.hookAnswer("checkout.shipping_rates", { fee: 450.4 }, call, "2026-11-21")).toEqual({ fee: { amount: 450.4, currency: "JPY" } });
-    expect(VERSIONING.hookAnswer("checkout.shipping_rates", { fee: { amount: 450, currency: "JPY" } }, call, "2026-11-27")).toEqual({ fee: { amount: 450, currency: "JPY" } });
-    expect(VERSIONING.hookCall("checkout.create_payment", { amount: { amount: 3775, currency: "USD" }, currency: "USD" }, "2026-11-21")).toEqual({ amount: "3775", currency: "USD" });
+    const call = {
+      items: [],
+      subtotal: { amount: 3450, currency: "JPY" },
+      builtInFee: { amount: 300, currency: "JPY" },
+      deliveryMethod: "DELIVERY",
+    };
+    expect(VERSIONING.hookCall("checkout.shipping_rates", call, "2026-11-21")).toEqual({
+      ...call,
+      subtotal: 3450,
+      builtInFee: 300,
+    });
+    expect(VERSIONING.hookAnswer("checkout.shipping_rates", { fee: 450.4 }, call, "2026-11-21")).toEqual({
+      fee: { amount: 450.4, currency: "JPY" },
+    });
+    expect(
+      VERSIONING.hookAnswer("checkout.shipping_rates", { fee: { amount: 450, currency: "JPY" } }, call, "2026-11-27"),
+    ).toEqual({ fee: { amount: 450, currency: "JPY" } });
+    expect(
+      VERSIONING.hookCall(
+        "checkout.create_payment",
+        { amount: { amount: 3775, currency: "USD" }, currency: "USD" },
+        "2026-11-21",
+      ),
+    ).toEqual({ amount: "3775", currency: "USD" });
   });
 
   it("delivery-api-version removes apiVersion from a real 2026-11-21 delivery log", async () => {
     const [hook] = await p.db.execute<{ id: string }>(sql`select id from webhooks where app_id = ${oldApp.id} limit 1`);
-    const n = await p.request("GET", `/webhooks/${hook.id}/deliveries`, { token: oldApp.token, headers: { "Api-Version": "2026-11-27" } });
+    const n = await p.request("GET", `/webhooks/${hook.id}/deliveries`, {
+      token: oldApp.token,
+      headers: { "Api-Version": "2026-11-27" },
+    });
     const o = await p.request("GET", `/webhooks/${hook.id}/deliveries`, { token: oldApp.token });
     expect(n.json.data[0].apiVersion).toBe("2026-11-21");
     expect(o.json.data[0]).not.toHaveProperty("apiVersion");
     expect(JSON.stringify(VERSIONING.answer(DeliveryList, n.json, "2026-11-21"))).toBe(o.text);
   });
 
-  it("JPY: ¥650 is {amount: 650, currency: \"JPY\"} in 2026-11-27 and 650 in 2026-11-21", async () => {
+  it('JPY: ¥650 is {amount: 650, currency: "JPY"} in 2026-11-27 and 650 in 2026-11-21', async () => {
     const shop = await p.register("DEVELOPER");
     await p.db.execute(sql`update businesses set currency = 'JPY' where id = ${shop.businessId}`);
-    await p.db.execute(sql`update products set price = 650 where id = (select id from products where business_id = ${shop.businessId} order by id limit 1)`);
-    const [yen] = await p.db.execute<{ id: string }>(sql`select id from products where business_id = ${shop.businessId} and price = 650`);
+    await p.db.execute(
+      sql`update products set price = 650 where id = (select id from products where business_id = ${shop.businessId} order by id limit 1)`,
+    );
+    const [yen] = await p.db.execute<{ id: string }>(
+      sql`select id from products where business_id = ${shop.businessId} and price = 650`,
+    );
     const a = await makeApp(shop);
     const n = await p.request("GET", `/app-api/products/${yen.id}`, { token: a.token });
-    const o = await p.request("GET", `/app-api/products/${yen.id}`, { token: a.token, headers: { "Api-Version": "2026-11-21" } });
+    const o = await p.request("GET", `/app-api/products/${yen.id}`, {
+      token: a.token,
+      headers: { "Api-Version": "2026-11-21" },
+    });
     expect(n.json.price).toEqual({ amount: 650, currency: "JPY" });
     expect(o.json.price).toBe(650);
   });
@@ -248,8 +307,13 @@ describe("a clock moved to the deprecation and past the sunset", () => {
     expect(deprecated.status).toBe(200);
     expect(deprecated.headers.get("deprecation")).toBe(`@${Date.parse("2027-05-27T00:00:00Z") / 1000}`);
     expect(deprecated.headers.get("sunset")).toBe("Sat, 27 Nov 2027 00:00:00 GMT");
-    expect(deprecated.headers.get("link")).toBe(`<${p.url}/portal/docs/changelog#v2026-11-21>; rel="deprecation"; type="text/html"`);
-    const current = await p.request("GET", "/app-api/business", { token: oldApp.token, headers: { "Api-Version": "2026-11-27" } });
+    expect(deprecated.headers.get("link")).toBe(
+      `<${p.url}/portal/docs/changelog#v2026-11-21>; rel="deprecation"; type="text/html"`,
+    );
+    const current = await p.request("GET", "/app-api/business", {
+      token: oldApp.token,
+      headers: { "Api-Version": "2026-11-27" },
+    });
     expect(current.headers.get("deprecation")).toBeNull();
     expect((await p.request("GET", "/app-api/versions")).json.supported[1].status).toBe("DEPRECATED");
 
@@ -274,7 +338,10 @@ describe("a clock moved to the deprecation and past the sunset", () => {
       "API version 2026-11-21 (the app's pinned version) passed its sunset on 2027-11-27; supported: 2026-11-27. Change the app's apiVersion or send Api-Version.",
     );
     expect(gone.headers.get("api-version")).toBe("2026-11-27");
-    const asked = await p.request("GET", "/app-api/business", { token: oldApp.token, headers: { "Api-Version": "2026-11-21" } });
+    const asked = await p.request("GET", "/app-api/business", {
+      token: oldApp.token,
+      headers: { "Api-Version": "2026-11-21" },
+    });
     expect(asked.status).toBe(410);
     const overridden = await p.request("GET", `/app-api/orders/${order.json.id}`, {
       token: oldApp.token,
@@ -292,7 +359,12 @@ describe("a clock moved to the deprecation and past the sunset", () => {
     const placed = await p.request("POST", "/app-api/orders", {
       token: oldApp.token,
       headers: { "Api-Version": "2026-11-27" },
-      body: { customer: { name: "Bo", phone: "556" }, items: [{ productId: product.id, quantity: 1 }], deliveryMethod: "PICKUP", paymentMethod: "CASH" },
+      body: {
+        customer: { name: "Bo", phone: "556" },
+        items: [{ productId: product.id, quantity: 1 }],
+        deliveryMethod: "PICKUP",
+        paymentMethod: "CASH",
+      },
     });
     expect(placed.status, placed.text).toBe(201);
     const delivered = await eventually(async () => {

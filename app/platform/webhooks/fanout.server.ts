@@ -96,7 +96,8 @@ export function deliveryRows(events: FannedEvent[], targets: Target[], t: Date):
     const rendered = new Map<string, Record<string, unknown>>();
     const dataIn = (version: string): Record<string, unknown> => {
       let data = rendered.get(version);
-      if (!data) rendered.set(version, (data = VERSIONING.event(event.type, event.data, version) as Record<string, unknown>));
+      if (!data)
+        rendered.set(version, (data = VERSIONING.event(event.type, event.data, version) as Record<string, unknown>));
       return data;
     };
     return targets

@@ -77,7 +77,10 @@ export function createAppApiClient<V extends ApiVersion = typeof LATEST_API_VERS
 ): AppApiClient<V> {
   return createClient<PathsByVersion[V]>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    headers: { Authorization: `Bearer ${options.accessToken}`, "Api-Version": options.apiVersion ?? LATEST_API_VERSION },
+    headers: {
+      Authorization: `Bearer ${options.accessToken}`,
+      "Api-Version": options.apiVersion ?? LATEST_API_VERSION,
+    },
     fetch: retryingFetch(options),
   });
 }

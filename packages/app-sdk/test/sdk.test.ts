@@ -150,7 +150,9 @@ describe("App API client", () => {
     expect(Object.keys(files)).toContain("src/generated/2026-11-21.ts");
     expect(Object.keys(files)).toContain("src/generated/2026-11-27.ts");
     for (const [name, text] of Object.entries(files))
-      expect(readFileSync(new URL(`../${name}`, import.meta.url), "utf8"), `${name}: run npm run sdk:openapi`).toBe(text);
+      expect(readFileSync(new URL(`../${name}`, import.meta.url), "utf8"), `${name}: run npm run sdk:openapi`).toBe(
+        text,
+      );
   });
 
   let server: Server;
