@@ -55,9 +55,16 @@ function appFields(env: Pick<Env, "isProduction">) {
   };
 }
 
+const apiVersionField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be an API version, a date like 2026-11-27")
+  .optional()
+  .describe("the API version the app is pinned to (GET /app-api/versions lists them); a new app: the current one");
+
 export function createAppSchema(env: Pick<Env, "isProduction">) {
   return z.object({
     ...appFields(env),
+    apiVersion: apiVersionField,
     slug: z
       .string()
       .min(3, "must be 3-50 characters")
@@ -81,11 +88,7 @@ export function updateAppSchema(env: Pick<Env, "isProduction">) {
       screenshots: f.screenshots,
       version: f.version,
       manifest: f.manifest,
-      apiVersion: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, "must be an API version, a date like 2026-11-27")
-        .optional()
-        .describe("the API version the app is pinned to (GET /app-api/versions lists them)"),
+      apiVersion: apiVersionField,
     })
     .strict();
 }
@@ -159,6 +162,7 @@ export async function createApp(
   developerId: string,
   input: CreateAppInput,
 ) {
+  if (input.apiVersion !== undefined) checkPinnableVersion(input.apiVersion);
   const manifest = input.manifest ? parseManifest(input.manifest) : null;
   const clientSecret = newClientSecret();
   const t = now();
@@ -183,8 +187,8 @@ export async function createApp(
           iconUrl: input.iconUrl ?? null,
           screenshots: input.screenshots ?? [],
           version: input.version ?? "1.0.0",
-          // a new app starts on the current API version (contract 12)
-          apiVersion: currentVersion(t),
+          // a new app starts on the current API version (contract 12) unless it names another supported one
+          apiVersion: input.apiVersion ?? currentVersion(t),
           manifest: manifest as Record<string, unknown> | null,
           createdAt: t,
           updatedAt: t,

@@ -65,6 +65,7 @@ describe("creating an app", () => {
         "iconUrl",
         "screenshots",
         "version",
+        "apiVersion",
         "status",
         "updateInReview",
         "reviewNotes",

@@ -31,7 +31,14 @@ async function hookApp(
   const receiver = await startReceiver(answer);
   const app = await p.request("POST", "/developer/apps", {
     token: owner.dev.token,
-    body: appBody({ scopes, webhookUrl: receiver.url + "/app/", webhookEvents: [], manifest: { hooks } }),
+    // hook calls as contract section 8 describes them: API version 2026-11-21 (versions/ tests the later ones)
+    body: appBody({
+      scopes,
+      webhookUrl: receiver.url + "/app/",
+      webhookEvents: [],
+      manifest: { hooks },
+      apiVersion: "2026-11-21",
+    }),
   });
   expect(app.status, app.text).toBe(201);
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: owner.dev.token });
