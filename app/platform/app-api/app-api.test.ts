@@ -353,11 +353,12 @@ describe("guest orders", () => {
     const [event] = await p.db.execute<{ data: any }>(
       sql`select data from platform_events where type = 'order.created' and data->>'orderId' = ${res.json.id}`,
     );
+    // the event is stored in the newest API version's shape (decision 041); each app gets it in its own
     expect(event.data).toMatchObject({
       orderId: res.json.id,
       orderNumber: "1031",
-      amount: res.json.amount,
-      deliveryFee: 3,
+      amount: { amount: Math.round(res.json.amount * 100), currency: "USD" },
+      deliveryFee: { amount: 300, currency: "USD" },
       deliveryMethod: "DELIVERY",
       paymentMethod: "CASH",
       isGuest: true,

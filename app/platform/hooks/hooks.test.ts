@@ -177,7 +177,12 @@ describe("hook calls", () => {
     const [ev] = await p.db.execute<{ data: any }>(
       sql`select data from platform_events where type = 'payment.completed' and data->>'orderId' = ${res.json.id}`,
     );
-    expect(ev.data).toEqual({ orderId: res.json.id, invoiceId: "inv_1", amount: res.json.amount });
+    // stored in the newest API version's shape (decision 041); each app gets it in its own
+    expect(ev.data).toEqual({
+      orderId: res.json.id,
+      invoiceId: "inv_1",
+      amount: { amount: Math.round(res.json.amount * 100), currency: "USD" },
+    });
   });
 
   it("merges three apps' payment methods in priority order, each namespaced", async () => {

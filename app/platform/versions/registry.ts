@@ -75,16 +75,27 @@ export const isKnownVersion = (v: string) => VERSIONS.some((e) => e.version === 
 /** Position of a version in the registry (oldest 0); -1 for an unknown one. */
 export const versionIndex = (v: string) => VERSIONS.findIndex((e) => e.version === v);
 
+/** Each version's dates, worked out once from the registry (statuses are then comparisons with the clock). */
+const SCHEDULE = VERSIONS.map((e, i) => {
+  const next = VERSIONS[i + 1];
+  const sunsetAt = next ? addMonths(day(next.releasedAt), SUPPORT_MONTHS) : undefined;
+  return {
+    version: e.version,
+    releasedAt: day(e.releasedAt),
+    sunsetAt,
+    deprecatedAt: sunsetAt ? addMonths(sunsetAt, -DEPRECATED_MONTHS) : undefined,
+  };
+});
+
 /** The state of every released version at `at`, oldest first (versions released after `at` are left out). */
 export function versionStates(at: Date): VersionState[] {
-  const released = VERSIONS.filter((e) => day(e.releasedAt) <= at);
+  const t = at.getTime();
+  const released = SCHEDULE.filter((e) => e.releasedAt.getTime() <= t);
   return released.map((e, i) => {
-    const next = released[i + 1];
-    if (!next) return { version: e.version, releasedAt: day(e.releasedAt), status: "CURRENT" };
-    const sunsetAt = addMonths(day(next.releasedAt), SUPPORT_MONTHS);
-    const deprecatedAt = addMonths(sunsetAt, -DEPRECATED_MONTHS);
-    const status = at >= sunsetAt ? "SUNSET" : at >= deprecatedAt ? "DEPRECATED" : "SUPPORTED";
-    return { version: e.version, releasedAt: day(e.releasedAt), status, deprecatedAt, sunsetAt };
+    // the newest released version is current, even if a later one is registered for a future day
+    if (i === released.length - 1) return { version: e.version, releasedAt: e.releasedAt, status: "CURRENT" };
+    const status = t >= e.sunsetAt!.getTime() ? "SUNSET" : t >= e.deprecatedAt!.getTime() ? "DEPRECATED" : "SUPPORTED";
+    return { version: e.version, releasedAt: e.releasedAt, status, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt };
   });
 }
 
