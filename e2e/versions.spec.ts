@@ -9,6 +9,8 @@ test("an app's API version: review the changes, then switch; the changelog and t
   page,
   request,
 }) => {
+  // a shared, loaded machine: axe's checks of three pages take their time
+  test.setTimeout(240_000);
   const token = await apiToken(request, DEMO.developer.email, DEMO.developer.password);
   const suffix = randomBytes(3).toString("hex");
   const created = await request.post("/developer/apps", {
