@@ -6,6 +6,8 @@
  * and fails when a module under /app-api, /webhooks, /merchant, /review, /developer, /auth or /oauth/token is missing here or from
  * its document.
  */
+import { now } from "~/platform/core/clock.server";
+import { currentVersion } from "~/platform/versions/registry";
 import type { DeclaredRoute } from "~/platform/core/operations.server";
 import { openApiDocument } from "~/platform/app-api/openapi.server";
 import { platformApiDocument } from "~/platform/platform-api/openapi.server";
@@ -96,8 +98,9 @@ export const APP_API_ROUTES: DeclaredRoute[] = [
   webhookTest,
 ].map((m) => m.declared);
 
-/** The App API's OpenAPI 3.1 document, served at /app-api/openapi.json and shown in the portal's docs. */
-export const appApiDocument = (publicUrl: string) => openApiDocument(APP_API_ROUTES, publicUrl);
+/** The App API's OpenAPI 3.1 document in one API version (the current one unless named), served at /app-api/openapi.json and shown in the portal's docs. */
+export const appApiDocument = (publicUrl: string, version = currentVersion(now())) =>
+  openApiDocument(APP_API_ROUTES, publicUrl, version);
 
 /** The Platform API: /auth, /oauth/token, /developer, /merchant and /review, in the document's order. */
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [

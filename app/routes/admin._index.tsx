@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { dashboard } from "~/platform/catalog/queries.server";
 import { dailyOrders } from "~/platform/catalog/admin-queries.server";
-import { formatMoney, moneyFormatter, toMinor } from "~/platform/core/money";
+import { formatMoney, moneyFormatter, type Money } from "~/platform/core/money";
 import { now } from "~/platform/core/clock.server";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
@@ -22,7 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     dashboard(context.db, business.id, business.currency),
     dailyOrders(context.db, business.id),
   ]);
-  const money = (major: number) => formatMoney(toMinor(major, business.currency), business.currency, business.locale);
+  const money = (m: Money) => formatMoney(m.amount, m.currency, business.locale);
   return json({
     business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
     today: now().toISOString().slice(0, 10),

@@ -5,10 +5,11 @@ import {
   getInstallationSubscription,
   serializeSubscription,
 } from "~/platform/billing/subscriptions.server";
-import { BillingSubscription } from "~/platform/billing/schemas";
+import { BillingSubscription, BILLING_SINCE } from "~/platform/billing/schemas";
 
 export const { loader, action, declared } = appApiRoute("/app-api/billing/subscriptions/{id}", {
   GET: operation({
+    since: BILLING_SINCE,
     summary: "One of the installation's subscriptions or charges",
     ...oneBy("id", "Subscription id", BillingSubscription),
     handler: async ({ context, caller, params }) =>
@@ -18,6 +19,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/subscr
       ),
   }),
   DELETE: operation({
+    since: BILLING_SINCE,
     summary: "Cancel an ACTIVE subscription (its period is billed prorated to the day)",
     ...oneBy("id", "Subscription id", BillingSubscription, { errors: [404, 409] }),
     handler: async ({ context, caller, params }) =>

@@ -3,10 +3,11 @@ import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { json } from "~/platform/core/http.server";
 import { UsageCreate, recordUsage, serializeUsage } from "~/platform/billing/subscriptions.server";
-import { UsageRecordAnswer } from "~/platform/billing/schemas";
+import { UsageRecordAnswer, BILLING_SINCE } from "~/platform/billing/schemas";
 
 export const { loader, action, declared } = appApiRoute("/app-api/billing/subscriptions/{id}/usage", {
   POST: operation({
+    since: BILLING_SINCE,
     summary: "Record a usage charge under the subscription's cap",
     description:
       "A record that would pass the cap answers 409 naming the cap and the balance, and records nothing. Amounts in minor units of the subscription's currency.",

@@ -7,10 +7,11 @@ import {
   listInstallationSubscriptions,
   serializeSubscription,
 } from "~/platform/billing/subscriptions.server";
-import { BillingSubscription, BillingSubscriptionList } from "~/platform/billing/schemas";
+import { BillingSubscription, BillingSubscriptionList, BILLING_SINCE } from "~/platform/billing/schemas";
 
 export const { loader, action, declared } = appApiRoute("/app-api/billing/subscriptions", {
   GET: operation({
+    since: BILLING_SINCE,
     summary: "List the installation's subscriptions and charges, newest first",
     ...paged(BillingSubscriptionList, { limit: 50, max: 100 }),
     handler: listed(
@@ -19,6 +20,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/subscr
     ),
   }),
   POST: operation({
+    since: BILLING_SINCE,
     summary: "Ask the merchant to subscribe to one of the app's plans (answers the confirmation page's URL)",
     description:
       "No scope: an app bills only its own installation. returnUrl must be on the origin of the app's redirectUrl or webhookUrl. Money in minor units ({amount, currency}).",

@@ -23,6 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     appName,
     type: n.type,
     rating: typeof n.data.rating === "number" ? n.data.rating : null,
+    apiVersion: typeof n.data.version === "string" ? n.data.version : null,
+    sunsetAt: typeof n.data.sunsetAt === "string" ? n.data.sunsetAt.slice(0, 10) : null,
     createdAt: n.createdAt.toISOString(),
   }));
   return json({
@@ -153,9 +155,23 @@ export default function PortalHome() {
           <ul className="notification-list">
             {notifications.map((n) => (
               <li key={n.id} data-testid="notification">
-                <strong>{n.type === "app_review.created" ? "New review" : "Review updated"}</strong> of{" "}
-                <Link to={`/portal/apps/${n.appId}/reviews`}>{n.appName}</Link>
-                {n.rating ? ` · ${n.rating} ${n.rating === 1 ? "star" : "stars"}` : ""}{" "}
+                {n.type.startsWith("api_version.") ? (
+                  <>
+                    <strong>
+                      {n.type === "api_version.sunset_soon"
+                        ? `API version ${n.apiVersion} ends on ${n.sunsetAt}`
+                        : `API version ${n.apiVersion} is deprecated`}
+                    </strong>{" "}
+                    · <Link to={`/portal/apps/${n.appId}/api`}>{n.appName} uses it: see what an upgrade changes</Link>
+                    {n.type === "api_version.deprecated" ? ` (sunset ${n.sunsetAt})` : ""}{" "}
+                  </>
+                ) : (
+                  <>
+                    <strong>{n.type === "app_review.created" ? "New review" : "Review updated"}</strong> of{" "}
+                    <Link to={`/portal/apps/${n.appId}/reviews`}>{n.appName}</Link>
+                    {n.rating ? ` · ${n.rating} ${n.rating === 1 ? "star" : "stars"}` : ""}{" "}
+                  </>
+                )}
                 <span className="muted small">
                   {new Date(n.createdAt).toLocaleString("en-US", {
                     dateStyle: "medium",

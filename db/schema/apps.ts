@@ -27,6 +27,12 @@ export const apps = pgTable(
     iconUrl: text("icon_url"),
     screenshots: textList("screenshots"),
     version: text("version").notNull().default("1.0.0"),
+    /**
+     * The API version the app is pinned to (contract 12, decision 041): its App API answers, webhooks
+     * and hook calls are in this version unless a request names another (Api-Version). Apps made
+     * before versions existed keep 2026-11-21 (today's shape); a new app gets the current one.
+     */
+    apiVersion: text("api_version").notNull().default("2026-11-21"),
     status: text("status", { enum: APP_STATUSES }).notNull().default("DRAFT"),
     updateInReview: boolean("update_in_review").notNull().default(false),
     reviewNotes: text("review_notes"),

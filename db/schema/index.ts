@@ -5,3 +5,4 @@ export * from "./webhooks";
 export * from "./relay";
 export * from "./privacy";
 export * from "./billing";
+export * from "./versions";

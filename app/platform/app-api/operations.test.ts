@@ -19,7 +19,13 @@ import { responseChecker } from "../testing/openapi-check";
 
 const API_PREFIXES = ["/app-api", "/webhooks"];
 /** Route modules under the prefixes that are not operations of the API: the JSON 404 of each prefix and the document itself. */
-const NOT_OPERATIONS = ["/app-api/*", "/webhooks/*", "/app-api/openapi.json"];
+const NOT_OPERATIONS = [
+  "/app-api/*",
+  "/webhooks/*",
+  "/app-api/openapi.json",
+  "/app-api/versions",
+  "/app-api/versions/changes",
+];
 
 const build = await loadBuild();
 const p = await startPlatform();

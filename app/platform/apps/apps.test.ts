@@ -69,6 +69,7 @@ describe("creating an app", () => {
         "iconUrl",
         "screenshots",
         "version",
+        "apiVersion",
         "status",
         "updateInReview",
         "reviewNotes",

@@ -30,7 +30,7 @@ export const MoneySchema = z
       .default("USD"),
   })
   .strict()
-  .meta({ id: "Money" });
+  .meta({ id: "MoneyInput" });
 
 /** A positive amount (a usage record, a one-time charge). */
 export const PositiveMoney = MoneySchema.refine((m) => m.amount > 0, {

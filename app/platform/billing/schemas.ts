@@ -1,9 +1,12 @@
 /** The answer schemas of the billing operations (App API and Platform API), for the documents. */
 import { z } from "zod";
-import { MoneySchema } from "./pricing";
+import { Money as MoneySchema } from "../app-api/schemas";
 import { SUBSCRIPTION_STATUSES } from "../../../db/schema/billing";
 
 const iso = z.string().describe("ISO 8601 timestamp");
+
+/** Billing belongs to the API version released after 2026-11-21 (contract 13; issue 33): older versions answer 404. */
+export const BILLING_SINCE = "2026-11-27";
 
 export const BillingSubscription = z
   .object({

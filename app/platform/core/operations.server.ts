@@ -42,6 +42,12 @@ export type OperationSpec<
   description?: string;
   /** The scope the installation needs (App API); absent: none. */
   scope?: string;
+  /**
+   * The first API version the operation exists in (App API, contract 12; absent: every version).
+   * A call in an older version is answered 404 naming the version it needs, and the documents of
+   * older versions leave the operation out.
+   */
+  since?: string;
   /** Path parameters by their name in the path ({id}); absent: the route's parameters, undescribed. */
   params?: P;
   query?: Q;
@@ -98,6 +104,7 @@ export async function readInput(
   spec: OperationSpec,
   request: Request,
   routeParams: Record<string, string | undefined>,
+  bodyUp: (raw: unknown) => unknown = (raw) => raw,
 ) {
   const params = spec.params ? validate(spec.params, routeParams) : routeParams;
   let url: URL | undefined;
@@ -117,7 +124,7 @@ export async function readInput(
   }
   let body: unknown;
   if (spec.body) {
-    const raw = await readJson(request, { optional: spec.bodyOptional });
+    const raw = bodyUp(await readJson(request, { optional: spec.bodyOptional }));
     spec.bodyPrecheck?.(raw);
     body = validate(spec.body, raw);
   }
@@ -189,6 +196,10 @@ export type Area<Entered> = {
   admit(op: OperationWithHandler, args: RemixArgs, entered: Entered): Promise<object>;
   /** The platform areas send a handler's undefined as `null`; the App API as an empty 200. */
   nullForUndefined?: boolean;
+  /** A request body as the caller sent it -> as the operation declares it (the App API: older API versions' bodies, up). */
+  bodyUp?(op: OperationWithHandler, raw: unknown, entered: Entered): unknown;
+  /** A handler's answer that is not a Response -> the Response (the App API: the answer in the request's API version, with the declared status). */
+  render?(op: OperationWithHandler, result: object | null, entered: Entered): Response;
 };
 
 /**
@@ -205,9 +216,15 @@ export function declaredRoute<Entered>(path: string, caller: string, operations:
     if (!op) return notAllowed(entry.headers);
     try {
       const extra = await area.admit(op, args, entry.entered);
-      const input = await readInput(op, args.request, args.params);
+      const bodyUp = area.bodyUp && ((raw: unknown) => area.bodyUp!(op, raw, entry.entered));
+      const input = await readInput(op, args.request, args.params, bodyUp);
       const result = await op.handler({ ...args, ...input, ...extra });
-      const response = result instanceof Response ? result : json(area.nullForUndefined ? (result ?? null) : result);
+      const response =
+        result instanceof Response
+          ? result
+          : area.render
+            ? area.render(op, result, entry.entered)
+            : json(area.nullForUndefined ? (result ?? null) : result);
       return withHeaders(response, entry.headers);
     } catch (e) {
       return withHeaders(toErrorResponse(e), entry.headers);

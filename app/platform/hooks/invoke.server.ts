@@ -16,12 +16,20 @@ import { postOutbound } from "../webhooks/outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
 import { USER_AGENT } from "../webhooks/delivery.server";
 import { hookTargets, type ActiveExtension, type HookRegistry } from "../extensions/registry.server";
+import { renderVersion } from "../versions/registry";
+import { VERSIONING } from "../app-api/version-changes";
 import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
 
 export const BREAKER_THRESHOLD = 5;
 export const BREAKER_OPEN_MS = 30_000;
 
 const url = z.string().max(2000);
+/** A money answer (newest API version): minor units (rounded by the checkout) in the order's currency. */
+const moneyAnswer = z.object({ amount: z.number().finite().min(0).max(100_000_000), currency: z.string() });
+/**
+ * The answers of each hook point in the newest API version; an app on an older version answers in
+ * its own, which the declared version changes take up to this shape first (app-api/version-changes.ts).
+ */
 export const RESPONSE_SHAPES = {
   "checkout.payment_methods": z.object({
     methods: z
@@ -41,10 +49,10 @@ export const RESPONSE_SHAPES = {
     invoiceId: z.string().max(200).optional(),
     expiresAt: z.string().datetime({ offset: true }).optional(),
   }),
-  "checkout.shipping_rates": z.object({ fee: z.number().finite().min(0).max(100_000_000) }),
+  "checkout.shipping_rates": z.object({ fee: moneyAnswer }),
   "order.validate": z.object({ valid: z.boolean(), reason: z.string().max(500).optional() }),
   "order.calculate_discounts": z.object({
-    discount: z.number().finite().min(0).max(100_000_000),
+    discount: moneyAnswer,
     reason: z.string().max(500).optional(),
   }),
 } as const;
@@ -55,6 +63,14 @@ export type HookResult<P extends HookPoint> = {
   ok: boolean;
   answer?: HookAnswer<P>;
 };
+
+/** The first money field of an answer in another currency than the order's, if any. */
+function foreignCurrency(answer: Record<string, unknown>, currency: string): string | undefined {
+  return Object.keys(answer).find((k) => {
+    const v = answer[k] as { currency?: unknown } | undefined;
+    return typeof v === "object" && v !== null && "currency" in v && v.currency !== currency;
+  });
+}
 
 export function hookUrl(webhookUrl: string, path: string) {
   return webhookUrl.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
@@ -134,10 +150,19 @@ export async function callHooks<P extends HookPoint>(
         });
         return { target, ok: false };
       }
-      const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
+      // the call in the app's pinned API version (decision 041); `data` is the newest shape
+      const apiVersion = renderVersion(target.app.apiVersion, now());
+      const body = JSON.stringify({
+        hookPoint,
+        businessId: business.id,
+        timestamp: now().toISOString(),
+        apiVersion,
+        data: VERSIONING.hookCall(hookPoint, data, apiVersion),
+      });
       const timestamp = Math.floor(now().getTime() / 1000).toString();
       const secret = decrypt(target.installation.webhookSecretEnc, env.encryptionKey);
       const headers = {
+        "Api-Version": apiVersion,
         "X-Webhook-Signature": signWebhook(secret, timestamp, body),
         "X-Webhook-Timestamp": timestamp,
         "X-Hook-Point": hookPoint,
@@ -163,10 +188,13 @@ export async function callHooks<P extends HookPoint>(
       let error = result.error;
       if (result.ok) {
         try {
-          const parsed = RESPONSE_SHAPES[hookPoint].safeParse(JSON.parse(result.body ?? ""));
-          if (parsed.success) answer = parsed.data as HookAnswer<P>;
+          const given = VERSIONING.hookAnswer(hookPoint, JSON.parse(result.body ?? ""), data, apiVersion);
+          const parsed = RESPONSE_SHAPES[hookPoint].safeParse(given);
+          const foreign = parsed.success ? foreignCurrency(parsed.data, business.currency) : undefined;
+          if (parsed.success && !foreign) answer = parsed.data as HookAnswer<P>;
+          else if (foreign) error = `answer of the wrong shape: ${foreign}.currency must be ${business.currency}`;
           else
-            error = `answer of the wrong shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`;
+            error = `answer of the wrong shape: ${parsed.error?.issues[0]?.path.join(".")} ${parsed.error?.issues[0]?.message}`;
         } catch {
           error = "answer is not JSON";
         }

@@ -114,7 +114,11 @@ export async function issueAccessToken(tx: Db, installation: Installation): Prom
 }
 
 /** What an App API call knows about its caller (the app's big fields, like the manifest, are not read). */
-export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slug" | "name">; business: Business };
+export type AppCaller = {
+  installation: Installation;
+  app: Pick<App, "id" | "slug" | "name" | "apiVersion">;
+  business: Business;
+};
 
 /**
  * The installation behind an access token (with its app and business), and, when `window` is
@@ -123,7 +127,7 @@ export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slu
  * nothing counted.
  */
 export const CALLER_SQL = `
-  select ${selectColumns(installations, "i")}, ${selectColumns(businesses, "b")}, a."id" as "a.id", a."slug" as "a.slug", a."name" as "a.name"
+  select ${selectColumns(installations, "i")}, ${selectColumns(businesses, "b")}, a."id" as "a.id", a."slug" as "a.slug", a."name" as "a.name", a."api_version" as "a.apiVersion"
   from installations i join apps a on a.id = i.app_id join businesses b on b.id = i.business_id
   where i.access_token_hash = $1 and i.status = 'ACTIVE'`;
 /**
@@ -163,7 +167,7 @@ export async function authenticateInstallation(
   return {
     installation: readColumns(installations, "i", row),
     business: readColumns(businesses, "b", row),
-    app: { id: row["a.id"], slug: row["a.slug"], name: row["a.name"] },
+    app: { id: row["a.id"], slug: row["a.slug"], name: row["a.name"], apiVersion: row["a.apiVersion"] },
     ...(window ? { hits: Number(row.hits) } : {}),
   };
 }

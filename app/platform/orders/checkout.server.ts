@@ -463,7 +463,7 @@ async function runCheckout(
       products,
       eventTime().toISOString(),
       ...eventParams(created),
-      ...deliveryParams(deliveryRows([created], targets), created.createdAt),
+      ...deliveryParams(deliveryRows([created], targets, created.createdAt), created.createdAt),
     ]);
   } catch (e) {
     // the same key raced in from a concurrent retry: answer with the order that won

@@ -1,10 +1,11 @@
 /**
  * The order's events (spec's event list, contract 7), built in one place: what order.created,
  * order.status_changed, order.delivered, order.cancelled, payment.completed and payment.expired
- * carry. Amounts in major units of the order's currency, as in the App API.
+ * carry, in the newest API version: money as {amount, currency} (core/money.ts); each app gets them
+ * in its own version (app-api/version-changes.ts, rendered by the fan-out).
  */
 import type { Order, OrderStatus } from "../../../db/schema";
-import { toMajor } from "../core/money";
+import { money } from "../core/money";
 
 type Businessed = { businessId: string };
 export type EventInput = { businessId: string; type: string; data: Record<string, unknown> };
@@ -31,8 +32,8 @@ export function orderCreatedEvent(
     data: {
       orderId: order.id,
       orderNumber: order.orderNumber,
-      amount: toMajor(order.amount, order.currency),
-      deliveryFee: toMajor(order.deliveryFee, order.currency),
+      amount: money(order.amount, order.currency),
+      deliveryFee: money(order.deliveryFee, order.currency),
       deliveryMethod: order.deliveryMethod,
       paymentMethod: order.paymentMethod,
       isGuest: order.isGuest,
@@ -64,6 +65,6 @@ export function paymentEvent(
   return {
     businessId: order.businessId,
     type: status === "COMPLETED" ? "payment.completed" : "payment.expired",
-    data: { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount, order.currency) },
+    data: { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: money(order.amount, order.currency) },
   };
 }

@@ -31,6 +31,7 @@ export const AppRecord = z
     iconUrl: z.string().nullable(),
     screenshots: z.array(z.string()),
     version: z.string(),
+    apiVersion: z.string().describe("the API version the app is pinned to (contract 12)"),
     status: z.enum(APP_STATUSES),
     updateInReview: z.boolean(),
     reviewNotes: z.string().nullable(),

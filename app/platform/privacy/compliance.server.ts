@@ -23,6 +23,8 @@ import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
 import { COMPLIANCE_EVENTS, COMPLIANCE_SCOPES, type ComplianceEvent } from "../apps/catalog";
 import { deliveriesCtes, deliveryParams, envelope, type DeliveryRow } from "../webhooks/fanout.server";
 import { ERASED_TEXT } from "./scrub.server";
+import { renderVersion } from "../versions/registry";
+import { VERSIONING } from "../app-api/version-changes";
 
 /** What a privacy request names: the request, the shopper's e-mail, their orders and reviews. */
 export type ComplianceRequest = { requestId: string; customerEmail: string; orderIds: string[]; reviewIds: string[] };
@@ -51,6 +53,7 @@ export function appsHolding(db: Db, businessId: string, options: { installationI
       scopes: installations.scopes,
       isTestInstall: installations.isTestInstall,
       webhookId: webhooks.id,
+      apiVersion: apps.apiVersion,
     })
     .from(installations)
     .innerJoin(apps, eq(apps.id, installations.appId))
@@ -96,9 +99,12 @@ export async function notifyApps(
   if (targets.length === 0) return 0;
   const rows: DeliveryRow[] = targets.map((a) => {
     const id = newId("dlv");
+    // rendered in the app's API version, like every delivery (contract 12)
+    const apiVersion = renderVersion(a.apiVersion, t);
     return {
       id,
       eventId,
+      apiVersion,
       event,
       webhookId: a.webhookId!,
       installationId: a.installationId,
@@ -111,7 +117,8 @@ export async function notifyApps(
         timestamp: t,
         webhookId: a.webhookId!,
         businessId,
-        data: complianceEventData(request, a.scopes),
+        apiVersion,
+        data: VERSIONING.event(event, complianceEventData(request, a.scopes), apiVersion) as Record<string, unknown>,
       }),
     };
   });

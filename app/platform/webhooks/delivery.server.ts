@@ -3,10 +3,13 @@
  * a log row per attempt, the retry schedule, auto-disable, the sweeper, and the erasure webhook.
  * The deliveries table is the source of truth; jobs only say "try this delivery now".
  */
+import { OLDEST_VERSION, renderVersion } from "../versions/registry";
+import { VERSIONING } from "../app-api/version-changes";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { intArray, readColumns, selectColumns, textArray } from "../../../db/sql";
 import type { Database, Db } from "../../../db/client";
 import {
+  apps,
   installations,
   platformEvents,
   webhookAttempts,
@@ -72,9 +75,14 @@ export async function fanOut(
   });
 }
 
-function headersFor(delivery: Pick<WebhookDelivery, "id" | "event" | "webhookId">, secret: string, body: string) {
+function headersFor(
+  delivery: Pick<WebhookDelivery, "id" | "event" | "webhookId" | "apiVersion">,
+  secret: string,
+  body: string,
+) {
   const timestamp = Math.floor(now().getTime() / 1000).toString();
   return {
+    "Api-Version": delivery.apiVersion,
     "X-Webhook-Id": delivery.webhookId,
     "X-Webhook-Event": delivery.event,
     "X-Webhook-Signature": signWebhook(secret, timestamp, body),
@@ -422,6 +430,12 @@ export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AF
   });
 }
 
+/** The version an app's deliveries are rendered in now (its pin, or past the sunset the oldest supported one). */
+async function appVersionOf(db: Db, appId: string, t: Date): Promise<string> {
+  const [row] = await db.select({ apiVersion: apps.apiVersion }).from(apps).where(eq(apps.id, appId));
+  return renderVersion(row?.apiVersion ?? OLDEST_VERSION, t);
+}
+
 /**
  * 48 hours after an uninstall: business.data_erasure to the registration created at install (its
  * id and secret), even though uninstall deactivated it, with the normal retries.
@@ -469,16 +483,20 @@ export async function deliverToInstallRegistration(
     fannedOutAt: t,
   });
   const id = newId("dlv");
+  // rendered in the app's API version, like every delivery (contract 12)
+  const apiVersion = await appVersionOf(tx, inst.appId, t);
+  const rendered = VERSIONING.event(event, data, apiVersion) as Record<string, unknown>;
   await tx.insert(webhookDeliveries).values({
     id,
     eventId,
+    apiVersion,
     event,
     webhookId,
     installationId: inst.id,
     appId: inst.appId,
     businessId: inst.businessId,
     isTestInstall: inst.isTestInstall,
-    body: envelope({ id, event, timestamp: t, webhookId, businessId: inst.businessId, data }),
+    body: envelope({ id, event, timestamp: t, webhookId, businessId: inst.businessId, apiVersion, data: rendered }),
     status: "PENDING",
     nextAttemptAt: t,
     createdAt: t,
@@ -495,16 +513,18 @@ export async function deliverToInstallRegistration(
  */
 export async function sendTest(db: Db, env: Env, webhook: Webhook) {
   const id = newId("dlv");
+  const apiVersion = await appVersionOf(db, webhook.appId, now());
   const body = envelope({
     id,
     event: "webhook.test",
     timestamp: now(),
     webhookId: webhook.id,
     businessId: webhook.businessId,
+    apiVersion,
     data: { message: "This is a test delivery from Storefront Apps.", webhookId: webhook.id },
   });
   const secret = decrypt(webhook.secretEnc, env.encryptionKey);
-  const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body);
+  const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id, apiVersion }, secret, body);
   const [installation] = await db
     .select({ isTestInstall: installations.isTestInstall })
     .from(installations)
