@@ -1,6 +1,6 @@
 # Production image: `npm start` (web + worker) against DATABASE_URL.
 # Run several containers with `npm run web` / `npm run worker` to scale out (see README).
-FROM node:20-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
@@ -9,7 +9,7 @@ FROM deps AS build
 COPY . .
 RUN npx remix build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -10,5 +10,7 @@ export default {
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
     v3_lazyRouteDiscovery: true,
+    // not yet: single fetch changes how every page's loader data travels (decision 039)
+    v3_singleFetch: false,
   },
 };

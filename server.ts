@@ -33,7 +33,8 @@ function ensureBuild(isProduction: boolean) {
     // under NODE_ENV=test would use React's development JSX runtime, which production React lacks)
     execFileSync(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], {
       stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production" },
+      // Remix's CLI loads Vite's CJS build though the classic compiler never uses Vite (decision 039)
+      env: { ...process.env, NODE_ENV: "production", VITE_CJS_IGNORE_WARNING: "1" },
     });
   }
 }
@@ -112,7 +113,12 @@ async function main() {
   if (mode !== "worker") ensureBuild(env.isProduction);
   const database = await openDatabase(env);
   const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
-  const web = mode === "worker" ? null : await createWebServer({ db: database.db, env });
+  // a replica for the reads where staleness is harmless (READ_DATABASE_URL; app/platform/core/context.ts)
+  const replica =
+    mode !== "worker" && env.readDatabaseUrl
+      ? (await import("./db/client")).createDb(env.readDatabaseUrl, { prepare: env.databasePrepare })
+      : null;
+  const web = mode === "worker" ? null : await createWebServer({ db: database.db, readDb: replica?.db, env });
 
   if (web) {
     console.log(
@@ -172,6 +178,7 @@ async function main() {
       ["web server", web?.close],
       ["worker", worker?.stop],
       ["database pool", database.close],
+      ["replica pool", replica?.close],
       ["embedded postgres", database.embedded?.stop],
     ];
     let failed = false;

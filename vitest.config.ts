@@ -2,7 +2,21 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  resolve: {
+    // the repository runs the SDK from its source, as tsconfig.json's paths say (tsx and Playwright
+    // read those); the published package runs its build (packages/app-sdk/test/package.test.ts)
+    alias: [
+      { find: "~", replacement: fileURLToPath(new URL("./app", import.meta.url)) },
+      {
+        find: /^@storefront\/app-sdk$/,
+        replacement: fileURLToPath(new URL("./packages/app-sdk/src/index.ts", import.meta.url)),
+      },
+      {
+        find: /^@storefront\/app-sdk\/bridge$/,
+        replacement: fileURLToPath(new URL("./packages/app-sdk/src/bridge.js", import.meta.url)),
+      },
+    ],
+  },
   test: {
     globals: true,
     include: [

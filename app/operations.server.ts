@@ -6,6 +6,8 @@
  * and fails when a module under /app-api, /webhooks, /merchant, /review, /developer, /auth or /oauth/token is missing here or from
  * its document.
  */
+import { now } from "~/platform/core/clock.server";
+import { currentVersion } from "~/platform/versions/registry";
 import type { DeclaredRoute } from "~/platform/core/operations.server";
 import { openApiDocument } from "~/platform/app-api/openapi.server";
 import { platformApiDocument } from "~/platform/platform-api/openapi.server";
@@ -23,6 +25,15 @@ import * as products from "./routes/app-api.products._index";
 import * as productBySlug from "./routes/app-api.products.slug.$slug";
 import * as reviews from "./routes/app-api.reviews._index";
 import * as reviewStats from "./routes/app-api.reviews.stats";
+import * as billingSubscriptions from "./routes/app-api.billing.subscriptions._index";
+import * as billingSubscription from "./routes/app-api.billing.subscriptions.$id._index";
+import * as billingUsage from "./routes/app-api.billing.subscriptions.$id.usage";
+import * as billingCharges from "./routes/app-api.billing.charges";
+import * as merchantBillingApprove from "./routes/merchant.billing.subscriptions.$id.approve";
+import * as merchantBillingDecline from "./routes/merchant.billing.subscriptions.$id.decline";
+import * as merchantBillingCancel from "./routes/merchant.billing.subscriptions.$id.cancel";
+import * as merchantBillingCap from "./routes/merchant.billing.subscriptions.$id.cap";
+import * as developerEarnings from "./routes/developer.apps.$appId.earnings";
 import * as webhooks from "./routes/webhooks._index";
 import * as webhookOne from "./routes/webhooks.$id._index";
 import * as webhookTest from "./routes/webhooks.$id.[test]";
@@ -36,6 +47,7 @@ import * as merchantEmbed from "./routes/merchant.installations.$installationId.
 import * as merchantReview from "./routes/merchant.installations.$installationId.review";
 import * as merchantPages from "./routes/merchant.pages._index";
 import * as merchantPage from "./routes/merchant.pages.$slug";
+import * as merchantPrivacy from "./routes/merchant.privacy.requests";
 import * as reviewQueue from "./routes/review.apps._index";
 import * as reviewApprove from "./routes/review.apps.$appId.approve";
 import * as reviewReject from "./routes/review.apps.$appId.reject";
@@ -55,6 +67,7 @@ import * as developerListenAnswer from "./routes/developer.apps.$appId.listen.$c
 import * as developerAnalytics from "./routes/developer.apps.$appId.analytics";
 import * as developerReviews from "./routes/developer.apps.$appId.reviews";
 import * as developerReviewReply from "./routes/developer.apps.$appId.reviews.$reviewId.reply";
+import * as developerSandbox from "./routes/developer.sandbox";
 import * as authLogin from "./routes/auth.login";
 import * as authRegister from "./routes/auth.register";
 import * as oauthToken from "./routes/oauth.token";
@@ -75,6 +88,10 @@ export const APP_API_ROUTES: DeclaredRoute[] = [
   business,
   pages,
   pageOne,
+  billingSubscriptions,
+  billingSubscription,
+  billingUsage,
+  billingCharges,
   webhooks,
   webhookOne,
   deliveries,
@@ -82,8 +99,9 @@ export const APP_API_ROUTES: DeclaredRoute[] = [
   webhookTest,
 ].map((m) => m.declared);
 
-/** The App API's OpenAPI 3.1 document, served at /app-api/openapi.json and shown in the portal's docs. */
-export const appApiDocument = (publicUrl: string) => openApiDocument(APP_API_ROUTES, publicUrl);
+/** The App API's OpenAPI 3.1 document in one API version (the current one unless named), served at /app-api/openapi.json and shown in the portal's docs. */
+export const appApiDocument = (publicUrl: string, version = currentVersion(now())) =>
+  openApiDocument(APP_API_ROUTES, publicUrl, version);
 
 /** The Platform API: /auth, /oauth/token, /developer, /merchant and /review, in the document's order. */
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
@@ -103,8 +121,10 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerListen,
   developerListenAnswer,
   developerAnalytics,
+  developerEarnings,
   developerReviews,
   developerReviewReply,
+  developerSandbox,
   merchantInstallations,
   merchantInstallation,
   merchantConsent,
@@ -113,6 +133,11 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantReview,
   merchantPages,
   merchantPage,
+  merchantPrivacy,
+  merchantBillingApprove,
+  merchantBillingDecline,
+  merchantBillingCancel,
+  merchantBillingCap,
   reviewQueue,
   reviewApprove,
   reviewReject,

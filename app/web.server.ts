@@ -7,6 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import express from "express";
+import proxyaddr from "proxy-addr";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import type { Database } from "../db/client";
@@ -67,21 +68,27 @@ const PREVIEW_PATH = /^\/s\/[^/]+\/preview\/[^/]+\/?$/;
 
 export async function createWebServer(options: {
   db: Database;
+  /** a replica for the reads core/context.ts's replicaOf allows (READ_DATABASE_URL); none: the primary */
+  readDb?: Database;
   env: Env;
   port?: number;
   host?: string;
   build?: ServerBuild;
 }): Promise<WebServer> {
-  const { db, env } = options;
+  const { db, env, readDb } = options;
   const build = options.build ?? (await loadBuild());
   const app = express();
   app.disable("x-powered-by");
   // handlers read the query from the request URL; Express need not parse it into req.query
   app.set("query parser", false);
 
+  // The client's address (sign-in throttling): the socket's peer, or, when that peer is a trusted proxy
+  // (TRUSTED_PROXIES), the nearest address in X-Forwarded-For that is not itself a trusted proxy. A
+  // client cannot supply it: an X-Forwarded-For from any other peer is ignored.
+  const trusted = env.trustedProxies.length ? proxyaddr.compile(env.trustedProxies) : null;
   app.use((req, res, next) => {
-    // The address the socket saw; a client cannot supply it.
-    req.headers["x-platform-client-address"] = req.socket.remoteAddress ?? "unknown";
+    req.headers["x-platform-client-address"] =
+      (trusted && req.socket.remoteAddress ? proxyaddr(req, trusted) : req.socket.remoteAddress) ?? "unknown";
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     if (env.isProduction) res.setHeader("Strict-Transport-Security", "max-age=31536000");
@@ -156,16 +163,16 @@ export async function createWebServer(options: {
     );
   });
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
-  app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env })));
+  app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env, readDb })));
   // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)
-  app.use(storefrontPages({ build, db, env, mode: env.isProduction ? "production" : "development" }));
+  app.use(storefrontPages({ build, db, readDb, env, mode: env.isProduction ? "production" : "development" }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
 
   const handler = createRequestHandler({
     build,
     mode: env.isProduction ? "production" : "development",
-    getLoadContext: () => ({ db, env }),
+    getLoadContext: () => ({ db, env, readDb }),
   });
   // app.use, not app.all("*"): Express would decode the path as a route parameter and answer an
   // invalid percent-encoding (/developer/apps/%FF) with its own HTML error page and stack trace.

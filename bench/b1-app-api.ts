@@ -91,7 +91,9 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
     });
     const sameUrl = await listen(sameSql);
     const readUrl = await listen(readOnly);
-    const headers = { Authorization: `Bearer ${token}` };
+    // answered in 2026-11-21 (money as major-unit numbers, as the floors write it): the version
+    // machinery's longest path, the newest answer taken down by the declared change (issue 32)
+    const headers = { Authorization: `Bearer ${token}`, "Api-Version": "2026-11-21" };
     // the floors answer what the platform answers
     const [mine, theirs] = await Promise.all([
       fetch(`${b.web.url}/app-api/products?limit=50`, { headers }).then((r) => r.json()),

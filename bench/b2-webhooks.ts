@@ -14,6 +14,7 @@ import { approveApp } from "../app/platform/apps/review.server";
 import { submitApp } from "../app/platform/apps/apps.server";
 import { createAccount } from "../app/platform/accounts/accounts.server";
 import { quietLogger } from "../db/migrate";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONCURRENCY = 20;
@@ -82,7 +83,7 @@ export async function run() {
       role: "REVIEWER",
     });
     await submitApp(b.db.db, dev.account.id, appId);
-    await approveApp(b.db.db, reviewer.account.id, appId);
+    await approveApp(b.db.db, reviewer.account.id, appId, REVIEW_CRITERIA_KEYS);
 
     // the burst: 10,000 events committed in batches of 500 (each batch one transaction)
     const started = Date.now();

@@ -11,6 +11,7 @@ import { createApp, submitApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
 import { createInstallation, issueAccessToken } from "../app/platform/installs/installs.server";
 import { savePage } from "../app/platform/extensions/merchant.server";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
 
 export const BASE_BLOCKS = [
   { kind: "builtin", type: "heading", settings: { text: "Welcome" } },
@@ -82,7 +83,7 @@ export async function richShop(
     manifest,
   } as never);
   await submitApp(db, dev.account.id, app.id);
-  const approved = await approveApp(db, rev.account.id, app.id);
+  const approved = await approveApp(db, rev.account.id, app.id, REVIEW_CRITERIA_KEYS);
   await db.transaction(async (tx) => {
     const { installation } = await createInstallation(tx, b.env, {
       app: approved,

@@ -26,10 +26,14 @@ const FIXES = [
     1,
   ],
   // 3. a closed connection forgets the query it had running (rejected just above): otherwise the next
-  //    start-up's ReadyForQuery "resolves" that stale query and the connection's state goes astray
+  //    start-up's ReadyForQuery "resolves" that stale query and the connection's state goes astray;
+  //    and it forgets the server's error it was keeping for that query's ReadyForQuery (a FATAL such as
+  //    57P01 arrives, then the socket closes with no ReadyForQuery): otherwise the next start-up's
+  //    ReadyForQuery hands that stale error to the query that reopened the connection (the residual
+  //    defect of docs/reliability.md, issue 34)
   [
     "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
-    "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query && queryError(query, Errors.connection('CONNECTION_CLOSED', options))\n    query = null\n",
+    "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query && queryError(query, Errors.connection('CONNECTION_CLOSED', options))\n    query = null\n    errorResponse = null\n",
     1,
   ],
   // 4. never write to a null socket (and always forget the batch)

@@ -25,6 +25,9 @@ test("a developer signs up, sees the sandbox business and signs out", async ({ p
   await expect(page.getByRole("heading", { name: "Your sandbox business" })).toBeVisible();
   await expect(page.getByTestId("sandbox-name")).toHaveText("Ada Lovelace's sandbox");
   await expect(page.locator(".stat").filter({ hasText: "Orders" })).toContainText("30");
+  // the next steps start at the first one, and name the CLI
+  await expect(page.locator('[data-step="app"]')).toContainText("Next");
+  await expect(page.locator('[data-step="test-install"]')).toContainText("npx storefront-apps test-install");
   await page.screenshot({ path: ".data/e2e-results/portal-overview.png", fullPage: true });
 
   await signOut(page);

@@ -43,6 +43,12 @@ const script = `(function () {
   (document.documentElement.dataset.storefrontReady ? Promise.resolve() : new Promise(function (r) { window.addEventListener("storefront:ready", r, { once: true }); })).then(function () { document.body.appendChild(marker); });
 })();`;
 
+/** 4.50 for delivery (9.00 to an island: a locality naming one), pickup free. */
+function shippingFee(data: { deliveryMethod: string; locality?: string }) {
+  if (data.deliveryMethod !== "DELIVERY") return 0;
+  return /island/i.test(data.locality ?? "") ? 900 : 450;
+}
+
 export type Delivery = { event: string; headers: http.IncomingHttpHeaders; body: any };
 
 /**
@@ -50,7 +56,7 @@ export type Delivery = { event: string; headers: http.IncomingHttpHeaders; body:
  * platform's address and the app's credentials, it behaves as a real app should: it exchanges the
  * code and sends the merchant back to the admin, to `<PUBLIC_URL>/admin/apps/<installation_id>?installed=1`.
  */
-export async function startAppServer() {
+export async function startAppServer(options: { shippingDelayMs?: number } = {}) {
   const webhooks: Delivery[] = [];
   const hookCalls: { hookPoint: string; body: any }[] = [];
   let oauth: { platformUrl: string; clientId: string; clientSecret: string } | null = null;
@@ -91,6 +97,15 @@ export async function startAppServer() {
       req.on("data", (c) => (raw += c));
       req.on("end", () => {
         const body = raw ? JSON.parse(raw) : null;
+        // a slow courier: its fee comes back after shippingDelayMs (the shopper's click lands meanwhile)
+        if (path.endsWith("/hooks/shipping") && options.shippingDelayMs) {
+          hookCalls.push({ hookPoint: String(req.headers["x-hook-point"]), body });
+          setTimeout(() => {
+            res.writeHead(200, { "Content-Type": "application/json" });
+            res.end(JSON.stringify({ fee: shippingFee(body.data) }));
+          }, options.shippingDelayMs);
+          return;
+        }
         res.writeHead(200, { "Content-Type": "application/json" });
         if (path === "/webhooks") {
           webhooks.push({ event: String(req.headers["x-webhook-event"]), headers: req.headers, body });
@@ -110,8 +125,7 @@ export async function startAppServer() {
             }),
           );
         // a delivery fee of 4.50 (pickup free) and a discount of 1.00 on every order
-        if (path.endsWith("/hooks/shipping"))
-          return res.end(JSON.stringify({ fee: body.data.deliveryMethod === "DELIVERY" ? 450 : 0 }));
+        if (path.endsWith("/hooks/shipping")) return res.end(JSON.stringify({ fee: shippingFee(body.data) }));
         if (path.endsWith("/hooks/discounts"))
           return res.end(JSON.stringify({ discount: 100, reason: "Welcome offer" }));
         res.end("{}");

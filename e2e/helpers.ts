@@ -165,6 +165,7 @@ export const DEMO = {
 import type { APIRequestContext } from "@playwright/test";
 import http from "node:http";
 import { listenLocally } from "../app/platform/testing/listen";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
 
 /** Signs in through the JSON API and returns the bearer token. */
 export async function apiToken(request: APIRequestContext, email: string, password: string): Promise<string> {
@@ -185,6 +186,7 @@ export async function publishApp(request: APIRequestContext, body: Record<string
   const app = await created.json();
   await request.post(`/developer/apps/${app.id}/submit`, { headers: { Authorization: `Bearer ${devToken}` } });
   const approved = await request.post(`/review/apps/${app.id}/approve`, {
+    data: { criteria: REVIEW_CRITERIA_KEYS },
     headers: { Authorization: `Bearer ${reviewerToken}` },
   });
   expect(approved.status()).toBe(200);

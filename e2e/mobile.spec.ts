@@ -194,6 +194,8 @@ test("the merchant's admin on a phone: drawer, cards, every page fits", async ({
     `/admin/apps/${installationId}`,
     appPageHref,
     "/admin/settings",
+    "/admin/privacy",
+    "/admin/privacy?email=nobody-here%40example.test",
   ])
     await visit(page, path);
   await appServer.close();
@@ -214,7 +216,7 @@ test("the developer portal on a phone: every page of an app fits and the drawer 
 
   await visit(page, appPath);
   await page.screenshot({ path: ".data/e2e-results/portal-app-phone.png", fullPage: true });
-  for (const sub of ["manifest", "credentials", "webhooks", "hooks", "analytics", "preview"])
+  for (const sub of ["manifest", "credentials", "webhooks", "privacy-requests", "hooks", "analytics", "preview"])
     await visit(page, `${appPath}/${sub}`);
   for (const path of [
     "/portal/apps",

@@ -9,6 +9,9 @@ import { seedDemoData } from "../app/platform/demo/seed.server";
 import { loadEnv } from "../app/platform/core/env.server";
 import { createWebServer } from "../app/web.server";
 import { startWorker } from "../jobs/worker";
+import http from "node:http";
+import { advanceClock } from "../app/platform/core/clock.server";
+import { closeDuePeriods } from "../app/platform/billing/closing.server";
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 const { adminUrl, embedded } = await startTestCluster("e2e-postgres");
@@ -32,7 +35,21 @@ const worker = await startWorker({ url, deps: { db: database.db, env }, concurre
 const web = await createWebServer({ db: database.db, env, port, host: "127.0.0.1" });
 console.log(`e2e platform on ${web.url} (database ${name})`);
 
+// Test-only control of the one clock (web and worker share it in this process): POST /clock?ms=N moves
+// it forward and runs the billing period closing at once, as the worker's crontab would within a minute.
+const control = http.createServer((req, res) => {
+  const ms = Number(new URL(req.url ?? "/", "http://x").searchParams.get("ms"));
+  if (req.method !== "POST" || !Number.isSafeInteger(ms)) return void res.writeHead(400).end();
+  advanceClock(ms);
+  closeDuePeriods(database.db).then(
+    (done) => res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(done)),
+    (e: Error) => res.writeHead(500).end(e.message),
+  );
+});
+control.listen(port + 1000, "127.0.0.1");
+
 const stop = async () => {
+  control.close();
   await web.close();
   await worker.stop();
   await database.close();

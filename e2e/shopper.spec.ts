@@ -266,6 +266,91 @@ test("checkout shows the final total before the order, follows the delivery meth
   }
 });
 
+test("the shopper's first click on Place order is never lost while the total refreshes", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  // a courier whose fee takes 1.5 s: typing an address and clicking at once starts a refresh on the way to the button
+  const appServer = await startAppServer({ shippingDelayMs: 1500 });
+  const app = await publishTestApp(request, "Slow Courier", appServer.url, {
+    description: "Delivery fees by address, slowly.",
+    category: "shipping",
+    scopes: ["write_shipping", "write_checkout"],
+    webhookUrl: `${appServer.url}/webhooks`,
+    webhookEvents: [],
+    manifest: {
+      hooks: [
+        { hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" },
+        { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
+      ],
+    },
+  });
+  const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
+  const auth = { headers: { Authorization: `Bearer ${merchantToken}` } };
+  let installationId: string | null = null;
+  const toCheckout = async () => {
+    await page.goto("/s/demo-bistro/products");
+    await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
+    await expect(page.getByTestId("cart-link")).toHaveText("Cart (1)");
+    await page.getByRole("button", { name: "Add to cart: Tiramisu" }).click();
+    await expect(page.getByTestId("cart-link")).toHaveText("Cart (2)");
+    await page.getByTestId("cart-link").click();
+    await page.getByRole("link", { name: "Checkout", exact: true }).click();
+    await expect(page.getByRole("button", { name: "Place order · $22.00" })).toBeVisible();
+    await page.getByLabel("Name").fill("Quick Clicker");
+    await page.getByLabel("Phone").fill("+1 555 0142");
+  };
+  try {
+    await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
+    await installApp(page, app.slug);
+    const installs = await request.get("/merchant/installations?limit=100", auth);
+    installationId = (
+      (await installs.json()) as { data: { installationId: string; appId: string; status: string }[] }
+    ).data.find((i) => i.appId === app.id && i.status === "ACTIVE")!.installationId;
+    await page.goto("/");
+    await signOut(page);
+
+    // an address with the same fee, and "Place order" pressed at once: the page waits for the total, then places it
+    await toCheckout();
+    await page.getByLabel("Delivery address").fill("7 Harbour Road");
+    const calls = appServer.hookCalls.length;
+    await page.getByRole("button", { name: "Place order · $22.00" }).click();
+    await expect(page.getByRole("button", { name: "Updating the total, then placing your order…" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: /^Thank you! Order #\d+$/ })).toBeVisible();
+    await expect(page.getByTestId("order-total")).toHaveText("$22.00");
+    // the click did start a refresh for the typed address (the case that used to lose it)
+    expect(
+      appServer.hookCalls
+        .slice(calls)
+        .some((c) => c.hookPoint === "checkout.shipping_rates" && c.body.data.locality === "7 Harbour Road"),
+    ).toBe(true);
+
+    // an address with another fee: nothing is placed at a total the shopper has not seen; the new one is shown
+    await toCheckout();
+    await page.getByLabel("Delivery address").fill("12 Island Lane");
+    await page.getByRole("button", { name: "Place order · $22.00" }).click();
+    await expect(page.getByTestId("total-changed")).toHaveText(
+      "The total for this address is $26.50. Check it, then place your order.",
+    );
+    await expect(page.getByTestId("checkout-total")).toHaveText("$26.50");
+    await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+    await page.screenshot({ path: ".data/e2e-results/checkout-total-changed.png", fullPage: true });
+    await page.getByRole("button", { name: "Place order · $26.50" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: /^Thank you! Order #\d+$/ })).toBeVisible();
+    await expect(page.getByTestId("order-total")).toHaveText("$26.50");
+
+    // exactly the two orders, at the totals shown, in the merchant's list
+    await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
+    await page.goto("/admin/orders?q=Quick+Clicker");
+    const rows = page.getByTestId("order-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText("$26.50");
+    await expect(rows.nth(1)).toContainText("$22.00");
+    await signOut(page);
+  } finally {
+    if (installationId) await request.delete(`/merchant/installations/${installationId}`, auth);
+    await appServer.close();
+  }
+});
+
 test('without JavaScript the checkout\'s total follows the delivery method through "Update total"', async ({
   browser,
 }) => {

@@ -11,6 +11,7 @@ import { eventFanout } from "./tasks/event__fanout";
 import { webhookDeliver } from "./tasks/webhook__deliver";
 import { installationErasure } from "./tasks/installation__erasure";
 import { paymentExpire } from "./tasks/payment__expire";
+import { billingClosePeriods } from "./tasks/billing__close_periods";
 import { DELIVERY_BATCH, sweepAbandoned } from "../app/platform/webhooks/delivery.server";
 import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
 
@@ -25,6 +26,7 @@ export function taskList(deps: WorkerDeps): TaskList {
     webhook__deliver: (payload) => webhookDeliver(deps, payload),
     installation__erasure: (payload) => installationErasure(deps, payload),
     payment__expire: (payload) => paymentExpire(deps, payload),
+    billing__close_periods: (payload) => billingClosePeriods(deps, payload),
   };
 }
 
@@ -43,13 +45,18 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     keepAlive: true,
   });
   pool.on("error", (e) => console.error("[worker] idle database connection lost:", e.message));
+  // and a checked-out connection the server ends: pg raises it again on that client's next query,
+  // but the 'error' event itself must have a listener (graphile-worker checks for both handlers)
+  pool.on("connect", (client) =>
+    client.on("error", (e) => console.error("[worker] database connection lost:", e.message)),
+  );
   const runner = await run({
     pgPool: pool,
     concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(options.deps),
-    crontab: "17 * * * * maintenance__cleanup",
+    crontab: "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods",
     logger: quietLogger,
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours

@@ -19,6 +19,7 @@ import {
 } from "../app/platform/catalog/products.server";
 import { createApp, submitApp, updateApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
 import { createInstallation, issueAccessToken, uninstallForBusiness } from "../app/platform/installs/installs.server";
 import { putManifest } from "../app/platform/extensions/manifest.server";
 import { savePage, setEmbed } from "../app/platform/extensions/merchant.server";
@@ -86,7 +87,7 @@ async function installedApp(business: Business) {
     appBody({ scopes: ["read_business"], webhookUrl: null, webhookEvents: [], manifest: manifest("Banner") }) as never,
   );
   await submitApp(p.db, dev.account.id, app.id);
-  const approved = await approveApp(p.db, reviewer.account.id, app.id);
+  const approved = await approveApp(p.db, reviewer.account.id, app.id, REVIEW_CRITERIA_KEYS);
   const installationId = await p.db.transaction(async (tx) => {
     const { installation } = await createInstallation(tx, p.env, {
       app: approved,

@@ -69,19 +69,26 @@ export function storefrontEtag(seed: {
   return `"${seed.shop.contentVersion}-${digest}"`;
 }
 
-type ShopRequest = ExpressRequest & { storefrontShop?: Shop };
+type ShopRequest = ExpressRequest & { storefrontShop?: Shop; sharedPage?: boolean };
 
 export function storefrontPages(options: {
   build: ServerBuild;
   db: Database;
+  /** a replica for the shared pages (no cart, GET): what every visitor sees alike may lag (core/context.ts) */
+  readDb?: Database;
   env: Env;
   mode: "production" | "development";
 }) {
   const { build, db, env } = options;
+  const readDb = options.readDb ?? db;
   const handler = createRequestHandler({
     build: storefrontBuild(build),
     mode: options.mode,
-    getLoadContext: (req) => ({ db, env, storefrontShop: (req as ShopRequest).storefrontShop ?? null }),
+    // a shared page reads the replica; a shopper with a cart and every form post read the primary
+    getLoadContext: (req) => {
+      const shared = (req as ShopRequest).sharedPage === true;
+      return { db: shared ? readDb : db, env, storefrontShop: (req as ShopRequest).storefrontShop ?? null };
+    },
   });
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (!isStorefrontPath(req.path)) return next();
@@ -100,7 +107,8 @@ export function storefrontPages(options: {
       });
     const slug = req.method === "GET" || req.method === "HEAD" ? sharedPageSlug(req.path) : null;
     if (slug === null || hasShopperCookie(req.headers.cookie)) return void serve();
-    loadShop(db, slug).then(
+    (req as ShopRequest).sharedPage = true;
+    loadShop(readDb, slug).then(
       (shop) => {
         if (shop) {
           const etag = storefrontEtag({ buildVersion: build.assets.version, env, shop, url: req.originalUrl });

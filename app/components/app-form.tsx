@@ -16,6 +16,8 @@ export type AppFormValues = {
   iconUrl: string | null;
   screenshots: string[];
   version: string;
+  /** the pricing plans (contract 13) as the app record shows them, or the text typed when it did not parse */
+  pricing?: unknown;
 };
 
 export const emptyApp: AppFormValues = {
@@ -45,6 +47,7 @@ export const APP_LABELS = {
   webhookEvents: "Webhook events",
   iconUrl: "Icon URL",
   screenshots: "Screenshots",
+  pricing: "Pricing plans",
   manifest: "Manifest",
 } as const;
 const APP_FIELD_ORDER = Object.keys(APP_LABELS);
@@ -196,6 +199,22 @@ export function AppForm({
             {...field("screenshots")}
           />
         </Field>
+        <Field
+          name="pricing"
+          label={APP_LABELS.pricing}
+          hint='JSON, money in minor units: [{"id": "pro", "name": "Pro", "kind": "RECURRING", "price": {"amount": 999, "currency": "USD"}, "interval": "EVERY_30_DAYS", "trialDays": 14}]. On an approved app a change takes effect when the update is approved; see Docs → Charging for your app.'
+          errors={errors}
+        >
+          <textarea
+            name="pricing"
+            className="code"
+            defaultValue={
+              typeof values.pricing === "string" ? values.pricing : JSON.stringify(values.pricing ?? [], null, 2)
+            }
+            rows={6}
+            {...field("pricing")}
+          />
+        </Field>
         <div>
           <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>
             {submitLabel}
@@ -224,5 +243,15 @@ export function appFormToInput(form: FormData, mode: "create" | "edit") {
       .split(/\s*\n\s*/)
       .filter(Boolean),
     version: text("version"),
+    pricing: parsedOrText(text("pricing") || "[]"),
   };
+}
+
+/** The JSON typed in a field, or the text itself when it does not parse (the schema then names the field). */
+function parsedOrText(t: string): unknown {
+  try {
+    return JSON.parse(t);
+  } catch {
+    return t;
+  }
 }

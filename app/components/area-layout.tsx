@@ -30,12 +30,15 @@ export function AreaLayout({
   items,
   badge,
   extra,
+  notice,
 }: {
   title: string;
   subtitle?: string;
   items: NavItem[];
   badge?: string;
   extra?: { heading: string; items: NavItem[] };
+  /** Shown above every page of the area (the sandbox's banner in the admin). */
+  notice?: React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   const drawer = useRef<HTMLElement>(null);
@@ -184,6 +187,7 @@ export function AreaLayout({
         </div>
       </aside>
       <main ref={main} id="main" tabIndex={-1} className="area-main">
+        {notice}
         <Outlet />
       </main>
     </div>

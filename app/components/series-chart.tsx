@@ -10,8 +10,11 @@ export function SeriesChart({
   days,
   series,
   mode = "grouped",
+  labelOf,
 }: {
   title: string;
+  /** How a point's `date` is written (default: "Nov 27"); months pass their own ("Nov 2026"). */
+  labelOf?: (date: string) => string;
   days: ({ date: string } & Record<string, number | string>)[];
   series: Series[];
   mode?: "grouped" | "stacked";
@@ -31,8 +34,10 @@ export function SeriesChart({
   const slot = plotW / days.length;
   const barW = mode === "stacked" ? slot * 0.7 : (slot * 0.8) / series.length;
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
-  const label = (iso: string) =>
-    new Date(iso + "T00:00:00Z").toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  const label =
+    labelOf ??
+    ((iso: string) =>
+      new Date(iso + "T00:00:00Z").toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" }));
   const total = totals.reduce((s, v) => s + v, 0);
   return (
     <figure className="chart">

@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { dashboard } from "~/platform/catalog/queries.server";
 import { dailyOrders } from "~/platform/catalog/admin-queries.server";
-import { formatMoney, moneyFormatter, toMinor } from "~/platform/core/money";
+import { formatMoney, moneyFormatter, type Money } from "~/platform/core/money";
 import { now } from "~/platform/core/clock.server";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
@@ -17,12 +17,12 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business, sandbox } = await requireMerchant(request, context);
   const [d, daily] = await Promise.all([
     dashboard(context.db, business.id, business.currency),
     dailyOrders(context.db, business.id),
   ]);
-  const money = (major: number) => formatMoney(toMinor(major, business.currency), business.currency, business.locale);
+  const money = (m: Money) => formatMoney(m.amount, m.currency, business.locale);
   return json({
     business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
     today: now().toISOString().slice(0, 10),
@@ -37,11 +37,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ordersByStatus: Object.entries(d.ordersByStatus).map(([status, n]) => ({ status, n })),
     topProducts: d.topProducts.map((p) => ({ ...p, revenue: money(p.revenue) })),
     daily,
+    sandbox,
   });
 }
 
 export default function AdminHome() {
-  const { business, today, stats, ordersByStatus, topProducts, daily } = useLoaderData<typeof loader>();
+  const { business, today, stats, ordersByStatus, topProducts, daily, sandbox } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
   const money = moneyFormatter(business.locale, business.currency);
   const totalOrders = ordersByStatus.reduce((n, s) => n + s.n, 0);
@@ -133,16 +134,33 @@ export default function AdminHome() {
         </Card>
       </div>
 
-      <Card title="Grow with apps" className="card">
-        <p className="muted">
-          Payments, loyalty, shipping, analytics and more: apps plug into your checkout, site and admin.
-        </p>
-        <p>
-          <Link to="/marketplace" className="button">
-            Browse the marketplace
-          </Link>
-        </p>
-      </Card>
+      {sandbox ? (
+        <Card title="Try your apps here" className="card">
+          <p className="muted">
+            Test-install one of your apps from the portal, then place its blocks in the site builder and switch its
+            embeds on: the sandbox&apos;s storefront shows them at once, without review.
+          </p>
+          <p className="row">
+            <Link to="/portal/apps" className="button">
+              Your apps
+            </Link>
+            <Link to="/admin/pages/home" className="button">
+              Edit the home page
+            </Link>
+          </p>
+        </Card>
+      ) : (
+        <Card title="Grow with apps" className="card">
+          <p className="muted">
+            Payments, loyalty, shipping, analytics and more: apps plug into your checkout, site and admin.
+          </p>
+          <p>
+            <Link to="/marketplace" className="button">
+              Browse the marketplace
+            </Link>
+          </p>
+        </Card>
+      )}
     </div>
   );
 }

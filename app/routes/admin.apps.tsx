@@ -32,7 +32,7 @@ import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, ut
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business, sandbox } = await requireMerchant(request, context);
   const [{ rows }, reviews, former] = await Promise.all([
     listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
     context.db
@@ -64,6 +64,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       : null,
     // after 7 days of use, once, until dismissed: an invitation to review (decision 022)
     inviteReview:
+      !sandbox &&
       !r.installation.isTestInstall &&
       !reviewOf.has(r.installation.appId) &&
       !r.installation.reviewPromptDismissedAt &&
@@ -73,6 +74,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     active: view.filter((v) => v.status === "ACTIVE"),
     former,
     history: view.filter((v) => v.status !== "ACTIVE"),
+    sandbox,
   });
 }
 
@@ -117,7 +119,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminApps() {
-  const { active, former, history } = useLoaderData<typeof loader>();
+  const { active, former, history, sandbox } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
   const done = params.get("done");
@@ -126,12 +128,20 @@ export default function AdminApps() {
       <PageHeader
         title="Apps"
         action={
-          <Link to="/marketplace" className="button">
-            Add apps
-          </Link>
+          sandbox ? (
+            <Link to="/portal/apps" className="button">
+              Test-install your apps
+            </Link>
+          ) : (
+            <Link to="/marketplace" className="button">
+              Add apps
+            </Link>
+          )
         }
       >
-        Apps installed on your business, what they may do, and what happened to your data when you removed one.
+        {sandbox
+          ? "Your test installations on the sandbox: their settings and embeds. Test-install or uninstall an app from its page in the developer portal."
+          : "Apps installed on your business, what they may do, and what happened to your data when you removed one."}
       </PageHeader>
       <ErrorAlert error={data?.installationId ? null : data?.error} />
       <SuccessNotice show={done === "uninstalled"}>
@@ -145,9 +155,15 @@ export default function AdminApps() {
 
       {active.length === 0 ? (
         <EmptyState title="No apps installed">
-          <p>
-            Find payment, shipping, loyalty and analytics apps in the <Link to="/marketplace">marketplace</Link>.
-          </p>
+          {sandbox ? (
+            <p>
+              Test-install one of <Link to="/portal/apps">your apps</Link> to see its blocks, embeds and settings here.
+            </p>
+          ) : (
+            <p>
+              Find payment, shipping, loyalty and analytics apps in the <Link to="/marketplace">marketplace</Link>.
+            </p>
+          )}
         </EmptyState>
       ) : (
         <ul className="install-list">

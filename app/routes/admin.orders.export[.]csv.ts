@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/platform/accounts/session.server";
+import { requireMerchant } from "~/platform/accounts/guards.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { parseOrderFilter } from "~/platform/catalog/admin-queries.server";
 import { ordersCsv } from "~/platform/catalog/orders-csv.server";
@@ -10,8 +10,7 @@ import { now } from "~/platform/core/clock.server";
  * download, for the signed-in merchant's own business only. Streamed in batches.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
+  const { business } = await requireMerchant(request, context);
   const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
   const { filter } = parseOrderFilter(new URL(request.url).searchParams, timeZone);
   const chunks = ordersCsv(context.db, business.id, filter);

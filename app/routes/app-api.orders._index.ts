@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
-import { json, paginated } from "~/platform/core/http.server";
+import { paginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";
 import { checkoutSchema } from "~/platform/orders/checkout-schema";
@@ -41,7 +41,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders", {
         idempotencyKey: headers["Idempotency-Key"] ?? null,
         actor: `app:${caller.app.id}`,
       });
-      return json(result.order, 201);
+      return result.order;
     },
   }),
 });

@@ -1,3 +1,4 @@
+import { replicaOf } from "~/platform/core/context";
 import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
 import { listPages } from "~/platform/catalog/queries.server";
@@ -9,6 +10,9 @@ export const { loader, action, declared } = appApiRoute("/app-api/pages", {
     summary: "Site pages",
     scope: "read_pages",
     ...paged(PageList, { limit: 50, max: 100 }),
-    handler: listed(({ context, caller, page }) => listPages(context.db, caller.business.id, page), serializePage),
+    handler: listed(
+      ({ context, caller, page }) => listPages(replicaOf(context), caller.business.id, page),
+      serializePage,
+    ),
   }),
 });

@@ -1,3 +1,4 @@
+import { replicaOf } from "~/platform/core/context";
 import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
 import { listProducts } from "~/platform/catalog/queries.server";
@@ -10,7 +11,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/products", {
     scope: "read_products",
     ...paged(ProductList, { limit: 50, max: 100 }),
     handler: listed(
-      ({ context, caller, page }) => listProducts(context.db, caller.business.id, page),
+      ({ context, caller, page }) => listProducts(replicaOf(context), caller.business.id, page),
       (product, { caller }) => serializeProduct(product, caller.business.currency),
     ),
   }),

@@ -1,3 +1,5 @@
+import { planRow } from "~/platform/billing/pricing";
+import { PricingTable } from "~/components/pricing-table";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -46,6 +48,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       iconUrl: app.iconUrl,
       screenshots: app.screenshots.slice(0, 5),
       approvedScopes: app.approvedScopes,
+      plans: app.approvedPricing.map((plan) => planRow(plan)),
       developerName,
       rating: app.ratingAvg === null ? null : Number(app.ratingAvg),
       ratingCount: app.ratingCount,
@@ -118,6 +121,14 @@ export default function MarketplaceApp() {
             <h2 id="about-title">About this app</h2>
             <p className="prewrap">{app.description}</p>
           </section>
+
+          {app.plans.length > 0 ? (
+            <section className="card stack" aria-labelledby="pricing-title">
+              <h2 id="pricing-title">Pricing</h2>
+              <PricingTable plans={app.plans} caption={`Plans of ${app.name}`} />
+              <p className="muted small">Charges need your approval and appear on your monthly invoice.</p>
+            </section>
+          ) : null}
 
           {screenshots.length > 0 ? (
             <section className="card stack" aria-labelledby="screens-title">

@@ -79,8 +79,10 @@ function AppCard({ a }: { a: Card }) {
         <RatingSummary rating={a.rating} count={a.ratingCount} />
         <InstalledBy installs={a.activeInstalls} className="muted small" />
       </div>
-      <div>
+      <div className="row wrap">
         <span className="badge">{categoryLabel(a.category)}</span>
+        {a.pricing ? <span className="badge price">{a.pricing.price}</span> : null}
+        {a.pricing?.trial ? <span className="badge info">{a.pricing.trial}</span> : null}
       </div>
       <p className="muted app-card-desc">{a.description}</p>
     </li>

@@ -18,6 +18,8 @@ import {
 } from "~/platform/installs/oauth.server";
 import { getActiveInstallation } from "~/platform/installs/installs.server";
 import { SCOPES, type Scope } from "~/platform/apps/catalog";
+import { planRow, type PlanRow } from "~/platform/billing/pricing";
+import { PricingTable } from "~/components/pricing-table";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 
@@ -83,6 +85,7 @@ async function consent(request: Request, context: PlatformContext) {
     cspFormActionOrigins: [req.redirectUri],
     scopes: req.scopes.map((s) => ({ name: s, label: SCOPES[s as Scope] ?? s })),
     businessName: business?.name ?? "",
+    plans: (target.isTestInstall ? req.app.pricing : req.app.approvedPricing).map((plan) => planRow(plan)),
     isTestInstall: target.isTestInstall,
     alreadyInstalled: !!existing,
     params: PARAMS.map((name) => [name, url.searchParams.get(name)] as const).filter(([, v]) => v !== null) as [
@@ -113,6 +116,7 @@ type ConsentData = {
   developerName: string;
   scopes: { name: string; label: string }[];
   businessName: string;
+  plans: PlanRow[];
   isTestInstall: boolean;
   alreadyInstalled: boolean;
   params: [string, string][];
@@ -174,6 +178,15 @@ export default function Authorize() {
             ))}
           </ul>
         </section>
+        {data.plans.length > 0 ? (
+          <section>
+            <h2>Pricing</h2>
+            <PricingTable plans={data.plans} caption={`Plans of ${data.app.name}`} />
+            <p className="muted small">
+              Installing charges nothing: the app asks you to approve a plan, and you see the price again then.
+            </p>
+          </section>
+        ) : null}
         <p className="muted small">
           You will be sent back to {data.app.redirectHost}. You can uninstall the app at any time in Admin → Apps; it
           must then delete your data.

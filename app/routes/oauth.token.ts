@@ -5,19 +5,28 @@ import type { DeclaredRoute, OperationSpec } from "~/platform/core/operations.se
 import { exchangeCode, OAuthTokenError, type TokenRequest } from "~/platform/installs/oauth.server";
 
 /**
- * The token request (RFC 6749 §4.1.3, with PKCE's code_verifier), form-encoded (a JSON object is
- * accepted too). The document says each field is text; the schema takes any value, because whether
- * the grant, code, redirect URI and verifier are right (and of the right type) is the exchange's to
- * say, with RFC 6749's error codes (a code_verifier that is not text is `invalid_grant`, and the
- * code stays unused).
+ * The token request (RFC 6749 §4.1.3, with PKCE's code_verifier), form-encoded or JSON. Read with
+ * `TokenRequestBody`, which takes any value, because whether the grant, code, redirect URI and
+ * verifier are right (and of the right type) is the exchange's to say, with RFC 6749's error codes
+ * (a missing grant_type is `invalid_request`, another one `unsupported_grant_type`; a code_verifier that is not text is
+ * `invalid_grant` and the code stays unused). The document declares the request that succeeds
+ * (`TokenRequestDocument`): the required fields and the one grant type.
  */
-const field = (description: string) => z.unknown().meta({ type: "string", description }).optional();
-const TokenRequestBody = z
+const TokenRequestBody = z.object({
+  grant_type: z.unknown().optional(),
+  code: z.unknown().optional(),
+  redirect_uri: z.unknown().optional(),
+  code_verifier: z.unknown().optional(),
+});
+const TokenRequestDocument = z
   .object({
-    grant_type: field("`authorization_code`"),
-    code: field("the code the redirect brought (single use, 10 minutes)"),
-    redirect_uri: field("the app's registered redirect URL, exactly"),
-    code_verifier: field("PKCE: required when the authorization request carried a code_challenge"),
+    grant_type: z.enum(["authorization_code"]).describe("The only grant: `authorization_code`"),
+    code: z.string().describe("The code the redirect brought (single use, 10 minutes)"),
+    redirect_uri: z.string().describe("The app's registered redirect URL, exactly as in the authorization request"),
+    code_verifier: z
+      .string()
+      .optional()
+      .describe("PKCE (RFC 7636): required when the authorization request carried a code_challenge"),
   })
   .meta({ id: "OAuthTokenRequest" });
 
@@ -43,9 +52,9 @@ const OAuthError = z
 const tokenOperation: OperationSpec = {
   summary: "Exchange an authorization code for an installation's access token",
   description:
-    "Client credentials go in HTTP Basic (`client_id:client_secret`); the body is form-encoded (`application/x-www-form-urlencoded`). Errors answer RFC 6749's `{error, error_description}` with `Cache-Control: no-store`; a second use of a code answers `invalid_grant` and revokes the token first issued from it.",
-  body: TokenRequestBody,
-  bodyMediaType: "application/x-www-form-urlencoded",
+    "Client credentials go in HTTP Basic (`client_id:client_secret`); the body is form-encoded (`application/x-www-form-urlencoded`) or JSON (`application/json`), with the same fields. Errors answer RFC 6749's `{error, error_description}` with `Cache-Control: no-store`; a second use of a code answers `invalid_grant` and revokes the token first issued from it.",
+  body: TokenRequestDocument,
+  bodyMediaType: ["application/x-www-form-urlencoded", "application/json"],
   answer: { status: 200, schema: TokenAnswer },
   errors: [400, 401, 405, 413],
   errorSchema: OAuthError,

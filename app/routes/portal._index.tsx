@@ -6,14 +6,16 @@ import { requireDeveloper } from "~/platform/accounts/guards.server";
 import { businessSummary } from "~/platform/catalog/summary.server";
 import { StatCard } from "~/components/area-layout";
 import { listNotifications } from "~/platform/apps/app-reviews.server";
+import { developerProgress, type DeveloperProgress } from "~/platform/apps/progress.server";
 
 export const meta: MetaFunction = () => [{ title: "Overview · Developer portal" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireDeveloper(request, context);
-  const [summary, notes] = await Promise.all([
+  const [summary, notes, progress] = await Promise.all([
     business ? businessSummary(context.db, business.id) : null,
     listNotifications(context.db, account.id, { limit: 10, offset: 0 }),
+    developerProgress(context.db, account.id),
   ]);
   const notifications = notes.rows.map(({ n, appName }) => ({
     id: n.id,
@@ -21,6 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     appName,
     type: n.type,
     rating: typeof n.data.rating === "number" ? n.data.rating : null,
+    apiVersion: typeof n.data.version === "string" ? n.data.version : null,
+    sunsetAt: typeof n.data.sunsetAt === "string" ? n.data.sunsetAt.slice(0, 10) : null,
     createdAt: n.createdAt.toISOString(),
   }));
   return json({
@@ -28,11 +32,83 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sandbox: business ? { id: business.id, name: business.name, slug: business.slug } : null,
     summary,
     notifications,
+    progress,
   });
 }
 
+type Step = { key: string; done: boolean; title: string; body: React.ReactNode; command?: string };
+
+/** The developer's way from nothing to a submitted app, each step done or not by what they did. */
+function steps(progress: DeveloperProgress): Step[] {
+  const app = progress.latestAppId ? `/portal/apps/${progress.latestAppId}` : "/portal/apps";
+  return [
+    {
+      key: "app",
+      done: progress.apps > 0,
+      title: progress.apps > 0 ? `Create an app (you have ${progress.apps})` : "Create your first app",
+      body: (
+        <>
+          On <Link to="/portal/apps">My apps</Link>, or with the CLI; keep its client secret safe.
+        </>
+      ),
+      command:
+        "npx storefront-apps login && npx storefront-apps apps create --name … --slug … --scopes … --redirect-url …",
+    },
+    {
+      key: "test-install",
+      done: progress.testInstalled,
+      title: "Test-install it on your sandbox",
+      body: (
+        <>
+          Press <Link to={app}>Test-install on sandbox</Link>, or run the command: it prints the access token and the
+          webhook secret.
+        </>
+      ),
+      command: "npx storefront-apps test-install",
+    },
+    {
+      key: "delivery",
+      done: progress.delivered,
+      title: "Receive your first webhook",
+      body: (
+        <>
+          Relay your test installation's webhooks to your laptop and send one (
+          <Link to="/portal/docs/getting-started">Getting started</Link>).
+        </>
+      ),
+      command:
+        "npx storefront-apps listen --forward-to http://localhost:4000/webhooks   # then: npx storefront-apps trigger order.created",
+    },
+    {
+      key: "manifest",
+      done: progress.manifestSaved,
+      title: "Declare blocks, embeds and hooks in the manifest",
+      body: (
+        <>
+          Edit it on <Link to={`${app}/manifest`}>the app's Manifest page</Link> or push a file (
+          <Link to="/portal/docs/extensions">Extensions</Link>).
+        </>
+      ),
+      command: "npx storefront-apps manifest push --file manifest.json",
+    },
+    {
+      key: "submit",
+      done: progress.submitted,
+      title: "Submit it for review",
+      body: (
+        <>
+          Press <Link to={app}>Submit for review</Link>; once approved it appears in the{" "}
+          <Link to="/marketplace">marketplace</Link>.
+        </>
+      ),
+    },
+  ];
+}
+
 export default function PortalHome() {
-  const { name, sandbox, summary, notifications } = useLoaderData<typeof loader>();
+  const { name, sandbox, summary, notifications, progress } = useLoaderData<typeof loader>();
+  const all = steps(progress);
+  const next = all.find((s) => !s.done);
   const storefront = useStorefrontUrl();
   return (
     <div className="stack-lg">
@@ -51,7 +127,8 @@ export default function PortalHome() {
             <span className="muted small">({sandbox.id})</span>
           </p>
           <p className="muted">
-            A private shop filled with demo data. Draft apps can be test-installed here without review.
+            A private shop filled with demo data, with the merchant admin: products, orders, pages and the site builder.
+            Draft apps can be test-installed here, and their blocks and embeds placed, without review.
           </p>
           <div className="stats">
             <StatCard label="Products" value={summary.products} />
@@ -59,9 +136,15 @@ export default function PortalHome() {
             <StatCard label="Reviews" value={summary.reviews} />
             <StatCard label="Pages" value={summary.pages} />
           </div>
-          <p>
+          <div className="row">
+            <Link to="/admin" className="button primary" data-testid="open-sandbox-admin">
+              Open sandbox admin
+            </Link>
+            <Link to="/admin/pages/home" className="button">
+              Edit the home page
+            </Link>
             <a href={storefront(`/s/${sandbox.slug}`)}>Open the sandbox storefront →</a>
-          </p>
+          </div>
         </section>
       ) : null}
       <section className="card stack" aria-labelledby="notifications-title">
@@ -72,9 +155,23 @@ export default function PortalHome() {
           <ul className="notification-list">
             {notifications.map((n) => (
               <li key={n.id} data-testid="notification">
-                <strong>{n.type === "app_review.created" ? "New review" : "Review updated"}</strong> of{" "}
-                <Link to={`/portal/apps/${n.appId}/reviews`}>{n.appName}</Link>
-                {n.rating ? ` · ${n.rating} ${n.rating === 1 ? "star" : "stars"}` : ""}{" "}
+                {n.type.startsWith("api_version.") ? (
+                  <>
+                    <strong>
+                      {n.type === "api_version.sunset_soon"
+                        ? `API version ${n.apiVersion} ends on ${n.sunsetAt}`
+                        : `API version ${n.apiVersion} is deprecated`}
+                    </strong>{" "}
+                    · <Link to={`/portal/apps/${n.appId}/api`}>{n.appName} uses it: see what an upgrade changes</Link>
+                    {n.type === "api_version.deprecated" ? ` (sunset ${n.sunsetAt})` : ""}{" "}
+                  </>
+                ) : (
+                  <>
+                    <strong>{n.type === "app_review.created" ? "New review" : "Review updated"}</strong> of{" "}
+                    <Link to={`/portal/apps/${n.appId}/reviews`}>{n.appName}</Link>
+                    {n.rating ? ` · ${n.rating} ${n.rating === 1 ? "star" : "stars"}` : ""}{" "}
+                  </>
+                )}
                 <span className="muted small">
                   {new Date(n.createdAt).toLocaleString("en-US", {
                     dateStyle: "medium",
@@ -89,15 +186,36 @@ export default function PortalHome() {
         )}
       </section>
       <section className="card">
-        <h2>Next steps</h2>
-        <ol className="steps">
-          <li>
-            <Link to="/portal/apps">Create your first app</Link> and keep its client secret safe.
-          </li>
-          <li>Test-install it on the sandbox and call the App API with the token.</li>
-          <li>
-            Submit it for review; once approved it appears in the <Link to="/marketplace">marketplace</Link>.
-          </li>
+        <h2 id="next-steps">Next steps</h2>
+        <p className="muted small">
+          {next
+            ? `${all.filter((s) => s.done).length} of ${all.length} done.`
+            : "All done: your app is submitted. Follow its review on its page."}
+        </p>
+        <ol className="progress-steps" aria-labelledby="next-steps">
+          {all.map((s) => (
+            <li
+              key={s.key}
+              data-step={s.key}
+              className={s.done ? "done" : s === next ? "next" : undefined}
+              aria-current={s === next ? "step" : undefined}
+            >
+              <div className="progress-step-head">
+                <strong>{s.title}</strong>{" "}
+                {s.done ? (
+                  <span className="badge ok">Done</span>
+                ) : s === next ? (
+                  <span className="badge info">Next</span>
+                ) : null}
+              </div>
+              {s.done ? null : (
+                <>
+                  <p className="small">{s.body}</p>
+                  {s.command ? <pre className="small">{s.command}</pre> : null}
+                </>
+              )}
+            </li>
+          ))}
         </ol>
       </section>
     </div>

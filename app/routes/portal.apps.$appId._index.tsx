@@ -25,6 +25,8 @@ import { AppStatusBadge } from "~/components/status-badge";
 import { CopyableCode } from "~/components/copy-button";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorAlert, Facts, SuccessNotice } from "~/components/page-parts";
+import { versionState } from "~/platform/versions/registry";
+import { now } from "~/platform/core/clock.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.app.name ?? "App"} · Developer portal` },
@@ -43,6 +45,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       sandbox,
       newTestInstall: flashed.value,
       publicUrl: context.env.publicUrl,
+      apiVersionStatus: versionState(app.apiVersion, now())?.status ?? "SUNSET",
     },
     { headers: { "Set-Cookie": flashed.cookie, "Cache-Control": "no-store" } },
   );
@@ -103,7 +106,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AppDetail() {
-  const { app, versions, saved, sandbox, newTestInstall, publicUrl } = useLoaderData<typeof loader>();
+  const { app, versions, saved, sandbox, newTestInstall, publicUrl, apiVersionStatus } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const inReview = app.status === "PENDING_REVIEW" || app.updateInReview;
   const pendingScopes = app.scopes.filter((s) => !app.approvedScopes.includes(s));
@@ -125,14 +128,23 @@ export default function AppDetail() {
               <Link to={`/portal/apps/${app.id}/analytics`} className="button small">
                 Analytics
               </Link>
+              <Link to={`/portal/apps/${app.id}/earnings`} className="button small">
+                Earnings
+              </Link>
               <Link to={`/portal/apps/${app.id}/reviews`} className="button small">
                 Reviews
               </Link>
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">
                 Webhooks &amp; deliveries
               </Link>
+              <Link to={`/portal/apps/${app.id}/privacy-requests`} className="button small">
+                Privacy requests
+              </Link>
               <Link to={`/portal/apps/${app.id}/hooks`} className="button small">
                 Hook calls
+              </Link>
+              <Link to={`/portal/apps/${app.id}/api`} className="button small">
+                API version &amp; health
               </Link>
               <Link to={`/portal/apps/${app.id}/manifest`} className="button small">
                 Manifest
@@ -142,7 +154,13 @@ export default function AppDetail() {
               </Link>
             </nav>
             <p className="muted">
-              {app.slug} · version {app.version}
+              {app.slug} · version {app.version} · API version{" "}
+              <Link to={`/portal/apps/${app.id}/api`} data-testid="app-api-version">
+                {app.apiVersion}
+              </Link>
+              {apiVersionStatus === "DEPRECATED" || apiVersionStatus === "SUNSET" ? (
+                <span className="badge warn"> {apiVersionStatus.toLowerCase()}</span>
+              ) : null}
               {app.publishedAt
                 ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}`
                 : ""}
@@ -258,6 +276,16 @@ export default function AppDetail() {
             <pre tabIndex={0}>{`curl -H "Authorization: Bearer ${newTestInstall.accessToken}" \\
   ${publicUrl}/app-api/business`}</pre>
           </div>
+        ) : null}
+        {sandbox.installed ? (
+          <p className="row" data-testid="sandbox-links">
+            <Link to="/admin/pages/home" className="button primary">
+              Place its blocks in the sandbox&apos;s site builder
+            </Link>
+            <Link to="/admin/apps" className="button">
+              Open sandbox admin
+            </Link>
+          </p>
         ) : null}
         {sandbox.installation ? (
           <Facts

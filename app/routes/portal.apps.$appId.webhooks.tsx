@@ -203,7 +203,14 @@ export default function AppWebhooks() {
                 <li key={d.id} className="card" data-testid="delivery">
                   <details>
                     <summary>
-                      <span className={`badge ${tone(d.status)}`}>{d.status}</span> <code>{d.event}</code>
+                      <span className={`badge ${tone(d.status)}`}>{d.status}</span> <code>{d.event}</code>{" "}
+                      <span
+                        className="badge"
+                        title="API version the body was rendered in"
+                        data-testid="delivery-version"
+                      >
+                        {d.apiVersion}
+                      </span>
                       <span className="muted small">
                         {" "}
                         · {fmt(d.createdAt)} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}

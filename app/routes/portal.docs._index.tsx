@@ -25,6 +25,11 @@ const REFERENCES = [
     summary:
       "The merchant and review endpoints (/merchant, /review) for signed-in accounts, from their OpenAPI 3.1 document.",
   },
+  {
+    slug: "changelog",
+    title: "API changelog",
+    summary: "The dated API versions, their changes, statuses and sunsets; how to pin and upgrade.",
+  },
 ];
 
 export default function Docs() {

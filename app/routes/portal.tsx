@@ -16,6 +16,8 @@ export default function PortalLayout() {
         { to: "/portal", label: "Overview", end: true, icon: "▦" },
         { to: "/portal/apps", label: "My apps", icon: "▣" },
         { to: "/portal/docs", label: "Docs", icon: "☰" },
+        // the sandbox business's merchant admin (decision 036)
+        { to: "/admin", label: "Open sandbox admin", icon: "⧉" },
       ]}
     />
   );

@@ -49,7 +49,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return formAction(request, context, refused, async (form) => {
     const intent = form.get("intent");
     if (intent === "approve") {
-      await approveApp(context.db, account.id, appId);
+      const criteria = form.getAll("criteria").filter((c): c is string => typeof c === "string");
+      await approveApp(context.db, account.id, appId, criteria);
       return redirect("/reviewer?done=approved");
     }
     if (intent === "reject") {
@@ -259,7 +260,8 @@ export default function ReviewApp() {
           <fieldset className="checklist">
             <legend>Review checklist</legend>
             <p className="muted small" id="checklist-hint">
-              An aid for your review; it is not saved. Tick every criterion before approving{allChecked ? " ✓" : ""}.
+              Tick every criterion before approving{allChecked ? " ✓" : ""}: the platform refuses an approval without
+              all five.
             </p>
             {REVIEW_CRITERIA.map((c) => (
               <label key={c.key} className={checked[c.key] ? "choice selected" : "choice"}>

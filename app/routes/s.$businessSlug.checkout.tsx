@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { CsrfInput } from "~/components/csrf";
 import { StorefrontErrorBoundary, sfMeta, shopPath } from "~/components/storefront-blocks";
 import { OrderTotals } from "~/components/order-totals";
@@ -293,6 +293,35 @@ export default function CheckoutPage() {
   const updating = fetcher.state !== "idle";
   const total = shown?.ok ? shown.total : null;
 
+  // "Place order" pressed while the total is being refreshed (typing an address and clicking at once:
+  // leaving the field asks for its total on the way to the button). The click is kept, never
+  // swallowed: the page says it waits, and places the order when the total comes back, if it is
+  // still the total the shopper saw; a different one is shown for the shopper to confirm.
+  const submit = useSubmit();
+  const [queued, setQueued] = useState<{ amount: number | null } | null>(null);
+  const [changedTotal, setChangedTotal] = useState<string | null>(null);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    setChangedTotal(null);
+    if (submitter?.value === "quote" || !updating) return;
+    event.preventDefault();
+    setQueued({ amount: shown?.ok ? shown.amount : null });
+  };
+  useEffect(() => {
+    if (!queued || updating) return;
+    setQueued(null);
+    // the total that just came back (`shown` catches up with it one render later)
+    const latest = fetcher.data ?? shown;
+    const form = formRef.current;
+    if (!form || !latest?.ok) return; // the refusal that came back is on screen
+    if (queued.amount !== latest.amount) return setChangedTotal(latest.total);
+    const placed = new FormData(form);
+    placed.set("intent", "place");
+    placed.set("quotedAmount", String(latest.amount));
+    submit(placed, { method: "post" });
+  }, [queued, updating, fetcher.data, shown, submit]);
+  const waiting = queued !== null;
+
   return (
     <div className="sf-checkout">
       <h1>Checkout</h1>
@@ -302,7 +331,7 @@ export default function CheckoutPage() {
         </p>
       ) : null}
       <div className="sf-checkout-layout">
-        <Form method="post" className="sf-form sf-checkout-form" ref={formRef}>
+        <Form method="post" className="sf-form sf-checkout-form" ref={formRef} onSubmit={onSubmit}>
           <CsrfInput />
           <input type="hidden" name="checkoutKey" value={data?.checkoutKey ?? checkoutKey} />
           <input type="hidden" name="quotedAmount" value={shown?.ok ? String(shown.amount) : ""} />
@@ -422,14 +451,27 @@ export default function CheckoutPage() {
               </p>
             </div>
           ) : null}
+          {changedTotal ? (
+            <p className="sf-alert sf-alert-error" role="alert" data-testid="total-changed">
+              The total for this address is {changedTotal}. Check it, then place your order.
+            </p>
+          ) : null}
           <button
             type="submit"
             name="intent"
             value="place"
             className="sf-button sf-button-primary sf-button-block sf-button-large"
-            disabled={busy || updating}
+            // not disabled while the total refreshes: a click then waits for it (onSubmit above)
+            disabled={busy || waiting}
+            aria-busy={waiting || placing}
           >
-            {placing ? "Placing your order…" : total ? `Place order · ${total}` : "Place order"}
+            {placing
+              ? "Placing your order…"
+              : waiting
+                ? "Updating the total, then placing your order…"
+                : total
+                  ? `Place order · ${total}`
+                  : "Place order"}
           </button>
         </Form>
 

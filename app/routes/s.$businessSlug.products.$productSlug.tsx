@@ -55,9 +55,10 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   });
 }
 
-type ReviewFields = "authorName" | "rating" | "comment";
+type ReviewFields = "authorName" | "authorEmail" | "rating" | "comment";
 const MESSAGES: Record<ReviewFields, string> = {
   authorName: "Please enter your name (up to 80 characters).",
+  authorEmail: "Please enter a valid e-mail address, or leave it empty.",
   rating: "Please choose a rating from 1 to 5.",
   comment: "Please keep your comment under 2000 characters.",
 };
@@ -65,6 +66,7 @@ const MESSAGES: Record<ReviewFields, string> = {
 /** The review form as typed (given back with its errors). */
 const reviewValues = (form: FormData) => ({
   authorName: String(form.get("authorName") ?? "").slice(0, 200),
+  authorEmail: String(form.get("authorEmail") ?? "").slice(0, 300),
   rating: String(form.get("rating") ?? ""),
   comment: String(form.get("comment") ?? "").slice(0, 5000),
 });
@@ -85,6 +87,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     const values = reviewValues(form);
     const parsed = reviewSchema.safeParse({
       authorName: values.authorName,
+      authorEmail: values.authorEmail,
       rating: /^[1-5]$/.test(values.rating) ? Number(values.rating) : NaN,
       comment: values.comment,
     });
@@ -198,6 +201,25 @@ export default function ProductPage() {
               {...invalid("authorName")}
             />
             {fieldError("authorName")}
+          </div>
+          <div className="sf-field">
+            <label htmlFor="review-authorEmail">
+              Your e-mail <span className="sf-muted">(optional, never shown)</span>
+            </label>
+            <input
+              id="review-authorEmail"
+              name="authorEmail"
+              type="email"
+              autoComplete="email"
+              maxLength={254}
+              defaultValue={data?.values.authorEmail}
+              aria-describedby="review-authorEmail-hint"
+              {...invalid("authorEmail")}
+            />
+            <p id="review-authorEmail-hint" className="sf-muted">
+              Lets the shop find your review if you ask for your data or for it to be erased.
+            </p>
+            {fieldError("authorEmail")}
           </div>
           <div className="sf-field">
             <label htmlFor="review-rating">Rating</label>

@@ -1,3 +1,3 @@
-import { jsonNotFound } from "~/platform/core/http.server";
+import { appApiNotFound } from "~/platform/app-api/wrapper.server";
 
-export const { loader, action } = jsonNotFound;
+export const { loader, action } = appApiNotFound;

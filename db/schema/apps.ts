@@ -2,6 +2,7 @@ import { pgTable, text, boolean, integer, bigint, jsonb, index, uniqueIndex, num
 import { sql } from "drizzle-orm";
 import { counter, createdAt, id, refersTo, textList, timestamps, ts, updatedAt } from "./columns";
 import { accounts, ofBusiness } from "./accounts";
+import type { StoredPlan } from "./billing";
 
 export const APP_STATUSES = ["DRAFT", "PENDING_REVIEW", "APPROVED"] as const;
 
@@ -26,10 +27,20 @@ export const apps = pgTable(
     iconUrl: text("icon_url"),
     screenshots: textList("screenshots"),
     version: text("version").notNull().default("1.0.0"),
+    /**
+     * The API version the app is pinned to (contract 12, decision 041): its App API answers, webhooks
+     * and hook calls are in this version unless a request names another (Api-Version). Apps made
+     * before versions existed keep 2026-11-21 (today's shape); a new app gets the current one.
+     */
+    apiVersion: text("api_version").notNull().default("2026-11-21"),
     status: text("status", { enum: APP_STATUSES }).notNull().default("DRAFT"),
     updateInReview: boolean("update_in_review").notNull().default(false),
     reviewNotes: text("review_notes"),
     manifest: jsonb("manifest").$type<Record<string, unknown> | null>(),
+    /** the pricing plans the developer set (issue 33); take effect as approvedPricing when approved */
+    pricing: jsonb("pricing").$type<StoredPlan[]>().notNull().default([]),
+    /** the plans merchants see and subscribe to; an approval copies pricing here */
+    approvedPricing: jsonb("approved_pricing").$type<StoredPlan[]>().notNull().default([]),
     submittedAt: ts("submitted_at"),
     ...timestamps(),
     publishedAt: ts("published_at"),

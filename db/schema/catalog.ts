@@ -92,6 +92,10 @@ export const orders = pgTable(
     // the admin's sorts by amount (both directions) and its search (decision 018)
     index("orders_business_amount_idx").on(t.businessId, t.amount.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("orders_search_trgm_idx").using("gin", sql.raw(`${ORDER_SEARCH_TEXT} gin_trgm_ops`)),
+    // a shopper's orders by e-mail (customer privacy, decision 040)
+    index("orders_customer_email_idx")
+      .on(t.businessId, sql`lower(btrim(customer_email))`)
+      .where(sql`customer_email is not null`),
   ],
 );
 
@@ -143,11 +147,16 @@ export const reviews = pgTable(
     rating: integer("rating").notNull(),
     comment: text("comment").notNull().default(""),
     authorName: text("author_name").notNull(),
+    /** the shopper's e-mail when they gave one (never shown or sent to apps): how a privacy request finds their reviews */
+    authorEmail: text("author_email"),
     createdAt: createdAt(),
   },
   (t) => [
     index("reviews_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("reviews_product_idx").on(t.productId),
+    index("reviews_author_email_idx")
+      .on(t.businessId, sql`lower(btrim(author_email))`)
+      .where(sql`author_email is not null`),
   ],
 );
 

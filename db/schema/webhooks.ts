@@ -62,6 +62,8 @@ export const webhookDeliveries = pgTable(
     isTestInstall: boolean("is_test_install").notNull().default(false),
     /** the body exactly as sent, so that retries send identical bytes */
     body: text("body").notNull(),
+    /** the API version the body was rendered in (the app's pin when the row was written; decision 041) */
+    apiVersion: text("api_version").notNull().default("2026-11-21"),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("PENDING"),
     attempts: counter("attempts"),
     lastStatusCode: integer("last_status_code"),

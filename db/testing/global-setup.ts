@@ -12,7 +12,8 @@ declare module "vitest" {
 
 /** Starts the shared cluster, prepares the template, and builds the Remix app when missing. */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync("build/index.js")) execSync("npx remix build", { stdio: "inherit" });
+  if (!fs.existsSync("build/index.js"))
+    execSync("npx remix build", { stdio: "inherit", env: { ...process.env, VITE_CJS_IGNORE_WARNING: "1" } });
   // each run has its own cluster: parallel runs on one machine cannot stop each other's server
   const cluster = await startPrivateCluster("test-postgres");
   const template = await prepareTemplate(cluster.adminUrl, "t_");

@@ -4,9 +4,12 @@
  */
 import http from "node:http";
 import {
+  AppApiError,
   authorizeUrl,
   createAppApiClient,
+  createSubscription,
   exchangeCode,
+  recordUsage,
   nodeHookHandler,
   nodeWebhookHandler,
   readRawBody,
@@ -14,6 +17,7 @@ import {
   type AppApiClient,
 } from "@storefront/app-sdk";
 import { Store } from "./store";
+import { REFERENCE_PLAN } from "./manifest";
 import { adminPage, blockPage, connectedPage, embedScript, errorPage } from "./pages";
 
 export type ReferenceAppOptions = {
@@ -141,6 +145,9 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
     }
   }
 
+  /** the active subscription of each business (set when the merchant comes back from approving) */
+  const subscriptions = new Map<string, string>();
+
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
@@ -184,6 +191,48 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
         // a fixed path on the platform's own origin with the id the token exchange returned
         const back = `${platform}/admin/apps/${encodeURIComponent(tokens.installation_id)}?installed=1`;
         return send(res, 303, connectedPage(name, back), "text/html", { Location: back });
+      }
+      // billing (docs/developers/billing.md): ask the merchant to approve the plan, then charge usage under its cap
+      if (req.method === "GET" && path === "/billing/subscribe") {
+        const businessId = url.searchParams.get("businessId") ?? "";
+        if (!store.installation(businessId))
+          return send(res, 404, errorPage("Not installed on that business."), "text/html");
+        const sub = await createSubscription(appApi(businessId), {
+          planId: url.searchParams.get("plan") ?? REFERENCE_PLAN,
+          returnUrl: `${appUrl}/billing/done?businessId=${encodeURIComponent(businessId)}`,
+        });
+        return send(res, 303, "", "text/plain", { Location: sub.confirmationUrl });
+      }
+      if (req.method === "GET" && path === "/billing/done") {
+        const businessId = url.searchParams.get("businessId") ?? "";
+        const status = url.searchParams.get("status");
+        if (status === "ACTIVE") subscriptions.set(businessId, url.searchParams.get("subscription_id") ?? "");
+        say(`plan ${status === "ACTIVE" ? "approved" : "declined"} on ${businessId}`);
+        return send(
+          res,
+          200,
+          `<!doctype html><title>Billing</title><h1 id="billing-status">Plan ${status === "ACTIVE" ? "active" : "declined"}</h1>`,
+          "text/html",
+        );
+      }
+      if (req.method === "POST" && path === "/billing/usage") {
+        // charged by the app's own logic (a message sent, a label printed); here on request, for the demo
+        const body = JSON.parse((await readRawBody(req)).toString("utf8") || "{}");
+        const subscriptionId = subscriptions.get(String(body.businessId));
+        if (!subscriptionId) return send(res, 404, JSON.stringify({ error: "no active plan" }));
+        try {
+          const record = await recordUsage(
+            appApi(String(body.businessId)),
+            subscriptionId,
+            { description: String(body.description), amount: { amount: Number(body.amount), currency: "USD" } },
+            body.key ? String(body.key) : undefined,
+          );
+          return send(res, 201, JSON.stringify(record));
+        } catch (e) {
+          // over the cap (409): the platform's refusal, as it came
+          if (e instanceof AppApiError) return send(res, e.status, JSON.stringify(e.body));
+          throw e;
+        }
       }
       if (req.method === "POST" && path === "/webhooks") {
         await onWebhook(req, res);

@@ -71,3 +71,19 @@ export const REFERENCE_SCOPES = [
   "write_checkout",
 ];
 export const REFERENCE_EVENTS = ["order.created", "order.status_changed", "order.cancelled", "payment.completed"];
+
+/** The plan the reference app asks merchants to approve: $9.99 every 30 days, 7-day trial, usage up to $20. */
+export const REFERENCE_PLAN = "pro";
+export const REFERENCE_PRICING = [
+  { id: "free", name: "Starter", kind: "FREE" },
+  {
+    id: REFERENCE_PLAN,
+    name: "Pro",
+    kind: "RECURRING",
+    price: { amount: 999, currency: "USD" },
+    interval: "EVERY_30_DAYS",
+    trialDays: 7,
+    usageCap: { amount: 2000, currency: "USD" },
+    usageTerms: "25 cents per loyalty SMS",
+  },
+];

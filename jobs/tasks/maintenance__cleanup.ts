@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { JobHelpers } from "graphile-worker";
 import type { WorkerDeps } from "../deps";
 import { now } from "../../app/platform/core/clock.server";
+import { notifyVersionDeadlines } from "../../app/platform/versions/health.server";
 
 /** Hourly: drops rate-limit windows, sign-in throttle rows (windows, delays, known addresses unseen for 90 days), idempotency keys and sessions that have expired (or were revoked a day ago). */
 export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, helpers: JobHelpers) {
@@ -27,5 +28,8 @@ export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, 
   const r6 = await db.execute(
     sql`delete from sign_in_known_addresses where last_seen_at < ${new Date(t - 90 * 24 * 3600_000).toISOString()}::timestamptz`,
   );
+  // the developers' notices of deprecated API versions and coming sunsets (issue 32; idempotent)
+  const notices = await notifyVersionDeadlines(db, now());
+  if (notices) helpers.logger.info(`wrote ${notices} API version notices`);
   helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count + r4.count + r5.count + r6.count} rows`);
 }

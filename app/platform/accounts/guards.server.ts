@@ -10,7 +10,8 @@ import { ApiError } from "../core/http.server";
 import { getDeveloperApp } from "../apps/apps.server";
 import { requireUser } from "./session.server";
 
-export type MerchantContext = { account: Account; business: Business };
+/** `sandbox`: the account is a developer in their own sandbox business (contract 14; decision 036). */
+export type MerchantContext = { account: Account; business: Business; sandbox: boolean };
 export type DeveloperContext = { account: Account; business: Business | null };
 export type DeveloperAppContext = DeveloperContext & { app: App };
 export type ReviewerContext = { account: Account };
@@ -26,11 +27,15 @@ export const orNotFound =
     throw e;
   };
 
-/** A signed-in merchant and their business (a merchant account without one is refused, 403). */
+/**
+ * A signed-in merchant and their business (a merchant account without one is refused, 403), or a
+ * developer in their own sandbox business, which has the merchant's admin (contract 14; decision
+ * 036). The business is the account's own, never one the request names.
+ */
 export async function requireMerchant(request: Request, context: PlatformContext): Promise<MerchantContext> {
   const { account, business } = await requireUser(request, context, "MERCHANT");
   if (!business) throw new Response("This account has no business.", { status: 403 });
-  return { account, business };
+  return { account, business, sandbox: account.role === "DEVELOPER" };
 }
 
 /** A signed-in developer, with their sandbox business when they have one. */

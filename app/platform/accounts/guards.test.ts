@@ -48,16 +48,36 @@ describe("page guards", () => {
     expect(r.headers.get("Location")).toBe("/login?redirectTo=%2Fadmin%2Forders%3Fpage%3D2");
   });
 
-  it("requireMerchant: the merchant and their business; another role or a merchant without a business is 403", async () => {
+  it("requireMerchant: the merchant and their business, a developer in their own sandbox; a reviewer, a developer pointed at a real shop or a merchant without a business is 403", async () => {
     const merchant = await demo("MERCHANT");
-    const { account, business } = await requireMerchant(await pageRequest(merchant), context);
+    const { account, business, sandbox } = await requireMerchant(await pageRequest(merchant), context);
     expect(account.id).toBe(merchant.id);
     expect(business.id).toBe(merchant.businessId);
     expect(business.name).toBe("Demo Bistro");
+    expect(sandbox).toBe(false);
 
-    const asDeveloper = await refusal(requireMerchant(await pageRequest(await demo("DEVELOPER")), context));
-    expect(asDeveloper.status).toBe(403);
-    expect(await asDeveloper.text()).toBe("This area is for merchant accounts.");
+    // a developer has their sandbox's admin (decision 036), that business and no other
+    const developer = await demo("DEVELOPER");
+    const asDeveloper = await requireMerchant(await pageRequest(developer), context);
+    expect(asDeveloper.sandbox).toBe(true);
+    expect(asDeveloper.business.id).toBe(developer.businessId);
+    expect(asDeveloper.business.isSandbox).toBe(true);
+
+    const asReviewer = await refusal(requireMerchant(await pageRequest(await demo("REVIEWER")), context));
+    expect(asReviewer.status).toBe(403);
+    expect(await asReviewer.text()).toBe("This area is for merchant accounts.");
+
+    const { account: stray } = await createAccount(db, {
+      email: "stray@guards.test",
+      password: "a-long-passphrase-3",
+      name: "Stray",
+      role: "DEVELOPER",
+    });
+    await db.update(accounts).set({ businessId: merchant.businessId }).where(eq(accounts.id, stray.id));
+    const pointedAtShop = await refusal(
+      requireMerchant(await pageRequest(await byEmail("stray@guards.test")), context),
+    );
+    expect(pointedAtShop.status).toBe(403);
 
     const { account: lone } = await createAccount(db, {
       email: "lone@guards.test",

@@ -226,19 +226,35 @@ export async function getSignedInAccount(request: Request, context: PlatformCont
 
 export type UserContext = { account: Account; business: Business | null };
 
-/** Page guard: a signed-in account of the role, else sign in (and come back) or 403. */
+/**
+ * Who is let into an area of a role (contract 1 and 14). Each role's own accounts, and, for the
+ * merchant's area (/admin, /merchant), a developer whose business is their own sandbox: the
+ * business always comes from the account's row, never from the request, so a developer reaches
+ * that one sandbox business and no other. Reviewers never enter another role's area.
+ */
+export function admits(role: Role, user: UserContext): boolean {
+  if (user.account.role === role) return true;
+  return role === "MERCHANT" && user.account.role === "DEVELOPER" && user.business?.isSandbox === true;
+}
+
+async function userOf(context: PlatformContext, account: Account): Promise<UserContext> {
+  const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
+  return { account, business };
+}
+
+/** Page guard: a signed-in account the role's area admits (`admits`), else sign in (and come back) or 403. */
 export async function requireUser(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
   const account = await getSignedInAccount(request, context);
   if (!account) {
     const url = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  if (account.role !== role) throw new Response(`This area is for ${role.toLowerCase()} accounts.`, { status: 403 });
-  const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
-  return { account, business };
+  const user = await userOf(context, account);
+  if (!admits(role, user)) throw new Response(`This area is for ${role.toLowerCase()} accounts.`, { status: 403 });
+  return user;
 }
 
-/** JSON guard: `Authorization: Bearer <JWT>` of an existing account with the role. */
+/** JSON guard: `Authorization: Bearer <JWT>` of an existing account the role's area admits (`admits`). */
 export async function requireApiAccount(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -252,7 +268,7 @@ export async function requireApiAccount(request: Request, context: PlatformConte
   if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
   const account = await getAccount(context.db, claims.sub);
   if (!account) throw new ApiError(401, "Invalid or expired token");
-  if (account.role !== role) throw new ApiError(403, `This endpoint requires the ${role} role`);
-  const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
-  return { account, business };
+  const user = await userOf(context, account);
+  if (!admits(role, user)) throw new ApiError(403, `This endpoint requires the ${role} role`);
+  return user;
 }

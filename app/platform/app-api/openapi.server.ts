@@ -17,6 +17,8 @@ import { DELIVERY_HEADERS, EVENT_DATA, EVENT_ENVELOPES } from "../events/schemas
 import { HOOK_CALLS, HOOK_ENVELOPES, HOOK_HEADERS } from "../hooks/schemas";
 import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
 import "./schemas";
+import { versionIndex } from "../versions/registry";
+import { VERSIONING } from "./version-changes";
 
 export const APP_API_ERROR_TEXT: Record<number, string> = {
   400: "Bad input: the message names the field",
@@ -93,6 +95,13 @@ export const APP_API_WEBHOOKS: DeclaredWebhook[] = [
   })),
 ];
 
+const API_VERSION_HEADER = { "Api-Version": { $ref: "#/components/headers/ApiVersion" } };
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
 /** What every App API operation shares in the document: the installation token, the scope, 401 and 429, the rate-limit headers. */
 const APP_API_AREA: DocumentArea = {
   errorText: APP_API_ERROR_TEXT,
@@ -103,25 +112,56 @@ const APP_API_AREA: DocumentArea = {
     ...(op.spec.scope ? { "x-scope": op.spec.scope } : {}),
     ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
   }),
-  answerHeaders: {
-    "X-RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
-    "X-RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
-    "X-RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
-  },
+  // every answer names its API version; every one after the token's check also carries the window's
+  // figures (app-api/wrapper.server.ts): all but 401
+  headersFor: (status) => (status === 401 ? API_VERSION_HEADER : { ...API_VERSION_HEADER, ...RATE_LIMIT_HEADERS }),
   webhooks: APP_API_WEBHOOKS,
 };
 
-export function openApiDocument(routes: DeclaredRoute[], publicUrl: string) {
+/** The routes with only the operations that exist in `version` (`since`), made once per version: the paths are collected once per list. */
+const routesByVersion = new Map<string, { of: DeclaredRoute[]; routes: DeclaredRoute[] }>();
+function routesIn(routes: DeclaredRoute[], version: string) {
+  let entry = routesByVersion.get(version);
+  if (!entry || entry.of !== routes) {
+    const kept = routes
+      .map((r) => ({
+        ...r,
+        operations: Object.fromEntries(
+          Object.entries(r.operations).filter(([, op]) => !op.since || versionIndex(op.since) <= versionIndex(version)),
+        ),
+      }))
+      .filter((r) => Object.keys(r.operations).length > 0);
+    routesByVersion.set(version, (entry = { of: routes, routes: kept }));
+  }
+  return entry.routes;
+}
+
+/**
+ * The App API's document in one API version (contract 12): the operations that exist in it, and
+ * the schemas of the newest version taken down by the declared version changes (version-changes.ts).
+ */
+export function openApiDocument(routes: DeclaredRoute[], publicUrl: string, version: string) {
+  const doc = newestShapeDocument(routesIn(routes, version), publicUrl);
+  return {
+    ...doc,
+    info: { ...doc.info, version },
+    "x-api-version": version,
+    components: { ...doc.components, schemas: VERSIONING.components(doc.components.schemas, version) },
+  };
+}
+
+function newestShapeDocument(routes: DeclaredRoute[], publicUrl: string) {
   return openApiDocumentOf(routes, APP_API_AREA, {
     title: "Storefront Apps — App API",
     description:
-      "Read and write a merchant's data as an installed app. Authenticate with the installation's access token (`Authorization: Bearer fbat_…`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}`. 60 requests per minute per installation, shared by /app-api and /webhooks. Each operation names the scope it needs (`x-scope`) and, for lists, its page sizes (`x-pagination`: `limit` by default, `max` at most). The `webhooks` section describes what the platform sends your app: each event's delivery (the envelope with its `data`, the headers) and each hook point's call (`hook:<point>`) with the answer it accepts.",
+      "Read and write a merchant's data as an installed app. This document describes one dated API version (`info.version`; `?version=` picks another supported one, `GET /app-api/versions` lists them); a request is answered in the app's pinned version unless it sends `Api-Version: <version>`, and every answer names its version in `Api-Version`. Authenticate with the installation's access token (`Authorization: Bearer fbat_…`). Every list answers `{data, total, page, limit}`; errors answer `{statusCode, message, error}`. 60 requests per minute per installation, shared by /app-api and /webhooks. Each operation names the scope it needs (`x-scope`) and, for lists, its page sizes (`x-pagination`: `limit` by default, `max` at most). The `webhooks` section describes what the platform sends your app in this version: each event's delivery (the envelope with its `data`, the headers) and each hook point's call (`hook:<point>`) with the answer it accepts.",
     publicUrl,
     components: {
       securitySchemes: {
         installationToken: { type: "http", scheme: "bearer", description: "The installation's access token, fbat_…" },
       },
       headers: {
+        ApiVersion: { description: "The API version the answer is in (contract 12)", schema: { type: "string" } },
         RateLimitLimit: { description: "Requests allowed per minute", schema: { type: "integer" } },
         RateLimitRemaining: { description: "Requests left in the current window", schema: { type: "integer" } },
         RateLimitReset: { description: "Unix time (seconds) when the window resets", schema: { type: "integer" } },

@@ -12,13 +12,20 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { loadBuild } from "../../web.server";
 import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { EVENT_NAMES, REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
+import { manifestJsonSchema } from "../extensions/manifest-schema";
 import type { DeclaredRoute } from "../core/operations.server";
 import { responseChecker } from "../testing/openapi-check";
 
 const API_PREFIXES = ["/app-api", "/webhooks"];
 /** Route modules under the prefixes that are not operations of the API: the JSON 404 of each prefix and the document itself. */
-const NOT_OPERATIONS = ["/app-api/*", "/webhooks/*", "/app-api/openapi.json"];
+const NOT_OPERATIONS = [
+  "/app-api/*",
+  "/webhooks/*",
+  "/app-api/openapi.json",
+  "/app-api/versions",
+  "/app-api/versions/changes",
+];
 
 const build = await loadBuild();
 const p = await startPlatform();
@@ -172,7 +179,7 @@ describe("the declarations are what the routes do", () => {
       expect(refused.json.message).toBe("page must be a positive integer");
       checked++;
     }
-    expect(checked).toBe(6);
+    expect(checked).toBe(7);
   });
 
   it("every operation with a body refuses malformed JSON and a body of the wrong shape with the contract's 400, naming the field", async () => {
@@ -199,7 +206,7 @@ describe("the declarations are what the routes do", () => {
         expect(wrong.headers.get("x-ratelimit-limit"), where).toBe("60");
         checked++;
       }
-    expect(checked).toBe(5);
+    expect(checked).toBe(8);
   });
 
   it("keeps the messages of the order status body and the Idempotency-Key header", async () => {
@@ -258,8 +265,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const validator = new Validator();
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
-    // 12 of /merchant and /review, 14 of /developer, 2 of /auth and /oauth/token
-    expect(platformModules.length).toBe(29);
+    // /merchant and /review (with privacy requests and billing), /developer, /auth and /oauth/token
+    expect(platformModules.length).toBe(36);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -290,7 +297,9 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const documented = Object.entries(platformDoc.paths as Record<string, Record<string, unknown>>).flatMap(
       ([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    expect(documented.sort()).toEqual([...declared].sort());
+    // the consent screen is an HTML page, described by hand (platform-api/openapi.server.ts)
+    expect(documented.filter((d) => d !== "GET /oauth/authorize").sort()).toEqual([...declared].sort());
+    expect(documented).toContain("GET /oauth/authorize");
     // the App API's document and this one do not mix
     expect(Object.keys(doc.paths).some((path) => PLATFORM_PREFIXES.some((prefix) => path.startsWith(prefix)))).toBe(
       false,
@@ -306,14 +315,16 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     expect(stream.type).toBe("string");
     expect(stream.description).toContain("`call`");
     const token = platformDoc.paths["/oauth/token"].post;
-    expect(Object.keys(token.requestBody.content)).toEqual(["application/x-www-form-urlencoded"]);
+    expect(Object.keys(token.requestBody.content)).toEqual(["application/x-www-form-urlencoded", "application/json"]);
     expect(token.responses[400].content["application/json"].schema.$ref).toBe("#/components/schemas/OAuthError");
     expect(token.responses[401].content["application/json"].schema.$ref).toBe("#/components/schemas/OAuthError");
     expect(platformDoc.components.schemas.OAuthError.required).toEqual(["error", "error_description"]);
-    // the manifest is an opaque object pointing at its own schema's documentation
+    // the manifest is described by its own JSON Schema, the one the platform validates with
     const manifest = platformDoc.components.schemas.Manifest;
     expect(manifest.type).toBe("object");
     expect(manifest.description).toContain("docs/developers/extensions.md");
+    expect(manifest.properties).toEqual(JSON.parse(JSON.stringify(manifestJsonSchema.properties)));
+    expect(manifest.additionalProperties).toBe(false);
     const login = platformDoc.paths["/auth/login"].post;
     expect(login.description).toContain("Called by anyone, without a token");
   });
@@ -335,7 +346,13 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         const where = `${method} ${route!.path}`;
         if (route!.caller === "CLIENT") continue; // its own test below
         if (route!.caller !== "ANYONE") {
-          const other = route!.caller === "DEVELOPER" ? merchant.token : developer.token;
+          // a developer's token is admitted to /merchant for their own sandbox (decision 036): a reviewer's is not
+          const other =
+            route!.caller === "DEVELOPER"
+              ? merchant.token
+              : route!.caller === "MERCHANT"
+                ? reviewer.token
+                : developer.token;
           const res = await p.request(method, address, {
             token: other,
             ...(method === "GET" ? {} : { raw: "{not json", headers: { "Content-Type": "application/json" } }),
@@ -366,8 +383,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(31);
-    expect(validated).toBe(15);
+    expect(refused).toBe(38);
+    expect(validated).toBe(17);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {
@@ -457,6 +474,98 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
       const res = await p.request(method, address, { token: t, body });
       expect(res.status, `${method} ${address}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
       check(path, method, res.status, res.json);
+    }
+  });
+});
+
+describe("both documents say everything the server does (issue 31)", () => {
+  const platformDocP = p.request("GET", "/developer/openapi.json").then((r) => r.json);
+  type Op = { requestBody?: unknown; responses: Record<string, { headers?: Record<string, unknown> }> };
+  const operationsOf = (d: { paths: Record<string, Record<string, Op>> }) =>
+    Object.entries(d.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+    );
+
+  it("declares 413 on every operation with a body, Retry-After on every 429, the rate headers on every App API answer but 401, and a license", async () => {
+    const platformDoc = await platformDocP;
+    for (const d of [doc, platformDoc]) {
+      expect(d.info.license).toEqual({ name: "MIT", identifier: "MIT" });
+      for (const { where, op } of operationsOf(d)) {
+        if (op.requestBody && !where.startsWith("GET /oauth/authorize"))
+          expect(op.responses, where).toHaveProperty("413");
+        if (op.responses["429"]) expect(op.responses["429"].headers, where).toHaveProperty("Retry-After");
+      }
+    }
+    for (const { where, op } of operationsOf(doc))
+      for (const [status, answer] of Object.entries(op.responses))
+        expect(Object.keys(answer.headers ?? {}), `${where} ${status}`).toEqual(
+          status === "401"
+            ? []
+            : [
+                "X-RateLimit-Limit",
+                "X-RateLimit-Remaining",
+                "X-RateLimit-Reset",
+                ...(status === "429" ? ["Retry-After"] : []),
+              ],
+        );
+  });
+
+  it("declares /oauth/token's required fields, its one grant type and both bodies; trigger's events; the approval's criteria; /oauth/authorize", async () => {
+    const platformDoc = await platformDocP;
+    const schemas = platformDoc.components.schemas;
+    const tokenRequest = schemas.OAuthTokenRequest;
+    expect(tokenRequest.required).toEqual(["grant_type", "code", "redirect_uri"]);
+    expect(tokenRequest.properties.grant_type.enum).toEqual(["authorization_code"]);
+    expect(schemas.TriggerRequest.properties.event.enum).toEqual(
+      expect.arrayContaining([...EVENT_NAMES, "app.uninstalled"]),
+    );
+    expect(schemas.AppApproval.properties.criteria.items.enum).toEqual(REVIEW_CRITERIA_KEYS);
+    const authorize = platformDoc.paths["/oauth/authorize"].get;
+    expect(
+      authorize.parameters.filter((q: { required: boolean }) => q.required).map((q: { name: string }) => q.name),
+    ).toEqual(["response_type", "client_id", "redirect_uri", "state"]);
+    expect(Object.keys(authorize.responses["200"].content)).toEqual(["text/html"]);
+  });
+
+  it("the server sends what they declare: 413 past 1 MiB, rate headers on a 4xx, a JSON token request read as the form is", async () => {
+    const dev = await p.register("DEVELOPER");
+    const big = JSON.stringify({ title: "x".repeat(1024 * 1024 + 10), isPublished: false, blocks: [] });
+    const merchant = await p.register("MERCHANT");
+    const tooBig = await p.request("PUT", "/merchant/pages/home", {
+      token: merchant.token,
+      raw: big,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(tooBig.status).toBe(413);
+    const created = await p.request("POST", "/developer/apps", {
+      token: dev.token,
+      body: appBody({ scopes: ["read_products"] }),
+    });
+    const install = await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: dev.token });
+    const res = await fetch(`${p.url}/app-api/orders`, {
+      headers: { Authorization: `Bearer ${install.json.accessToken}` },
+    });
+    expect(res.status).toBe(403);
+    for (const name of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
+      expect(res.headers.get(name), name).toMatch(/^\d+$/);
+    // JSON is read as the form is: a bad client is 401 invalid_client either way
+    const basic = "Basic " + Buffer.from(`${created.json.clientId}:wrong`).toString("base64");
+    for (const [type, body] of [
+      [
+        "application/json",
+        JSON.stringify({ grant_type: "authorization_code", code: "x", redirect_uri: "http://localhost:4000/cb" }),
+      ],
+      [
+        "application/x-www-form-urlencoded",
+        "grant_type=authorization_code&code=x&redirect_uri=http%3A%2F%2Flocalhost%3A4000%2Fcb",
+      ],
+    ]) {
+      const token = await fetch(`${p.url}/oauth/token`, {
+        method: "POST",
+        headers: { Authorization: basic, "Content-Type": type },
+        body,
+      });
+      expect([token.status, (await token.json()).error], type).toEqual([401, "invalid_client"]);
     }
   });
 });

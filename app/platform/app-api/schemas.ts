@@ -9,6 +9,14 @@ import { ORDER_STATUSES } from "../../../db/schema/catalog";
 /** A timestamp as both APIs write it. */
 export const isoDate = z.string().describe("ISO 8601 timestamp");
 
+/** Money (from 2026-11-27, contract 12): an integer of the currency's minor units and its ISO 4217 code. */
+export const Money = z
+  .object({
+    amount: z.number().int().describe("in the currency's minor units: 650 is $6.50 in USD, ¥650 in JPY"),
+    currency: z.string().describe("ISO 4217 code"),
+  })
+  .meta({ id: "Money" });
+
 export const ErrorBody = z
   .object({ statusCode: z.number().int(), message: z.string(), error: z.string() })
   .meta({ id: "Error" });
@@ -33,7 +41,7 @@ export const Product = z
     id: z.string(),
     name: z.string(),
     description: z.string(),
-    price: z.number().describe("major units"),
+    price: Money,
     category: z.string(),
     isAvailable: z.boolean(),
     imageUrl: z.string(),
@@ -52,19 +60,17 @@ export const Order = z
     id: z.string(),
     orderNumber: z.string(),
     status: OrderStatus,
-    subtotal: z.number(),
-    discount: z.number(),
-    deliveryFee: z.number(),
-    amount: z.number(),
+    subtotal: Money,
+    discount: Money,
+    deliveryFee: Money,
+    amount: Money,
     currency: z.string(),
     deliveryMethod: z.enum(["DELIVERY", "PICKUP"]),
     paymentMethod: z.string(),
     paymentStatus: z.enum(["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"]),
     isGuest: z.boolean(),
     customer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
-    items: z.array(
-      z.object({ productId: z.string(), name: z.string(), price: z.number(), quantity: z.number().int() }),
-    ),
+    items: z.array(z.object({ productId: z.string(), name: z.string(), price: Money, quantity: z.number().int() })),
     address: z.string().nullable(),
     notes: z.string().nullable(),
     createdAt: isoDate,
@@ -117,12 +123,12 @@ export const Page = z
 
 export const Dashboard = z
   .object({
-    today: z.object({ orders: z.number().int(), revenue: z.number() }),
-    last30Days: z.object({ orders: z.number().int(), revenue: z.number() }),
-    averageOrderValue: z.number(),
+    today: z.object({ orders: z.number().int(), revenue: Money }),
+    last30Days: z.object({ orders: z.number().int(), revenue: Money }),
+    averageOrderValue: Money,
     ordersByStatus: z.record(z.string(), z.number().int()),
     topProducts: z.array(
-      z.object({ productId: z.string(), name: z.string(), quantity: z.number().int(), revenue: z.number() }),
+      z.object({ productId: z.string(), name: z.string(), quantity: z.number().int(), revenue: Money }),
     ),
   })
   .meta({ id: "Dashboard" });
@@ -170,6 +176,9 @@ export const Delivery = z
     id: z.string().describe("also X-Service-Event-Id and the envelope's id"),
     eventId: z.string(),
     event: z.string(),
+    apiVersion: z
+      .string()
+      .describe("the API version the body was rendered in (the app's pin when the delivery was written)"),
     status: z.enum(["PENDING", "RETRYING", "SUCCEEDED", "FAILED"]),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),

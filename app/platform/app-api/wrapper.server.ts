@@ -6,11 +6,22 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
-import { ApiError, errorResponse, toErrorResponse } from "../core/http.server";
+import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
 import type { Scope } from "../apps/catalog";
-import { declaredRoute, listedOf, operationsOf, type Operations } from "../core/operations.server";
+import {
+  declaredRoute,
+  listedOf,
+  operationId,
+  operationsOf,
+  type Method,
+  type Operations,
+} from "../core/operations.server";
+import { currentVersion, supportedList, versionIndex, versionState } from "../versions/registry";
+import { countCall } from "../versions/usage.server";
+import { deprecationHeaders } from "../versions/headers.server";
+import { VERSIONING } from "./version-changes";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -51,28 +62,89 @@ export const listed = listedOf<AppApiArgs>();
  * handler; every answer after the token's carries the X-RateLimit headers.
  */
 export function appApiRoute(path: string, operations: Operations) {
-  return declaredRoute(path, "app", operations, {
+  const ids = new Map(Object.entries(operations).map(([m, op]) => [op, operationId(m as Method, path)]));
+  return declaredRoute<Entered>(path, "app", operations, {
     async enter({ request, context }) {
+      const t = now();
+      const asked = request.headers.get("Api-Version");
+      // answers before the version is settled (401, 429, 400/410 for the version) name the asked version when it is usable, else the current one
+      const early = { "Api-Version": earlyVersion(request) };
       const window = rateWindow(context.env.appApiRateLimit);
       let caller: AppCaller & { hits: number };
       try {
         // the token's installation and this request counted in its window: one statement
         caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
       } catch (e) {
-        return toErrorResponse(e);
+        return withVersion(toErrorResponse(e), early);
       }
       const rate = window.verdict(caller.hits);
       if (!rate.allowed)
         return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
           ...rate.headers,
+          ...early,
           "Retry-After": String(rate.retryAfter),
         });
-      return { entered: caller, headers: rate.headers };
+      // the version: the request's Api-Version, else the app's pin (decision 041)
+      const version = asked ?? caller.app.apiVersion;
+      const state = versionState(version, t);
+      if (!state)
+        return errorResponse(
+          400,
+          `Unknown API version ${JSON.stringify(version)}${asked ? " in the Api-Version header" : ""}; supported: ${supportedList(t)}`,
+          { ...rate.headers, ...early },
+        );
+      if (state.status === "SUNSET")
+        return errorResponse(
+          410,
+          `API version ${version} ${asked ? "(Api-Version header)" : "(the app's pinned version)"} passed its sunset on ${state.sunsetAt!.toISOString().slice(0, 10)}; supported: ${supportedList(t)}. Change the app's apiVersion or send Api-Version.`,
+          { ...rate.headers, ...early },
+        );
+      return {
+        entered: { caller, version },
+        headers: { ...rate.headers, "Api-Version": version, ...deprecationHeaders(state, context.env.publicUrl) },
+      };
     },
-    async admit(op, { context }, caller) {
+    async admit(op, { context }, { caller, version }) {
+      if (op.since && versionIndex(version) < versionIndex(op.since))
+        throw new ApiError(
+          404,
+          `This operation exists from API version ${op.since} on; this request is in ${version} (send Api-Version: ${op.since} or later, or change the app's apiVersion)`,
+        );
+      countCall(context.db, caller.app.id, version, ids.get(op) ?? "unknown");
       if (op.scope && !caller.installation.scopes.includes(op.scope as Scope))
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
       return { caller, context };
     },
+    bodyUp: (op, raw, { version }) => VERSIONING.request(ids.get(op) ?? "", raw, version),
+    // the handler's newest shape, taken down to the request's version (version-changes.ts)
+    render: (op, result, { version }) =>
+      json(result == null ? result : VERSIONING.answer(op.answer.schema, result, version), op.answer.status),
   });
 }
+
+type Entered = { caller: AppCaller & { hits: number }; version: string };
+
+function withVersion(response: Response, headers: Record<string, string>) {
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
+}
+
+/** The version an answer made before the token is read names: the asked one when usable, else the current one. */
+function earlyVersion(request: Request) {
+  const t = now();
+  const asked = request.headers.get("Api-Version");
+  const state = asked ? versionState(asked, t) : undefined;
+  return state && state.status !== "SUNSET" ? state.version : currentVersion(t);
+}
+
+/** The App API's and /webhooks' splat routes: the contract's 404, naming its version like every App API answer. */
+export const appApiNotFound = {
+  loader: ({ request }: LoaderFunctionArgs) =>
+    errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`, {
+      "Api-Version": earlyVersion(request),
+    }),
+  action: ({ request }: ActionFunctionArgs) =>
+    errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`, {
+      "Api-Version": earlyVersion(request),
+    }),
+};

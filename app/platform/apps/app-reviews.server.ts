@@ -72,12 +72,15 @@ export async function reviewRefusal(db: Db, businessId: string, appId: string): 
   const [row] = await db
     .select({
       sandbox: sql<boolean>`exists (select 1 from ${accounts} d where d.id = ${apps.developerId} and d.business_id = ${businessId})`,
+      anySandbox: sql<boolean>`exists (select 1 from ${businesses} b where b.id = ${businessId} and b.is_sandbox)`,
       qualifying: sql<boolean>`exists (select 1 from ${installations} where ${installations.appId} = ${appId} and ${installations.businessId} = ${businessId} and ${qualifyingSql})`,
     })
     .from(apps)
     .where(eq(apps.id, appId));
   if (!row) return "App not found";
   if (row.sandbox) return "The app's own developer cannot review it from their sandbox business";
+  // a developer's sandbox holds test data and reviews nobody's app (decision 036)
+  if (row.anySandbox) return "A sandbox business does not review apps";
   if (!row.qualifying)
     return "Only a business with a production installation of the app may review it (test installs and installations removed within an hour do not count)";
   return null;

@@ -6,6 +6,7 @@ import { atOnce, expectOutcome } from "../testing/concurrency";
 import { newId } from "../core/ids.server";
 import { putReview } from "./app-reviews.server";
 import { listMarketplaceCards, listChangelog, roundedInstalls, formatRating } from "./marketplace.server";
+import { REVIEW_CRITERIA_KEYS } from "./catalog";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
@@ -23,7 +24,10 @@ async function publishedApp(overrides: Record<string, unknown> = {}, releaseNote
     body: releaseNotes ? { releaseNotes } : undefined,
   });
   expect(submitted.status).toBe(200);
-  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
+  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+    token: reviewer.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
   expect(approved.json.status).toBe("APPROVED");
   return approved.json as { id: string; slug: string; name: string; category: string };
 }
@@ -117,7 +121,10 @@ describe("who may review", () => {
       (await p.request("POST", `/developer/apps/${draft.json.id}/test-install`, { token: dev.token })).status,
     ).toBe(201);
     await p.request("POST", `/developer/apps/${draft.json.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${draft.json.id}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${draft.json.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     const [sandbox] = await p.sql`select id, is_test_install from installations where app_id = ${draft.json.id}`;
     expect(sandbox.is_test_install).toBe(false);
     await expect(

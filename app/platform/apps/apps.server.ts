@@ -5,6 +5,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { accounts, apps, appVersions, type App } from "../../../db/schema";
+import { currentVersion, supportedList, supportedVersions } from "../versions/registry";
 import type { Env } from "../core/env.server";
 import { uniqueViolation } from "../../../db/sql";
 import { ApiError, parseWith } from "../core/http.server";
@@ -18,6 +19,7 @@ import { parseManifest, syncManifest } from "../extensions/manifest.server";
 import { assertEditable, getDeveloperApp, lockEditableApp } from "./app-lookups.server";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 import { approvedAppsWhere, listingColumns } from "./marketplace.server";
+import { PricingInput, planIn, planOut } from "../billing/pricing";
 
 export { assertEditable, getDeveloperApp };
 
@@ -41,7 +43,7 @@ function appFields(env: Pick<Env, "isProduction">) {
     webhookEvents: z
       .array(
         z.enum(SUBSCRIBABLE_EVENTS as [string, ...string[]], {
-          message: "must be known event names (business.data_erasure and app.uninstalled are always sent)",
+          message: "must be known event names (the platform sends business.data_erasure, app.uninstalled, compliance and billing events by itself)",
         }),
       )
       .transform((s) => [...new Set(s)])
@@ -50,12 +52,20 @@ function appFields(env: Pick<Env, "isProduction">) {
     screenshots: z.array(url).max(5, "at most 5 screenshots").optional(),
     version: z.string().trim().regex(VERSION_PATTERN, "must look like 1.0.0").optional(),
     manifest: z.record(z.string(), z.unknown()).nullable().optional(),
+    pricing: PricingInput.transform((plans) => plans.map(planIn)).optional(),
   };
 }
+
+const apiVersionField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be an API version, a date like 2026-11-27")
+  .optional()
+  .describe("the API version the app is pinned to (GET /app-api/versions lists them); a new app: the current one");
 
 export function createAppSchema(env: Pick<Env, "isProduction">) {
   return z.object({
     ...appFields(env),
+    apiVersion: apiVersionField,
     slug: z
       .string()
       .min(3, "must be 3-50 characters")
@@ -79,6 +89,8 @@ export function updateAppSchema(env: Pick<Env, "isProduction">) {
       screenshots: f.screenshots,
       version: f.version,
       manifest: f.manifest,
+      pricing: f.pricing,
+      apiVersion: apiVersionField,
     })
     .strict();
 }
@@ -129,6 +141,7 @@ export function serializeApp(app: App) {
     iconUrl: app.iconUrl,
     screenshots: app.screenshots,
     version: app.version,
+    apiVersion: app.apiVersion,
     status: app.status,
     updateInReview: app.updateInReview,
     reviewNotes: app.reviewNotes,
@@ -136,6 +149,9 @@ export function serializeApp(app: App) {
     // when they move onto its version record (decision 022 §8, decision 028)
     releaseNotes: app.releaseNotes ?? null,
     manifest: app.manifest,
+    // the plans as set (pending review on an approved app) and as merchants see them (contract 13)
+    pricing: app.pricing.map(planOut),
+    approvedPricing: app.approvedPricing.map(planOut),
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
     publishedAt: app.publishedAt?.toISOString() ?? null,
@@ -151,6 +167,7 @@ export async function createApp(
   developerId: string,
   input: CreateAppInput,
 ) {
+  if (input.apiVersion !== undefined) checkPinnableVersion(input.apiVersion);
   const manifest = input.manifest ? parseManifest(input.manifest) : null;
   const clientSecret = newClientSecret();
   const t = now();
@@ -175,7 +192,10 @@ export async function createApp(
           iconUrl: input.iconUrl ?? null,
           screenshots: input.screenshots ?? [],
           version: input.version ?? "1.0.0",
+          // a new app starts on the current API version (contract 12) unless it names another supported one
+          apiVersion: input.apiVersion ?? currentVersion(t),
           manifest: manifest as Record<string, unknown> | null,
+          pricing: input.pricing ?? [],
           createdAt: t,
           updatedAt: t,
         })
@@ -211,9 +231,20 @@ export function refuseImmutableFields(body: unknown) {
   }
 }
 
+/** The version an app may be pinned to now: a supported one, else 400 naming them. */
+export function checkPinnableVersion(version: string) {
+  const t = now();
+  if (!supportedVersions(t).some((s) => s.version === version))
+    throw new ApiError(400, `apiVersion: ${version} is not a supported API version; supported: ${supportedList(t)}`);
+}
+
 export async function updateApp(db: Database, developerId: string, appId: string, input: UpdateAppInput): Promise<App> {
+  if (input.apiVersion !== undefined) checkPinnableVersion(input.apiVersion);
   return db.transaction(async (tx) => {
-    await lockEditableApp(tx, developerId, appId);
+    // the API version is the app's operating setting, not a reviewed field: it changes in review too
+    const onlyVersion = Object.keys(input).every((k) => k === "apiVersion");
+    if (onlyVersion) await getDeveloperApp(tx, developerId, appId);
+    else await lockEditableApp(tx, developerId, appId);
     if (input.manifest !== undefined)
       await syncManifest(tx, appId, input.manifest ? parseManifest(input.manifest) : null);
     const [updated] = await tx

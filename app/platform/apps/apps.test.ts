@@ -3,6 +3,8 @@ import { sql } from "drizzle-orm";
 import { startPlatform, startProductionPlatform } from "../testing/platform";
 import { appBody } from "./apps.test-helpers";
 import { verifyClientCredentials } from "./apps.server";
+import { REVIEW_CRITERIA_KEYS } from "./catalog";
+import { BrowserSession } from "../testing/browser";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
@@ -59,12 +61,15 @@ describe("creating an app", () => {
         "category",
         "scopes",
         "approvedScopes",
+        "pricing",
+        "approvedPricing",
         "redirectUrl",
         "webhookUrl",
         "webhookEvents",
         "iconUrl",
         "screenshots",
         "version",
+        "apiVersion",
         "status",
         "updateInReview",
         "reviewNotes",
@@ -161,7 +166,10 @@ describe("guards", () => {
     expect((await p.request("GET", "/developer/apps", { token: merchant.token })).status).toBe(403);
     expect((await p.request("GET", "/review/apps", { token: dev.token })).status).toBe(403);
     const app = await createApp();
-    const approve = await p.request("POST", `/review/apps/${app.id}/approve`, { token: dev.token });
+    const approve = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: dev.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     expect(approve.status).toBe(403);
   });
 
@@ -270,14 +278,24 @@ describe("review lifecycle", () => {
     );
 
     // a DRAFT app cannot be approved or rejected
-    expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).status).toBe(409);
+    expect(
+      (
+        await p.request("POST", `/review/apps/${app.id}/approve`, {
+          token: reviewer.token,
+          body: { criteria: REVIEW_CRITERIA_KEYS },
+        })
+      ).status,
+    ).toBe(409);
 
     await p.request("PATCH", `/developer/apps/${app.id}`, {
       token: dev.token,
       body: { screenshots: ["https://loyalty.example/s1.png"] },
     });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     expect(approved.status).toBe(200);
     expect(approved.json).toMatchObject({
       status: "APPROVED",
@@ -291,13 +309,66 @@ describe("review lifecycle", () => {
       sql`select version, scopes from app_versions where app_id = ${app.id}`,
     );
     expect(version).toEqual({ version: "1.0.0", scopes: app.scopes });
-    expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).status).toBe(409);
+    expect(
+      (
+        await p.request("POST", `/review/apps/${app.id}/approve`, {
+          token: reviewer.token,
+          body: { criteria: REVIEW_CRITERIA_KEYS },
+        })
+      ).status,
+    ).toBe(409);
+  });
+
+  it("approves only with all five review criteria checked: 400 naming the missing ones, nothing approved", async () => {
+    const app = await createApp();
+    await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
+    const approve = (body?: unknown) =>
+      p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token, body });
+    const row = async () =>
+      (await p.db.execute<{ status: string }>(sql`select status, published_at from apps where id = ${app.id}`))[0];
+    const before = await row();
+
+    const none = await approve();
+    expect(none.status).toBe(400);
+    expect(none.json).toEqual({
+      statusCode: 400,
+      error: "Bad Request",
+      message:
+        "Approve only with every review criterion checked; not checked: functionality, security, scopes, quality, policy",
+    });
+    const some = await approve({ criteria: ["functionality", "scopes", "quality"] });
+    expect(some.status).toBe(400);
+    expect(some.json.message).toBe("Approve only with every review criterion checked; not checked: security, policy");
+    expect((await approve({ criteria: [...REVIEW_CRITERIA_KEYS.slice(1), "fun"] })).status).toBe(400);
+    expect((await approve({ criteria: "functionality" })).status).toBe(400);
+    expect(await row()).toEqual(before);
+
+    // the reviewer page's form: the same refusal, shown on the page
+    const browser = await BrowserSession.signIn(p.url, reviewer.email, "correct horse battery");
+    await browser.get(`/reviewer/apps/${app.id}`);
+    const form = await browser.post(`/reviewer/apps/${app.id}`, {
+      intent: "approve",
+      criteria: ["functionality", "security"],
+    });
+    expect(form.status).toBe(400);
+    expect(form.html).toContain("not checked: scopes, quality, policy");
+    expect(await row()).toEqual(before);
+
+    const done = await browser.post(`/reviewer/apps/${app.id}`, {
+      intent: "approve",
+      criteria: [...REVIEW_CRITERIA_KEYS],
+    });
+    expect(done).toMatchObject({ status: 302, location: "/reviewer?done=approved" });
+    expect((await row()).status).toBe("APPROVED");
   });
 
   it("keeps an approved app installable while an update is in review; scopes change only on approval", async () => {
     const app = await createApp();
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    const first = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    const first = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     const publishedAt = first.json.publishedAt;
 
     // listing fields take effect at once, scopes wait for approval
@@ -337,7 +408,10 @@ describe("review lifecycle", () => {
     });
 
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     expect(approved.json).toMatchObject({
       status: "APPROVED",
       approvedScopes: ["read_orders", "read_products", "read_reviews"],
@@ -381,7 +455,10 @@ describe("review lifecycle", () => {
     });
 
     // approved: the notes move onto the version record
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     expect(approved.json).toMatchObject({ status: "APPROVED", releaseNotes: null });
     const one = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(one.json.releaseNotes).toBeNull();
@@ -401,7 +478,10 @@ describe("review lifecycle", () => {
       updateInReview: true,
       releaseNotes: null,
     });
-    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { version: "1.2.0" } });
     const update = await p.request("POST", `/developer/apps/${app.id}/submit`, {
       token: dev.token,
@@ -415,7 +495,10 @@ describe("review lifecycle", () => {
       ["1.1.0", null],
       ["1.0.0", "First release: stamp cards."],
     ]);
-    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     const after = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(after.json.releaseNotes).toBeNull();
     expect(

@@ -61,6 +61,10 @@ export const EVENTS = {
   "review.deleted": "read_reviews",
   "business.data_erasure": null,
   "app.uninstalled": null,
+  "customer.data_request": null,
+  "customer.redact": null,
+  // billing (contract 13): to the app's webhook URL on every status change and at 90% of a cap
+  "app_subscription.updated": null,
   "webhook.test": null,
 } as const satisfies Record<string, Scope | null>;
 
@@ -68,16 +72,32 @@ export type EventName = keyof typeof EVENTS;
 export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 
 /**
- * Events no registration subscribes to (decision 035): the platform sends them itself, whatever a
- * registration's `events` say. webhook.test goes to the registration being tested;
- * business.data_erasure and app.uninstalled go to the installation's install registration, even
- * after uninstall deactivated it (`SENT_AFTER_UNINSTALL`). POST /webhooks and the app's
- * webhookEvents refuse them (400).
+ * A shopper's privacy requests (contract 15): sent without registration to the install registration of
+ * every active installation holding one of COMPLIANCE_SCOPES, never to others.
  */
-export const DIRECT_EVENTS = ["webhook.test", "business.data_erasure", "app.uninstalled"] as const;
-export const SENT_AFTER_UNINSTALL: readonly string[] = ["business.data_erasure", "app.uninstalled"];
+export const COMPLIANCE_EVENTS = ["customer.data_request", "customer.redact"] as const;
+export type ComplianceEvent = (typeof COMPLIANCE_EVENTS)[number];
+export const COMPLIANCE_SCOPES: readonly Scope[] = ["read_orders", "read_reviews"];
+
+/**
+ * Events the platform sends by itself to an installation's install registration, whatever its
+ * `events` say and even when uninstall deactivated it (decisions 035, 040, 043): the erasure,
+ * app.uninstalled, a shopper's privacy requests and billing changes.
+ */
+export const MANDATORY_EVENTS: readonly string[] = [
+  "business.data_erasure",
+  "app.uninstalled",
+  ...COMPLIANCE_EVENTS,
+  "app_subscription.updated",
+];
+/**
+ * Events no registration subscribes to (decision 035): webhook.test goes to the registration being
+ * tested, the mandatory ones to the install registration. POST /webhooks and the app's webhookEvents
+ * refuse them (400).
+ */
+export const DIRECT_EVENTS: readonly string[] = ["webhook.test", ...MANDATORY_EVENTS];
 /** The events a registration may subscribe to; a change of the platform fans each out to its subscribers. */
-export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => !(DIRECT_EVENTS as readonly string[]).includes(e));
+export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => !DIRECT_EVENTS.includes(e));
 export const isSubscribable = (event: string) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(event);
 
 /** Review criteria of the spec, shown to reviewers as a checklist. */
@@ -94,12 +114,22 @@ export const REVIEW_CRITERIA = [
   },
   { key: "scopes", label: "Scope appropriateness", hint: "Every requested scope is needed for a described feature." },
   { key: "quality", label: "Quality", hint: "Clear description, icon and screenshots." },
-  { key: "policy", label: "Policy compliance", hint: "Handles business.data_erasure; no prohibited content." },
+  {
+    key: "policy",
+    label: "Policy compliance",
+    hint: "Handles business.data_erasure, customer.data_request and customer.redact (answers 2xx, honours them within 30 days); no prohibited content.",
+  },
 ] as const;
+
+export type ReviewCriterion = (typeof REVIEW_CRITERIA)[number]["key"];
+/** Every criterion's key: what an approval must name (`POST /review/apps/<id>/approve {criteria}`). */
+export const REVIEW_CRITERIA_KEYS = REVIEW_CRITERIA.map((c) => c.key) as [ReviewCriterion, ...ReviewCriterion[]];
 
 /** Whether an installation with these scopes may receive the event. */
 export function eventAllowed(event: string, scopes: readonly string[]): boolean {
   if (!(event in EVENTS)) return false;
+  if ((COMPLIANCE_EVENTS as readonly string[]).includes(event))
+    return COMPLIANCE_SCOPES.some((s) => scopes.includes(s));
   const scope = EVENTS[event as EventName];
   return scope === null || scopes.includes(scope);
 }

@@ -14,7 +14,7 @@ import { approveApp } from "./review.server";
 import { createInstallation, uninstall } from "../installs/installs.server";
 import { putReview, replyToReview, setStaffPick } from "./app-reviews.server";
 import { createBusiness } from "../accounts/accounts.server";
-import type { Category } from "./catalog";
+import { REVIEW_CRITERIA_KEYS, type Category } from "./catalog";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -213,11 +213,11 @@ export async function seedMarketplaceDemo(
       version: first[0],
     });
     await submitApp(db, input.developerId, app.id, { releaseNotes: first[1] });
-    let approved = await approveApp(db, input.reviewerId, app.id);
+    let approved = await approveApp(db, input.reviewerId, app.id, REVIEW_CRITERIA_KEYS);
     for (const [version, notes] of later) {
       await updateApp(db, input.developerId, app.id, { version });
       await submitApp(db, input.developerId, app.id, { releaseNotes: notes });
-      approved = await approveApp(db, input.reviewerId, app.id);
+      approved = await approveApp(db, input.reviewerId, app.id, REVIEW_CRITERIA_KEYS);
     }
     // installs: one per review (on its own shop), then more for popularity
     const total = Math.min(shops.length, demo.reviews.length + demo.extraInstalls);

@@ -4,6 +4,7 @@
  * the apps row (kept by triggers, migration 0016), so a page of cards is one indexed walk of
  * apps_market_*_idx plus the developers' names: no scan of reviews or installations per view.
  */
+import { pricingSummary, type StoredPlan } from "../billing/pricing";
 import { and, asc, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accounts, apps, appVersions } from "../../../db/schema";
@@ -29,6 +30,7 @@ const cardColumns = {
   ratingCount: apps.ratingCount,
   activeInstalls: apps.activeInstalls,
   publishedAt: apps.publishedAt,
+  approvedPricing: apps.approvedPricing,
 };
 
 function orderFor(sort: MarketSort): SQL[] {
@@ -71,13 +73,15 @@ export async function listMarketplaceCards(
 
 export type MarketCard = ReturnType<typeof card>;
 
-function card(
-  r: { ratingAvg: string | null; ratingCount: number; activeInstalls: number; publishedAt: Date | null } & Record<
-    string,
-    unknown
-  >,
-) {
+function card({
+  approvedPricing,
+  ...r
+}: { ratingAvg: string | null; ratingCount: number; activeInstalls: number; publishedAt: Date | null } & {
+  approvedPricing: StoredPlan[];
+} & Record<string, unknown>) {
   return {
+    // the card's price words: "Free", "From $9.99/month", "14-day trial" (contract 13)
+    pricing: pricingSummary(approvedPricing),
     ...(r as typeof r & {
       id: string;
       name: string;

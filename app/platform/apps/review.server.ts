@@ -12,10 +12,32 @@ import type { Manifest } from "../extensions/manifest-schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { pageWithTotal } from "../core/paging.server";
+import { REVIEW_CRITERIA_KEYS } from "./catalog";
 
 export const rejectSchema = z.object({
   notes: z.string().trim().min(1, "is required: tell the developer what to change").max(5000),
 });
+
+/**
+ * An approval's body: the review criteria the reviewer checked, by key. All five must be named
+ * (`approveApp` refuses otherwise); an empty body names none.
+ */
+export const approvalSchema = z
+  .object({
+    criteria: z
+      .array(z.enum(REVIEW_CRITERIA_KEYS))
+      .max(REVIEW_CRITERIA_KEYS.length * 2)
+      .default([])
+      .describe(`The review criteria checked; all of them are required: ${REVIEW_CRITERIA_KEYS.join(", ")}`),
+  })
+  .meta({ id: "AppApproval" });
+
+/** 400 naming each criterion not checked: the server's half of the reviewer's checklist. */
+export function requireEveryCriterion(checked: readonly string[]) {
+  const missing = REVIEW_CRITERIA_KEYS.filter((k) => !checked.includes(k));
+  if (missing.length)
+    throw new ApiError(400, `Approve only with every review criterion checked; not checked: ${missing.join(", ")}`);
+}
 
 const inReview = or(eq(apps.status, "PENDING_REVIEW"), eq(apps.updateInReview, true));
 
@@ -43,11 +65,17 @@ async function lockInReview(tx: Tx, appId: string): Promise<App> {
 }
 
 /**
- * Approves: APPROVED, approvedScopes = scopes, publishedAt the first time, a version record; test
+ * Approves, when the reviewer checked every criterion (400 naming the others): APPROVED, approvedScopes = scopes, publishedAt the first time, a version record; test
  * installs become production installs; when scopes were added, every active installation needs
  * re-consent.
  */
-export async function approveApp(db: Database, reviewerId: string, appId: string): Promise<App> {
+export async function approveApp(
+  db: Database,
+  reviewerId: string,
+  appId: string,
+  criteria: readonly string[],
+): Promise<App> {
+  requireEveryCriterion(criteria);
   return db.transaction(async (tx) => {
     const app = await lockInReview(tx, appId);
     const t = now();
@@ -58,6 +86,8 @@ export async function approveApp(db: Database, reviewerId: string, appId: string
         status: "APPROVED",
         updateInReview: false,
         approvedScopes: app.scopes,
+        // pricing takes effect with the approval; existing subscribers keep their plan snapshot
+        approvedPricing: app.pricing,
         publishedAt: app.publishedAt ?? t,
         reviewNotes: null,
         releaseNotes: null,

@@ -148,6 +148,14 @@ export const reviewSchema = z.object({
   rating: z.number().int().min(1, "must be 1-5").max(5, "must be 1-5"),
   comment: z.string().trim().max(2000).default(""),
   authorName: z.string().trim().min(1, "is required").max(80),
+  /** optional, never shown or sent to apps: lets the shop find the review when the shopper asks for their data (decision 040) */
+  authorEmail: z
+    .string()
+    .trim()
+    .max(254)
+    .pipe(z.union([z.literal(""), z.email()]))
+    .transform((e) => (e === "" ? null : e))
+    .optional(),
 });
 
 export async function createReview(

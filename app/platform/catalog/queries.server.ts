@@ -17,7 +17,7 @@ import {
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { serializeOrder } from "./serialize.server";
-import { toMajor } from "../core/money";
+import { money } from "../core/money";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 import { businessRow } from "../core/business-rows.server";
 
@@ -183,15 +183,15 @@ export async function dashboard(db: Db, businessId: string, currency: string) {
     ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]),
   );
   return {
-    today: { orders: figures.today_orders, revenue: toMajor(figures.today_revenue, currency) },
-    last30Days: { orders: figures.month_orders, revenue: toMajor(figures.month_revenue, currency) },
-    averageOrderValue: paid.n ? toMajor(Math.round(figures.month_revenue / paid.n), currency) : 0,
+    today: { orders: figures.today_orders, revenue: money(figures.today_revenue, currency) },
+    last30Days: { orders: figures.month_orders, revenue: money(figures.month_revenue, currency) },
+    averageOrderValue: money(paid.n ? Math.round(figures.month_revenue / paid.n) : 0, currency),
     ordersByStatus,
     topProducts: top.map((r) => ({
       productId: r.product_id,
       name: r.name,
       quantity: r.quantity,
-      revenue: toMajor(r.revenue, currency),
+      revenue: money(r.revenue, currency),
     })),
   };
 }

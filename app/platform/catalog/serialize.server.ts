@@ -1,6 +1,10 @@
-/** The App API's JSON shapes of catalogue records (contract section 6). Money in major units of the currency (core/money.ts). */
+/**
+ * The App API's JSON shapes of catalogue records (contract section 6), in the newest API version:
+ * money as {amount, currency} in minor units (core/money.ts); older versions are made from these
+ * by the declared version changes (app-api/version-changes.ts).
+ */
 import type { Business, Order, OrderItem, Page, Product, Review } from "../../../db/schema";
-import { toMajor } from "../core/money";
+import { money } from "../core/money";
 
 export function serializeBusiness(b: Business) {
   return {
@@ -17,13 +21,13 @@ export function serializeBusiness(b: Business) {
   };
 }
 
-/** A product; its price in major units of the business's currency. */
+/** A product; its price in the business's currency. */
 export function serializeProduct(p: Product, currency: string) {
   return {
     id: p.id,
     name: p.name,
     description: p.description,
-    price: toMajor(p.price, currency),
+    price: money(p.price, currency),
     category: p.category,
     isAvailable: p.isAvailable,
     imageUrl: p.imageUrl,
@@ -40,10 +44,10 @@ export function serializeOrder(o: Order, items: OrderItem[]) {
     id: o.id,
     orderNumber: o.orderNumber,
     status: o.status,
-    subtotal: toMajor(o.subtotal, o.currency),
-    discount: toMajor(o.discount, o.currency),
-    deliveryFee: toMajor(o.deliveryFee, o.currency),
-    amount: toMajor(o.amount, o.currency),
+    subtotal: money(o.subtotal, o.currency),
+    discount: money(o.discount, o.currency),
+    deliveryFee: money(o.deliveryFee, o.currency),
+    amount: money(o.amount, o.currency),
     currency: o.currency,
     deliveryMethod: o.deliveryMethod,
     paymentMethod: o.paymentMethod,
@@ -53,7 +57,7 @@ export function serializeOrder(o: Order, items: OrderItem[]) {
     items: items.map((i) => ({
       productId: i.productId,
       name: i.name,
-      price: toMajor(i.price, o.currency),
+      price: money(i.price, o.currency),
       quantity: i.quantity,
     })),
     address: o.address,

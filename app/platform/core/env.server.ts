@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import proxyaddr from "proxy-addr";
 
 const boolString = z.enum(["true", "false"]).transform((v) => v === "true");
 
@@ -13,6 +14,14 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  READ_DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
@@ -29,6 +38,26 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
   WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
   DATABASE_PREPARE: boolString.default(true),
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => {
+        try {
+          proxyaddr.compile(list);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: "must be IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal), separated by commas" },
+    )
+    .optional(),
 });
 
 export type Env = {
@@ -36,6 +65,13 @@ export type Env = {
   isProduction: boolean;
   port: number;
   databaseUrl?: string;
+  /**
+   * a session-level path to the primary for the start-up's migrations (they hold an advisory lock
+   * for the session); DATABASE_URL when unset. Set it when DATABASE_URL is a pooler in transaction mode.
+   */
+  databaseDirectUrl?: string;
+  /** a replica for reads where staleness is harmless (core/context.ts replicaOf); none when unset */
+  readDatabaseUrl?: string;
   /** the platform's origin: admin, portal, reviewer, sign-in, consent, marketplace */
   publicUrl: string;
   /** the storefront's origin (`/s/<business>`): another host, so it never holds the platform's session */
@@ -50,6 +86,11 @@ export type Env = {
   workerStrandedAfterMs: number;
   /** named prepared statements (db/client.ts); false behind a pooler in transaction mode that cannot keep them */
   databasePrepare: boolean;
+  /**
+   * the peers whose X-Forwarded-For is believed (a balancer, a CDN): the client's address is then the
+   * nearest one in that header that is not itself trusted; empty (the default): only the socket's peer
+   */
+  trustedProxies: string[];
 };
 
 export class EnvError extends Error {}
@@ -88,6 +129,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     isProduction,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    readDatabaseUrl: e.READ_DATABASE_URL,
     publicUrl,
     storefrontUrl,
     sessionSecret: sessionSecret!,
@@ -98,6 +141,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
     databasePrepare: e.DATABASE_PREPARE,
+    trustedProxies: e.TRUSTED_PROXIES ?? [],
   };
 }
 

@@ -197,7 +197,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       "EHOSTUNREACH",
     ].includes(c) ||
     /^08/.test(c) || // connection exception
-    ["57P01", "57P02", "57P03", "53300"].includes(c) // admin shutdown, crash shutdown, cannot connect now, too many connections
+    // admin shutdown, crash shutdown, cannot connect now, too many connections; and a write that reached
+    // a standby (a node demoted under a pooler's open connection): the primary is elsewhere, try again
+    ["57P01", "57P02", "57P03", "53300", "25006"].includes(c)
   );
 }
 

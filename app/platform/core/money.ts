@@ -134,3 +134,26 @@ function makeFormatter(locale: string, currency: string): (minor: number) => str
 export function formatMoney(minor: number, currency: string, locale = "en-US"): string {
   return moneyFormatter(locale, currency)(minor);
 }
+
+/** Money as the App API carries it from 2026-11-27 on (contract 12): an integer of minor units and its ISO 4217 code. */
+export type Money = { amount: number; currency: string };
+
+/** Minor units -> the App API's money object (1250 USD -> {amount: 1250, currency: "USD"}). */
+export function money(minor: number, currency: string): Money {
+  return { amount: Math.round(minor), currency };
+}
+
+/** The App API's money object -> major units as 2026-11-21 carries them ({amount: 1250, currency: "USD"} -> 12.5). */
+export function moneyToMajor(m: Money): number {
+  return toMajor(m.amount, m.currency);
+}
+
+/** Whether a value is a money object ({amount: integer, currency: string}). */
+export function isMoney(v: unknown): v is Money {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    Number.isInteger((v as Money).amount) &&
+    typeof (v as Money).currency === "string"
+  );
+}

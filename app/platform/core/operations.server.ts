@@ -42,6 +42,12 @@ export type OperationSpec<
   description?: string;
   /** The scope the installation needs (App API); absent: none. */
   scope?: string;
+  /**
+   * The first API version the operation exists in (App API, contract 12; absent: every version).
+   * A call in an older version is answered 404 naming the version it needs, and the documents of
+   * older versions leave the operation out.
+   */
+  since?: string;
   /** Path parameters by their name in the path ({id}); absent: the route's parameters, undescribed. */
   params?: P;
   query?: Q;
@@ -52,8 +58,8 @@ export type OperationSpec<
   /** The JSON body; an empty body reads as {} when `bodyOptional`. */
   body?: B;
   bodyOptional?: boolean;
-  /** The body's media type in the document when it is not JSON (/oauth/token's form; its route reads it itself). */
-  bodyMediaType?: string;
+  /** The body's media types in the document when it is not JSON alone (/oauth/token's form and JSON; its route reads it itself). */
+  bodyMediaType?: string | string[];
   /** Runs on the parsed JSON before `body` validates it, for refusals whose wording the contract fixes ("slug is immutable"). */
   bodyPrecheck?: (raw: unknown) => void;
   /** The success answer: its status, its media type when not JSON (an event stream), and, unless empty, its schema (a named schema becomes a component). */
@@ -98,6 +104,7 @@ export async function readInput(
   spec: OperationSpec,
   request: Request,
   routeParams: Record<string, string | undefined>,
+  bodyUp: (raw: unknown) => unknown = (raw) => raw,
 ) {
   const params = spec.params ? validate(spec.params, routeParams) : routeParams;
   let url: URL | undefined;
@@ -117,7 +124,7 @@ export async function readInput(
   }
   let body: unknown;
   if (spec.body) {
-    const raw = await readJson(request, { optional: spec.bodyOptional });
+    const raw = bodyUp(await readJson(request, { optional: spec.bodyOptional }));
     spec.bodyPrecheck?.(raw);
     body = validate(spec.body, raw);
   }
@@ -189,6 +196,10 @@ export type Area<Entered> = {
   admit(op: OperationWithHandler, args: RemixArgs, entered: Entered): Promise<object>;
   /** The platform areas send a handler's undefined as `null`; the App API as an empty 200. */
   nullForUndefined?: boolean;
+  /** A request body as the caller sent it -> as the operation declares it (the App API: older API versions' bodies, up). */
+  bodyUp?(op: OperationWithHandler, raw: unknown, entered: Entered): unknown;
+  /** A handler's answer that is not a Response -> the Response (the App API: the answer in the request's API version, with the declared status). */
+  render?(op: OperationWithHandler, result: object | null, entered: Entered): Response;
 };
 
 /**
@@ -205,9 +216,15 @@ export function declaredRoute<Entered>(path: string, caller: string, operations:
     if (!op) return notAllowed(entry.headers);
     try {
       const extra = await area.admit(op, args, entry.entered);
-      const input = await readInput(op, args.request, args.params);
+      const bodyUp = area.bodyUp && ((raw: unknown) => area.bodyUp!(op, raw, entry.entered));
+      const input = await readInput(op, args.request, args.params, bodyUp);
       const result = await op.handler({ ...args, ...input, ...extra });
-      const response = result instanceof Response ? result : json(area.nullForUndefined ? (result ?? null) : result);
+      const response =
+        result instanceof Response
+          ? result
+          : area.render
+            ? area.render(op, result, entry.entered)
+            : json(area.nullForUndefined ? (result ?? null) : result);
       return withHeaders(response, entry.headers);
     } catch (e) {
       return withHeaders(toErrorResponse(e), entry.headers);
@@ -338,26 +355,45 @@ export function openApiPathsOnce(routes: DeclaredRoute[], area: DocumentArea) {
   return paths;
 }
 
+/** The license both documents state (decision 037). */
+export const DOCUMENT_LICENSE = { name: "MIT", identifier: "MIT" };
+
 /**
  * An area's OpenAPI 3.1 document: its title and description, the server, its tags, its own
- * components (security schemes, headers) with the schemas its operations use, and their paths.
+ * components (security schemes, headers) with the schemas its operations use, and their paths;
+ * `pages` adds paths that are not JSON operations (the consent screen), written out by their area.
  */
 export function openApiDocumentOf(
   routes: DeclaredRoute[],
   area: DocumentArea,
-  doc: { title: string; description: string; publicUrl: string; tags?: unknown[]; components: object },
+  doc: {
+    title: string;
+    description: string;
+    publicUrl: string;
+    tags?: unknown[];
+    components: object;
+    pages?: Record<string, Record<string, unknown>>;
+  },
 ) {
   const collected = openApiPathsOnce(routes, area);
   return {
     openapi: "3.1.0",
-    info: { title: doc.title, version: "1.0.0", description: doc.description },
+    info: { title: doc.title, version: "1.0.0", description: doc.description, license: DOCUMENT_LICENSE },
     servers: [{ url: doc.publicUrl }],
     ...(doc.tags ? { tags: doc.tags } : {}),
     components: { ...doc.components, schemas: collected.components },
-    paths: collected.paths,
+    paths: { ...collected.paths, ...doc.pages },
     ...(area.webhooks ? { webhooks: collected.webhooks } : {}),
   };
 }
+
+/** What every 429 is sent with: how long to wait. */
+export const RETRY_AFTER_HEADER = {
+  "Retry-After": {
+    description: "Seconds to wait before trying again",
+    schema: { type: "integer", minimum: 0 },
+  },
+};
 
 /**
  * The `paths` of a document from declared routes, and the named schemas they use. `area` adds
@@ -370,7 +406,8 @@ export function openApiPaths(
     extraErrors(op: DeclaredOperation): number[];
     describe(op: DeclaredOperation): string | undefined;
     operationFields(op: DeclaredOperation): Record<string, unknown>;
-    answerHeaders?: Record<string, unknown>;
+    /** The headers an answer of this status is sent with (the App API's rate-limit headers); a 429's Retry-After is added to them. */
+    headersFor?(status: number): Record<string, unknown> | undefined;
     webhooks?: DeclaredWebhook[];
   },
 ) {
@@ -413,10 +450,14 @@ export function openApiPaths(
             schema: { type: "integer", minimum: 1, default: spec.page.limit },
           },
         );
+      const headersOf = (status: number) => {
+        const headers = { ...area.headersFor?.(status), ...(status === 429 ? RETRY_AFTER_HEADER : {}) };
+        return Object.keys(headers).length ? { headers } : {};
+      };
       const responses: Record<string, unknown> = {
         [spec.answer.status]: {
           description: spec.answer.description ?? "OK",
-          ...(area.answerHeaders ? { headers: area.answerHeaders } : {}),
+          ...headersOf(spec.answer.status),
           ...(spec.answer.schema
             ? {
                 content: {
@@ -431,9 +472,12 @@ export function openApiPaths(
       const errorBody = spec.errorSchema
         ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output")
         : { $ref: "#/components/schemas/Error" };
-      for (const status of [...new Set([...spec.errors, ...area.extraErrors(op)])].sort())
+      // every operation that reads a body answers 413 past 1 MiB (readBodyText)
+      const errors = [...spec.errors, ...area.extraErrors(op), ...(spec.body ? [413] : [])];
+      for (const status of [...new Set(errors)].sort())
         responses[status] = {
           description: area.errorText[status] ?? "Error",
+          ...headersOf(status),
           content: { "application/json": { schema: errorBody } },
         };
       if (!spec.errorSchema) named.set("Error", "output");
@@ -448,11 +492,14 @@ export function openApiPaths(
           ? {
               requestBody: {
                 required: !spec.bodyOptional,
-                content: {
-                  [spec.bodyMediaType ?? "application/json"]: {
-                    schema: ref(spec.body, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input"),
-                  },
-                },
+                content: Object.fromEntries(
+                  [spec.bodyMediaType ?? "application/json"]
+                    .flat()
+                    .map((type) => [
+                      type,
+                      { schema: ref(spec.body!, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") },
+                    ]),
+                ),
               },
             }
           : {}),

@@ -14,6 +14,7 @@ import { approveApp } from "../apps/review.server";
 import { createInstallation, issueAccessToken } from "../installs/installs.server";
 import { now } from "../core/clock.server";
 import { seedMarketplaceDemo, uninstallAsOf } from "../apps/marketplace-demo.server";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 export const DEMO_LOGINS = [
   {
@@ -52,7 +53,7 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
     version: "1.2.0",
   });
   await submitApp(db, dev.id, app.id);
-  const approved = await approveApp(db, rev.id, app.id);
+  const approved = await approveApp(db, rev.id, app.id, REVIEW_CRITERIA_KEYS);
   const shops = [
     bistro,
     ...(await Promise.all(

@@ -9,9 +9,10 @@
  * to nobody. business.data_erasure and app.uninstalled are built for the installation without
  * uninstalling it; webhook.test goes to each active registration of the installation.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 import {
+  appSubscriptions,
   webhookDeliveries,
   webhooks,
   type Account,
@@ -23,7 +24,9 @@ import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { getDeveloperApp } from "../apps/app-lookups.server";
-import { EVENT_NAMES, EVENTS, eventAllowed, type EventName } from "../apps/catalog";
+import { EVENT_NAMES, EVENTS, eventAllowed, MANDATORY_EVENTS, type EventName } from "../apps/catalog";
+import { notifyApps, sampleComplianceRequest } from "../privacy/compliance.server";
+import { notifySubscription } from "../billing/notify.server";
 import { emitEvent, event, withEventAudience } from "../events/emit.server";
 import {
   createProduct,
@@ -43,7 +46,7 @@ import { placeSampleOrder, sandboxInstallation, TRIGGER_ACTOR, triggerProduct } 
 /** Every event of the catalogue can be triggered. */
 export const TRIGGERABLE = EVENT_NAMES;
 
-type Made = { kind: "order" | "product" | "review" | "installation" | "webhook"; id: string };
+type Made = { kind: "order" | "product" | "review" | "installation" | "webhook" | "subscription"; id: string };
 type Ctx = { db: Database; business: Business; installation: Installation; app: App };
 
 const sampleProduct = (what: string) =>
@@ -77,6 +80,23 @@ async function stockMoved(ctx: Ctx, from: number, to: number): Promise<Made> {
   await updateProduct(ctx.db, ctx.business.id, product.id, { stock: from });
   await updateProduct(ctx.db, ctx.business.id, product.id, { stock: to });
   return { kind: "product", id: product.id };
+}
+
+/**
+ * A shopper's privacy request sent to this installation as the merchant's would be, for the sandbox's
+ * latest shopper with an e-mail (their real orders and reviews); nothing is exported or erased.
+ */
+async function privacyRequest(ctx: Ctx, name: "customer.data_request" | "customer.redact"): Promise<Made> {
+  const request = await sampleComplianceRequest(ctx.db, ctx.business.id);
+  if (!request)
+    throw new ApiError(
+      409,
+      `No order on your sandbox has a shopper's e-mail: place one on the sandbox's storefront with an e-mail, then trigger ${name}`,
+    );
+  await ctx.db.transaction((tx) =>
+    notifyApps(tx, ctx.business.id, name, request, { installationId: ctx.installation.id }),
+  );
+  return { kind: "installation", id: ctx.installation.id };
 }
 
 /** What each event's trigger does on the sandbox (the change that raises the event in production). */
@@ -133,6 +153,24 @@ const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
     await ctx.db.transaction((tx) => sendAppUninstalled(tx, ctx.installation, now()));
     return { kind: "installation", id: ctx.installation.id };
   },
+  "customer.data_request": (ctx) => privacyRequest(ctx, "customer.data_request"),
+  "customer.redact": (ctx) => privacyRequest(ctx, "customer.redact"),
+  "app_subscription.updated": async (ctx) => {
+    // the installation's latest subscription or charge, as it stands (billing makes them: POST /app-api/billing/…)
+    const [sub] = await ctx.db
+      .select()
+      .from(appSubscriptions)
+      .where(eq(appSubscriptions.installationId, ctx.installation.id))
+      .orderBy(desc(appSubscriptions.updatedAt))
+      .limit(1);
+    if (!sub)
+      throw new ApiError(
+        409,
+        "Your test installation has no subscription or charge yet: create one with POST /app-api/billing/subscriptions (Api-Version 2026-11-27), then trigger app_subscription.updated to receive its latest state",
+      );
+    await ctx.db.transaction((tx) => notifySubscription(tx, sub, "STATUS_CHANGED"));
+    return { kind: "subscription", id: sub.id };
+  },
   "webhook.test": async (ctx) => {
     await ctx.db.transaction(async (tx) => {
       const targets = await activeRegistrations(tx, ctx.installation.id);
@@ -144,6 +182,7 @@ const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
           ...w,
           installationId: ctx.installation.id,
           isTestInstall: ctx.installation.isTestInstall,
+          apiVersion: ctx.app.apiVersion,
         })),
         (w) => webhookTestData(w.id),
       );
@@ -161,7 +200,12 @@ function activeRegistrations(db: Pick<Database, "select">, installationId: strin
 
 /** 409 naming what to do when the event could reach none of the installation's registrations (checked before anything is made). */
 async function checkReachable(db: Database, installation: Installation, name: EventName) {
-  if (name === "business.data_erasure" || name === "app.uninstalled") {
+  if (MANDATORY_EVENTS.includes(name)) {
+    if (!eventAllowed(name, installation.scopes))
+      throw new ApiError(
+        409,
+        `${name} goes only to installations holding read_orders or read_reviews: add one to the app, then test-uninstall and test-install again`,
+      );
     if (!(await installRegistration(db, installation.id)))
       throw new ApiError(
         409,

@@ -59,6 +59,12 @@ export const DOCS: readonly DocEntry[] = [
     file: "sdk.md",
   },
   {
+    slug: "billing",
+    title: "Charging for your app",
+    summary: "Pricing plans, the merchant's approval, usage under a cap, test charges, invoices and earnings.",
+    file: "billing.md",
+  },
+  {
     slug: "analytics",
     title: "Analytics",
     summary: "Install and webhook delivery figures of your app, and what they count.",
@@ -71,6 +77,12 @@ export const DOCS: readonly DocEntry[] = [
     file: "reviews.md",
   },
   {
+    slug: "privacy",
+    title: "Customer privacy",
+    summary: "customer.data_request and customer.redact: who gets them, what to do, what erased data looks like.",
+    file: "privacy.md",
+  },
+  {
     slug: "review-guidelines",
     title: "Review guidelines",
     summary: "What reviewers check, the app states, and what approval and rejection do.",
@@ -81,6 +93,9 @@ export const DOCS: readonly DocEntry[] = [
 /** The index of the guides (not a page of its own: /portal/docs is the index). */
 export const DOCS_INDEX_FILE = "README.md";
 export const PLATFORM_URL_PLACEHOLDER = "{PLATFORM_URL}";
+/** The guides' note on the placeholder, as each guide writes it (one or two lines). */
+const PLACEHOLDER_NOTE =
+  /Examples use `\{PLATFORM_URL\}` for the platform's address\. Outside the portal, replace it with your\s+platform's address \(locally `http:\/\/localhost:3000`[^)]*\)\./;
 
 export function docsDir(): string {
   return path.join(process.cwd(), "docs", "developers");
@@ -206,7 +221,12 @@ export function renderDocFile(file: string, options: { platformUrl?: string } = 
   const cached = cache.get(full);
   if (cached && cached.mtimeMs === mtimeMs && cached.platformUrl === platformUrl) return cached.doc;
   let source = fs.readFileSync(full, "utf8");
-  if (platformUrl) source = source.split(PLATFORM_URL_PLACEHOLDER).join(platformUrl);
+  if (platformUrl)
+    source = source
+      // the portal fills the address in: the note telling a reader to replace it is for GitHub's reader only
+      .replace(PLACEHOLDER_NOTE, "Examples use this platform's address, `{PLATFORM_URL}`: copy them as they are.")
+      .split(PLATFORM_URL_PLACEHOLDER)
+      .join(platformUrl);
   const doc = renderMarkdown(source);
   cache.set(full, { mtimeMs, platformUrl, doc });
   return doc;

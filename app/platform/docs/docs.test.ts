@@ -58,6 +58,8 @@ describe("developer docs", () => {
     expect(doc.headings.filter((h) => h.depth === 2).length).toBeGreaterThan(0);
     // the placeholder is filled in, and ids are unique within the page
     expect(doc.html).not.toContain("{PLATFORM_URL}");
+    // and the portal does not ask its reader to replace the address it filled in
+    expect(doc.html).not.toContain("replace it with your");
     const ids = doc.headings.map((h) => h.id);
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import type { EventName } from "../apps/catalog";
-import { isoDate, OrderStatus, Product, Review } from "../app-api/schemas";
+import { isoDate, Money, OrderStatus, Product, Review } from "../app-api/schemas";
 
 const orderRef = { orderId: z.string(), orderNumber: z.string() };
 const OrderRef = z.object(orderRef).meta({ id: "OrderRefData" });
@@ -20,7 +20,7 @@ const Payment = z
   .object({
     orderId: z.string(),
     invoiceId: z.string().nullable().describe("the invoiceId the payment app gave at checkout.create_payment"),
-    amount: z.number().describe("the order's amount, major units"),
+    amount: Money.describe("the order's amount"),
   })
   .meta({ id: "PaymentData" });
 const Stock = z
@@ -31,6 +31,14 @@ const Stock = z
   })
   .meta({ id: "StockData" });
 const Deleted = z.object({ id: z.string() }).meta({ id: "DeletedData" });
+const ComplianceData = z
+  .object({
+    requestId: z.string(),
+    customerEmail: z.string().describe("the shopper's e-mail, as the merchant found them (trimmed, lower case)"),
+    orderIds: z.array(z.string()).describe("their orders (with read_orders; else empty)"),
+    reviewIds: z.array(z.string()).describe("their reviews (with read_reviews; else empty)"),
+  })
+  .meta({ id: "CustomerPrivacyData" });
 
 type Entry = { summary: string; data: z.ZodObject };
 
@@ -41,8 +49,8 @@ export const EVENT_DATA = {
     data: z
       .object({
         ...orderRef,
-        amount: z.number().describe("total, major units"),
-        deliveryFee: z.number().describe("major units"),
+        amount: Money.describe("the order's total"),
+        deliveryFee: Money.describe("the delivery fee"),
         deliveryMethod: z.enum(["DELIVERY", "PICKUP"]),
         paymentMethod: z.string().describe("CASH, CARD, or the namespaced id of an app's method"),
         isGuest: z.boolean(),
@@ -85,6 +93,38 @@ export const EVENT_DATA = {
       .object({ installationId: z.string(), businessId: z.string(), uninstalledAt: isoDate })
       .meta({ id: "AppUninstalledData" }),
   },
+  "customer.data_request": {
+    summary:
+      "A shopper asked the merchant for the data held about them (contract 15): send the merchant what your app holds on them. Sent to the install registration of apps holding read_orders or read_reviews; the ids are those your scopes cover",
+    data: ComplianceData,
+  },
+  "customer.redact": {
+    summary:
+      "A shopper asked to be forgotten (contract 15): erase or anonymise what your app holds on them, then answer 2xx. Sent like customer.data_request; the platform's own copies already show replaced values",
+    data: ComplianceData,
+  },
+  "app_subscription.updated": {
+    summary:
+      "One of the installation's subscriptions or charges changed status, reached 90% of its usage cap, or had its cap changed (contract 13). Sent to the install registration; no scope needed",
+    data: z
+      .object({
+        subscriptionId: z.string(),
+        installationId: z.string(),
+        businessId: z.string(),
+        planId: z.string().nullable(),
+        name: z.string(),
+        kind: z.enum(["RECURRING", "ONE_TIME"]),
+        status: z.enum(["PENDING", "ACTIVE", "DECLINED", "EXPIRED", "CANCELLED"]),
+        test: z.boolean(),
+        reason: z.enum(["STATUS_CHANGED", "CAP_NEARLY_REACHED", "CAP_CHANGED"]),
+        trialEndsAt: isoDate.nullable(),
+        currentPeriodEnd: isoDate.nullable(),
+        usageCap: Money.nullable(),
+        usageBalance: Money.nullable(),
+        updatedAt: isoDate,
+      })
+      .meta({ id: "AppSubscriptionUpdatedData" }),
+  },
   "webhook.test": {
     summary: "Sent by POST /webhooks/{id}/test (and storefront-apps trigger webhook.test)",
     data: z.object({ message: z.string(), webhookId: z.string() }).meta({ id: "WebhookTestData" }),
@@ -116,6 +156,7 @@ export const EVENT_ENVELOPES = Object.fromEntries(
         timestamp: isoDate.describe("when the event happened"),
         webhookId: z.string().describe("the registration (X-Webhook-Id)"),
         businessId: z.string(),
+        apiVersion: z.string().describe("the API version the body is written in (the app's pinned one)"),
         data: entry.data,
       })
       .meta({ id: `${pascal(name)}Event`, description: entry.summary }),
@@ -134,5 +175,6 @@ export const DELIVERY_HEADERS = [
   { name: "X-Webhook-Signature", description: "sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`>" },
   { name: "X-Webhook-Timestamp", description: "Unix time in seconds of this attempt" },
   { name: "X-Service-Event-Id", description: "The delivery's id, identical across retries (the envelope's id)" },
+  { name: "Api-Version", description: "The API version the body is written in (the app's pinned one)" },
   { name: "User-Agent", description: "Service-Webhooks/1.0" },
 ] as const;

@@ -5,6 +5,7 @@ import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
 import { adminSessionToken, renderableBlocks, businessEmbeds } from "./merchant.server";
 import { chatEmbed, starsBlock } from "../testing/manifests";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
@@ -242,7 +243,10 @@ describe("merchant endpoints for settings, embeds and pages", () => {
       }),
     });
     await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     // install directly through the domain (the OAuth flow has its own tests)
     const { createInstallation, issueAccessToken } = await import("../installs/installs.server");
     const [appRow] = await p.db.execute<any>(sql`select * from apps where id = ${created.json.id}`);

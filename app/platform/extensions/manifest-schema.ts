@@ -70,11 +70,17 @@ export const manifestJsonSchema = {
       [
         {
           if: { properties: { kind: { const: "GLOBAL_SCRIPT" } } },
-          then: { required: ["scriptUrl"], properties: { position: { enum: ["head", "body_end"] } } },
+          then: {
+            required: ["scriptUrl"],
+            properties: { scriptUrl: httpUrl, position: { enum: ["head", "body_end"] } },
+          },
         },
         {
           if: { properties: { kind: { const: "FLOATING_WIDGET" } } },
-          then: { required: ["renderUrl"], properties: { position: { enum: ["bottom_right", "bottom_left"] } } },
+          then: {
+            required: ["renderUrl"],
+            properties: { renderUrl: httpUrl, position: { enum: ["bottom_right", "bottom_left"] } },
+          },
         },
       ],
     ),

@@ -9,9 +9,9 @@
  * - `aud` "storefront-preview", `iss` the platform's URL, 5 minutes: it only has to open the preview
  *   once; the draft itself reaches the preview by postMessage from the builder, never by the token.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { accounts } from "../../../db/schema";
+import { accounts, businesses } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { hmacSha256Hex, signJwt, verifyJwt } from "../core/crypto.server";
 import { now } from "../core/clock.server";
@@ -83,11 +83,21 @@ export async function verifyPreviewToken(
   return { ok: true, accountId: claims.acc };
 }
 
-/** The merchant a preview token names is still a merchant of that business (an account removed or moved since loses its previews). */
+/**
+ * The account a preview token names still runs that business: its merchant, or the developer whose
+ * sandbox it is (decision 036). An account removed or moved since loses its previews.
+ */
 export async function previewAccount(db: Db, businessId: string, accountId: string) {
   const [row] = await db
-    .select()
+    .select({ account: accounts })
     .from(accounts)
-    .where(and(eq(accounts.id, accountId), eq(accounts.businessId, businessId), eq(accounts.role, "MERCHANT")));
-  return row ?? null;
+    .innerJoin(businesses, eq(businesses.id, accounts.businessId))
+    .where(
+      and(
+        eq(accounts.id, accountId),
+        eq(accounts.businessId, businessId),
+        or(eq(accounts.role, "MERCHANT"), and(eq(accounts.role, "DEVELOPER"), eq(businesses.isSandbox, true))),
+      ),
+    );
+  return row?.account ?? null;
 }

@@ -21,6 +21,7 @@ import {
   signPreviewToken,
   verifyPreviewToken,
 } from "./preview.server";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 const p = await startPlatform();
 const merchant = await p.register("MERCHANT");
@@ -61,7 +62,10 @@ const app = await p.request("POST", "/developer/apps", {
   }),
 });
 await p.request("POST", `/developer/apps/${app.json.id}/submit`, { token: dev.token });
-await p.request("POST", `/review/apps/${app.json.id}/approve`, { token: reviewer.token });
+await p.request("POST", `/review/apps/${app.json.id}/approve`, {
+  token: reviewer.token,
+  body: { criteria: REVIEW_CRITERIA_KEYS },
+});
 {
   const { createInstallation, issueAccessToken } = await import("../installs/installs.server");
   const [appRow] = await p.db.execute<any>(sql`select * from apps where id = ${app.json.id}`);

@@ -31,7 +31,14 @@ async function hookApp(
   const receiver = await startReceiver(answer);
   const app = await p.request("POST", "/developer/apps", {
     token: owner.dev.token,
-    body: appBody({ scopes, webhookUrl: receiver.url + "/app/", webhookEvents: [], manifest: { hooks } }),
+    // hook calls as contract section 8 describes them: API version 2026-11-21 (versions/ tests the later ones)
+    body: appBody({
+      scopes,
+      webhookUrl: receiver.url + "/app/",
+      webhookEvents: [],
+      manifest: { hooks },
+      apiVersion: "2026-11-21",
+    }),
   });
   expect(app.status, app.text).toBe(201);
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: owner.dev.token });
@@ -170,7 +177,12 @@ describe("hook calls", () => {
     const [ev] = await p.db.execute<{ data: any }>(
       sql`select data from platform_events where type = 'payment.completed' and data->>'orderId' = ${res.json.id}`,
     );
-    expect(ev.data).toEqual({ orderId: res.json.id, invoiceId: "inv_1", amount: res.json.amount });
+    // stored in the newest API version's shape (decision 041); each app gets it in its own
+    expect(ev.data).toEqual({
+      orderId: res.json.id,
+      invoiceId: "inv_1",
+      amount: { amount: Math.round(res.json.amount * 100), currency: "USD" },
+    });
   });
 
   it("merges three apps' payment methods in priority order, each namespaced", async () => {

@@ -15,6 +15,8 @@ import { postOutbound } from "../webhooks/outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
 import { USER_AGENT } from "../webhooks/delivery.server";
 import { hookTargets, type ActiveExtension, type HookRegistry } from "../extensions/registry.server";
+import { renderVersion } from "../versions/registry";
+import { VERSIONING } from "../app-api/version-changes";
 import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
 import { HOOK_CALLS, type HookAnswer, type HookData } from "./schemas";
 
@@ -31,6 +33,14 @@ export type HookResult<P extends HookPoint> = {
   statusCode?: number | null;
   durationMs?: number;
 };
+
+/** The first money field of an answer in another currency than the order's, if any. */
+function foreignCurrency(answer: Record<string, unknown>, currency: string): string | undefined {
+  return Object.keys(answer).find((k) => {
+    const v = answer[k] as { currency?: unknown } | undefined;
+    return typeof v === "object" && v !== null && "currency" in v && v.currency !== currency;
+  });
+}
 
 export function hookUrl(webhookUrl: string, path: string) {
   return webhookUrl.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
@@ -110,10 +120,19 @@ export async function callHooks<P extends HookPoint>(
         });
         return { target, ok: false, error: "skipped: circuit breaker open after repeated failures" };
       }
-      const body = JSON.stringify({ hookPoint, businessId: business.id, timestamp: now().toISOString(), data });
+      // the call in the app's pinned API version (decision 041); `data` is the newest shape
+      const apiVersion = renderVersion(target.app.apiVersion, now());
+      const body = JSON.stringify({
+        hookPoint,
+        businessId: business.id,
+        timestamp: now().toISOString(),
+        apiVersion,
+        data: VERSIONING.hookCall(hookPoint, data, apiVersion),
+      });
       const timestamp = Math.floor(now().getTime() / 1000).toString();
       const secret = decrypt(target.installation.webhookSecretEnc, env.encryptionKey);
       const headers = {
+        "Api-Version": apiVersion,
         "X-Webhook-Signature": signWebhook(secret, timestamp, body),
         "X-Webhook-Timestamp": timestamp,
         "X-Hook-Point": hookPoint,
@@ -139,10 +158,13 @@ export async function callHooks<P extends HookPoint>(
       let error = result.error;
       if (result.ok) {
         try {
-          const parsed = HOOK_CALLS[hookPoint].answer.safeParse(JSON.parse(result.body ?? ""));
-          if (parsed.success) answer = parsed.data as HookAnswer<P>;
+          const given = VERSIONING.hookAnswer(hookPoint, JSON.parse(result.body ?? ""), data, apiVersion);
+          const parsed = HOOK_CALLS[hookPoint].answer.safeParse(given);
+          const foreign = parsed.success ? foreignCurrency(parsed.data, business.currency) : undefined;
+          if (parsed.success && !foreign) answer = parsed.data as HookAnswer<P>;
+          else if (foreign) error = `answer of the wrong shape: ${foreign}.currency must be ${business.currency}`;
           else
-            error = `answer of the wrong shape: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`;
+            error = `answer of the wrong shape: ${parsed.error?.issues[0]?.path.join(".")} ${parsed.error?.issues[0]?.message}`;
         } catch {
           error = "answer is not JSON";
         }

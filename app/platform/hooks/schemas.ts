@@ -10,7 +10,24 @@ import { z } from "zod";
 import type { HookPoint } from "../extensions/manifest-schema";
 
 const url = z.string().max(2000);
-const minor = (what: string) => z.number().int().describe(`${what}, integer minor units`);
+/**
+ * Money in a hook call or answer, in the newest API version: `{amount, currency}` in integer minor
+ * units (contract 12). Named apart from the App API's `Money` because 2026-11-21 wrote it otherwise
+ * here (integers of minor units, a string for create_payment's amount), which the version changes
+ * declare by these names (app-api/version-changes.ts).
+ */
+export const HookMoney = z
+  .object({
+    amount: z.number().int().describe("integer minor units: 650 is $6.50 in USD, ¥650 in JPY"),
+    currency: z.string().describe("ISO 4217 code"),
+  })
+  .meta({ id: "HookMoney" });
+export const PaymentAmount = HookMoney.meta({ id: "PaymentAmount" });
+/** A money answer: minor units (rounded by the checkout) in the order's currency. */
+export const HookMoneyAnswer = z
+  .object({ amount: z.number().finite().min(0).max(100_000_000), currency: z.string() })
+  .meta({ id: "HookMoneyAnswer" });
+const minor = (what: string) => HookMoney.describe(what);
 const Items = z
   .array(z.object({ productId: z.string(), quantity: z.number().int().min(1) }))
   .describe("the cart's lines");
@@ -44,7 +61,7 @@ export const HOOK_CALLS = {
     data: z
       .object({
         orderId: z.string(),
-        amount: z.string().describe("the order's total, integer minor units written as a string"),
+        amount: PaymentAmount.describe("the order's total"),
         currency: z.string(),
         paymentMethodId: z.string().describe("your own method id, as you offered it"),
         businessId: z.string(),
@@ -71,7 +88,7 @@ export const HOOK_CALLS = {
       })
       .meta({ id: "ShippingRatesHookData" }),
     answer: z
-      .object({ fee: z.number().finite().min(0).max(100_000_000).describe("integer minor units") })
+      .object({ fee: HookMoneyAnswer.describe("the delivery fee") })
       .meta({ id: "ShippingRatesHookAnswer" }),
   },
   "order.validate": {
@@ -98,7 +115,7 @@ export const HOOK_CALLS = {
       .meta({ id: "DiscountsHookData" }),
     answer: z
       .object({
-        discount: z.number().finite().min(0).max(100_000_000).describe("integer minor units"),
+        discount: HookMoneyAnswer.describe("the discount"),
         reason: z.string().max(500).optional().describe("shown to the shopper"),
       })
       .meta({ id: "DiscountsHookAnswer" }),
@@ -125,6 +142,7 @@ export const HOOK_ENVELOPES = Object.fromEntries(
         hookPoint: z.literal(point),
         businessId: z.string(),
         timestamp: z.string().describe("ISO 8601 timestamp of the call"),
+        apiVersion: z.string().describe("the API version the call is written in (the app's pinned one)"),
         data: entry.data,
       })
       .meta({ id: `${pascal(point)}HookCall`, description: entry.summary }),
@@ -140,5 +158,6 @@ export const HOOK_HEADERS = [
   },
   { name: "X-Webhook-Timestamp", description: "Unix time in seconds of the call" },
   { name: "X-Hook-Point", description: "The hook point (the body's hookPoint)" },
+  { name: "Api-Version", description: "The API version the call is written in (the app's pinned one)" },
   { name: "User-Agent", description: "Service-Webhooks/1.0" },
 ] as const;

@@ -25,6 +25,7 @@ import { sendAppUninstalled } from "../webhooks/delivery.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
 import { businessRow, lockBusinessRow } from "../core/business-rows.server";
+import { endForUninstall } from "../billing/subscriptions.server";
 
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
@@ -114,7 +115,11 @@ export async function issueAccessToken(tx: Db, installation: Installation): Prom
 }
 
 /** What an App API call knows about its caller (the app's big fields, like the manifest, are not read). */
-export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slug" | "name">; business: Business };
+export type AppCaller = {
+  installation: Installation;
+  app: Pick<App, "id" | "slug" | "name" | "apiVersion">;
+  business: Business;
+};
 
 /**
  * The installation behind an access token (with its app and business), and, when `window` is
@@ -123,7 +128,7 @@ export type AppCaller = { installation: Installation; app: Pick<App, "id" | "slu
  * nothing counted.
  */
 export const CALLER_SQL = `
-  select ${selectColumns(installations, "i")}, ${selectColumns(businesses, "b")}, a."id" as "a.id", a."slug" as "a.slug", a."name" as "a.name"
+  select ${selectColumns(installations, "i")}, ${selectColumns(businesses, "b")}, a."id" as "a.id", a."slug" as "a.slug", a."name" as "a.name", a."api_version" as "a.apiVersion"
   from installations i join apps a on a.id = i.app_id join businesses b on b.id = i.business_id
   where i.access_token_hash = $1 and i.status = 'ACTIVE'`;
 /**
@@ -163,7 +168,7 @@ export async function authenticateInstallation(
   return {
     installation: readColumns(installations, "i", row),
     business: readColumns(businesses, "b", row),
-    app: { id: row["a.id"], slug: row["a.slug"], name: row["a.name"] },
+    app: { id: row["a.id"], slug: row["a.slug"], name: row["a.name"], apiVersion: row["a.apiVersion"] },
     ...(window ? { hits: Number(row.hits) } : {}),
   };
 }
@@ -212,6 +217,8 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
     .returning();
   if (!done) throw new ApiError(409, "The app is already uninstalled");
   await tx.update(webhooks).set({ isActive: false, updatedAt: t }).where(eq(webhooks.installationId, installation.id));
+  // its subscriptions end (the last period billed prorated) and pending requests are declined (contract 13)
+  await endForUninstall(tx, installation.id);
   // an install removed within the hour does not qualify its business to review the app (decision 022)
   await dropUnqualifiedReview(tx, installation, t);
   await tx.execute(sql`

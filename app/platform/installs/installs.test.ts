@@ -5,6 +5,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { setClockOffset } from "../core/clock.server";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
@@ -17,7 +18,10 @@ async function publishedApp(overrides: Record<string, unknown> = {}) {
   const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody(overrides) });
   expect(created.status).toBe(201);
   await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
+  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+    token: reviewer.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
   expect(approved.json.status).toBe("APPROVED");
   return { ...approved.json, clientSecret: created.json.clientSecret as string };
 }
@@ -398,7 +402,10 @@ describe("scope expansion and re-consent", () => {
       body: { scopes: ["read_orders", "read_business"] },
     });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
 
     const listed = await p.request("GET", "/merchant/installations", { token: merchant.token });
     expect(listed.json.data[0]).toMatchObject({ needsReConsent: true, scopes: ["read_orders"] });
@@ -423,7 +430,10 @@ describe("scope expansion and re-consent", () => {
       body: { scopes: ["read_orders", "read_business"] },
     });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     const again = await install(app, merchant.browser);
     expect(again.scope).toBe("read_orders read_business");
     expect((await business(again.access_token)).status).toBe(200);
@@ -585,7 +595,10 @@ describe("sandbox test installs", () => {
     expect((await p.request("POST", `/developer/apps/${appId}/test-install`, { token: other.token })).status).toBe(404);
 
     await p.request("POST", `/developer/apps/${appId}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${appId}/approve`, { token: reviewer.token });
+    await p.request("POST", `/review/apps/${appId}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     const converted = await p.request("GET", `/developer/apps/${appId}/test-status`, { token: dev.token });
     expect(converted.json.installation.isTestInstall).toBe(false);
     expect((await business(res.json.accessToken)).status).toBe(200);

@@ -2,6 +2,8 @@
  * The checkout pipeline's hook points bound to the platform: payment methods concatenate
  * (namespaced `<appSlug>:<id>`), create_payment goes to the app that offered the method, the first
  * successful shipping fee wins, any `valid: false` rejects with the first reason, discounts add up.
+ * The calls' data is built in the newest API version (money as {amount, currency}); each app gets
+ * it in its own version (hooks/invoke.server.ts).
  */
 import type { Database } from "../../../db/client";
 import type { Business } from "../../../db/schema";
@@ -10,6 +12,7 @@ import type { CheckoutHooks, OfferedMethod } from "./checkout.server";
 import { addJob } from "../events/emit.server";
 import { callHooks, type HookResult } from "../hooks/invoke.server";
 import type { HookData } from "../hooks/schemas";
+import { money } from "../core/money";
 import { hookRegistry, type HookRegistry } from "../extensions/registry.server";
 import type { HookPoint } from "../extensions/manifest-schema";
 
@@ -70,22 +73,34 @@ export function checkoutHooks(db: Database, env: Env, options: CheckoutHookOptio
       );
     },
     async validate(business, ctx) {
-      const results = await call(business, "order.validate", ctx);
+      const results = await call(business, "order.validate", {
+        ...ctx,
+        subtotal: money(ctx.subtotal, business.currency),
+      });
       const refusal = results.find((r) => r.answer && !r.answer.valid);
       return refusal
         ? { valid: false, reason: refusal.answer!.reason || `${refusal.target.app.name} cannot accept this order` }
         : { valid: true };
     },
     async shippingFee(business, ctx) {
-      const results = await call(business, "checkout.shipping_rates", { ...ctx });
+      const results = await call(business, "checkout.shipping_rates", {
+        ...ctx,
+        subtotal: money(ctx.subtotal, business.currency),
+        builtInFee: money(ctx.builtInFee, business.currency),
+      });
       const first = results.find((r) => r.answer);
-      return first ? Math.round(first.answer!.fee) : ctx.builtInFee;
+      return first ? Math.round(first.answer!.fee.amount) : ctx.builtInFee;
     },
     async discounts(business, ctx) {
-      const results = await call(business, "order.calculate_discounts", ctx);
-      const given = results.filter((r) => r.answer && r.answer.discount > 0);
+      const results = await call(business, "order.calculate_discounts", {
+        ...ctx,
+        subtotal: money(ctx.subtotal, business.currency),
+        promoDiscount: money(ctx.promoDiscount, business.currency),
+        deliveryFee: money(ctx.deliveryFee, business.currency),
+      });
+      const given = results.filter((r) => r.answer && r.answer.discount.amount > 0);
       return {
-        discount: given.reduce((s, r) => s + Math.round(r.answer!.discount), 0),
+        discount: given.reduce((s, r) => s + Math.round(r.answer!.discount.amount), 0),
         reason:
           given
             .map((r) => r.answer!.reason)
@@ -100,7 +115,7 @@ export function checkoutHooks(db: Database, env: Env, options: CheckoutHookOptio
         "checkout.create_payment",
         {
           orderId: order.id,
-          amount: String(order.amount),
+          amount: money(order.amount, order.currency),
           currency: order.currency,
           paymentMethodId: appMethodId,
           businessId: business.id,

@@ -35,7 +35,6 @@ import { getOrder } from "../catalog/queries.server";
 import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
 import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql, STOCK_EVENT_TYPES } from "./stock";
 import { orderCreatedEvent, statusMoveEvents } from "./events.server";
-import type { HookData } from "../hooks/schemas";
 
 export { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput, type QuoteInput } from "./checkout-schema";
 export const BUILT_IN_DELIVERY_FEE = 300; // minor units
@@ -73,11 +72,23 @@ export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: 
 /** The points where apps take part; the hooks domain supplies the real ones. */
 export interface CheckoutHooks {
   paymentMethods(business: Business): Promise<OfferedMethod[]>;
-  validate(business: Business, ctx: HookData<"order.validate">): Promise<{ valid: boolean; reason?: string }>;
-  shippingFee(business: Business, ctx: HookData<"checkout.shipping_rates">): Promise<number>;
+  // the checkout's own figures, in minor units; the hooks domain writes each hook call's data from them
+  validate(
+    business: Business,
+    ctx: { items: { productId: string; quantity: number }[]; subtotal: number; deliveryMethod: "DELIVERY" | "PICKUP" },
+  ): Promise<{ valid: boolean; reason?: string }>;
+  shippingFee(
+    business: Business,
+    ctx: { deliveryMethod: "DELIVERY" | "PICKUP"; locality?: string; subtotal: number; builtInFee: number },
+  ): Promise<number>;
   discounts(
     business: Business,
-    ctx: HookData<"order.calculate_discounts">,
+    ctx: {
+      items: { productId: string; quantity: number }[];
+      subtotal: number;
+      promoDiscount: number;
+      deliveryFee: number;
+    },
   ): Promise<{ discount: number; reason?: string }>;
   createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
   /** Optional: wait for bookkeeping the steps left running (their call logs). */
@@ -456,7 +467,7 @@ async function runCheckout(
       products,
       eventTime().toISOString(),
       ...eventParams(created),
-      ...deliveryParams(deliveryRows([created], targets), created.createdAt),
+      ...deliveryParams(deliveryRows([created], targets, created.createdAt), created.createdAt),
       audiencesJson(STOCK_EVENT_TYPES),
     ]);
   } catch (e) {

@@ -1,10 +1,11 @@
 /**
  * The order's events (spec's event list, contract 7), built in one place: what order.created,
  * order.status_changed, order.delivered, order.cancelled, payment.completed and payment.expired
- * carry. Amounts in major units of the order's currency, as in the App API.
+ * carry, in the newest API version: money as {amount, currency} (core/money.ts); each app gets them
+ * in its own version (app-api/version-changes.ts, rendered by the fan-out).
  */
 import type { Order, OrderStatus } from "../../../db/schema";
-import { toMajor } from "../core/money";
+import { money } from "../core/money";
 import { event, type EventInput } from "../events/schemas";
 
 type Businessed = { businessId: string };
@@ -28,8 +29,8 @@ export function orderCreatedEvent(
   return event(order.businessId, "order.created", {
     orderId: order.id,
     orderNumber: order.orderNumber,
-    amount: toMajor(order.amount, order.currency),
-    deliveryFee: toMajor(order.deliveryFee, order.currency),
+    amount: money(order.amount, order.currency),
+    deliveryFee: money(order.deliveryFee, order.currency),
     deliveryMethod: order.deliveryMethod,
     paymentMethod: order.paymentMethod,
     isGuest: order.isGuest,
@@ -57,6 +58,6 @@ export function paymentEvent(
   order: Pick<Order, "id" | "businessId" | "paymentInvoiceId" | "amount" | "currency">,
   status: "COMPLETED" | "EXPIRED",
 ): EventInput {
-  const data = { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: toMajor(order.amount, order.currency) };
+  const data = { orderId: order.id, invoiceId: order.paymentInvoiceId, amount: money(order.amount, order.currency) };
   return event(order.businessId, status === "COMPLETED" ? "payment.completed" : "payment.expired", data);
 }

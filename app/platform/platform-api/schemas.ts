@@ -5,8 +5,10 @@
  * the App API's schemas.
  */
 import { z } from "zod";
+import { manifestJsonSchema } from "../extensions/manifest-schema";
 import { APP_STATUSES } from "../../../db/schema/apps";
-import { isoDate, listOf } from "../app-api/schemas";
+import { isoDate, listOf, Order } from "../app-api/schemas";
+import { PlanOut } from "../billing/pricing";
 
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z
@@ -19,12 +21,17 @@ export const AppRecord = z
     category: z.string(),
     scopes: z.array(z.string()),
     approvedScopes: z.array(z.string()).describe("the scopes of the last approved version: what installs grant"),
+    pricing: z.array(PlanOut).describe("the pricing plans as the developer set them (contract 13)"),
+    approvedPricing: z
+      .array(PlanOut)
+      .describe("the plans of the last approved version: what merchants see and subscribe to"),
     redirectUrl: z.string(),
     webhookUrl: z.string().nullable(),
     webhookEvents: z.array(z.string()),
     iconUrl: z.string().nullable(),
     screenshots: z.array(z.string()),
     version: z.string(),
+    apiVersion: z.string().describe("the API version the app is pinned to (contract 12)"),
     status: z.enum(APP_STATUSES),
     updateInReview: z.boolean(),
     reviewNotes: z.string().nullable(),
@@ -92,15 +99,15 @@ export const AppReview = z
   .meta({ id: "AppReview" });
 
 /**
- * The manifest, as an opaque object: its own JSON Schema (extensions, blocks, embeds, settings
- * schema, hooks) is checked by the platform and documented in docs/developers/extensions.md.
+ * The manifest: an object, described in the document by the manifest's own JSON Schema (the one
+ * the platform validates with and the portal's editor completes from, `manifestJsonSchema`).
  */
-export const ManifestDocument = z
-  .record(z.string(), z.unknown())
-  .describe(
-    "The app's manifest. Validated by the platform against the manifest schema (extensions, blocks, embeds, settingsSchema, hooks): see docs/developers/extensions.md#the-manifest; a violation answers 400 naming the field.",
-  )
-  .meta({ id: "Manifest" });
+export const ManifestDocument = z.record(z.string(), z.unknown()).meta({
+  id: "Manifest",
+  description:
+    "The app's manifest: blocks, embeds, settingsSchema, hooks and adminPages (docs/developers/extensions.md#the-manifest). The platform validates it against this schema and the settings schemas it holds as JSON Schema; a violation answers 400 naming the field. At most 64 KiB.",
+  ...manifestJsonSchema,
+});
 
 /** An approved version of an app, newest first (the changelog). */
 export const AppVersion = z
@@ -230,3 +237,53 @@ export const AccountToken = z
 export const Registered = AccountToken.extend({
   businessId: z.string().nullable().describe("the merchant's business; null for a developer"),
 }).meta({ id: "Registered" });
+
+export const Sandbox = z
+  .object({
+    businessId: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    storefrontUrl: z.string().describe("the sandbox's storefront (its home page), on the storefront's origin"),
+    adminUrl: z.string().describe("the sandbox's merchant admin (sign in as the developer)"),
+    builderUrl: z.string().describe("the site builder on the sandbox's home page"),
+  })
+  .meta({ id: "Sandbox" });
+
+/** Contract 15: everything the platform holds about a shopper at the business (a privacy export). */
+export const ShopperExport = z
+  .object({
+    email: z.string(),
+    exportedAt: isoDate,
+    orders: z.array(
+      Order.extend({ statusHistory: z.array(z.object({ from: z.string().nullable(), to: z.string(), at: isoDate })) }),
+    ),
+    reviews: z.array(
+      z.object({
+        id: z.string(),
+        productId: z.string(),
+        productName: z.string(),
+        rating: z.number().int(),
+        comment: z.string(),
+        authorName: z.string(),
+        createdAt: isoDate,
+      }),
+    ),
+    apps: z
+      .array(z.object({ appId: z.string(), name: z.string(), scopes: z.array(z.string()) }))
+      .describe("the installed apps that may hold these orders or reviews (each is told of the request)"),
+  })
+  .meta({ id: "ShopperExport" });
+
+/** Contract 15: a recorded privacy request. */
+export const PrivacyRequestRecord = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["EXPORT", "ERASE"]),
+    email: z.string().describe("as matched: trimmed, lower case"),
+    orders: z.array(z.string()).describe("ids of the shopper's orders (empty: nothing held)"),
+    reviews: z.array(z.string()).describe("ids of the shopper's reviews"),
+    appsNotified: z.number().int().describe("installations sent customer.data_request or customer.redact"),
+    createdAt: isoDate,
+    export: ShopperExport.optional().describe("EXPORT only"),
+  })
+  .meta({ id: "PrivacyRequest" });

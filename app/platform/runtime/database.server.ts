@@ -26,11 +26,13 @@ export async function openDatabase(
     url = databaseUrl(embedded.adminUrl, "platform");
   }
   let seeded = false;
-  const lock = postgres(url, { max: 1, onnotice: () => {} });
+  // a session of its own for the lock and the migrations: never through a pooler in transaction mode
+  const direct = env.databaseDirectUrl ?? url;
+  const lock = postgres(direct, { max: 1, onnotice: () => {} });
   try {
     await lock`select pg_advisory_lock(727001)`;
-    await migrateDatabase(url);
-    const handle = createDb(url, { max: 2, prepare: env.databasePrepare });
+    await migrateDatabase(direct);
+    const handle = createDb(direct, { max: 2, prepare: env.databasePrepare });
     try {
       if (options.seed !== false) seeded = await seedDemoData(handle.db, env);
     } finally {

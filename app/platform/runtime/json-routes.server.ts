@@ -148,7 +148,9 @@ async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<glo
   // the client's own X-Platform-Client-Address is dropped: only the address the socket saw counts (sign-in throttling)
   for (let i = 0; i < raw.length; i += 2)
     if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.append(raw[i], raw[i + 1]);
-  headers.set(CLIENT_ADDRESS, req.socket.remoteAddress ?? "unknown");
+  // the address web.server.ts worked out (the socket's peer, or X-Forwarded-For from a trusted proxy)
+  const address = req.headers[CLIENT_ADDRESS];
+  headers.set(CLIENT_ADDRESS, typeof address === "string" ? address : (req.socket.remoteAddress ?? "unknown"));
   if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers, signal });
   // A JSON body is read here, up to the size limit, and handed over as bytes: no stream bridged
   // from Node's request through web streams, and readBodyText takes the text without reading

@@ -9,6 +9,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { atOnce, expectOutcome } from "../testing/concurrency";
 import { appBody } from "../apps/apps.test-helpers";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";
@@ -22,7 +23,10 @@ async function publishedApp(dev: { token: string }, overrides: Record<string, un
   const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody(overrides) });
   expect(created.status).toBe(201);
   await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
+  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+    token: reviewer.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
   expect(approved.status).toBe(200);
   return { ...approved.json, clientSecret: created.json.clientSecret as string };
 }
@@ -189,7 +193,10 @@ describe("apps", () => {
       await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
       const [approve, patch] = await atOnce(2, (i) =>
         i === 0
-          ? p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token })
+          ? p.request("POST", `/review/apps/${created.json.id}/approve`, {
+              token: reviewer.token,
+              body: { criteria: REVIEW_CRITERIA_KEYS },
+            })
           : p.request("PATCH", `/developer/apps/${created.json.id}`, {
               token: dev.token,
               body: { name: "Renamed", scopes: ["read_orders", "read_reviews"] },

@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { readAnswer, startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
 import { signJwt } from "../core/crypto.server";
 import {
   accounts,
@@ -74,7 +74,10 @@ const publishedCreate = await p.request("POST", "/developer/apps", {
 });
 const published = { ...publishedCreate.json, clientSecret: publishedCreate.json.clientSecret as string };
 await p.request("POST", `/developer/apps/${published.id}/submit`, { token: dev.token });
-await p.request("POST", `/review/apps/${published.id}/approve`, { token: reviewer.token });
+await p.request("POST", `/review/apps/${published.id}/approve`, {
+  token: reviewer.token,
+  body: { criteria: REVIEW_CRITERIA_KEYS },
+});
 
 const merchant = await p.register("MERCHANT");
 const merchantBrowser = await BrowserSession.signIn(p.url, merchant.email, PASSWORD);

@@ -11,7 +11,7 @@ import { eq, sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
 import { decrypt, sha256 } from "../core/crypto.server";
 import { accounts, apps, installations, webhooks } from "../../../db/schema";
 
@@ -58,9 +58,14 @@ keep("test webhook secret", testInstall.json.webhookSecret);
 
 // an OAuth install by a merchant, through the consent screen and the token endpoint
 await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-expect((await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token })).json.status).toBe(
-  "APPROVED",
-);
+expect(
+  (
+    await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    })
+  ).json.status,
+).toBe("APPROVED");
 const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
 const consent = await browser.get(
   `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl, state: "s" })}`,

@@ -11,7 +11,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { startReceiver } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
 import { createProduct, productSchema } from "../catalog/products.server";
 import { savePage } from "../extensions/merchant.server";
 import { newId } from "../core/ids.server";
@@ -122,7 +122,10 @@ const published = await (async () => {
   });
   expect(created.status, created.text).toBe(201);
   await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: publisher.token });
-  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: reviewer.token });
+  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+    token: reviewer.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
   expect(approved.json.status).toBe("APPROVED");
   return created.json as { id: string; clientId: string; redirectUrl: string };
 })();

@@ -28,6 +28,7 @@ import {
   webhookDeliveries,
 } from "../../../db/schema";
 import { chatEmbed, starsBlock } from "../testing/manifests";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";
@@ -67,7 +68,10 @@ async function createApp(overrides: Record<string, unknown> = {}) {
 async function publishedApp(overrides: Record<string, unknown> = {}) {
   const app = await createApp(overrides);
   await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-  const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewerUser.token });
+  const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
+    token: reviewerUser.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
   expect(approved.json.status).toBe("APPROVED");
   return app;
 }
@@ -893,7 +897,10 @@ describe("user content renders as text", () => {
     });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
     expectInert((await reviewerBrowser.get(`/reviewer/apps/${app.id}`)).html, "reviewer page");
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewerUser.token });
+    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewerUser.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
     expect(approved.json.status).toBe("APPROVED");
 
     const visitor = new BrowserSession(p.url);

@@ -64,11 +64,14 @@ export class BrowserSession {
 
   async post(
     path: string,
-    fields: Record<string, string>,
+    fields: Record<string, string | string[]>,
   ): Promise<{ status: number; location: string | null; html: string }> {
     if (!this.csrf) await this.get(isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : "/login");
     const url = this.urlOf(path);
-    const body = new URLSearchParams({ csrf: this.csrf, ...fields });
+    // a list is a field sent once per value, as checkboxes of one name are
+    const body = new URLSearchParams(
+      Object.entries({ csrf: this.csrf, ...fields }).flatMap(([k, v]) => [v].flat().map((one) => [k, one])),
+    );
     // as Chromium sends a form of a page to its own origin
     const res = await fetch(url, {
       method: "POST",

@@ -5,6 +5,7 @@
  */
 import type { TestPlatform } from "./platform";
 import { hiddenFields, type BrowserSession } from "./browser";
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 
 type Account = { token: string };
 
@@ -16,7 +17,10 @@ export async function installThroughOAuth(
   const created = await p.request("POST", "/developer/apps", { token: people.developer.token, body });
   if (created.status !== 201) throw new Error(`app not created: ${created.status} ${created.text}`);
   await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: people.developer.token });
-  await p.request("POST", `/review/apps/${created.json.id}/approve`, { token: people.reviewer.token });
+  await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+    token: people.reviewer.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
   const consent = await people.merchant.get(
     `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: created.json.clientId, redirect_uri: created.json.redirectUrl, state: "s" })}`,
   );

@@ -1,7 +1,7 @@
 /**
  * Checks what the platform sends apps against the declared schemas (decision 035): a webhook
  * delivery against its event's envelope (events/schemas.ts), a hook call against its hook point's
- * (hooks/schemas.ts), as the App API document publishes them (JSON Schema from the same zod
+ * (hooks/schemas.ts), in the API version the request names (Api-Version), as the App API document publishes them (JSON Schema from the same zod
  * schemas, answers' shape: no field that is not declared, none missing). Every test receiver runs
  * it on each request it gets (testing/receiver.ts), so every delivery and hook call the suite
  * produces is checked.
@@ -11,18 +11,28 @@ import addFormats from "ajv-formats";
 import { z } from "zod";
 import { EVENT_ENVELOPES } from "../events/schemas";
 import { HOOK_ENVELOPES } from "../hooks/schemas";
+import { VERSIONING } from "../app-api/version-changes";
+import { isKnownVersion, NEWEST_VERSION } from "../versions/registry";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
-const compiled = new Map<z.ZodType, ReturnType<typeof ajv.compile>>();
-function validatorOf(schema: z.ZodType) {
-  let validate = compiled.get(schema);
+const compiled = new Map<z.ZodType, Map<string, ReturnType<typeof ajv.compile>>>();
+/**
+ * The validator of a schema in an API version: the newest shape's JSON Schema with its named parts
+ * ($defs: Money, HookMoney, …) taken down to `version` by the declared version changes, as the
+ * version's document publishes them (app-api/version-changes.ts).
+ */
+function validatorOf(schema: z.ZodType, version: string) {
+  let byVersion = compiled.get(schema);
+  if (!byVersion) compiled.set(schema, (byVersion = new Map()));
+  let validate = byVersion.get(version);
   if (!validate) {
     const { $schema: _s, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Record<
       string,
-      unknown
+      any
     >;
-    compiled.set(schema, (validate = ajv.compile(json)));
+    if (json.$defs) json.$defs = VERSIONING.components(json.$defs, version);
+    byVersion.set(version, (validate = ajv.compile(json)));
   }
   return validate;
 }
@@ -55,7 +65,9 @@ export function checkPlatformRequest(headers: Headers, raw: string): string[] | 
   const problems: string[] = [];
   const named = point ? (body as { hookPoint?: unknown })?.hookPoint : (body as { event?: unknown })?.event;
   if (named !== (point ?? eventName)) problems.push(`${what}: the body names ${String(named)}`);
-  const validate = validatorOf(schema);
+  const version = header(headers, "api-version") ?? NEWEST_VERSION;
+  if (!isKnownVersion(version)) return [`${what}: unknown Api-Version ${version}`];
+  const validate = validatorOf(schema, version);
   if (!validate(body))
     for (const e of validate.errors ?? [])
       problems.push(

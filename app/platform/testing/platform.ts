@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { businesses } from "../../../db/schema";
 import type { Worker } from "../../../jobs/worker";
+import type { Database } from "../../../db/client";
 import { testDatabase } from "../../../db/testing/database";
 import { loadEnv, type Env } from "../core/env.server";
 import { createWebServer } from "../../web.server";
@@ -39,11 +40,13 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
   });
 }
 
-export async function startPlatform(options: { worker?: boolean; env?: Record<string, string> } = {}) {
+export async function startPlatform(
+  options: { worker?: boolean; env?: Record<string, string>; readDb?: Database } = {},
+) {
   const database = await testDatabase();
   // the origins are known once the server listens (below); placeholders until then
   const env = testEnv({ PUBLIC_URL: "http://localhost", STOREFRONT_URL: "http://127.0.0.1", ...options.env });
-  const web = await createWebServer({ db: database.db, env, port: 0, host: "127.0.0.1" });
+  const web = await createWebServer({ db: database.db, readDb: options.readDb, env, port: 0, host: "127.0.0.1" });
   // the two origins of the running server: the platform on localhost, the storefront on 127.0.0.1 (same port)
   if (!options.env?.PUBLIC_URL)
     Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });

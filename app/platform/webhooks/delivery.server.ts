@@ -3,10 +3,13 @@
  * a log row per attempt, the retry schedule, auto-disable, the sweeper, and the erasure webhook.
  * The deliveries table is the source of truth; jobs only say "try this delivery now".
  */
+import { OLDEST_VERSION, renderVersion } from "../versions/registry";
+import { VERSIONING } from "../app-api/version-changes";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { intArray, readColumns, selectColumns, textArray } from "../../../db/sql";
 import type { Database, Db } from "../../../db/client";
 import {
+  apps,
   installations,
   platformEvents,
   webhookAttempts,
@@ -34,7 +37,8 @@ import {
 export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
-import { SENT_AFTER_UNINSTALL } from "../apps/catalog";
+import { MANDATORY_EVENTS } from "../apps/catalog";
+import type { EventInput } from "../events/schemas";
 
 /** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
 export const RETRY_DELAYS_MS = [30_000, 120_000, 480_000, 1_920_000, 7_200_000];
@@ -81,9 +85,14 @@ export async function fanOut(
   });
 }
 
-function headersFor(delivery: Pick<WebhookDelivery, "id" | "event" | "webhookId">, secret: string, body: string) {
+function headersFor(
+  delivery: Pick<WebhookDelivery, "id" | "event" | "webhookId" | "apiVersion">,
+  secret: string,
+  body: string,
+) {
   const timestamp = Math.floor(now().getTime() / 1000).toString();
   return {
+    "Api-Version": delivery.apiVersion,
     "X-Webhook-Id": delivery.webhookId,
     "X-Webhook-Event": delivery.event,
     "X-Webhook-Signature": signWebhook(secret, timestamp, body),
@@ -193,9 +202,12 @@ export type AttemptResult = {
   result: OutboundResult | null;
 };
 
-/** Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure or a manual redelivery goes anyway). */
+/**
+ * Whether a claimed delivery is still to be sent: its registration exists and is active (an erasure,
+ * a shopper's privacy request or a manual redelivery goes anyway).
+ */
 function sendable({ delivery, webhook }: ClaimedDelivery, manual: boolean): boolean {
-  return !!webhook && (webhook.isActive || SENT_AFTER_UNINSTALL.includes(delivery.event) || manual);
+  return !!webhook && (webhook.isActive || MANDATORY_EVENTS.includes(delivery.event) || manual);
 }
 
 /** Signs and sends one claimed delivery with the registration's secret (decrypted once per call site through `secretOf`). */
@@ -434,6 +446,12 @@ export async function sweepAbandoned(db: Database, strandedAfterMs = STRANDED_AF
   });
 }
 
+/** The version an app's deliveries are rendered in now (its pin, or past the sunset the oldest supported one). */
+async function appVersionOf(db: Db, appId: string, t: Date): Promise<string> {
+  const [row] = await db.select({ apiVersion: apps.apiVersion }).from(apps).where(eq(apps.id, appId));
+  return renderVersion(row?.apiVersion ?? OLDEST_VERSION, t);
+}
+
 /**
  * 48 hours after an uninstall: business.data_erasure to the registration created at install (its
  * id and secret), even though uninstall deactivated it, with the normal retries.
@@ -492,22 +510,49 @@ export const webhookTestData = (webhookId: string): EventData<"webhook.test"> =>
 });
 
 /**
+ * An event with no scope and no subscription (app_subscription.updated, and the like): the event row
+ * and one delivery to the installation's install registration `webhookId` (the app's webhookUrl,
+ * signed with the installation's secret, rendered in the app's API version), in the caller's
+ * transaction; the dispatchers take it at commit. Returns the delivery's id.
+ */
+export async function deliverToInstallRegistration(
+  tx: Db,
+  inst: Installed,
+  webhookId: string,
+  event: EventInput,
+): Promise<string> {
+  const row = await emitEvent(tx, event);
+  const [app] = await tx.select({ apiVersion: apps.apiVersion }).from(apps).where(eq(apps.id, inst.appId));
+  const target = {
+    id: webhookId,
+    installationId: inst.id,
+    appId: inst.appId,
+    isTestInstall: inst.isTestInstall,
+    apiVersion: app?.apiVersion ?? OLDEST_VERSION,
+  };
+  const [delivery] = await writeDirectDeliveries(tx, row, [target]);
+  return delivery.id;
+}
+
+/**
  * POST /webhooks/<id>/test: one attempt now, no retries, even on an inactive registration; not
  * logged as a delivery. On a test installation whose developer runs `storefront-apps listen`, it is
  * relayed to the CLI like any other delivery (decision 027), and the local server's answer is the result.
  */
 export async function sendTest(db: Db, env: Env, webhook: Webhook) {
   const id = newId("dlv");
+  const apiVersion = await appVersionOf(db, webhook.appId, now());
   const body = envelope({
     id,
     event: "webhook.test",
     timestamp: now(),
     webhookId: webhook.id,
     businessId: webhook.businessId,
-    data: webhookTestData(webhook.id),
+    apiVersion,
+    data: VERSIONING.event("webhook.test", webhookTestData(webhook.id), apiVersion) as Record<string, unknown>,
   });
   const secret = decrypt(webhook.secretEnc, env.encryptionKey);
-  const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id }, secret, body);
+  const headers = headersFor({ id, event: "webhook.test", webhookId: webhook.id, apiVersion }, secret, body);
   const [installation] = await db
     .select({ isTestInstall: installations.isTestInstall })
     .from(installations)

@@ -28,7 +28,7 @@ import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
 import { DELIVERIES_CHANNEL, onLocalWake } from "./fanout.server";
-import { SENT_AFTER_UNINSTALL } from "../apps/catalog";
+import { MANDATORY_EVENTS } from "../apps/catalog";
 import {
   recordResults,
   sendOne,
@@ -212,7 +212,7 @@ export async function startDispatcher(
   const send = (c: ClaimedDelivery) => {
     inFlight++;
     busy.set(c.delivery.webhookId, (busy.get(c.delivery.webhookId) ?? 0) + 1);
-    const active = !!c.webhook && (c.webhook.isActive || SENT_AFTER_UNINSTALL.includes(c.delivery.event));
+    const active = !!c.webhook && (c.webhook.isActive || MANDATORY_EVENTS.includes(c.delivery.event));
     const p: Promise<void> = (
       active ? sendOne(db, env, c.delivery, c.webhook!, secretOf(c.webhook!)) : Promise.resolve(null)
     )

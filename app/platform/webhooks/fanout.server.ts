@@ -9,6 +9,8 @@ import { rawQuery } from "../../../db/sql";
 import type { Db } from "../../../db/client";
 import { newId } from "../core/ids.server";
 import { eventAllowed } from "../apps/catalog";
+import { VERSIONING } from "../app-api/version-changes";
+import { renderVersion } from "../versions/registry";
 
 /** Deliveries one retry or redelivery job may name (jobs queued by earlier versions named up to 10 first attempts). */
 export const DELIVERY_BATCH = 10;
@@ -21,6 +23,8 @@ export function envelope(input: {
   timestamp: Date;
   webhookId: string;
   businessId: string;
+  /** the API version `data` is rendered in (contract 12: the envelope names it) */
+  apiVersion: string;
   data: Record<string, unknown>;
 }) {
   return JSON.stringify({
@@ -29,6 +33,7 @@ export function envelope(input: {
     timestamp: input.timestamp.toISOString(),
     webhookId: input.webhookId,
     businessId: input.businessId,
+    apiVersion: input.apiVersion,
     data: input.data,
   });
 }
@@ -48,8 +53,8 @@ export type FannedEvent = {
  * with what a delivery needs of them.
  */
 export const targetsSelect = (ids: string) => `
-  select w.id, w.business_id as "businessId", w.app_id as "appId", w.events, i.id as "installationId", i.scopes, i.is_test_install as "isTestInstall"
-  from webhooks w join installations i on i.id = w.installation_id
+  select w.id, w.business_id as "businessId", w.app_id as "appId", w.events, i.id as "installationId", i.scopes, i.is_test_install as "isTestInstall", a.api_version as "apiVersion"
+  from webhooks w join installations i on i.id = w.installation_id join apps a on a.id = w.app_id
   where w.business_id = any(${ids}) and w.is_active and i.status = 'ACTIVE'`;
 const TARGETS_SQL = targetsSelect("$1::text[]");
 
@@ -61,6 +66,8 @@ export type Target = {
   installationId: string;
   scopes: string[];
   isTestInstall: boolean;
+  /** the app's pinned API version */
+  apiVersion: string;
 };
 
 /** The registrations events of these businesses may go to (read once; `deliveryRows` picks per event). */
@@ -78,12 +85,24 @@ export type DeliveryRow = {
   businessId: string;
   isTestInstall: boolean;
   body: string;
+  apiVersion: string;
 };
 
-/** One delivery per event and subscribed registration whose installation holds the event's scope, with its body as it will be sent. */
-export function deliveryRows(events: FannedEvent[], targets: Target[]): DeliveryRow[] {
-  return events.flatMap((event) =>
-    targets
+/**
+ * One delivery per event and subscribed registration whose installation holds the event's scope,
+ * with its body as it will be sent: the event's data (newest shape) rendered in the app's pinned API
+ * version at this moment (decision 041), once per version an event goes out in.
+ */
+export function deliveryRows(events: FannedEvent[], targets: Target[], t: Date): DeliveryRow[] {
+  return events.flatMap((event) => {
+    const rendered = new Map<string, Record<string, unknown>>();
+    const dataIn = (version: string): Record<string, unknown> => {
+      let data = rendered.get(version);
+      if (!data)
+        rendered.set(version, (data = VERSIONING.event(event.type, event.data, version) as Record<string, unknown>));
+      return data;
+    };
+    return targets
       .filter(
         (w) =>
           w.businessId === event.businessId &&
@@ -93,6 +112,7 @@ export function deliveryRows(events: FannedEvent[], targets: Target[]): Delivery
       )
       .map((w) => {
         const id = newId("dlv");
+        const apiVersion = renderVersion(w.apiVersion, t);
         return {
           id,
           eventId: event.id,
@@ -102,22 +122,24 @@ export function deliveryRows(events: FannedEvent[], targets: Target[]): Delivery
           appId: w.appId,
           businessId: event.businessId,
           isTestInstall: w.isTestInstall,
+          apiVersion,
           body: envelope({
             id,
             event: event.type,
             timestamp: event.createdAt,
             webhookId: w.id,
             businessId: event.businessId,
-            data: event.data,
+            apiVersion,
+            data: dataIn(apiVersion),
           }),
         };
-      }),
-  );
+      });
+  });
 }
 
 /**
  * The deliveries' insert (`d`) and the dispatchers' wake-up (`woken`) as two CTEs, for statements
- * that write deliveries with other rows. Their ten parameters are numbered from `first`, in the
+ * that write deliveries with other rows. Their eleven parameters are numbered from `first`, in the
  * order of `deliveryParams`. `notify`: the wake-up is a NOTIFY sent at commit (inside any
  * transaction); without it (`woken` counts nothing) the caller wakes the dispatchers itself once the
  * statement has committed (`wakeDispatchers`): the checkout's order statement does so, because
@@ -127,10 +149,10 @@ export function deliveryRows(events: FannedEvent[], targets: Target[]): Delivery
 export function deliveriesCtes(first: number, options: { notify: boolean } = { notify: true }): string {
   const p = (i: number) => `$${first + i}`;
   return `d as (
-    insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, status, next_attempt_at, created_at, updated_at)
-    select u.id, u.event_id, u.event, u.webhook_id, u.installation_id, u.app_id, u.business_id, u.is_test_install::boolean, u.body, 'PENDING', ${p(9)}::timestamptz, ${p(9)}::timestamptz, ${p(9)}::timestamptz
-    from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::text[], ${p(8)}::text[])
-      as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body)
+    insert into webhook_deliveries (id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, api_version, status, next_attempt_at, created_at, updated_at)
+    select u.id, u.event_id, u.event, u.webhook_id, u.installation_id, u.app_id, u.business_id, u.is_test_install::boolean, u.body, u.api_version, 'PENDING', ${p(9)}::timestamptz, ${p(9)}::timestamptz, ${p(9)}::timestamptz
+    from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::text[], ${p(8)}::text[], ${p(10)}::text[])
+      as u(id, event_id, event, webhook_id, installation_id, app_id, business_id, is_test_install, body, api_version)
     on conflict do nothing
     returning id),
   woken as (select ${options.notify ? `pg_notify('${DELIVERIES_CHANNEL}', '')` : "null"} as n where exists (select 1 from d))`;
@@ -187,6 +209,7 @@ export function deliveryParams(rows: DeliveryRow[], t: Date): unknown[] {
     col("isTestInstall").map(String),
     col("body"),
     t.toISOString(),
+    col("apiVersion"),
   ];
 }
 
@@ -198,7 +221,7 @@ const DELIVERIES_SQL = `with ${deliveriesCtes(1)}
   select (select count(*) from d)::int as written, (select count(*) from woken)::int as woken`;
 
 /** A registration an event goes to without a subscription (catalog DIRECT_EVENTS). */
-export type DirectTarget = Pick<Target, "id" | "installationId" | "appId" | "isTestInstall">;
+export type DirectTarget = Pick<Target, "id" | "installationId" | "appId" | "isTestInstall" | "apiVersion">;
 
 /**
  * An event of the DIRECT_EVENTS (recorded by emitEvent, which fans none of them out) to the
@@ -215,9 +238,12 @@ export async function writeDirectDeliveries(
 ): Promise<DeliveryRow[]> {
   const rows = targets.map((w): DeliveryRow => {
     const id = newId("dlv");
+    // rendered in the app's API version, like every delivery (contract 12)
+    const apiVersion = renderVersion(w.apiVersion, event.createdAt);
     return {
       id,
       eventId: event.id,
+      apiVersion,
       event: event.type,
       webhookId: w.id,
       installationId: w.installationId,
@@ -230,7 +256,8 @@ export async function writeDirectDeliveries(
         timestamp: event.createdAt,
         webhookId: w.id,
         businessId: event.businessId,
-        data: data(w),
+        apiVersion,
+        data: VERSIONING.event(event.type, data(w), apiVersion) as Record<string, unknown>,
       }),
     };
   });
@@ -242,8 +269,9 @@ export async function writeDirectDeliveries(
 export async function installRegistration(tx: Db, installationId: string): Promise<DirectTarget | undefined> {
   const [row] = await rawQuery<DirectTarget>(
     tx,
-    `select w.id, w.installation_id as "installationId", w.app_id as "appId", i.is_test_install as "isTestInstall"
-     from webhooks w join installations i on i.id = w.installation_id
+    `select w.id, w.installation_id as "installationId", w.app_id as "appId", i.is_test_install as "isTestInstall",
+       a.api_version as "apiVersion"
+     from webhooks w join installations i on i.id = w.installation_id join apps a on a.id = w.app_id
      where w.installation_id = $1 and w.is_install_default`,
     [installationId],
   );
@@ -256,7 +284,7 @@ export async function installRegistration(tx: Db, installationId: string): Promi
  */
 export async function writeDeliveries(tx: Db, events: FannedEvent[], t: Date): Promise<number> {
   if (events.length === 0) return 0;
-  const rows = deliveryRows(events, await readTargets(tx, [...new Set(events.map((e) => e.businessId))]));
+  const rows = deliveryRows(events, await readTargets(tx, [...new Set(events.map((e) => e.businessId))]), t);
   let written = 0;
   for (let i = 0; i < rows.length; i += 1000) {
     const [result] = await rawQuery<{ written: number }>(

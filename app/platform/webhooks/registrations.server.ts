@@ -85,6 +85,7 @@ export function serializeDelivery(d: WebhookDelivery) {
     id: d.id,
     eventId: d.eventId,
     event: d.event,
+    apiVersion: d.apiVersion,
     status: d.status,
     attempts: d.attempts,
     lastStatusCode: d.lastStatusCode,

@@ -31,11 +31,11 @@ describe("verifyWebhook", () => {
     ).toEqual({ ok: false, reason: "bad_signature" });
     expect(verifyWebhookDetailed(body, { "X-Webhook-Timestamp": String(now) }, secret, { nowSeconds: now })).toEqual({
       ok: false,
-      reason: "missing_headers",
+      reason: "missing_header",
     });
     expect(
       verifyWebhookDetailed(body, { "X-Webhook-Signature": sign(now), "X-Webhook-Timestamp": "yesterday" }, secret),
-    ).toEqual({ ok: false, reason: "missing_headers" });
+    ).toEqual({ ok: false, reason: "missing_header" });
     expect(verifyWebhook(body, { ...headers, "X-Webhook-Signature": "sha256=00" }, secret, { nowSeconds: now })).toBe(
       false,
     );

@@ -1,5 +1,7 @@
 /**
- * Webhook signature verification for app developers: copy this file, or import it.
+ * Webhook signature verification, as the platform's own tests and examples check a delivery. Apps
+ * use the SDK (`@storefront/app-sdk`'s verifyWebhook, docs/developers/webhooks.md), whose error
+ * codes these reasons share.
  *
  *   const ok = verifyWebhook(rawBody, req.headers, process.env.WEBHOOK_SECRET, { toleranceSeconds: 300 });
  *
@@ -9,8 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type VerifyResult =
-  { ok: true } | { ok: false; reason: "missing_headers" | "bad_signature" | "stale_timestamp" };
+export type VerifyResult = { ok: true } | { ok: false; reason: "missing_header" | "bad_signature" | "stale_timestamp" };
 
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
@@ -37,7 +38,7 @@ export function verifyWebhookDetailed(
 ): VerifyResult {
   const signature = header(headers, "X-Webhook-Signature");
   const timestamp = header(headers, "X-Webhook-Timestamp");
-  if (!signature || !timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: "missing_headers" };
+  if (!signature || !timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: "missing_header" };
   const expected = Buffer.from(signWebhook(secret, timestamp, rawBody));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given))

@@ -27,7 +27,8 @@ async function install(
   developer ??= current = await p.register("DEVELOPER");
   const app = await p.request("POST", "/developer/apps", {
     token: developer.token,
-    body: appBody({ scopes, webhookUrl: receiverUrl + "/hooks", webhookEvents: events }),
+    // deliveries as contract section 7 describes them: API version 2026-11-21 (versions/ tests the later ones)
+    body: appBody({ scopes, webhookUrl: receiverUrl + "/hooks", webhookEvents: events, apiVersion: "2026-11-21" }),
   });
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: developer.token });
   const list = await p.request("GET", "/webhooks", { token: inst.json.accessToken });
@@ -127,6 +128,7 @@ describe("signed deliveries", () => {
       timestamp: expect.any(String),
       webhookId: app.webhookId,
       businessId: current.businessId,
+      apiVersion: "2026-11-21",
       data: { orderId, orderNumber: expect.any(String), previousStatus: "PENDING", status: "CONFIRMED" },
     });
     const log = await eventually(async () => {

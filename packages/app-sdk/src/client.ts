@@ -2,17 +2,27 @@
  * A typed App API client: the types are generated from the platform's OpenAPI document
  * (`/app-api/openapi.json`, see scripts/openapi.ts), the requests made by openapi-fetch.
  *
- *   const api = createAppApiClient({ baseUrl: "https://platform.example", accessToken });
+ *   const api = createAppApiClient({ baseUrl: "https://platform.example", accessToken, apiVersion: "2026-11-27" });
  *   const { data, error } = await api.GET("/app-api/products/{id}", { params: { path: { id } } });
  *   for await (const order of paginate(api, "/app-api/orders")) { ... }
+ *
+ * A client targets one dated API version (contract 12): it sends `Api-Version` with every request,
+ * so answers come in the shape its types describe whatever the app is pinned to; the types of each
+ * version are generated (src/generated/<version>.ts). Without `apiVersion` it targets the newest
+ * version this SDK knows (LATEST_API_VERSION).
  */
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./generated/app-api.ts";
+import { LATEST_API_VERSION, type ApiVersion, type PathsByVersion } from "./generated/versions.ts";
 
 export type { paths, components } from "./generated/app-api.ts";
-export type AppApiClient = Client<paths>;
+export { API_VERSIONS, LATEST_API_VERSION, type ApiVersion, type PathsByVersion } from "./generated/versions.ts";
+/** A client of one API version (the newest by default). */
+export type AppApiClient<V extends ApiVersion = typeof LATEST_API_VERSION> = Client<PathsByVersion[V]>;
 
-export interface AppApiClientOptions {
+export interface AppApiClientOptions<V extends ApiVersion = typeof LATEST_API_VERSION> {
+  /** The API version the client targets, sent as `Api-Version` (default: LATEST_API_VERSION). */
+  apiVersion?: V;
   /** The platform's origin, e.g. https://platform.example */
   baseUrl: string;
   /** The installation's access token (fbat_...). */
@@ -62,10 +72,15 @@ export function retryingFetch(
   };
 }
 
-export function createAppApiClient(options: AppApiClientOptions): AppApiClient {
-  return createClient<paths>({
+export function createAppApiClient<V extends ApiVersion = typeof LATEST_API_VERSION>(
+  options: AppApiClientOptions<V>,
+): AppApiClient<V> {
+  return createClient<PathsByVersion[V]>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    headers: { Authorization: `Bearer ${options.accessToken}` },
+    headers: {
+      Authorization: `Bearer ${options.accessToken}`,
+      "Api-Version": options.apiVersion ?? LATEST_API_VERSION,
+    },
     fetch: retryingFetch(options),
   });
 }
@@ -101,7 +116,7 @@ type ItemOf<P extends ListPath> = paths[P] extends {
  *   for await (const product of paginate(api, "/app-api/products", { limit: 100 })) ...
  */
 export async function* paginate<P extends ListPath>(
-  client: AppApiClient,
+  client: AppApiClient<ApiVersion>,
   path: P,
   query: Record<string, string | number | boolean | undefined> = {},
 ): AsyncGenerator<ItemOf<P>> {
@@ -110,7 +125,7 @@ export async function* paginate<P extends ListPath>(
   for (;;) {
     // the list paths take page/limit query parameters (and path-less); the call is generic here
     const { data, error, response } = await (
-      client.GET as (
+      (client as { GET: unknown }).GET as (
         p: string,
         init: unknown,
       ) => Promise<{ data?: { data: ItemOf<P>[]; total: number; limit: number }; error?: unknown; response: Response }>
@@ -121,4 +136,47 @@ export async function* paginate<P extends ListPath>(
     if (data.data.length === 0 || seen >= data.total) return;
     page++;
   }
+}
+
+type Schemas = import("./generated/app-api.ts").components["schemas"];
+/** A subscription or one-time charge as the App API answers it (money as `{amount, currency}` in minor units). */
+export type BillingSubscription = Schemas["BillingSubscription"];
+/** A usage record, with the subscription's balance and cap after it. */
+export type BillingUsageRecord = Schemas["BillingUsageRecord"];
+
+/**
+ * Asks the merchant to subscribe to one of the app's plans. Send the merchant to the answer's
+ * `confirmationUrl`; after Approve or Decline they come back to `returnUrl` (on one of the app's
+ * origins) with `?subscription_id=<id>&status=ACTIVE|DECLINED`.
+ */
+export async function createSubscription(
+  client: AppApiClient,
+  input: { planId: string; returnUrl: string },
+): Promise<BillingSubscription> {
+  const { data, error, response } = await client.POST("/app-api/billing/subscriptions", { body: input });
+  if (!data) throw new AppApiError(response.status, error);
+  return data;
+}
+
+/**
+ * Records a usage charge (minor units, e.g. `{amount: 25, currency: "USD"}` for $0.25) under the
+ * subscription's cap. `idempotencyKey` (say, the id of what is charged for) makes a retry answer the
+ * first record instead of charging twice. Over the cap: an AppApiError with status 409 whose message
+ * names the cap and the balance.
+ */
+export async function recordUsage(
+  client: AppApiClient,
+  subscriptionId: string,
+  input: { description: string; amount: { amount: number; currency: string } },
+  idempotencyKey?: string,
+): Promise<BillingUsageRecord> {
+  const { data, error, response } = await client.POST("/app-api/billing/subscriptions/{id}/usage", {
+    params: {
+      path: { id: subscriptionId },
+      header: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
+    } as never,
+    body: input,
+  });
+  if (!data) throw new AppApiError(response.status, error);
+  return data;
 }

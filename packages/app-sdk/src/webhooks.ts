@@ -37,6 +37,8 @@ export interface WebhookEnvelope<D = Record<string, unknown>> {
   event: string;
   businessId: string;
   timestamp: string;
+  /** The API version `data` is rendered in: the app's pinned version (also the Api-Version header). */
+  apiVersion: string;
   data: D;
   [key: string]: unknown;
 }
@@ -46,6 +48,8 @@ export interface HookCallEnvelope<D = Record<string, unknown>> {
   hookPoint: string;
   businessId: string;
   timestamp: string;
+  /** The API version `data` is rendered in (and the answer is read in): the app's pinned version. */
+  apiVersion: string;
   data: D;
 }
 

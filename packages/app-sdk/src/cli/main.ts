@@ -7,11 +7,13 @@
  *   storefront-apps test-install [--app ID]
  *   storefront-apps trigger [<event>] [--app ID] | trigger hook <point> [--app ID]
  *   storefront-apps listen --forward-to http://localhost:4000/webhooks [--app ID]
+ *   storefront-apps dev [--forward-to http://localhost:4000] [--file manifest.json] [--app ID]
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { dev } from "./dev.ts";
 
 type Config = { platformUrl?: string; token?: string; email?: string; appId?: string };
 
@@ -230,6 +232,9 @@ const EVENTS = [
   "review.deleted",
   "business.data_erasure",
   "app.uninstalled",
+  "customer.data_request",
+  "customer.redact",
+  "app_subscription.updated",
   "webhook.test",
 ];
 const HOOK_POINTS = [
@@ -239,6 +244,65 @@ const HOOK_POINTS = [
   "order.validate",
   "order.calculate_discounts",
 ];
+
+/**
+ * `version`: the app's pinned API version and its status; `version --set X`: first the changes that
+ * lie between the pin and X (from the platform's registry), then the pin moved (`--yes` skips the
+ * question).
+ */
+async function version(flags: Record<string, string | true>) {
+  const config = readConfig();
+  const id = appIdOf(flags, config);
+  const app = await api(config, "GET", `/developer/apps/${encodeURIComponent(id)}`);
+  const versions = (await fetch(config.platformUrl + "/app-api/versions").then((r) => r.json())) as {
+    current: string;
+    supported: { version: string; status: string; sunsetAt?: string }[];
+  };
+  const state = versions.supported.find((v) => v.version === app.apiVersion);
+  const describe = (v: string) => {
+    const s = versions.supported.find((x) => x.version === v);
+    if (!s) return "past its sunset";
+    return s.status.toLowerCase() + (s.sunsetAt ? `, sunset ${s.sunsetAt.slice(0, 10)}` : "");
+  };
+  const target = str(flags.set);
+  if (!target) {
+    out(`${app.name} is pinned to API version ${app.apiVersion} (${describe(app.apiVersion)}).`);
+    out(`Supported: ${versions.supported.map((v) => `${v.version} (${describe(v.version)})`).join(", ")}.`);
+    if (app.apiVersion !== versions.current) {
+      out(`Changes up to the current version ${versions.current}:`);
+      await printChanges(config, app.apiVersion, versions.current);
+    }
+    return;
+  }
+  if (!versions.supported.some((v) => v.version === target))
+    throw new CliError(
+      `${target} is not a supported API version; supported: ${versions.supported.map((v) => v.version).join(", ")}`,
+    );
+  if (target === app.apiVersion) return out(`${app.name} is already pinned to ${target}.`);
+  out(`Moving ${app.name} from ${app.apiVersion}${state ? "" : " (past its sunset)"} to ${target} changes:`);
+  await printChanges(config, app.apiVersion, target);
+  if (flags.yes !== true) {
+    const answer = await prompt("Switch now? [y/N] ");
+    if (!/^y(es)?$/i.test(answer)) return out("Nothing changed.");
+  }
+  const updated = await api(config, "PATCH", `/developer/apps/${encodeURIComponent(id)}`, { apiVersion: target });
+  out(`${app.name} is now pinned to ${updated.apiVersion}: its answers, webhooks and hook calls use it from now on.`);
+}
+
+async function printChanges(config: Config, from: string, to: string) {
+  const res = await fetch(
+    `${config.platformUrl}/app-api/versions/changes?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+  );
+  const body = (await res.json()) as {
+    direction: string;
+    changes: { version: string; summary: string; url: string }[];
+    message?: string;
+  };
+  if (!res.ok) throw new CliError(`the platform answered ${res.status}: ${body.message ?? ""}`);
+  if (body.changes.length === 0) out("  (no change lies between them)");
+  for (const c of body.changes)
+    out(`  ${c.version}${body.direction === "downgrade" ? " (undone)" : ""}: ${c.summary}\n    ${c.url}`);
+}
 
 async function trigger(event: string | undefined, flags: Record<string, string | true>) {
   const config = readConfig();
@@ -416,6 +480,9 @@ const HELP = `storefront-apps <command>
                                                        (no event: lists them all)
   trigger hook <point>                                 call your hook as a sandbox checkout would; shows its answer and what the platform made of it
   listen --forward-to URL                              relay the test installation's webhooks and hook calls to a local server
+  dev [--forward-to URL] [--file manifest.json]        test-install when needed, push the manifest on every save,
+                                                       print the sandbox's storefront and site builder, and listen
+  version [--set YYYY-MM-DD] [--yes]                   the app's pinned API version; --set shows the changes in between, then moves it
 
 Every command takes --app ID (default: the current app) and --platform URL (default: the one you logged in to).`;
 
@@ -436,6 +503,19 @@ export async function main(argv: string[]) {
       return trigger(sub, flags);
     case "listen":
       return listen(flags);
+    case "dev": {
+      const config = readConfig();
+      return dev({
+        appId: appIdOf(flags, config),
+        file: str(flags.file) ?? "manifest.json",
+        forwardTo: str(flags["forward-to"]),
+        api: (method, path, body) => api(config, method, path, body),
+        out,
+        listen: () => listen(flags),
+      });
+    }
+    case "version":
+      return version(flags);
     case undefined:
     case "help":
     case "--help":
