@@ -4,6 +4,7 @@
  * app_subscription.updated webhook to a real receiver, period closing into invoices and the ledger,
  * uninstall, trials across reinstalls, and bad input refused with nothing written.
  */
+import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
@@ -105,7 +106,11 @@ describe("pricing in the listing", () => {
     // new subscriptions still get the approved price until the update is approved
     expect((await subscribe(token, "pro")).json.price).toEqual(usd(3000));
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${app.id}/approve`, { token: reviewer.token });
+    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
+    expect(approved.status, approved.text).toBe(200);
     expect((await subscribe(token, "pro")).json.price).toEqual(usd(5000));
     const kept = await p.request("GET", `/app-api/billing/subscriptions/${sub.json.id}`, { token });
     expect(kept.json).toMatchObject({ status: "ACTIVE", price: usd(3000) });

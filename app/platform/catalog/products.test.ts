@@ -44,7 +44,13 @@ describe("catalogue changes and their events", () => {
       "product.deleted",
     ]);
     const created = (await events(product.id))[0];
-    expect(created.data).toMatchObject({ id: product.id, name: "Matcha Latte", price: 4.5, stock: 10 });
+    // recorded in the newest API version's shape; each app receives it in its own (decision 041)
+    expect(created.data).toMatchObject({
+      id: product.id,
+      name: "Matcha Latte",
+      price: { amount: 450, currency: "USD" },
+      stock: 10,
+    });
     // every public event was fanned out in its own transaction (no registration here: no deliveries), none waits for a fan-out job
     const [fanned] = await p.db.execute<{ n: number }>(
       sql`select count(*)::int as n from platform_events where (data->>'id' = ${product.id} or data->>'productId' = ${product.id}) and fanned_out_at = created_at`,

@@ -226,7 +226,7 @@ describe("docs/developers samples marked run=", () => {
       },
     );
     expect(await byHand.exited, byHand.output.stderr).toBe(0);
-    expect(JSON.parse(byHand.output.stdout)).toEqual({ fee: 450 });
+    expect(JSON.parse(byHand.output.stdout)).toEqual({ fee: { amount: 450, currency: "USD" } });
     const answeredByHand = handler.output.stderr.split("\n").filter((l) => l.includes("/hooks/shipping")).length;
     // a wrong secret is refused
     const forged = start(
@@ -247,8 +247,9 @@ describe("docs/developers samples marked run=", () => {
     // the platform's checkout calls it: a guest order's delivery fee is the handler's
     const token = install.json.accessToken as string;
     const products = await p.request("GET", "/app-api/products?limit=50", { token });
-    const product = (products.json.data as { id: string; price: number; isAvailable: boolean }[]).find(
-      (x) => x.isAvailable && x.price < 1500,
+    // the app is on the current API version: money as {amount, currency} in minor units
+    const product = (products.json.data as { id: string; price: { amount: number }; isAvailable: boolean }[]).find(
+      (x) => x.isAvailable && x.price.amount < 1500,
     )!;
     const order = await p.request("POST", "/app-api/orders", {
       token,
@@ -261,10 +262,10 @@ describe("docs/developers samples marked run=", () => {
       },
     });
     expect(order.status, order.text).toBe(201);
-    // under 30.00 the handler adds 1.50 to the platform's own fee (hooks speak minor units, the App API
-    // major ones); its request log shows the platform's call, answered 200
-    expect(order.json.subtotal).toBeLessThan(30);
-    expect(order.json.deliveryFee).toBeGreaterThanOrEqual(1.5);
+    // under 30.00 the handler adds 1.50 to the platform's own 3.00; its request log shows the
+    // platform's call, answered 200
+    expect(order.json.subtotal.amount).toBeLessThan(3000);
+    expect(order.json.deliveryFee).toEqual({ amount: 450, currency: order.json.currency });
     const lines = handler.output.stderr.split("\n").filter((l) => l.includes("/hooks/shipping"));
     expect(lines.length).toBeGreaterThan(answeredByHand + 1); // + the forged call, then the platform's
     expect(lines.at(-1)).toMatch(/"POST \/hooks\/shipping HTTP\/1\.1" 200/);

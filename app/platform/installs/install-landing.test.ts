@@ -54,7 +54,8 @@ describe("the landing page after an OAuth install: /admin/apps/<installation_id>
     const sent = await developer.get(path);
     expect(sent.status).toBe(302);
     expect(sent.location).toBe("/portal");
-    // without the flag the page is the merchant's only: a developer is refused as before
-    expect((await developer.get(`/admin/apps/${installation.id}`)).status).toBe(403);
+    // without the flag the page is the business's own: a developer's admin is their sandbox's, where
+    // this installation is not (decision 036)
+    expect((await developer.get(`/admin/apps/${installation.id}`)).status).toBe(404);
   });
 });

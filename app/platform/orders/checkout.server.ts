@@ -277,7 +277,7 @@ export class TotalChangedError extends ApiError {
  * The whole order in one statement, committed on its own (no transaction block: one round trip):
  * the order, its items, its first status, the idempotency key (when $27 is not null), the stock of
  * tracked products ($30 the distinct product ids, with $29 an event id ready for each), product.out_of_stock
- * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare; $48 their
+ * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare; $49 their
  * audiences by type when the order is a trigger's, decision 035), the order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
@@ -310,7 +310,7 @@ const orderSql = () => `
     insert into platform_events (id, business_id, type, data, fanned_out_at, created_at, audience)
     select e.event_id, $2, x.type,
            jsonb_build_object('productId', st.id, 'stock', st.stock, 'threshold', ${LOW_STOCK_THRESHOLD}),
-           case when $48::jsonb ->> x.type = '${NOBODY}' then $31::timestamptz end, $31, $48::jsonb ->> x.type
+           case when $49::jsonb ->> x.type = '${NOBODY}' then $31::timestamptz end, $31, $49::jsonb ->> x.type
     from st join unnest($30::text[], $29::text[]) as e(product_id, event_id) on e.product_id = st.id
       cross join lateral (select ${reservedStockEventSql("st.stock")} as type) x
     where ${reservedStockCrossedSql("st.stock", "st.quantity")}

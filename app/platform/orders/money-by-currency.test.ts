@@ -32,6 +32,9 @@ async function merchantIn(currency: string) {
       scopes: ["read_orders", "write_orders", "read_products", "read_analytics"],
       webhookUrl: `${receiver.url}/${currency}`,
       webhookEvents: ["order.created"],
+      // major units by the currency's exponent, as contract 6 describes them: API version 2026-11-21
+      // (versions/versions-contract.test.ts shows the same order in 2026-11-27's {amount, currency})
+      apiVersion: "2026-11-21",
     }),
   );
   return { merchant, browser, slug: shop.slug, token };

@@ -41,6 +41,8 @@ async function hookApp(
       webhookUrl: receiver.url + "/app",
       webhookEvents: [],
       manifest: { hooks },
+      // hook answers as contract 8 describes them (minor-unit numbers): API version 2026-11-21
+      apiVersion: "2026-11-21",
     }),
   });
   expect(app.status, app.text).toBe(201);

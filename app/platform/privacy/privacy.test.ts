@@ -131,11 +131,18 @@ describe("customer privacy", () => {
       body: { email: "a@b.test", kind: "EXPORT" },
     });
     expect(anonymous.status).toBe(401);
+    // a developer reaches only their sandbox's shoppers (decision 036); a reviewer none
     const developer = await p.request("POST", "/merchant/privacy/requests", {
       token: dev.token,
       body: { email: "a@b.test", kind: "EXPORT" },
     });
-    expect(developer.status).toBe(403);
+    expect(developer.status).toBe(201);
+    expect(developer.json).toMatchObject({ orders: [], reviews: [] });
+    const asReviewer = await p.request("POST", "/merchant/privacy/requests", {
+      token: reviewer.token,
+      body: { email: "a@b.test", kind: "EXPORT" },
+    });
+    expect(asReviewer.status).toBe(403);
     for (const kind of ["EXPORT", "ERASE"]) {
       const unknown = await privacy(shopA, { email: "nobody-here@example.test", kind });
       expect(unknown.status).toBe(201);
@@ -168,7 +175,8 @@ describe("customer privacy", () => {
         id: a.orderId,
         customer: { name: zelda.name, phone: zelda.phone, email: zelda.email },
         address: zelda.address,
-        subtotal: 25,
+        // the merchant's export is exact: money in minor units with its currency
+        subtotal: { amount: 2500, currency: "USD" },
         statusHistory: [expect.objectContaining({ to: "PENDING" })],
       }),
     ]);

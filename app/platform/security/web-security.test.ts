@@ -98,14 +98,17 @@ type Posted = { status: number; location: string | null; setCookie: string[]; ht
 async function rawPost(
   session: BrowserSession,
   path: string,
-  fields: Record<string, string>,
+  fields: Record<string, string | string[]>,
   headers: Record<string, string> = {},
 ): Promise<Posted> {
   const url = session.urlOf(path);
   const cookie = session.cookieHeader(url);
   const res = await fetch(url, {
     method: "POST",
-    body: new URLSearchParams(fields),
+    // a field given as a list is sent once per value (checkboxes of one name)
+    body: new URLSearchParams(
+      Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
+    ),
     headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers },
     redirect: "manual",
   });
@@ -155,7 +158,7 @@ describe("CSRF: every page form action", () => {
     page: string;
     /** where the form posts; the page itself unless said */
     path?: string;
-    fields: Record<string, string> | (() => Promise<Record<string, string>>);
+    fields: Record<string, string | string[]> | (() => Promise<Record<string, string | string[]>>);
     /** what the action changes; equal before and after a refused post, different after the accepted one */
     state?: () => Promise<unknown>;
     /** for actions whose effect is a cookie (sign-in, sign-out, cart): checks the accepted answer */
@@ -184,7 +187,7 @@ describe("CSRF: every page form action", () => {
     // the form's own fields, without the token (hidden fields read from a page carry it)
     const { csrf: _token, ...fields } = typeof c.fields === "function" ? await c.fields() : c.fields;
     const before = await c.state?.();
-    const attempts: [string, Record<string, string>, Record<string, string>][] = c.withoutToken
+    const attempts: [string, Record<string, string | string[]>, Record<string, string>][] = c.withoutToken
       ? [
           ["no Origin, no Sec-Fetch-Site", fields, {}],
           ["no Origin, a forged token", { ...fields, csrf: "forged-token-value" }, {}],
@@ -213,7 +216,9 @@ describe("CSRF: every page form action", () => {
       session,
       path,
       {
-        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, `${v}\u0000`])),
+        ...Object.fromEntries(
+          Object.entries(fields).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => `${x}\u0000`) : `${v}\u0000`]),
+        ),
         extra: "a\u0000b",
         csrf: session.csrf,
       },
@@ -524,7 +529,8 @@ describe("CSRF: every page form action", () => {
         name: `/reviewer/apps/<id> ${intent}`,
         session: async () => reviewerBrowser,
         page: `/reviewer/apps/${app.id}`,
-        fields: { intent, notes: "Please add a privacy policy." },
+        // an approval names the five review criteria (the server refuses one without them)
+        fields: { intent, notes: "Please add a privacy policy.", criteria: [...REVIEW_CRITERIA_KEYS] },
         state: async () => (await appRow(app.id)).status,
       });
     }

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { startReceiver, eventually, type Received } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES, EVENT_NAMES } from "../apps/catalog";
+import { SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "../apps/catalog";
 import { createProduct, updateProduct } from "../catalog/products.server";
 import { responseChecker } from "../testing/openapi-check";
 import { toMinor } from "../core/money";
@@ -56,7 +56,7 @@ const HOOKS = [
   { hookPoint: "order.validate", url: "/hooks/validate" },
   { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
 ];
-const EVENTS = EVENT_NAMES.filter((e) => e !== "business.data_erasure" && e !== "webhook.test");
+const EVENTS = SUBSCRIBABLE_EVENTS;
 
 async function installApp(tag: "old" | "new", version: string, priority: number) {
   const app = await p.request("POST", "/developer/apps", {

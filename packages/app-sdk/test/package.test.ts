@@ -184,6 +184,8 @@ export const bridge = typeof createBridge;
       join(project, "wrong.ts"),
       `import { verifyWebhook } from "@storefront/app-sdk";\nverifyWebhook(1, {}, "s");\n`,
     );
-    await expect(node([tsc, ...args, "--types", "node", "wrong.ts"])).rejects.toThrow(/TS2345/);
+    await expect(node([tsc, ...args, "--types", "node", "wrong.ts"])).rejects.toThrow(
+      /error TS(2345|2769)[\s\S]*Argument of type 'number' is not assignable/,
+    );
   }, 120_000);
 });
