@@ -43,6 +43,17 @@ const script = `(function () {
   (document.documentElement.dataset.storefrontReady ? Promise.resolve() : new Promise(function (r) { window.addEventListener("storefront:ready", r, { once: true }); })).then(function () { document.body.appendChild(marker); });
 })();`;
 
+/**
+ * Money as the call's API version writes it (the app answers in its pinned version): integers of
+ * minor units in 2026-11-21, `{amount, currency}` from 2026-11-27 (in the call's currency).
+ */
+function moneyIn(body: { apiVersion?: string; data: Record<string, any> }, minor: number) {
+  if (body.apiVersion === "2026-11-21") return minor;
+  const currency = (body.data.subtotal as { currency?: string } | undefined)?.currency ?? "USD";
+  return { amount: minor, currency };
+}
+const minorOf = (v: unknown) => (typeof v === "object" && v !== null ? (v as { amount: number }).amount : v);
+
 /** 4.50 for delivery (9.00 to an island: a locality naming one), pickup free. */
 function shippingFee(data: { deliveryMethod: string; locality?: string }) {
   if (data.deliveryMethod !== "DELIVERY") return 0;
@@ -102,7 +113,7 @@ export async function startAppServer(options: { shippingDelayMs?: number } = {})
           hookCalls.push({ hookPoint: String(req.headers["x-hook-point"]), body });
           setTimeout(() => {
             res.writeHead(200, { "Content-Type": "application/json" });
-            res.end(JSON.stringify({ fee: shippingFee(body.data) }));
+            res.end(JSON.stringify({ fee: moneyIn(body, shippingFee(body.data)) }));
           }, options.shippingDelayMs);
           return;
         }
@@ -121,13 +132,14 @@ export async function startAppServer(options: { shippingDelayMs?: number } = {})
             JSON.stringify({
               paymentUrl: `https://qrpay.example/pay/${body.data.orderId}`,
               invoiceId: `inv_${body.data.orderId}`,
-              qrCode: "QRPAY:" + body.data.amount,
+              qrCode: "QRPAY:" + minorOf(body.data.amount),
             }),
           );
         // a delivery fee of 4.50 (pickup free) and a discount of 1.00 on every order
-        if (path.endsWith("/hooks/shipping")) return res.end(JSON.stringify({ fee: shippingFee(body.data) }));
+        if (path.endsWith("/hooks/shipping"))
+          return res.end(JSON.stringify({ fee: moneyIn(body, shippingFee(body.data)) }));
         if (path.endsWith("/hooks/discounts"))
-          return res.end(JSON.stringify({ discount: 100, reason: "Welcome offer" }));
+          return res.end(JSON.stringify({ discount: moneyIn(body, 100), reason: "Welcome offer" }));
         res.end("{}");
       });
       return;

@@ -60,15 +60,20 @@ describe("the reference app", () => {
     const res = await post("/webhooks/hooks/discounts", {
       hookPoint: "order.calculate_discounts",
       businessId: "biz_1",
-      data: { subtotal: 2500 },
+      apiVersion: "2026-11-27",
+      data: { subtotal: { amount: 2500, currency: "USD" } },
     });
-    expect(await res.json()).toEqual({ discount: 100, reason: "Loyalty welcome discount" });
+    expect(await res.json()).toEqual({
+      discount: { amount: 100, currency: "USD" },
+      reason: "Loyalty welcome discount",
+    });
     const fee = await post("/webhooks/hooks/shipping-rates", {
       hookPoint: "checkout.shipping_rates",
       businessId: "biz_1",
-      data: { subtotal: 6000, builtInFee: 300 },
+      apiVersion: "2026-11-27",
+      data: { subtotal: { amount: 6000, currency: "USD" }, builtInFee: { amount: 300, currency: "USD" } },
     });
-    expect(await fee.json()).toEqual({ fee: 0 });
+    expect(await fee.json()).toEqual({ fee: { amount: 0, currency: "USD" } });
     expect(
       (
         await post(

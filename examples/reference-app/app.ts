@@ -127,11 +127,14 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
         return {
           paymentUrl: `${appUrl}/pay/${encodeURIComponent(data.orderId)}`,
           invoiceId: `inv_${data.orderId}`,
-          qrCode: `REFPAY:${data.orderId}:${data.amount}`,
+          qrCode: `REFPAY:${data.orderId}:${data.amount.amount}`,
           expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
         };
+      // money in API version 2026-11-27 (the app's pin): {amount, currency} in minor units
       case "shipping-rates":
-        return { fee: data.subtotal >= 5000 ? 0 : data.builtInFee };
+        return {
+          fee: { amount: data.subtotal.amount >= 5000 ? 0 : data.builtInFee.amount, currency: data.subtotal.currency },
+        };
       case "validate": {
         const count = (data.items ?? []).reduce((s: number, i: { quantity: number }) => s + i.quantity, 0);
         return count > 50
@@ -139,7 +142,10 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
           : { valid: true };
       }
       case "discounts":
-        return { discount: Math.min(100, data.subtotal), reason: "Loyalty welcome discount" };
+        return {
+          discount: { amount: Math.min(100, data.subtotal.amount), currency: data.subtotal.currency },
+          reason: "Loyalty welcome discount",
+        };
       default:
         return null;
     }

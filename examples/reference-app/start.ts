@@ -50,6 +50,8 @@ async function main() {
     redirectUrl: `${app.url}/oauth/callback`,
     webhookUrl: `${app.url}/webhooks`,
     webhookEvents: REFERENCE_EVENTS,
+    // the app answers hooks and reads money in this API version's shape ({amount, currency})
+    apiVersion: "2026-11-27",
   };
   const mine = await api("GET", "/developer/apps?limit=100", token);
   let record = mine.data.find((a: { slug: string }) => a.slug === "reference-app");

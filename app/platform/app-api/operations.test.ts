@@ -266,7 +266,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
     // /merchant and /review (with privacy requests and billing), /developer, /auth and /oauth/token
-    expect(platformModules.length).toBe(36);
+    expect(platformModules.length).toBe(37);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -383,8 +383,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(38);
-    expect(validated).toBe(18);
+    expect(refused).toBe(39);
+    expect(validated).toBe(19);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {

@@ -23,7 +23,21 @@ async function testInstalledApp(developer = dev, events: readonly string[] = SUB
   const receiver = await startReceiver({ status: 200 });
   const app = await p.request("POST", "/developer/apps", {
     token: developer.token,
-    body: appBody({ scopes: SCOPES, webhookUrl: receiver.url + "/webhooks", webhookEvents: events }),
+    body: appBody({
+      scopes: SCOPES,
+      webhookUrl: receiver.url + "/webhooks",
+      webhookEvents: events,
+      // a plan, so that the test installation can hold a (test) subscription: app_subscription.updated
+      pricing: [
+        {
+          id: "pro",
+          name: "Pro",
+          kind: "RECURRING",
+          price: { amount: 900, currency: "USD" },
+          interval: "EVERY_30_DAYS",
+        },
+      ],
+    }),
   });
   expect(app.status).toBe(201);
   const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: developer.token });
@@ -72,6 +86,12 @@ describe("storefront-apps trigger", () => {
 
   it("makes every event of the catalogue for real and delivers it to the named app only, signed, as declared", async () => {
     const [a, b] = await appsP;
+    // app_subscription.updated tells of the installation's latest subscription: it asks for one (PENDING, nothing sent)
+    const subscribed = await p.request("POST", "/app-api/billing/subscriptions", {
+      token: a.token,
+      body: { planId: "pro", returnUrl: a.receiver.url + "/billing/return" },
+    });
+    expect(subscribed.status, subscribed.text).toBe(201);
     let expected = 0;
     for (const event of EVENT_NAMES) {
       const res = await trigger(a.appId, event);
@@ -99,7 +119,7 @@ describe("storefront-apps trigger", () => {
     const data = (event: string) => deliveriesOf(a.receiver, event)[0].json.data;
     const order = await p.request("GET", `/app-api/orders/${data("order.created").orderId}`, { token: a.token });
     expect(order.status).toBe(200);
-    expect(order.json.amount).toBe(data("order.created").amount);
+    expect(order.json.amount).toEqual(data("order.created").amount);
     expect(data("order.created")).toMatchObject({ paymentMethod: "CASH", isGuest: true, deliveryMethod: "DELIVERY" });
     expect(data("order.status_changed")).toMatchObject({ previousStatus: "PENDING", status: "CONFIRMED" });
     const delivered = await p.request("GET", `/app-api/orders/${data("order.delivered").orderId}`, { token: a.token });
@@ -339,9 +359,10 @@ describe("storefront-apps trigger hook", () => {
     const a = await hookApp({
       "checkout.payment_methods": { methods: [{ id: "card", name: "Sample Pay" }] },
       "checkout.create_payment": { paymentUrl: "https://pay.example/i/1", invoiceId: "inv_1" },
-      "checkout.shipping_rates": { fee: 450 },
+      // answers in the app's API version (2026-11-27: money as {amount, currency})
+      "checkout.shipping_rates": { fee: { amount: 450, currency: "USD" } },
       "order.validate": { valid: false, reason: "We do not deliver there" },
-      "order.calculate_discounts": { discount: 100, reason: "Welcome" },
+      "order.calculate_discounts": { discount: { amount: 100, currency: "USD" }, reason: "Welcome" },
     });
     const b = await hookApp({ "order.validate": { valid: true } });
     const hook = (hookPoint: string) =>
@@ -350,7 +371,7 @@ describe("storefront-apps trigger hook", () => {
     const ship = await hook("checkout.shipping_rates");
     expect(ship.status, ship.text).toBe(200);
     expect(ship.json.calls).toEqual([
-      { ok: true, statusCode: 200, durationMs: expect.any(Number), answer: { fee: 450 } },
+      { ok: true, statusCode: 200, durationMs: expect.any(Number), answer: { fee: { amount: 450, currency: "USD" } } },
     ]);
     expect(ship.json.outcome).toMatchObject({ quote: { deliveryFee: 450 } });
     expect(ship.json.outcome.summary).toContain("the app's fee");

@@ -22,7 +22,13 @@ export const HookMoney = z
     currency: z.string().describe("ISO 4217 code"),
   })
   .meta({ id: "HookMoney" });
-export const PaymentAmount = HookMoney.meta({ id: "PaymentAmount" });
+/** create_payment's amount (a schema of its own: 2026-11-21 wrote it as a string of minor units). */
+export const PaymentAmount = z
+  .object({
+    amount: z.number().int().describe("integer minor units: 650 is $6.50 in USD, ¥650 in JPY"),
+    currency: z.string().describe("ISO 4217 code"),
+  })
+  .meta({ id: "PaymentAmount" });
 /** A money answer: minor units (rounded by the checkout) in the order's currency. */
 export const HookMoneyAnswer = z
   .object({ amount: z.number().finite().min(0).max(100_000_000), currency: z.string() })
@@ -61,7 +67,7 @@ export const HOOK_CALLS = {
     data: z
       .object({
         orderId: z.string(),
-        amount: PaymentAmount.describe("the order's total"),
+        amount: PaymentAmount,
         currency: z.string(),
         paymentMethodId: z.string().describe("your own method id, as you offered it"),
         businessId: z.string(),
@@ -87,9 +93,7 @@ export const HOOK_CALLS = {
         builtInFee: minor("the platform's own fee"),
       })
       .meta({ id: "ShippingRatesHookData" }),
-    answer: z
-      .object({ fee: HookMoneyAnswer.describe("the delivery fee") })
-      .meta({ id: "ShippingRatesHookAnswer" }),
+    answer: z.object({ fee: HookMoneyAnswer.describe("the delivery fee") }).meta({ id: "ShippingRatesHookAnswer" }),
   },
   "order.validate": {
     summary: "Accept or refuse the order before it is placed; any refusal stops the checkout and shows the reason",

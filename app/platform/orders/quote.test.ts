@@ -225,7 +225,7 @@ describe("quote()", () => {
       actor: "customer",
       expectedAmount: refused.quote.amount,
     });
-    expect(placed.order.amount).toBe((shown + 250) / 100);
+    expect(placed.order.amount).toEqual({ amount: shown + 250, currency: "USD" });
   });
 });
 
