@@ -1,4 +1,4 @@
-import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
+import { pgTable, text, boolean, jsonb, index, uniqueIndex, bigint } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, id, installationOwner, timestamps, ts } from "./columns";
 

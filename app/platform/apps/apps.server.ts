@@ -43,7 +43,8 @@ function appFields(env: Pick<Env, "isProduction">) {
     webhookEvents: z
       .array(
         z.enum(SUBSCRIBABLE_EVENTS as [string, ...string[]], {
-          message: "must be known event names (the platform sends business.data_erasure, app.uninstalled, compliance and billing events by itself)",
+          message:
+            "must be known event names (the platform sends business.data_erasure, app.uninstalled, compliance and billing events by itself)",
         }),
       )
       .transform((s) => [...new Set(s)])

@@ -7,18 +7,9 @@
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import {
-  apps,
-  businesses,
-  installations,
-  orders,
-  platformEvents,
-  webhookDeliveries,
-  webhooks,
-} from "../../../db/schema";
+import { apps, businesses, installations, orders, webhookDeliveries, webhooks } from "../../../db/schema";
 import { rawQuery, textArray } from "../../../db/sql";
 import { newId } from "../core/ids.server";
-import { now } from "../core/clock.server";
 import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
 import { COMPLIANCE_EVENTS, COMPLIANCE_SCOPES, type ComplianceEvent } from "../apps/catalog";
 import { deliveriesCtes, deliveryParams, envelope, type DeliveryRow } from "../webhooks/fanout.server";
