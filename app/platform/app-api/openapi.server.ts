@@ -67,7 +67,11 @@ export const APP_API_WEBHOOKS: DeclaredWebhook[] = [
           ? "Sent to each active registration subscribed to it (its `events`), signed with the registration's secret."
           : "No registration subscribes to it: the platform sends it itself.",
       ].join(" "),
-      fields: { ...(scope ? { "x-scope": scope } : {}), "x-subscribable": isSubscribable(name) },
+      fields: {
+        security: [{ webhookSignature: [] }],
+        ...(scope ? { "x-scope": scope } : {}),
+        "x-subscribable": isSubscribable(name),
+      },
       headers: DELIVERY_HEADERS,
       body: EVENT_ENVELOPES[name],
       answers: [
@@ -81,7 +85,7 @@ export const APP_API_WEBHOOKS: DeclaredWebhook[] = [
     operationId: `hook${pascal(point)}`,
     summary: HOOK_CALLS[point].summary,
     description: `Needs the \`${HOOK_SCOPES[point]}\` scope and an active hook extension for ${point} in the manifest. Sent to the app's webhookUrl plus the hook's \`url\`, within the hook's timeout (default 5000 ms).`,
-    fields: { "x-scope": HOOK_SCOPES[point], "x-hook-point": point },
+    fields: { security: [{ webhookSignature: [] }], "x-scope": HOOK_SCOPES[point], "x-hook-point": point },
     headers: HOOK_HEADERS,
     body: HOOK_ENVELOPES[point],
     answers: [
@@ -159,6 +163,13 @@ function newestShapeDocument(routes: DeclaredRoute[], publicUrl: string) {
     components: {
       securitySchemes: {
         installationToken: { type: "http", scheme: "bearer", description: "The installation's access token, fbat_…" },
+        webhookSignature: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Webhook-Signature",
+          description:
+            "What the platform sends your app (the `webhooks` section) is signed: sha256=<hex HMAC-SHA256 of `<X-Webhook-Timestamp>.<raw body>`> with the installation's (or registration's) webhook secret. Verify it in constant time and refuse a timestamp older than 5 minutes.",
+        },
       },
       headers: {
         ApiVersion: { description: "The API version the answer is in (contract 12)", schema: { type: "string" } },

@@ -1029,7 +1029,6 @@ export interface components {
         };
         CreatePaymentHookData: {
             orderId: string;
-            /** @description the order's total */
             amount: components["schemas"]["PaymentAmount"];
             currency: string;
             /** @description your own method id, as you offered it */

@@ -1176,7 +1176,6 @@ export interface components {
         };
         CreatePaymentHookData: {
             orderId: string;
-            /** @description the order's total */
             amount: components["schemas"]["PaymentAmount"];
             currency: string;
             /** @description your own method id, as you offered it */
@@ -1521,7 +1520,12 @@ export interface components {
             page: number;
             limit: number;
         };
-        PaymentAmount: components["schemas"]["HookMoney"];
+        PaymentAmount: {
+            /** @description integer minor units: 650 is $6.50 in USD, ¥650 in JPY */
+            amount: number;
+            /** @description ISO 4217 code */
+            currency: string;
+        };
         /** @description The payment app reported a payment COMPLETED */
         PaymentCompletedEvent: {
             /** @description the delivery's id (X-Service-Event-Id), kept across retries: deduplicate on it */
