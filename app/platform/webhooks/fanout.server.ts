@@ -88,6 +88,36 @@ export type DeliveryRow = {
   apiVersion: string;
 };
 
+/** One delivery of an event to a registration: its body the envelope with the event's data in `apiVersion`. */
+function deliveryRow(
+  event: FannedEvent,
+  w: DirectTarget,
+  apiVersion: string,
+  dataIn: (version: string) => unknown,
+): DeliveryRow {
+  const id = newId("dlv");
+  return {
+    id,
+    eventId: event.id,
+    event: event.type,
+    webhookId: w.id,
+    installationId: w.installationId,
+    appId: w.appId,
+    businessId: event.businessId,
+    isTestInstall: w.isTestInstall,
+    apiVersion,
+    body: envelope({
+      id,
+      event: event.type,
+      timestamp: event.createdAt,
+      webhookId: w.id,
+      businessId: event.businessId,
+      apiVersion,
+      data: dataIn(apiVersion) as Record<string, unknown>,
+    }),
+  };
+}
+
 /**
  * One delivery per event and subscribed registration whose installation holds the event's scope,
  * with its body as it will be sent: the event's data (newest shape) rendered in the app's pinned API
@@ -110,30 +140,7 @@ export function deliveryRows(events: FannedEvent[], targets: Target[], t: Date):
           eventAllowed(event.type, w.scopes) &&
           (event.audience == null || event.audience === w.installationId),
       )
-      .map((w) => {
-        const id = newId("dlv");
-        const apiVersion = renderVersion(w.apiVersion, t);
-        return {
-          id,
-          eventId: event.id,
-          event: event.type,
-          webhookId: w.id,
-          installationId: w.installationId,
-          appId: w.appId,
-          businessId: event.businessId,
-          isTestInstall: w.isTestInstall,
-          apiVersion,
-          body: envelope({
-            id,
-            event: event.type,
-            timestamp: event.createdAt,
-            webhookId: w.id,
-            businessId: event.businessId,
-            apiVersion,
-            data: dataIn(apiVersion),
-          }),
-        };
-      });
+      .map((w) => deliveryRow(event, w, renderVersion(w.apiVersion, t), dataIn));
   });
 }
 
@@ -236,31 +243,12 @@ export async function writeDirectDeliveries(
   targets: DirectTarget[],
   data: (target: DirectTarget) => Record<string, unknown> = () => event.data,
 ): Promise<DeliveryRow[]> {
-  const rows = targets.map((w): DeliveryRow => {
-    const id = newId("dlv");
-    // rendered in the app's API version, like every delivery (contract 12)
-    const apiVersion = renderVersion(w.apiVersion, event.createdAt);
-    return {
-      id,
-      eventId: event.id,
-      apiVersion,
-      event: event.type,
-      webhookId: w.id,
-      installationId: w.installationId,
-      appId: w.appId,
-      businessId: event.businessId,
-      isTestInstall: w.isTestInstall,
-      body: envelope({
-        id,
-        event: event.type,
-        timestamp: event.createdAt,
-        webhookId: w.id,
-        businessId: event.businessId,
-        apiVersion,
-        data: VERSIONING.event(event.type, data(w), apiVersion) as Record<string, unknown>,
-      }),
-    };
-  });
+  // rendered in the app's API version, like every delivery (contract 12)
+  const rows = targets.map((w) =>
+    deliveryRow(event, w, renderVersion(w.apiVersion, event.createdAt), (version) =>
+      VERSIONING.event(event.type, data(w), version),
+    ),
+  );
   if (rows.length) await rawQuery(tx, DELIVERIES_SQL, deliveryParams(rows, event.createdAt));
   return rows;
 }
