@@ -14,7 +14,7 @@ test("an app goes from creation through rejection and approval into the marketpl
 
   // the developer creates an app and sees the secret once
   await signUpDeveloper(page, email);
-  await page.getByRole("link", { name: "My apps" }).click();
+  await page.getByRole("link", { name: "My apps" }).first().click(); // the menu's (the next steps link it too)
   await expect(page.getByText("You have no apps yet")).toBeVisible();
   await page.getByRole("link", { name: "Create your first app" }).click();
   await page.getByLabel("Name", { exact: true }).fill(appName);
@@ -52,7 +52,7 @@ test("an app goes from creation through rejection and approval into the marketpl
 
   // the developer reads the notes, edits and resubmits
   await signIn(page, email, "cobol-compiler");
-  await page.getByRole("link", { name: "My apps" }).click();
+  await page.getByRole("link", { name: "My apps" }).first().click(); // the menu's (the next steps link it too)
   await expect(page.getByText("Changes requested")).toBeVisible();
   await page.getByRole("link", { name: appName }).click();
   await expect(page.getByTestId("review-notes")).toHaveText("Please add at least one screenshot.");
