@@ -79,7 +79,10 @@ export function adminPage(platformUrl: string) {
     $("address").textContent = body.business.address;
     for (const o of body.orders) {
       const tr = $("orders").insertRow();
-      for (const v of [o.orderNumber, o.status, new Intl.NumberFormat(undefined, { style: "currency", currency: o.currency }).format(o.amount)]) tr.insertCell().textContent = v;
+      // API version 2026-11-27: {amount (minor units), currency}; the currency's own digits make it major
+      const fmt = new Intl.NumberFormat(undefined, { style: "currency", currency: o.amount.currency });
+      const major = o.amount.amount / 10 ** fmt.resolvedOptions().maximumFractionDigits;
+      for (const v of [o.orderNumber, o.status, fmt.format(major)]) tr.insertCell().textContent = v;
     }
     $("events").textContent = String(body.events);
     $("content").hidden = false;
