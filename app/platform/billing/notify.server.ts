@@ -7,8 +7,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { webhooks, type AppSubscription } from "../../../db/schema";
 import { deliverToInstallRegistration } from "../webhooks/delivery.server";
-import { moneyOut } from "./pricing";
 import { event } from "../events/schemas";
+import { money } from "../core/money";
 
 export const SUBSCRIPTION_EVENT = "app_subscription.updated" as const;
 
@@ -33,8 +33,8 @@ export function appSubscriptionUpdatedPayload(sub: AppSubscription, reason: Subs
     reason,
     trialEndsAt: sub.trialEndsAt?.toISOString() ?? null,
     currentPeriodEnd: sub.currentPeriodEnd?.toISOString() ?? null,
-    usageCap: sub.usageCap !== null ? moneyOut(sub.usageCap, currency) : null,
-    usageBalance: sub.usageCap !== null ? moneyOut(sub.usageBalance, currency) : null,
+    usageCap: sub.usageCap !== null ? money(sub.usageCap, currency) : null,
+    usageBalance: sub.usageCap !== null ? money(sub.usageBalance, currency) : null,
     updatedAt: sub.updatedAt.toISOString(),
   };
 }

@@ -1,12 +1,13 @@
 /**
  * An app's pricing plans (contract 13): the listing's input schema, the ONE serializer of pricing
- * money (`moneyOut`, `planOut`) in the shape of API version 2026-11-27 (`{amount, currency}`, integer
- * minor units; a version transform converts it for apps pinned to 2026-11-21), and the words the
+ * plans (`planOut`; money through core/money's `money`) as `{amount, currency}` in integer minor
+ * units (billing exists from API version 2026-11-27; the developer endpoints are not versioned:
+ * decision 043), and the words the
  * marketplace shows ("Free", "From $9.99/month", "14-day trial"). No server code: pages use it too.
  */
 import { z } from "zod";
 import type { StoredPlan } from "../../../db/schema/billing";
-import { formatMoney } from "../core/money";
+import { formatMoney, money } from "../core/money";
 
 export type { StoredPlan };
 
@@ -39,11 +40,6 @@ export const PositiveMoney = MoneySchema.refine((m) => m.amount > 0, {
 });
 
 export type Money = z.output<typeof MoneySchema>;
-
-/** The ONE serializer of pricing money: minor units and currency -> `{amount, currency}`. */
-export function moneyOut(amount: number, currency: string): { amount: number; currency: string } {
-  return { amount, currency };
-}
 
 export const PlanInput = z
   .object({
@@ -109,10 +105,10 @@ export function planOut(p: StoredPlan) {
     id: p.id,
     name: p.name,
     kind: p.kind,
-    ...(p.price !== null ? { price: moneyOut(p.price, p.currency) } : {}),
+    ...(p.price !== null ? { price: money(p.price, p.currency) } : {}),
     ...(p.interval ? { interval: p.interval } : {}),
     ...(p.trialDays ? { trialDays: p.trialDays } : {}),
-    ...(p.usageCap !== null ? { usageCap: moneyOut(p.usageCap, p.currency) } : {}),
+    ...(p.usageCap !== null ? { usageCap: money(p.usageCap, p.currency) } : {}),
     ...(p.usageTerms ? { usageTerms: p.usageTerms } : {}),
   };
 }

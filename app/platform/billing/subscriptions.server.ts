@@ -24,8 +24,8 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { uniqueViolation } from "../../../db/sql";
 import { pageWithTotal } from "../core/paging.server";
-import { formatMoney } from "../core/money";
-import { MoneySchema, PositiveMoney, moneyOut, type StoredPlan } from "./pricing";
+import { formatMoney, money } from "../core/money";
+import { MoneySchema, PositiveMoney, type StoredPlan } from "./pricing";
 import { DAY_MS, closePeriod, periodDays, writeLine } from "./closing.server";
 import { notifySubscription } from "./notify.server";
 
@@ -82,13 +82,11 @@ export function serializeSubscription(sub: AppSubscription, env: Pick<Env, "publ
     name: sub.plan.name,
     test: sub.test,
     confirmationUrl: confirmationUrl(env, sub.id),
-    ...(sub.plan.price !== null ? { price: moneyOut(sub.plan.price, c) } : {}),
+    ...(sub.plan.price !== null ? { price: money(sub.plan.price, c) } : {}),
     ...(sub.plan.interval ? { interval: sub.plan.interval } : {}),
     ...(sub.trialEndsAt ? { trialEndsAt: sub.trialEndsAt.toISOString() } : {}),
     ...(sub.currentPeriodEnd ? { currentPeriodEnd: sub.currentPeriodEnd.toISOString() } : {}),
-    ...(sub.usageCap !== null
-      ? { usageCap: moneyOut(sub.usageCap, c), usageBalance: moneyOut(sub.usageBalance, c) }
-      : {}),
+    ...(sub.usageCap !== null ? { usageCap: money(sub.usageCap, c), usageBalance: money(sub.usageBalance, c) } : {}),
     createdAt: sub.createdAt.toISOString(),
     activatedAt: sub.activatedAt?.toISOString() ?? null,
     endedAt: sub.endedAt?.toISOString() ?? null,
@@ -101,9 +99,9 @@ export function serializeUsage(r: UsageRecord, sub: AppSubscription) {
     id: r.id,
     subscriptionId: r.subscriptionId,
     description: r.description,
-    amount: moneyOut(r.amount, c),
-    usageBalance: moneyOut(sub.usageBalance, c),
-    usageCap: moneyOut(sub.usageCap ?? 0, c),
+    amount: money(r.amount, c),
+    usageBalance: money(sub.usageBalance, c),
+    usageCap: money(sub.usageCap ?? 0, c),
     createdAt: r.createdAt.toISOString(),
   };
 }
