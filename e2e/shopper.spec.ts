@@ -4,7 +4,7 @@
  * time zone; a floating widget on a phone that starts as a launcher and covers no button; and what
  * a first visit of a storefront transfers.
  */
-import type { Page, Locator } from "@playwright/test";
+import type { APIRequestContext, Page, Locator } from "@playwright/test";
 import {
   apiToken,
   expect,
@@ -48,6 +48,29 @@ async function uncovered(target: Locator) {
   });
 }
 
+/** A published courier app of the e2e app server: its delivery fee and welcome discount hooks (and any embeds). */
+function publishCourier(
+  request: APIRequestContext,
+  name: string,
+  appUrl: string,
+  options: { description: string; embeds?: unknown[] },
+) {
+  return publishTestApp(request, name, appUrl, {
+    description: options.description,
+    category: "shipping",
+    scopes: ["write_shipping", "write_checkout"],
+    webhookUrl: `${appUrl}/webhooks`,
+    webhookEvents: [],
+    manifest: {
+      hooks: [
+        { hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" },
+        { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
+      ],
+      ...(options.embeds ? { embeds: options.embeds } : {}),
+    },
+  });
+}
+
 test("a first visit of a storefront transfers less than 200 KB, compressed", async ({ page }) => {
   // straight to the storefront's origin (decision 013), as a shopper's link would be
   const { total, sizes } = await firstVisitBytes(
@@ -74,19 +97,9 @@ test("checkout shows the final total before the order, follows the delivery meth
 }) => {
   test.setTimeout(120_000);
   const appServer = await startAppServer();
-  const app = await publishTestApp(request, "Fast Courier", appServer.url, {
+  const app = await publishCourier(request, "Fast Courier", appServer.url, {
     description: "Delivery fees and a welcome discount; a chat widget.",
-    category: "shipping",
-    scopes: ["write_shipping", "write_checkout"],
-    webhookUrl: `${appServer.url}/webhooks`,
-    webhookEvents: [],
-    manifest: {
-      hooks: [
-        { hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" },
-        { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
-      ],
-      embeds: [chatWidgetEmbed(appServer.url)],
-    },
+    embeds: [chatWidgetEmbed(appServer.url)],
   });
   const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
   let installationId: string | null = null;
@@ -270,18 +283,8 @@ test("the shopper's first click on Place order is never lost while the total ref
   test.setTimeout(120_000);
   // a courier whose fee takes 1.5 s: typing an address and clicking at once starts a refresh on the way to the button
   const appServer = await startAppServer({ shippingDelayMs: 1500 });
-  const app = await publishTestApp(request, "Slow Courier", appServer.url, {
+  const app = await publishCourier(request, "Slow Courier", appServer.url, {
     description: "Delivery fees by address, slowly.",
-    category: "shipping",
-    scopes: ["write_shipping", "write_checkout"],
-    webhookUrl: `${appServer.url}/webhooks`,
-    webhookEvents: [],
-    manifest: {
-      hooks: [
-        { hookPoint: "checkout.shipping_rates", url: "/hooks/shipping" },
-        { hookPoint: "order.calculate_discounts", url: "/hooks/discounts" },
-      ],
-    },
   });
   const merchantToken = await apiToken(request, DEMO.merchant.email, DEMO.merchant.password);
   const auth = { headers: { Authorization: `Bearer ${merchantToken}` } };
