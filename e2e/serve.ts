@@ -36,7 +36,8 @@ const web = await createWebServer({ db: database.db, env, port, host: "127.0.0.1
 console.log(`e2e platform on ${web.url} (database ${name})`);
 
 // Test-only control of the one clock (web and worker share it in this process): POST /clock?ms=N moves
-// it forward and runs the billing period closing at once, as the worker's crontab would within a minute.
+// it by N ms and runs the billing period closing at once, as the worker's crontab would within a minute.
+// A spec that moves it forward moves it back when done: the other specs check times against the real one.
 const control = http.createServer((req, res) => {
   const ms = Number(new URL(req.url ?? "/", "http://x").searchParams.get("ms"));
   if (req.method !== "POST" || !Number.isSafeInteger(ms)) return void res.writeHead(400).end();
