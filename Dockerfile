@@ -7,7 +7,8 @@ RUN npm install --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npx remix build
+# the Remix build, the SDK's tarball (public/sdk) and its reference (public/sdk-reference)
+RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000

@@ -37,6 +37,11 @@ function ensureBuild(isProduction: boolean) {
       env: { ...process.env, NODE_ENV: "production", VITE_CJS_IGNORE_WARNING: "1" },
     });
   }
+  // the SDK every platform serves at /sdk/storefront-app-sdk.tgz (npm run build packs it too)
+  if (!fs.existsSync("public/sdk/storefront-app-sdk.tgz")) {
+    console.log("Packing the app SDK…");
+    execFileSync(process.execPath, [path.resolve("packages/app-sdk/scripts/pack-public.mjs")], { stdio: "inherit" });
+  }
 }
 
 // Signals may arrive while the platform's modules load or while it starts: remember them (instead of

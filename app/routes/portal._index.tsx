@@ -33,13 +33,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     summary,
     notifications,
     progress,
+    sdkUrl: `${context.env.publicUrl}/sdk/storefront-app-sdk.tgz`,
   });
 }
 
 type Step = { key: string; done: boolean; title: string; body: React.ReactNode; command?: string };
 
 /** The developer's way from nothing to a submitted app, each step done or not by what they did. */
-function steps(progress: DeveloperProgress): Step[] {
+function steps(progress: DeveloperProgress, sdkUrl: string): Step[] {
   const app = progress.latestAppId ? `/portal/apps/${progress.latestAppId}` : "/portal/apps";
   return [
     {
@@ -48,7 +49,8 @@ function steps(progress: DeveloperProgress): Step[] {
       title: progress.apps > 0 ? `Create an app (you have ${progress.apps})` : "Create your first app",
       body: (
         <>
-          On <Link to="/portal/apps">My apps</Link>, or with the CLI; keep its client secret safe.
+          On <Link to="/portal/apps">My apps</Link>, or with the CLI, which this platform serves with the SDK (in your
+          app's folder: <code>{`npm install ${sdkUrl}`}</code>); keep its client secret safe.
         </>
       ),
       command:
@@ -106,8 +108,8 @@ function steps(progress: DeveloperProgress): Step[] {
 }
 
 export default function PortalHome() {
-  const { name, sandbox, summary, notifications, progress } = useLoaderData<typeof loader>();
-  const all = steps(progress);
+  const { name, sandbox, summary, notifications, progress, sdkUrl } = useLoaderData<typeof loader>();
+  const all = steps(progress, sdkUrl);
   const next = all.find((s) => !s.done);
   const storefront = useStorefrontUrl();
   return (

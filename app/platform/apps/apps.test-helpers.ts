@@ -13,3 +13,12 @@ export function appBody(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** A paid plan, so that a (test) installation can hold a subscription (app_subscription.updated). */
+export const PRO_PLAN = {
+  id: "pro",
+  name: "Pro",
+  kind: "RECURRING",
+  price: { amount: 900, currency: "USD" },
+  interval: "EVERY_30_DAYS",
+} as const;

@@ -35,6 +35,12 @@ describe("the portal's next steps", () => {
     expect(seen.html).toContain("Create your first app");
     expect(seen.html).toContain("npx storefront-apps test-install");
     expect(seen.html).toContain("0 of 5 done.");
+    // where the CLI comes from: this platform's own SDK tarball, which it serves
+    const sdkUrl = /npm install (\S+\/sdk\/storefront-app-sdk\.tgz)/.exec(seen.html)![1];
+    expect(sdkUrl).toBe(`${p.env.publicUrl}/sdk/storefront-app-sdk.tgz`);
+    const tarball = await fetch(`${p.url}/sdk/storefront-app-sdk.tgz`);
+    expect(tarball.status).toBe(200);
+    expect([...new Uint8Array(await tarball.arrayBuffer()).slice(0, 2)]).toEqual([0x1f, 0x8b]); // gzip
 
     const receiver = await startReceiver({ status: 200 });
     const app = await p.request("POST", "/developer/apps", {

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { eventually, startReceiver, type Received } from "../testing/receiver";
 import { checkPlatformRequest } from "../testing/payload-check";
-import { appBody } from "../apps/apps.test-helpers";
+import { appBody, PRO_PLAN } from "../apps/apps.test-helpers";
 import { verifyWebhook } from "../webhooks/verify";
 import { EVENT_NAMES, SUBSCRIBABLE_EVENTS } from "../apps/catalog";
 import { createProduct, createReview, productSchema, updateProduct } from "../catalog/products.server";
@@ -28,15 +28,7 @@ async function testInstalledApp(developer = dev, events: readonly string[] = SUB
       webhookUrl: receiver.url + "/webhooks",
       webhookEvents: events,
       // a plan, so that the test installation can hold a (test) subscription: app_subscription.updated
-      pricing: [
-        {
-          id: "pro",
-          name: "Pro",
-          kind: "RECURRING",
-          price: { amount: 900, currency: "USD" },
-          interval: "EVERY_30_DAYS",
-        },
-      ],
+      pricing: [PRO_PLAN],
     }),
   });
   expect(app.status).toBe(201);

@@ -1,6 +1,6 @@
 // A local server that verifies your test installation's webhooks with the SDK
-// (docs/developers/getting-started.md). In the platform's repository folder:
-//   WEBHOOK_SECRET=whsec_test_… node --import tsx examples/webhook-receiver.ts
+// (docs/developers/getting-started.md, which shows it as receiver.mjs). Plain JavaScript:
+//   WEBHOOK_SECRET=whsec_test_… node examples/webhook-receiver.mjs
 import { createServer } from "node:http";
 import { readRawBody, verifyWebhook, WebhookVerificationError } from "@storefront/app-sdk";
 
