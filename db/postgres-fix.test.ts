@@ -106,3 +106,53 @@ it("a termination that arrives while a statement runs does not reach a later que
     await sql.end({ timeout: 1 });
   }
 });
+
+it("a transaction whose connection closed sends nothing more: its next statement is refused, not run on the reopened connection", async () => {
+  // The failover hang (docs/reliability.md, issue 34): after its connection died, a transaction's
+  // function runs on; its next statement went to the same connection object, which the pool had by
+  // then reopened for another query, and ran there outside any transaction (committing on its own),
+  // and that connection matched answers to the wrong queries from then on.
+  await database.sql`create table if not exists stray (id int)`;
+  const sql = postgres(database.url, { max: 1, onnotice: () => {}, connect_timeout: 3 });
+  try {
+    let inside = "not reached";
+    let fnDone!: () => void;
+    const functionDone = new Promise<void>((resolve) => (fnDone = resolve));
+    const begun = sql
+      .begin(async (tx) => {
+        try {
+          const [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+          await database.sql`select pg_terminate_backend(${pid})`;
+          // another query now: the pool reopens the connection for it once the transaction's has closed
+          const [{ two }] = await sql`select 2 as two`;
+          expect(two).toBe(2);
+          // the transaction's function goes on, as application code does between two statements
+          inside = await tx`insert into stray values (1)`.then(
+            () => "ran",
+            (e: { code?: string }) => e.code ?? "error",
+          );
+        } finally {
+          fnDone();
+        }
+      })
+      .then(
+        () => "committed",
+        (e: { code?: string }) => e.code ?? "error",
+      );
+    expect(await begun).toMatch(/CONNECTION_CLOSED|57P01/);
+    await functionDone;
+    expect(inside).toBe("CONNECTION_CLOSED");
+    // nothing of the failed transaction was written, and the connection answers its own queries
+    const [{ n }] = await database.sql<{ n: number }[]>`select count(*)::int as n from stray`;
+    expect(n).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const answer = await Promise.race([
+        sql.begin((tx) => tx`select ${i}::int as i`).then(([r]) => r.i),
+        new Promise((r) => setTimeout(() => r("no answer in 3 s"), 3_000)),
+      ]);
+      expect(answer).toBe(i);
+    }
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+});

@@ -36,15 +36,54 @@ const FIXES = [
     "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query && queryError(query, Errors.connection('CONNECTION_CLOSED', options))\n    query = null\n    errorResponse = null\n",
     1,
   ],
-  // 4. never write to a null socket (and always forget the batch)
+  // 4. a closed connection answers every statement still waiting in its pipeline (`sent`): after a
+  //    socket error (ECONNRESET), `error()` has rejected those it held, but a statement queued after it
+  //    and before the close (the ROLLBACK of the transaction the error ended) stayed, and the reopened
+  //    connection took that stale statement as the answer it was waiting for: its next query never
+  //    answered and the connection was lost to the pool (docs/reliability.md, "The failover hang")
+  [
+    "    if (initial)\n      return reconnect()\n",
+    "    while (sent.length)\n      queryError(sent.shift(), Errors.connection('CONNECTION_CLOSED', options))\n\n    if (initial)\n      return reconnect()\n",
+    1,
+  ],
+  // 5. never write to a null socket (and always forget the batch)
   ["    const x = socket.write(chunk, fn)\n", "    const x = socket ? socket.write(chunk, fn) : false\n", 1],
 ];
 
-const TARGET = /[\\/]node_modules[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js$/;
+/**
+ * index.js, the pool: a transaction whose connection closed must not send another statement. Before,
+ * `sql.begin` rejected when its connection closed (`connection.onclose`), but the transaction's
+ * function ran on, and its next statement (or the ROLLBACK after its error) went to
+ * `connection.execute` on the same connection object, which by then the pool may have reopened for
+ * another query: the statement was written onto the new session in the middle of its start-up,
+ * outside any transaction (a statement of a failed transaction could commit on its own), and the
+ * connection took it for its own: its answers were matched to the wrong queries from then on, and
+ * the next query of a later transaction on that connection never answered (docs/reliability.md,
+ * "The failover hang", issue 34).
+ */
+const INDEX_FIXES = [
+  [
+    "      , connection\n      , prepare = null\n",
+    "      , connection\n      , closedWith = null\n      , prepare = null\n",
+    1,
+  ],
+  [
+    "        new Promise((_, reject) => connection.onclose = reject)\n",
+    "        new Promise((_, reject) => connection.onclose = e => (closedWith = e, reject(e)))\n",
+    1,
+  ],
+  [
+    "        q.catch(e => uncaughtError || (uncaughtError = e))\n        c.queue === full\n",
+    "        q.catch(e => uncaughtError || (uncaughtError = e))\n        if (closedWith)\n          return q.reject(closedWith)\n        c.queue === full\n",
+    1,
+  ],
+];
 
-export function patchConnectionSource(source) {
+const TARGET = /[\\/]node_modules[\\/]postgres[\\/](cjs[\\/])?src[\\/](connection|index)\.js$/;
+
+function patchSource(source, fixes) {
   let text = source;
-  for (const [pattern, replacement, expected] of FIXES) {
+  for (const [pattern, replacement, expected] of fixes) {
     let count = 0;
     const next =
       typeof pattern === "string"
@@ -56,13 +95,19 @@ export function patchConnectionSource(source) {
   return { text, patched: true };
 }
 
+export const patchConnectionSource = (source) => patchSource(source, FIXES);
+export const patchIndexSource = (source) => patchSource(source, INDEX_FIXES);
+
 export async function load(url, context, nextLoad) {
   const result = await nextLoad(url, context);
-  if (!TARGET.test(new URL(url).pathname) || result.source == null) return result;
-  const { text, patched } = patchConnectionSource(String(result.source));
+  const file = TARGET.exec(new URL(url).pathname)?.[2];
+  if (!file || result.source == null) return result;
+  // POSTGRES_FIX=connection-only leaves index.js as it is: how the failover hang's test was checked to fail
+  if (file === "index" && process.env.POSTGRES_FIX === "connection-only") return result;
+  const { text, patched } = (file === "index" ? patchIndexSource : patchConnectionSource)(String(result.source));
   if (!patched) {
     console.error(
-      `[db] postgres.js: connection.js is not the text the reconnect patch expects (${url}); left as it is. See docs/reliability.md.`,
+      `[db] postgres.js: ${file}.js is not the text the reconnect patch expects (${url}); left as it is. See docs/reliability.md.`,
     );
     return result;
   }
