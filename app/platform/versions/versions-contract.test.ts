@@ -187,7 +187,11 @@ describe("2026-11-21 is today's shape, byte for byte", () => {
     return JSON.stringify(JSON.parse(text), (key, value) =>
       (key === "items" || (key === "data" && TIED.includes(name))) && Array.isArray(value)
         ? [...value].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
-        : value,
+        : name === "dashboard" && key === "today"
+          ? // the demo's orders are placed hours before the seed: whether one falls on the shop's
+            // today depends on the hour the suite runs, so today's figures are compared by type
+            { orders: typeof value.orders, revenue: typeof value.revenue }
+          : value,
     );
   };
   it("answers every operation as before", () => {
@@ -196,10 +200,17 @@ describe("2026-11-21 is today's shape, byte for byte", () => {
       expect(record.answers[name].status, name).toBe(golden.answers[name].status);
       expect(itemsInOrder(record.answers[name].body, name), name).toBe(itemsInOrder(golden.answers[name].body, name));
     }
+    // today holds at least the order this test placed
+    expect(JSON.parse(record.answers.dashboard.body).today.orders).toBeGreaterThanOrEqual(1);
     // the single order (one item) is compared as sent, without any re-ordering
     expect(record.answers["orders.one"]).toEqual(golden.answers["orders.one"]);
     expect(record.answers["products.list"]).toEqual(golden.answers["products.list"]);
-    expect(record.answers.dashboard).toEqual(golden.answers.dashboard);
+    // the dashboard as sent, but for today's figures (see itemsInOrder)
+    const withoutToday = (a: { status: number; body: string }) => ({
+      ...a,
+      body: a.body.replace(/^\{"today":\{"orders":\d+,"revenue":[\d.]+\}/, '{"today":{}'),
+    });
+    expect(withoutToday(record.answers.dashboard)).toEqual(withoutToday(golden.answers.dashboard));
   });
   // the envelopes gain apiVersion (contract 12); everything else is as it was
   const strip = (line: string) => (CAPTURE ? line : line.replace(',"apiVersion":"2026-11-21"', ""));
