@@ -10,9 +10,8 @@ import { mkdirSync, renameSync, rmSync } from "node:fs";
 const repo = new URL("../../../", import.meta.url).pathname;
 const out = `${repo}public/sdk`;
 mkdirSync(out, { recursive: true });
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const packed = JSON.parse(
-  execFileSync(npm, ["pack", "--json", "--silent", "--pack-destination", out], {
+  execFileSync("npm", ["pack", "--json", "--silent", "--pack-destination", out], {
     cwd: `${repo}packages/app-sdk`,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
