@@ -17,6 +17,7 @@ import { serveJsonRoutes } from "./platform/runtime/json-routes.server";
 import { storefrontPages } from "../storefront/pages.server";
 import { compress } from "./platform/runtime/compression.server";
 import { areaOf, isJsonPath, JSON_PREFIXES } from "./platform/core/areas";
+import { closeUsage } from "./platform/versions/usage.server";
 
 export { JSON_PREFIXES, isJsonPath };
 
@@ -194,11 +195,14 @@ export async function createWebServer(options: {
     url: `http://127.0.0.1:${port}`,
     port,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    // in-flight requests finish, then the API usage they counted is written (the pool closes after)
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
-      }),
+      });
+      await closeUsage(options.db);
+    },
   };
 }

@@ -22,6 +22,7 @@ import { run as runWorker } from "graphile-worker";
 import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { quietLogger } from "../db/migrate";
+import { handlePoolErrors } from "../jobs/worker";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const CLIENTS = 8;
@@ -107,7 +108,7 @@ async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
     await sql`create table floor_orders (id text primary key, business_id text not null, amount integer not null, created_at timestamptz not null)`;
     // its own pool, ended after the runner stops (the database is dropped after each run)
     pool = new pg.Pool({ connectionString: b.dbUrl, max: WORKER_CONCURRENCY + 2 });
-    pool.on("error", () => {});
+    handlePoolErrors(pool, () => {});
     const runner = await runWorker({
       pgPool: pool,
       concurrency: WORKER_CONCURRENCY,

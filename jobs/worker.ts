@@ -30,6 +30,18 @@ export function taskList(deps: WorkerDeps): TaskList {
   };
 }
 
+/**
+ * The two error handlers graphile-worker asks of a pool it is given: an idle connection the server
+ * ends (a restart, a dropped database) raises the pool's 'error', and a checked-out one raises its
+ * client's 'error' (pg raises it again on that client's next query, but the event itself needs a
+ * listener, or it ends the process and graphile-worker warns "Your pool doesn't have all of the
+ * error handlers").
+ */
+export function handlePoolErrors(pool: pg.Pool, log: (e: Error, idle: boolean) => void) {
+  pool.on("error", (e) => log(e, true));
+  pool.on("connect", (client) => client.on("error", (e) => log(e, false)));
+}
+
 export type Worker = { runner: Runner; dispatcher: Dispatcher; stop(): Promise<void> };
 
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
@@ -44,11 +56,8 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     maxLifetimeSeconds: 30 * 60,
     keepAlive: true,
   });
-  pool.on("error", (e) => console.error("[worker] idle database connection lost:", e.message));
-  // and a checked-out connection the server ends: pg raises it again on that client's next query,
-  // but the 'error' event itself must have a listener (graphile-worker checks for both handlers)
-  pool.on("connect", (client) =>
-    client.on("error", (e) => console.error("[worker] database connection lost:", e.message)),
+  handlePoolErrors(pool, (e, idle) =>
+    console.error(`[worker] ${idle ? "idle " : ""}database connection lost:`, e.message),
   );
   const runner = await run({
     pgPool: pool,

@@ -59,3 +59,13 @@ export async function flushUsage(db: Db): Promise<void> {
     console.error("[versions] could not record API usage:", (e as Error).message);
   }
 }
+
+/**
+ * The last flush for a database about to close (the web server's close calls it after its last
+ * request): counts since the last timer reach their rows, and no timer is left to fire on a closed
+ * pool.
+ */
+export async function closeUsage(db: Db): Promise<void> {
+  await flushUsage(db);
+  pending.delete(db);
+}

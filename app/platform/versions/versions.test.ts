@@ -4,7 +4,7 @@
  * counted in batches, and a clock moved to a deprecated version (headers, notices, the portal's
  * warnings) and past its sunset (410 for calls, webhooks in the oldest supported version).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +21,9 @@ import { versionStates, changesBetween, versionsAnswer } from "./registry";
 import { VERSIONING } from "../app-api/version-changes";
 import { Order, Product, DeliveryList } from "../app-api/schemas";
 import { appApiRoute, operation } from "../app-api/wrapper.server";
-import { flushUsage } from "./usage.server";
+import { flushUsage, FLUSH_MS } from "./usage.server";
+import { createDb } from "../../../db/client";
+import { createWebServer } from "../../web.server";
 import { notifyVersionDeadlines } from "./health.server";
 import { now } from "../core/clock.server";
 import { verifyWebhook } from "../../../packages/app-sdk/src/webhooks";
@@ -296,6 +298,32 @@ describe("calls counted per version without a write per request", () => {
     expect(text(page.html)).toContain("GET /app-api/orders");
     expect(page.html).toContain("data.subtotal");
     expect(page.html).toContain("data.items.price");
+  });
+
+  it("writes what a web process counted when it closes, and no timer fires on its closed pool", async () => {
+    const fresh = await p.register("DEVELOPER");
+    const a = await makeApp(fresh, "2026-11-27");
+    // a web process of its own on a pool of its own, closed as a shutdown closes it: server, then pool
+    const own = createDb(p.dbUrl, { max: 2 });
+    const web = await createWebServer({ db: own.db, env: p.env, port: 0, host: "127.0.0.1" });
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${web.url}/app-api/orders`, { headers: { Authorization: `Bearer ${a.token}` } });
+      expect(res.status).toBe(200);
+    }
+    await web.close();
+    await own.close();
+    const rows = await p.db.execute<{ api_version: string; operation: string; calls: number }>(
+      sql`select api_version, operation, calls::int from api_version_usage where app_id = ${a.id}`,
+    );
+    expect(rows.map((r) => [r.api_version, r.operation, r.calls])).toEqual([["2026-11-27", "getAppApiOrders", 2]]);
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
+    try {
+      await new Promise((r) => setTimeout(r, FLUSH_MS + 500));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors).toEqual([]);
   });
 });
 
