@@ -22,7 +22,7 @@ import { run as runWorker } from "graphile-worker";
 import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { quietLogger } from "../db/migrate";
-import { handlePoolErrors } from "../jobs/worker";
+import { handlePoolErrors } from "../db/primary";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const CLIENTS = 8;

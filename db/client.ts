@@ -60,6 +60,8 @@ export function createDb(url: string, options: DbSettings = {}): DbHandle {
   sessionPrototype().prepareEnabled = options.prepare ?? true;
   const sql = postgres(url, {
     max: options.max ?? 10,
+    // postgres.js's own default for queries run on the client itself (tagged templates, unsafe)
+    prepare: options.prepare ?? true,
     onnotice: () => {},
     // fail fast and heal (issue 25): a connection attempt gives up after 5 s (the driver's default is
     // 30 s, which left requests hanging after a database restart), idle connections are closed after

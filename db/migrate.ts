@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
+import { handlePoolErrors, pgPool } from "./primary";
 
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
@@ -14,7 +15,14 @@ export async function migrateDatabase(url: string) {
   } finally {
     await sql.end();
   }
-  await runMigrations({ connectionString: url, logger: quietLogger });
+  // graphile-worker's schema through `pg`, on the primary when the URL lists several hosts
+  const pool = pgPool(url);
+  handlePoolErrors(pool, () => {});
+  try {
+    await runMigrations({ pgPool: pool, logger: quietLogger });
+  } finally {
+    await pool.end();
+  }
 }
 
 import { Logger } from "graphile-worker";

@@ -3,7 +3,7 @@
  * server; `npm run worker` runs it alone. Several workers may share one database.
  */
 import { run, type Runner, type TaskList } from "graphile-worker";
-import pg from "pg";
+import { handlePoolErrors, pgPool } from "../db/primary";
 import type { WorkerDeps } from "./deps";
 import { quietLogger } from "../db/migrate";
 import { maintenanceCleanup } from "./tasks/maintenance__cleanup";
@@ -30,25 +30,13 @@ export function taskList(deps: WorkerDeps): TaskList {
   };
 }
 
-/**
- * The two error handlers graphile-worker asks of a pool it is given: an idle connection the server
- * ends (a restart, a dropped database) raises the pool's 'error', and a checked-out one raises its
- * client's 'error' (pg raises it again on that client's next query, but the event itself needs a
- * listener, or it ends the process and graphile-worker warns "Your pool doesn't have all of the
- * error handlers").
- */
-export function handlePoolErrors(pool: pg.Pool, log: (e: Error, idle: boolean) => void) {
-  pool.on("error", (e) => log(e, true));
-  pool.on("connect", (client) => client.on("error", (e) => log(e, false)));
-}
-
 export type Worker = { runner: Runner; dispatcher: Dispatcher; stop(): Promise<void> };
 
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
   // graphile-worker's pool is ours, so that an idle connection the server ends (a restart, a
   // dropped database) is logged instead of an unhandled 'error' event that ends the process
-  const pool = new pg.Pool({
-    connectionString: options.url,
+  // (several hosts in the URL: each new connection goes to the current primary, db/primary.ts)
+  const pool = pgPool(options.url, {
     max: (options.concurrency ?? options.deps.env.workerConcurrency) + 2,
     // as the web's pool (db/client.ts): fail fast, heal, keep-alive (issue 25)
     connectionTimeoutMillis: 5_000,

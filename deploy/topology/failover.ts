@@ -22,12 +22,6 @@ import { sql } from "drizzle-orm";
 import "../../db/postgres-fix";
 import { createDb } from "../../db/client";
 import { loadEnv } from "../../app/platform/core/env.server";
-import { createAccount } from "../../app/platform/accounts/accounts.server";
-import { createApp } from "../../app/platform/apps/apps.server";
-import { getAccount } from "../../app/platform/accounts/accounts.server";
-import { testInstall } from "../../app/platform/installs/test-installs.server";
-import { authenticateInstallation } from "../../app/platform/installs/installs.server";
-import { createRegistration } from "../../app/platform/webhooks/registrations.server";
 import {
   clusterState,
   crashNode,
@@ -42,6 +36,7 @@ import {
   waitFor,
   type Topology,
 } from "./topology";
+import { sandboxApp } from "./sandbox-app";
 
 const CLIENTS = 8;
 const BASE = Number(process.env.FAILOVER_TOPOLOGY_PORT ?? 7500);
@@ -88,29 +83,12 @@ async function main() {
   const receiver = await startReceiver();
 
   // a developer's sandbox business, an app installed on it, a webhook for order.created
-  const email = `failover-${randomBytes(4).toString("hex")}@example.test`;
-  const { account, business } = await createAccount(db.db, {
-    email,
-    password: "failover-pw",
-    name: "F",
-    role: "DEVELOPER",
-  });
-  const { app } = await createApp(db.db, env, account.id, {
-    name: "Failover app",
-    slug: `failover-${randomBytes(4).toString("hex")}`,
-    description: "Failover test",
-    category: "other",
+  const sandbox = await sandboxApp(db.db, env, {
+    label: "failover",
     scopes: ["read_orders", "write_orders", "read_products"],
-    redirectUrl: "https://failover.example/cb",
-    webhookUrl: null,
-    webhookEvents: [],
-  } as never);
-  const install = await testInstall(db.db, env, (await getAccount(db.db, account.id))!, app.id);
-  const caller = await authenticateInstallation(db.db, `Bearer ${install.accessToken}`);
-  await createRegistration(db.db, env, caller, { url: receiver.url, events: ["order.created"] });
-  const [product] = await db.db.execute<{ id: string }>(
-    sql`select id from products where business_id = ${business!.id} and stock is null and is_available limit 1`,
-  );
+    webhook: { url: receiver.url, events: ["order.created"] },
+  });
+  const { business } = sandbox;
 
   // 8 clients: each places orders one after another, each with its own Idempotency-Key, retrying a
   // key (same body) until it is acknowledged with 201; 503s and refused connections are counted
@@ -128,7 +106,7 @@ async function main() {
       attempts.push(attempt);
       const body = JSON.stringify({
         customer: { name: `Client ${c}`, phone: "555" },
-        items: [{ productId: product.id, quantity: 1 }],
+        items: [{ productId: sandbox.productId, quantity: 1 }],
         deliveryMethod: "PICKUP",
         paymentMethod: "CASH",
         notes: attempt.key,
@@ -140,7 +118,7 @@ async function main() {
           const res = await fetch(`${t.balancerUrl}/app-api/orders`, {
             method: "POST",
             headers: {
-              Authorization: `Bearer ${install.accessToken}`,
+              Authorization: `Bearer ${sandbox.token}`,
               "Content-Type": "application/json",
               "Idempotency-Key": attempt.key,
             },
@@ -176,6 +154,7 @@ async function main() {
   const faults: { fault: string; ms: number }[] = [];
   let withoutPrimaryMs = 0;
   let untilFullServiceMs = 0;
+  let worker2FollowedMs = 0;
   for (let round = 1; round <= rounds; round++) {
     say(`round ${round}/${rounds}: ${acknowledged()} orders acknowledged so far`);
     // each web process, then each worker: kill -9, start again, wait for it and for orders to flow
@@ -223,6 +202,22 @@ async function main() {
     say(
       `${other} is the primary after ${((writable - crashAt) / 1000).toFixed(1)} s; orders answered again after ${(untilFullServiceMs / 1000).toFixed(1)} s`,
     );
+    // worker2 lists both nodes in its URL (db/primary.ts): its graphile-worker session must now be on
+    // the new primary (worker1 reaches it through haproxy)
+    await waitFor(
+      "worker2's graphile-worker session on the new primary",
+      async () => {
+        const [{ n }] = await db.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity where application_name = 'worker2' and query like 'LISTEN "jobs:insert"%'`,
+        );
+        return n > 0;
+      },
+      120_000,
+    );
+    worker2FollowedMs = Math.max(worker2FollowedMs, Date.now() - writable);
+    say(
+      `worker2 (both nodes in its URL) listens on the new primary ${(worker2FollowedMs / 1000).toFixed(1)} s after it took writes`,
+    );
     // the old primary comes back: Patroni rewinds it and makes it the synchronous standby
     startPatroni(t, leader === "pg1" ? 0 : 1);
     await waitFor(
@@ -242,14 +237,14 @@ async function main() {
   // the ledger: read on the new primary
   const acked = attempts.filter((a) => a.acknowledged);
   const rows = await db.db.execute<{ id: string; notes: string }>(
-    sql`select id, notes from orders where business_id = ${business!.id} and notes like 'failover-%'`,
+    sql`select id, notes from orders where business_id = ${business.id} and notes like 'failover-%'`,
   );
   const ordersByKey = new Map<string, string[]>();
   for (const r of rows) ordersByKey.set(r.notes, [...(ordersByKey.get(r.notes) ?? []), r.id]);
   const lostOrders = acked.filter((a) => !(ordersByKey.get(a.key) ?? []).includes(a.acknowledged!));
   const doubled = [...ordersByKey.values()].filter((ids) => ids.length > 1).length;
   const events = await db.db.execute<{ id: string; order_id: string }>(
-    sql`select id, data->>'orderId' as order_id from platform_events where business_id = ${business!.id} and type = 'order.created' and data->>'orderId' in ${sql`(${sql.join(
+    sql`select id, data->>'orderId' as order_id from platform_events where business_id = ${business.id} and type = 'order.created' and data->>'orderId' in ${sql`(${sql.join(
       rows.map((r) => sql`${r.id}`),
       sql`, `,
     )})`}`,
@@ -291,6 +286,7 @@ async function main() {
     answers: statuses,
     secondsWithoutWritablePrimary: withoutPrimaryMs / 1000,
     secondsUntilOrdersAnsweredAgain: untilFullServiceMs / 1000,
+    secondsUntilWorker2OnNewPrimary: worker2FollowedMs / 1000,
     faults,
     cluster: (await clusterState(t)).members,
     totalSeconds: (Date.now() - started) / 1000,

@@ -39,6 +39,8 @@ export function portsFrom(base: number) {
     pgReplica: base + 32, // haproxy: any running node (reads that may be stale)
     pgbouncer: base + 33,
     web: [base + 41, base + 42],
+    // a web process straight on the nodes, no pooler or balancer (bench/topology.ts's direct path)
+    webDirect: base + 43,
   };
 }
 
@@ -262,7 +264,8 @@ ignore_startup_parameters = extra_float_digits,options
 
 // -------------------------------------------------------------------------------------- processes
 
-export type Service = "etcd" | "pg1" | "pg2" | "haproxy" | "pgbouncer" | "web1" | "web2" | "worker1" | "worker2";
+export type Service =
+  "etcd" | "pg1" | "pg2" | "haproxy" | "pgbouncer" | "web1" | "web2" | "worker1" | "worker2" | "web-direct";
 
 const pidFile = (t: Topology, name: string) => path.join(t.dir, `${name}.pid`);
 
@@ -410,9 +413,27 @@ export function startWeb(t: Topology, i: number, extra: Record<string, string> =
   });
 }
 
+/**
+ * A web process on ports.webDirect that skips the pooler and the balancer: both nodes in its
+ * DATABASE_URL (postgres.js finds the primary), prepared statements on, every read on the primary
+ * (no READ_DATABASE_URL). The direct path the benchmark compares the topology with.
+ */
+export function startDirectWeb(t: Topology, extra: Record<string, string> = {}) {
+  startProcess(t, "web-direct", process.execPath, ["--import", "tsx", "server.ts", "web"], {
+    env: { ...t.env, PORT: String(t.ports.webDirect), DATABASE_URL: t.multiHostUrl, ...extra },
+  });
+}
+
+/**
+ * The two ways a worker follows the primary, both under the failover test: worker1 through
+ * haproxy's primary port, worker2 with both nodes in its DATABASE_URL (postgres.js picks the primary
+ * itself; graphile-worker's `pg` connections each go to the current primary, db/primary.ts). Each
+ * names itself to PostgreSQL (application_name) so that the failover test can see where it is.
+ */
 export function startWorkerProcess(t: Topology, i: number, extra: Record<string, string> = {}) {
+  const url = i === 0 ? `${t.primaryUrl}?application_name=worker1` : `${t.multiHostUrl}&application_name=worker2`;
   startProcess(t, `worker${i + 1}`, process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: { ...t.env, DATABASE_URL: t.primaryUrl, OUTBOUND_ALLOW_PRIVATE: "true", ...extra },
+    env: { ...t.env, DATABASE_URL: url, OUTBOUND_ALLOW_PRIVATE: "true", ...extra },
   });
 }
 
@@ -537,7 +558,18 @@ export async function startTopology(
 
 /** Stops everything: the platform's processes first (SIGTERM, then SIGKILL), then the engines. */
 export async function stopTopology(t: Topology = describeTopology()) {
-  const order: Service[] = ["web1", "web2", "worker1", "worker2", "haproxy", "pgbouncer", "pg1", "pg2", "etcd"];
+  const order: Service[] = [
+    "web-direct",
+    "web1",
+    "web2",
+    "worker1",
+    "worker2",
+    "haproxy",
+    "pgbouncer",
+    "pg1",
+    "pg2",
+    "etcd",
+  ];
   for (const name of order) {
     const isNode = name === "pg1" || name === "pg2";
     // a node: SIGTERM to Patroni alone (through runuser), which stops its PostgreSQL cleanly

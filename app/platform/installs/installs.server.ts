@@ -18,7 +18,7 @@ import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt, encrypt, sha256 } from "../core/crypto.server";
-import { readColumns, selectColumns } from "../../../db/sql";
+import { rawQuery, readColumns, selectColumns } from "../../../db/sql";
 import { eventAllowed } from "../apps/catalog";
 import { addJob, removeJob } from "../events/emit.server";
 import { sendAppUninstalled } from "../webhooks/delivery.server";
@@ -162,8 +162,8 @@ export async function authenticateInstallation(
   if (!match) throw new ApiError(401, authorization ? "Invalid access token" : "Missing bearer token");
   const hash = sha256(match[1]);
   const [row] = window
-    ? await db.$client.unsafe(CALLER_COUNTED_SQL, [hash, window.toISOString()], { prepare: true })
-    : await db.$client.unsafe(CALLER_SQL, [hash], { prepare: true });
+    ? await rawQuery<Record<string, any>>(db, CALLER_COUNTED_SQL, [hash, window.toISOString()])
+    : await rawQuery<Record<string, any>>(db, CALLER_SQL, [hash]);
   if (!row) throw new ApiError(401, "Invalid or revoked access token");
   return {
     installation: readColumns(installations, "i", row),
