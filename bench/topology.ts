@@ -2,22 +2,24 @@
  * What the replicated topology adds or costs (issue 34 point 5, docs/scaling.md "What the topology
  * costs"), in one run on a topology of its own (deploy/topology/topology.ts on BENCH_TOPOLOGY_PORT,
  * 7600): PostgreSQL 15 with fsync on and a synchronous standby (Patroni, etcd), pgbouncer in
- * transaction mode, haproxy, two web processes and two workers, plus a third web process straight
- * on the nodes (no pooler, no balancer).
+ * transaction mode, haproxy, two web processes and two workers, plus web processes straight
+ * on the nodes (no pooler, no balancer), with and without prepared statements.
  *
  *   commits  8 sessions each committing one-row inserts on the primary for 5 s, with
  *            synchronous_commit on (the standby has the commit before it is acknowledged) and
  *            local (it does not wait): what synchronous replication costs a commit
  *   B1       GET /app-api/products?limit=50 at 16 connections: through the balancer (two web
  *            processes, pgbouncer, catalog reads on haproxy's read port), one web process on its own
- *            port (still pgbouncer), and the direct web process; twice each, interleaved
- *   orders   POST /app-api/orders at 8 connections for 10 s, each an order durable on both nodes:
- *            through the balancer and direct; twice each, interleaved
+ *            port (still pgbouncer), and a web process straight on the nodes without prepared
+ *            statements (DATABASE_PREPARE=false, as behind the pooler) and with them; twice each,
+ *            interleaved
+ *   orders   POST /app-api/orders at 8 connections, each an order durable on both nodes: through
+ *            the balancer and the two direct web processes; twice each, interleaved
  *   B2       5,000 webhook deliveries queued while the workers are stopped, then delivered by the
  *            two workers through haproxy's primary port, and again by two workers on the primary's
  *            own port
  *
- *   npm run bench:topology          (writes bench/results/topology.json; about 5 minutes)
+ *   npm run bench:topology          (writes bench/results/topology.json; about 4 minutes)
  *
  * The load generator shares the machine's two cores with everything it measures, as in every
  * benchmark here; what compares is the paths measured in the same run.
@@ -111,9 +113,12 @@ async function main() {
   await stopTopology(previous);
   fs.rmSync(previous.dir, { recursive: true, force: true });
   const t = await startTopology({ base: BASE, appEnv: APP_ENV });
-  startDirectWeb(t, APP_ENV);
+  startDirectWeb(t, { prepare: true }, APP_ENV);
+  startDirectWeb(t, { prepare: false }, APP_ENV);
   const direct = `http://127.0.0.1:${t.ports.webDirect}`;
-  await waitFor("the direct web process", async () => (await fetch(`${direct}/healthz`)).ok, 180_000);
+  const unprepared = `http://127.0.0.1:${t.ports.webDirectUnprepared}`;
+  for (const url of [direct, unprepared])
+    await waitFor(`the direct web process ${url}`, async () => (await fetch(`${url}/healthz`)).ok, 180_000);
   const { leader, members } = await clusterState(t);
   const leaderPort = t.ports.pg[leader === "pg1" ? 0 : 1];
   say(`topology up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(members)}`);
@@ -137,6 +142,7 @@ async function main() {
     const paths = [
       { path: "balancer → 2 web → pgbouncer (reads: haproxy's read port)", url: t.balancerUrl },
       { path: "1 web process → pgbouncer", url: `http://127.0.0.1:${t.ports.web[0]}` },
+      { path: "1 web process → the nodes, DATABASE_PREPARE=false", url: unprepared },
       { path: "1 web process → the nodes (direct)", url: direct },
     ];
     const checked = <T extends { errors: number; non2xx: number }>(what: string, r: T) => {
@@ -165,7 +171,7 @@ async function main() {
     });
     const orders: Record<string, unknown>[] = [];
     for (let round = 1; round <= 2; round++)
-      for (const p of [paths[0], paths[2]]) {
+      for (const p of [paths[0], paths[2], paths[3]]) {
         const r = checked(
           `orders ${p.path}`,
           await load(`${p.url}/app-api/orders`, {
@@ -228,10 +234,10 @@ async function main() {
       "commits/s, synchronous standby : local only": ["on", "local"]
         .map((m) => mean(commitRows, "synchronous_commit", m, "commits/s"))
         .join(" : "),
-      "B1 req/s balancer : one web via pgbouncer : direct": paths
+      "B1 req/s balancer : one web via pgbouncer : direct unprepared : direct": paths
         .map((p) => mean(b1, "path", p.path, "req/s"))
         .join(" : "),
-      "orders/s balancer : direct": [paths[0], paths[2]]
+      "orders/s balancer : direct unprepared : direct": [paths[0], paths[2], paths[3]]
         .map((p) => mean(orders, "path", p.path, "orders/s"))
         .join(" : "),
       "B2 deliveries/s haproxy : direct": b2.map((r) => r["deliveries/s (first to last)"]).join(" : "),

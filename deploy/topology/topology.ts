@@ -39,8 +39,10 @@ export function portsFrom(base: number) {
     pgReplica: base + 32, // haproxy: any running node (reads that may be stale)
     pgbouncer: base + 33,
     web: [base + 41, base + 42],
-    // a web process straight on the nodes, no pooler or balancer (bench/topology.ts's direct path)
+    // web processes straight on the nodes, no pooler or balancer (bench/topology.ts's direct paths):
+    // with prepared statements, and without (to tell the pooler's hops from DATABASE_PREPARE=false)
     webDirect: base + 43,
+    webDirectUnprepared: base + 44,
   };
 }
 
@@ -265,7 +267,17 @@ ignore_startup_parameters = extra_float_digits,options
 // -------------------------------------------------------------------------------------- processes
 
 export type Service =
-  "etcd" | "pg1" | "pg2" | "haproxy" | "pgbouncer" | "web1" | "web2" | "worker1" | "worker2" | "web-direct";
+  | "etcd"
+  | "pg1"
+  | "pg2"
+  | "haproxy"
+  | "pgbouncer"
+  | "web1"
+  | "web2"
+  | "worker1"
+  | "worker2"
+  | "web-direct"
+  | "web-direct-unprepared";
 
 const pidFile = (t: Topology, name: string) => path.join(t.dir, `${name}.pid`);
 
@@ -414,13 +426,23 @@ export function startWeb(t: Topology, i: number, extra: Record<string, string> =
 }
 
 /**
- * A web process on ports.webDirect that skips the pooler and the balancer: both nodes in its
- * DATABASE_URL (postgres.js finds the primary), prepared statements on, every read on the primary
- * (no READ_DATABASE_URL). The direct path the benchmark compares the topology with.
+ * A web process that skips the pooler and the balancer: both nodes in its DATABASE_URL (postgres.js
+ * finds the primary), every read on the primary (no READ_DATABASE_URL). The direct path the
+ * benchmark compares the topology with: on ports.webDirect with prepared statements, or, with
+ * `prepare: false`, on ports.webDirectUnprepared with DATABASE_PREPARE=false as behind the pooler.
  */
-export function startDirectWeb(t: Topology, extra: Record<string, string> = {}) {
-  startProcess(t, "web-direct", process.execPath, ["--import", "tsx", "server.ts", "web"], {
-    env: { ...t.env, PORT: String(t.ports.webDirect), DATABASE_URL: t.multiHostUrl, ...extra },
+export function startDirectWeb(t: Topology, options: { prepare: boolean }, extra: Record<string, string> = {}) {
+  const [name, port] = options.prepare
+    ? ["web-direct", t.ports.webDirect]
+    : ["web-direct-unprepared", t.ports.webDirectUnprepared];
+  startProcess(t, name, process.execPath, ["--import", "tsx", "server.ts", "web"], {
+    env: {
+      ...t.env,
+      PORT: String(port),
+      DATABASE_URL: t.multiHostUrl,
+      ...(options.prepare ? {} : { DATABASE_PREPARE: "false" }),
+      ...extra,
+    },
   });
 }
 
@@ -560,6 +582,7 @@ export async function startTopology(
 export async function stopTopology(t: Topology = describeTopology()) {
   const order: Service[] = [
     "web-direct",
+    "web-direct-unprepared",
     "web1",
     "web2",
     "worker1",
