@@ -28,6 +28,7 @@ import {
   webhooks,
 } from "../../../db/schema";
 import { chatEmbed, starsBlock } from "../testing/manifests";
+import { tamper } from "../testing/tamper";
 
 // a high App API limit, so that the properties exercise the handlers rather than the 429 path
 const p = await startPlatform({ env: { APP_API_RATE_LIMIT: "1000000" } });
@@ -596,7 +597,7 @@ describe("forged credentials", () => {
       `${b64({ alg: "HS512", typ: "JWT" })}.${payload}.${signature}`,
       `${header}.${b64({ ...claims, role: "REVIEWER" })}.${signature}`,
       `${header}.${b64({ ...claims, sub: merchant.account.id })}.${signature}`,
-      `${header}.${payload}.${signature.slice(0, -2)}AA`,
+      tamper(`${header}.${payload}.${signature}`),
       await signJwt(
         { sub: dev.account.id, role: "DEVELOPER", businessId: dev.businessId },
         "not the platform's secret",
