@@ -8,8 +8,7 @@ import { listenLocally } from "../app/platform/testing/listen";
 import { sql } from "drizzle-orm";
 import { run as runWorker, type Runner } from "graphile-worker";
 import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
-import { testInstallToken } from "./fixtures";
-import { emitEvents } from "../app/platform/events/emit.server";
+import { emitStatusChanges, testInstallToken } from "./fixtures";
 import { approveApp } from "../app/platform/apps/review.server";
 import { submitApp } from "../app/platform/apps/apps.server";
 import { createAccount } from "../app/platform/accounts/accounts.server";
@@ -87,22 +86,7 @@ export async function run() {
 
     // the burst: 10,000 events committed in batches of 500 (each batch one transaction)
     const started = Date.now();
-    for (let i = 0; i < EVENTS; i += 500)
-      await b.db.db.transaction((tx) =>
-        emitEvents(
-          tx,
-          Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => ({
-            businessId: dev.business.id,
-            type: "order.status_changed" as const,
-            data: {
-              orderId: `ord_${i + k}`,
-              orderNumber: String(i + k),
-              previousStatus: "PENDING",
-              status: "CONFIRMED",
-            },
-          })),
-        ),
-      );
+    await emitStatusChanges(b.db.db, dev.business.id, EVENTS);
     const committed = Date.now();
     const deadline = Date.now() + 600_000;
     while (received.size < EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

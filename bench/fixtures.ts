@@ -5,6 +5,8 @@ import type { Bench } from "./lib";
 import { createApp } from "../app/platform/apps/apps.server";
 import { testInstall } from "../app/platform/installs/test-installs.server";
 import { getAccount } from "../app/platform/accounts/accounts.server";
+import { emitEvents } from "../app/platform/events/emit.server";
+import type { Database } from "../db/client";
 
 /** An app of the developer with these scopes, test-installed on their sandbox. */
 export async function testInstallToken(
@@ -34,4 +36,19 @@ export async function testInstallToken(
     webhookSecret: install.webhookSecret,
     app: row,
   };
+}
+
+/** A burst of `count` order.status_changed events of one business, committed 500 per transaction (B2's burst). */
+export async function emitStatusChanges(db: Database, businessId: string, count: number) {
+  for (let i = 0; i < count; i += 500)
+    await db.transaction((tx) =>
+      emitEvents(
+        tx,
+        Array.from({ length: Math.min(500, count - i) }, (_, k) => ({
+          businessId,
+          type: "order.status_changed" as const,
+          data: { orderId: `ord_${i + k}`, orderNumber: String(i + k), previousStatus: "PENDING", status: "CONFIRMED" },
+        })),
+      ),
+    );
 }

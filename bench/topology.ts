@@ -30,7 +30,6 @@ import postgres from "postgres";
 import "../db/postgres-fix";
 import { createDb } from "../db/client";
 import { loadEnv } from "../app/platform/core/env.server";
-import { emitEvents } from "../app/platform/events/emit.server";
 import {
   clusterState,
   describeTopology,
@@ -44,6 +43,7 @@ import {
   type Topology,
 } from "../deploy/topology/topology";
 import { sandboxApp } from "../deploy/topology/sandbox-app";
+import { emitStatusChanges } from "./fixtures";
 import { load, percentile, round2, table, writeResult } from "./lib";
 
 const BASE = Number(process.env.BENCH_TOPOLOGY_PORT ?? 7600);
@@ -195,22 +195,7 @@ async function main() {
     ] as const) {
       await stopWorkers(t);
       receiver.received.clear();
-      for (let i = 0; i < EVENTS; i += 500)
-        await db.db.transaction((tx) =>
-          emitEvents(
-            tx,
-            Array.from({ length: Math.min(500, EVENTS - i) }, (_, k) => ({
-              businessId: sandbox.business.id,
-              type: "order.status_changed" as const,
-              data: {
-                orderId: `ord_${i + k}`,
-                orderNumber: String(i + k),
-                previousStatus: "PENDING",
-                status: "CONFIRMED",
-              },
-            })),
-          ),
-        );
+      await emitStatusChanges(db.db, sandbox.business.id, EVENTS);
       const startedAt = Date.now();
       for (let i = 0; i < 2; i++) startWorkerProcess(t, i, { ...APP_ENV, DATABASE_URL: url });
       await waitFor(`${EVENTS} deliveries (${path})`, () => receiver.received.size >= EVENTS, 600_000);

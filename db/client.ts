@@ -57,11 +57,12 @@ export type DbHandle = { db: Database; sql: postgres.Sql; url: string; close(): 
 export type DbSettings = { max?: number; prepare?: boolean };
 
 export function createDb(url: string, options: DbSettings = {}): DbHandle {
-  sessionPrototype().prepareEnabled = options.prepare ?? true;
+  const prepare = options.prepare ?? true;
+  sessionPrototype().prepareEnabled = prepare;
   const sql = postgres(url, {
     max: options.max ?? 10,
     // postgres.js's own default for queries run on the client itself (tagged templates, unsafe)
-    prepare: options.prepare ?? true,
+    prepare,
     onnotice: () => {},
     // fail fast and heal (issue 25): a connection attempt gives up after 5 s (the driver's default is
     // 30 s, which left requests hanging after a database restart), idle connections are closed after

@@ -13,11 +13,14 @@ import postgres from "postgres";
 
 type Host = { host: string; port: number };
 
+/** A postgres URL's three parts: scheme with credentials, the host list, and the path with its query. */
+const URL_PARTS = /^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)([^/?]*)(.*)$/;
+
 /** The hosts of a URL with several (`h1:p1,h2:p2`), or null for a URL with one. */
 export function hostsOf(url: string): Host[] | null {
-  const match = /^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)([^/?]*)(.*)$/.exec(url);
-  if (!match || !match[2].includes(",")) return null;
-  return match[2].split(",").map((h) => {
+  const list = URL_PARTS.exec(url)?.[2];
+  if (!list?.includes(",")) return null;
+  return list.split(",").map((h) => {
     const at = h.lastIndexOf(":");
     return at > 0 && !h.endsWith("]")
       ? { host: h.slice(0, at), port: Number(h.slice(at + 1)) }
@@ -27,7 +30,7 @@ export function hostsOf(url: string): Host[] | null {
 
 /** The URL with one host in place of the list, and without target_session_attrs (which `pg` does not know). */
 export function withHost(url: string, { host, port }: Host): string {
-  const match = /^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)([^/?]*)(.*)$/.exec(url)!;
+  const match = URL_PARTS.exec(url)!;
   const rest = match[3].replace(/([?&])target_session_attrs=[^&]*&?/, "$1").replace(/[?&]$/, "");
   return `${match[1]}${host}:${port}${rest}`;
 }

@@ -408,20 +408,23 @@ export function startPatroni(t: Topology, i: number) {
   startProcess(t, name, "/usr/bin/patroni", [config], { asPostgres: true });
 }
 
+/** `npm run web` as the service `name` on `port`, with the topology's settings and `env`. */
+function startWebProcess(t: Topology, name: Service, port: number, env: Record<string, string>) {
+  startProcess(t, name, process.execPath, ["--import", "tsx", "server.ts", "web"], {
+    env: { ...t.env, PORT: String(port), ...env },
+  });
+}
+
 export function startWeb(t: Topology, i: number, extra: Record<string, string> = {}) {
-  startProcess(t, `web${i + 1}`, process.execPath, ["--import", "tsx", "server.ts", "web"], {
-    env: {
-      ...t.env,
-      PORT: String(t.ports.web[i]),
-      // through the pooler in transaction mode: no named prepared statements (PgBouncer 1.18)
-      DATABASE_URL: t.poolerUrl,
-      DATABASE_PREPARE: "false",
-      // migrations at start take a session's advisory lock: straight to the primary, not through the pooler
-      DATABASE_DIRECT_URL: t.primaryUrl,
-      // the storefront's shared pages and the App API's catalog lists read either node (haproxy's read port)
-      READ_DATABASE_URL: t.replicaUrl,
-      ...extra,
-    },
+  startWebProcess(t, `web${i + 1}` as Service, t.ports.web[i], {
+    // through the pooler in transaction mode: no named prepared statements (PgBouncer 1.18)
+    DATABASE_URL: t.poolerUrl,
+    DATABASE_PREPARE: "false",
+    // migrations at start take a session's advisory lock: straight to the primary, not through the pooler
+    DATABASE_DIRECT_URL: t.primaryUrl,
+    // the storefront's shared pages and the App API's catalog lists read either node (haproxy's read port)
+    READ_DATABASE_URL: t.replicaUrl,
+    ...extra,
   });
 }
 
@@ -432,18 +435,9 @@ export function startWeb(t: Topology, i: number, extra: Record<string, string> =
  * `prepare: false`, on ports.webDirectUnprepared with DATABASE_PREPARE=false as behind the pooler.
  */
 export function startDirectWeb(t: Topology, options: { prepare: boolean }, extra: Record<string, string> = {}) {
-  const [name, port] = options.prepare
-    ? ["web-direct", t.ports.webDirect]
-    : ["web-direct-unprepared", t.ports.webDirectUnprepared];
-  startProcess(t, name, process.execPath, ["--import", "tsx", "server.ts", "web"], {
-    env: {
-      ...t.env,
-      PORT: String(port),
-      DATABASE_URL: t.multiHostUrl,
-      ...(options.prepare ? {} : { DATABASE_PREPARE: "false" }),
-      ...extra,
-    },
-  });
+  const env = { DATABASE_URL: t.multiHostUrl, ...extra };
+  if (options.prepare) startWebProcess(t, "web-direct", t.ports.webDirect, env);
+  else startWebProcess(t, "web-direct-unprepared", t.ports.webDirectUnprepared, { ...env, DATABASE_PREPARE: "false" });
 }
 
 /**
