@@ -10,6 +10,7 @@ import "./db/postgres-fix";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensurePublicSdk } from "./app/platform/runtime/public-sdk";
 
 /** Builds the Remix app when the build is missing, or (outside production) older than its sources. */
 function ensureBuild(isProduction: boolean) {
@@ -36,11 +37,6 @@ function ensureBuild(isProduction: boolean) {
       // Remix's CLI loads Vite's CJS build though the classic compiler never uses Vite (decision 039)
       env: { ...process.env, NODE_ENV: "production", VITE_CJS_IGNORE_WARNING: "1" },
     });
-  }
-  // the SDK every platform serves at /sdk/storefront-app-sdk.tgz (npm run build packs it too)
-  if (!fs.existsSync("public/sdk/storefront-app-sdk.tgz")) {
-    console.log("Packing the app SDK…");
-    execFileSync(process.execPath, [path.resolve("packages/app-sdk/scripts/pack-public.mjs")], { stdio: "inherit" });
   }
 }
 
@@ -115,7 +111,11 @@ async function main() {
     process.exit(2);
   }
 
-  if (mode !== "worker") ensureBuild(env.isProduction);
+  if (mode !== "worker") {
+    ensureBuild(env.isProduction);
+    // the SDK's tarball and its reference every platform serves (/sdk/…, /sdk-reference/)
+    ensurePublicSdk(process.cwd());
+  }
   const database = await openDatabase(env);
   const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
   // a replica for the reads where staleness is harmless (READ_DATABASE_URL; app/platform/core/context.ts)

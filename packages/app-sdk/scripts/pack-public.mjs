@@ -8,7 +8,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 
 const repo = new URL("../../../", import.meta.url).pathname;
-const out = `${repo}public/sdk`;
+// the folder to pack into: public/sdk, or the first argument (the tests pack into a folder of their own)
+const out = process.argv[2] ?? `${repo}public/sdk`;
 mkdirSync(out, { recursive: true });
 const packed = JSON.parse(
   execFileSync("npm", ["pack", "--json", "--silent", "--pack-destination", out], {
@@ -20,4 +21,4 @@ const packed = JSON.parse(
 const target = `${out}/storefront-app-sdk.tgz`;
 rmSync(target, { force: true });
 renameSync(`${out}/${packed[0].filename}`, target);
-console.log(`packed @storefront/app-sdk ${packed[0].version} into public/sdk/storefront-app-sdk.tgz`);
+console.log(`packed @storefront/app-sdk ${packed[0].version} into ${target}`);
