@@ -246,7 +246,9 @@ function expectedRecurring(s: typeof appSubscriptions.$inferSelect): number {
     const stop = Math.min(start + days * DAY_MS, end.getTime());
     const from = Math.max(start, s.trialEndsAt?.getTime() ?? 0);
     if (stop <= from) continue;
-    const billed = Math.min(days, Math.ceil((stop - from) / DAY_MS));
+    // a day begun is a day billed, but a replaced plan leaves the change day to the new one (decision 050)
+    const replaced = s.endedBy === "REPLACED" && stop === end.getTime();
+    const billed = Math.min(days, (replaced ? Math.floor : Math.ceil)((stop - from) / DAY_MS));
     total += billed === days ? s.plan.price : Math.round((s.plan.price * billed) / days);
   }
   return total;
