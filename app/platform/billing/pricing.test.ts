@@ -24,9 +24,9 @@ describe("pricingSummary", () => {
         plans([monthly("jp-big", 3000, "JPY"), monthly("us-big", 2999, "USD"), monthly("us", 999, "USD")]),
       ),
     ).toEqual({ price: "From ¥3,000/month or $9.99/month", trial: null });
-    expect(
-      pricingSummary(plans([{ id: "free", name: "Free", kind: "FREE" }, monthly("eu", 899, "EUR")]))?.price,
-    ).toBe("Free plan; paid from €8.99/month");
+    expect(pricingSummary(plans([{ id: "free", name: "Free", kind: "FREE" }, monthly("eu", 899, "EUR")]))?.price).toBe(
+      "Free plan; paid from €8.99/month",
+    );
     expect(pricingSummary(plans([monthly("us", 999, "USD")]))?.price).toBe("From $9.99/month");
   });
 });
