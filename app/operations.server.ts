@@ -33,6 +33,7 @@ import * as merchantBillingApprove from "./routes/merchant.billing.subscriptions
 import * as merchantBillingDecline from "./routes/merchant.billing.subscriptions.$id.decline";
 import * as merchantBillingCancel from "./routes/merchant.billing.subscriptions.$id.cancel";
 import * as merchantBillingCap from "./routes/merchant.billing.subscriptions.$id.cap";
+import * as merchantBillingInvoices from "./routes/merchant.billing.invoices";
 import * as developerEarnings from "./routes/developer.apps.$appId.earnings";
 import * as webhooks from "./routes/webhooks._index";
 import * as webhookOne from "./routes/webhooks.$id._index";
@@ -138,6 +139,7 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantBillingDecline,
   merchantBillingCancel,
   merchantBillingCap,
+  merchantBillingInvoices,
   reviewQueue,
   reviewApprove,
   reviewReject,

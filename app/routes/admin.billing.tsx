@@ -39,8 +39,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     invoices: invoices.map(({ invoice, lines, totals }) => ({
       id: invoice.id,
       month: invoice.month,
-      totals: Object.entries(totals).map(([currency, amount]) => formatMoney(amount, currency, locale)),
-      lines: lines.map(({ line, appName }) => ({
+      // the ledger's sums (decision 050)
+      totals: totals.map((t) => formatMoney(t.amount, t.currency, locale)),
+      lines: lines.map(({ line, appName, amount }) => ({
         id: line.id,
         appName,
         description: line.description,
@@ -49,8 +50,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           line.periodStart && line.periodEnd
             ? `${utcDay(line.periodStart.toISOString())} – ${utcDay(line.periodEnd.toISOString())}`
             : utcDay(line.createdAt.toISOString()),
-        amount: formatMoney(line.amount, line.currency, locale),
-        minor: line.amount,
+        amount: formatMoney(amount.amount, amount.currency, locale),
+        minor: amount.amount,
       })),
     })),
   });

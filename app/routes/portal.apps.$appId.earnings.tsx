@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/accounts/guards.server";
 import { appEarnings } from "~/platform/billing/earnings.server";
-import { formatMoney, toMajor } from "~/platform/core/money";
+import { formatMoney, moneyToMajor } from "~/platform/core/money";
 import { StatCard } from "~/components/area-layout";
 import { SeriesChart } from "~/components/series-chart";
 import { AppPageHeader, DataTable } from "~/components/page-parts";
@@ -28,7 +28,7 @@ export default function Earnings() {
   const currencies = [...new Set(earnings.months.map((m) => m.currency))];
   const thisMonth = earnings.months.filter((m) => m.month === earnings.months[earnings.months.length - 1].month);
   const total = (key: "gross" | "fee" | "net", currency: string) =>
-    earnings.months.filter((m) => m.currency === currency).reduce((s, m) => s + m[key], 0);
+    earnings.months.filter((m) => m.currency === currency).reduce((s, m) => s + m[key].amount, 0);
   return (
     <div className="stack-lg">
       <AppPageHeader app={app} title="Earnings">
@@ -48,7 +48,7 @@ export default function Earnings() {
           <StatCard
             key={m.currency}
             label={`Gross this month (${m.currency})`}
-            value={formatMoney(m.gross, m.currency)}
+            value={formatMoney(m.gross.amount, m.gross.currency)}
             hint={m.month}
           />
         ))}
@@ -65,7 +65,7 @@ export default function Earnings() {
             labelOf={monthLabel}
             days={earnings.months
               .filter((m) => m.currency === c)
-              .map((m) => ({ date: m.month, net: toMajor(m.net, c), fee: toMajor(m.fee, c) }))}
+              .map((m) => ({ date: m.month, net: moneyToMajor(m.net), fee: moneyToMajor(m.fee) }))}
             mode="stacked"
             series={[
               { key: "net", label: "Net", color: "#1d7f4e" },
@@ -83,16 +83,16 @@ export default function Earnings() {
             ({
               "data-testid": "earnings-row",
               "data-month": m.month,
-              "data-gross": String(m.gross),
-              "data-fee": String(m.fee),
-              "data-net": String(m.net),
+              "data-gross": String(m.gross.amount),
+              "data-fee": String(m.fee.amount),
+              "data-net": String(m.net.amount),
             }) as never
           }
           columns={[
             { head: "Month", className: "nowrap", cell: (m) => m.month },
-            { head: "Gross", className: "num", cell: (m) => formatMoney(m.gross, m.currency) },
-            { head: "Fee", className: "num", cell: (m) => formatMoney(m.fee, m.currency) },
-            { head: "Net", className: "num", cell: (m) => formatMoney(m.net, m.currency) },
+            { head: "Gross", className: "num", cell: (m) => formatMoney(m.gross.amount, m.gross.currency) },
+            { head: "Fee", className: "num", cell: (m) => formatMoney(m.fee.amount, m.fee.currency) },
+            { head: "Net", className: "num", cell: (m) => formatMoney(m.net.amount, m.net.currency) },
           ]}
         />
       </section>

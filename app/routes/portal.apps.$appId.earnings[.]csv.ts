@@ -13,10 +13,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       [
         m.month,
         m.currency,
-        m.gross,
-        m.fee,
-        m.net,
-        ...[m.gross, m.fee, m.net].map((v) => toMajorText(v, m.currency)),
+        m.gross.amount,
+        m.fee.amount,
+        m.net.amount,
+        ...[m.gross, m.fee, m.net].map((v) => toMajorText(v.amount, v.currency)),
       ].join(","),
     ),
   ];

@@ -103,7 +103,12 @@ export const invoices = pgTable(
   (t) => [uniqueIndex("invoices_business_month_key").on(t.businessId, t.month)],
 );
 
-/** One line of an invoice; `key` makes the closing of a period idempotent (a second run writes nothing). */
+/**
+ * One line of an invoice; `key` makes the closing of a period idempotent (a second run writes nothing).
+ * A line is the merchant's view of ONE ledger transaction (`transactionId`, unique): its money is that
+ * transaction's entries, and, like the ledger, a line is never changed or removed (a trigger refuses
+ * UPDATE and DELETE, see the migration; decision 050).
+ */
 export const invoiceLines = pgTable(
   "invoice_lines",
   {
@@ -122,11 +127,14 @@ export const invoiceLines = pgTable(
     periodEnd: ts("period_end"),
     amount: bigint("amount", { mode: "number" }).notNull(),
     currency: text("currency").notNull(),
-    transactionId: text("transaction_id").notNull(),
+    transactionId: text("transaction_id")
+      .notNull()
+      .references(() => ledgerTransactions.id),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("invoice_lines_key").on(t.key),
+    uniqueIndex("invoice_lines_transaction_key").on(t.transactionId),
     index("invoice_lines_invoice_idx").on(t.invoiceId),
     index("invoice_lines_app_idx").on(t.appId, t.createdAt),
   ],

@@ -188,7 +188,7 @@ describe("subscriptions through the App API and the merchant's approval", () => 
 
     const first = await subscribe(token, "metered");
     await p.request("POST", `/merchant/billing/subscriptions/${first.json.id}/approve`, { token: merchant.token });
-    advanceClock(10 * DAY_MS + 3600_000); // 10 days and an hour: 11 started days
+    advanceClock(10 * DAY_MS + 3600_000); // 10 days and an hour: 10 whole days (the change day is the new plan's)
     try {
       const second = await subscribe(token, "pro");
       const ok = await p.request("POST", `/merchant/billing/subscriptions/${second.json.id}/approve`, {
@@ -200,8 +200,8 @@ describe("subscriptions through the App API and the merchant's approval", () => 
       const lines = await p.db.execute<{ amount: string; description: string }>(
         sql`select amount, description from invoice_lines where subscription_id = ${first.json.id}`,
       );
-      // 999 x 11 / 30 = 366.3 -> 366
-      expect(lines.map((l) => [Number(l.amount), l.description])).toEqual([[366, "Metered (11 of 30 days)"]]);
+      // 999 x 10 / 30 = 333 (decision 050)
+      expect(lines.map((l) => [Number(l.amount), l.description])).toEqual([[333, "Metered (10 of 30 days)"]]);
     } finally {
       advanceClock(-(10 * DAY_MS + 3600_000));
     }

@@ -20,8 +20,15 @@ export const DAY_MS = 86_400_000;
 export const periodDays = (sub: Pick<AppSubscription, "plan">) => INTERVAL_DAYS[sub.plan.interval ?? "EVERY_30_DAYS"];
 
 /**
- * The recurring charge of [start, end) of a period of `days` days: the days after the trial, counted
- * as started days (a day begun is a day billed), at price / days each, rounded half up to the minor
+ * How a period that ends early counts its last, partial day: `started` bills it (a day begun is a day
+ * billed: a cancellation or an uninstall); `whole` leaves it to the subscription that replaces this
+ * one, whose period starts at the change (decision 050: a plan change bills its day once).
+ */
+export type LastDay = "started" | "whole";
+
+/**
+ * The recurring charge of [start, end) of a period of `days` days: the days after the trial (the
+ * last partial day counted as `lastDay` says), at price / days each, rounded half up to the minor
  * unit; a whole period is the price exactly.
  */
 export function recurringCharge(
@@ -30,10 +37,13 @@ export function recurringCharge(
   start: Date,
   end: Date,
   trialEndsAt: Date | null,
+  lastDay: LastDay = "started",
 ): { amount: number; billedDays: number } {
   const from = trialEndsAt && trialEndsAt > start ? trialEndsAt : start;
   if (end <= from) return { amount: 0, billedDays: 0 };
-  const billedDays = Math.min(days, Math.ceil((end.getTime() - from.getTime()) / DAY_MS));
+  const round = lastDay === "started" ? Math.ceil : Math.floor;
+  const billedDays = Math.min(days, round((end.getTime() - from.getTime()) / DAY_MS));
+  if (billedDays === 0) return { amount: 0, billedDays: 0 };
   if (billedDays === days) return { amount: price, billedDays };
   return { amount: Math.floor((price * billedDays * 2 + days) / (2 * days)), billedDays };
 }
@@ -97,17 +107,24 @@ export async function writeLine(
 
 /**
  * Closes the subscription's current period at `end` (its natural end, or earlier on a cancellation
- * or replacement: then prorated) in the caller's transaction, on a row the caller has locked.
- * `final`: the subscription ends here; otherwise the next period starts with an empty usage balance.
+ * or replacement: then prorated, its last partial day counted as `lastDay` says) in the caller's
+ * transaction, on a row the caller has locked. `final`: the subscription ends here; otherwise the
+ * next period starts with an empty usage balance.
  */
-export async function closePeriod(tx: Db, sub: AppSubscription, end: Date, final: boolean): Promise<AppSubscription> {
+export async function closePeriod(
+  tx: Db,
+  sub: AppSubscription,
+  end: Date,
+  final: boolean,
+  lastDay: LastDay = "started",
+): Promise<AppSubscription> {
   const start = sub.currentPeriodStart!;
   const periodEnd = sub.currentPeriodEnd!;
   const stop = end < periodEnd ? end : periodEnd;
   const days = periodDays(sub);
   const key = `${sub.id}:${start.toISOString()}`;
   if (sub.plan.price) {
-    const { amount, billedDays } = recurringCharge(sub.plan.price, days, start, stop, sub.trialEndsAt);
+    const { amount, billedDays } = recurringCharge(sub.plan.price, days, start, stop, sub.trialEndsAt, lastDay);
     await writeLine(tx, sub, {
       key: `${key}:recurring`,
       kind: "RECURRING",
@@ -150,6 +167,24 @@ export async function closePeriod(tx: Db, sub: AppSubscription, end: Date, final
     .where(eq(appSubscriptions.id, sub.id))
     .returning();
   return next;
+}
+
+/**
+ * Closes, whole, every period of a subscription that has ended by `at` (now), in the caller's transaction
+ * on a row the caller has locked: what comes after (a usage record, a cancellation, a replacement)
+ * then belongs to the current period (decision 050). Answers the subscription as it now is.
+ */
+export async function closeEndedPeriods(tx: Db, sub: AppSubscription, at = now()): Promise<AppSubscription> {
+  let current = sub;
+  while (
+    current.status === "ACTIVE" &&
+    current.kind === "RECURRING" &&
+    current.closedAt === null &&
+    current.currentPeriodEnd &&
+    current.currentPeriodEnd <= at
+  )
+    current = await closePeriod(tx, current, current.currentPeriodEnd, false);
+  return current;
 }
 
 /** Closes every due period of one subscription (a job late by several periods closes each), each in its own transaction. */

@@ -4,9 +4,11 @@
  */
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { appSubscriptions, apps, invoiceLines, invoices } from "../../../db/schema";
+import { appSubscriptions, apps, invoiceLines, invoices, ledgerEntries } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { earningsFromLedger, PLATFORM_FEE_BPS } from "./ledger.server";
+import { money } from "../core/money";
+import { pageWithTotal, type Page } from "../core/paging.server";
+import { earningsFromLedger, merchantAccount, PLATFORM_FEE_BPS } from "./ledger.server";
 
 /** The 12 calendar months (UTC) ending with the current one, oldest first: ["2025-12", …, "2026-11"]. */
 export function lastTwelveMonths(at = now()): string[] {
@@ -27,7 +29,13 @@ export async function appEarnings(db: Db, appId: string) {
   const series = currencies.flatMap((currency) =>
     months.map((month) => {
       const r = rows.find((x) => x.month === month && x.currency === currency);
-      return { month, currency, gross: r?.gross ?? 0, fee: r?.fee ?? 0, net: r?.net ?? 0 };
+      return {
+        month,
+        currency,
+        gross: money(r?.gross ?? 0, currency),
+        fee: money(r?.fee ?? 0, currency),
+        net: money(r?.net ?? 0, currency),
+      };
     }),
   );
   const byPlan = await db
@@ -65,7 +73,89 @@ export async function appEarnings(db: Db, appId: string) {
   };
 }
 
-/** The merchant's Billing page: subscriptions (active and pending first), invoices newest first with their lines. */
+/**
+ * The business's invoices, newest month first, with their lines. Every amount is the ledger's
+ * (decision 050): a line's amount is its transaction's entry on the merchant's account, an
+ * invoice's totals (one per currency) the sum of those entries; the lines' own `amount` column is
+ * never read for money.
+ */
+export async function listInvoices(db: Db, businessId: string, page: Page) {
+  const where = eq(invoices.businessId, businessId);
+  const found = await pageWithTotal(
+    db,
+    db.select().from(invoices),
+    { from: invoices, where, order: [desc(invoices.month), desc(invoices.id)] },
+    page,
+  );
+  if (found.rows.length === 0) return { rows: [], total: found.total };
+  const ids = found.rows.map((i) => i.id);
+  const lines = await db
+    .select({ line: invoiceLines, appName: apps.name, amount: ledgerEntries.amount, currency: ledgerEntries.currency })
+    .from(invoiceLines)
+    .innerJoin(apps, eq(apps.id, invoiceLines.appId))
+    .innerJoin(
+      ledgerEntries,
+      and(
+        eq(ledgerEntries.transactionId, invoiceLines.transactionId),
+        eq(ledgerEntries.account, merchantAccount(businessId)),
+      ),
+    )
+    .where(and(eq(invoiceLines.businessId, businessId), inArray(invoiceLines.invoiceId, ids)))
+    .orderBy(asc(invoiceLines.createdAt), asc(invoiceLines.id));
+  const totals = await db
+    .select({
+      invoiceId: invoiceLines.invoiceId,
+      currency: ledgerEntries.currency,
+      amount: sql<string>`sum(${ledgerEntries.amount})`,
+    })
+    .from(invoiceLines)
+    .innerJoin(
+      ledgerEntries,
+      and(
+        eq(ledgerEntries.transactionId, invoiceLines.transactionId),
+        eq(ledgerEntries.account, merchantAccount(businessId)),
+      ),
+    )
+    .where(and(eq(invoiceLines.businessId, businessId), inArray(invoiceLines.invoiceId, ids)))
+    .groupBy(invoiceLines.invoiceId, ledgerEntries.currency)
+    .orderBy(ledgerEntries.currency);
+  return {
+    total: found.total,
+    rows: found.rows.map((invoice) => ({
+      invoice,
+      lines: lines
+        .filter((l) => l.line.invoiceId === invoice.id)
+        .map((l) => ({ line: l.line, appName: l.appName, amount: money(l.amount, l.currency) })),
+      totals: totals.filter((t) => t.invoiceId === invoice.id).map((t) => money(Number(t.amount), t.currency)),
+    })),
+  };
+}
+
+export type InvoiceRow = Awaited<ReturnType<typeof listInvoices>>["rows"][number];
+
+/** An invoice as `GET /merchant/billing/invoices` answers it: money `{amount, currency}`, from the ledger. */
+export function serializeInvoice({ invoice, lines, totals }: InvoiceRow) {
+  return {
+    id: invoice.id,
+    month: invoice.month,
+    totals,
+    lines: lines.map(({ line, appName, amount }) => ({
+      id: line.id,
+      appId: line.appId,
+      appName,
+      subscriptionId: line.subscriptionId,
+      kind: line.kind,
+      description: line.description,
+      periodStart: line.periodStart?.toISOString() ?? null,
+      periodEnd: line.periodEnd?.toISOString() ?? null,
+      amount,
+      transactionId: line.transactionId,
+      createdAt: line.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** The merchant's Billing page: subscriptions (active and pending first), the 24 newest invoices with their lines. */
 export async function merchantBilling(db: Db, businessId: string) {
   const subs = await db
     .select({ sub: appSubscriptions, appName: apps.name })
@@ -73,35 +163,6 @@ export async function merchantBilling(db: Db, businessId: string) {
     .innerJoin(apps, eq(apps.id, appSubscriptions.appId))
     .where(and(eq(appSubscriptions.businessId, businessId), inArray(appSubscriptions.status, ["ACTIVE", "PENDING"])))
     .orderBy(desc(appSubscriptions.createdAt));
-  const invs = await db
-    .select()
-    .from(invoices)
-    .where(eq(invoices.businessId, businessId))
-    .orderBy(desc(invoices.month))
-    .limit(24);
-  const lines = invs.length
-    ? await db
-        .select({ line: invoiceLines, appName: apps.name })
-        .from(invoiceLines)
-        .innerJoin(apps, eq(apps.id, invoiceLines.appId))
-        .where(
-          and(
-            eq(invoiceLines.businessId, businessId),
-            inArray(
-              invoiceLines.invoiceId,
-              invs.map((i) => i.id),
-            ),
-          ),
-        )
-        .orderBy(asc(invoiceLines.createdAt), asc(invoiceLines.id))
-    : [];
-  return {
-    subscriptions: subs,
-    invoices: invs.map((inv) => {
-      const own = lines.filter((l) => l.line.invoiceId === inv.id);
-      const totals: Record<string, number> = {};
-      for (const l of own) totals[l.line.currency] = (totals[l.line.currency] ?? 0) + l.line.amount;
-      return { invoice: inv, lines: own, totals };
-    }),
-  };
+  const { rows } = await listInvoices(db, businessId, { limit: 24, offset: 0 });
+  return { subscriptions: subs, invoices: rows };
 }

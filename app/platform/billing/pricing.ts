@@ -138,7 +138,12 @@ export function planPriceText(p: StoredPlan, locale = "en-US"): string {
   return p.usageCap !== null ? `${base} + usage up to ${money(p.usageCap)}` : base;
 }
 
-/** The marketplace card's words: "Free", "From $9.99/month", with "14-day trial" when any plan has one. */
+/**
+ * The marketplace card's words: "Free", "From $9.99/month", with "14-day trial" when any plan has one.
+ * Prices are compared within one currency only (minor units of two currencies say nothing about
+ * which is cheaper; decision 050): an app priced in several currencies shows the cheapest plan of
+ * each, in the order its plans list them: "From $5.00/month or ¥600/month".
+ */
 export function pricingSummary(plans: StoredPlan[], locale = "en-US"): { price: string; trial: string | null } | null {
   if (plans.length === 0) return null;
   const trialDays = Math.max(0, ...plans.map((p) => p.trialDays));
@@ -146,11 +151,18 @@ export function pricingSummary(plans: StoredPlan[], locale = "en-US"): { price: 
   const paid = plans.filter((p) => p.kind !== "FREE");
   if (paid.length === 0) return { price: "Free", trial };
   const hasFree = paid.length < plans.length;
-  const cheapest = [...paid].sort((a, b) => (a.price ?? 0) - (b.price ?? 0))[0];
-  const text =
-    cheapest.kind === "RECURRING"
-      ? `${formatMoney(cheapest.price ?? 0, cheapest.currency, locale)}/${per(cheapest.interval)}`
-      : planPriceText(cheapest, locale);
+  const cheapestOf = new Map<string, StoredPlan>();
+  for (const p of paid) {
+    const best = cheapestOf.get(p.currency);
+    if (!best || (p.price ?? 0) < (best.price ?? 0)) cheapestOf.set(p.currency, p);
+  }
+  const text = [...cheapestOf.values()]
+    .map((cheapest) =>
+      cheapest.kind === "RECURRING"
+        ? `${formatMoney(cheapest.price ?? 0, cheapest.currency, locale)}/${per(cheapest.interval)}`
+        : planPriceText(cheapest, locale),
+    )
+    .join(" or ");
   return { price: hasFree ? `Free plan; paid from ${text}` : `From ${text}`, trial };
 }
 

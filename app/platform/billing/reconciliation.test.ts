@@ -246,7 +246,9 @@ function expectedRecurring(s: typeof appSubscriptions.$inferSelect): number {
     const stop = Math.min(start + days * DAY_MS, end.getTime());
     const from = Math.max(start, s.trialEndsAt?.getTime() ?? 0);
     if (stop <= from) continue;
-    const billed = Math.min(days, Math.ceil((stop - from) / DAY_MS));
+    // a day begun is a day billed, but a replaced plan leaves the change day to the new one (decision 050)
+    const replaced = s.endedBy === "REPLACED" && stop === end.getTime();
+    const billed = Math.min(days, (replaced ? Math.floor : Math.ceil)((stop - from) / DAY_MS));
     total += billed === days ? s.plan.price : Math.round((s.plan.price * billed) / days);
   }
   return total;
@@ -316,6 +318,11 @@ it("after thousands of random operations, no minor unit is out of place", async 
     select u.subscription_id, u.period_start from usage_records u join app_subscriptions s on s.id = u.subscription_id
     group by u.subscription_id, u.period_start, s.usage_cap having sum(u.amount) > max(s.usage_cap)`);
   expect(overCap).toEqual([]);
+  // every usage record is in the period running when it was recorded, never a period already over (decision 050)
+  const late = await db.execute(sql`
+    select u.id from usage_records u join app_subscriptions s on s.id = u.subscription_id
+    where u.created_at >= u.period_start + make_interval(days => case when s.plan->>'interval' = 'ANNUAL' then 365 else 30 end)`);
+  expect(late).toEqual([]);
   // 6. each business's invoices sum to what the ledger says it owes, per currency; one invoice per month
   const owed = await db.execute<{ business_id: string; currency: string; invoiced: string; ledger: string }>(sql`
     select l.business_id, l.currency, sum(l.amount) as invoiced,

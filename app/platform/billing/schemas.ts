@@ -57,13 +57,48 @@ export const EarningsAnswer = z
     months: z.array(
       z.object({
         month: z.string().describe("YYYY-MM (UTC)"),
-        currency: z.string(),
-        gross: z.number().int().describe("minor units"),
-        fee: z.number().int(),
-        net: z.number().int(),
+        currency: z.string().describe("the currency of this row's money (one row per month and currency)"),
+        gross: MoneySchema.describe("what merchants were invoiced for the app"),
+        fee: MoneySchema.describe("the platform's fee: 15% of each invoice line, rounded down per line"),
+        net: MoneySchema.describe("gross less fee: what the developer earned"),
       }),
     ),
     subscribersByPlan: z.array(z.object({ planId: z.string().nullable(), name: z.string(), active: z.number().int() })),
     churn: z.array(z.object({ month: z.string(), started: z.number().int(), cancelled: z.number().int() })),
   })
   .meta({ id: "AppEarnings" });
+
+/** An invoice as the merchant reads it (`GET /merchant/billing/invoices`): every amount is the ledger's (decision 050). */
+export const BillingInvoice = z
+  .object({
+    id: z.string(),
+    month: z.string().describe("YYYY-MM (UTC): the month the lines' periods ended or charges were approved in"),
+    totals: z
+      .array(MoneySchema)
+      .describe("one per currency: the sum of the ledger entries of the invoice's lines on the merchant's account"),
+    lines: z.array(
+      z.object({
+        id: z.string(),
+        appId: z.string(),
+        appName: z.string(),
+        subscriptionId: z.string(),
+        kind: z.enum(["RECURRING", "USAGE", "ONE_TIME"]),
+        description: z.string(),
+        periodStart: iso.nullable(),
+        periodEnd: iso.nullable(),
+        amount: MoneySchema.describe("the line's ledger transaction's entry on the merchant's account"),
+        transactionId: z.string().describe("the ledger transaction the line shows (one line per transaction)"),
+        createdAt: iso,
+      }),
+    ),
+  })
+  .meta({ id: "BillingInvoice" });
+
+export const BillingInvoiceList = z
+  .object({
+    data: z.array(BillingInvoice),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  })
+  .meta({ id: "BillingInvoiceList" });

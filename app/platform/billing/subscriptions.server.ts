@@ -4,7 +4,7 @@
  * subscription running in periods per installation: approving a new one replaces the old, whose
  * period is closed prorated. Usage claims room under the cap in one conditional update.
  */
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db, Tx } from "../../../db/client";
 import {
@@ -26,7 +26,7 @@ import { uniqueViolation } from "../../../db/sql";
 import { pageWithTotal } from "../core/paging.server";
 import { formatMoney, money } from "../core/money";
 import { MoneySchema, PositiveMoney, type StoredPlan } from "./pricing";
-import { DAY_MS, closePeriod, periodDays, writeLine } from "./closing.server";
+import { DAY_MS, closeEndedPeriods, closePeriod, periodDays, writeLine } from "./closing.server";
 import { notifySubscription } from "./notify.server";
 
 export const PENDING_FOR_MS = 48 * 3600 * 1000;
@@ -248,10 +248,19 @@ export async function listInstallationSubscriptions(
 }
 
 /**
- * POST /app-api/billing/subscriptions/<id>/usage: claims room under the cap in ONE conditional
- * update (the row's lock orders concurrent claims; each re-reads the balance it adds to), then
- * records the usage in the same transaction. With an Idempotency-Key, a retry answers the first
- * record and claims nothing.
+ * Without an Idempotency-Key, the same record (description, amount and currency) on the same
+ * subscription within this window is taken for a retry and answered with the first record
+ * (decision 051): a request whose commit landed while its connection closed is not charged twice.
+ */
+export const USAGE_RETRY_WINDOW_MS = 10 * 60_000;
+
+/**
+ * POST /app-api/billing/subscriptions/<id>/usage: locks the subscription's row (which orders
+ * concurrent records and keeps the closing job away), closes the periods that ended before the job
+ * came round (the record belongs to the period running now, under its cap: decision 050), then
+ * claims room under the cap in ONE conditional update and records the usage, all in one
+ * transaction. With an Idempotency-Key, a retry answers the first record and claims nothing;
+ * without one, so does the same record again within USAGE_RETRY_WINDOW_MS (decision 051).
  */
 export async function recordUsage(
   db: Database,
@@ -283,6 +292,30 @@ export async function recordUsage(
   try {
     return await db.transaction(async (tx) => {
       const t = now();
+      const [locked] = await tx
+        .select()
+        .from(appSubscriptions)
+        .where(and(eq(appSubscriptions.id, id), eq(appSubscriptions.installationId, caller.installation.id)))
+        .for("update");
+      if (!locked) throw new ApiError(404, "Subscription not found");
+      const current = await closeEndedPeriods(tx, locked, t);
+      if (!idempotencyKey && current.plan.currency === input.amount.currency) {
+        const [same] = await tx
+          .select()
+          .from(usageRecords)
+          .where(
+            and(
+              eq(usageRecords.subscriptionId, id),
+              isNull(usageRecords.idempotencyKey),
+              eq(usageRecords.description, input.description),
+              eq(usageRecords.amount, input.amount.amount),
+              gt(usageRecords.createdAt, new Date(t.getTime() - USAGE_RETRY_WINDOW_MS)),
+            ),
+          )
+          .orderBy(desc(usageRecords.createdAt), desc(usageRecords.id))
+          .limit(1);
+        if (same) return { record: same, sub: current, replayed: true };
+      }
       const [claimed] = await tx
         .update(appSubscriptions)
         .set({ usageBalance: sql`${appSubscriptions.usageBalance} + ${input.amount.amount}`, updatedAt: t })
@@ -357,14 +390,19 @@ async function usageRefusal(tx: Tx, caller: BillingCaller, id: string, amount: {
 // ------------------------------------------------------------------------------------------------
 // Ending, approving, declining (the app's, the merchant's and uninstall's side)
 
-/** Ends an ACTIVE subscription now in the caller's transaction: its period is closed prorated (a one-time charge was billed when approved). */
+/**
+ * Ends an ACTIVE subscription now in the caller's transaction: its period is closed prorated (a
+ * one-time charge was billed when approved). A subscription REPLACED by a newly approved one bills
+ * its whole days only: the day of the change is the new subscription's, whose period starts now
+ * (decision 050).
+ */
 async function endActive(tx: Tx, sub: AppSubscription, by: "APP" | "MERCHANT" | "UNINSTALL" | "REPLACED") {
   const t = now();
   let current = sub;
   if (sub.kind === "RECURRING") {
     // periods that ended before the job came round are closed whole first
-    while (current.currentPeriodEnd! <= t) current = await closePeriod(tx, current, current.currentPeriodEnd!, false);
-    current = await closePeriod(tx, current, t, true);
+    current = await closeEndedPeriods(tx, current, t);
+    current = await closePeriod(tx, current, t, true, by === "REPLACED" ? "whole" : "started");
   }
   const [ended] = await tx
     .update(appSubscriptions)
