@@ -9,7 +9,6 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}/deliveri
     params: z.object({ id: z.string().describe("Webhook id"), deliveryId: z.string().describe("Delivery id") }),
     answer: { status: 202, schema: Redelivery },
     errors: [404],
-    handler: async ({ context, caller, params }) =>
-      redeliver(context.db, caller, params.id, params.deliveryId),
+    handler: async ({ context, caller, params }) => redeliver(context.db, caller, params.id, params.deliveryId),
   }),
 });

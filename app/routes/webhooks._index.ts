@@ -19,7 +19,6 @@ export const { loader, action, declared } = appApiRoute("/webhooks", {
     body: WebhookCreate,
     answer: { status: 201, schema: WebhookCreated },
     errors: [400, 403, 413],
-    handler: async ({ context, caller, body }) =>
-      createRegistration(context.db, context.env, caller, body),
+    handler: async ({ context, caller, body }) => createRegistration(context.db, context.env, caller, body),
   }),
 });

@@ -29,8 +29,7 @@ const MINOR_STRING = { type: "string", description: "integer minor units of the 
 
 /** The currency of a hook call: that of its first money field (every money field of a call is in the order's currency). */
 function callCurrency(call: unknown): string {
-  if (call && typeof call === "object")
-    for (const v of Object.values(call)) if (isMoney(v)) return v.currency;
+  if (call && typeof call === "object") for (const v of Object.values(call)) if (isMoney(v)) return v.currency;
   return "";
 }
 
@@ -87,8 +86,7 @@ export const VERSIONING = {
   /** A request body of `schema` (the operation's declared body) sent in `target` -> the newest shape. */
   request: (schema: z.ZodType | undefined, body: unknown, target: string) => walk.up(schema, body, target),
   /** An event's data in the newest shape -> in `target` (by its schema in EVENT_DATA). */
-  event: (type: string, data: unknown, target: string) =>
-    walk.down(EVENT_DATA[type as EventName]?.data, data, target),
+  event: (type: string, data: unknown, target: string) => walk.down(EVENT_DATA[type as EventName]?.data, data, target),
   /** A hook call's data in the newest shape -> in `target` (by its schema in HOOK_CALLS). */
   hookCall: (point: string, data: unknown, target: string) =>
     walk.down(HOOK_CALLS[point as HookPoint]?.data, data, target),

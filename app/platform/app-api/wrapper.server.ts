@@ -120,12 +120,14 @@ export function appApiRoute(path: string, operations: Operations) {
     // what the app sends in its version, up to the newest shape by the body's schema (version-changes.ts)
     bodyUp: (op, raw, { version }) => VERSIONING.request(op.body, raw, version),
     // every answer: the handler's value in the newest shape, taken down to the request's version by
-    // the answer's schema, with the declared status (no body for an answer without a schema)
+    // the answer's schema, with the declared status; an answer without a schema has no body (204)
     render: (op, result, { version }) =>
-      json(
-        op.answer.schema ? VERSIONING.answer(op.answer.schema, result ?? null, version) : undefined,
-        op.answer.status,
-      ),
+      op.answer.schema
+        ? json(
+            result === undefined ? undefined : VERSIONING.answer(op.answer.schema, result, version),
+            op.answer.status,
+          )
+        : new Response(null, { status: op.answer.status }),
   });
 }
 

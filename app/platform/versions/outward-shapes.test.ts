@@ -303,7 +303,10 @@ describe("the billing App API POSTs", () => {
     const check = responseChecker((await p.request("GET", `/app-api/openapi.json?version=${CURRENT}`)).json);
     const returnUrl = "https://loyalty.example/billing/done";
 
-    const sub = await p.request("POST", "/app-api/billing/subscriptions", { token, body: { planId: "metered", returnUrl } });
+    const sub = await p.request("POST", "/app-api/billing/subscriptions", {
+      token,
+      body: { planId: "metered", returnUrl },
+    });
     expect(sub.status, sub.text).toBe(201);
     expect(sub.headers.get("api-version")).toBe(CURRENT);
     expect(sub.json).toMatchObject({
