@@ -1,5 +1,4 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { json } from "~/platform/core/http.server";
 import { ChargeCreate, createCharge, serializeSubscription } from "~/platform/billing/subscriptions.server";
 import { BillingSubscription, BILLING_SINCE } from "~/platform/billing/schemas";
 
@@ -12,6 +11,6 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/charge
     answer: { status: 201, schema: BillingSubscription },
     errors: [400, 413],
     handler: async ({ context, caller, body }) =>
-      json(serializeSubscription(await createCharge(context.db, caller, body), context.env), 201),
+      serializeSubscription(await createCharge(context.db, caller, body), context.env),
   }),
 });

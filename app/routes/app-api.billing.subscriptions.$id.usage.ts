@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
-import { json } from "~/platform/core/http.server";
 import { UsageCreate, recordUsage, serializeUsage } from "~/platform/billing/subscriptions.server";
 import { UsageRecordAnswer, BILLING_SINCE } from "~/platform/billing/schemas";
 
@@ -29,7 +28,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/subscr
         body,
         headers["Idempotency-Key"] ?? null,
       );
-      return json(serializeUsage(record, sub), 201);
+      return serializeUsage(record, sub);
     },
   }),
 });

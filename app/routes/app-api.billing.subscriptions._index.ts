@@ -1,6 +1,5 @@
 import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
-import { json } from "~/platform/core/http.server";
 import {
   SubscriptionCreate,
   createSubscription,
@@ -28,6 +27,6 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/subscr
     answer: { status: 201, schema: BillingSubscription },
     errors: [400, 413],
     handler: async ({ context, caller, body }) =>
-      json(serializeSubscription(await createSubscription(context.db, caller, body), context.env), 201),
+      serializeSubscription(await createSubscription(context.db, caller, body), context.env),
   }),
 });

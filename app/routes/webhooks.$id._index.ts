@@ -33,7 +33,6 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}", {
     errors: [404, 409],
     handler: async ({ context, caller, params }) => {
       await deleteRegistration(context.db, caller, params.id);
-      return new Response(null, { status: 204 });
     },
   }),
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { json } from "~/platform/core/http.server";
 import { redeliver } from "~/platform/webhooks/registrations.server";
 import { Redelivery } from "~/platform/app-api/schemas";
 
@@ -10,7 +9,6 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}/deliveri
     params: z.object({ id: z.string().describe("Webhook id"), deliveryId: z.string().describe("Delivery id") }),
     answer: { status: 202, schema: Redelivery },
     errors: [404],
-    handler: async ({ context, caller, params }) =>
-      json(await redeliver(context.db, caller, params.id, params.deliveryId), 202),
+    handler: async ({ context, caller, params }) => redeliver(context.db, caller, params.id, params.deliveryId),
   }),
 });

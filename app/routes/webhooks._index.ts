@@ -1,6 +1,5 @@
 import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
-import { json } from "~/platform/core/http.server";
 import {
   createRegistration,
   listRegistrations,
@@ -20,7 +19,6 @@ export const { loader, action, declared } = appApiRoute("/webhooks", {
     body: WebhookCreate,
     answer: { status: 201, schema: WebhookCreated },
     errors: [400, 403, 413],
-    handler: async ({ context, caller, body }) =>
-      json(await createRegistration(context.db, context.env, caller, body), 201),
+    handler: async ({ context, caller, body }) => createRegistration(context.db, context.env, caller, body),
   }),
 });

@@ -14,7 +14,7 @@ import {
   declaredRoute,
   listedOf,
   operationId,
-  operationsOf,
+  renderedOperationsOf,
   type Method,
   type Operations,
 } from "../core/operations.server";
@@ -48,9 +48,11 @@ export function rateWindow(limit: number) {
 /**
  * Declares one operation of the App API or /webhooks (decision 025). The generics are inferred
  * from the declaration, so that the handler's `params`, `query`, `headers`, `body` and `page` are
- * typed by their schemas.
+ * typed by their schemas, and its result by the declared answer schema: the handler gives the
+ * answer's value in the newest shape and the wrapper renders it (status, API version; decision 046),
+ * so a handler cannot give a ready Response.
  */
-export const operation = operationsOf<AppApiArgs, { scope?: Scope }>();
+export const operation = renderedOperationsOf<AppApiArgs, { scope?: Scope }>();
 
 /** A list handler: `listed(({ context, caller, page }) => rows of one page, serialize)`. */
 export const listed = listedOf<AppApiArgs>();
@@ -115,10 +117,17 @@ export function appApiRoute(path: string, operations: Operations) {
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
       return { caller, context };
     },
-    bodyUp: (op, raw, { version }) => VERSIONING.request(ids.get(op) ?? "", raw, version),
-    // the handler's newest shape, taken down to the request's version (version-changes.ts)
+    // what the app sends in its version, up to the newest shape by the body's schema (version-changes.ts)
+    bodyUp: (op, raw, { version }) => VERSIONING.request(op.body, raw, version),
+    // every answer: the handler's value in the newest shape, taken down to the request's version by
+    // the answer's schema, with the declared status; an answer without a schema has no body (204)
     render: (op, result, { version }) =>
-      json(result == null ? result : VERSIONING.answer(op.answer.schema, result, version), op.answer.status),
+      op.answer.schema
+        ? json(
+            result === undefined ? undefined : VERSIONING.answer(op.answer.schema, result, version),
+            op.answer.status,
+          )
+        : new Response(null, { status: op.answer.status }),
   });
 }
 

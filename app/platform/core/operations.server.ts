@@ -165,6 +165,39 @@ export function operationsOf<Args, Extra = object>() {
   };
 }
 
+/**
+ * What a handler of a rendered area gives back (decision 046): the value of its declared answer
+ * schema, which the area renders (the App API: in the request's API version, with the declared
+ * status); nothing for an answer without a body. Never a Response: a ready Response would skip
+ * the rendering, so it does not type-check (and `declaredRoute` refuses one at run time).
+ */
+export type AnswerValue<A> = A extends z.ZodType ? z.input<A> : undefined | void;
+
+/**
+ * `operationsOf` for an area that renders every answer itself (`Area.render`: the App API): the
+ * handler's result is typed by the declared answer schema (`answer.schema`), so that a handler can
+ * only give the value the operation documents, never a Response.
+ */
+export function renderedOperationsOf<Args, Extra = object>() {
+  return function operation<
+    P extends Fields | undefined = undefined,
+    Q extends Fields | undefined = undefined,
+    H extends Fields | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    G extends PageLimits | undefined = undefined,
+    A extends z.ZodType | undefined = undefined,
+  >(
+    declared: Omit<OperationSpec<P, Q, H, B>, "scope" | "page" | "answer"> &
+      Extra & {
+        page?: G;
+        answer: Omit<OperationSpec["answer"], "schema"> & { schema?: A };
+        handler: (args: Omit<Args, "params"> & OperationInput<P, Q, H, B, G>) => Promise<AnswerValue<A>>;
+      },
+  ): OperationWithHandler {
+    return declared as unknown as OperationWithHandler;
+  };
+}
+
 /** The operation a request's method calls (HEAD reads as GET), and the methods the route allows. */
 function operationFor<O>(operations: Partial<Record<Method, O>>, request: Request) {
   const method = request.method.toUpperCase() as Method;
@@ -198,7 +231,11 @@ export type Area<Entered> = {
   nullForUndefined?: boolean;
   /** A request body as the caller sent it -> as the operation declares it (the App API: older API versions' bodies, up). */
   bodyUp?(op: OperationWithHandler, raw: unknown, entered: Entered): unknown;
-  /** A handler's answer that is not a Response -> the Response (the App API: the answer in the request's API version, with the declared status). */
+  /**
+   * A handler's answer -> the Response (the App API: the answer in the request's API version, with
+   * the declared status). An area with `render` renders every answer: its handlers cannot give a
+   * Response (`renderedOperationsOf`), and one that does anyway is refused with a 500.
+   */
   render?(op: OperationWithHandler, result: object | null, entered: Entered): Response;
 };
 
@@ -219,6 +256,11 @@ export function declaredRoute<Entered>(path: string, caller: string, operations:
       const bodyUp = area.bodyUp && ((raw: unknown) => area.bodyUp!(op, raw, entry.entered));
       const input = await readInput(op, args.request, args.params, bodyUp);
       const result = await op.handler({ ...args, ...input, ...extra });
+      // an area that renders its answers renders every one: a ready Response would skip it (decision 046)
+      if (area.render && result instanceof Response)
+        throw new Error(
+          `${args.request.method} ${path}: the handler gave a Response; give the answer's value, which the area renders`,
+        );
       const response =
         result instanceof Response
           ? result

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { startPlatform } from "../testing/platform";
 import { startReceiver, eventually } from "../testing/receiver";
 import { BrowserSession } from "../testing/browser";
@@ -249,7 +250,7 @@ describe("an operation's first version", () => {
     GET: operation({
       summary: "An operation that exists from 2026-11-27 on",
       since: "2026-11-27",
-      answer: { status: 200 },
+      answer: { status: 200, schema: z.object({ ok: z.boolean() }) },
       errors: [],
       handler: async () => ({ ok: true }),
     }),

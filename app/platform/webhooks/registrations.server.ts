@@ -188,5 +188,5 @@ export async function redeliver(db: Database, caller: AppCaller, webhookId: stri
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
   if (!delivery) throw new ApiError(404, "Delivery not found");
   await addJob(db, "webhook__deliver", { deliveryId, manual: true });
-  return { id: delivery.id, status: "QUEUED" };
+  return { id: delivery.id, status: "QUEUED" as const };
 }
