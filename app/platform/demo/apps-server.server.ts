@@ -285,6 +285,10 @@ export async function startDemoApps(options: {
           if (envelope.event === "app.uninstalled" || envelope.event === "business.data_erasure") {
             await store.forget(install.businessId);
             ctx.say(`${envelope.event}: forgot ${install.businessId}`);
+          } else if (envelope.event === "customer.redact") {
+            // contract 15: what the app kept about the shopper goes
+            const data = envelope.data as { customerEmail?: string; orderIds?: string[] };
+            await store.redact(install.businessId, data.customerEmail ?? "", data.orderIds ?? []);
           } else await behaviour.onWebhook?.(ctx, install, envelope);
           return send(res, 200, '{"received":true}');
         }

@@ -146,7 +146,13 @@ const loyaltyStars: Behaviour = {
     const order = envelope.data as unknown as Order;
     const settings = await settingsOf(ctx, install);
     const points = Math.floor((order.amount.amount / 100) * num(settings.pointsPerUnit, 10));
-    const entry = { at: new Date().toISOString(), orderNumber: order.orderNumber, customer: order.customer.name, points };
+    const entry = {
+      at: new Date().toISOString(),
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      customer: order.customer.name,
+      points,
+    };
     await ctx.store.append(install.businessId, "awards", entry, envelope.id);
   },
 };
@@ -430,7 +436,14 @@ const readyText: Behaviour = {
     await ctx.store.append(
       install.businessId,
       "texts",
-      { at: new Date().toISOString(), orderNumber: order.orderNumber, to: order.customer.phone, message, charged },
+      {
+        at: new Date().toISOString(),
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        to: order.customer.phone,
+        message,
+        charged,
+      },
       envelope.id,
     );
     ctx.say(`text for order #${order.orderNumber}: ${charged}`);

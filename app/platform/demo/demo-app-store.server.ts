@@ -76,6 +76,21 @@ export function demoAppStore(db: Db, key: Buffer, slug: DemoAppSlug) {
         returning 1`);
       return rows.length > 0;
     },
+    /** customer.redact: every record of the app's lists about those orders or that e-mail is removed. */
+    async redact(businessId: string, email: string, orderIds: string[]) {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(demoAppInstallations).where(where(businessId)).for("update");
+        if (!row) return;
+        const about = (e: unknown) => {
+          const r = e as { orderId?: string; email?: string };
+          return (!!r?.orderId && orderIds.includes(r.orderId)) || (!!email && r?.email?.toLowerCase() === email.toLowerCase());
+        };
+        const data = Object.fromEntries(
+          Object.entries(row.data).map(([k, v]) => [k, Array.isArray(v) && k !== "seen" ? v.filter((e) => !about(e)) : v]),
+        );
+        await tx.update(demoAppInstallations).set({ data, updatedAt: new Date() }).where(where(businessId));
+      });
+    },
     /** app.uninstalled / business.data_erasure: everything the app kept about the business goes. */
     async forget(businessId: string) {
       await db.delete(demoAppInstallations).where(where(businessId));

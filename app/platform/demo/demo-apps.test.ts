@@ -13,6 +13,7 @@ import { eventually } from "../testing/receiver";
 import { DEMO_LOGINS } from "./demo-logins";
 import { DEMO_APP_SLUGS } from "./demo-apps";
 import { moveOrderStatus } from "../orders/status.server";
+import { demoAppStore } from "./demo-app-store.server";
 
 const p = await startPlatform({ demo: true, worker: true });
 const demo = p.demoApps!;
@@ -116,6 +117,24 @@ describe("the demo apps", () => {
     }, 20_000);
     const [record] = await p.sql`select description from usage_records order by created_at desc limit 1`;
     expect(record.description).toBe(`Text for order #${order.order_number}`);
+  });
+});
+
+describe("the demo apps' own store", () => {
+  it("keeps tokens encrypted, and forgets a shopper on customer.redact", async () => {
+    const [bistro] = await p.sql`select id from businesses where name = 'Demo Bistro'`;
+    const [row] = await p.sql`select access_token_enc, data from demo_app_installations
+      where app_slug = 'ready-text' and business_id = ${bistro.id}`;
+    expect(row.access_token_enc).not.toMatch(/fbat_/);
+    const texts = row.data.texts as { orderId: string }[];
+    expect(texts.length).toBeGreaterThanOrEqual(13);
+    const store = demoAppStore(p.db, p.env.encryptionKey, "ready-text");
+    expect((await store.get(bistro.id))!.accessToken).toMatch(/^fbat_/);
+    const gone = texts[0].orderId;
+    await store.redact(bistro.id, "", [gone]);
+    const after = (await store.get(bistro.id))!.data.texts as { orderId: string }[];
+    expect(after.some((t) => t.orderId === gone)).toBe(false);
+    expect(after.length).toBe(texts.filter((t) => t.orderId !== gone).length);
   });
 });
 

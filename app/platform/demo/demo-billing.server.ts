@@ -36,7 +36,9 @@ export async function seedDemoBilling(
   const appUrl = readyText.redirectUrl.replace(/\/oauth\/callback$/, "");
   // the orders the texts were about: Demo Bistro's fulfilled ones, oldest number first
   const fulfilled = await db
-    .select({ orderNumber: orders.orderNumber, customerName: orders.customerName, customerPhone: orders.customerPhone })
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber, customerName: orders.customerName, customerPhone: orders.customerPhone })
     .from(orders)
     .where(and(eq(orders.businessId, bistro.id), inArray(orders.status, ["READY", "IN_DELIVERY", "DELIVERED"])))
     .orderBy(orders.orderNumber);
@@ -87,6 +89,7 @@ export async function seedDemoBilling(
         "texts",
         {
           at: now().toISOString(),
+          orderId: order?.id,
           orderNumber,
           to: order?.customerPhone ?? "",
           message: readyTextMessage({}, status, order?.customerName ?? "there", orderNumber),
