@@ -9,7 +9,10 @@ import { test, expect, signIn, signOut, DEMO, shots } from "./helpers";
 test("a merchant installs a demo app from the marketplace and lands on its admin page", async ({ page }) => {
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
   await page.goto("/marketplace");
-  await page.getByRole("link", { name: /Sales Pulse/ }).first().click();
+  await page
+    .getByRole("link", { name: /Sales Pulse/ })
+    .first()
+    .click();
   await page.getByRole("link", { name: "Install" }).click();
   await expect(page.getByRole("heading", { name: "Install Sales Pulse" })).toBeVisible();
   await page.getByRole("button", { name: "Install" }).click();
@@ -63,7 +66,11 @@ test("the portal's menu icons, 'Open sandbox admin' too, are drawn by the page's
   await page.goto("/portal");
   await expect(page.getByRole("link", { name: "Open sandbox admin" }).first()).toBeVisible();
   expect(await glyphsMissing(page, ".nav-icon")).toEqual([]);
-  await page.locator(".nav-icon").last().locator("xpath=ancestor::nav[1]").screenshot({ path: ".data/e2e-results/portal-menu.png" });
+  await page
+    .locator(".nav-icon")
+    .last()
+    .locator("xpath=ancestor::nav[1]")
+    .screenshot({ path: ".data/e2e-results/portal-menu.png" });
   await page.goto("/admin");
   expect(await glyphsMissing(page, ".nav-icon")).toEqual([]);
   await signOut(page);

@@ -29,7 +29,9 @@ describe("registering the reference app", () => {
     expect(again.id).toBe(first.id);
     expect(again.clientSecret).not.toBe(first.clientSecret);
     const updated = await p.request("GET", `/developer/apps/${first.id}`, { token: dev.token });
-    expect(updated.json.pricing.map((plan: { id: string }) => plan.id)).toEqual(REFERENCE_PRICING.map((plan) => plan.id));
+    expect(updated.json.pricing.map((plan: { id: string }) => plan.id)).toEqual(
+      REFERENCE_PRICING.map((plan) => plan.id),
+    );
     expect(updated.json.redirectUrl).toBe("http://127.0.0.1:4556/oauth/callback");
   });
 });

@@ -29,7 +29,15 @@ import { accounts, apps, webhooks, type App } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { decrypt, safeEqual } from "../core/crypto.server";
 import { updateApp } from "../apps/apps.server";
-import { DEMO_API_PIN, DEMO_APP_SLUGS, demoAdminPageId, demoAppRecord, demoAppUrl, isDemoAppSlug, type DemoAppSlug } from "./demo-apps";
+import {
+  DEMO_API_PIN,
+  DEMO_APP_SLUGS,
+  demoAdminPageId,
+  demoAppRecord,
+  demoAppUrl,
+  isDemoAppSlug,
+  type DemoAppSlug,
+} from "./demo-apps";
 import { demoAppStore, type DemoAppStore } from "./demo-app-store.server";
 import { adminPage, messagePage, pointsBadgeScript, signupWidgetPage, stampCardPage } from "./demo-app-pages";
 import { BEHAVIOURS, type AppContext } from "./demo-app-behaviour.server";
@@ -346,7 +354,8 @@ export async function startDemoApps(options: {
       else res.end();
     });
   });
-  const bindHost = options.host ?? (["127.0.0.1", "localhost"].includes(new URL(setting.url).hostname) ? "127.0.0.1" : "0.0.0.0");
+  const bindHost =
+    options.host ?? (["127.0.0.1", "localhost"].includes(new URL(setting.url).hostname) ? "127.0.0.1" : "0.0.0.0");
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? setting.port, bindHost, () => resolve());

@@ -34,7 +34,12 @@ type Behaviour = {
     args: Record<string, unknown>,
   ): Promise<{ notice?: string; open?: string }>;
   onWebhook?(ctx: AppContext, install: DemoInstall, envelope: WebhookEnvelope<Record<string, unknown>>): Promise<void>;
-  onHook?(ctx: AppContext, install: DemoInstall, name: string, call: HookCallEnvelope<Record<string, unknown>>): Promise<unknown>;
+  onHook?(
+    ctx: AppContext,
+    install: DemoInstall,
+    name: string,
+    call: HookCallEnvelope<Record<string, unknown>>,
+  ): Promise<unknown>;
 };
 
 type Money = { amount: number; currency: string };
@@ -126,7 +131,12 @@ const loyaltyStars: Behaviour = {
         {
           title: "Top members",
           columns: ["Customer", "Orders", "Stars", "Reward"],
-          rows: top.map((m) => [m.name, m.orders, m.points, m.points >= rewardAt ? "Ready" : `${rewardAt - m.points} to go`]),
+          rows: top.map((m) => [
+            m.name,
+            m.orders,
+            m.points,
+            m.points >= rewardAt ? "Ready" : `${rewardAt - m.points} to go`,
+          ]),
           empty: "No orders yet: stars come with the first one.",
         },
         {
@@ -164,11 +174,16 @@ const parcelPilot: Behaviour = {
     const currency = orders[0]?.amount.currency ?? "USD";
     const m = (amount: number) => formatMoney({ amount, currency });
     const free = num(settings.freeFromCents, 4000);
-    const open = orders.filter((o) => o.deliveryMethod === "DELIVERY" && !["DELIVERED", "CANCELLED"].includes(o.status));
+    const open = orders.filter(
+      (o) => o.deliveryMethod === "DELIVERY" && !["DELIVERED", "CANCELLED"].includes(o.status),
+    );
     return {
       status: "Parcel Pilot sets the delivery fee of every checkout on your storefront.",
       facts: [
-        ["Delivery fee", settings.baseFeeCents === undefined ? "the platform's own fee" : m(num(settings.baseFeeCents, 0))],
+        [
+          "Delivery fee",
+          settings.baseFeeCents === undefined ? "the platform's own fee" : m(num(settings.baseFeeCents, 0)),
+        ],
         ["Per item", m(num(settings.perItemCents, 50))],
         ["Free delivery from", free > 0 ? m(free) : "never"],
         ["Pickup", "free"],
@@ -200,7 +215,12 @@ const parcelPilot: Behaviour = {
   },
   async onHook(ctx, install, name, call) {
     if (name !== "shipping-rates") return undefined;
-    const data = call.data as { deliveryMethod: string; items?: { quantity: number }[]; subtotal: Money; builtInFee: Money };
+    const data = call.data as {
+      deliveryMethod: string;
+      items?: { quantity: number }[];
+      subtotal: Money;
+      builtInFee: Money;
+    };
     const settings = await settingsOf(ctx, install);
     const items = (data.items ?? []).reduce((s, i) => s + i.quantity, 0);
     const free = num(settings.freeFromCents, 4000);
@@ -341,10 +361,19 @@ const counterSync: Behaviour = {
   },
   async act(ctx, install, action, args) {
     if (action !== "accept" || typeof args.orderId !== "string") return { notice: "Unknown action." };
-    const order = await api<Order>(ctx, install, "PATCH", `/app-api/orders/${encodeURIComponent(args.orderId)}/status`, {
-      status: "CONFIRMED",
+    const order = await api<Order>(
+      ctx,
+      install,
+      "PATCH",
+      `/app-api/orders/${encodeURIComponent(args.orderId)}/status`,
+      {
+        status: "CONFIRMED",
+      },
+    );
+    await ctx.store.append(install.businessId, "accepted", {
+      at: new Date().toISOString(),
+      orderNumber: order.orderNumber,
     });
-    await ctx.store.append(install.businessId, "accepted", { at: new Date().toISOString(), orderNumber: order.orderNumber });
     return { notice: `Order #${order.orderNumber} accepted at the till (now ${order.status}).` };
   },
 };
@@ -363,7 +392,12 @@ const activePlan = async (ctx: AppContext, install: DemoInstall) =>
     (s) => s.status === "ACTIVE" && s.planId === READY_TEXT_PLAN,
   ) ?? null;
 
-export function readyTextMessage(settings: Record<string, unknown>, status: string, name: string, orderNumber: string | number) {
+export function readyTextMessage(
+  settings: Record<string, unknown>,
+  status: string,
+  name: string,
+  orderNumber: string | number,
+) {
   const template =
     status === "READY"
       ? text(settings.readyText, "Hi {name}, your order #{order} is ready!")

@@ -24,7 +24,13 @@ export function demoAppStore(db: Db, key: Buffer, slug: DemoAppSlug) {
     and(eq(demoAppInstallations.appSlug, slug), eq(demoAppInstallations.businessId, businessId));
   return {
     /** After a token exchange: the installation's credentials (a reinstall replaces them; the app's records stay). */
-    async save(i: { businessId: string; installationId: string; accessToken: string; webhookSecret: string; scopes: string[] }) {
+    async save(i: {
+      businessId: string;
+      installationId: string;
+      accessToken: string;
+      webhookSecret: string;
+      scopes: string[];
+    }) {
       const row = {
         installationId: i.installationId,
         accessTokenEnc: encrypt(i.accessToken, key),
@@ -83,10 +89,16 @@ export function demoAppStore(db: Db, key: Buffer, slug: DemoAppSlug) {
         if (!row) return;
         const about = (e: unknown) => {
           const r = e as { orderId?: string; email?: string };
-          return (!!r?.orderId && orderIds.includes(r.orderId)) || (!!email && r?.email?.toLowerCase() === email.toLowerCase());
+          return (
+            (!!r?.orderId && orderIds.includes(r.orderId)) ||
+            (!!email && r?.email?.toLowerCase() === email.toLowerCase())
+          );
         };
         const data = Object.fromEntries(
-          Object.entries(row.data).map(([k, v]) => [k, Array.isArray(v) && k !== "seen" ? v.filter((e) => !about(e)) : v]),
+          Object.entries(row.data).map(([k, v]) => [
+            k,
+            Array.isArray(v) && k !== "seen" ? v.filter((e) => !about(e)) : v,
+          ]),
         );
         await tx.update(demoAppInstallations).set({ data, updatedAt: new Date() }).where(where(businessId));
       });

@@ -80,7 +80,9 @@ describe("the demo apps", () => {
     }
     expect(Object.keys(statuses)).toHaveLength(6);
     // what the apps read through the App API is the shop's (Sales Pulse: the dashboard's figures)
-    const installed = await p.request("POST", "/auth/login", { body: { email: merchant.email, password: merchant.password } });
+    const installed = await p.request("POST", "/auth/login", {
+      body: { email: merchant.email, password: merchant.password },
+    });
     const list = await p.request("GET", "/merchant/installations?limit=100", { token: installed.json.token });
     const active = list.json.data.filter((i: { status: string }) => i.status === "ACTIVE");
     expect(new Set(active.map((i: { appName: string }) => i.appName))).toEqual(new Set(demo.apps.map((a) => a.name)));
@@ -97,14 +99,19 @@ describe("the demo apps", () => {
     const [bistro] = await p.sql`select id from businesses where name = 'Demo Bistro'`;
     const webhook = await fetch(`${demo.apps.find((a) => a.slug === "ready-text")!.url}/webhooks`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Webhook-Timestamp": String(Math.floor(Date.now() / 1000)), "X-Webhook-Signature": "sha256=00" },
+      headers: {
+        "Content-Type": "application/json",
+        "X-Webhook-Timestamp": String(Math.floor(Date.now() / 1000)),
+        "X-Webhook-Signature": "sha256=00",
+      },
       body: JSON.stringify({ id: "dlv_x", event: "order.status_changed", businessId: bistro.id, data: {} }),
     });
     expect(webhook.status).toBe(401);
   });
 
   it("Ready Text texts the customer when an order is ready and bills the text as usage", async () => {
-    const [order] = await p.sql`select o.id, o.order_number, o.business_id from orders o join businesses b on b.id = o.business_id
+    const [order] =
+      await p.sql`select o.id, o.order_number, o.business_id from orders o join businesses b on b.id = o.business_id
       where b.name = 'Demo Bistro' and o.status = 'PREPARING' order by o.order_number limit 1`;
     const [before] = await p.sql`select s.usage_balance from app_subscriptions s join apps a on a.id = s.app_id
       where a.slug = 'ready-text' and s.status = 'ACTIVE'`;
@@ -150,10 +157,19 @@ describe("the demo's billing", () => {
     expect(sub).toMatchObject({ planName: "Text Pro", status: "ACTIVE", test: false, kind: "RECURRING", cap: 2500 });
     expect(sub.used).toBeGreaterThan(0);
     // two periods closed since the plan began 62 days ago: each bills the plan and its texts
-    const lines = billing.invoices.flatMap((i: { lines: { appName: string; kind: string; minor: number }[] }) => i.lines);
+    const lines = billing.invoices.flatMap(
+      (i: { lines: { appName: string; kind: string; minor: number }[] }) => i.lines,
+    );
     const ours = lines.filter((l: { appName: string }) => l.appName === "Ready Text");
-    expect(ours.filter((l: { kind: string }) => l.kind === "RECURRING").map((l: { minor: number }) => l.minor)).toEqual([499, 499]);
-    expect(ours.filter((l: { kind: string }) => l.kind === "USAGE").map((l: { minor: number }) => l.minor).sort()).toEqual([20, 30]);
+    expect(ours.filter((l: { kind: string }) => l.kind === "RECURRING").map((l: { minor: number }) => l.minor)).toEqual(
+      [499, 499],
+    );
+    expect(
+      ours
+        .filter((l: { kind: string }) => l.kind === "USAGE")
+        .map((l: { minor: number }) => l.minor)
+        .sort(),
+    ).toEqual([20, 30]);
     const thisMonth = new Date().toISOString().slice(0, 7);
     expect(billing.invoices.some((i: { month: string }) => i.month < thisMonth)).toBe(true);
   });
@@ -164,7 +180,9 @@ describe("the demo's billing", () => {
     const [app] = await p.sql`select id from apps where slug = 'ready-text'`;
     const earnings = await p.request("GET", `/developer/apps/${app.id}/earnings`, { token: login.json.token });
     expect(earnings.status).toBe(200);
-    const gross = earnings.json.months.reduce((s: number, m: { gross: number }) => s + m.gross, 0);
+    // money as minor units, or as {amount, currency} (decision 050)
+    const minor = (m: number | { amount: number }) => (typeof m === "number" ? m : m.amount);
+    const gross = earnings.json.months.reduce((s: number, m: { gross: number }) => s + minor(m.gross), 0);
     expect(gross).toBe(499 * 2 + 30 + 20);
     expect(earnings.json.subscribersByPlan).toEqual([{ planId: "text-pro", name: "Text Pro", active: 1 }]);
   });

@@ -16,7 +16,8 @@ export const DEMO_APP_SLUGS = [
 ] as const;
 export type DemoAppSlug = (typeof DEMO_APP_SLUGS)[number];
 
-export const isDemoAppSlug = (slug: string): slug is DemoAppSlug => (DEMO_APP_SLUGS as readonly string[]).includes(slug);
+export const isDemoAppSlug = (slug: string): slug is DemoAppSlug =>
+  (DEMO_APP_SLUGS as readonly string[]).includes(slug);
 
 /** The API version the demo apps speak (money as `{amount, currency}` in minor units). */
 export const DEMO_API_PIN = "2026-11-27";
@@ -83,7 +84,10 @@ const SPECS: Record<DemoAppSlug, Spec> = {
           kind: "GLOBAL_SCRIPT",
           position: "body_end",
           scriptUrl: `${u}/embed.js`,
-          settingsSchema: { type: "object", properties: { text: { type: "string", title: "Badge text", maxLength: 40 } } },
+          settingsSchema: {
+            type: "object",
+            properties: { text: { type: "string", title: "Badge text", maxLength: 40 } },
+          },
           defaultConfig: { text: "Earn stars with every order" },
         },
       ],
@@ -125,7 +129,10 @@ const SPECS: Record<DemoAppSlug, Spec> = {
           kind: "FLOATING_WIDGET",
           position: "bottom_left",
           renderUrl: `${u}/widget`,
-          settingsSchema: { type: "object", properties: { prompt: { type: "string", title: "Prompt", maxLength: 120 } } },
+          settingsSchema: {
+            type: "object",
+            properties: { prompt: { type: "string", title: "Prompt", maxLength: 120 } },
+          },
           defaultConfig: { prompt: "New dishes and offers by e-mail?" },
         },
       ],

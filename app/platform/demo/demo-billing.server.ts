@@ -38,7 +38,10 @@ export async function seedDemoBilling(
   const fulfilled = await db
     .select({
       id: orders.id,
-      orderNumber: orders.orderNumber, customerName: orders.customerName, customerPhone: orders.customerPhone })
+      orderNumber: orders.orderNumber,
+      customerName: orders.customerName,
+      customerPhone: orders.customerPhone,
+    })
     .from(orders)
     .where(and(eq(orders.businessId, bistro.id), inArray(orders.status, ["READY", "IN_DELIVERY", "DELIVERED"])))
     .orderBy(orders.orderNumber);
