@@ -65,6 +65,7 @@ async function main() {
     { startWorker },
     { createAccount },
     { ApiError },
+    { startDemoApps },
   ] = await Promise.all([
     import("./app/platform/core/env.server"),
     import("./app/platform/runtime/database.server"),
@@ -73,6 +74,7 @@ async function main() {
     import("./jobs/worker"),
     import("./app/platform/accounts/accounts.server"),
     import("./app/platform/core/http.server"),
+    import("./app/platform/demo/apps-server.server"),
   ]);
   let env;
   try {
@@ -124,6 +126,18 @@ async function main() {
       ? (await import("./db/client")).createDb(env.readDatabaseUrl, { prepare: env.databasePrepare })
       : null;
   const web = mode === "worker" ? null : await createWebServer({ db: database.db, readDb: replica?.db, env });
+  // the demo marketplace's apps, on an origin of their own (decision 062): npm start only
+  const demoApps =
+    mode === "all" && env.demoApps
+      ? await startDemoApps({
+          db: database.db,
+          env,
+          log: (line) => console.log(`[demo apps] ${line}`),
+        }).catch((e: Error) => {
+          console.error(`  The demo apps could not start (${e.message}); set DEMO_APPS_PORT to a free port, or off.`);
+          return null;
+        })
+      : null;
 
   if (web) {
     console.log(
@@ -133,6 +147,11 @@ async function main() {
     console.log("  Demo logins:");
     for (const l of DEMO_LOGINS) console.log(`    ${l.role.padEnd(9)} ${l.email.padEnd(22)} ${l.password}`);
     console.log(`  Demo storefront: ${env.storefrontUrl}/s/demo-bistro\n`);
+    if (demoApps) {
+      console.log(`  Demo apps are served at             ${demoApps.url} (an origin of their own):`);
+      for (const a of demoApps.apps) console.log(`    ${a.name.padEnd(19)} ${a.url}`);
+      console.log("");
+    }
   } else {
     console.log("  Worker running.");
   }
@@ -181,6 +200,7 @@ async function main() {
     // in-flight requests and jobs finish first; every step runs even if one fails
     const steps: [string, (() => Promise<void>) | undefined][] = [
       ["web server", web?.close],
+      ["demo apps", demoApps?.close],
       ["worker", worker?.stop],
       ["database pool", database.close],
       ["replica pool", replica?.close],

@@ -12,6 +12,7 @@ import { startWorker } from "../jobs/worker";
 import http from "node:http";
 import { advanceClock } from "../app/platform/core/clock.server";
 import { closeDuePeriods } from "../app/platform/billing/closing.server";
+import { startDemoApps } from "../app/platform/demo/apps-server.server";
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 const { adminUrl, embedded } = await startTestCluster("e2e-postgres");
@@ -33,7 +34,9 @@ const env = loadEnv({
 await seedDemoData(database.db, env);
 const worker = await startWorker({ url, deps: { db: database.db, env }, concurrency: 4 });
 const web = await createWebServer({ db: database.db, env, port, host: "127.0.0.1" });
-console.log(`e2e platform on ${web.url} (database ${name})`);
+// the demo marketplace's apps on their own origin, as npm start serves them (decision 062): PORT + 100
+const demoApps = await startDemoApps({ db: database.db, env });
+console.log(`e2e platform on ${web.url} (database ${name}), demo apps on ${demoApps.url}`);
 
 // Test-only control of the one clock (web and worker share it in this process): POST /clock?ms=N moves
 // it by N ms and runs the billing period closing at once, as the worker's crontab would within a minute.
@@ -51,6 +54,7 @@ control.listen(port + 1000, "127.0.0.1");
 
 const stop = async () => {
   control.close();
+  await demoApps.close();
   await web.close();
   await worker.stop();
   await database.close();

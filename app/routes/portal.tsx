@@ -17,7 +17,7 @@ export default function PortalLayout() {
         { to: "/portal/apps", label: "My apps", icon: "▣" },
         { to: "/portal/docs", label: "Docs", icon: "☰" },
         // the sandbox business's merchant admin (decision 036)
-        { to: "/admin", label: "Open sandbox admin", icon: "⧉" },
+        { to: "/admin", label: "Open sandbox admin", icon: "↗" },
       ]}
     />
   );

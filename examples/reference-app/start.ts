@@ -4,7 +4,7 @@
  * what to click.
  */
 import { startReferenceApp } from "./app";
-import { referenceManifest, REFERENCE_EVENTS, REFERENCE_SCOPES } from "./manifest";
+import { registerReferenceApp } from "./register";
 
 const platform = (process.env.PLATFORM_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const port = Number(process.env.REFERENCE_APP_PORT ?? 4000);
@@ -12,17 +12,6 @@ const developer = {
   email: process.env.DEMO_DEVELOPER_EMAIL ?? "developer@demo.test",
   password: process.env.DEMO_DEVELOPER_PASSWORD ?? "demo-developer-1",
 };
-
-async function api(method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(platform + path, {
-    method,
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = res.status === 204 ? null : await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json?.message ?? JSON.stringify(json)}`);
-  return json;
-}
 
 async function main() {
   try {
@@ -40,37 +29,8 @@ async function main() {
     dataFile: ".data/reference-app.json",
     log: (l) => console.log(`[reference-app] ${l}`),
   });
-  const { token } = await api("POST", "/auth/login", undefined, developer);
-  const listing = {
-    name: "Reference App",
-    description:
-      "The platform's reference app: loyalty banner, badge, chat widget, RefPay payments, free delivery and a welcome discount.",
-    category: "loyalty",
-    scopes: REFERENCE_SCOPES,
-    redirectUrl: `${app.url}/oauth/callback`,
-    webhookUrl: `${app.url}/webhooks`,
-    webhookEvents: REFERENCE_EVENTS,
-    // the app answers hooks and reads money in this API version's shape ({amount, currency})
-    apiVersion: "2026-11-27",
-  };
-  const mine = await api("GET", "/developer/apps?limit=100", token);
-  let record = mine.data.find((a: { slug: string }) => a.slug === "reference-app");
-  let clientSecret: string;
-  if (!record) {
-    record = await api("POST", "/developer/apps", token, {
-      ...listing,
-      slug: "reference-app",
-      manifest: referenceManifest(app.url),
-    });
-    clientSecret = record.clientSecret;
-  } else {
-    if (record.status !== "PENDING_REVIEW" && !record.updateInReview) {
-      await api("PATCH", `/developer/apps/${record.id}`, token, listing);
-      await api("PUT", `/developer/apps/${record.id}/manifest`, token, referenceManifest(app.url));
-    }
-    clientSecret = (await api("POST", `/developer/apps/${record.id}/client-secret`, token)).clientSecret;
-  }
-  app.setCredentials(record.clientId, clientSecret);
+  const record = await registerReferenceApp(platform, developer, app.url);
+  app.setCredentials(record.clientId, record.clientSecret);
   console.log(`
   Reference App is running at ${app.url} and registered as "${record.name}" (${record.id}).
 

@@ -15,6 +15,8 @@ import { createInstallation, uninstall } from "../installs/installs.server";
 import { putReview, replyToReview, setStaffPick } from "./app-reviews.server";
 import { createBusiness } from "../accounts/accounts.server";
 import { REVIEW_CRITERIA_KEYS, type Category } from "./catalog";
+import { demoAppListing } from "./demo-app-listing.server";
+import type { DemoAppSlug } from "../demo/demo-apps";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -207,9 +209,7 @@ export async function seedMarketplaceDemo(
       description: demo.description,
       category: demo.category,
       scopes: demo.scopes,
-      redirectUrl: `https://${demo.slug}.example/oauth/callback`,
-      webhookUrl: null,
-      webhookEvents: [],
+      ...demoAppListing(env, demo.slug as DemoAppSlug),
       version: first[0],
     });
     await submitApp(db, input.developerId, app.id, { releaseNotes: first[1] });
@@ -243,4 +243,5 @@ export async function seedMarketplaceDemo(
     const { id } = await installOn(db, env, mailroom, bistro, input.developerId, 40);
     await uninstallAsOf(db, id, new Date(t - 12 * DAY), new Date(t - 10 * DAY));
   }
+  return published;
 }

@@ -38,6 +38,12 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
   WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
   DATABASE_PREPARE: boolString.default(true),
+  DEMO_APPS_PORT: z
+    .union([z.literal("off"), z.coerce.number().int().min(0).max(65535)], {
+      message: "must be a port (0-65535: 0 picks a free one) or off",
+    })
+    .optional(),
+  DEMO_APPS_URL: z.string().url().optional(),
   TRUSTED_PROXIES: z
     .string()
     .transform((v) =>
@@ -91,6 +97,11 @@ export type Env = {
    * nearest one in that header that is not itself trusted; empty (the default): only the socket's peer
    */
   trustedProxies: string[];
+  /**
+   * the demo marketplace's apps, served by `npm start` on an origin of their own (decision 062): the
+   * port they listen on (0: a free one) and their public origin; null when they are off
+   */
+  demoApps: { port: number; url: string } | null;
 };
 
 export class EnvError extends Error {}
@@ -124,6 +135,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const storefrontUrl = (e.STOREFRONT_URL ?? defaultStorefrontUrl(publicUrl)).replace(/\/$/, "");
   const originProblem = checkOrigins(publicUrl, storefrontUrl);
   if (originProblem) throw new EnvError(`Invalid settings:\n  ${originProblem}`);
+  const demoApps = demoAppsSetting(e, publicUrl, storefrontUrl);
+  if (typeof demoApps === "string") throw new EnvError(`Invalid settings:\n  ${demoApps}`);
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
@@ -142,7 +155,41 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
     databasePrepare: e.DATABASE_PREPARE,
     trustedProxies: e.TRUSTED_PROXIES ?? [],
+    demoApps,
   };
+}
+
+/**
+ * Where the demo apps run (decision 062): DEMO_APPS_PORT (default PORT + 100; `off` turns them off)
+ * and DEMO_APPS_URL (default http on the other loopback name than PUBLIC_URL's host, at that port,
+ * so the platform's session cookie never reaches them). Without DEMO_APPS_URL they run only when
+ * PUBLIC_URL is on loopback: a visitor of a deployed platform could not reach a loopback address.
+ * An error message when the setting is wrong.
+ */
+function demoAppsSetting(
+  e: { PORT: number; DEMO_APPS_PORT?: number | "off"; DEMO_APPS_URL?: string },
+  publicUrl: string,
+  storefrontUrl: string,
+): { port: number; url: string } | null | string {
+  if (e.DEMO_APPS_PORT === "off") return null;
+  const port = e.DEMO_APPS_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 100);
+  if (port > 65535) return `DEMO_APPS_PORT: PORT + 100 is above 65535; set DEMO_APPS_PORT (or off)`;
+  const platformHost = new URL(publicUrl).hostname;
+  let url = e.DEMO_APPS_URL?.replace(/\/$/, "");
+  if (!url) {
+    const loopback: Record<string, string> = { localhost: "127.0.0.1", "127.0.0.1": "localhost" };
+    if (!loopback[platformHost]) return null;
+    url = `http://${loopback[platformHost]}:${port}`;
+  }
+  const parsed = new URL(url);
+  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.origin !== url)
+    return "DEMO_APPS_URL: must be an http(s) origin only (scheme, host and port; no path, query or credentials)";
+  if (parsed.hostname === platformHost)
+    return "DEMO_APPS_URL: must have a different host from PUBLIC_URL (the platform's session cookie would reach the demo apps)";
+  // port 0 (tests) is known only once the server listens, and the origin is then set to the real one
+  if (port !== 0 && (parsed.origin === new URL(storefrontUrl).origin || parsed.origin === new URL(publicUrl).origin))
+    return "DEMO_APPS_URL: must be an origin of its own, neither PUBLIC_URL's nor STOREFRONT_URL's";
+  return { port, url };
 }
 
 /**

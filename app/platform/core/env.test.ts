@@ -29,6 +29,35 @@ describe("loadEnv", () => {
     expect(loadEnv({ ...base }).sessionSecret).toBe(env.sessionSecret);
   });
 
+  it("serves the demo apps on an origin of their own: PORT + 100 on the other loopback name (decision 062)", () => {
+    expect(loadEnv({ ...base }).demoApps).toEqual({ port: 3100, url: "http://127.0.0.1:3100" });
+    expect(loadEnv({ ...base, PORT: "4000", PUBLIC_URL: "http://127.0.0.1:4000" }).demoApps).toEqual({
+      port: 4100,
+      url: "http://localhost:4100",
+    });
+    expect(loadEnv({ ...base, DEMO_APPS_PORT: "5005" }).demoApps).toEqual({ port: 5005, url: "http://127.0.0.1:5005" });
+    expect(loadEnv({ ...base, DEMO_APPS_PORT: "off" }).demoApps).toBeNull();
+    // a deployed platform: only with an address of their own that visitors can reach
+    expect(loadEnv({ ...production, STOREFRONT_URL: "https://shops.example-stores.com" }).demoApps).toBeNull();
+    expect(
+      loadEnv({
+        ...production,
+        STOREFRONT_URL: "https://shops.example-stores.com",
+        DEMO_APPS_URL: "https://demo-apps.example.net",
+        DEMO_APPS_PORT: "8080",
+      }).demoApps,
+    ).toEqual({ port: 8080, url: "https://demo-apps.example.net" });
+  });
+
+  it("refuses demo apps settings that would share an origin or the platform's cookies", () => {
+    const refused = (extra: Record<string, string>) => () => loadEnv({ ...base, ...extra });
+    expect(refused({ DEMO_APPS_PORT: "3000" })).toThrow(/DEMO_APPS_URL: must be an origin of its own/);
+    expect(refused({ DEMO_APPS_URL: "http://localhost:3100" })).toThrow(/different host from PUBLIC_URL/);
+    expect(refused({ DEMO_APPS_URL: "http://127.0.0.1:3100/apps" })).toThrow(/origin only/);
+    expect(refused({ DEMO_APPS_PORT: "seventy" })).toThrow(/DEMO_APPS_PORT: must be a port/);
+    expect(refused({ PORT: "65500" })).toThrow(/DEMO_APPS_PORT: PORT \+ 100 is above 65535/);
+  });
+
   it("requires secrets and a database in production, and keeps the guard on", () => {
     expect(() => loadEnv({ ...base, NODE_ENV: "production" })).toThrow(
       /SESSION_SECRET: required in production[\s\S]*ENCRYPTION_KEY[\s\S]*DATABASE_URL/,

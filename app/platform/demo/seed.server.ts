@@ -15,18 +15,12 @@ import { createInstallation, issueAccessToken } from "../installs/installs.serve
 import { now } from "../core/clock.server";
 import { seedMarketplaceDemo, uninstallAsOf } from "../apps/marketplace-demo.server";
 import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { DEMO_LOGINS } from "./demo-logins";
+import { demoAppListing } from "../apps/demo-app-listing.server";
+import { demoAppStore } from "./demo-app-store.server";
+import { seedDemoBilling } from "./demo-billing.server";
 
-export const DEMO_LOGINS = [
-  {
-    role: "MERCHANT",
-    email: "merchant@demo.test",
-    password: "demo-merchant-1",
-    name: "Maria Rossi",
-    businessName: "Demo Bistro",
-  },
-  { role: "DEVELOPER", email: "developer@demo.test", password: "demo-developer-1", name: "Dev Demo" },
-  { role: "REVIEWER", email: "reviewer@demo.test", password: "demo-reviewer-1", name: "Rita Reviewer" },
-] as const;
+export { DEMO_LOGINS };
 
 const DAY = 24 * 3600 * 1000;
 
@@ -47,9 +41,7 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
     description: "Reward repeat customers with points and a stamp card on your storefront.",
     category: "loyalty",
     scopes: ["read_orders", "read_products", "read_business"],
-    redirectUrl: "https://loyalty-stars.example/oauth/callback",
-    webhookUrl: null,
-    webhookEvents: [],
+    ...demoAppListing(env, "loyalty-stars"),
     version: "1.2.0",
   });
   await submitApp(db, dev.id, app.id);
@@ -66,14 +58,23 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   const installedDaysAgo = [26, 21, 14, 9, 3];
   for (const [i, shop] of shops.entries()) {
     const installation = await db.transaction(async (tx) => {
-      const { installation } = await createInstallation(tx, env, {
+      const { installation, webhookSecret } = await createInstallation(tx, env, {
         app: approved,
         businessId: shop.id,
         scopes: approved.approvedScopes,
         isTestInstall: false,
         installedBy: dev.id,
       });
-      await issueAccessToken(tx, installation);
+      const accessToken = await issueAccessToken(tx, installation);
+      // the demo app keeps what its token exchange would have given it (decision 062)
+      if (shop.id === bistro.id)
+        await demoAppStore(tx, env.encryptionKey, "loyalty-stars").save({
+          businessId: shop.id,
+          installationId: installation.id,
+          accessToken,
+          webhookSecret,
+          scopes: installation.scopes,
+        });
       return installation;
     });
     await db
@@ -94,11 +95,13 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   });
   await db.insert(webhookDailyStats).values(rows);
   // more apps in more categories, with reviews, replies, a changelog and staff picks (issue 20)
-  await seedMarketplaceDemo(db, env, {
+  const published = await seedMarketplaceDemo(db, env, {
     developerId: dev.id,
     reviewerId: rev.id,
     loyaltyStars: approved,
     loyaltyShops: shops,
   });
+  // Demo Bistro pays for Ready Text: a subscription with usage and closed periods (issues 39, 40)
+  await seedDemoBilling(db, env, { bistro, readyText: published.get("ready-text")!, developerId: dev.id });
   return true;
 }

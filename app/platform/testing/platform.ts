@@ -14,6 +14,8 @@ import { createWebServer } from "../../web.server";
 import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
 import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";
+import { seedDemoData } from "../demo/seed.server";
+import { startDemoApps, type DemoAppsServer } from "../demo/apps-server.server";
 
 /** An HTTP answer as the tests read it: the status, the headers, the text, and the JSON (null if none). */
 export async function readAnswer(res: Response) {
@@ -41,19 +43,36 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
 }
 
 export async function startPlatform(
-  options: { worker?: boolean; env?: Record<string, string>; readDb?: Database } = {},
+  options: {
+    worker?: boolean;
+    env?: Record<string, string>;
+    readDb?: Database;
+    /** the demo data and the demo apps server, as `npm start` has them (decision 062) */
+    demo?: boolean;
+  } = {},
 ) {
   const database = await testDatabase();
   // the origins are known once the server listens (below); placeholders until then
-  const env = testEnv({ PUBLIC_URL: "http://localhost", STOREFRONT_URL: "http://127.0.0.1", ...options.env });
+  const env = testEnv({
+    PUBLIC_URL: "http://localhost",
+    STOREFRONT_URL: "http://127.0.0.1",
+    DEMO_APPS_PORT: "0",
+    ...options.env,
+  });
   const web = await createWebServer({ db: database.db, readDb: options.readDb, env, port: 0, host: "127.0.0.1" });
   // the two origins of the running server: the platform on localhost, the storefront on 127.0.0.1 (same port)
   if (!options.env?.PUBLIC_URL)
     Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
+  let demoApps: DemoAppsServer | null = null;
+  if (options.demo) {
+    await seedDemoData(database.db, env);
+    demoApps = await startDemoApps({ db: database.db, env, port: 0 });
+  }
   let worker: Worker | null = null;
   if (options.worker) worker = await startWorker({ url: database.url, deps: { db: database.db, env }, concurrency: 4 });
   afterAll(async () => {
     await worker?.stop();
+    await demoApps?.close();
     await web.close();
   });
 
@@ -131,6 +150,7 @@ export async function startPlatform(
     dbUrl: database.url,
     env,
     worker: () => worker,
+    demoApps,
     request,
     register,
     registerMerchant,
