@@ -270,7 +270,13 @@ export async function triggerEvent(
   const app = await getDeveloperApp(db, account.id, appId);
   const installation = await sandboxInstallation(db, app, business);
   await checkReachable(db, installation, name);
-  const ctx: Ctx = { db, business: business!, installation, app, hooks: checkoutHooks(db, env, { only: installation.id }) };
+  const ctx: Ctx = {
+    db,
+    business: business!,
+    installation,
+    app,
+    hooks: checkoutHooks(db, env, { only: installation.id }),
+  };
   const { result: made, emitted } = await withEventAudience({ installationId: installation.id, events: [name] }, () =>
     MAKERS[name](ctx),
   );

@@ -413,7 +413,9 @@ describe("a triggered order goes through the checkout with the app's own hooks",
     let verdict: Record<string, unknown> = { valid: true };
     const hookApp = async (answers: Record<string, () => unknown>) => {
       const receiver = await startReceiver((r) =>
-        r.json?.hookPoint ? { status: 200, body: JSON.stringify(answers[r.json.hookPoint]?.() ?? {}) } : { status: 200 },
+        r.json?.hookPoint
+          ? { status: 200, body: JSON.stringify(answers[r.json.hookPoint]?.() ?? {}) }
+          : { status: 200 },
       );
       const app = await p.request("POST", "/developer/apps", {
         token: developer.token,

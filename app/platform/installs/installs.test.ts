@@ -640,7 +640,9 @@ describe("a developer's sandbox installing an approved app through OAuth (decisi
     const otherBrowser = await BrowserSession.signIn(p.url, other.email, PASSWORD);
     const screen = (browser: BrowserSession) =>
       browser
-        .get(`/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl })}`)
+        .get(
+          `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl })}`,
+        )
         .then((r) => r.html.replace(/<!-- -->/g, "").replace(/&#x27;|&apos;/g, "'"));
     // the consent screen says what a sandbox's installation is
     expect(await screen(otherBrowser)).toContain("It counts as no install in the marketplace or the app's analytics");
@@ -678,9 +680,9 @@ describe("a developer's sandbox installing an approved app through OAuth (decisi
 
   it("does not count the app's own test installation once approval made it a production one", async () => {
     const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
-    expect((await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: dev.token })).status).toBe(
-      201,
-    );
+    expect(
+      (await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: dev.token })).status,
+    ).toBe(201);
     await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
     await p.request("POST", `/review/apps/${created.json.id}/approve`, {
       token: reviewer.token,

@@ -91,7 +91,8 @@ describe("an address with a malformed percent-encoding", () => {
     const paths = [`${shop}/%FF`, "/app-api/products/%E0%A4%A", "/developer/apps/%FF", "/admin/%FF", "/x%"];
     const statuses = new Set<number>();
     for (let i = 0; i < 40; i++)
-      for (const path of paths) statuses.add((await raw(path.startsWith("/s/") ? p.storefrontUrl : p.url, path)).status);
+      for (const path of paths)
+        statuses.add((await raw(path.startsWith("/s/") ? p.storefrontUrl : p.url, path)).status);
     expect(written.filter((l) => /could not be decoded|URIError|malformed URL/i.test(l))).toEqual([]);
     expect(written.length).toBeLessThanOrEqual(1);
     expect([...statuses]).toEqual([400]);

@@ -167,7 +167,8 @@ describe("storefront-apps listen", () => {
     const { child, lines } = cli.spawn("listen", "--forward-to", local.url);
     await until(
       () => "listening: " + lines.join("\n"),
-      () => lines.some((l) => l.startsWith(`Listening for ${app.name}: webhooks and hook calls of its test installation`)),
+      () =>
+        lines.some((l) => l.startsWith(`Listening for ${app.name}: webhooks and hook calls of its test installation`)),
     );
 
     // a reviewer approves the app: its test installation becomes a production one (contract 3)
