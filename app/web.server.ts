@@ -34,6 +34,42 @@ function validHost(value: string | string[] | undefined): boolean {
   }
 }
 
+/** Whether every percent-encoding of a path decodes to UTF-8 text (what the router needs of it). */
+export function decodablePath(path: string): boolean {
+  if (!path.includes("%")) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One log line at most per `intervalMs` for a kind of refused request: the first one seen, then, a
+ * window later, the next one with how many came in between. Nothing else is written, however many arrive.
+ */
+export function rateLimitedLog(what: string, intervalMs = 60_000, write = (line: string) => console.warn(line)) {
+  let quietUntil = 0;
+  let unlogged = 0;
+  return {
+    note(example: string) {
+      const t = Date.now();
+      if (t < quietUntil) {
+        unlogged++;
+        return;
+      }
+      // the example is a request line: printable ASCII, cut short, so the log keeps one line of bounded size
+      const shown = example.replace(/[^\x20-\x7e]/g, "?").slice(0, 120);
+      write(`[web] ${what} (${shown})${unlogged ? `; ${unlogged} more since the last such line` : ""}`);
+      quietUntil = t + intervalMs;
+      unlogged = 0;
+    },
+  };
+}
+
+const malformedLog = rateLimitedLog("400 for an address with a malformed percent-encoding");
+
 /**
  * Refuses a request before routing: the contract's error body on the JSON areas (RFC 6749's on the
  * token endpoint, contract section 4), plain text on pages; the unread body is discarded.
@@ -114,6 +150,12 @@ export async function createWebServer(options: {
     });
     // A NUL character (%00) in the path or query cannot be stored or looked up in PostgreSQL text.
     if (/%00/.test(req.url)) return refuse(req, res, 400, "The address may not contain %00");
+    // A path no one can decode (%FF, a cut-off %E0%A4%A, a lone %): answered here, before the router,
+    // which would write a line per request about it (an attacker's way to fill the log); one line a minute at most.
+    if (!decodablePath(req.path)) {
+      malformedLog.note(`${req.method} ${req.path}`);
+      return refuse(req, res, 400, "The address has a malformed percent-encoding");
+    }
     // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
     if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"]))
       return refuse(req, res, 400, "Malformed Host header");

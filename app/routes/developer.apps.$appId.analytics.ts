@@ -6,7 +6,8 @@ import { AppAnalytics } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/analytics", "DEVELOPER", {
   GET: operation({
-    summary: "The app's installs and webhook deliveries over the last 30 days (test installs not counted)",
+    summary:
+      "The app's installs and webhook deliveries over the last 30 days (test installs and installations on developers' sandboxes not counted)",
     ...oneBy("appId", "App id", AppAnalytics),
     handler: async ({ context, user, params }) => {
       const app = await getDeveloperApp(context.db, user.account.id, params.appId);

@@ -6,7 +6,7 @@ import { openListener } from "~/platform/devtools/relay.server";
 const EventStream = z
   .string()
   .describe(
-    "Server-Sent Events, for as long as the client holds the connection: `ready` ({appId, name}) once, then `call` ({callId, kind, path, headers, body}) for each webhook delivery or hook call of the test installation, to be answered at POST /developer/apps/{appId}/listen/{callId}/answer, and `ping` ({at}) as a heartbeat. Each event's `data` is one line of JSON. Described here, not validated.",
+    "Server-Sent Events, for as long as the client holds the connection: `ready` ({appId, name, installation: {installationId, isTestInstall} | null, the app's installation on your sandbox}) once, then `call` ({callId, kind, path, headers, body}) for each webhook delivery or hook call of the app's test installations and of its installation on your sandbox (also once review approval made it a production installation), to be answered at POST /developer/apps/{appId}/listen/{callId}/answer; `installation` ({installation, message}) when the installation on your sandbox changed (approved: now a production installation, still relayed; uninstalled; installed again), `message` saying so in a sentence; and `ping` ({at}) as a heartbeat. `headers` are every header the platform sends with the call (Api-Version included); forward them all. Each event's `data` is one line of JSON. Described here, not validated.",
   )
   .meta({ id: "ListenEventStream" });
 
@@ -38,8 +38,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
               /* the stream is closed */
             }
           };
-          close = await openListener(context.db, app.id, app.accountId, send);
-          send("ready", { appId: app.id, name: app.name });
+          close = await openListener(context.db, app, app.accountId, send);
           request.signal.addEventListener("abort", () => {
             void close?.();
             try {

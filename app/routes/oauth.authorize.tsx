@@ -87,6 +87,7 @@ async function consent(request: Request, context: PlatformContext) {
     businessName: business?.name ?? "",
     plans: (target.isTestInstall ? req.app.pricing : req.app.approvedPricing).map((plan) => planRow(plan)),
     isTestInstall: target.isTestInstall,
+    sandbox: target.sandbox,
     alreadyInstalled: !!existing,
     params: PARAMS.map((name) => [name, url.searchParams.get(name)] as const).filter(([, v]) => v !== null) as [
       string,
@@ -118,6 +119,7 @@ type ConsentData = {
   businessName: string;
   plans: PlanRow[];
   isTestInstall: boolean;
+  sandbox: boolean;
   alreadyInstalled: boolean;
   params: [string, string][];
 };
@@ -163,6 +165,12 @@ export default function Authorize() {
           on <strong>{data.businessName}</strong>
           {data.isTestInstall ? <span className="badge info"> test install</span> : null}
         </p>
+        {data.sandbox ? (
+          <p className="muted small">
+            Your sandbox: an installation for trying the app out. It counts as no install in the marketplace or the
+            app&apos;s analytics, the sandbox cannot review the app, and any charge is a test charge.
+          </p>
+        ) : null}
         {data.alreadyInstalled ? (
           <p className="alert info">
             This app is already installed. Continuing gives it a new access token with the permissions below.

@@ -1,13 +1,18 @@
 /**
  * Developer analytics per app (spec "Developer analytics"; contract 11). Figures come from indexed
  * queries on installations and from the daily rollup of delivery attempts (webhook_daily_stats),
- * never from scanning attempts. Test installs and their deliveries are left out. Days are UTC.
+ * never from scanning attempts. Test installs and their deliveries are left out, and so are
+ * installations on developers' sandboxes (decision 054: a sandbox's install is no shop's). Days are UTC.
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { now } from "../core/clock.server";
 
 const DAY = 24 * 3600 * 1000;
+
+/** The installations that count as installs: production ones on shops, not on a developer's sandbox. */
+const counted = (appId: string) =>
+  sql`app_id = ${appId} and not is_test_install and not exists (select 1 from businesses b where b.id = installations.business_id and b.is_sandbox)`;
 
 /** The 30 UTC dates ending today, oldest first. */
 export function last30Days(today = now()): string[] {
@@ -20,13 +25,13 @@ export async function appAnalytics(db: Db, appId: string) {
   const since = `${days[0]}T00:00:00.000Z`;
   const [counts] = await db.execute<{ total: number; active: number }>(sql`
     select count(*)::int as total, count(*) filter (where status = 'ACTIVE')::int as active
-    from installations where app_id = ${appId} and not is_test_install`);
+    from installations where ${counted(appId)}`);
   const installs = await db.execute<{ day: string; n: number }>(sql`
     select to_char(installed_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
-    from installations where app_id = ${appId} and not is_test_install and installed_at >= ${since}::timestamptz group by 1`);
+    from installations where ${counted(appId)} and installed_at >= ${since}::timestamptz group by 1`);
   const uninstalls = await db.execute<{ day: string; n: number }>(sql`
     select to_char(uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
-    from installations where app_id = ${appId} and not is_test_install and uninstalled_at >= ${since}::timestamptz group by 1`);
+    from installations where ${counted(appId)} and uninstalled_at >= ${since}::timestamptz group by 1`);
   const stats = await db.execute<{
     day: string;
     succeeded: number;

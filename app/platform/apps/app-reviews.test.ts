@@ -54,7 +54,8 @@ async function figures(appId: string) {
   const [row] =
     await p.sql`select rating_sum::int as sum, rating_count as count, rating_avg::float as avg, active_installs as installs from apps where id = ${appId}`;
   const [truth] = await p.sql`select coalesce(sum(rating), 0)::int as sum, count(*)::int as count,
-      (select count(*)::int from installations where app_id = ${appId} and status = 'ACTIVE' and not is_test_install) as installs
+      (select count(*)::int from installations i join businesses b on b.id = i.business_id
+        where i.app_id = ${appId} and i.status = 'ACTIVE' and not i.is_test_install and not b.is_sandbox) as installs
     from app_reviews where app_id = ${appId} and hidden_at is null`;
   // the kept figures always equal what a scan of the rows says
   expect({ sum: row.sum, count: row.count, installs: row.installs }).toEqual(truth);
@@ -134,7 +135,8 @@ describe("who may review", () => {
     expect((await put(dev.token, sandbox.id, { rating: 5, body: "" })).status).toBe(403);
 
     expect(await figures(app.id)).toMatchObject({ count: 0 });
-    expect(await figures(draft.json.id)).toMatchObject({ count: 0, installs: 1 });
+    // nor does a sandbox's installation count as a marketplace install (decision 054)
+    expect(await figures(draft.json.id)).toMatchObject({ count: 0, installs: 0 });
   });
 
   it("an uninstall within the hour of installing takes the review back", async () => {

@@ -8,10 +8,14 @@
  * The sender (a worker, or the web process for hooks) and the web process holding the stream may
  * be different processes: the call goes through PostgreSQL (a relay_calls row and a NOTIFY on
  * RELAY_CHANNEL); the sender waits for the answer on the row, up to the call's own timeout.
+ *
+ * What is relayed (decision 054): the app's test installations, and its installation on the sandbox
+ * of a developer who listens, whatever its kind: review approval turns the test installation into a
+ * production one (contract 3), and the sandbox goes on sending to it. Merchants' installations never.
  */
 import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database, Db } from "../../../db/client";
-import { appListeners, relayCalls } from "../../../db/schema";
+import { accounts, appListeners, businesses, installations, relayCalls } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import type { OutboundResult } from "../webhooks/outbound.server";
@@ -26,7 +30,11 @@ const UNCLAIMED_CHECK_MS = 250;
 
 export type RelayRequest = {
   appId: string;
+  /** the installation's business: its production installation is relayed when it is the sandbox of a listening developer */
+  businessId: string;
   isTestInstall: boolean;
+  /** whether that business is a sandbox, when the sender knows it (false: never relayed unless a test installation, no query) */
+  sandbox?: boolean;
   kind: "webhook" | "hook";
   path: string;
   headers: Record<string, string>;
@@ -34,28 +42,41 @@ export type RelayRequest = {
   timeoutMs: number;
 };
 
+/** The app's connected listeners: whether there is any, and the sandbox businesses of the developers holding them. */
+type Listening = { any: boolean; sandboxes: Set<string> };
+
 /**
-/**
- * Whether a CLI listens for the app, read at most once a second per app and process (a short cache
- * in front of the rows: a sandbox's deliveries in bulk, B2e's for one, do not each cost a query;
- * a `listen` that starts is relayed to within a second).
+ * Who listens for the app, read at most once a second per app and process (a short cache in front
+ * of the rows: a sandbox's deliveries in bulk, B2e's for one, do not each cost a query; a `listen`
+ * that starts is relayed to within a second).
  */
-const listenerCache = new Map<string, { until: number; listening: Promise<boolean> }>();
-function hasListener(db: Db, appId: string): Promise<boolean> {
+const listenerCache = new Map<string, { until: number; listening: Promise<Listening> }>();
+function listenersOf(db: Db, appId: string): Promise<Listening> {
   const t = Date.now();
   const cached = listenerCache.get(appId);
   if (cached && cached.until > t) return cached.listening;
   if (listenerCache.size > 10_000) listenerCache.clear();
   const fresh = new Date(now().getTime() - LISTENER_STALE_MS);
   const listening = db
-    .select({ id: appListeners.id })
+    .select({ sandbox: businesses.id })
     .from(appListeners)
+    .leftJoin(accounts, eq(accounts.id, appListeners.accountId))
+    .leftJoin(businesses, and(eq(businesses.id, accounts.businessId), eq(businesses.isSandbox, true)))
     .where(and(eq(appListeners.appId, appId), gt(appListeners.heartbeatAt, fresh)))
-    .limit(1)
-    .then((rows) => rows.length > 0);
+    .then((rows) => ({
+      any: rows.length > 0,
+      sandboxes: new Set(rows.flatMap((r) => (r.sandbox ? [r.sandbox] : []))),
+    }));
   listenerCache.set(appId, { until: t + 1_000, listening });
   listening.catch(() => listenerCache.delete(appId));
   return listening;
+}
+
+/** Whether a call of this installation goes to a listener: a test installation to any, another only from a listener's own sandbox. */
+async function relayed(db: Db, request: RelayRequest): Promise<boolean> {
+  if (!request.isTestInstall && request.sandbox === false) return false;
+  const listening = await listenersOf(db, request.appId);
+  return request.isTestInstall ? listening.any : listening.sandboxes.has(request.businessId);
 }
 
 /** Whether a `storefront-apps listen` session is connected for the app now (no cache; the portal shows it). */
@@ -71,14 +92,15 @@ export async function isListening(db: Db, appId: string): Promise<boolean> {
 
 /**
  * The one hook point in the senders (delivery.server.ts sendOne and sendTest, hooks/invoke.server.ts):
- * for a TEST installation whose app has a connected listener, relays the call and returns its
- * result; otherwise null and the sender POSTs as usual. Production installations cost nothing (no
- * query). A call no listener claims while none is connected any more (the CLI stopped within the
- * cache's second) is taken back and also answers null, so it goes to the app's URL at once.
+ * for a TEST installation whose app has a connected listener, or the app's installation on the
+ * sandbox of a developer listening to it (a production one once the app is approved), relays the
+ * call and returns its result; otherwise null and the sender POSTs as usual. A call costs at most
+ * the cached read of the app's listeners (none for a hook call on a shop that is not a sandbox). A
+ * call no listener claims while none is connected any more (the CLI stopped within the cache's
+ * second) is taken back and also answers null, so it goes to the app's URL at once.
  */
 export async function relayIfListening(db: Db, request: RelayRequest): Promise<OutboundResult | null> {
-  if (!request.isTestInstall) return null;
-  if (!(await hasListener(db, request.appId))) return null;
+  if (!(await relayed(db, request))) return null;
   const started = Date.now();
   const id = newId("rly");
   await db.insert(relayCalls).values({
@@ -176,19 +198,60 @@ export async function answerCall(
   return rows.length > 0;
 }
 
+/** The app's installation on the listening developer's sandbox, as the stream reports it. */
+export type SandboxInstallation = { installationId: string; isTestInstall: boolean } | null;
+
+/** The app's ACTIVE installation on the account's sandbox business (null: none, or the account has no sandbox). */
+export async function listenerInstallation(db: Db, appId: string, accountId: string): Promise<SandboxInstallation> {
+  const [row] = await db
+    .select({ installationId: installations.id, isTestInstall: installations.isTestInstall })
+    .from(accounts)
+    .innerJoin(businesses, and(eq(businesses.id, accounts.businessId), eq(businesses.isSandbox, true)))
+    .innerJoin(
+      installations,
+      and(
+        eq(installations.businessId, businesses.id),
+        eq(installations.appId, appId),
+        eq(installations.status, "ACTIVE"),
+      ),
+    )
+    .where(eq(accounts.id, accountId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** What the CLI prints when the sandbox's installation changed under a running listen (null: nothing to say). */
+export function installationNotice(
+  appName: string,
+  before: SandboxInstallation,
+  after: SandboxInstallation,
+): string | null {
+  if (before?.installationId === after?.installationId && before?.isTestInstall === after?.isTestInstall) return null;
+  if (!after)
+    return `${appName} is no longer installed on your sandbox: nothing of your sandbox is relayed until you install it again (storefront-apps test-install). Still listening.`;
+  if (before && before.installationId === after.installationId && !after.isTestInstall)
+    return `${appName} was approved: the installation on your sandbox (${after.installationId}) is now a production installation, and its token keeps working. Its webhooks and hook calls are still relayed here; merchants' installations are sent to the app's URLs, never here.`;
+  return `${appName} is installed on your sandbox (${after.isTestInstall ? "test" : "production"} installation ${after.installationId}): its webhooks and hook calls are relayed here.`;
+}
+
 /**
- * Opens a listener for the stream's lifetime: registers it, wakes on NOTIFY (and a heartbeat
- * timer as a safety net), and hands every claimed call to `send`. Returns the close function.
+ * Opens a listener for the stream's lifetime: registers it, sends `ready` ({appId, name,
+ * installation}), wakes on NOTIFY (and a heartbeat timer as a safety net), and hands every claimed
+ * call to `send`. At each heartbeat it also reads the app's installation on the developer's sandbox
+ * and sends `installation` ({installation, message}) when it changed (approved, uninstalled,
+ * installed again). Returns the close function.
  */
 export async function openListener(
   db: Database,
-  appId: string,
+  app: { id: string; name: string },
   accountId: string,
   send: (event: string, data: unknown) => void,
 ): Promise<() => Promise<void>> {
+  const appId = app.id;
   const id = newId("lsn");
   await db.delete(appListeners).where(lt(appListeners.heartbeatAt, new Date(now().getTime() - LISTENER_STALE_MS)));
   await db.insert(appListeners).values({ id, appId, accountId, heartbeatAt: now() });
+  let installation = await listenerInstallation(db, appId, accountId);
   let closed = false;
   let pumping = Promise.resolve();
   const pump = () =>
@@ -198,9 +261,16 @@ export async function openListener(
         for (const call of await claimCalls(db, appId)) send("call", call);
       })
       .catch(() => {}));
+  const watch = async () => {
+    const after = await listenerInstallation(db, appId, accountId);
+    const message = installationNotice(app.name, installation, after);
+    installation = after;
+    if (message && !closed) send("installation", { installation: after, message });
+  };
   const subscription = await db.$client.listen(RELAY_CHANNEL, (payload) => {
     if (payload === appId) void pump();
   });
+  send("ready", { appId, name: app.name, installation });
   const timer = setInterval(() => {
     send("ping", { at: now().toISOString() });
     void db
@@ -208,6 +278,7 @@ export async function openListener(
       .set({ heartbeatAt: now() })
       .where(eq(appListeners.id, id))
       .catch(() => {});
+    void watch().catch(() => {});
     void pump();
   }, HEARTBEAT_MS);
   void pump();

@@ -7,7 +7,9 @@
  * installation on the sandbox, every other event the work raises (the product.created of a new
  * product before its deletion, the order.created of an order then cancelled) is recorded and sent
  * to nobody. business.data_erasure and app.uninstalled are built for the installation without
- * uninstalling it; webhook.test goes to each active registration of the installation.
+ * uninstalling it; webhook.test goes to each active registration of the installation. Every order
+ * the trigger places goes through the checkout with this app's hooks (and no other app's), as a
+ * shopper's order would (decision 054): its validation, delivery fee and discount are the app's.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
@@ -20,6 +22,7 @@ import {
   type Business,
   type Installation,
 } from "../../../db/schema";
+import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -37,6 +40,8 @@ import {
   updateProduct,
 } from "../catalog/products.server";
 import { moveOrderStatus } from "../orders/status.server";
+import { checkoutHooks } from "../orders/checkout-hooks.server";
+import type { CheckoutHooks } from "../orders/checkout.server";
 import { openPayment, reportPayment } from "../orders/payments.server";
 import type { OrderStatus } from "../../../db/schema";
 import { installRegistration, writeDirectDeliveries } from "../webhooks/fanout.server";
@@ -47,7 +52,25 @@ import { placeSampleOrder, sandboxInstallation, TRIGGER_ACTOR, triggerProduct } 
 export const TRIGGERABLE = EVENT_NAMES;
 
 type Made = { kind: "order" | "product" | "review" | "installation" | "webhook" | "subscription"; id: string };
-type Ctx = { db: Database; business: Business; installation: Installation; app: App };
+/** `hooks`: the checkout's hook bindings restricted to this app's installation (the orders the trigger places). */
+type Ctx = { db: Database; business: Business; installation: Installation; app: App; hooks: CheckoutHooks };
+
+/**
+ * A sample order placed through the checkout with the app's own hooks, as a shopper's would be; a
+ * refusal by the app's order.validate hook is reported as such (422, nothing triggered).
+ */
+async function placeOrder(ctx: Ctx) {
+  try {
+    return await placeSampleOrder(ctx.db, ctx.business, { hooks: ctx.hooks });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 422)
+      throw new ApiError(
+        422,
+        `Your order.validate hook refused the sample order ("${e.message}"), as it would refuse a shopper's: nothing was triggered. Answer {"valid": true} to it, then trigger again`,
+      );
+    throw e;
+  }
+}
 
 const sampleProduct = (what: string) =>
   productSchema.parse({
@@ -60,14 +83,14 @@ const sampleProduct = (what: string) =>
 
 /** An order placed through the checkout and moved along `moves` (each move by the status machine). */
 async function orderMovedThrough(ctx: Ctx, moves: OrderStatus[]): Promise<Made> {
-  const { order } = await placeSampleOrder(ctx.db, ctx.business);
+  const { order } = await placeOrder(ctx);
   for (const to of moves) await moveOrderStatus(ctx.db, ctx.business.id, order.id, to, TRIGGER_ACTOR);
   return { kind: "order", id: order.id };
 }
 
 /** A payment opened on a placed order for this installation, then reported by it as the app would. */
 async function paymentMoved(ctx: Ctx, status: "COMPLETED" | "EXPIRED"): Promise<Made> {
-  const { order } = await placeSampleOrder(ctx.db, ctx.business);
+  const { order } = await placeOrder(ctx);
   const invoiceId = newId("inv_trigger");
   await openPayment(ctx.db, ctx.business.id, order.id, { installationId: ctx.installation.id, invoiceId });
   await reportPayment(ctx.db, ctx.business.id, ctx.installation.id, order.id, { status, invoiceId });
@@ -101,7 +124,7 @@ async function privacyRequest(ctx: Ctx, name: "customer.data_request" | "custome
 
 /** What each event's trigger does on the sandbox (the change that raises the event in production). */
 const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
-  "order.created": async (ctx) => ({ kind: "order", id: (await placeSampleOrder(ctx.db, ctx.business)).order.id }),
+  "order.created": async (ctx) => ({ kind: "order", id: (await placeOrder(ctx)).order.id }),
   "order.status_changed": (ctx) => orderMovedThrough(ctx, ["CONFIRMED"]),
   "order.delivered": (ctx) => orderMovedThrough(ctx, ["CONFIRMED", "PREPARING", "READY", "DELIVERED"]),
   "order.cancelled": (ctx) => orderMovedThrough(ctx, ["CANCELLED"]),
@@ -238,6 +261,7 @@ async function checkReachable(db: Database, installation: Installation, name: Ev
  */
 export async function triggerEvent(
   db: Database,
+  env: Env,
   account: Account,
   business: Business | null,
   appId: string,
@@ -246,7 +270,13 @@ export async function triggerEvent(
   const app = await getDeveloperApp(db, account.id, appId);
   const installation = await sandboxInstallation(db, app, business);
   await checkReachable(db, installation, name);
-  const ctx: Ctx = { db, business: business!, installation, app };
+  const ctx: Ctx = {
+    db,
+    business: business!,
+    installation,
+    app,
+    hooks: checkoutHooks(db, env, { only: installation.id }),
+  };
   const { result: made, emitted } = await withEventAudience({ installationId: installation.id, events: [name] }, () =>
     MAKERS[name](ctx),
   );

@@ -406,3 +406,82 @@ describe("storefront-apps trigger hook", () => {
     expect(none.status).toBe(409);
   });
 });
+
+describe("a triggered order goes through the checkout with the app's own hooks", () => {
+  it("order.created carries the discount the app's order.calculate_discounts hook gave; another app's hooks are not called", async () => {
+    const developer = await p.register("DEVELOPER");
+    let verdict: Record<string, unknown> = { valid: true };
+    const hookApp = async (answers: Record<string, () => unknown>) => {
+      const receiver = await startReceiver((r) =>
+        r.json?.hookPoint
+          ? { status: 200, body: JSON.stringify(answers[r.json.hookPoint]?.() ?? {}) }
+          : { status: 200 },
+      );
+      const app = await p.request("POST", "/developer/apps", {
+        token: developer.token,
+        body: appBody({
+          scopes: ["read_orders", "write_checkout"],
+          webhookUrl: receiver.url + "/webhooks",
+          webhookEvents: ["order.created"],
+          manifest: {
+            hooks: [
+              { hookPoint: "order.validate", url: "/validate" },
+              { hookPoint: "order.calculate_discounts", url: "/discounts" },
+            ],
+          },
+        }),
+      });
+      expect(app.status, app.text).toBe(201);
+      const inst = await p.request("POST", `/developer/apps/${app.json.id}/test-install`, { token: developer.token });
+      expect(inst.status).toBe(201);
+      return { receiver, appId: app.json.id as string, token: inst.json.accessToken as string };
+    };
+    // answers in the apps' API version (the current one: money as {amount, currency})
+    const a = await hookApp({
+      "order.validate": () => verdict,
+      "order.calculate_discounts": () => ({ discount: { amount: 300, currency: "USD" }, reason: "Loyalty: 3 off" }),
+    });
+    const b = await hookApp({
+      "order.validate": () => ({ valid: false, reason: "the other app refuses everything" }),
+      "order.calculate_discounts": () => ({ discount: { amount: 900, currency: "USD" }, reason: "Other app" }),
+    });
+
+    const res = await trigger(a.appId, "order.created", developer.token);
+    expect(res.status, res.text).toBe(202);
+    const hookCalls = a.receiver.received.filter((r) => r.json?.hookPoint);
+    expect(hookCalls.map((r) => [r.path, r.json.hookPoint])).toEqual([
+      ["/webhooks/validate", "order.validate"],
+      ["/webhooks/discounts", "order.calculate_discounts"],
+    ]);
+    expect(hookCalls[1].headers["api-version"]).toBeTruthy();
+    expect(b.receiver.received).toEqual([]);
+
+    // the delivered order is the one the checkout priced with the app's discount
+    await a.receiver.waitFor(3);
+    const [delivered] = deliveriesOf(a.receiver, "order.created");
+    const orderId = delivered.json.data.orderId as string;
+    expect(res.json.object).toEqual({ kind: "order", id: orderId });
+    const [row] = await p.db.execute<{
+      discount: number;
+      discount_reason: string;
+      subtotal: number;
+      delivery_fee: number;
+      amount: number;
+    }>(sql`select discount, discount_reason, subtotal, delivery_fee, amount from orders where id = ${orderId}`);
+    expect(row).toMatchObject({ discount: 300, discount_reason: "Loyalty: 3 off" });
+    expect(row.amount).toBe(row.subtotal - 300 + row.delivery_fee);
+    const read = await p.request("GET", `/app-api/orders/${orderId}`, { token: a.token });
+    // order.created's total is the discounted one; the App API's order shows the discount itself
+    expect(delivered.json.data.amount).toEqual(read.json.amount);
+    expect(read.json.discount).toEqual({ amount: 300, currency: "USD" });
+    expect(read.json.amount).toEqual({ amount: row.amount, currency: "USD" });
+
+    // the app's order.validate refusing: the trigger says so, as a shopper's checkout would be refused
+    verdict = { valid: false, reason: "Closed on test day" };
+    const refused = await trigger(a.appId, "order.created", developer.token);
+    expect(refused.status).toBe(422);
+    expect(refused.json.message).toContain("Closed on test day");
+    expect(refused.json.message).toContain("order.validate");
+    expect(b.receiver.received).toEqual([]);
+  });
+});

@@ -142,7 +142,9 @@ export async function callHooks<P extends HookPoint>(
       const result =
         (await relayIfListening(db, {
           appId: target.app.id,
+          businessId: business.id,
           isTestInstall: target.installation.isTestInstall,
+          sandbox: business.isSandbox,
           kind: "hook",
           path: target.path,
           headers,

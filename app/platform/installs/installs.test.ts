@@ -609,3 +609,90 @@ describe("sandbox test installs", () => {
     expect((await p.request("POST", `/developer/apps/${appId}/test-uninstall`, { token: dev.token })).status).toBe(404);
   });
 });
+
+describe("a developer's sandbox installing an approved app through OAuth (decision 054)", () => {
+  it("is allowed for anyone's approved app, and counts nowhere: marketplace installs, analytics, reviews", async () => {
+    const app = await publishedApp({ scopes: ["read_orders", "read_business"] });
+    const figures = async () => {
+      const [row] = await p.db.execute<{ active_installs: number }>(
+        sql`select active_installs from apps where id = ${app.id}`,
+      );
+      const analytics = await p.request("GET", `/developer/apps/${app.id}/analytics`, { token: dev.token });
+      const today = analytics.json.installTrend.at(-1);
+      return {
+        marketplace: row.active_installs,
+        total: analytics.json.totalInstalls,
+        active: analytics.json.activeInstalls,
+        installedToday: today.installs,
+        uninstalledToday: today.uninstalls,
+      };
+    };
+    // a merchant's install counts once everywhere
+    const merchant = await merchantSession();
+    await install(app, merchant.browser);
+    const shopOnly = { marketplace: 1, total: 1, active: 1, installedToday: 1, uninstalledToday: 0 };
+    expect(await figures()).toEqual(shopOnly);
+    const listing = async () => (await merchant.browser.get(`/marketplace/${app.slug}`)).html.replace(/<!-- -->/g, "");
+    expect(await listing()).toContain("Installed by 1 business");
+
+    // another developer installs it on their sandbox: a production installation that works, on the sandbox
+    const other = await p.register("DEVELOPER");
+    const otherBrowser = await BrowserSession.signIn(p.url, other.email, PASSWORD);
+    const screen = (browser: BrowserSession) =>
+      browser
+        .get(
+          `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: app.redirectUrl })}`,
+        )
+        .then((r) => r.html.replace(/<!-- -->/g, "").replace(/&#x27;|&apos;/g, "'"));
+    // the consent screen says what a sandbox's installation is
+    expect(await screen(otherBrowser)).toContain("It counts as no install in the marketplace or the app's analytics");
+    expect(await screen(merchant.browser)).not.toContain("Your sandbox");
+    const tokens = await install(app, otherBrowser);
+    expect(tokens.business_id).toBe(other.businessId);
+    expect(tokens.access_token).toMatch(/^fbat_(?!test_)/);
+    expect((await business(tokens.access_token)).json.id).toBe(other.businessId);
+    // the app's own developer too, on their own sandbox
+    const devBrowser = await BrowserSession.signIn(p.url, dev.email, PASSWORD);
+    const own = await install(app, devBrowser);
+    expect(own.business_id).toBe(dev.businessId);
+
+    // neither counts: not in the marketplace's figure, not in the developer's analytics
+    expect(await figures()).toEqual(shopOnly);
+    expect(await listing()).toContain("Installed by 1 business");
+    // and a sandbox reviews no app
+    const review = await p.request("PUT", `/merchant/installations/${tokens.installation_id}/review`, {
+      token: other.token,
+      body: { rating: 5, body: "Great app, would install again on my real shop." },
+    });
+    expect(review.status).toBe(403);
+    expect(review.json.message).toBe("A sandbox business does not review apps");
+
+    // its uninstall counts nowhere either; the merchant's uninstall does
+    const un = await p.request("DELETE", `/merchant/installations/${tokens.installation_id}`, { token: other.token });
+    expect(un.status).toBe(200);
+    expect(await figures()).toEqual(shopOnly);
+    const [shopInstall] = await p.db.execute<{ id: string }>(
+      sql`select id from installations where app_id = ${app.id} and business_id = ${merchant.businessId}`,
+    );
+    await p.request("DELETE", `/merchant/installations/${shopInstall.id}`, { token: merchant.token });
+    expect(await figures()).toEqual({ marketplace: 0, total: 1, active: 0, installedToday: 1, uninstalledToday: 1 });
+  });
+
+  it("does not count the app's own test installation once approval made it a production one", async () => {
+    const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
+    expect(
+      (await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: dev.token })).status,
+    ).toBe(201);
+    await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
+    await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+      token: reviewer.token,
+      body: { criteria: REVIEW_CRITERIA_KEYS },
+    });
+    const [row] = await p.db.execute<{ active_installs: number; production: number }>(
+      sql`select active_installs, (select count(*)::int from installations where app_id = ${created.json.id} and not is_test_install and status = 'ACTIVE') as production from apps where id = ${created.json.id}`,
+    );
+    expect(row).toEqual({ active_installs: 0, production: 1 });
+    const analytics = await p.request("GET", `/developer/apps/${created.json.id}/analytics`, { token: dev.token });
+    expect(analytics.json).toMatchObject({ totalInstalls: 0, activeInstalls: 0 });
+  });
+});

@@ -84,8 +84,16 @@ export async function parseAuthorizeRequest(db: Database, params: URLSearchParam
   return { app, redirectUri, scopes, state, codeChallenge: challenge };
 }
 
-/** Who may authorize: a merchant (their business) or a developer (their sandbox); a draft only by its own developer. */
-export function installTarget(account: Account, app: App): { businessId: string; isTestInstall: boolean } {
+/**
+ * Who may authorize: a merchant (their business) or a developer (their sandbox); a draft only by its
+ * own developer, as a test install. Any developer may install anyone's APPROVED app on their sandbox
+ * (contract 4; decision 054, Shopify's development stores): a production installation that counts
+ * nowhere (not in the marketplace's installs nor the app's analytics, no review, test charges only).
+ */
+export function installTarget(
+  account: Account,
+  app: App,
+): { businessId: string; isTestInstall: boolean; sandbox: boolean } {
   if (account.role === "REVIEWER" || !account.businessId)
     throw new OAuthPageError(403, "Sign in with a merchant account to install apps.");
   if (app.status !== "APPROVED") {
@@ -94,9 +102,9 @@ export function installTarget(account: Account, app: App): { businessId: string;
         403,
         "This app is not published yet. Only its developer can install it, on their sandbox.",
       );
-    return { businessId: account.businessId, isTestInstall: true };
+    return { businessId: account.businessId, isTestInstall: true, sandbox: true };
   }
-  return { businessId: account.businessId, isTestInstall: false };
+  return { businessId: account.businessId, isTestInstall: false, sandbox: account.role === "DEVELOPER" };
 }
 
 /**

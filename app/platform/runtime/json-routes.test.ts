@@ -7,7 +7,7 @@ import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { ServerBuild } from "@remix-run/node";
-import { BUILD_PATH, JSON_PREFIXES, loadBuild } from "../../web.server";
+import { BUILD_PATH, decodablePath, JSON_PREFIXES, loadBuild } from "../../web.server";
 import { jsonRouteTable, routeScore } from "./json-routes.server";
 import { startPlatform } from "../testing/platform";
 
@@ -65,7 +65,11 @@ describe("JSON route table", () => {
   it("matches the same route as Remix for every JSON address", () => {
     const table = jsonRouteTable(build, JSON_PREFIXES);
     expect(table.size).toBeGreaterThan(40);
-    const list = addresses();
+    // an address with a malformed percent-encoding (the %FF fill) reaches neither table: web.server
+    // answers it 400 first (decision 055), and Remix's matchRoutes would log a line for each one here
+    const all = addresses();
+    expect(all.filter((a) => !decodablePath(a)).length).toBeGreaterThan(50);
+    const list = all.filter(decodablePath);
     expect(list.length).toBeGreaterThan(500);
     const mismatches: string[] = [];
     let matched = 0;

@@ -222,6 +222,7 @@ export async function sendOne(
   // `storefront-apps listen` (decision 023): a test installation's delivery goes to the developer's CLI while it listens
   const relayed = await relayIfListening(db, {
     appId: delivery.appId,
+    businessId: delivery.businessId,
     isTestInstall: delivery.isTestInstall,
     kind: "webhook",
     path: "",
@@ -559,6 +560,7 @@ export async function sendTest(db: Db, env: Env, webhook: Webhook) {
     .where(eq(installations.id, webhook.installationId));
   const relayed = await relayIfListening(db, {
     appId: webhook.appId,
+    businessId: webhook.businessId,
     isTestInstall: installation?.isTestInstall ?? false,
     kind: "webhook",
     path: "",

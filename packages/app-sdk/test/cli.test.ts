@@ -131,8 +131,9 @@ describe("storefront-apps CLI against the real platform", () => {
       () => lines.some((l) => l.startsWith("Listening for Loyalty Dev")),
     );
 
-    // an event made for real on the sandbox (an order through the checkout), for this app only
+    // an event made for real on the sandbox (an order through the checkout, with the app's own hooks), for this app only
     expect(await cli("trigger", "order.created")).toContain("Triggered order.created");
+    expect(hookCalls).toHaveLength(1); // the trigger's order asked the app's order.validate hook, as a shopper's would
     const sample = await until("the triggered webhook", () => webhooks.find((w) => w.event === "order.created"));
     // the app is on the current API version: money as {amount, currency}
     expect(sample.data).toMatchObject({
@@ -157,7 +158,7 @@ describe("storefront-apps CLI against the real platform", () => {
     };
     const order = await p.request("POST", "/app-api/orders", { token: accessToken, body: orderBody });
     expect(order.status, order.text).toBe(201);
-    expect(hookCalls).toHaveLength(1);
+    expect(hookCalls).toHaveLength(2);
     const real = await until("the order's webhook", () => webhooks.find((w) => w.data.orderId === order.json.id));
     expect(real.event).toBe("order.created");
 
@@ -166,12 +167,12 @@ describe("storefront-apps CLI against the real platform", () => {
     const refused = await p.request("POST", "/app-api/orders", { token: accessToken, body: orderBody });
     expect(refused.status).toBe(422);
     expect(refused.text).toContain("Loyalty Dev: no orders on test day");
-    expect(hookCalls).toHaveLength(2);
+    expect(hookCalls).toHaveLength(3);
 
     // printed lines for each forwarded call
-    await until("printed lines", () => lines.filter((l) => l.includes("-> " + local)).length >= 4 || undefined);
+    await until("printed lines", () => lines.filter((l) => l.includes("-> " + local)).length >= 5 || undefined);
     expect(lines.filter((l) => /webhook order\.created\s+-> .* 200 /.test(l))).toHaveLength(2);
-    expect(lines.filter((l) => /hook order\.validate\s+-> .*\/local\/hooks\/validate\s+200 /.test(l))).toHaveLength(2);
+    expect(lines.filter((l) => /hook order\.validate\s+-> .*\/local\/hooks\/validate\s+200 /.test(l))).toHaveLength(3);
 
     // the delivery log shows both SUCCEEDED
     const regs = await p.request("GET", "/webhooks", { token: accessToken });
@@ -187,6 +188,7 @@ describe("storefront-apps CLI against the real platform", () => {
       sql`select success, status_code from hook_calls where business_id = ${dev.businessId} order by created_at`,
     );
     expect(logged.map((r) => [r.success, r.status_code])).toEqual([
+      [true, 200],
       [true, 200],
       [true, 200],
     ]);

@@ -360,15 +360,48 @@ async function* sse(body: ReadableStream<Uint8Array>) {
   }
 }
 
-const FORWARDED_HEADERS = [
-  "x-webhook-id",
-  "x-webhook-event",
-  "x-webhook-signature",
-  "x-webhook-timestamp",
-  "x-service-event-id",
-  "x-hook-point",
-  "user-agent",
-];
+/**
+ * Headers of a relayed call that are not forwarded: they describe the platform's connection, not the
+ * call, and fetch sets its own. Every other header the platform sent (Api-Version, the signature and
+ * its timestamp, the ids, X-Hook-Point, User-Agent, and any added later) reaches the local server.
+ */
+const CONNECTION_HEADERS = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+  "proxy-authorization",
+  "proxy-connection",
+]);
+
+/** The headers the local server receives for a relayed call: every header of the platform's call, as a direct POST carries them. */
+function forwardedHeaders(headers: Record<string, string>): Record<string, string> {
+  const forwarded: Record<string, string> = { "Content-Type": "application/json" };
+  for (const [name, value] of Object.entries(headers)) {
+    if (CONNECTION_HEADERS.has(name.toLowerCase()) || typeof value !== "string") continue;
+    if (name.toLowerCase() === "content-type") delete forwarded["Content-Type"];
+    forwarded[name] = value;
+  }
+  return forwarded;
+}
+
+type SandboxInstallation = { installationId: string; isTestInstall: boolean } | null;
+
+/** The first line of `listen`: what is relayed, given the app's installation on the sandbox (undefined: a platform that does not say). */
+function listeningLine(name: string, installation: SandboxInstallation | undefined, forwardTo: string) {
+  const what =
+    installation === undefined || installation?.isTestInstall
+      ? "its test installation"
+      : installation
+        ? `its installation on your sandbox (a production installation since the app's approval)`
+        : "its test installation (none on your sandbox yet: run `storefront-apps test-install`)";
+  return `Listening for ${name}: webhooks and hook calls of ${what} go to ${forwardTo}. Ctrl-C to stop.`;
+}
 
 async function listen(flags: Record<string, string | true>) {
   const config = readConfig();
@@ -402,12 +435,9 @@ async function listen(flags: Record<string, string | true>) {
     let status = 0;
     let body = "";
     try {
-      const headers: Record<string, string> = { "Content-Type": "application/json" };
-      for (const [k, v] of Object.entries(call.headers))
-        if (FORWARDED_HEADERS.includes(k.toLowerCase())) headers[k] = v;
       const res = await fetch(target, {
         method: "POST",
-        headers,
+        headers: forwardedHeaders(call.headers),
         body: call.body,
         redirect: "manual",
         signal: AbortSignal.timeout(10_000),
@@ -450,13 +480,12 @@ async function listen(flags: Record<string, string | true>) {
         throw new CliError(`listen answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
       for await (const { event, data } of sse(res.body)) {
         if (event === "ready") {
-          const info = JSON.parse(data) as { name: string };
-          out(
-            first
-              ? `Listening for ${info.name}: webhooks and hook calls of its test installation go to ${forwardTo}. Ctrl-C to stop.`
-              : "Reconnected.",
-          );
+          const info = JSON.parse(data) as { name: string; installation?: SandboxInstallation };
+          out(first ? listeningLine(info.name, info.installation, forwardTo) : "Reconnected.");
           first = false;
+        } else if (event === "installation") {
+          // the installation on the sandbox changed under us (review approval made it a production one, an uninstall…)
+          out(`${new Date().toISOString().slice(11, 19)}  ${(JSON.parse(data) as { message: string }).message}`);
         } else if (event === "call") void handle(JSON.parse(data));
       }
     } catch (e) {
