@@ -463,10 +463,12 @@ describe("an erasure leaves no copy (issue 39)", () => {
       order by a.created_at`;
     const redactAnswer = answers.find((x) => x.event === "customer.redact")!;
     expect(redactAnswer.response_excerpt).toContain(erased.json.id);
-    expect(redactAnswer.response_excerpt).toContain(`"customerEmail":"${ERASED_TEXT}"`);
+    // (soft: every copy that is left is reported, not only the first)
+    expect.soft(redactAnswer.response_excerpt).toContain(`"customerEmail":"${ERASED_TEXT}"`);
     const lateAnswer = answers[answers.length - 1];
     expect(lateAnswer.event).toBe("review.created");
-    expect(lateAnswer.response_excerpt).toContain(ERASED_TEXT);
+    expect.soft(lateAnswer.response_excerpt).toContain(ERASED_TEXT);
+    expect.soft(lateAnswer.response_excerpt).not.toContain(nadia.name);
 
     // a redelivered customer.data_request matches its declared schema: the e-mail is "[erased]", not null
     const dataRequest = echo.received.find((r) => r.json?.event === "customer.data_request")!;
@@ -482,8 +484,8 @@ describe("an erasure leaves no copy (issue 39)", () => {
       expect(got).toBeDefined();
       return got!;
     });
-    expect(checkPlatformRequest(resent.headers, resent.raw)).toEqual([]);
-    expect(resent.json.data).toEqual({
+    expect.soft(checkPlatformRequest(resent.headers, resent.raw)).toEqual([]);
+    expect.soft(resent.json.data).toEqual({
       requestId: exported.json.id,
       customerEmail: ERASED_TEXT,
       orderIds: [a.orderId],
@@ -498,7 +500,7 @@ describe("an erasure leaves no copy (issue 39)", () => {
     // the payment link and QR code are gone with the rest; amounts and statuses stay
     const [order] = await p.sql<{ payment_url: string | null; payment_qr_code: string | null; amount: number }[]>`
       select payment_url, payment_qr_code, amount from orders where id = ${a.orderId}`;
-    expect(order).toMatchObject({ payment_url: null, payment_qr_code: null });
+    expect.soft(order).toMatchObject({ payment_url: null, payment_qr_code: null });
     expect(order.amount).toBeGreaterThan(0);
     const apiOrder = await p.request("GET", `/app-api/orders/${a.orderId}`, { token: hooked.token });
     expect(apiOrder.json).toMatchObject({
@@ -507,7 +509,7 @@ describe("an erasure leaves no copy (issue 39)", () => {
     });
 
     // every text and JSON column of every table, graphile-worker's included: nothing but the request's own record
-    expect(await searchEveryTable([nadia.email, nadia.name, nadia.phone, nadia.address])).toEqual([]);
+    expect.soft(await searchEveryTable([nadia.email, nadia.name, nadia.phone, nadia.address])).toEqual([]);
     const [record] = await p.sql<
       { order_ids: string[] }[]
     >`select order_ids from privacy_requests where id = ${erased.json.id}`;
