@@ -642,11 +642,109 @@ describe("storefront-apps trigger customer.redact and customer.data_request", ()
       body: { event: "customer.data_request" },
     });
     expect(asked.status, asked.text).toBe(202);
-    await devReceiver.waitFor(2);
-    const request = devReceiver.received.find((r) => r.json?.event === "customer.data_request")!;
+    const request = await eventually(async () => {
+      const got = devReceiver.received.find((r) => r.json?.event === "customer.data_request");
+      expect(got).toBeDefined();
+      return got!;
+    });
     expect(request.json.data).toMatchObject({ customerEmail: "sam.sample@example.test", orderIds: [shopper.json.id] });
     const still = await p.request("GET", `/app-api/orders/${shopper.json.id}`, { token });
     expect(still.json.customer.email).toBe("sam.sample@example.test");
+  });
+});
+
+/**
+ * `storefront-apps listen` as the CLI runs it: the listen stream of the app, each call answered with
+ * the body it carried (an echoing local server). Stops when `stop` is aborted.
+ */
+async function echoListener(appId: string, token: string, stop: AbortSignal, calls: string[]) {
+  const res = await fetch(`${p.url}/developer/apps/${appId}/listen`, {
+    headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+    signal: stop,
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let ready!: () => void;
+  const isReady = new Promise<void>((r) => (ready = r));
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(message)?.[1];
+          const data = message
+            .split("\n")
+            .filter((l) => l.startsWith("data: "))
+            .map((l) => l.slice(6))
+            .join("\n");
+          if (event === "ready") ready();
+          if (event !== "call") continue;
+          const call = JSON.parse(data) as { callId: string; body: string };
+          calls.push(call.body);
+          await fetch(`${p.url}/developer/apps/${appId}/listen/${call.callId}/answer`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ status: 200, body: call.body }),
+          });
+        }
+      }
+    } catch {
+      // stopped
+    }
+  })();
+  await isReady;
+}
+
+describe("storefront-apps listen: a relayed customer.redact", () => {
+  it("keeps the local server's echo without the e-mail, and no relayed call is left", async () => {
+    const developer = await p.register("DEVELOPER");
+    const created = await p.request("POST", "/developer/apps", {
+      token: developer.token,
+      body: appBody({
+        scopes: ["read_orders"],
+        webhookUrl: "https://relay-only.example/webhooks",
+        webhookEvents: ["order.created"],
+      }),
+    });
+    expect(
+      (await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: developer.token })).status,
+    ).toBe(201);
+    const stop = new AbortController();
+    try {
+      const calls: string[] = [];
+      await echoListener(created.json.id, developer.token, stop.signal, calls);
+      const triggered = await p.request("POST", `/developer/apps/${created.json.id}/trigger`, {
+        token: developer.token,
+        body: { event: "customer.redact" },
+      });
+      expect(triggered.status, triggered.text).toBe(202);
+      const deliveryId = triggered.json.deliveries[0].id as string;
+      const attempt = await eventually(async () => {
+        const [row] = await p.sql<{ response_excerpt: string; status: string }[]>`
+          select a.response_excerpt, d.status from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where a.delivery_id = ${deliveryId}`;
+        expect(row?.status).toBe("SUCCEEDED");
+        return row;
+      });
+      // the echo came back through the relay and is kept, without the address
+      expect(attempt.response_excerpt).toContain(deliveryId);
+      expect(attempt.response_excerpt).toContain(`"customerEmail":"${ERASED_TEXT}"`);
+      expect(attempt.response_excerpt).not.toMatch(/erase-[a-z0-9]+@example\.test/);
+      const [{ n }] = await p.sql<{ n: number }[]>`
+        select count(*)::int as n from relay_calls where app_id = ${created.json.id}`;
+      expect(n).toBe(0);
+      const relayedEmail = JSON.parse(calls[0]).data.customerEmail as string;
+      expect(relayedEmail).toMatch(/^erase-/);
+      expect(await searchEveryTable([relayedEmail])).toEqual([]);
+    } finally {
+      stop.abort();
+    }
   });
 });
 
