@@ -42,7 +42,13 @@ import { openPayment, reportPayment } from "../orders/payments.server";
 import type { OrderStatus } from "../../../db/schema";
 import { installRegistration, writeDirectDeliveries } from "../webhooks/fanout.server";
 import { sendAppUninstalled, sendErasureEvent, webhookTestData } from "../webhooks/delivery.server";
-import { placeSampleOrder, sampleCart, sandboxInstallation, TRIGGER_ACTOR, triggerProduct } from "./sandbox-objects.server";
+import {
+  placeSampleOrder,
+  sampleCart,
+  sandboxInstallation,
+  TRIGGER_ACTOR,
+  triggerProduct,
+} from "./sandbox-objects.server";
 import { requestPrivacy } from "../privacy/privacy.server";
 import { checkout } from "../orders/checkout.server";
 import type { Env } from "../core/env.server";

@@ -78,7 +78,12 @@ export function scrubJson(value: unknown, v: ShopperValues): unknown {
  */
 export function scrubEventData(event: string, data: unknown, v: ShopperValues): unknown {
   const out = scrubJson(data, v);
-  if ((COMPLIANCE_EVENTS as readonly string[]).includes(event) && out && typeof out === "object" && "customerEmail" in out)
+  if (
+    (COMPLIANCE_EVENTS as readonly string[]).includes(event) &&
+    out &&
+    typeof out === "object" &&
+    "customerEmail" in out
+  )
     return { ...out, customerEmail: ERASED_TEXT };
   return out;
 }
@@ -174,7 +179,9 @@ export async function scrubCopies(
     const excerpt = a.response_excerpt === null ? null : scrubText(a.response_excerpt, v);
     const error = a.error === null ? null : scrubText(a.error, v);
     if (excerpt === a.response_excerpt && error === a.error) continue;
-    await tx.execute(sql`update webhook_attempts set response_excerpt = ${excerpt}, error = ${error} where id = ${a.id}`);
+    await tx.execute(
+      sql`update webhook_attempts set response_excerpt = ${excerpt}, error = ${error} where id = ${a.id}`,
+    );
     changed.webhook_attempts++;
   }
 
@@ -243,7 +250,9 @@ export function answerWithoutErased(sentBody: string, storedBody: string, text: 
   } catch {
     return null;
   }
-  const gone = [...new Set([...sent].filter(([path, s]) => stored.get(path) !== s && s.trim() !== "").map(([, s]) => s))];
+  const gone = [
+    ...new Set([...sent].filter(([path, s]) => stored.get(path) !== s && s.trim() !== "").map(([, s]) => s)),
+  ];
   let out = text;
   for (const s of gone.sort((a, b) => b.length - a.length)) {
     out = out.replace(new RegExp(escape(s), "giu"), ERASED_TEXT);
