@@ -15,7 +15,7 @@ import { installThroughOAuth } from "../testing/install";
 import { verifyWebhook } from "../webhooks/verify";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
 import { decrypt } from "../core/crypto.server";
-import { ERASED_NAME, ERASED_TEXT, scrubJson, scrubText } from "./scrub.server";
+import { answerWithoutErased, ERASED_NAME, ERASED_TEXT, scrubBody, scrubJson, scrubText } from "./scrub.server";
 
 const p = await startPlatform({ worker: true });
 const receiver = await startReceiver();
@@ -758,5 +758,25 @@ describe("scrubbing text", () => {
       customer: { email: null, name: ERASED_NAME },
       n: 3,
     });
+  });
+  it("keeps customerEmail a string in a compliance body, and an answer to a rewritten body without what was taken out", () => {
+    const body = (email: string) =>
+      JSON.stringify({
+        id: "dlv_1",
+        event: "customer.data_request",
+        data: { requestId: "prv_1", customerEmail: email },
+      });
+    expect(JSON.parse(scrubBody(body("sam@example.test"), v)).data.customerEmail).toBe(ERASED_TEXT);
+    // another event keeps null for the whole e-mail (nullable fields)
+    expect(
+      JSON.parse(scrubBody(JSON.stringify({ event: "x", data: { email: "sam@example.test" } }), v)).data.email,
+    ).toBe(null);
+    const sent = JSON.stringify({ data: { authorName: "Sam Okafor", note: "Tür 3", rating: 5 } });
+    const stored = JSON.stringify({ data: { authorName: ERASED_NAME, note: null, rating: 5 } });
+    expect(answerWithoutErased(sent, stored, `{"got":{"authorName":"SAM OKAFOR","note":"T\\u00fcr 3"}}`)).toBe(
+      `{"got":{"authorName":"${ERASED_TEXT}","note":"${ERASED_TEXT}"}}`,
+    );
+    expect(answerWithoutErased(sent, sent, "Sam Okafor")).toBe("Sam Okafor");
+    expect(answerWithoutErased(sent, "not json", "Sam Okafor")).toBe(null);
   });
 });

@@ -256,9 +256,11 @@ export function answerWithoutErased(sentBody: string, storedBody: string, text: 
   let out = text;
   for (const s of gone.sort((a, b) => b.length - a.length)) {
     out = out.replace(new RegExp(escape(s), "giu"), ERASED_TEXT);
-    // an echo quotes the value as JSON (escaped quotes, \u sequences): that form goes too
+    // an echo quotes the value as JSON (escaped quotes; non-ASCII as \u sequences, as many encoders do): those forms go too
     const quoted = JSON.stringify(s).slice(1, -1);
-    if (quoted !== s) out = out.replace(new RegExp(escape(quoted), "giu"), ERASED_TEXT);
+    const ascii = quoted.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    for (const form of new Set([quoted, ascii]))
+      if (form !== s) out = out.replace(new RegExp(escape(form), "giu"), ERASED_TEXT);
   }
   return out;
 }
