@@ -195,7 +195,6 @@ test("the merchant's admin on a phone: drawer, cards, every page fits", async ({
     appPageHref,
     "/admin/settings",
     "/admin/privacy",
-    "/admin/privacy?email=nobody-here%40example.test",
   ])
     await visit(page, path);
   await appServer.close();

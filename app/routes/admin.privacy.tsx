@@ -14,6 +14,7 @@ import {
 import { appsHolding } from "~/platform/privacy/compliance.server";
 import { ERASED_NAME, ERASED_TEXT } from "~/platform/privacy/erased";
 import { formatMoney } from "~/platform/core/money";
+import { ApiError } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
@@ -21,21 +22,38 @@ import { EmptyState } from "~/components/area-layout";
 
 export const meta: MetaFunction = () => [{ title: "Customer privacy · Admin" }];
 
+/**
+ * The shopper is found by a POST (a form with its CSRF token), never by a URL: an e-mail in a query
+ * string would be written to every proxy's and server's access log and the browser's history
+ * (decision 048). The loader shows the page, the requests and the outcome of an erasure (by request id).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const url = new URL(request.url);
-  const typed = url.searchParams.get("email") ?? "";
-  const parsed = typed ? shopperEmail.safeParse(typed) : null;
-  const shopper = parsed?.success ? await findShopper(context.db, business.id, parsed.data) : null;
   const [requests, apps, done] = await Promise.all([
     listPrivacyRequests(context.db, business.id, { limit: 20, offset: 0 }),
     appsHolding(context.db, business.id),
     getPrivacyRequest(context.db, business.id, url.searchParams.get("done")),
   ]);
   return json({
+    apps: apps.filter((a) => a.webhookId !== null).map((a) => a.appName),
+    requests: requests.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    requestsTotal: requests.total,
+    done: done && { kind: done.kind, orders: done.orderCount, reviews: done.reviewCount, apps: done.appsNotified },
+  });
+}
+
+const INVALID = "Enter an e-mail address, like jane@example.com.";
+
+/** What the page shows for a search: the e-mail as typed, and the shopper's orders and reviews. */
+async function found(db: Parameters<typeof findShopper>[0], businessId: string, typed: string) {
+  const parsed = shopperEmail.safeParse(typed);
+  if (!parsed.success) return { typed: typed.slice(0, 254), invalid: INVALID, shopper: null };
+  const shopper = await findShopper(db, businessId, parsed.data);
+  return {
     typed: typed.slice(0, 254),
-    invalid: parsed && !parsed.success ? "Enter an e-mail address, like jane@example.com." : null,
-    shopper: shopper && {
+    invalid: null,
+    shopper: {
       email: shopper.email,
       orders: shopper.orders.map(orderLine),
       reviews: shopper.reviews.map((r) => ({
@@ -46,35 +64,47 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         createdAt: r.createdAt.toISOString(),
       })),
     },
-    apps: apps.filter((a) => a.webhookId !== null).map((a) => a.appName),
-    requests: requests.rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-    requestsTotal: requests.total,
-    done: done && { kind: done.kind, orders: done.orderCount, reviews: done.reviewCount, apps: done.appsNotified },
-  });
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account, business } = await requireMerchant(request, context);
   return formAction(request, context, async (form) => {
-    if (form.get("intent") !== "erase") return json({ error: "Unknown action" }, 400);
-    const email = shopperEmail.safeParse(String(form.get("email") ?? ""));
-    if (!email.success) return json({ error: "Enter an e-mail address, like jane@example.com." }, 400);
-    const answer = await requestPrivacy(
-      context.db,
-      context.env,
-      { businessId: business.id, accountId: account.id },
-      { email: email.data, kind: "ERASE" },
-    );
-    return redirect(`/admin/privacy?done=${encodeURIComponent(answer.id)}`);
+    const typed = String(form.get("email") ?? "");
+    const intent = form.get("intent");
+    if (intent === "find") {
+      const result = await found(context.db, business.id, typed);
+      return json({ ...result, error: null }, result.invalid ? 400 : 200);
+    }
+    if (intent !== "erase") return json({ error: "Unknown action" }, 400);
+    const email = shopperEmail.safeParse(typed);
+    if (!email.success) return json({ error: INVALID }, 400);
+    try {
+      const answer = await requestPrivacy(
+        context.db,
+        context.env,
+        { businessId: business.id, accountId: account.id },
+        { email: email.data, kind: "ERASE" },
+      );
+      return redirect(`/admin/privacy?done=${encodeURIComponent(answer.id)}`);
+    } catch (e) {
+      // refused (an order still open): the message, with the shopper as they now stand
+      if (!(e instanceof ApiError)) throw e;
+      return json({ ...(await found(context.db, business.id, typed)), error: e.message }, e.status);
+    }
   });
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export default function AdminPrivacy() {
-  const { typed, invalid, shopper, apps, requests, requestsTotal, done } = useLoaderData<typeof loader>();
+  const { apps, requests, requestsTotal, done } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const error = data && "error" in data ? data.error : null;
+  const searched = data && "shopper" in data ? data : null;
+  const typed = searched?.typed ?? "";
+  const invalid = searched?.invalid ?? null;
+  const shopper = searched?.shopper ?? null;
   const open = shopper?.orders.filter((o) => o.open) ?? [];
   const held = shopper ? shopper.orders.length + shopper.reviews.length : 0;
   return (
@@ -91,7 +121,8 @@ export default function AdminPrivacy() {
           : null}
       </SuccessNotice>
 
-      <Form method="get" className="search-form" role="search">
+      <Form method="post" className="search-form" role="search">
+        <CsrfInput />
         <label htmlFor="privacy-email" className="sr-only">
           Customer&apos;s e-mail
         </label>
@@ -107,9 +138,9 @@ export default function AdminPrivacy() {
           aria-invalid={invalid ? true : undefined}
           aria-describedby={invalid ? "privacy-email-error" : undefined}
         />
-        <button type="submit" className="button">
+        <SubmitButton name="intent" value="find" className="button" busyLabel="Finding…">
           Find
-        </button>
+        </SubmitButton>
       </Form>
       {invalid ? (
         <p id="privacy-email-error" className="field-error" role="alert">

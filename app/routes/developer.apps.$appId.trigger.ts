@@ -10,7 +10,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     summary:
       "Make an event happen on the developer's sandbox, for this app's installation only (storefront-apps trigger)",
     description:
-      "The event is raised by a real change of the sandbox (an order placed through the checkout with this app's hooks and no other app's, a product changed, a review written, a payment moved), so its payload is a real one; it goes only to this app's installation on the sandbox. 422 when the app's order.validate hook refuses the sample order. business.data_erasure and app.uninstalled are built for that installation without uninstalling it. 409 when the app is not installed on the sandbox, or no registration of the installation would receive the event.",
+      "The event is raised by a real change of the sandbox (an order placed through the checkout with this app's hooks and no other app's, a product changed, a review written, a payment moved), so its payload is a real one; it goes only to this app's installation on the sandbox. 422 when the app's order.validate hook refuses the sample order. business.data_erasure and app.uninstalled are built for that installation without uninstalling it; customer.redact places an order for a new sample shopper, delivers it and erases that shopper for real. 409 when the app is not installed on the sandbox, or no registration of the installation would receive the event.",
     params: z.object({ appId: z.string().describe("App id") }),
     body: z
       .object({

@@ -7,9 +7,10 @@
  * installation on the sandbox, every other event the work raises (the product.created of a new
  * product before its deletion, the order.created of an order then cancelled) is recorded and sent
  * to nobody. business.data_erasure and app.uninstalled are built for the installation without
- * uninstalling it; webhook.test goes to each active registration of the installation. Every order
- * the trigger places goes through the checkout with this app's hooks (and no other app's), as a
- * shopper's order would (decision 054): its validation, delivery fee and discount are the app's.
+ * uninstalling it; customer.redact erases a shopper of its own for real; webhook.test goes to each
+ * active registration of the installation. Every order the trigger places goes through the checkout
+ * with this app's hooks (and no other app's), as a shopper's order would (decision 054): its
+ * validation, delivery fee and discount are the app's.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
@@ -46,14 +47,31 @@ import { openPayment, reportPayment } from "../orders/payments.server";
 import type { OrderStatus } from "../../../db/schema";
 import { installRegistration, writeDirectDeliveries } from "../webhooks/fanout.server";
 import { sendAppUninstalled, sendErasureEvent, webhookTestData } from "../webhooks/delivery.server";
-import { placeSampleOrder, sandboxInstallation, TRIGGER_ACTOR, triggerProduct } from "./sandbox-objects.server";
+import {
+  placeSampleOrder,
+  sampleCart,
+  sandboxInstallation,
+  TRIGGER_ACTOR,
+  triggerProduct,
+} from "./sandbox-objects.server";
+import { requestPrivacy } from "../privacy/privacy.server";
+import { checkout } from "../orders/checkout.server";
+import { randomInt } from "node:crypto";
 
 /** Every event of the catalogue can be triggered. */
 export const TRIGGERABLE = EVENT_NAMES;
 
 type Made = { kind: "order" | "product" | "review" | "installation" | "webhook" | "subscription"; id: string };
 /** `hooks`: the checkout's hook bindings restricted to this app's installation (the orders the trigger places). */
-type Ctx = { db: Database; business: Business; installation: Installation; app: App; hooks: CheckoutHooks };
+type Ctx = {
+  db: Database;
+  env: Env;
+  account: Account;
+  business: Business;
+  installation: Installation;
+  app: App;
+  hooks: CheckoutHooks;
+};
 
 /**
  * A sample order placed through the checkout with the app's own hooks, as a shopper's would be; a
@@ -106,10 +124,10 @@ async function stockMoved(ctx: Ctx, from: number, to: number): Promise<Made> {
 }
 
 /**
- * A shopper's privacy request sent to this installation as the merchant's would be, for the sandbox's
- * latest shopper with an e-mail (their real orders and reviews); nothing is exported or erased.
+ * customer.data_request: a shopper's export request sent to this installation as the merchant's would
+ * be, for the sandbox's latest shopper with an e-mail (their real orders and reviews); nothing changes.
  */
-async function privacyRequest(ctx: Ctx, name: "customer.data_request" | "customer.redact"): Promise<Made> {
+async function dataRequest(ctx: Ctx, name: "customer.data_request"): Promise<Made> {
   const request = await sampleComplianceRequest(ctx.db, ctx.business.id);
   if (!request)
     throw new ApiError(
@@ -120,6 +138,42 @@ async function privacyRequest(ctx: Ctx, name: "customer.data_request" | "custome
     notifyApps(tx, ctx.business.id, name, request, { installationId: ctx.installation.id }),
   );
   return { kind: "installation", id: ctx.installation.id };
+}
+
+/**
+ * customer.redact for real (decision 049): a shopper of its own (a new e-mail, name, phone and address)
+ * orders through the checkout, the order is delivered, and the shopper is erased as the merchant's
+ * Customer privacy page erases (recorded in the sandbox's privacy requests, every copy scrubbed), told
+ * to this installation only. The delivery names that order, which the App API then shows erased. Not
+ * the sandbox's other shoppers: an erasure waits for open orders (409), and the developer's own test
+ * orders stay as they were.
+ */
+async function redact(ctx: Ctx): Promise<Made> {
+  const tag = newId("", 8).slice(1);
+  const digits = String(randomInt(1_000_000, 10_000_000));
+  const { input } = await sampleCart(ctx.db, ctx.business.id);
+  const { order } = await checkout(
+    ctx.db,
+    ctx.business,
+    {
+      ...input,
+      customer: { name: `Erasable Shopper ${tag}`, phone: `+1 555 ${digits}`, email: `erase-${tag}@example.test` },
+      address: `${tag} Forget-Me Lane, Springfield`,
+      notes: "Placed and erased by storefront-apps trigger customer.redact",
+      paymentMethod: "CASH",
+    },
+    { actor: TRIGGER_ACTOR, hooks: ctx.hooks },
+  );
+  for (const to of ["CONFIRMED", "PREPARING", "READY", "DELIVERED"] as const)
+    await moveOrderStatus(ctx.db, ctx.business.id, order.id, to, TRIGGER_ACTOR);
+  await requestPrivacy(
+    ctx.db,
+    ctx.env,
+    { businessId: ctx.business.id, accountId: ctx.account.id },
+    { email: `erase-${tag}@example.test`, kind: "ERASE" },
+    { installationId: ctx.installation.id },
+  );
+  return { kind: "order", id: order.id };
 }
 
 /** What each event's trigger does on the sandbox (the change that raises the event in production). */
@@ -176,8 +230,8 @@ const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
     await ctx.db.transaction((tx) => sendAppUninstalled(tx, ctx.installation, now()));
     return { kind: "installation", id: ctx.installation.id };
   },
-  "customer.data_request": (ctx) => privacyRequest(ctx, "customer.data_request"),
-  "customer.redact": (ctx) => privacyRequest(ctx, "customer.redact"),
+  "customer.data_request": (ctx) => dataRequest(ctx, "customer.data_request"),
+  "customer.redact": redact,
   "app_subscription.updated": async (ctx) => {
     // the installation's latest subscription or charge, as it stands (billing makes them: POST /app-api/billing/…)
     const [sub] = await ctx.db
@@ -272,6 +326,8 @@ export async function triggerEvent(
   await checkReachable(db, installation, name);
   const ctx: Ctx = {
     db,
+    env,
+    account,
     business: business!,
     installation,
     app,

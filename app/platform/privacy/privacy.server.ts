@@ -156,6 +156,9 @@ async function erase(tx: Db, businessId: string, shopper: Shopper) {
         customerEmail: null,
         address: sql`case when ${orders.address} is null then null else ${ERASED_TEXT}::text end`,
         notes: null,
+        // a payment app's link or QR code may carry the shopper's details; the order is over, nobody pays through them any more
+        paymentUrl: null,
+        paymentQrCode: null,
         updatedAt: t,
       })
       .where(and(eq(orders.businessId, businessId), inArray(orders.id, orderIds)));
@@ -195,12 +198,14 @@ const answerOf = (row: PrivacyRequest, email: string, exported?: ShopperExport):
  * lock), so identical erasures sent together erase once: the later ones find nothing held and answer
  * the erasure that did it. An erasure while an order is still open is refused (409, naming the
  * orders). An e-mail the business knows nothing of answers empty lists and tells no app.
+ * `installationId`: only that installation is told (storefront-apps trigger on the sandbox).
  */
 export async function requestPrivacy(
   db: Database,
   env: Env,
   who: { businessId: string; accountId: string },
   input: PrivacyRequestInput,
+  options: { installationId?: string } = {},
 ): Promise<PrivacyAnswer> {
   const { businessId } = who;
   const email = normalizeEmail(input.email);
@@ -246,7 +251,13 @@ export async function requestPrivacy(
       reviewIds: shopper.reviews.map((r) => r.id),
     };
     const appsNotified = held
-      ? await notifyApps(tx, businessId, input.kind === "EXPORT" ? "customer.data_request" : "customer.redact", request)
+      ? await notifyApps(
+          tx,
+          businessId,
+          input.kind === "EXPORT" ? "customer.data_request" : "customer.redact",
+          request,
+          options,
+        )
       : 0;
     const [row] = await tx
       .insert(privacyRequests)

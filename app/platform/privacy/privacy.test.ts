@@ -8,45 +8,54 @@ import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
-import { startReceiver, eventually } from "../testing/receiver";
+import { startReceiver, eventually, type Behaviour } from "../testing/receiver";
+import { checkPlatformRequest } from "../testing/payload-check";
 import { appBody } from "../apps/apps.test-helpers";
 import { installThroughOAuth } from "../testing/install";
 import { verifyWebhook } from "../webhooks/verify";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
 import { decrypt } from "../core/crypto.server";
-import { ERASED_NAME, ERASED_TEXT, scrubJson, scrubText } from "./scrub.server";
+import { answerWithoutErased, ERASED_NAME, ERASED_TEXT, scrubBody, scrubJson, scrubText } from "./scrub.server";
 
 const p = await startPlatform({ worker: true });
 const receiver = await startReceiver();
 const reviewer = await p.createUser("REVIEWER");
 const dev = await p.register("DEVELOPER");
 
-/** A merchant with a product and an app (read_orders, write_orders, read_reviews) whose install registration posts to the receiver. */
-async function shop(label: string) {
+/**
+ * A merchant with a product and an app (read_orders, write_orders, read_reviews) whose install
+ * registration posts to the receiver (`app`: more of the app's fields, its hooks and URL say).
+ */
+async function shop(label: string, app: Record<string, unknown> = {}) {
   const merchant = await p.register("MERCHANT");
   const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
-  const { app, token } = await installThroughOAuth(
+  const { app: created, token } = await installThroughOAuth(
     p,
     { developer: dev, reviewer, merchant: browser },
     appBody({
       scopes: ["read_orders", "write_orders", "read_reviews"],
       webhookUrl: `${receiver.url}/${label}`,
       webhookEvents: ["order.created", "review.created"],
+      ...app,
     }),
   );
   const [inst] = await p.sql<{ id: string }[]>`
-    select id from installations where app_id = ${app.id} and business_id = ${merchant.businessId}`;
+    select id from installations where app_id = ${created.id} and business_id = ${merchant.businessId}`;
   const product = await createProduct(
     p.db,
     merchant.businessId,
     productSchema.parse({ name: `Tea ${label}`, slug: `tea-${label}`, price: 1250, category: "Drinks" }),
   );
-  return { merchant, token, app, installationId: inst.id, product, label };
+  return { merchant, browser, token, app: created, installationId: inst.id, product, label };
 }
 type Shop = Awaited<ReturnType<typeof shop>>;
 
 /** A shopper of a shop: an order (through the App API, with an Idempotency-Key) and a review with their e-mail. */
-async function shopperAt(s: Shop, who: { name: string; email: string; phone: string; address: string }) {
+async function shopperAt(
+  s: Shop,
+  who: { name: string; email: string; phone: string; address: string },
+  paymentMethod = "CASH",
+) {
   const order = await p.request("POST", "/app-api/orders", {
     token: s.token,
     headers: { "Idempotency-Key": `key-${randomBytes(4).toString("hex")}` },
@@ -55,7 +64,7 @@ async function shopperAt(s: Shop, who: { name: string; email: string; phone: str
       items: [{ productId: s.product.id, quantity: 2 }],
       deliveryMethod: "DELIVERY",
       address: who.address,
-      paymentMethod: "CASH",
+      paymentMethod,
       notes: `Ring twice, ask for ${who.name}`,
     },
   });
@@ -89,6 +98,8 @@ async function searchEveryTable(needles: string[]) {
       and c.table_schema not in ('pg_catalog', 'information_schema')
       and (c.data_type in ('text', 'character varying', 'character', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED'))`;
   expect(columns.length).toBeGreaterThan(50);
+  // graphile-worker's own tables (job payloads, failed jobs' last errors) are searched too
+  expect(columns.some((c) => c.table_schema === "graphile_worker" && c.column_name === "payload")).toBe(true);
   const found: string[] = [];
   for (const c of columns) {
     const ident = `"${c.table_schema}"."${c.table_name}"`;
@@ -112,6 +123,57 @@ async function installSecret(s: Shop) {
 
 const shopA = await shop(`a${randomBytes(3).toString("hex")}`);
 const shopB = await shop(`b${randomBytes(3).toString("hex")}`);
+
+const nadia = {
+  name: "Nadia Okonkwo-Brandt",
+  email: "Nadia.OB@Example.test",
+  phone: "+44 20 7946 0321",
+  address: "221C Larkspur Mews, Bath",
+};
+const normalized = nadia.email.toLowerCase();
+const json = (body: unknown): Behaviour => ({ status: 200, body: JSON.stringify(body) });
+/**
+ * The app's server: it echoes every delivery (the body it got is its answer), answers the hooks as a
+ * payment and shipping app whose answers quote the shopper (a payment link with their e-mail and name,
+ * a QR code with their phone; shipping rates that redirect with the address in the URL), and holds the
+ * answer to the review.created that names the shopper for 4 s (still out when the merchant erases).
+ */
+const echo = await startReceiver((r): Behaviour => {
+  switch (r.json?.hookPoint) {
+    case "checkout.payment_methods":
+      return json({ methods: [{ id: "card", name: "Echo card" }] });
+    case "checkout.create_payment":
+      return json({
+        paymentUrl: `https://pay.example/checkout?email=${normalized}&name=${nadia.name}`,
+        qrCode: `PAY:${nadia.phone}`,
+        invoiceId: "inv_echo",
+      });
+    case "checkout.shipping_rates":
+      return {
+        status: 302,
+        headers: { Location: `https://rates.example/quote?to=${nadia.address}&for=${nadia.name}` },
+        body: "",
+      };
+    default: {
+      // deliveries, and the other hooks (whose echo is no answer: skipped, fail-open)
+      const slow = r.json?.event === "review.created" && r.raw.includes(nadia.name);
+      return { status: 200, body: r.raw, ...(slow ? { delayMs: 4000 } : {}) };
+    }
+  }
+});
+const hooked = await shop(`echo${randomBytes(3).toString("hex")}`, {
+  scopes: ["read_orders", "write_orders", "read_reviews", "write_payments", "write_shipping", "write_checkout"],
+  webhookUrl: `${echo.url}/echo`,
+  webhookEvents: ["order.created", "order.status_changed", "review.created"],
+  manifest: {
+    hooks: [
+      { hookPoint: "checkout.payment_methods", url: "/hooks/methods" },
+      { hookPoint: "checkout.create_payment", url: "/hooks/pay" },
+      { hookPoint: "checkout.shipping_rates", url: "/hooks/ship" },
+      { hookPoint: "order.validate", url: "/hooks/validate" },
+    ],
+  },
+});
 
 describe("customer privacy", () => {
   const zelda = {
@@ -338,6 +400,354 @@ describe("customer privacy", () => {
   });
 });
 
+describe("an erasure leaves no copy (issue 39)", () => {
+  const deliveriesOver = (businessId: string) =>
+    eventually(async () => {
+      const rows = await p.sql<{ event: string; status: string }[]>`
+        select event, status from webhook_deliveries where business_id = ${businessId}`;
+      expect(rows.filter((r) => r.status !== "SUCCEEDED")).toEqual([]);
+      return rows;
+    }, 30_000);
+
+  it("with an echoing receiver and a checkout that called the app's hooks, no table keeps the e-mail, name, phone or address", async () => {
+    const a = await shopperAt(hooked, nadia, `${hooked.app.slug}:card`);
+    // the checkout called the hooks with the shopper's address, and the payment app's answer quoted them
+    const ship = echo.received.find((r) => r.json?.hookPoint === "checkout.shipping_rates");
+    expect(ship?.json.data.locality).toBe(nadia.address);
+    const [placed] = await p.sql<{ payment_url: string; payment_qr_code: string }[]>`
+      select payment_url, payment_qr_code from orders where id = ${a.orderId}`;
+    expect(placed.payment_url).toContain(normalized);
+    expect(placed.payment_qr_code).toContain(nadia.phone);
+    const [logged] = await p.sql<{ error: string }[]>`
+      select error from hook_calls where installation_id = ${hooked.installationId} and hook_point = 'checkout.shipping_rates'`;
+    expect(logged.error).toContain(nadia.address);
+
+    // an export: its customer.data_request is echoed too
+    const exported = await privacy(hooked, { email: nadia.email, kind: "EXPORT" });
+    expect(exported.status, exported.text).toBe(201);
+    await moveTo(hooked, a.orderId, ["CONFIRMED", "PREPARING", "READY", "DELIVERED"]);
+    await deliveriesOver(hooked.merchant.businessId);
+
+    // a second review names the shopper; its delivery is still out (the app answers in 4 s) when the merchant erases
+    await createReview(p.db, hooked.merchant.businessId, hooked.product.id, {
+      rating: 4,
+      comment: `Again lovely, thanks from ${nadia.name}`,
+      authorName: nadia.name,
+      authorEmail: nadia.email,
+    });
+    await eventually(async () =>
+      expect(
+        echo.received.filter((r) => r.json?.event === "review.created" && r.raw.includes(nadia.name)),
+      ).toHaveLength(2),
+    );
+    const erased = await privacy(hooked, { email: nadia.email, kind: "ERASE" });
+    expect(erased.status, erased.text).toBe(201);
+    const [out] = await p.sql<{ status: string }[]>`
+      select status from webhook_deliveries where business_id = ${hooked.merchant.businessId}
+        and event = 'review.created' order by created_at desc limit 1`;
+    expect(out.status).not.toBe("SUCCEEDED");
+
+    // the customer.redact is echoed (the e-mail comes back in the answer, recorded after the scrub ran)
+    const redact = await eventually(async () => {
+      const got = echo.received.find((r) => r.json?.event === "customer.redact");
+      expect(got).toBeDefined();
+      return got!;
+    });
+    expect(redact.json.data.customerEmail).toBe(normalized);
+    await deliveriesOver(hooked.merchant.businessId);
+
+    // the answers are kept, without the shopper: the redact's echo and the late echo of the old review body
+    const answers = await p.sql<{ event: string; response_excerpt: string | null }[]>`
+      select d.event, a.response_excerpt from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+      where d.business_id = ${hooked.merchant.businessId} and d.event in ('customer.redact', 'review.created')
+      order by a.created_at`;
+    const redactAnswer = answers.find((x) => x.event === "customer.redact")!;
+    expect(redactAnswer.response_excerpt).toContain(erased.json.id);
+    // (soft: every copy that is left is reported, not only the first)
+    expect.soft(redactAnswer.response_excerpt).toContain(`"customerEmail":"${ERASED_TEXT}"`);
+    const lateAnswer = answers[answers.length - 1];
+    expect(lateAnswer.event).toBe("review.created");
+    expect.soft(lateAnswer.response_excerpt).toContain(ERASED_TEXT);
+    expect.soft(lateAnswer.response_excerpt).not.toContain(nadia.name);
+
+    // a redelivered customer.data_request matches its declared schema: the e-mail is "[erased]", not null
+    const dataRequest = echo.received.find((r) => r.json?.event === "customer.data_request")!;
+    const registration = await p.request("GET", "/webhooks", { token: hooked.token });
+    const install = registration.json.data.find((w: { id: string }) => w.id === dataRequest.json.webhookId);
+    const before = echo.received.length;
+    const again = await p.request("POST", `/webhooks/${install.id}/deliveries/${dataRequest.json.id}/redeliver`, {
+      token: hooked.token,
+    });
+    expect(again.status, again.text).toBe(202);
+    const resent = await eventually(async () => {
+      const got = echo.received.slice(before).find((r) => r.json?.event === "customer.data_request");
+      expect(got).toBeDefined();
+      return got!;
+    });
+    expect.soft(checkPlatformRequest(resent.headers, resent.raw)).toEqual([]);
+    expect.soft(resent.json.data).toEqual({
+      requestId: exported.json.id,
+      customerEmail: ERASED_TEXT,
+      orderIds: [a.orderId],
+      reviewIds: exported.json.reviews,
+    });
+    await eventually(async () => {
+      const [{ n }] = await p.sql<{ n: number }[]>`
+        select count(*)::int as n from webhook_attempts where delivery_id = ${dataRequest.json.id}`;
+      expect(n).toBe(2);
+    });
+
+    // the payment link and QR code are gone with the rest; amounts and statuses stay
+    const [order] = await p.sql<{ payment_url: string | null; payment_qr_code: string | null; amount: number }[]>`
+      select payment_url, payment_qr_code, amount from orders where id = ${a.orderId}`;
+    expect.soft(order).toMatchObject({ payment_url: null, payment_qr_code: null });
+    expect(order.amount).toBeGreaterThan(0);
+    const apiOrder = await p.request("GET", `/app-api/orders/${a.orderId}`, { token: hooked.token });
+    expect(apiOrder.json).toMatchObject({
+      status: "DELIVERED",
+      customer: { name: ERASED_NAME, phone: ERASED_TEXT, email: null },
+    });
+
+    // every text and JSON column of every table, graphile-worker's included: nothing but the request's own record
+    expect.soft(await searchEveryTable([nadia.email, nadia.name, nadia.phone, nadia.address])).toEqual([]);
+    const [record] = await p.sql<
+      { order_ids: string[] }[]
+    >`select order_ids from privacy_requests where id = ${erased.json.id}`;
+    expect(record.order_ids).toEqual([a.orderId]);
+  });
+
+  it("the admin finds a shopper by a POST with its CSRF token, never by an e-mail in the URL", async () => {
+    const who = { name: "Ottilie Brennagh", email: "ottilie.b@example.test", phone: "555 4040", address: "3 Gull Row" };
+    const a = await shopperAt(shopA, who);
+    const browser = shopA.browser;
+    // the page's text as a person reads it (React's SSR separates text parts with empty comments)
+    const text = (html: string) => html.replace(/<!-- -->/g, "");
+    // an e-mail in the query string is not a search
+    const byUrl = await browser.get(`/admin/privacy?email=${encodeURIComponent(who.email)}`);
+    expect(byUrl.status).toBe(200);
+    expect(text(byUrl.html)).not.toContain(`${who.email}: 1 order`);
+    expect(text(byUrl.html)).not.toContain('data-testid="privacy-order"');
+    // the page's search form posts
+    expect(byUrl.html).toMatch(/<form method="post"[^>]*role="search"/);
+    const found = await browser.post("/admin/privacy", { intent: "find", email: ` ${who.email.toUpperCase()} ` });
+    expect(found.status).toBe(200);
+    expect(text(found.html)).toContain(`${who.email}: 1 order, 1 review`);
+    expect(text(found.html)).toContain(`#${a.orderNumber}`);
+    const invalid = await browser.post("/admin/privacy", { intent: "find", email: "not-an-email" });
+    expect(invalid.status).toBe(400);
+    expect(text(invalid.html)).toContain("Enter an e-mail address");
+    // without the form's token: refused
+    const forged = await fetch(`${p.url}/admin/privacy`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "find", email: who.email }),
+      headers: { Cookie: browser.cookieHeader(browser.urlOf("/admin/privacy")), Origin: p.url },
+      redirect: "manual",
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).not.toContain(`${who.email}: 1 order`);
+    // an erasure refused for an open order shows the message with the shopper still listed
+    const refused = await browser.post("/admin/privacy", { intent: "erase", email: who.email });
+    expect(refused.status).toBe(409);
+    expect(text(refused.html)).toContain(`#${a.orderNumber} (PENDING)`);
+    expect(text(refused.html)).toContain(`${who.email}: 1 order, 1 review`);
+    // once closed, erased: the page comes back with the request's id in the URL, not the e-mail
+    await moveTo(shopA, a.orderId, ["CANCELLED"]);
+    const done = await browser.post("/admin/privacy", { intent: "erase", email: who.email });
+    expect(done.status).toBe(302);
+    expect(done.location).toMatch(/^\/admin\/privacy\?done=prv_/);
+    expect(done.location).not.toContain("ottilie");
+    const page = await browser.get(done.location!);
+    expect(text(page.html)).toContain("Erased: 1 order and 1 review");
+    // the merchant API's JSON is unchanged
+    const again = await privacy(shopA, { email: who.email, kind: "EXPORT" });
+    expect(again.status).toBe(201);
+    expect(again.json).toMatchObject({ kind: "EXPORT", orders: [], reviews: [] });
+  });
+});
+
+describe("storefront-apps trigger customer.redact and customer.data_request", () => {
+  it("a triggered customer.redact erases for real the order it names; a triggered data_request sends the latest shopper", async () => {
+    const developer = await p.register("DEVELOPER");
+    const devReceiver = await startReceiver();
+    const created = await p.request("POST", "/developer/apps", {
+      token: developer.token,
+      body: appBody({
+        scopes: ["read_orders", "write_orders", "read_reviews"],
+        webhookUrl: `${devReceiver.url}/webhooks`,
+        webhookEvents: ["order.created"],
+      }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const inst = await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: developer.token });
+    expect(inst.status, inst.text).toBe(201);
+    const token = inst.json.accessToken as string;
+
+    const triggered = await p.request("POST", `/developer/apps/${created.json.id}/trigger`, {
+      token: developer.token,
+      body: { event: "customer.redact" },
+    });
+    expect(triggered.status, triggered.text).toBe(202);
+    expect(triggered.json.object).toMatchObject({ kind: "order" });
+    const orderId = triggered.json.object.id as string;
+    await devReceiver.waitFor(1);
+    const [got] = devReceiver.received;
+    expect(got.json.event).toBe("customer.redact");
+    expect(checkPlatformRequest(got.headers, got.raw)).toEqual([]);
+    expect(got.json.data).toMatchObject({ orderIds: [orderId], reviewIds: [] });
+    expect(got.json.data.customerEmail).toMatch(/^erase-.+@example\.test$/);
+    // the order it names is erased: the App API shows the replaced values, amounts and status stay
+    const order = await p.request("GET", `/app-api/orders/${orderId}`, { token });
+    expect(order.status).toBe(200);
+    expect(order.json).toMatchObject({
+      status: "DELIVERED",
+      customer: { name: ERASED_NAME, phone: ERASED_TEXT, email: null },
+      address: ERASED_TEXT,
+      notes: null,
+    });
+    expect(order.json.amount.amount).toBeGreaterThan(0);
+    // recorded in the sandbox's privacy requests, like the merchant's erasure
+    const [record] = await p.sql<{ kind: string; order_ids: string[]; apps_notified: number }[]>`
+      select kind, order_ids, apps_notified from privacy_requests where business_id = ${developer.businessId}`;
+    expect(record).toEqual({ kind: "ERASE", order_ids: [orderId], apps_notified: 1 });
+    // nothing of that shopper is left anywhere
+    await eventually(async () => {
+      const [d] = await p.sql<{ status: string }[]>`
+        select status from webhook_deliveries where id = ${got.json.id}`;
+      expect(d.status).toBe("SUCCEEDED");
+    });
+    expect(await searchEveryTable([got.json.data.customerEmail])).toEqual([]);
+
+    // customer.data_request: the sandbox's latest shopper with an e-mail, sent only, nothing changed
+    const shopper = await p.request("POST", "/app-api/orders", {
+      token,
+      body: {
+        customer: { name: "Sample Sam", phone: "555 0000", email: "sam.sample@example.test" },
+        items: [
+          {
+            productId: (
+              await p.sql<
+                { id: string }[]
+              >`select id from products where business_id = ${developer.businessId} and stock is null and is_available limit 1`
+            )[0].id,
+            quantity: 1,
+          },
+        ],
+        deliveryMethod: "PICKUP",
+        paymentMethod: "CASH",
+      },
+    });
+    expect(shopper.status, shopper.text).toBe(201);
+    const asked = await p.request("POST", `/developer/apps/${created.json.id}/trigger`, {
+      token: developer.token,
+      body: { event: "customer.data_request" },
+    });
+    expect(asked.status, asked.text).toBe(202);
+    const request = await eventually(async () => {
+      const got = devReceiver.received.find((r) => r.json?.event === "customer.data_request");
+      expect(got).toBeDefined();
+      return got!;
+    });
+    expect(request.json.data).toMatchObject({ customerEmail: "sam.sample@example.test", orderIds: [shopper.json.id] });
+    const still = await p.request("GET", `/app-api/orders/${shopper.json.id}`, { token });
+    expect(still.json.customer.email).toBe("sam.sample@example.test");
+  });
+});
+
+/**
+ * `storefront-apps listen` as the CLI runs it: the listen stream of the app, each call answered with
+ * the body it carried (an echoing local server). Stops when `stop` is aborted.
+ */
+async function echoListener(appId: string, token: string, stop: AbortSignal, calls: string[]) {
+  const res = await fetch(`${p.url}/developer/apps/${appId}/listen`, {
+    headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+    signal: stop,
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let ready!: () => void;
+  const isReady = new Promise<void>((r) => (ready = r));
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(message)?.[1];
+          const data = message
+            .split("\n")
+            .filter((l) => l.startsWith("data: "))
+            .map((l) => l.slice(6))
+            .join("\n");
+          if (event === "ready") ready();
+          if (event !== "call") continue;
+          const call = JSON.parse(data) as { callId: string; body: string };
+          calls.push(call.body);
+          await fetch(`${p.url}/developer/apps/${appId}/listen/${call.callId}/answer`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ status: 200, body: call.body }),
+          });
+        }
+      }
+    } catch {
+      // stopped
+    }
+  })();
+  await isReady;
+}
+
+describe("storefront-apps listen: a relayed customer.redact", () => {
+  it("keeps the local server's echo without the e-mail, and no relayed call is left", async () => {
+    const developer = await p.register("DEVELOPER");
+    const created = await p.request("POST", "/developer/apps", {
+      token: developer.token,
+      body: appBody({
+        scopes: ["read_orders"],
+        webhookUrl: "https://relay-only.example/webhooks",
+        webhookEvents: ["order.created"],
+      }),
+    });
+    expect(
+      (await p.request("POST", `/developer/apps/${created.json.id}/test-install`, { token: developer.token })).status,
+    ).toBe(201);
+    const stop = new AbortController();
+    try {
+      const calls: string[] = [];
+      await echoListener(created.json.id, developer.token, stop.signal, calls);
+      const triggered = await p.request("POST", `/developer/apps/${created.json.id}/trigger`, {
+        token: developer.token,
+        body: { event: "customer.redact" },
+      });
+      expect(triggered.status, triggered.text).toBe(202);
+      const deliveryId = triggered.json.deliveries[0].id as string;
+      const attempt = await eventually(async () => {
+        const [row] = await p.sql<{ response_excerpt: string; status: string }[]>`
+          select a.response_excerpt, d.status from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where a.delivery_id = ${deliveryId}`;
+        expect(row?.status).toBe("SUCCEEDED");
+        return row;
+      });
+      // the echo came back through the relay and is kept, without the address
+      expect(attempt.response_excerpt).toContain(deliveryId);
+      expect(attempt.response_excerpt).toContain(`"customerEmail":"${ERASED_TEXT}"`);
+      expect(attempt.response_excerpt).not.toMatch(/erase-[a-z0-9]+@example\.test/);
+      const [{ n }] = await p.sql<{ n: number }[]>`
+        select count(*)::int as n from relay_calls where app_id = ${created.json.id}`;
+      expect(n).toBe(0);
+      const relayedEmail = JSON.parse(calls[0]).data.customerEmail as string;
+      expect(relayedEmail).toMatch(/^erase-/);
+      expect(await searchEveryTable([relayedEmail])).toEqual([]);
+    } finally {
+      stop.abort();
+    }
+  });
+});
+
 describe("scrubbing text", () => {
   const v = { email: "sam@example.test", names: ["Sam"], phones: ["555 01"], addresses: [], notes: [] };
   it("replaces a name where it stands as a word, the e-mail anywhere in any case, and leaves longer words", () => {
@@ -348,5 +758,25 @@ describe("scrubbing text", () => {
       customer: { email: null, name: ERASED_NAME },
       n: 3,
     });
+  });
+  it("keeps customerEmail a string in a compliance body, and an answer to a rewritten body without what was taken out", () => {
+    const body = (email: string) =>
+      JSON.stringify({
+        id: "dlv_1",
+        event: "customer.data_request",
+        data: { requestId: "prv_1", customerEmail: email },
+      });
+    expect(JSON.parse(scrubBody(body("sam@example.test"), v)).data.customerEmail).toBe(ERASED_TEXT);
+    // another event keeps null for the whole e-mail (nullable fields)
+    expect(
+      JSON.parse(scrubBody(JSON.stringify({ event: "x", data: { email: "sam@example.test" } }), v)).data.email,
+    ).toBe(null);
+    const sent = JSON.stringify({ data: { authorName: "Sam Okafor", note: "Tür 3", rating: 5 } });
+    const stored = JSON.stringify({ data: { authorName: ERASED_NAME, note: null, rating: 5 } });
+    expect(answerWithoutErased(sent, stored, `{"got":{"authorName":"SAM OKAFOR","note":"T\\u00fcr 3"}}`)).toBe(
+      `{"got":{"authorName":"${ERASED_TEXT}","note":"${ERASED_TEXT}"}}`,
+    );
+    expect(answerWithoutErased(sent, sent, "Sam Okafor")).toBe("Sam Okafor");
+    expect(answerWithoutErased(sent, "not json", "Sam Okafor")).toBe(null);
   });
 });

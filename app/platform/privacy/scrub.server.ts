@@ -8,6 +8,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rawQuery } from "../../../db/sql";
+import { COMPLIANCE_EVENTS } from "../apps/catalog";
 
 import { ERASED_NAME, ERASED_TEXT } from "./erased";
 export { ERASED_NAME, ERASED_TEXT };
@@ -70,25 +71,62 @@ export function scrubJson(value: unknown, v: ShopperValues): unknown {
   return value;
 }
 
-/** A stored body (text that is usually JSON) with the values replaced. */
-function scrubBody(body: string, v: ShopperValues): string {
+/**
+ * The data of an event (or the `data` of a delivery body) with the values replaced. customer.data_request
+ * and customer.redact declare `customerEmail` a string: it becomes "[erased]" (not null), so that a
+ * redelivery still matches the event's schema.
+ */
+export function scrubEventData(event: string, data: unknown, v: ShopperValues): unknown {
+  const out = scrubJson(data, v);
+  if (
+    (COMPLIANCE_EVENTS as readonly string[]).includes(event) &&
+    out &&
+    typeof out === "object" &&
+    "customerEmail" in out
+  )
+    return { ...out, customerEmail: ERASED_TEXT };
+  return out;
+}
+
+/** A stored body (text that is usually JSON: a delivery's envelope, a relayed call) with the values replaced. */
+export function scrubBody(body: string, v: ShopperValues): string {
+  let parsed: unknown;
   try {
-    return JSON.stringify(scrubJson(JSON.parse(body), v));
+    parsed = JSON.parse(body);
   } catch {
     return scrubText(body, v);
   }
+  const out = scrubJson(parsed, v) as Record<string, unknown> | null;
+  const envelope = parsed as { event?: unknown; data?: unknown } | null;
+  if (out && typeof out === "object" && !Array.isArray(out) && typeof envelope?.event === "string" && "data" in out)
+    out.data = scrubEventData(envelope.event, envelope.data, v);
+  return JSON.stringify(out);
 }
 
+/** The lengths below which a name, phone or address alone does not single a record out (decision 048). */
+export const DISTINCT_MIN_LENGTH = 6;
+
 /**
- * The rows of `table` whose `column` mentions one of the ids or the e-mail: the SQL condition, with the
- * ids as $1 (text[]) and the e-mail as $2.
+ * What a copy is searched for: the shopper's order and review ids (as written), and in lower case their
+ * e-mail and every name, phone and address long enough to single them out. A record that holds any of
+ * them is about the shopper (a hook call of checkout.shipping_rates carries their address but no order
+ * id: the order does not exist yet).
  */
+function needlesOf(ids: string[], v: ShopperValues) {
+  const values = [v.email, ...v.names, ...v.phones, ...v.addresses]
+    .map((x) => x.trim().toLowerCase())
+    .filter((x) => x.length >= DISTINCT_MIN_LENGTH || x === v.email);
+  return { ids, values: [...new Set(values)].filter((x) => x !== "") };
+}
+
+/** The SQL condition "`column` mentions the shopper": ids as $1 (text[], as written), values as $2 (text[], lower case). */
 const mentions = (column: string) =>
-  `(exists (select 1 from unnest($1::text[]) m(id) where strpos(${column}, m.id) > 0) or strpos(lower(${column}), $2) > 0)`;
+  `(exists (select 1 from unnest($1::text[]) m(id) where strpos(${column}, m.id) > 0)
+    or exists (select 1 from unnest($2::text[]) w(v) where strpos(lower(${column}), w.v) > 0))`;
 
 /**
  * Replaces the shopper's values in every stored copy of the business's records that mention their
- * orders, reviews or e-mail. Returns the number of rows changed per table.
+ * orders, reviews, e-mail, name, phone or address. Returns the number of rows changed per table.
  */
 export async function scrubCopies(
   tx: Db,
@@ -97,50 +135,62 @@ export async function scrubCopies(
   v: ShopperValues,
 ): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  const params = [ids, v.email, businessId];
+  const n = needlesOf(ids, v);
+  const params = [n.ids, n.values, businessId];
 
-  const events = await rawQuery<{ id: string; data: unknown }>(
+  const events = await rawQuery<{ id: string; type: string; data: unknown }>(
     tx,
-    `select id, data from platform_events where business_id = $3 and ${mentions("data::text")} for update`,
+    `select id, type, data from platform_events where business_id = $3 and ${mentions("data::text")} for update`,
     params,
   );
-  for (const e of events)
-    await tx.execute(
-      sql`update platform_events set data = ${JSON.stringify(scrubJson(e.data, v))}::jsonb where id = ${e.id}`,
-    );
-  changed.platform_events = events.length;
+  changed.platform_events = 0;
+  for (const e of events) {
+    const data = JSON.stringify(scrubEventData(e.type, e.data, v));
+    if (data === JSON.stringify(e.data)) continue;
+    await tx.execute(sql`update platform_events set data = ${data}::jsonb where id = ${e.id}`);
+    changed.platform_events++;
+  }
 
   const deliveries = await rawQuery<{ id: string; body: string }>(
     tx,
     `select id, body from webhook_deliveries where business_id = $3 and ${mentions("body")} for update`,
     params,
   );
-  for (const d of deliveries)
-    await tx.execute(sql`update webhook_deliveries set body = ${scrubBody(d.body, v)} where id = ${d.id}`);
-  changed.webhook_deliveries = deliveries.length;
+  changed.webhook_deliveries = 0;
+  for (const d of deliveries) {
+    const body = scrubBody(d.body, v);
+    if (body === d.body) continue;
+    await tx.execute(sql`update webhook_deliveries set body = ${body} where id = ${d.id}`);
+    changed.webhook_deliveries++;
+  }
 
-  // what receivers answered to those deliveries (and any answer naming the e-mail)
+  // what receivers answered to those deliveries, and any answer of the business's apps naming the shopper
   const attempts = await rawQuery<{ id: string; response_excerpt: string | null; error: string | null }>(
     tx,
     `select a.id, a.response_excerpt, a.error from webhook_attempts a
-      where a.delivery_id = any($3::text[])
-         or (a.app_id in (select app_id from installations where business_id = $2)
-             and strpos(lower(coalesce(a.response_excerpt, '') || ' ' || coalesce(a.error, '')), $1) > 0)
+      where a.delivery_id = any($4::text[])
+         or (a.app_id in (select app_id from installations where business_id = $3)
+             and ${mentions("(coalesce(a.response_excerpt, '') || ' ' || coalesce(a.error, ''))")})
       for update`,
-    [v.email, businessId, deliveries.map((d) => d.id)],
+    [...params, deliveries.map((d) => d.id)],
   );
-  for (const a of attempts)
-    await tx.execute(sql`update webhook_attempts set
-      response_excerpt = ${a.response_excerpt === null ? null : scrubText(a.response_excerpt, v)},
-      error = ${a.error === null ? null : scrubText(a.error, v)} where id = ${a.id}`);
-  changed.webhook_attempts = attempts.length;
+  changed.webhook_attempts = 0;
+  for (const a of attempts) {
+    const excerpt = a.response_excerpt === null ? null : scrubText(a.response_excerpt, v);
+    const error = a.error === null ? null : scrubText(a.error, v);
+    if (excerpt === a.response_excerpt && error === a.error) continue;
+    await tx.execute(
+      sql`update webhook_attempts set response_excerpt = ${excerpt}, error = ${error} where id = ${a.id}`,
+    );
+    changed.webhook_attempts++;
+  }
 
   // calls waiting for (or answered by) a developer's CLI, of the apps installed here
   const relayed = await rawQuery<{ id: string; body: string; answer_body: string | null }>(
     tx,
     `select id, body, answer_body from relay_calls
       where app_id in (select app_id from installations where business_id = $3)
-        and (${mentions("body")} or strpos(lower(coalesce(answer_body, '')), $2) > 0)
+        and ${mentions("(body || ' ' || coalesce(answer_body, ''))")}
       for update`,
     params,
   );
@@ -149,15 +199,19 @@ export async function scrubCopies(
       answer_body = ${r.answer_body === null ? null : scrubText(r.answer_body, v)} where id = ${r.id}`);
   changed.relay_calls = relayed.length;
 
-  // hook call logs keep no bodies; an error text may still quote an answer
+  // hook call logs keep no bodies; an error text may still quote an answer (a redirect's address, say)
   const hookCalls = await rawQuery<{ id: string; error: string }>(
     tx,
     `select id, error from hook_calls where business_id = $3 and error is not null and ${mentions("error")} for update`,
     params,
   );
-  for (const h of hookCalls)
-    await tx.execute(sql`update hook_calls set error = ${scrubText(h.error, v)} where id = ${h.id}`);
-  changed.hook_calls = hookCalls.length;
+  changed.hook_calls = 0;
+  for (const h of hookCalls) {
+    const error = scrubText(h.error, v);
+    if (error === h.error) continue;
+    await tx.execute(sql`update hook_calls set error = ${error} where id = ${h.id}`);
+    changed.hook_calls++;
+  }
 
   // an Idempotency-Key record keeps a digest of the request body (the shopper's details in it) and the
   // order's id: the digest goes, so a retry with that key is refused as a different body (422)
@@ -168,4 +222,45 @@ export async function scrubCopies(
   );
   changed.idempotency_keys = keys.length;
   return changed;
+}
+
+/** Every string of a JSON value with its path. */
+function leaves(value: unknown, path = "", out = new Map<string, string>()): Map<string, string> {
+  if (typeof value === "string") out.set(path, value);
+  else if (Array.isArray(value)) value.forEach((x, i) => leaves(x, `${path}/${i}`, out));
+  else if (value && typeof value === "object")
+    for (const [k, x] of Object.entries(value)) leaves(x, `${path}/${JSON.stringify(k)}`, out);
+  return out;
+}
+
+/**
+ * What a receiver answered (or the error recorded for it) to a body that an erasure rewrote while the
+ * call was out (decision 048): every string the sent body held that the stored body no longer holds at
+ * the same place is replaced in `text`, in any case, longest first (a receiver that echoes what it got
+ * gives back the values the erasure took out). A body that is not JSON leaves nothing to compare: the
+ * text is not kept (null).
+ */
+export function answerWithoutErased(sentBody: string, storedBody: string, text: string | null): string | null {
+  if (text === null || sentBody === storedBody) return text;
+  let sent: Map<string, string>;
+  let stored: Map<string, string>;
+  try {
+    sent = leaves(JSON.parse(sentBody));
+    stored = leaves(JSON.parse(storedBody));
+  } catch {
+    return null;
+  }
+  const gone = [
+    ...new Set([...sent].filter(([path, s]) => stored.get(path) !== s && s.trim() !== "").map(([, s]) => s)),
+  ];
+  let out = text;
+  for (const s of gone.sort((a, b) => b.length - a.length)) {
+    out = out.replace(new RegExp(escape(s), "giu"), ERASED_TEXT);
+    // an echo quotes the value as JSON (escaped quotes; non-ASCII as \u sequences, as many encoders do): those forms go too
+    const quoted = JSON.stringify(s).slice(1, -1);
+    const ascii = quoted.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    for (const form of new Set([quoted, ascii]))
+      if (form !== s) out = out.replace(new RegExp(escape(form), "giu"), ERASED_TEXT);
+  }
+  return out;
 }

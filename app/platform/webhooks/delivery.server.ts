@@ -38,6 +38,8 @@ export { DELIVERY_BATCH, envelope } from "./fanout.server";
 import { postOutbound, type OutboundResult } from "./outbound.server";
 import { relayIfListening } from "../devtools/relay.server";
 import { MANDATORY_EVENTS } from "../apps/catalog";
+import { answerWithoutErased } from "../privacy/scrub.server";
+import { createHash } from "node:crypto";
 import type { EventInput } from "../events/schemas";
 
 /** Delays after each failed attempt: 30 s, 2 min, 8 min, 32 min, 2 h; 6 attempts in all. */
@@ -265,8 +267,13 @@ export async function recordResults(db: Database, results: AttemptResult[], manu
     (r): r is AttemptResult & { webhook: DeliveryTarget; result: OutboundResult } =>
       r.result !== null && r.webhook !== null,
   );
+  // customer.redact goes alone: the trigger that takes the e-mail out of its body when it is over also
+  // takes it out of its attempts' answers, which it sees only once the attempt row is written (decision 048)
   const plain = (r: (typeof sent)[number]) =>
-    r.result.ok && r.webhook.consecutiveFailures === 0 && r.delivery.event !== "business.data_erasure";
+    r.result.ok &&
+    r.webhook.consecutiveFailures === 0 &&
+    r.delivery.event !== "business.data_erasure" &&
+    r.delivery.event !== "customer.redact";
   await recordSuccesses(db, sent.filter(plain));
   for (const r of sent.filter((x) => !plain(x))) await recordAttempt(db, r.delivery, r.webhook, r.result, manual);
 }
@@ -304,28 +311,48 @@ async function recordSuccesses(db: Database, done: { delivery: WebhookDelivery; 
         on conflict (app_id, day, shard) do update set succeeded = webhook_daily_stats.succeeded + excluded.succeeded,
           answered = webhook_daily_stats.answered + excluded.answered, latency_total_ms = webhook_daily_stats.latency_total_ms + excluded.latency_total_ms)`
     : sql``;
-  await db.execute(sql`
-    with attempt as (
-      insert into webhook_attempts (id, delivery_id, app_id, is_test_install, attempt_no, success, status_code, duration_ms, error, response_excerpt, created_at)
-      values ${sql.join(
-        done.map(
-          ({ delivery: d, result: r }) =>
-            sql`(${newId("att")}, ${d.id}, ${d.appId}, ${d.isTestInstall}, ${d.attempts + 1}, true, ${r.statusCode}::int, ${r.durationMs}::int, null, ${r.bodyExcerpt ?? null}, ${at}::timestamptz)`,
-        ),
-        sql`, `,
-      )})
-    ${rollup}
-    update webhook_deliveries d set status = 'SUCCEEDED', attempts = v.attempts, last_status_code = v.code, last_duration_ms = v.ms,
-      next_attempt_at = null, in_flight_since = null, updated_at = ${at}::timestamptz
-    from (values ${sql.join(
+  // the delivery row is updated (locked) before the attempt is written: when an erasure rewrote the body
+  // while it was out, the answer (an echo of the old body) is not kept as it came (decision 048)
+  const rows = await db.execute<{ id: string }>(sql`
+    with v (att_id, id, app_id, is_test, attempt_no, code, ms, excerpt, sent) as (values ${sql.join(
       done.map(
         ({ delivery: d, result: r }) =>
-          sql`(${d.id}, ${d.attempts + 1}::int, ${r.statusCode}::int, ${r.durationMs}::int)`,
+          sql`(${newId("att")}, ${d.id}, ${d.appId}, ${d.isTestInstall}::boolean, ${d.attempts + 1}::int, ${r.statusCode}::int, ${r.durationMs}::int, ${r.bodyExcerpt ?? null}::text, ${md5(d.body)})`,
       ),
       sql`, `,
-    )}) as v(id, attempts, code, ms)
-    where d.id = v.id`);
+    )}),
+    u as (
+      update webhook_deliveries d set status = 'SUCCEEDED', attempts = v.attempt_no, last_status_code = v.code, last_duration_ms = v.ms,
+        next_attempt_at = null, in_flight_since = null, updated_at = ${at}::timestamptz
+      from v where d.id = v.id
+      returning d.id, md5(d.body) = v.sent as same
+    ),
+    attempt as (
+      insert into webhook_attempts (id, delivery_id, app_id, is_test_install, attempt_no, success, status_code, duration_ms, error, response_excerpt, created_at)
+      select v.att_id, v.id, v.app_id, v.is_test, v.attempt_no, true, v.code, v.ms, null,
+        case when u.same then v.excerpt end, ${at}::timestamptz
+      from v join u on u.id = v.id
+    )
+    ${rollup}
+    select u.id from u where not u.same`);
+  // rare: the answers to rewritten bodies, kept without what the erasure took out
+  for (const { id } of rows) {
+    const { delivery, result } = done.find((x) => x.delivery.id === id)!;
+    await db.transaction(async (tx) => {
+      const [stored] = await tx
+        .select({ body: webhookDeliveries.body })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, id))
+        .for("update");
+      await tx
+        .update(webhookAttempts)
+        .set({ responseExcerpt: answerWithoutErased(delivery.body, stored.body, result.bodyExcerpt ?? null) })
+        .where(and(eq(webhookAttempts.deliveryId, id), eq(webhookAttempts.attemptNo, delivery.attempts + 1)));
+    });
+  }
 }
+
+const md5 = (text: string) => createHash("md5").update(text, "utf8").digest("hex");
 
 /** An attempt that failed, reset a failure streak, or delivered an erasure: its own transaction with every consequence. */
 async function recordAttempt(
@@ -338,6 +365,13 @@ async function recordAttempt(
   await db.transaction(async (tx) => {
     const t = now();
     const attemptNo = delivery.attempts + 1;
+    // the delivery row first: an erasure that rewrote the body while it was out has the answer kept without what it took out (decision 048)
+    const [stored] = await tx
+      .select({ body: webhookDeliveries.body })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .for("update");
+    const storedBody = stored?.body ?? delivery.body;
     await tx.insert(webhookAttempts).values({
       id: newId("att"),
       deliveryId: delivery.id,
@@ -347,8 +381,8 @@ async function recordAttempt(
       success: result.ok,
       statusCode: result.statusCode,
       durationMs: result.durationMs,
-      error: result.error ?? null,
-      responseExcerpt: result.bodyExcerpt ?? null,
+      error: answerWithoutErased(delivery.body, storedBody, result.error ?? null),
+      responseExcerpt: answerWithoutErased(delivery.body, storedBody, result.bodyExcerpt ?? null),
       createdAt: t,
     });
     if (!delivery.isTestInstall) await rollup(tx, delivery.appId, t, result);
