@@ -243,6 +243,8 @@ const listColumns = {
   currency: orders.currency,
   paymentStatus: orders.paymentStatus,
   paymentMethod: orders.paymentMethod,
+  paymentMethodName: orders.paymentMethodName,
+  deliveryMethod: orders.deliveryMethod,
   itemCount: sql<number>`(select coalesce(sum(i.quantity), 0)::int from order_items i where i.order_id = "orders"."id")`,
 };
 export type OrderListRow = {
@@ -257,6 +259,8 @@ export type OrderListRow = {
   currency: string;
   paymentStatus: string;
   paymentMethod: string;
+  paymentMethodName: string | null;
+  deliveryMethod: string;
   itemCount: number;
 };
 
@@ -302,7 +306,6 @@ const exportColumns = {
   subtotal: orders.subtotal,
   discount: orders.discount,
   deliveryFee: orders.deliveryFee,
-  deliveryMethod: orders.deliveryMethod,
   address: orders.address,
   notes: orders.notes,
   items: sql<string>`(select coalesce(string_agg(i.quantity || ' x ' || i.name, '; ' order by i.id), '') from order_items i where i.order_id = "orders"."id")`,
@@ -313,17 +316,15 @@ export type OrderExportRow = OrderListRow & {
   subtotal: number;
   discount: number;
   deliveryFee: number;
-  deliveryMethod: string;
   address: string | null;
   notes: string | null;
   items: string;
   cursorAt: string;
-  localTime: string;
 };
 
 /**
  * Every order of the business matching the filter, in the filter's order, in batches read by
- * keyset (no offset, no long transaction), each with its local time in the business's zone.
+ * keyset (no offset, no long transaction).
  */
 export async function* ordersForExport(
   db: Db,
@@ -346,10 +347,7 @@ export async function* ordersForExport(
         : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
     }
     const rows: OrderExportRow[] = await db
-      .select({
-        ...exportColumns,
-        localTime: sql<string>`to_char(${orders.createdAt} at time zone ${filter.timeZone}, 'YYYY-MM-DD HH24:MI')`,
-      })
+      .select(exportColumns)
       .from(orders)
       .where(keyset ? and(where, keyset) : where)
       .orderBy(...orderSort(filter.sort))

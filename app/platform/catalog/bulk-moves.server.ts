@@ -2,26 +2,30 @@
  * The admin's bulk status move: several orders of one business moved to one status, each through
  * moveOrderStatus (the contract's status machine, its own transaction, the same events as a single
  * move). A move the machine does not allow for one order is reported for that order; the others
- * still move.
+ * still move. The target may also be FULFILLED: each order marked as fulfilled (fulfilOrder: every
+ * move of the machine up to DELIVERED, decision 059).
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 import { orders, type OrderStatus } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
-import { moveOrderStatus } from "../orders/status.server";
+import { fulfilOrder, moveOrderStatus } from "../orders/status.server";
 
 /** At most this many orders in one bulk move (the list shows 20 a page). */
 export const MAX_BULK_MOVE = 100;
 
+/** A bulk move's target: a status, or FULFILLED (delivered or picked up, through every step in between). */
+export type BulkTarget = OrderStatus | "FULFILLED";
+
 export type BulkMoveResult =
-  | { orderId: string; orderNumber: string; ok: true; to: OrderStatus }
+  | { orderId: string; orderNumber: string; ok: true; to: BulkTarget }
   | { orderId: string; orderNumber: string | null; ok: false; message: string };
 
 export async function bulkMoveOrders(
   db: Database,
   businessId: string,
   orderIds: readonly string[],
-  to: OrderStatus,
+  to: BulkTarget,
   actor = "merchant",
 ): Promise<BulkMoveResult[]> {
   const ids = [...new Set(orderIds.filter((id) => typeof id === "string" && id.length > 0))];
@@ -42,7 +46,8 @@ export async function bulkMoveOrders(
     }
     try {
       // locks the row, checks the move against the machine, writes the history and the events
-      await moveOrderStatus(db, businessId, id, to, actor);
+      if (to === "FULFILLED") await fulfilOrder(db, businessId, id, actor);
+      else await moveOrderStatus(db, businessId, id, to, actor, { merchant: true });
       results.push({ orderId: id, orderNumber, ok: true, to });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
