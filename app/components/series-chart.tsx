@@ -3,6 +3,7 @@
  * or side by side, with a legend, axis labels, a gridline at the maximum, and a table of the
  * numbers for screen readers.
  */
+import { UTC_DATES } from "~/platform/core/dates";
 export type Series = { key: string; label: string; color: string };
 
 export function SeriesChart({
@@ -36,8 +37,7 @@ export function SeriesChart({
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
   const label =
     labelOf ??
-    ((iso: string) =>
-      new Date(iso + "T00:00:00Z").toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" }));
+    ((iso: string) => UTC_DATES.calendarDay(iso, { short: true }));
   const total = totals.reduce((s, v) => s + v, 0);
   return (
     <figure className="chart">

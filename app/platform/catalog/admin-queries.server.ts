@@ -15,7 +15,7 @@ import {
   type OrderStatus,
 } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { countOf, countsBy, getOrderRow } from "./queries.server";
+import { countOf, countsBy, getOrderRow, localDays } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 
@@ -108,30 +108,26 @@ export async function listReviewsWithProduct(db: Db, businessId: string, options
 
 export type DailyOrders = { date: string; orders: number; revenue: number };
 
-const utcDate = (d: Date) => d.toISOString().slice(0, 10);
-
 /**
- * Orders and revenue (minor units) per UTC day over the last `days` days, oldest first and ending
+ * Orders and revenue (minor units) per day of `timeZone` (the shop's) over the last `days` days, oldest first and ending
  * today, every day present (0 when no order). Every order counts as an order; cancelled orders do
  * not count as revenue.
  */
-export async function dailyOrders(db: Db, businessId: string, days = 30): Promise<DailyOrders[]> {
-  const t = now();
-  const todayStart = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
-  const since = new Date(todayStart - (days - 1) * DAY_MS);
-  const until = new Date(todayStart + DAY_MS);
+export async function dailyOrders(db: Db, businessId: string, days = 30, timeZone = "UTC"): Promise<DailyOrders[]> {
+  // days of the shop's time zone: an order at 23:30 in Tokyo counts on Tokyo's day
+  const local = localDays(now(), timeZone, days);
   const rows = await db.execute<{ day: string; orders: number; revenue: number }>(sql`
-    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+    select to_char(created_at at time zone ${local.timeZone}, 'YYYY-MM-DD') as day,
            count(*)::int as orders,
            coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as revenue
     from orders
     where business_id = ${businessId}
-      and created_at >= ${since.toISOString()}::timestamptz
-      and created_at < ${until.toISOString()}::timestamptz
+      and created_at >= ${local.since.toISOString()}::timestamptz
+      and created_at < ${local.until.toISOString()}::timestamptz
     group by 1`);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return Array.from({ length: days }, (_, i) => {
-    const date = utcDate(new Date(since.getTime() + i * DAY_MS));
+    const date = new Date(Date.parse(`${local.first}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10);
     const row = byDay.get(date);
     return { date, orders: row?.orders ?? 0, revenue: row?.revenue ?? 0 };
   });

@@ -103,6 +103,11 @@ export function numberSeparators(locale: string): { decimal: string; group: stri
   };
 }
 
+/** Minor units as a person of the locale types them, with the locale's decimal separator (650 EUR in da-DK -> "6,50"). */
+export function toMajorInput(minor: number, currency: string, locale: string): string {
+  return toMajorText(minor, currency).replace(".", numberSeparators(locale).decimal);
+}
+
 /** An example amount as a person of the locale types it: "12.50" (en-US), "12,50" (da-DK), "1500" (JPY). */
 export function exampleAmountIn(currency: string, locale: string): string {
   return exampleAmount(currency).replace(".", numberSeparators(locale).decimal);
