@@ -41,7 +41,11 @@ describe("form errors", () => {
   });
 
   it("accepts a valid product form", () => {
-    const parsed = parseProductForm(form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }), "USD", "en-US");
+    const parsed = parseProductForm(
+      form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }),
+      "USD",
+      "en-US",
+    );
     expect(parsed).toMatchObject({ ok: true, input: { name: "Pie", price: 725 } });
   });
 

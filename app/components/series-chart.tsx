@@ -35,9 +35,7 @@ export function SeriesChart({
   const slot = plotW / days.length;
   const barW = mode === "stacked" ? slot * 0.7 : (slot * 0.8) / series.length;
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
-  const label =
-    labelOf ??
-    ((iso: string) => UTC_DATES.calendarDay(iso, { short: true }));
+  const label = labelOf ?? ((iso: string) => UTC_DATES.calendarDay(iso, { short: true }));
   const total = totals.reduce((s, v) => s + v, 0);
   return (
     <figure className="chart">

@@ -82,9 +82,7 @@ export default function AdminHome() {
       <Card
         title="Last 30 days"
         id="chart-head"
-        aside={
-          <span className="muted small">Days in {dates.timeZone}, cancelled orders excluded from revenue</span>
-        }
+        aside={<span className="muted small">Days in {dates.timeZone}, cancelled orders excluded from revenue</span>}
       >
         <div className="chart-grid">
           <div>

@@ -126,8 +126,7 @@ export default function AdminOrder() {
           </span>
         </div>
         <p className="muted small" data-testid="order-placed">
-          Placed {dates.dateTime(order.createdAt, { zone: true })}{" "}
-          <span className="nowrap">({dates.timeZone})</span>
+          Placed {dates.dateTime(order.createdAt, { zone: true })} <span className="nowrap">({dates.timeZone})</span>
         </p>
       </header>
       <ErrorAlert error={data?.error} />

@@ -107,7 +107,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     const orderIds = [...new Set(form.getAll("orderIds").map(String).filter(Boolean))];
     if (orderIds.length === 0) return answer({ error: "Select at least one order." }, 400);
-    if (orderIds.length > MAX_BULK_MOVE) return answer({ error: `Select at most ${MAX_BULK_MOVE} orders at once.` }, 400);
+    if (orderIds.length > MAX_BULK_MOVE)
+      return answer({ error: `Select at most ${MAX_BULK_MOVE} orders at once.` }, 400);
     // a move that cannot be undone is asked first, naming how many orders (the answer carries the selection back)
     if (FINAL_TARGETS.includes(to) && form.get("confirmed") !== "yes") return answer({ to, confirm: { to, orderIds } });
     const results = await bulkMoveOrders(context.db, business.id, orderIds, to);
@@ -130,7 +131,13 @@ function ConfirmBulk({ confirm }: { confirm: BulkConfirm }) {
       ? `Mark ${plural(n)} as fulfilled?`
       : `Mark ${plural(n)} as delivered?`;
   return (
-    <section className="card confirm-bulk stack" role="alertdialog" aria-labelledby="confirm-bulk-head" aria-describedby="confirm-bulk-text" data-testid="confirm-bulk">
+    <section
+      className="card confirm-bulk stack"
+      role="alertdialog"
+      aria-labelledby="confirm-bulk-head"
+      aria-describedby="confirm-bulk-text"
+      data-testid="confirm-bulk"
+    >
       <h2 id="confirm-bulk-head">{question}</h2>
       <p id="confirm-bulk-text">
         {cancel
@@ -149,7 +156,11 @@ function ConfirmBulk({ confirm }: { confirm: BulkConfirm }) {
             <input key={id} type="hidden" name="orderIds" value={id} />
           ))}
           <SubmitButton className={cancel ? "button danger" : "button primary"} busyLabel="Moving orders…">
-            {cancel ? `Cancel ${plural(n)}` : confirm.to === "FULFILLED" ? `Mark ${plural(n)} as fulfilled` : `Mark ${plural(n)} as delivered`}
+            {cancel
+              ? `Cancel ${plural(n)}`
+              : confirm.to === "FULFILLED"
+                ? `Mark ${plural(n)} as fulfilled`
+                : `Mark ${plural(n)} as delivered`}
           </SubmitButton>
         </Form>
         <Link to="." className="button subtle">

@@ -10,6 +10,7 @@ import type { Database } from "../../../db/client";
 import { orders, type OrderStatus } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { fulfilOrder, moveOrderStatus } from "../orders/status.server";
+import { moveRefusalWords } from "../orders/labels";
 
 /** At most this many orders in one bulk move (the list shows 20 a page). */
 export const MAX_BULK_MOVE = 100;
@@ -33,10 +34,11 @@ export async function bulkMoveOrders(
   if (ids.length > MAX_BULK_MOVE) throw new ApiError(400, `Select at most ${MAX_BULK_MOVE} orders at once`);
   // the business's own orders among the ids: anything else is "not found", and is never touched
   const own = await db
-    .select({ id: orders.id, orderNumber: orders.orderNumber })
+    .select({ id: orders.id, orderNumber: orders.orderNumber, deliveryMethod: orders.deliveryMethod })
     .from(orders)
     .where(and(eq(orders.businessId, businessId), inArray(orders.id, ids)));
   const numbers = new Map(own.map((o) => [o.id, o.orderNumber]));
+  const methods = new Map(own.map((o) => [o.id, o.deliveryMethod]));
   const results: BulkMoveResult[] = [];
   for (const id of ids) {
     const orderNumber = numbers.get(id) ?? null;
@@ -51,7 +53,13 @@ export async function bulkMoveOrders(
       results.push({ orderId: id, orderNumber, ok: true, to });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      results.push({ orderId: id, orderNumber, ok: false, message: e.status === 404 ? "Order not found" : e.message });
+      results.push({
+        orderId: id,
+        orderNumber,
+        ok: false,
+        // the machine's refusal in the admin's words ("Cannot move order from delivered to preparing")
+        message: e.status === 404 ? "Order not found" : moveRefusalWords(e.message, methods.get(id)),
+      });
     }
   }
   return results;

@@ -210,7 +210,10 @@ export function localDays(t: Date, timeZone: string, days: number) {
     first,
     todayStart: localMidnight(today, dates.timeZone),
     since: localMidnight(first, dates.timeZone),
-    until: localMidnight(new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), dates.timeZone),
+    until: localMidnight(
+      new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
+      dates.timeZone,
+    ),
   };
 }
 

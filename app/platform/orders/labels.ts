@@ -67,6 +67,17 @@ export function paymentMethodLabel(code: string, name?: string | null): string {
   return colon > 0 ? `${code.slice(colon + 1)}, from ${code.slice(0, colon)}` : code;
 }
 
+/**
+ * The status machine's refusal ("Cannot move order from DELIVERED to PREPARING", the API's words)
+ * in the admin's words ("Cannot move order from picked up to preparing"); any other message as it is.
+ */
+export function moveRefusalWords(message: string, deliveryMethod?: string | null): string {
+  const m = /^Cannot move order from ([A-Z_]+) to ([A-Z_]+)$/.exec(message);
+  if (!m) return message;
+  const words = (s: string) => orderStatusLabel(s, deliveryMethod).toLowerCase();
+  return `Cannot move order from ${words(m[1])} to ${words(m[2])}`;
+}
+
 /** A delivery method in words. */
 export const deliveryMethodLabel = (method: string) =>
   method === "DELIVERY" ? "Delivery" : method === "PICKUP" ? "Pickup" : method;
