@@ -141,7 +141,7 @@ function ConfirmBulk({ confirm }: { confirm: BulkConfirm }) {
       <h2 id="confirm-bulk-head">{question}</h2>
       <p id="confirm-bulk-text">
         {cancel
-          ? `The ${n === 1 ? "order is" : `${n} orders are`} cancelled and no longer count as revenue; the customers' apps are told. This cannot be undone.`
+          ? `The ${n === 1 ? "order is" : `${n} orders are`} cancelled and no longer count as revenue; your apps are told. This cannot be undone.`
           : confirm.to === "FULFILLED"
             ? `Each order is moved through its remaining steps to picked up or delivered, by its delivery method. Closed orders cannot be reopened.`
             : `Delivered orders are closed and cannot be reopened.`}

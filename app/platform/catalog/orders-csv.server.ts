@@ -44,7 +44,7 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** A phone number or a number: a sign, then digits with spaces, dots, dashes, slashes and brackets only. */
-const PHONE_OR_NUMBER = /^[+-][\d\s().\/-]*\d[\d\s().\/-]*$/;
+const PHONE_OR_NUMBER = /^[+-][\d\s()./-]*\d[\d\s()./-]*$/;
 
 /** Whether a spreadsheet would read the cell as a formula that could do harm. */
 function isFormula(s: string): boolean {
