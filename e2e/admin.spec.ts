@@ -86,7 +86,7 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await expect(page.getByTestId("order-row")).toHaveCount(20);
   await page
     .getByRole("navigation", { name: "Filter by status" })
-    .getByRole("link", { name: /^pending/ })
+    .getByRole("link", { name: /^Pending/ })
     .click();
   await expect(page).toHaveURL(/status=PENDING/);
   await page.screenshot({ path: ".data/e2e-results/admin-orders.png", fullPage: true });
