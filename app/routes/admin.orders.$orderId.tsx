@@ -126,7 +126,11 @@ export default function AdminOrder() {
           </span>
         </div>
         <p className="muted small" data-testid="order-placed">
-          Placed {dates.dateTime(order.createdAt, { zone: true })} <span className="nowrap">({dates.timeZone})</span>
+          Placed {dates.dateTime(order.createdAt, { zone: true })}
+          {/* the zone's name where its short name does not say it ("GMT+9" is not Asia/Tokyo; "UTC" is UTC) */}
+          {dates.zoneName(order.createdAt) !== dates.timeZone ? (
+            <span className="nowrap"> ({dates.timeZone})</span>
+          ) : null}
         </p>
       </header>
       <ErrorAlert error={data?.error} />
