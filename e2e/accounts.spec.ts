@@ -5,7 +5,7 @@ test("a developer signs up, sees the sandbox business and signs out", async ({ p
   await page.goto("/");
   await page.getByRole("link", { name: "Build an app" }).click();
   await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
-  await page.getByLabel("An app developer").check();
+  await page.getByLabel("Build apps").check();
   await page.getByLabel("Your name").fill("Ada Lovelace");
   await page.getByLabel("Email").fill(email);
   // the strength meter reacts as the password is typed, and the most common passwords are refused

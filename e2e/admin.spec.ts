@@ -86,25 +86,25 @@ test("the merchant runs the shop from the admin: dashboard, products, orders, re
   await expect(page.getByTestId("order-row")).toHaveCount(20);
   await page
     .getByRole("navigation", { name: "Filter by status" })
-    .getByRole("link", { name: /^pending/ })
+    .getByRole("link", { name: /^Pending/ })
     .click();
   await expect(page).toHaveURL(/status=PENDING/);
   await page.screenshot({ path: ".data/e2e-results/admin-orders.png", fullPage: true });
   const pendingRows = page.getByTestId("order-row");
   await expect(pendingRows.first()).toBeVisible();
-  for (const badge of await pendingRows.locator(".badge.warn").allTextContents()) expect(badge).toBe("pending");
+  for (const badge of await pendingRows.locator(".badge.warn").allTextContents()) expect(badge).toBe("Pending");
   await pendingRows.first().getByRole("link").click();
-  await expect(page.getByTestId("order-status")).toHaveText("PENDING");
+  await expect(page.getByTestId("order-status")).toHaveText("Pending");
   await expect(page.getByRole("heading", { name: "Items" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Move to DELIVERED" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Move to CONFIRMED" }).click();
-  await expect(page.getByTestId("order-status")).toHaveText("CONFIRMED");
-  await expect(page.getByText("The order is now CONFIRMED.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Move to delivered" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Move to confirmed" }).click();
+  await expect(page.getByTestId("order-status")).toHaveText("Confirmed");
+  await expect(page.getByText("The order is now confirmed.")).toBeVisible();
   const lastChange = page.getByTestId("history-row").last();
-  await expect(lastChange).toContainText("PENDING → CONFIRMED");
+  await expect(lastChange).toContainText("Pending → Confirmed");
   await expect(lastChange).toContainText("merchant");
-  await expect(page.getByRole("button", { name: "Move to PREPARING" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Move to CONFIRMED" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Move to preparing" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Move to confirmed" })).toHaveCount(0);
   await page.screenshot({ path: ".data/e2e-results/admin-order.png", fullPage: true });
 
   // reviews: delete one

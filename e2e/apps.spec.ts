@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import { test, expect, uniqueEmail, signIn, signOut, signUp, DEMO } from "./helpers";
 
 async function signUpDeveloper(page: Page, email: string) {
-  await signUp(page, { role: "An app developer", name: "Grace Hopper", email, password: "cobol-compiler" });
+  await signUp(page, { role: "Build apps", name: "Grace Hopper", email, password: "cobol-compiler" });
   await expect(page).toHaveURL(/\/portal$/);
 }
 

@@ -305,7 +305,7 @@ export async function shots(page: Page, name: string, options: { reload?: boolea
 /** Signs up through the form (the caller checks where it lands: the portal or the admin). */
 export async function signUp(
   page: Page,
-  as: { role: "An app developer" | "A merchant"; name: string; email: string; password: string; business?: string },
+  as: { role: "Build apps" | "Run a shop"; name: string; email: string; password: string; business?: string },
 ) {
   await page.goto("/signup");
   await page.getByLabel(as.role).check();

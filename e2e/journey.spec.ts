@@ -28,7 +28,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   const slug = `reference-${randomBytes(3).toString("hex")}`;
 
   // 1. a developer signs up and creates the app in the portal
-  await signUp(page, { role: "An app developer", name: "Ref Builder", email, password: "reference-pass-1" });
+  await signUp(page, { role: "Build apps", name: "Ref Builder", email, password: "reference-pass-1" });
   await expect(page).toHaveURL(/\/portal$/);
   await shot(page, "portal");
   await page.goto("/portal/apps/new");

@@ -16,7 +16,7 @@ test("a shop in yen: the price typed in yen is the price shown, paid and on the 
 
   // a merchant signs up and sets the shop's currency to JPY
   await signUp(page, {
-    role: "A merchant",
+    role: "Run a shop",
     name: "Haruto Sato",
     email: `yen-${suffix}@example.test`,
     password: "yen-merchant-pass-1",

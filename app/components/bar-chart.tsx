@@ -2,27 +2,33 @@
  * A small bar chart drawn as inline SVG on the server (no script needed). Screen readers get the
  * chart's summary from aria-label and the numbers from a visually hidden table.
  */
+import { formatCount } from "~/platform/core/dates";
+
 export type BarChartPoint = { date: string; value: number };
 
 const W = 900;
 const H = 180;
 const PAD = { top: 4, right: 6, bottom: 2, left: 6 };
 
-const plain = (n: number) => new Intl.NumberFormat("en-US").format(n);
+const plain = (n: number) => formatCount(n);
+const asIs = (date: string) => date;
 
 export function BarChart({
   series,
   label,
   formatValue = plain,
+  formatDate = asIs,
 }: {
   series: BarChartPoint[];
   label: string;
   formatValue?: (n: number) => string;
+  /** a day "YYYY-MM-DD" as the reader reads it (the shop's locale) */
+  formatDate?: (date: string) => string;
 }) {
   const max = series.reduce((m, p) => Math.max(m, p.value), 0);
   const total = series.reduce((s, p) => s + p.value, 0);
-  const first = series[0]?.date ?? "";
-  const last = series[series.length - 1]?.date ?? "";
+  const first = series[0] ? formatDate(series[0].date) : "";
+  const last = series.length ? formatDate(series[series.length - 1].date) : "";
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = series.length ? plotW / series.length : plotW;
@@ -62,7 +68,7 @@ export function BarChart({
               height={h}
               rx={Math.min(2, barW / 4)}
             >
-              <title>{`${p.date}: ${formatValue(p.value)}`}</title>
+              <title>{`${formatDate(p.date)}: ${formatValue(p.value)}`}</title>
             </rect>
           );
         })}
@@ -83,7 +89,7 @@ export function BarChart({
         <tbody>
           {series.map((p) => (
             <tr key={p.date}>
-              <th scope="row">{p.date}</th>
+              <th scope="row">{formatDate(p.date)}</th>
               <td>{formatValue(p.value)}</td>
             </tr>
           ))}

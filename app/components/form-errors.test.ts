@@ -24,6 +24,7 @@ describe("form errors", () => {
         stock: "",
       }),
       "USD",
+      "en-US",
     );
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
@@ -40,8 +41,27 @@ describe("form errors", () => {
   });
 
   it("accepts a valid product form", () => {
-    const parsed = parseProductForm(form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }), "USD");
+    const parsed = parseProductForm(
+      form({ name: "Pie", price: "7.25", status: "ACTIVE", isAvailable: "on" }),
+      "USD",
+      "en-US",
+    );
     expect(parsed).toMatchObject({ ok: true, input: { name: "Pie", price: 725 } });
+  });
+
+  it("reads the price in the shop's locale and says what is wrong in the shop's units", () => {
+    const product = (price: string) =>
+      parseProductForm(form({ name: "Pie", price, status: "ACTIVE", isAvailable: "on" }), "EUR", "da-DK");
+    expect(product("6,50")).toMatchObject({ ok: true, input: { price: 650 } });
+    expect(product("1.234,50 €")).toMatchObject({ ok: true, input: { price: 123450 } });
+    const refused = (price: string) => {
+      const parsed = product(price);
+      return parsed.ok ? null : parsed.errors.fields.price;
+    };
+    expect(refused("-5")).toBe("Price cannot be negative");
+    expect(refused("1000000000")).toBe("Price must be at most 1.000.000,00\u00a0€");
+    expect(refused("6,505")).toBe("Price must have at most 2 decimals in EUR, like 12,50");
+    expect(refused("six")).toBe("Price must be a number like 12,50");
   });
 
   it("writes zod's default messages in words (never `imageUrl:` or `redirectUrl:`)", () => {

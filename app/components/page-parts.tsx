@@ -1,6 +1,7 @@
 import { Fragment, type HTMLAttributes, type ReactNode } from "react";
 import { Form, Link } from "@remix-run/react";
 import { EmptyState } from "./area-layout";
+import { UTC_DATES } from "~/platform/core/dates";
 
 /** The "← Orders" line above a page's title: a link back to the list or page it belongs to. */
 export function BackLink({ to, label, className }: { to: string; label: string; className?: string }) {
@@ -144,21 +145,17 @@ export function DataTable<T>({
   );
 }
 
-/** A date and time in UTC for people, "Mar 4, 2026, 2:05 PM UTC" (`seconds` adds them); "—" for none. */
+/**
+ * A date and time in UTC for the platform's own pages (portal, review console), "Mar 4, 2026, 2:05 PM UTC"
+ * (`seconds` adds them); "—" for none. Merchant pages use the shop's zone instead (`useShopFormat`).
+ */
 export function utcDateTime(iso: string | null, seconds = false) {
-  if (!iso) return "—";
-  return (
-    new Date(iso).toLocaleString("en-US", {
-      dateStyle: "medium",
-      timeStyle: seconds ? "medium" : "short",
-      timeZone: "UTC",
-    }) + " UTC"
-  );
+  return UTC_DATES.dateTime(iso, { seconds, zone: true });
 }
 
-/** A day in UTC for people, "Mar 4, 2026". */
+/** A day in UTC for the platform's own pages, "Mar 4, 2026". */
 export function utcDay(iso: string) {
-  return new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+  return UTC_DATES.day(iso);
 }
 
 /** A fact of a definition list: its name, its value, and the value cell's class. */

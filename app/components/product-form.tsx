@@ -2,9 +2,10 @@ import { Form } from "@remix-run/react";
 import { CsrfInput } from "./csrf";
 import { ErrorSummary, Field, FieldError, fieldProps, type FormErrors } from "./form-errors";
 import { SubmitButton } from "./submit-button";
-import { exampleAmount, parseMajorText, toMajorText } from "~/platform/core/money";
+import { exampleAmountIn, MAX_PRICE_MINOR, parseMoneyInput, toMajorInput } from "~/platform/core/money";
+import { useShopFormat } from "./shop-format";
 
-/** The product form's fields as the merchant typed them (price in major units, e.g. "12.50"). */
+/** The product form's fields as the merchant typed them (price in major units as the shop's locale writes them, "12.50", "6,50"). */
 export type ProductFormValues = {
   name: string;
   slug: string;
@@ -50,13 +51,13 @@ export const emptyProductValues: ProductFormValues = {
   isAvailable: true,
 };
 
-/** Form values of a saved product: a draft's fields with its slug set (price in minor units of `currency`, shown with its decimals). */
-export function productToFormValues(p: Required<ProductDraft>, currency: string): ProductFormValues {
+/** Form values of a saved product: a draft's fields with its slug set (price in minor units of `currency`, shown with its decimals in the locale). */
+export function productToFormValues(p: Required<ProductDraft>, currency: string, locale: string): ProductFormValues {
   return {
     name: p.name,
     slug: p.slug,
     description: p.description,
-    price: toMajorText(p.price, currency),
+    price: toMajorInput(p.price, currency, locale),
     category: p.category,
     imageUrl: p.imageUrl,
     status: (PRODUCT_STATUSES as readonly string[]).includes(p.status)
@@ -113,15 +114,17 @@ export function productFormValues(form: FormData): ProductFormValues {
 export function readProductForm(
   form: FormData,
   currency: string,
+  locale: string,
 ): { values: ProductFormValues; problems: ProductFieldProblems; draft: ProductDraft } {
   const values = productFormValues(form);
   const problems: ProductFieldProblems = {};
 
-  const priceText = values.price.trim().replace(/^\$/, "");
+  // typed in the shop's locale ("6,50" in a Danish shop), its currency's sign allowed, refused in its units
+  const priceText = values.price.trim();
   let price = 0;
   if (priceText === "") problems.price = "is required";
   else {
-    const read = parseMajorText(priceText, currency);
+    const read = parseMoneyInput(priceText, currency, locale, { max: MAX_PRICE_MINOR });
     if (read.ok) price = read.minor;
     else problems.price = read.problem;
   }
@@ -169,6 +172,8 @@ export function ProductForm({
   currency: string;
 }) {
   const field = (name: keyof typeof PRODUCT_LABELS, describedBy?: string) => fieldProps(name, errors, describedBy);
+  const { locale } = useShopFormat();
+  const example = exampleAmountIn(currency, locale);
   return (
     <div className="stack">
       <ErrorSummary errors={errors} order={PRODUCT_FIELD_ORDER} />
@@ -207,12 +212,12 @@ export function ProductForm({
               name="price"
               defaultValue={values.price}
               inputMode="decimal"
-              placeholder={exampleAmount(currency)}
+              placeholder={example}
               required
               {...field("price", "help-price")}
             />
             <span id="help-price" className="muted small">
-              In {currency}, e.g. {exampleAmount(currency)}
+              In {currency}, e.g. {example}
             </span>
           </Field>
           <Field name="category" label="Category" errors={errors}>

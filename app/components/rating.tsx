@@ -1,4 +1,5 @@
 import { roundedInstalls } from "~/platform/apps/marketplace-shared";
+import { formatCount } from "~/platform/core/dates";
 
 /** Star rating as text (★★★★☆) with the figure for screen readers; shared by marketplace, admin and portal. */
 export function Stars({ value, label }: { value: number; label?: string }) {
@@ -21,7 +22,7 @@ export function RatingSummary({ rating, count }: { rating: number | null; count:
     <span className="rating-summary small">
       <Stars value={rating} label={`Rated ${oneDecimal(rating)} out of 5`} /> <strong>{oneDecimal(rating)}</strong>{" "}
       <span className="muted">
-        · {count.toLocaleString("en-US")} {count === 1 ? "review" : "reviews"}
+        · {formatCount(count)} {count === 1 ? "review" : "reviews"}
       </span>
     </span>
   );

@@ -3,6 +3,7 @@
  * or side by side, with a legend, axis labels, a gridline at the maximum, and a table of the
  * numbers for screen readers.
  */
+import { UTC_DATES } from "~/platform/core/dates";
 export type Series = { key: string; label: string; color: string };
 
 export function SeriesChart({
@@ -34,10 +35,7 @@ export function SeriesChart({
   const slot = plotW / days.length;
   const barW = mode === "stacked" ? slot * 0.7 : (slot * 0.8) / series.length;
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
-  const label =
-    labelOf ??
-    ((iso: string) =>
-      new Date(iso + "T00:00:00Z").toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" }));
+  const label = labelOf ?? ((iso: string) => UTC_DATES.calendarDay(iso, { short: true }));
   const total = totals.reduce((s, v) => s + v, 0);
   return (
     <figure className="chart">

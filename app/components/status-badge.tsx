@@ -22,5 +22,5 @@ export const ORDER_TONE: Record<string, string> = {
   CANCELLED: "danger",
 };
 
-/** A status constant as words: IN_DELIVERY -> "in delivery". */
-export const statusLabel = (s: string) => s.replace(/_/g, " ").toLowerCase();
+/** An order status in words, by the order's delivery method when given (platform/orders/labels.ts). */
+export { orderStatusLabel as statusLabel } from "~/platform/orders/labels";

@@ -13,10 +13,11 @@ export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];
 export function parseProductForm(
   form: FormData,
   currency: string,
+  locale: string,
 ):
   | { ok: true; values: ProductFormValues; input: ProductInput }
   | { ok: false; values: ProductFormValues; errors: FormErrors } {
-  const { values, problems, draft } = readProductForm(form, currency);
+  const { values, problems, draft } = readProductForm(form, currency, locale);
   const errors: FormErrors = { fields: {}, form: [] };
   for (const [field, words] of Object.entries(problems))
     errors.fields[field] = `${PRODUCT_LABELS[field as keyof typeof PRODUCT_LABELS]} ${words}`;

@@ -5,12 +5,14 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { dashboard } from "~/platform/catalog/queries.server";
 import { dailyOrders } from "~/platform/catalog/admin-queries.server";
-import { formatMoney, moneyFormatter, type Money } from "~/platform/core/money";
+import { formatMoney, type Money } from "~/platform/core/money";
 import { now } from "~/platform/core/clock.server";
+import { dateFormatter } from "~/platform/core/dates";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
 import { Card, DataTable } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 
@@ -18,14 +20,16 @@ const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business, sandbox } = await requireMerchant(request, context);
+  // days are the shop's days (its time zone)
+  const dates = dateFormatter(business.locale, business.timezone);
   const [d, daily] = await Promise.all([
-    dashboard(context.db, business.id, business.currency),
-    dailyOrders(context.db, business.id),
+    dashboard(context.db, business.id, business.currency, dates.timeZone),
+    dailyOrders(context.db, business.id, 30, dates.timeZone),
   ]);
   const money = (m: Money) => formatMoney(m.amount, m.currency, business.locale);
   return json({
     business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
-    today: now().toISOString().slice(0, 10),
+    today: dates.localDay(now()),
     stats: {
       todayOrders: d.today.orders,
       todayRevenue: money(d.today.revenue),
@@ -44,7 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function AdminHome() {
   const { business, today, stats, ordersByStatus, topProducts, daily, sandbox } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
-  const money = moneyFormatter(business.locale, business.currency);
+  const { money, dates, count } = useShopFormat();
+  const day = (ymd: string) => dates.calendarDay(ymd, { short: true });
   const totalOrders = ordersByStatus.reduce((n, s) => n + s.n, 0);
   return (
     <div className="stack-lg">
@@ -61,7 +66,11 @@ export default function AdminHome() {
           Key figures
         </h2>
         <div className="stats">
-          <StatCard label="Orders today" value={stats.todayOrders} hint={`${today} (UTC)`} />
+          <StatCard
+            label="Orders today"
+            value={stats.todayOrders}
+            hint={`${dates.calendarDay(today)} (${dates.timeZone})`}
+          />
           <StatCard label="Revenue today" value={stats.todayRevenue} />
           <StatCard label="Orders, 30 days" value={stats.monthOrders} />
           <StatCard label="Revenue, 30 days" value={stats.monthRevenue} hint="cancelled orders excluded" />
@@ -73,7 +82,7 @@ export default function AdminHome() {
       <Card
         title="Last 30 days"
         id="chart-head"
-        aside={<span className="muted small">UTC days, cancelled orders excluded from revenue</span>}
+        aside={<span className="muted small">Days in {dates.timeZone}, cancelled orders excluded from revenue</span>}
       >
         <div className="chart-grid">
           <div>
@@ -81,12 +90,18 @@ export default function AdminHome() {
             <BarChart
               series={daily.map((d) => ({ date: d.date, value: d.revenue }))}
               label="Revenue per day"
-              formatValue={money}
+              formatValue={(minor) => money(minor)}
+              formatDate={day}
             />
           </div>
           <div>
             <h3>Orders per day</h3>
-            <BarChart series={daily.map((d) => ({ date: d.date, value: d.orders }))} label="Orders per day" />
+            <BarChart
+              series={daily.map((d) => ({ date: d.date, value: d.orders }))}
+              label="Orders per day"
+              formatValue={count}
+              formatDate={day}
+            />
           </div>
         </div>
       </Card>
@@ -110,7 +125,7 @@ export default function AdminHome() {
                   <Link to={`/admin/orders?status=${s.status}`}>
                     <span className={`badge ${ORDER_TONE[s.status] ?? ""}`}>{statusLabel(s.status)}</span>
                   </Link>
-                  <strong>{s.n}</strong>
+                  <strong>{count(s.n)}</strong>
                 </li>
               ))}
             </ul>

@@ -27,7 +27,8 @@ import { AppReviewForm, OwnReviewStatus } from "~/components/app-review-form";
 import type { ApiError } from "~/platform/core/http.server";
 import { readReviewForm } from "~/components/app-review-form.server";
 import { now } from "~/platform/core/clock.server";
-import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
+import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
 
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
@@ -120,6 +121,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AdminApps() {
   const { active, former, history, sandbox } = useLoaderData<typeof loader>();
+  const { dates } = useShopFormat();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
   const done = params.get("done");
@@ -177,7 +179,7 @@ export default function AdminApps() {
                       <Link to={`/admin/apps/${i.id}`}>{i.appName}</Link>{" "}
                       {i.isTestInstall ? <span className="badge info">test install</span> : null}
                     </h2>
-                    <p className="muted small">Installed {utcDateTime(i.installedAt)}</p>
+                    <p className="muted small">Installed {dates.dateTime(i.installedAt)}</p>
                   </div>
                 </div>
                 <div className="installed-actions">
@@ -279,7 +281,7 @@ export default function AdminApps() {
                   <div>
                     <h3>{f.appSlug ? <Link to={`/marketplace/${f.appSlug}`}>{f.appName}</Link> : f.appName}</h3>
                     <p className="muted small">
-                      Used {utcDay(f.firstInstalledAt)} – {utcDay(f.lastUninstalledAt)}
+                      Used {dates.day(f.firstInstalledAt)} – {dates.day(f.lastUninstalledAt)}
                     </p>
                   </div>
                 </div>
@@ -327,15 +329,15 @@ export default function AdminApps() {
             rowKey={(i) => i.id}
             columns={[
               { head: "App", cell: (i) => i.appName },
-              { head: "Installed", cell: (i) => utcDateTime(i.installedAt) },
-              { head: "Uninstalled", cell: (i) => utcDateTime(i.uninstalledAt) },
+              { head: "Installed", cell: (i) => dates.dateTime(i.installedAt) },
+              { head: "Uninstalled", cell: (i) => dates.dateTime(i.uninstalledAt) },
               {
                 head: "Data erasure",
                 cell: (i) =>
                   i.erasureDeliveredAt
-                    ? `Requested ${utcDateTime(i.erasureDeliveredAt)} ✓`
+                    ? `Requested ${dates.dateTime(i.erasureDeliveredAt)} ✓`
                     : i.erasureScheduledAt
-                      ? `Scheduled for ${utcDateTime(i.erasureScheduledAt)}`
+                      ? `Scheduled for ${dates.dateTime(i.erasureScheduledAt)}`
                       : "Cancelled: the app was reinstalled",
               },
             ]}

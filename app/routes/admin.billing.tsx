@@ -9,7 +9,9 @@ import { planPriceText } from "~/platform/billing/pricing";
 import { formatMoney } from "~/platform/core/money";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
-import { DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDay } from "~/components/page-parts";
+import { DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
+import { dateFormatter } from "~/platform/core/dates";
 
 export const meta: MetaFunction = () => [{ title: "Billing · Admin" }];
 
@@ -17,6 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const { subscriptions, invoices } = await merchantBilling(context.db, business.id);
   const locale = business.locale;
+  const dates = dateFormatter(locale, business.timezone);
   return json({
     subscriptions: subscriptions.map(({ sub, appName }) => {
       const money = (m: number) => formatMoney(m, sub.plan.currency, locale);
@@ -48,8 +51,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         kind: line.kind,
         period:
           line.periodStart && line.periodEnd
-            ? `${utcDay(line.periodStart.toISOString())} – ${utcDay(line.periodEnd.toISOString())}`
-            : utcDay(line.createdAt.toISOString()),
+            ? `${dates.day(line.periodStart)} – ${dates.day(line.periodEnd)}`
+            : dates.day(line.createdAt),
         amount: formatMoney(amount.amount, amount.currency, locale),
         minor: amount.amount,
       })),
@@ -90,6 +93,7 @@ function UsageBar({ s }: { s: Sub }) {
 }
 
 function SubscriptionCard({ s }: { s: Sub }) {
+  const { dates } = useShopFormat();
   return (
     <li className="card stack" data-testid="subscription">
       <div className="row wrap between">
@@ -105,13 +109,13 @@ function SubscriptionCard({ s }: { s: Sub }) {
         {s.trialEndsAt ? (
           <>
             <dt>Trial ends</dt>
-            <dd>{utcDay(s.trialEndsAt)}</dd>
+            <dd>{dates.day(s.trialEndsAt)}</dd>
           </>
         ) : null}
         {s.nextChargeAt && s.status === "ACTIVE" ? (
           <>
             <dt>Next charge</dt>
-            <dd>{utcDay(s.nextChargeAt)}</dd>
+            <dd>{dates.day(s.nextChargeAt)}</dd>
           </>
         ) : null}
       </dl>

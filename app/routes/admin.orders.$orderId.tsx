@@ -4,11 +4,25 @@ import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/
 import { orNotFound, requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { formatMoney, getOrderDetail } from "~/platform/catalog/admin-queries.server";
-import { ORDER_MOVES, moveOrderStatus, parseOrderStatus } from "~/platform/orders/status.server";
+import {
+  fulfilOrder,
+  fulfilPath,
+  merchantMoves,
+  moveOrderStatus,
+  parseOrderStatus,
+} from "~/platform/orders/status.server";
+import {
+  deliveryMethodLabel,
+  fulfilLabel,
+  orderStatusLabel,
+  paymentMethodLabel,
+  paymentStatusLabel,
+} from "~/platform/orders/labels";
 import { CsrfInput } from "~/components/csrf";
-import { BackLink, Card, DataTable, ErrorAlert, Facts, SuccessNotice, utcDateTime } from "~/components/page-parts";
+import { BackLink, Card, DataTable, ErrorAlert, Facts, SuccessNotice } from "~/components/page-parts";
 import { SubmitButton } from "~/components/submit-button";
-import { ORDER_TONE, statusLabel } from "~/components/status-badge";
+import { ORDER_TONE } from "~/components/status-badge";
+import { useShopFormat } from "~/components/shop-format";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Order #${data?.order.number ?? ""} · Admin` },
@@ -33,8 +47,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       deliveryMethod: o.deliveryMethod,
       address: o.address,
       notes: o.notes,
-      paymentMethod: o.paymentMethod,
-      paymentStatus: o.paymentStatus,
+      paymentMethod: paymentMethodLabel(o.paymentMethod, o.paymentMethodName),
+      paymentStatus: paymentStatusLabel(o.paymentStatus),
       subtotal: money(o.subtotal),
       discount: o.discount > 0 ? money(-o.discount) : null,
       deliveryFee: money(o.deliveryFee),
@@ -55,7 +69,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       actor: h.actor,
       at: h.createdAt.toISOString(),
     })),
-    moves: ORDER_MOVES[o.status],
+    moves: merchantMoves(o.status, o.deliveryMethod),
+    // "Mark as picked up / delivered": the steps it makes, for the button's explanation
+    fulfilSteps: fulfilPath(o.status, o.deliveryMethod),
   });
 }
 
@@ -63,9 +79,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const orderId = params.orderId ?? "";
   return formAction(request, context, { notFound: "Order not found" }, async (form) => {
-    if (form.get("intent") !== "move") return json({ error: "Unknown action" }, 400);
+    const intent = form.get("intent");
+    if (intent === "fulfil") {
+      const order = await fulfilOrder(context.db, business.id, orderId, "merchant");
+      return redirect(`/admin/orders/${orderId}?saved=${order.status}`);
+    }
+    if (intent !== "move") return json({ error: "Unknown action" }, 400);
     const to = parseOrderStatus(form.get("status"));
-    await moveOrderStatus(context.db, business.id, orderId, to, "merchant");
+    await moveOrderStatus(context.db, business.id, orderId, to, "merchant", { merchant: true });
     return redirect(`/admin/orders/${orderId}?saved=${to}`);
   });
 }
@@ -85,10 +106,13 @@ function SumRow({ label, value, total }: { label: string; value: string; total?:
 }
 
 export default function AdminOrder() {
-  const { order, items, history, moves } = useLoaderData<typeof loader>();
+  const { order, items, history, moves, fulfilSteps } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
+  const { dates } = useShopFormat();
+  const label = (s: string) => orderStatusLabel(s, order.deliveryMethod);
   const [params] = useSearchParams();
   const saved = params.get("saved");
+  // the single steps, when the merchant wants to say where the order is (fulfilling makes them all)
   const forward = moves.filter((m) => m !== "CANCELLED");
   const canCancel = moves.includes("CANCELLED");
   return (
@@ -98,14 +122,20 @@ export default function AdminOrder() {
         <div className="section-title">
           <h1>Order #{order.number}</h1>
           <span className={`badge large ${ORDER_TONE[order.status] ?? ""}`} data-testid="order-status">
-            {order.status}
+            {label(order.status)}
           </span>
         </div>
-        <p className="muted small">Placed {utcDateTime(order.createdAt)}</p>
+        <p className="muted small" data-testid="order-placed">
+          Placed {dates.dateTime(order.createdAt, { zone: true })}
+          {/* the zone's name where its short name does not say it ("GMT+9" is not Asia/Tokyo; "UTC" is UTC) */}
+          {dates.zoneName(order.createdAt) !== dates.timeZone ? (
+            <span className="nowrap"> ({dates.timeZone})</span>
+          ) : null}
+        </p>
       </header>
       <ErrorAlert error={data?.error} />
       <SuccessNotice show={!data?.error && saved && saved === order.status}>
-        The order is now {order.status}.
+        The order is now {label(order.status).toLowerCase()}.
       </SuccessNotice>
 
       <Card title="Status" id="status-head">
@@ -113,13 +143,31 @@ export default function AdminOrder() {
           <p className="muted">This order is closed.</p>
         ) : (
           <div className="order-moves">
+            {fulfilSteps.length > 0 ? (
+              <Form method="post">
+                <CsrfInput />
+                <input type="hidden" name="intent" value="fulfil" />
+                <SubmitButton
+                  className="button primary"
+                  busyLabel={order.deliveryMethod === "PICKUP" ? "Marking as picked up…" : "Marking as delivered…"}
+                  aria-describedby="fulfil-help"
+                >
+                  {fulfilLabel(order.deliveryMethod)}
+                </SubmitButton>
+                <p id="fulfil-help" className="muted small">
+                  {fulfilSteps.length > 1
+                    ? `One step for ${fulfilSteps.map((s) => label(s).toLowerCase()).join(", ")}.`
+                    : `Moves it to ${label(fulfilSteps[0]).toLowerCase()}.`}
+                </p>
+              </Form>
+            ) : null}
             {forward.map((s) => (
               <Form method="post" key={s}>
                 <CsrfInput />
                 <input type="hidden" name="intent" value="move" />
                 <input type="hidden" name="status" value={s} />
-                <SubmitButton className="button primary" busyLabel={`Moving to ${s}…`}>
-                  {`Move to ${s}`}
+                <SubmitButton className="button" busyLabel={`Moving to ${label(s).toLowerCase()}…`}>
+                  {`Move to ${label(s).toLowerCase()}`}
                 </SubmitButton>
               </Form>
             ))}
@@ -134,7 +182,7 @@ export default function AdminOrder() {
                   <input type="hidden" name="intent" value="move" />
                   <input type="hidden" name="status" value="CANCELLED" />
                   <SubmitButton className="button danger" busyLabel="Cancelling the order…">
-                    {"Move to CANCELLED"}
+                    Cancel this order
                   </SubmitButton>
                 </Form>
               </details>
@@ -172,7 +220,7 @@ export default function AdminOrder() {
         <Card title="Delivery" id="delivery-head">
           <Facts
             facts={[
-              ["Method", order.deliveryMethod === "DELIVERY" ? "Delivery" : "Pickup"],
+              ["Method", deliveryMethodLabel(order.deliveryMethod)],
               [
                 "Address",
                 order.address || (order.deliveryMethod === "PICKUP" ? "Picked up at the shop" : "—"),
@@ -215,11 +263,15 @@ export default function AdminOrder() {
           <Facts
             facts={[
               ["Method", order.paymentMethod],
-              ["Status", order.paymentStatus === "NONE" ? "Not paid online" : statusLabel(order.paymentStatus)],
+              ["Status", order.paymentStatus],
             ]}
           />
         </Card>
-        <Card title="Status history" id="history-head">
+        <Card
+          title="Status history"
+          id="history-head"
+          aside={<span className="muted small">Times in {dates.timeZone}</span>}
+        >
           {history.length === 0 ? (
             <p className="muted">No status changes recorded.</p>
           ) : (
@@ -229,15 +281,15 @@ export default function AdminOrder() {
                   <span>
                     {h.from ? (
                       <>
-                        {h.from} → {h.to}
+                        {label(h.from)} → {label(h.to)}
                       </>
                     ) : (
-                      <>Placed as {h.to}</>
+                      <>Placed as {label(h.to).toLowerCase()}</>
                     )}
                   </span>
                   <span className="muted small">
                     {" "}
-                    by {h.actor} · {utcDateTime(h.at)}
+                    by {h.actor} · <span data-testid="history-time">{dates.dateTime(h.at, { zone: true })}</span>
                   </span>
                 </li>
               ))}

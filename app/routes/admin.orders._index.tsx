@@ -22,15 +22,22 @@ import {
   isFiltered,
   orderFilterQuery,
 } from "~/platform/catalog/order-filter";
-import { bulkMoveOrders, type BulkMoveResult } from "~/platform/catalog/bulk-moves.server";
+import {
+  bulkMoveOrders,
+  MAX_BULK_MOVE,
+  type BulkMoveResult,
+  type BulkTarget,
+} from "~/platform/catalog/bulk-moves.server";
 import { parseOrderStatus } from "~/platform/orders/status.server";
-import { ORDER_STATUSES, type OrderStatus } from "../../db/schema";
+import { orderStatusLabel, paymentMethodLabel, paymentStatusLabel } from "~/platform/orders/labels";
+import { ORDER_STATUSES } from "../../db/schema";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination, pageHref } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
 import { DataTable, EmptyList, ErrorAlert, FilterPill, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
 
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
@@ -64,27 +71,104 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       items: o.itemCount,
       total: formatMoney(o.amount, o.currency, business.locale),
       status: o.status,
+      deliveryMethod: o.deliveryMethod,
       paymentStatus: o.paymentStatus,
-      paymentMethod: o.paymentMethod,
+      paymentMethod: paymentMethodLabel(o.paymentMethod, o.paymentMethodName),
     })),
   });
 }
 
-const refused = { error: (e: ApiError) => ({ error: e.message as string | null, results: null, to: null }) };
+/** Bulk moves that cannot be undone (an order delivered or cancelled is closed): asked first, naming the count. */
+const FINAL_TARGETS: readonly BulkTarget[] = ["CANCELLED", "DELIVERED", "FULFILLED"];
+
+/** What the merchant is asked before a bulk move that cannot be undone. */
+type BulkConfirm = { to: BulkTarget; orderIds: string[] };
+
+type BulkAnswer = {
+  error: string | null;
+  results: BulkMoveResult[] | null;
+  to: BulkTarget | null;
+  confirm: BulkConfirm | null;
+};
+const answer = (a: Partial<BulkAnswer>, status = 200) =>
+  json<BulkAnswer>({ error: null, results: null, to: null, confirm: null, ...a }, status);
+
+const refused = { error: (e: ApiError): BulkAnswer => ({ error: e.message, results: null, to: null, confirm: null }) };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
-    if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
-    let to: OrderStatus;
+    if (form.get("intent") !== "bulk-move") return answer({ error: "Unknown action" }, 400);
+    let to: BulkTarget;
     try {
-      to = parseOrderStatus(form.get("status"));
+      to = form.get("status") === "FULFILLED" ? "FULFILLED" : parseOrderStatus(form.get("status"));
     } catch {
-      return json({ error: "Choose the status to move the selected orders to.", results: null, to: null }, 400);
+      return answer({ error: "Choose the status to move the selected orders to." }, 400);
     }
-    const results = await bulkMoveOrders(context.db, business.id, form.getAll("orderIds").map(String), to);
-    return json({ error: null, results, to });
+    const orderIds = [...new Set(form.getAll("orderIds").map(String).filter(Boolean))];
+    if (orderIds.length === 0) return answer({ error: "Select at least one order." }, 400);
+    if (orderIds.length > MAX_BULK_MOVE)
+      return answer({ error: `Select at most ${MAX_BULK_MOVE} orders at once.` }, 400);
+    // a move that cannot be undone is asked first, naming how many orders (the answer carries the selection back)
+    if (FINAL_TARGETS.includes(to) && form.get("confirmed") !== "yes") return answer({ to, confirm: { to, orderIds } });
+    const results = await bulkMoveOrders(context.db, business.id, orderIds, to);
+    return answer({ results, to });
   });
+}
+
+/** A bulk target in words, for sentences ("moved to confirmed", "marked as fulfilled"). */
+const targetWords = (to: BulkTarget) => (to === "FULFILLED" ? "fulfilled" : orderStatusLabel(to).toLowerCase());
+
+const plural = (n: number) => (n === 1 ? "1 order" : `${n} orders`);
+
+/** The question before a bulk move that cannot be undone: how many orders, what happens, and the way out. */
+function ConfirmBulk({ confirm }: { confirm: BulkConfirm }) {
+  const n = confirm.orderIds.length;
+  const cancel = confirm.to === "CANCELLED";
+  const question = cancel
+    ? `Cancel ${plural(n)}?`
+    : confirm.to === "FULFILLED"
+      ? `Mark ${plural(n)} as fulfilled?`
+      : `Mark ${plural(n)} as delivered?`;
+  return (
+    <section
+      className="card confirm-bulk stack"
+      role="alertdialog"
+      aria-labelledby="confirm-bulk-head"
+      aria-describedby="confirm-bulk-text"
+      data-testid="confirm-bulk"
+    >
+      <h2 id="confirm-bulk-head">{question}</h2>
+      <p id="confirm-bulk-text">
+        {cancel
+          ? `The ${n === 1 ? "order is" : `${n} orders are`} cancelled and no longer count as revenue; your apps are told. This cannot be undone.`
+          : confirm.to === "FULFILLED"
+            ? `Each order is moved through its remaining steps to picked up or delivered, by its delivery method. Closed orders cannot be reopened.`
+            : `Delivered orders are closed and cannot be reopened.`}
+      </p>
+      <div className="row">
+        <Form method="post">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="bulk-move" />
+          <input type="hidden" name="status" value={confirm.to} />
+          <input type="hidden" name="confirmed" value="yes" />
+          {confirm.orderIds.map((id) => (
+            <input key={id} type="hidden" name="orderIds" value={id} />
+          ))}
+          <SubmitButton className={cancel ? "button danger" : "button primary"} busyLabel="Moving orders…">
+            {cancel
+              ? `Cancel ${plural(n)}`
+              : confirm.to === "FULFILLED"
+                ? `Mark ${plural(n)} as fulfilled`
+                : `Mark ${plural(n)} as delivered`}
+          </SubmitButton>
+        </Form>
+        <Link to="." className="button subtle">
+          {cancel ? "Keep them" : "Not now"}
+        </Link>
+      </div>
+    </section>
+  );
 }
 
 const PAYMENT_TONE: Record<string, string> = {
@@ -95,13 +179,13 @@ const PAYMENT_TONE: Record<string, string> = {
   NONE: "",
 };
 
-function BulkResults({ results, to }: { results: BulkMoveResult[]; to: OrderStatus }) {
+function BulkResults({ results, to }: { results: BulkMoveResult[]; to: BulkTarget }) {
   const moved = results.filter((r) => r.ok);
   const refused = results.filter((r): r is Extract<BulkMoveResult, { ok: false }> => !r.ok);
   return (
     <div className="stack bulk-results" data-testid="bulk-results">
       <SuccessNotice show={moved.length}>
-        {moved.length === 1 ? "1 order" : `${moved.length} orders`} moved to {statusLabel(to)}:{" "}
+        {plural(moved.length)} {to === "FULFILLED" ? "marked as" : "moved to"} {targetWords(to)}:{" "}
         {moved.map((r) => `#${r.orderNumber}`).join(", ")}.
       </SuccessNotice>
       {refused.length ? (
@@ -144,8 +228,7 @@ export default function AdminOrders() {
       else next.delete(id);
       return next;
     });
-  const fmtDate = (iso: string) =>
-    new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+  const { dates } = useShopFormat();
   const searching =
     navigation.state === "loading" && navigation.location?.pathname === "/admin/orders" && !navigation.formMethod;
   const navigate = useNavigate();
@@ -252,6 +335,7 @@ export default function AdminOrders() {
       </nav>
 
       <ErrorAlert error={result?.error} />
+      {result?.confirm ? <ConfirmBulk confirm={result.confirm} /> : null}
       {result?.results && result.to ? <BulkResults results={result.results} to={result.to} /> : null}
 
       {orders.length === 0 ? (
@@ -287,6 +371,7 @@ export default function AdminOrders() {
                 <option value="" disabled>
                   Choose a status…
                 </option>
+                <option value="FULFILLED">Fulfilled (picked up or delivered)</option>
                 {statuses
                   .filter((s) => s !== "PENDING")
                   .map((s) => (
@@ -351,7 +436,7 @@ export default function AdminOrders() {
                     </Link>
                   ),
                 },
-                { head: "Date", className: "nowrap", cell: (o) => fmtDate(o.createdAt) },
+                { head: "Date", className: "nowrap", cell: (o) => dates.dateTime(o.createdAt) },
                 {
                   head: "Customer",
                   className: "break",
@@ -368,7 +453,7 @@ export default function AdminOrders() {
                   head: "Status",
                   cell: (o) => (
                     <span className={`badge ${ORDER_TONE[o.status] ?? ""}`} data-testid="order-row-status">
-                      {statusLabel(o.status)}
+                      {statusLabel(o.status, o.deliveryMethod)}
                     </span>
                   ),
                 },
@@ -377,9 +462,9 @@ export default function AdminOrders() {
                   cell: (o) => (
                     <>
                       <span className={`badge ${PAYMENT_TONE[o.paymentStatus] ?? ""}`}>
-                        {o.paymentStatus === "NONE" ? "not paid online" : o.paymentStatus.toLowerCase()}
+                        {paymentStatusLabel(o.paymentStatus)}
                       </span>
-                      <div className="muted small">{o.paymentMethod.toLowerCase()}</div>
+                      <div className="muted small">{o.paymentMethod}</div>
                     </>
                   ),
                 },

@@ -4,6 +4,7 @@ import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { parseOrderFilter } from "~/platform/catalog/admin-queries.server";
 import { ordersCsv } from "~/platform/catalog/orders-csv.server";
 import { now } from "~/platform/core/clock.server";
+import { dateFormatter } from "~/platform/core/dates";
 
 /**
  * GET /admin/orders/export.csv?q&status&from&to&sort: the orders list's current filter as a CSV
@@ -25,12 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       await chunks.return(undefined);
     },
   });
-  const today = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now());
+  const today = dateFormatter("en-US", timeZone).localDay(now());
   const filename = `orders-${business.slug.replace(/[^a-z0-9-]/g, "")}-${today}.csv`;
   return new Response(body, {
     status: 200,

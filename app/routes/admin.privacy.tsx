@@ -13,11 +13,11 @@ import {
 } from "~/platform/privacy/privacy.server";
 import { appsHolding } from "~/platform/privacy/compliance.server";
 import { ERASED_NAME, ERASED_TEXT } from "~/platform/privacy/erased";
-import { formatMoney } from "~/platform/core/money";
 import { ApiError } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
-import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice, utcDateTime, utcDay } from "~/components/page-parts";
+import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
 import { EmptyState } from "~/components/area-layout";
 
 export const meta: MetaFunction = () => [{ title: "Customer privacy · Admin" }];
@@ -99,6 +99,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 export default function AdminPrivacy() {
   const { apps, requests, requestsTotal, done } = useLoaderData<typeof loader>();
+  const { dates, money } = useShopFormat();
   const data = useActionData<typeof action>();
   const error = data && "error" in data ? data.error : null;
   const searched = data && "shopper" in data ? data : null;
@@ -171,8 +172,8 @@ export default function AdminPrivacy() {
                   columns={[
                     { head: "Order", cell: (o) => <Link to={`/admin/orders/${o.id}`}>#{o.orderNumber}</Link> },
                     { head: "Status", cell: (o) => (o.open ? <strong>{o.status} (open)</strong> : o.status) },
-                    { head: "Amount", className: "num", cell: (o) => formatMoney(o.amount, o.currency) },
-                    { head: "Date", className: "nowrap", cell: (o) => utcDay(o.createdAt) },
+                    { head: "Amount", className: "num", cell: (o) => money(o.amount, o.currency) },
+                    { head: "Date", className: "nowrap", cell: (o) => dates.day(o.createdAt) },
                   ]}
                 />
               </>
@@ -188,7 +189,7 @@ export default function AdminPrivacy() {
                     { head: "Product", className: "break", cell: (r) => r.productName },
                     { head: "Rating", cell: (r) => `${r.rating} of 5` },
                     { head: "Author", className: "break", cell: (r) => r.authorName },
-                    { head: "Date", className: "nowrap", cell: (r) => utcDay(r.createdAt) },
+                    { head: "Date", className: "nowrap", cell: (r) => dates.day(r.createdAt) },
                   ]}
                 />
               </>
@@ -263,7 +264,7 @@ export default function AdminPrivacy() {
               rowKey={(r) => r.id}
               rowProps={() => ({ "data-testid": "privacy-request" })}
               columns={[
-                { head: "When", className: "nowrap", cell: (r) => utcDateTime(r.createdAt) },
+                { head: "When", className: "nowrap", cell: (r) => dates.dateTime(r.createdAt, { zone: true }) },
                 { head: "Kind", cell: (r) => (r.kind === "ERASE" ? "Erasure" : "Export") },
                 { head: "Orders", className: "num", cell: (r) => r.orderCount },
                 { head: "Reviews", className: "num", cell: (r) => r.reviewCount },

@@ -13,7 +13,8 @@ import { CsrfInput } from "~/components/csrf";
 import { ProductForm, productToFormValues, productFormValues } from "~/components/product-form";
 import type { FormErrors } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
-import { BackLink, Card, ErrorAlert, SuccessNotice, utcDateTime } from "~/components/page-parts";
+import { BackLink, Card, ErrorAlert, SuccessNotice } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.product.name ?? "Product"} · Admin` },
@@ -63,7 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
     if (intent !== null && intent !== "save")
       return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
-    const parsed = parseProductForm(form, business.currency);
+    const parsed = parseProductForm(form, business.currency, business.locale);
     if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
     await updateProduct(context.db, business.id, productId, parsed.input);
     return redirect(`/admin/products/${productId}?saved=updated`);
@@ -71,6 +72,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function EditProduct() {
+  const { dates, locale } = useShopFormat();
   const { product, currency, storefrontUrl } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
   const data = useActionData<typeof action>();
@@ -82,7 +84,7 @@ export default function EditProduct() {
         <BackLink to="/admin/products" label="Products" className="small" />
         <h1 className="break">{product.name}</h1>
         <p className="muted small">
-          {product.priceLabel} · last saved {utcDateTime(product.updatedAt)} ·{" "}
+          {product.priceLabel} · last saved {dates.dateTime(product.updatedAt, { zone: true })} ·{" "}
           {product.status === "ACTIVE" ? (
             <a href={storefront(storefrontUrl)}>View storefront</a>
           ) : (
@@ -97,7 +99,7 @@ export default function EditProduct() {
       <ProductForm
         key={product.updatedAt}
         mode="edit"
-        values={data?.values ?? productToFormValues(product, currency)}
+        values={data?.values ?? productToFormValues(product, currency, locale)}
         errors={data?.errors}
         submitLabel="Save changes"
         currency={currency}

@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
-    const parsed = parseProductForm(form, business.currency);
+    const parsed = parseProductForm(form, business.currency, business.locale);
     if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);
     const product = await createProduct(context.db, business.id, parsed.input);
     return redirect(`/admin/products/${product.id}?saved=created`);

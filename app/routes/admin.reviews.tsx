@@ -8,7 +8,8 @@ import { deleteReview } from "~/platform/catalog/products.server";
 import { CsrfInput } from "~/components/csrf";
 import { Pagination } from "~/components/pagination";
 import { SubmitButton } from "~/components/submit-button";
-import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice, utcDay } from "~/components/page-parts";
+import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { useShopFormat } from "~/components/shop-format";
 
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
@@ -40,6 +41,7 @@ const stars = (rating: number) => {
 };
 
 export default function AdminReviews() {
+  const { dates } = useShopFormat();
   const { page, pages, total, reviews } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
@@ -85,7 +87,7 @@ export default function AdminReviews() {
                 className: "prewrap wide",
                 cell: (r) => r.comment || <span className="muted">No comment</span>,
               },
-              { head: "Date", className: "nowrap", cell: (r) => utcDay(r.createdAt) },
+              { head: "Date", className: "nowrap", cell: (r) => dates.day(r.createdAt) },
               {
                 head: <span className="sr-only">Actions</span>,
                 label: "",

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
+import { ShopFormatProvider } from "~/components/shop-format";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -10,6 +11,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const appPages = await businessAdminPages(context.db, business.id);
   return json({
     businessName: business.name,
+    // every page of the admin writes dates and money in the shop's units (components/shop-format.tsx)
+    units: { locale: business.locale, timeZone: business.timezone, currency: business.currency },
     // a developer in their own sandbox business (decision 036): marked on every page
     sandbox: sandbox ? { developer: account.name } : null,
     appPages: appPages.map((p) => ({
@@ -35,16 +38,18 @@ const ITEMS: NavItem[] = [
 ];
 
 export default function AdminLayout() {
-  const { businessName, appPages, sandbox } = useLoaderData<typeof loader>();
+  const { businessName, appPages, sandbox, units } = useLoaderData<typeof loader>();
   return (
-    <AreaLayout
-      title={sandbox ? "Sandbox admin" : "Admin"}
-      subtitle={businessName}
-      badge={sandbox ? "Sandbox" : undefined}
-      items={sandbox ? [...ITEMS, { to: "/portal", label: "Back to the portal", icon: "←" }] : ITEMS}
-      extra={{ heading: "App pages", items: appPages }}
-      notice={sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
-    />
+    <ShopFormatProvider units={units}>
+      <AreaLayout
+        title={sandbox ? "Sandbox admin" : "Admin"}
+        subtitle={businessName}
+        badge={sandbox ? "Sandbox" : undefined}
+        items={sandbox ? [...ITEMS, { to: "/portal", label: "Back to the portal", icon: "←" }] : ITEMS}
+        extra={{ heading: "App pages", items: appPages }}
+        notice={sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+      />
+    </ShopFormatProvider>
   );
 }
 

@@ -23,11 +23,24 @@ const LABELS = {
 };
 const ORDER = ["role", "name", "email", "password", "businessName"];
 
+type Role = "MERCHANT" | "DEVELOPER";
+const roleOf = (v: unknown): Role | null => (v === "MERCHANT" || v === "DEVELOPER" ? v : null);
+
+/** The question's answer is not guessed: a person who has not chosen is asked to. */
+const NO_ROLE = "Choose whether you want to run a shop or build apps";
+
+/**
+ * Sign-up reached from the marketplace's install path (the consent screen sent a visitor to sign
+ * in, then here): only a shop installs apps, so the form is the merchant's.
+ */
+export const isInstallPath = (redirectTo: string | null) =>
+  !!redirectTo && /^\/(oauth\/authorize|marketplace\/[^/?#]+\/install)(?:[/?#]|$)/.test(redirectTo);
+
 /** The typed values that come back with the errors (never the password). */
 function valuesOf(form: FormData) {
   const text = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
   return {
-    role: form.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER",
+    role: roleOf(form.get("role")),
     name: text("name"),
     email: text("email"),
     businessName: text("businessName"),
@@ -44,7 +57,7 @@ const refused = {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return formAction(request, context, refused, async (form) => {
-    const role = form.get("role");
+    const role = roleOf(form.get("role"));
     const parsed = registerSchema.safeParse({
       email: form.get("email") ?? "",
       password: form.get("password") ?? "",
@@ -52,7 +65,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       role,
       businessName: role === "MERCHANT" ? form.get("businessName") || undefined : undefined,
     });
-    if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values: valuesOf(form) }, 400);
+    if (!parsed.success || !role) {
+      const errors = parsed.success ? { fields: {}, form: [] } : zodFormErrors(parsed.error, LABELS);
+      // no choice made: said in words, not "must be DEVELOPER or MERCHANT"
+      if (!role) errors.fields.role = NO_ROLE;
+      return json({ errors, values: valuesOf(form) }, 400);
+    }
     const { account } = await createAccount(context.db, parsed.data);
     return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   });
@@ -63,30 +81,27 @@ export default function Signup() {
   const [params] = useSearchParams();
   const values = data?.values;
   const errors = data?.errors ?? null;
-  const [role, setRole] = useState(values?.role ?? (params.get("role") === "MERCHANT" ? "MERCHANT" : "DEVELOPER"));
+  const redirectTo = params.get("redirectTo");
+  const installing = isInstallPath(redirectTo);
+  // nothing is chosen in advance: the home page's "Open a shop" (?role=MERCHANT) and the install path choose the shop
+  const [role, setRole] = useState<Role | null>(values?.role ?? (installing ? "MERCHANT" : roleOf(params.get("role"))));
   const [password, setPassword] = useState("");
   return (
     <main id="main" tabIndex={-1} className="page narrow">
       <div className="card auth-card">
         <h1>Create your account</h1>
         <ErrorSummary errors={errors} order={ORDER} />
-        <Form method="post" className="stack" key={JSON.stringify(values ?? null)}>
+        {installing ? (
+          <p className="alert info" data-testid="install-signup">
+            Create your shop&apos;s account to install the app. You come back to the app&apos;s permissions next.
+          </p>
+        ) : null}
+        <Form method="post" className="stack" noValidate key={JSON.stringify(values ?? null)}>
           <CsrfInput />
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
           <fieldset className="role-picker" {...fieldProps("role", errors)} tabIndex={-1}>
-            <legend>I am…</legend>
+            <legend>What do you want to do?</legend>
             <FieldError name="role" errors={errors} />
-            <label className={role === "DEVELOPER" ? "choice selected" : "choice"}>
-              <input
-                type="radio"
-                name="role"
-                value="DEVELOPER"
-                checked={role === "DEVELOPER"}
-                onChange={() => setRole("DEVELOPER")}
-              />
-              <strong>An app developer</strong>
-              <span className="muted">Build apps; you get a sandbox shop with demo data.</span>
-            </label>
             <label className={role === "MERCHANT" ? "choice selected" : "choice"}>
               <input
                 type="radio"
@@ -95,8 +110,19 @@ export default function Signup() {
                 checked={role === "MERCHANT"}
                 onChange={() => setRole("MERCHANT")}
               />
-              <strong>A merchant</strong>
-              <span className="muted">Run a shop and install apps.</span>
+              <strong>Run a shop</strong>
+              <span className="muted">Sell online, take orders and install apps.</span>
+            </label>
+            <label className={role === "DEVELOPER" ? "choice selected" : "choice"}>
+              <input
+                type="radio"
+                name="role"
+                value="DEVELOPER"
+                checked={role === "DEVELOPER"}
+                onChange={() => setRole("DEVELOPER")}
+              />
+              <strong>Build apps</strong>
+              <span className="muted">Make apps for shops; you get a sandbox shop with demo data.</span>
             </label>
           </fieldset>
           <div className="field">

@@ -66,6 +66,8 @@ export const orders = pgTable(
     currency: text("currency").notNull(),
     deliveryMethod: text("delivery_method", { enum: ["DELIVERY", "PICKUP"] }).notNull(),
     paymentMethod: text("payment_method").notNull(),
+    /** the name an app gave its payment method at checkout ("RefPay"), for the merchant's pages; null for CASH and CARD */
+    paymentMethodName: text("payment_method_name"),
     paymentStatus: text("payment_status", { enum: ["NONE", "PENDING", "COMPLETED", "EXPIRED", "FAILED"] })
       .notNull()
       .default("NONE"),

@@ -366,3 +366,47 @@ describe("pages", () => {
     expect(res.headers.get("x-frame-options")).toBe("DENY");
   });
 });
+
+describe("the sign-up page asks which kind of account", () => {
+  it("chooses nothing in advance and refuses a form without a choice, in words", async () => {
+    const browser = new BrowserSession(p.url);
+    const form = (await browser.get("/signup")).html;
+    expect(form).toContain("Run a shop");
+    expect(form).toContain("Build apps");
+    // no radio is checked
+    expect(form).not.toMatch(/<input[^>]*name="role"[^>]*checked/);
+    expect(form).not.toMatch(/<input[^>]*checked[^>]*name="role"/);
+    const email = `norole-${Math.random().toString(36).slice(2)}@example.test`;
+    const refused = await browser.post("/signup", { name: "Freja", email, password: "a-long-shop-pass" });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain("Choose whether you want to run a shop or build apps");
+    expect(refused.html).not.toContain("must be DEVELOPER or MERCHANT");
+    const [{ n }] = await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from accounts where email = ${email}`,
+    );
+    expect(n).toBe(0);
+  });
+
+  it("is the merchant's form on the marketplace's install path, and a merchant lands back on the consent screen", async () => {
+    const redirectTo = "/oauth/authorize?response_type=code&client_id=x&redirect_uri=https%3A%2F%2Fapp.example%2Fcb";
+    const browser = new BrowserSession(p.url);
+    const page = (await browser.get(`/signup?redirectTo=${encodeURIComponent(redirectTo)}`)).html;
+    expect(page).toContain("Create your shop&#x27;s account to install the app");
+    expect(page).toMatch(/<input[^>]*value="MERCHANT"[^>]*checked|<input[^>]*checked[^>]*value="MERCHANT"/);
+    expect(page).toContain('name="businessName"');
+    const email = `installer-${Math.random().toString(36).slice(2)}@example.test`;
+    const done = await browser.post("/signup", {
+      role: "MERCHANT",
+      name: "Freja",
+      email,
+      password: "a-long-shop-pass",
+      businessName: "Frejas Bageri",
+      redirectTo,
+    });
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(redirectTo);
+    // any other sign-up is not pre-chosen
+    const plain = (await new BrowserSession(p.url).get("/signup?redirectTo=%2Fportal")).html;
+    expect(plain).not.toMatch(/<input[^>]*name="role"[^>]*checked/);
+  });
+});

@@ -15,7 +15,7 @@ import {
   type OrderStatus,
 } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { countOf, countsBy, getOrderRow } from "./queries.server";
+import { countOf, countsBy, getOrderRow, localDays } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 
@@ -108,30 +108,26 @@ export async function listReviewsWithProduct(db: Db, businessId: string, options
 
 export type DailyOrders = { date: string; orders: number; revenue: number };
 
-const utcDate = (d: Date) => d.toISOString().slice(0, 10);
-
 /**
- * Orders and revenue (minor units) per UTC day over the last `days` days, oldest first and ending
+ * Orders and revenue (minor units) per day of `timeZone` (the shop's) over the last `days` days, oldest first and ending
  * today, every day present (0 when no order). Every order counts as an order; cancelled orders do
  * not count as revenue.
  */
-export async function dailyOrders(db: Db, businessId: string, days = 30): Promise<DailyOrders[]> {
-  const t = now();
-  const todayStart = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
-  const since = new Date(todayStart - (days - 1) * DAY_MS);
-  const until = new Date(todayStart + DAY_MS);
+export async function dailyOrders(db: Db, businessId: string, days = 30, timeZone = "UTC"): Promise<DailyOrders[]> {
+  // days of the shop's time zone: an order at 23:30 in Tokyo counts on Tokyo's day
+  const local = localDays(now(), timeZone, days);
   const rows = await db.execute<{ day: string; orders: number; revenue: number }>(sql`
-    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+    select to_char(created_at at time zone ${local.timeZone}, 'YYYY-MM-DD') as day,
            count(*)::int as orders,
            coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as revenue
     from orders
     where business_id = ${businessId}
-      and created_at >= ${since.toISOString()}::timestamptz
-      and created_at < ${until.toISOString()}::timestamptz
+      and created_at >= ${local.since.toISOString()}::timestamptz
+      and created_at < ${local.until.toISOString()}::timestamptz
     group by 1`);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return Array.from({ length: days }, (_, i) => {
-    const date = utcDate(new Date(since.getTime() + i * DAY_MS));
+    const date = new Date(Date.parse(`${local.first}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10);
     const row = byDay.get(date);
     return { date, orders: row?.orders ?? 0, revenue: row?.revenue ?? 0 };
   });
@@ -243,6 +239,8 @@ const listColumns = {
   currency: orders.currency,
   paymentStatus: orders.paymentStatus,
   paymentMethod: orders.paymentMethod,
+  paymentMethodName: orders.paymentMethodName,
+  deliveryMethod: orders.deliveryMethod,
   itemCount: sql<number>`(select coalesce(sum(i.quantity), 0)::int from order_items i where i.order_id = "orders"."id")`,
 };
 export type OrderListRow = {
@@ -257,6 +255,8 @@ export type OrderListRow = {
   currency: string;
   paymentStatus: string;
   paymentMethod: string;
+  paymentMethodName: string | null;
+  deliveryMethod: string;
   itemCount: number;
 };
 
@@ -302,7 +302,6 @@ const exportColumns = {
   subtotal: orders.subtotal,
   discount: orders.discount,
   deliveryFee: orders.deliveryFee,
-  deliveryMethod: orders.deliveryMethod,
   address: orders.address,
   notes: orders.notes,
   items: sql<string>`(select coalesce(string_agg(i.quantity || ' x ' || i.name, '; ' order by i.id), '') from order_items i where i.order_id = "orders"."id")`,
@@ -313,17 +312,15 @@ export type OrderExportRow = OrderListRow & {
   subtotal: number;
   discount: number;
   deliveryFee: number;
-  deliveryMethod: string;
   address: string | null;
   notes: string | null;
   items: string;
   cursorAt: string;
-  localTime: string;
 };
 
 /**
  * Every order of the business matching the filter, in the filter's order, in batches read by
- * keyset (no offset, no long transaction), each with its local time in the business's zone.
+ * keyset (no offset, no long transaction).
  */
 export async function* ordersForExport(
   db: Db,
@@ -346,10 +343,7 @@ export async function* ordersForExport(
         : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
     }
     const rows: OrderExportRow[] = await db
-      .select({
-        ...exportColumns,
-        localTime: sql<string>`to_char(${orders.createdAt} at time zone ${filter.timeZone}, 'YYYY-MM-DD HH24:MI')`,
-      })
+      .select(exportColumns)
       .from(orders)
       .where(keyset ? and(where, keyset) : where)
       .orderBy(...orderSort(filter.sort))

@@ -1,13 +1,18 @@
 /**
  * The orders list as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a comma, quote or
- * line break in double quotes), for spreadsheets. Customer-supplied text is made safe against
- * formula injection (OWASP "CSV injection"): a cell starting with = + - @ (or a tab or carriage
- * return, which some spreadsheets skip before reading a formula) gets a leading apostrophe, so a
- * spreadsheet shows it as text instead of running it.
+ * line break in double quotes), for spreadsheets, in the merchant's words (statuses, payment and
+ * delivery methods as the admin shows them) with each time in ISO 8601 with the shop's offset
+ * ("2025-01-09T19:30:00-05:00"). Customer-supplied text is made safe against formula injection
+ * (OWASP "CSV injection", decision 059): a cell that a spreadsheet would run as a formula (starting
+ * with = or @, or with + or - followed by anything but a number, or with a tab or carriage return)
+ * gets a leading apostrophe. A phone number or a plain number (+45 12 34 56 78, -5) cannot run
+ * anything (no letters, no function, no DDE) and is written as it is, so it reads as typed.
  */
 import type { Db } from "../../../db/client";
 import { ordersForExport, type OrderFilter } from "./admin-queries.server";
 import { toMajorText } from "../core/money";
+import { dateFormatter } from "../core/dates";
+import { deliveryMethodLabel, orderStatusLabel, paymentMethodLabel, paymentStatusLabel } from "../orders/labels";
 
 export const CSV_HEADER = [
   "Order",
@@ -34,8 +39,17 @@ export const CSV_HEADER = [
 /** One cell: neutralised when a spreadsheet would read it as a formula, quoted when it must be. */
 export function csvCell(value: string | number | null | undefined): string {
   let s = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (isFormula(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A phone number or a number: a sign, then digits with spaces, dots, dashes, slashes and brackets only. */
+const PHONE_OR_NUMBER = /^[+-][\d\s()./-]*\d[\d\s()./-]*$/;
+
+/** Whether a spreadsheet would read the cell as a formula that could do harm. */
+function isFormula(s: string): boolean {
+  if (/^[=@\t\r]/.test(s)) return true;
+  return /^[+-]/.test(s) && !PHONE_OR_NUMBER.test(s);
 }
 
 export const csvLine = (cells: (string | number | null | undefined)[]) => cells.map(csvCell).join(",") + "\r\n";
@@ -46,17 +60,18 @@ export const csvLine = (cells: (string | number | null | undefined)[]) => cells.
  */
 export async function* ordersCsv(db: Db, businessId: string, filter: OrderFilter): AsyncGenerator<string> {
   yield "\uFEFF" + csvLine(CSV_HEADER);
+  const dates = dateFormatter("en-US", filter.timeZone);
   for await (const batch of ordersForExport(db, businessId, filter)) {
     let chunk = "";
     for (const o of batch)
       chunk += csvLine([
         o.orderNumber,
-        o.localTime,
+        dates.iso(o.createdAt),
         filter.timeZone,
-        o.status,
-        o.paymentStatus,
-        o.paymentMethod,
-        o.deliveryMethod,
+        orderStatusLabel(o.status, o.deliveryMethod),
+        paymentStatusLabel(o.paymentStatus),
+        paymentMethodLabel(o.paymentMethod, o.paymentMethodName),
+        deliveryMethodLabel(o.deliveryMethod),
         o.customerName,
         o.customerPhone,
         o.customerEmail,

@@ -159,7 +159,7 @@ describe("bulk status moves", () => {
         orderId: delivered,
         orderNumber: await numberOf(delivered),
         ok: false,
-        message: "Cannot move order from DELIVERED to CONFIRMED",
+        message: "Cannot move order from picked up to confirmed",
       },
       { orderId: foreign, orderNumber: null, ok: false, message: "Order not found" },
       { orderId: pending2, orderNumber: await numberOf(pending2), ok: true, to: "CONFIRMED" },
@@ -282,8 +282,16 @@ describe("bulk status moves", () => {
 describe("the CSV export", () => {
   it("neutralises formulas, quotes what must be quoted, and keeps plain cells plain", () => {
     expect(csvCell('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
-    expect(csvCell("+1 555 0100")).toBe("'+1 555 0100");
+    // a phone number or a plain number cannot run anything: written as typed, no stray apostrophe
+    expect(csvCell("+1 555 0100")).toBe("+1 555 0100");
+    expect(csvCell("+45 12 34 56 78")).toBe("+45 12 34 56 78");
+    expect(csvCell("+1 (555) 010-0100")).toBe("+1 (555) 010-0100");
+    expect(csvCell("-5")).toBe("-5");
+    // a sign followed by anything else still can
     expect(csvCell("-2+3")).toBe("'-2+3");
+    expect(csvCell("+SUM(A1:A9)")).toBe("'+SUM(A1:A9)");
+    expect(csvCell("-1+cmd|' /C calc'!A0")).toBe("'-1+cmd|' /C calc'!A0");
+    expect(csvCell("=1")).toBe("'=1");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell("\t=1")).toBe("'\t=1");
     expect(csvCell("Smith, Jane")).toBe(`"Smith, Jane"`);
@@ -293,7 +301,7 @@ describe("the CSV export", () => {
     expect(csvCell(null)).toBe("");
   });
 
-  it("exports every order of the filter, in its order, with local times, items and amounts", async () => {
+  it("exports every order of the filter, in its order, with ISO times at the shop's offset, words, items and amounts", async () => {
     const shop = await p.register("MERCHANT");
     const other = await p.register("MERCHANT");
     const evil = await order(shop.businessId, {
@@ -330,14 +338,14 @@ describe("the CSV export", () => {
     expect(lines[1]).toBe(
       [
         await numberOf(evil),
-        "2025-01-10 00:30",
+        "2025-01-10T00:30:00-05:00",
         "America/New_York",
-        "PENDING",
-        "NONE",
-        "CASH",
-        "DELIVERY",
+        "Pending",
+        "Not paid online",
+        "Cash",
+        "Delivery",
         `"'=cmd|""/c calc""!A1"`,
-        "'+1 555 0199",
+        "+1 555 0199",
         "'@evil.example",
         `"1 Main St, Springfield"`,
         "1 x Margherita; 2 x Tiramisu",

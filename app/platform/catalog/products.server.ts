@@ -14,6 +14,7 @@ import { emitEvent, event } from "../events/emit.server";
 import { lockBusinessRow } from "../core/business-rows.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
 import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
+import { MAX_PRICE_MINOR } from "../core/money";
 
 const slugify = (s: string) =>
   s
@@ -32,7 +33,7 @@ export const productSchema = z.object({
     .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and hyphens")
     .optional(),
   description: z.string().trim().max(2000).default(""),
-  price: z.number().int("must be a whole number of minor units (cents, yen, fils)").min(0).max(100_000_000),
+  price: z.number().int("must be a whole number of minor units (cents, yen, fils)").min(0).max(MAX_PRICE_MINOR),
   category: z.string().trim().max(60).default(""),
   isAvailable: z.boolean().default(true),
   imageUrl: z

@@ -16,6 +16,7 @@ import {
 } from "../../../db/schema";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
+import { dateFormatter } from "../core/dates";
 import { serializeOrder } from "./serialize.server";
 import { money } from "../core/money";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
@@ -151,10 +152,9 @@ export function getPage(db: Db, businessId: string, slug: string) {
  * order value over 30 days, orders by status, top 5 products by quantity over 30 days. Cancelled
  * orders do not count as revenue.
  */
-export async function dashboard(db: Db, businessId: string, currency: string) {
-  const t = now();
-  const todayStart = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
-  const since = new Date(todayStart.getTime() - 29 * 24 * 3600 * 1000);
+export async function dashboard(db: Db, businessId: string, currency: string, timeZone = "UTC") {
+  // "today" and the 30 days are days of `timeZone` (the admin passes the shop's; the App API's answer is in UTC days)
+  const { todayStart, since } = localDays(now(), timeZone, 30);
   const [figures] = await db.execute<{
     today_orders: number;
     today_revenue: number;
@@ -195,3 +195,41 @@ export async function dashboard(db: Db, businessId: string, currency: string) {
     })),
   };
 }
+
+/**
+ * The start of the local day of `t` in `timeZone` and of the day `days - 1` days before it, as
+ * instants, with the local dates: midnight in the zone, whatever its offset that day (DST included).
+ */
+export function localDays(t: Date, timeZone: string, days: number) {
+  const dates = dateFormatter("en-US", timeZone);
+  const today = dates.localDay(t);
+  const first = new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  return {
+    timeZone: dates.timeZone,
+    today,
+    first,
+    todayStart: localMidnight(today, dates.timeZone),
+    since: localMidnight(first, dates.timeZone),
+    until: localMidnight(
+      new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
+      dates.timeZone,
+    ),
+  };
+}
+
+/** The instant of midnight of a calendar day ("2026-03-29") in a time zone. */
+export function localMidnight(ymd: string, timeZone: string): Date {
+  const dates = dateFormatter("en-US", timeZone);
+  // guess with the offset at UTC midnight, then correct by the offset at the guess (twice covers DST edges)
+  let guess = Date.parse(`${ymd}T00:00:00Z`);
+  for (let i = 0; i < 2; i++) {
+    const off = offsetMs(dates.iso(guess));
+    guess = Date.parse(`${ymd}T00:00:00Z`) - off;
+  }
+  return new Date(guess);
+}
+
+const offsetMs = (iso: string) => {
+  const m = /([+-])(\d{2}):(\d{2})$/.exec(iso);
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+};

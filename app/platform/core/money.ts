@@ -86,6 +86,108 @@ export function parseMajorText(
   return { ok: true, minor: toMinor(Number(t), currency) };
 }
 
+/** The largest price a product may have, in minor units (the product schema's bound). */
+export const MAX_PRICE_MINOR = 100_000_000;
+
+/** The decimal and group separators of a locale ("," and "." in da-DK; "." and "," in en-US). */
+export function numberSeparators(locale: string): { decimal: string; group: string } {
+  let parts: Intl.NumberFormatPart[];
+  try {
+    parts = new Intl.NumberFormat(locale).formatToParts(12345.6);
+  } catch {
+    parts = new Intl.NumberFormat("en-US").formatToParts(12345.6);
+  }
+  return {
+    decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
+    group: parts.find((p) => p.type === "group")?.value ?? ",",
+  };
+}
+
+/** Minor units as a person of the locale types them, with the locale's decimal separator (650 EUR in da-DK -> "6,50"). */
+export function toMajorInput(minor: number, currency: string, locale: string): string {
+  return toMajorText(minor, currency).replace(".", numberSeparators(locale).decimal);
+}
+
+/** An example amount as a person of the locale types it: "12.50" (en-US), "12,50" (da-DK), "1500" (JPY). */
+export function exampleAmountIn(currency: string, locale: string): string {
+  return exampleAmount(currency).replace(".", numberSeparators(locale).decimal);
+}
+
+const SPACES = /[\s\u00a0\u202f'’]/g;
+
+/**
+ * An amount a merchant typed, in their shop's locale, -> minor units, or why not in words that
+ * follow the field's label. The locale's decimal separator is understood ("6,50" in a Danish shop,
+ * "6.50" in an American one), and so are its group separators ("1.000,50"; spaces and apostrophes
+ * too); a lone separator that cannot be a group separator (not followed by exactly three digits)
+ * is read as the decimal one, so "6.50" also works in a Danish shop. The currency's sign or code
+ * may be typed around it ("6,50 €", "$12.50"). Negative amounts, more decimals than the currency
+ * has, and amounts above `max` (minor units) are refused, the bound written by the money formatter
+ * ("must be at most 1.000.000,00 €").
+ */
+export function parseMoneyInput(
+  text: string,
+  currency: string,
+  locale: string,
+  options: { max?: number } = {},
+): { ok: true; minor: number } | { ok: false; problem: string } {
+  const exponent = currencyExponent(currency);
+  const example = exampleAmountIn(currency, locale);
+  const { decimal, group } = numberSeparators(locale);
+  let t = text.trim();
+  // the currency's code and sign as the formatter writes them, typed around the number
+  const sign = moneyFormatter(locale, currency)(0).replace(/[\d\s\u00a0\u202f.,\-−]/g, "");
+  for (const mark of [currency.toUpperCase(), currency.toLowerCase(), sign, "$", "€", "£", "¥", "￥"])
+    if (mark) t = t.split(mark).join("");
+  t = t.trim();
+  if (/^[-−‐–]/.test(t) || /^\(.*\)$/.test(t)) return { ok: false, problem: "cannot be negative" };
+  t = t.replace(SPACES, "");
+  if (!/^[0-9.,]+$/.test(t) || !/\d/.test(t)) return { ok: false, problem: `must be a number like ${example}` };
+  const seps = t.replace(/\d/g, "");
+  let normal: string;
+  if (seps === "") normal = t;
+  else {
+    const last = Math.max(t.lastIndexOf("."), t.lastIndexOf(","));
+    const lastSep = t[last];
+    const onlyOneKind = !seps.includes(lastSep === "." ? "," : ".");
+    const groupsOk = (s: string, sep: string) => new RegExp(`^\\d{1,3}(\\${sep}\\d{3})+$`).test(s);
+    if (onlyOneKind && seps.length > 1) {
+      // 1.000.000 or 1,000,000: groups only
+      if (!groupsOk(t, lastSep)) return { ok: false, problem: `must be a number like ${example}` };
+      normal = t.split(lastSep).join("");
+    } else if (onlyOneKind) {
+      // one separator: the locale's decimal one is decimal; its group one only before exactly three digits
+      const isGroup = lastSep === group && lastSep !== decimal && /^\d{1,3}[.,]\d{3}$/.test(t);
+      normal = isGroup ? t.replace(lastSep, "") : t.replace(lastSep, ".");
+    } else {
+      // both kinds: the last one is the decimal separator, the others group the digits
+      const whole = t.slice(0, last);
+      const other = lastSep === "." ? "," : ".";
+      if (whole.includes(lastSep) || !groupsOk(whole, other))
+        return { ok: false, problem: `must be a number like ${example}` };
+      normal = `${whole.split(other).join("")}.${t.slice(last + 1)}`;
+    }
+  }
+  if (!/^\d*(\.\d*)?$/.test(normal) || !/\d/.test(normal))
+    return { ok: false, problem: `must be a number like ${example}` };
+  const [, fraction = ""] = normal.split(".");
+  if (fraction.length > exponent && /[1-9]/.test(fraction.slice(exponent)))
+    return {
+      ok: false,
+      problem:
+        exponent === 0
+          ? `must be a whole number in ${currency.toUpperCase()}, like ${example}`
+          : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}`,
+    };
+  const minor = toMinor(Number(normal), currency);
+  if (!Number.isSafeInteger(minor) || (options.max !== undefined && minor > options.max))
+    return {
+      ok: false,
+      problem: `must be at most ${formatMoney(options.max ?? Number.MAX_SAFE_INTEGER, currency, locale)}`,
+    };
+  return { ok: true, minor };
+}
+
 /** An example amount with the currency's decimals: "1500", "12.50", "12.500". */
 export function exampleAmount(currency: string): string {
   return exponentExample(currencyExponent(currency));

@@ -541,7 +541,7 @@ async function startPayment(
       const t = now();
       await tx
         .update(orders)
-        .set({ status: "CANCELLED", paymentStatus: "FAILED", updatedAt: t })
+        .set({ status: "CANCELLED", paymentStatus: "FAILED", paymentMethodName: method.name, updatedAt: t })
         .where(eq(orders.id, orderId));
       await tx
         .insert(orderStatusChanges)
@@ -557,6 +557,8 @@ async function startPayment(
   await db
     .update(orders)
     .set({
+      // the method's name as the app gave it, for the merchant's pages (orders/labels.ts)
+      paymentMethodName: method.name,
       paymentInvoiceId: result.invoiceId ?? null,
       paymentUrl: result.paymentUrl ?? null,
       paymentQrCode: result.qrCode ?? null,
