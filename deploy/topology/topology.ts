@@ -68,9 +68,14 @@ function log(line: string) {
   console.log(`[topology] ${line}`);
 }
 
-/** Installs the Debian packages that are missing, as .ci/run does for Chromium and nginx. */
-export function ensurePackages() {
-  const missing = PACKAGES.filter(([bin]) => !fs.existsSync(bin)).map(([, pkg]) => pkg);
+/**
+ * Installs the Debian packages that are missing (all of the topology's, or those named in `only`),
+ * as .ci/run does for Chromium and nginx.
+ */
+export function ensurePackages(only?: string[]) {
+  const missing = PACKAGES.filter(([bin, pkg]) => (!only || only.includes(pkg)) && !fs.existsSync(bin)).map(
+    ([, pkg]) => pkg,
+  );
   if (!missing.length) return;
   log(`installing Debian packages: ${missing.join(" ")}`);
   const sudo = isRoot ? [] : ["sudo"];
