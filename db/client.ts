@@ -84,18 +84,20 @@ export function createDb(url: string, options: DbSettings = {}): DbHandle {
   // pooler in transaction mode hands the LISTEN's server connection back after the statement, and
   // the notifications that arrive on it later reach no one; so when DATABASE_URL is such a pooler,
   // DATABASE_DIRECT_URL names a session-level path to the primary. postgres.js opens the listening
-  // session lazily, on the first LISTEN, and opens it again (re-listening) after it closes, a
-  // failover included, on whatever node `listenUrl` then leads to.
-  const listenUrl = options.listenUrl ?? url;
-  const listener = listenUrl === url ? null : postgres(listenUrl, { ...CLIENT_SETTINGS, max: 1 });
-  if (listener) sql.listen = listener.listen;
+  // session on the first LISTEN and, after it closes (a failover), opens it again and LISTENs again.
+  // Only on a primary (`target_session_attrs`): a node still finishing its promotion, which a
+  // balancer may already send to, refuses LISTEN ("cannot execute LISTEN during recovery"), and
+  // postgres.js would drop the channel for good; on a standby the session is closed and opened
+  // again, after the driver's back-off, until a primary takes it.
+  const listener = postgres(options.listenUrl ?? url, { ...CLIENT_SETTINGS, max: 1, target_session_attrs: "primary" });
+  sql.listen = listener.listen;
   const db = drizzle(sql, { schema });
   return {
     db,
     sql,
     url,
     close: async () => {
-      await Promise.all([sql.end({ timeout: 5 }), listener?.end({ timeout: 5 })]);
+      await Promise.all([sql.end({ timeout: 5 }), listener.end({ timeout: 5 })]);
     },
   };
 }
