@@ -119,7 +119,12 @@ async function main() {
     ensurePublicSdk(process.cwd());
   }
   const database = await openDatabase(env);
-  const worker = mode === "web" ? null : await startWorker({ url: database.url, deps: { db: database.db, env } });
+  // graphile-worker LISTENs for new jobs ("jobs:insert"): a session-level path, DATABASE_DIRECT_URL
+  // when DATABASE_URL is a pooler in transaction mode (decision 053)
+  const worker =
+    mode === "web"
+      ? null
+      : await startWorker({ url: env.databaseDirectUrl ?? database.url, deps: { db: database.db, env } });
   // a replica for the reads where staleness is harmless (READ_DATABASE_URL; app/platform/core/context.ts)
   const replica =
     mode !== "worker" && env.readDatabaseUrl

@@ -53,30 +53,53 @@ export type Db = Database | Tx;
 
 export type DbHandle = { db: Database; sql: postgres.Sql; url: string; close(): Promise<void> };
 
-/** Settings of a client: its pool size (default 10) and whether statements are prepared (default true; env's databasePrepare). */
-export type DbSettings = { max?: number; prepare?: boolean };
+/**
+ * Settings of a client: its pool size (default 10), whether statements are prepared (default true;
+ * env's databasePrepare), and where its LISTENs go (`listenUrl`, env's databaseDirectUrl; default `url`).
+ */
+export type DbSettings = { max?: number; prepare?: boolean; listenUrl?: string };
+
+/** postgres.js's settings for the platform's clients (the pool's size and `prepare` aside). */
+const CLIENT_SETTINGS = {
+  onnotice: () => {},
+  // fail fast and heal (issue 25): a connection attempt gives up after 5 s (the driver's default is
+  // 30 s, which left requests hanging after a database restart), idle connections are closed after
+  // 5 minutes and every connection is replaced after 30 (so none outlives a failover for long),
+  // and TCP keep-alive finds a dead peer
+  connect_timeout: 5,
+  idle_timeout: 300,
+  max_lifetime: 30 * 60,
+  keep_alive: 30,
+  // Timestamps come back as Date objects; numeric/bigint stay strings unless cast.
+  connection: { application_name: "app-platform" },
+};
 
 export function createDb(url: string, options: DbSettings = {}): DbHandle {
   const prepare = options.prepare ?? true;
   sessionPrototype().prepareEnabled = prepare;
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    // postgres.js's own default for queries run on the client itself (tagged templates, unsafe)
-    prepare,
-    onnotice: () => {},
-    // fail fast and heal (issue 25): a connection attempt gives up after 5 s (the driver's default is
-    // 30 s, which left requests hanging after a database restart), idle connections are closed after
-    // 5 minutes and every connection is replaced after 30 (so none outlives a failover for long),
-    // and TCP keep-alive finds a dead peer
-    connect_timeout: 5,
-    idle_timeout: 300,
-    max_lifetime: 30 * 60,
-    keep_alive: 30,
-    // Timestamps come back as Date objects; numeric/bigint stay strings unless cast.
-    connection: { application_name: "app-platform" },
-  });
+  // `prepare`: postgres.js's own default for queries run on the client itself (tagged templates, unsafe)
+  const sql = postgres(url, { ...CLIENT_SETTINGS, max: options.max ?? 10, prepare });
+  // Every LISTEN of the process (the dispatcher's webhook_deliveries, the developer relay's
+  // app_relay: `db.$client.listen`) holds a session of its own on `listenUrl` (decision 053). A
+  // pooler in transaction mode hands the LISTEN's server connection back after the statement, and
+  // the notifications that arrive on it later reach no one; so when DATABASE_URL is such a pooler,
+  // DATABASE_DIRECT_URL names a session-level path to the primary. postgres.js opens the listening
+  // session on the first LISTEN and, after it closes (a failover), opens it again and LISTENs again.
+  // Only on a primary (`target_session_attrs`): a node still finishing its promotion, which a
+  // balancer may already send to, refuses LISTEN ("cannot execute LISTEN during recovery"), and
+  // postgres.js would drop the channel for good; on a standby the session is closed and opened
+  // again, after the driver's back-off, until a primary takes it.
+  const listener = postgres(options.listenUrl ?? url, { ...CLIENT_SETTINGS, max: 1, target_session_attrs: "primary" });
+  sql.listen = listener.listen;
   const db = drizzle(sql, { schema });
-  return { db, sql, url, close: () => sql.end({ timeout: 5 }) };
+  return {
+    db,
+    sql,
+    url,
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 5 }), listener.end({ timeout: 5 })]);
+    },
+  };
 }
 
 export { schema };

@@ -17,6 +17,7 @@
  */
 import http from "node:http";
 import fs from "node:fs";
+import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import "../../db/postgres-fix";
@@ -34,6 +35,7 @@ import {
   startWorkerProcess,
   stopTopology,
   waitFor,
+  waitForSteadyCluster,
   type Topology,
 } from "./topology";
 import { sandboxApp } from "./sandbox-app";
@@ -60,7 +62,7 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${port}/hooks`, received, close: () => server.close() };
 }
 
-type Attempt = { key: string; acknowledged: string | null; tries: number };
+type Attempt = { key: string; acknowledged: string | null; tries: number; at?: number };
 
 async function main() {
   const started = Date.now();
@@ -129,7 +131,8 @@ async function main() {
           const json = (await res.json().catch(() => null)) as { id?: string } | null;
           if (res.status === 201 && json?.id) {
             attempt.acknowledged = json.id;
-            acknowledgedAt.push(Date.now());
+            attempt.at = Date.now();
+            acknowledgedAt.push(attempt.at);
           }
         } catch (e) {
           status = (e as Error).name === "TimeoutError" ? "timeout" : "connection";
@@ -155,6 +158,15 @@ async function main() {
   let withoutPrimaryMs = 0;
   let untilFullServiceMs = 0;
   let worker2FollowedMs = 0;
+  let listenersFollowedMs = 0;
+  /** the "standby away" phase (decision 052): what the primary acknowledged alone, and whether the standby took over without it */
+  const alone = {
+    keys: [] as string[],
+    untilAloneMs: 0,
+    standbyWatchedMs: 0,
+    standbyPromoted: false,
+    primaryBackMs: 0,
+  };
   for (let round = 1; round <= rounds; round++) {
     say(`round ${round}/${rounds}: ${acknowledged()} orders acknowledged so far`);
     // each web process, then each worker: kill -9, start again, wait for it and for orders to flow
@@ -168,11 +180,18 @@ async function main() {
       signalService(t, name, "SIGKILL");
       await waitFor(`${name} to die`, () => pidOf(t, name) === null, 10_000);
       await progress(`kill -9 ${name}`, 10);
+      const log = path.join(t.dir, `${name}.log`);
+      const started = () => (fs.readFileSync(log, "utf8").match(/Worker running\./g) ?? []).length;
+      const startedBefore = started();
       restart();
       if (name.startsWith("web")) {
         const port = t.ports.web[Number(name.slice(3)) - 1];
         await waitFor(`${name} back`, async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 300_000);
-      } else await sleep(3000);
+      } else {
+        // until it runs (its migrations done, its dispatcher listening): a worker still starting
+        // when the primary crashes meets the promotion and exits (issue 39's first runs)
+        await waitFor(`${name} back`, () => started() > startedBefore, 300_000);
+      }
       faults.push({ fault: `kill -9 ${name}`, ms: Date.now() - at });
       say(`kill -9 ${name}: back after ${((Date.now() - at) / 1000).toFixed(1)} s`);
     }
@@ -218,6 +237,20 @@ async function main() {
     say(
       `worker2 (both nodes in its URL) listens on the new primary ${(worker2FollowedMs / 1000).toFixed(1)} s after it took writes`,
     );
+    // every LISTEN follows the primary too (decision 053): each worker's dispatcher listens for
+    // webhook_deliveries on a session of its own, opened again on the new primary after the old closed
+    await waitFor(
+      "both workers' LISTEN webhook_deliveries on the new primary",
+      async () => {
+        const [{ n }] = await db.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity where query = 'listen "webhook_deliveries"'`,
+        );
+        return n >= 2;
+      },
+      120_000,
+    );
+    listenersFollowedMs = Math.max(listenersFollowedMs, Date.now() - writable);
+    say(`both dispatchers LISTEN on the new primary ${(listenersFollowedMs / 1000).toFixed(1)} s after it took writes`);
     // the old primary comes back: Patroni rewinds it and makes it the synchronous standby
     startPatroni(t, leader === "pg1" ? 0 : 1);
     await waitFor(
@@ -226,9 +259,82 @@ async function main() {
         ["sync_standby/running", "sync_standby/streaming"].includes((await clusterState(t)).members[leader] ?? ""),
       180_000,
     );
+    await waitForSteadyCluster(t, { haproxy: true });
     faults.push({ fault: `crash primary ${leader}`, ms: Date.now() - crashAt });
     say(`${leader} is back as the synchronous standby ${((Date.now() - crashAt) / 1000).toFixed(1)} s after the crash`);
     await progress("the old primary's return");
+
+    await standbyAway(other, leader);
+  }
+
+  /**
+   * The synchronous standby away (decision 052: synchronous_mode without _strict). Its host dies:
+   * Patroni takes it out of synchronous_standby_names and the primary goes on alone, so orders are
+   * acknowledged on one node. Then the primary's host dies too and the standby's comes back first:
+   * it lacks those orders, and Patroni must not promote it (with synchronous_mode only the node
+   * named in /sync may lead); the service waits for the primary, which comes back with them, and
+   * the standby catches up. The ledger at the end checks every one of those orders.
+   */
+  async function standbyAway(primary: string, standby: string) {
+    const index = (name: string) => (name === "pg1" ? 0 : 1);
+    const awayAt = Date.now();
+    crashNode(t, standby);
+    say(`crashed the synchronous standby ${standby}; ${primary} should go on alone`);
+    await waitFor(
+      `${primary} alone (no synchronous standby named)`,
+      async () => {
+        const [row] = await db.db.execute<{ names: string }>(
+          sql`select current_setting('synchronous_standby_names') as names`,
+        );
+        return row.names === "";
+      },
+      60_000,
+    );
+    const aloneAt = Date.now();
+    alone.untilAloneMs = Math.max(alone.untilAloneMs, aloneAt - awayAt);
+    await progress(`${standby} away`, 20);
+    const aloneKeys = attempts.filter((a) => a.at !== undefined && a.at > aloneAt).map((a) => a.key);
+    alone.keys.push(...aloneKeys);
+    say(
+      `${primary} went on alone ${((aloneAt - awayAt) / 1000).toFixed(1)} s after the standby's crash; ${aloneKeys.length} orders acknowledged on it alone`,
+    );
+
+    // the primary dies too; the standby comes back first and must not take the lead
+    const bothAt = Date.now();
+    crashNode(t, primary);
+    startPatroni(t, index(standby));
+    // watched until the dead primary's leader key is long gone (2.5 × Patroni's ttl) and the standby's
+    // PostgreSQL has run for more than a ttl, able to be promoted: Patroni looks every second
+    const states = new Set<string>();
+    let runningSince = 0;
+    await waitFor(
+      `${standby} running alone long enough to have been promoted`,
+      async () => {
+        const state = await clusterState(t);
+        if (state.leader === standby) return (alone.standbyPromoted = true);
+        const member = state.members[standby] ?? "absent";
+        states.add(member);
+        if (/^replica\/(running|streaming)$/.test(member)) runningSince ||= Date.now();
+        else runningSince = 0;
+        return Date.now() - bothAt >= 25_000 && runningSince > 0 && Date.now() - runningSince >= 12_000;
+      },
+      180_000,
+    );
+    alone.standbyWatchedMs = Date.now() - bothAt;
+    say(
+      `${standby} ran alone for ${(alone.standbyWatchedMs / 1000).toFixed(1)} s (${[...states].join(", ")}) and was ${alone.standbyPromoted ? "PROMOTED without the orders acknowledged alone" : "not promoted"}`,
+    );
+    // the primary comes back and leads again; the standby catches up and is synchronous again
+    startPatroni(t, index(primary));
+    await waitFor("a leader again", async () => (await clusterState(t)).leader !== null, 180_000);
+    const backAt = Date.now();
+    alone.primaryBackMs = Math.max(alone.primaryBackMs, backAt - bothAt);
+    await waitForSteadyCluster(t, { haproxy: true });
+    faults.push({ fault: `standby ${standby} away, then primary ${primary} crashed`, ms: Date.now() - awayAt });
+    say(
+      `${(await clusterState(t)).leader} leads again ${((backAt - bothAt) / 1000).toFixed(1)} s after the second crash; steady after ${((Date.now() - awayAt) / 1000).toFixed(1)} s in all`,
+    );
+    await progress("the standby-away phase");
   }
 
   stop = true;
@@ -242,6 +348,8 @@ async function main() {
   const ordersByKey = new Map<string, string[]>();
   for (const r of rows) ordersByKey.set(r.notes, [...(ordersByKey.get(r.notes) ?? []), r.id]);
   const lostOrders = acked.filter((a) => !(ordersByKey.get(a.key) ?? []).includes(a.acknowledged!));
+  const aloneKeys = new Set(alone.keys);
+  const lostAlone = lostOrders.filter((a) => aloneKeys.has(a.key)).length;
   const doubled = [...ordersByKey.values()].filter((ids) => ids.length > 1).length;
   const events = await db.db.execute<{ id: string; order_id: string }>(
     sql`select id, data->>'orderId' as order_id from platform_events where business_id = ${business.id} and type = 'order.created' and data->>'orderId' in ${sql`(${sql.join(
@@ -287,14 +395,29 @@ async function main() {
     secondsWithoutWritablePrimary: withoutPrimaryMs / 1000,
     secondsUntilOrdersAnsweredAgain: untilFullServiceMs / 1000,
     secondsUntilWorker2OnNewPrimary: worker2FollowedMs / 1000,
+    secondsUntilListenersOnNewPrimary: listenersFollowedMs / 1000,
+    standbyAway: {
+      secondsUntilPrimaryAlone: alone.untilAloneMs / 1000,
+      ordersAcknowledgedOnPrimaryAlone: alone.keys.length,
+      lostOfThose: lostAlone,
+      secondsStandbyWatchedWithoutPrimary: alone.standbyWatchedMs / 1000,
+      standbyPromotedWithoutThem: alone.standbyPromoted,
+      secondsUntilPrimaryLeadsAgain: alone.primaryBackMs / 1000,
+    },
     faults,
     cluster: (await clusterState(t)).members,
     totalSeconds: (Date.now() - started) / 1000,
   };
   console.log(JSON.stringify(report, null, 2));
-  const ok = lostOrders.length === 0 && doubled === 0 && ordersWithoutEvent === 0 && undelivered === 0;
+  const ok =
+    lostOrders.length === 0 &&
+    doubled === 0 &&
+    ordersWithoutEvent === 0 &&
+    undelivered === 0 &&
+    !alone.standbyPromoted &&
+    alone.keys.length > 0;
   say(
-    `${ok ? "PASS" : "FAIL"}: ${acked.length} orders acknowledged, ${lostOrders.length} lost, ${doubled} doubled; ${eventIds.length} events, ${undelivered} undelivered, ${duplicates} duplicate deliveries; ${report.secondsWithoutWritablePrimary} s without a writable primary, orders answered again ${report.secondsUntilOrdersAnsweredAgain} s after the crash`,
+    `${ok ? "PASS" : "FAIL"}: ${acked.length} orders acknowledged, ${lostOrders.length} lost, ${doubled} doubled; ${eventIds.length} events, ${undelivered} undelivered, ${duplicates} duplicate deliveries; ${alone.keys.length} acknowledged by the primary alone, ${lostAlone} of them lost, standby ${alone.standbyPromoted ? "PROMOTED without them" : "not promoted without them"}; ${report.secondsWithoutWritablePrimary} s without a writable primary, orders answered again ${report.secondsUntilOrdersAnsweredAgain} s after the crash`,
   );
   if (process.env.FAILOVER_RESULT) fs.writeFileSync(process.env.FAILOVER_RESULT, JSON.stringify(report, null, 2));
   receiver.close();

@@ -12,8 +12,10 @@
  * Each process's pid and log live under TOPOLOGY_DIR (a directory the postgres user can use). The
  * failover test (deploy/topology/failover.ts) drives the same pieces through startTopology().
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -68,9 +70,14 @@ function log(line: string) {
   console.log(`[topology] ${line}`);
 }
 
-/** Installs the Debian packages that are missing, as .ci/run does for Chromium and nginx. */
-export function ensurePackages() {
-  const missing = PACKAGES.filter(([bin]) => !fs.existsSync(bin)).map(([, pkg]) => pkg);
+/**
+ * Installs the Debian packages that are missing (all of the topology's, or those named in `only`),
+ * as .ci/run does for Chromium and nginx.
+ */
+export function ensurePackages(only?: string[]) {
+  const missing = PACKAGES.filter(([bin, pkg]) => (!only || only.includes(pkg)) && !fs.existsSync(bin)).map(
+    ([, pkg]) => pkg,
+  );
   if (!missing.length) return;
   log(`installing Debian packages: ${missing.join(" ")}`);
   const sudo = isRoot ? [] : ["sudo"];
@@ -148,6 +155,9 @@ bootstrap:
     retry_timeout: 4
     maximum_lag_on_failover: 0
     synchronous_mode: true
+    # with the standby away the primary goes on alone, and Patroni promotes no node that may lack
+    # what it acknowledged meanwhile (decision 052; the failover test's "standby away" phase)
+    synchronous_mode_strict: false
     postgresql:
       use_pg_rewind: true
       use_slots: true
@@ -205,6 +215,8 @@ function haproxyConfig(t: Topology): string {
   return `global
   maxconn 4000
   log stderr format short local0 notice
+  # the servers' states as haproxy sees them (haproxyServers): the topology waits for them to agree with Patroni
+  stats socket ${path.join(t.dir, "haproxy.sock")} mode 600 level user
 defaults
   log global
   timeout connect 2s
@@ -471,11 +483,109 @@ const psql = (t: Topology, port: number, sqlText: string, db = "postgres") =>
     `${PG_BIN}/psql`,
     ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-qAtc", sqlText],
     {
-      env: { ...process.env, PGPASSWORD: t.password },
+      env: { ...process.env, PGPASSWORD: t.password, PGCONNECT_TIMEOUT: "5" },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
+      timeout: 15_000,
     },
   ).trim();
+
+/** psql without blocking the event loop (the failover test's clients run meanwhile). */
+const psqlAsync = async (t: Topology, port: number, sqlText: string) =>
+  (
+    await promisify(execFile)(
+      `${PG_BIN}/psql`,
+      ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-qAtc", sqlText],
+      { env: { ...process.env, PGPASSWORD: t.password, PGCONNECT_TIMEOUT: "5" }, encoding: "utf8", timeout: 15_000 },
+    )
+  ).stdout.trim();
+
+/** haproxy's view of the servers of `proxy` (its stats socket): name → status ("UP", "DOWN", "UP 1/2", …). */
+export async function haproxyServers(t: Topology, proxy: string): Promise<Record<string, string>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const socket = net.connect(path.join(t.dir, "haproxy.sock"), () => socket.write("show stat\n"));
+    socket.setTimeout(2000, () => socket.destroy(new Error("haproxy's stats socket did not answer")));
+    socket.on("data", (c) => (out += c));
+    socket.on("end", () => resolve(out));
+    socket.on("error", reject);
+  });
+  const [header, ...rows] = text.trim().split("\n");
+  const columns = header.replace(/^# /, "").split(",");
+  const [px, sv, status] = ["pxname", "svname", "status"].map((c) => columns.indexOf(c));
+  return Object.fromEntries(
+    rows
+      .map((r) => r.split(","))
+      .filter((r) => r[px] === proxy && r[sv] !== "FRONTEND" && r[sv] !== "BACKEND")
+      .map((r) => [r[sv], r[status]]),
+  );
+}
+
+/**
+ * What a steady cluster looks like now, or null: Patroni's leader running, its synchronous standby
+ * streaming as PostgreSQL on the leader itself reports it (pg_stat_replication: one standby,
+ * sync, streaming; the leader out of recovery), and, once haproxy runs, haproxy's primary port
+ * sending to the leader alone.
+ */
+async function steadyState(t: Topology, withHaproxy: boolean): Promise<string | null> {
+  try {
+    const { leader, members } = await clusterState(t);
+    const standby = Object.entries(members).find(
+      ([, m]) => m === "sync_standby/streaming" || m === "sync_standby/running",
+    );
+    if (!leader || !standby) return null;
+    const onLeader = await psqlAsync(
+      t,
+      t.ports.pg[leader === "pg1" ? 0 : 1],
+      "select pg_is_in_recovery()::text || ' ' || (select count(*) from pg_stat_replication where sync_state = 'sync' and state = 'streaming')",
+    );
+    if (onLeader !== "false 1") return null;
+    if (withHaproxy) {
+      const servers = await haproxyServers(t, "pg_primary");
+      if (servers[leader] !== "UP") return null;
+      if (Object.entries(servers).some(([name, status]) => name !== leader && !status.startsWith("DOWN"))) return null;
+    }
+    return `${leader} leads, ${standby[0]} streams synchronously`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the cluster is steady (steadyState) and has stayed so, unchanged, for a second:
+ * seen twice, with no other answer between. A new cluster goes through a few states on its way
+ * (haproxy starts with every server up until its first checks; Patroni's first loops), and a
+ * statement sent on the first good answer could find no server (issue 39: `psql` exit 2 in 1 of
+ * 4 clean runs). Returns the leader's name.
+ */
+export async function waitForSteadyCluster(t: Topology, options: { haproxy: boolean; timeoutMs?: number }) {
+  let seen: string | null = null;
+  let since = 0;
+  await waitFor(
+    `a steady cluster (leader running, synchronous standby streaming${options.haproxy ? ", haproxy agreeing" : ""})`,
+    async () => {
+      const state = await steadyState(t, options.haproxy);
+      if (state === null || state !== seen) {
+        seen = state;
+        since = Date.now();
+        return false;
+      }
+      return Date.now() - since >= 1000;
+    },
+    options.timeoutMs ?? 180_000,
+  );
+  return seen!.split(" ")[0];
+}
+
+/** A statement through `port`, sent again (up to a minute) while it fails: `statement` must be safe to repeat. */
+async function psqlRetrying(t: Topology, port: number, statement: string): Promise<string> {
+  let out = "";
+  await waitFor(`psql: ${statement.replace(t.password, "***")}`, () => {
+    out = psql(t, port, statement);
+    return true;
+  });
+  return out;
+}
 
 /** Brings everything up (or what is not yet running) and waits until the balancer serves the platform. */
 export async function startTopology(
@@ -517,29 +627,28 @@ export async function startTopology(
       startPatroni(t, i);
     }
   await waitFor("a primary", async () => (await clusterState(t)).leader !== null, 180_000);
-  await waitFor(
-    "the synchronous standby",
-    async () =>
-      Object.values((await clusterState(t)).members).some(
-        (m) => m === "sync_standby/running" || m === "sync_standby/streaming",
-      ),
-    120_000,
-  );
+  await waitForSteadyCluster(t, { haproxy: false });
   if (!pidOf(t, "haproxy")) {
     log(
       `haproxy: platform on 127.0.0.1:${t.ports.balancer}, primary on ${t.ports.pgPrimary}, reads on ${t.ports.pgReplica}`,
     );
     startProcess(t, "haproxy", "/usr/sbin/haproxy", ["-db", "-f", path.join(t.dir, "haproxy.cfg")]);
   }
-  await waitFor("haproxy's primary port", () => {
-    psql(t, t.ports.pgPrimary, "select 1");
+  // haproxy's first checks agree with Patroni, and the cluster stayed so (issue 39's flaky start)
+  const leader = await waitForSteadyCluster(t, { haproxy: true });
+  log(`the cluster is steady: ${leader} leads, its synchronous standby streams, haproxy agrees`);
+  // the platform's role and database (migrations create the rest; pg_trgm is a trusted extension),
+  // each statement sent again while it fails (a check and its creation in one go: safe to repeat)
+  await psqlRetrying(
+    t,
+    t.ports.pgPrimary,
+    `do $$ begin if not exists (select from pg_roles where rolname = 'platform') then create role platform login password '${t.password}'; end if; end $$`,
+  );
+  await waitFor("the platform's database", () => {
+    if (psql(t, t.ports.pgPrimary, "select count(*) from pg_database where datname = 'platform'") === "0")
+      psql(t, t.ports.pgPrimary, "create database platform owner platform");
     return true;
   });
-  // the platform's role and database (migrations create the rest; pg_trgm is a trusted extension)
-  if (psql(t, t.ports.pgPrimary, "select count(*) from pg_roles where rolname = 'platform'") === "0")
-    psql(t, t.ports.pgPrimary, `create role platform login password '${t.password}'`);
-  if (psql(t, t.ports.pgPrimary, "select count(*) from pg_database where datname = 'platform'") === "0")
-    psql(t, t.ports.pgPrimary, "create database platform owner platform");
   if (!pidOf(t, "pgbouncer")) {
     log(`pgbouncer (transaction mode) on 127.0.0.1:${t.ports.pgbouncer}`);
     startProcess(t, "pgbouncer", "/usr/sbin/pgbouncer", [path.join(t.dir, "pgbouncer.ini")], { asPostgres: true });

@@ -42,5 +42,11 @@ export async function openDatabase(
   } finally {
     await lock.end();
   }
-  return { ...createDb(url, { prepare: env.databasePrepare }), embedded, seeded };
+  // every LISTEN (the webhook dispatcher's, the developer relay's) on a session of the direct path
+  // too: a pooler in transaction mode would lose the notifications (decision 053)
+  if (!env.databasePrepare && !env.databaseDirectUrl)
+    log(
+      "DATABASE_PREPARE=false without DATABASE_DIRECT_URL: if DATABASE_URL is a pooler in transaction mode, set DATABASE_DIRECT_URL to a direct path to the primary, or the LISTENs of the webhook dispatcher and the developer relay miss their notifications",
+    );
+  return { ...createDb(url, { prepare: env.databasePrepare, listenUrl: direct }), embedded, seeded };
 }
