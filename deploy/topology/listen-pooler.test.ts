@@ -147,12 +147,17 @@ describe("LISTEN with DATABASE_URL on PgBouncer in transaction mode", () => {
 
   it("the developer relay's listener gets a call at once, not at its next heartbeat", async () => {
     const calls: RelayedCall[] = [];
-    const close = await openListener(pooled.db, appId, dev.account.id, (event, data) => {
-      if (event !== "call") return;
-      const call = data as RelayedCall;
-      calls.push(call);
-      void answerCall(pooled.db, appId, call.callId, { status: 200, body: "relayed" });
-    });
+    const close = await openListener(
+      pooled.db,
+      { id: appId, name: created.json.name },
+      dev.account.id,
+      (event, data) => {
+        if (event !== "call") return;
+        const call = data as RelayedCall;
+        calls.push(call);
+        void answerCall(pooled.db, appId, call.callId, { status: 200, body: "relayed" });
+      },
+    );
     try {
       // the listener's first look for waiting calls (when it opens) is over: the next is the heartbeat's
       await sleep(300);
@@ -160,6 +165,7 @@ describe("LISTEN with DATABASE_URL on PgBouncer in transaction mode", () => {
       // the sender (a worker, another process) relays a webhook delivery and waits less than a heartbeat
       const result = await relayIfListening(p.db, {
         appId,
+        businessId: dev.businessId,
         isTestInstall: true,
         kind: "webhook",
         path: "/hooks",
