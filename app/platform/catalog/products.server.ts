@@ -38,7 +38,8 @@ export const productSchema = z.object({
   imageUrl: z
     .string()
     .trim()
-    .max(500)
+    // refused, never cut (an address cut short is a broken picture): upload the picture instead
+    .max(2000, "must be at most 2,000 characters: upload the picture instead, or use a shorter address")
     .refine((v) => v === "" || v.startsWith("/") || /^https?:\/\//.test(v), "must be a relative path or an http(s) URL")
     .refine((v) => !v.startsWith("//"), "must be a relative path or an http(s) URL")
     .default(""),

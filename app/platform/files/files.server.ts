@@ -27,10 +27,15 @@ const EXTENSIONS: Record<ImageType, string> = {
   "image/gif": "gif",
 };
 export const ACCEPTED_IMAGE_TYPES = Object.keys(EXTENSIONS) as ImageType[];
-/** The file input's `accept`: what the picker offers (the server still reads the bytes). */
-export const IMAGE_ACCEPT = ACCEPTED_IMAGE_TYPES.join(",");
 
-export type UploadedImage = { id: string; url: string; contentType: string; size: number; width: number; height: number };
+export type UploadedImage = {
+  id: string;
+  url: string;
+  contentType: string;
+  size: number;
+  width: number;
+  height: number;
+};
 
 /** Where a stored file is served: on the storefront origin, its type's extension after the id. */
 export const fileUrl = (storefrontUrl: string, f: Pick<StoredFile, "id" | "contentType">) =>
@@ -66,7 +71,8 @@ export async function storeImage(
   const problem = refusal(upload.bytes);
   if (problem) throw new ApiError(400, problem);
   const image = sniffImage(upload.bytes);
-  if (!image) throw new ApiError(400, "file: must be a PNG, JPEG, WebP or GIF image (read from its content, not its name)");
+  if (!image)
+    throw new ApiError(400, "file: must be a PNG, JPEG, WebP or GIF image (read from its content, not its name)");
   if (image.width * image.height > MAX_IMAGE_PIXELS)
     throw new ApiError(
       400,
@@ -109,7 +115,8 @@ export async function readUploadedFile(request: Request): Promise<{ bytes: Uint8
 /** The `file` field of a form (a File, not a string), read into memory. */
 export async function fileOf(form: FormData, field = "file"): Promise<{ bytes: Uint8Array; filename: string }> {
   const part = form.get(field);
-  if (!part || typeof part === "string") throw new ApiError(400, `${field}: attach an image file in the field \`${field}\``);
+  if (!part || typeof part === "string")
+    throw new ApiError(400, `${field}: attach an image file in the field \`${field}\``);
   return { bytes: new Uint8Array(await part.arrayBuffer()), filename: part.name ?? "" };
 }
 

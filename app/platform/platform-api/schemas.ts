@@ -292,7 +292,11 @@ export const PrivacyRequestRecord = z
 export const UploadedFile = z
   .object({
     id: z.string(),
-    url: z.string().describe("on the storefront origin (STOREFRONT_URL), served with its content type, nosniff and an immutable cache"),
+    url: z
+      .string()
+      .describe(
+        "on the storefront origin (STOREFRONT_URL), served with its content type, nosniff and an immutable cache",
+      ),
     contentType: z.enum(["image/png", "image/jpeg", "image/webp", "image/gif"]),
     size: z.number().int().describe("bytes"),
     width: z.number().int(),
@@ -307,7 +311,11 @@ export const FileUpload = z
       .custom<File>((v) => typeof File !== "undefined" && v instanceof File, {
         error: "attach an image file in the field `file` (multipart/form-data)",
       })
-      .meta({ type: "string", format: "binary", description: "PNG, JPEG, WebP or GIF (read from its content), at most 5 MB" }),
+      .meta({
+        type: "string",
+        format: "binary",
+        description: "PNG, JPEG, WebP or GIF (read from its content), at most 5 MB",
+      }),
   })
   .meta({ id: "FileUpload" });
 

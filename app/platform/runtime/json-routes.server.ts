@@ -9,7 +9,14 @@
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerBuild } from "@remix-run/node";
-import { errorBody, isMultipart, JsonResponse, MAX_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, readBodies } from "../core/http.server";
+import {
+  errorBody,
+  isMultipart,
+  JsonResponse,
+  MAX_BODY_BYTES,
+  MAX_MULTIPART_BODY_BYTES,
+  readBodies,
+} from "../core/http.server";
 
 type ServerRoute = ServerBuild["routes"][string];
 type Compiled = { route: ServerRoute; regex: RegExp; params: string[]; score: number; order: number };
