@@ -19,7 +19,7 @@ const other = await p.register("MERCHANT");
 /** POST /merchant/files with one multipart field `file` (its name and declared type as a browser would send them). */
 async function upload(token: string | null, bytes: Uint8Array, name = "picture.png", type = "image/png") {
   const form = new FormData();
-  form.set("file", new Blob([bytes], { type }), name);
+  form.set("file", new Blob([new Uint8Array(bytes)], { type }), name);
   const res = await fetch(`${p.url}/merchant/files`, {
     method: "POST",
     body: form,
@@ -129,7 +129,8 @@ describe("POST /merchant/files", () => {
     const huge = await upload(merchant.token, gifHeader(10_000, 10_000), "huge.gif", "image/gif");
     expect(huge.status).toBe(400);
     expect(huge.json.message).toContain("25 megapixels");
-    const count = await p.sql`select count(*)::int as n from files where filename in ('logo.svg', 'cat.png', 'huge.gif')`;
+    const count =
+      await p.sql`select count(*)::int as n from files where filename in ('logo.svg', 'cat.png', 'huge.gif')`;
     expect(count[0].n).toBe(0);
   });
 

@@ -84,7 +84,10 @@ export class BrowserSession {
   }
 
   /** A multipart form post (a form with a file input), with the page's CSRF token, as Chromium sends it. */
-  async postMultipart(path: string, form: FormData): Promise<{ status: number; location: string | null; html: string }> {
+  async postMultipart(
+    path: string,
+    form: FormData,
+  ): Promise<{ status: number; location: string | null; html: string }> {
     if (!this.csrf) await this.get(isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : "/login");
     const url = this.urlOf(path);
     form.set("csrf", this.csrf);
