@@ -11,6 +11,8 @@ import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
 import { Card, DataTable } from "~/components/page-parts";
+import { SetupGuide } from "~/components/setup-guide";
+import { setupGuide } from "~/platform/catalog/setup-guide.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 
@@ -18,9 +20,10 @@ const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business, sandbox } = await requireMerchant(request, context);
-  const [d, daily] = await Promise.all([
+  const [d, daily, guide] = await Promise.all([
     dashboard(context.db, business.id, business.currency),
     dailyOrders(context.db, business.id),
+    setupGuide(context.db, business.id),
   ]);
   const money = (m: Money) => formatMoney(m.amount, m.currency, business.locale);
   return json({
@@ -38,11 +41,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     topProducts: d.topProducts.map((p) => ({ ...p, revenue: money(p.revenue) })),
     daily,
     sandbox,
+    // the first steps of a new shop, until the merchant hides them (decision 061)
+    guide: guide.dismissed ? null : { steps: guide.steps, doneCount: guide.doneCount },
   });
 }
 
 export default function AdminHome() {
-  const { business, today, stats, ordersByStatus, topProducts, daily, sandbox } = useLoaderData<typeof loader>();
+  const { business, today, stats, ordersByStatus, topProducts, daily, sandbox, guide } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
   const money = moneyFormatter(business.locale, business.currency);
   const totalOrders = ordersByStatus.reduce((n, s) => n + s.n, 0);
@@ -55,6 +60,8 @@ export default function AdminHome() {
           .
         </p>
       </header>
+
+      {guide ? <SetupGuide guide={guide} shopPath={`/s/${business.slug}`} /> : null}
 
       <section aria-labelledby="figures-head" className="stack">
         <h2 id="figures-head" className="sr-only">
