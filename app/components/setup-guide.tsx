@@ -21,7 +21,7 @@ export function SetupGuide({ guide, shopPath }: { guide: SetupGuideView; shopPat
       <div className="section-title">
         <h2 id="setup-head">{allDone ? "Your shop is set up" : "Set up your shop"}</h2>
         <span className="muted small" data-testid="setup-progress">
-          {guide.doneCount} of {total} done
+          {`${guide.doneCount} of ${total} done`}
         </span>
       </div>
       <progress className="setup-progress" max={total} value={guide.doneCount} aria-labelledby="setup-head" />
