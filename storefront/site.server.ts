@@ -27,9 +27,11 @@ import {
   type PageBlock,
   type Product,
   type Review,
+  type WidgetPlacement,
 } from "../db/schema";
 import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
 import type { AvailableBlock, StorefrontEmbed } from "../app/platform/extensions/merchant.server";
+import { placementOf } from "../app/platform/extensions/placement";
 import { publicBlocks, safeUrl } from "./blocks";
 import { isLowStock } from "../app/platform/orders/stock";
 import { moneyFormatter as formatterOf } from "../app/platform/core/money";
@@ -196,6 +198,7 @@ type ShopExtensionRow = {
   installationId: string;
   embedEnabled: boolean | null;
   embedSettings: Record<string, unknown> | null;
+  embedPlacement: WidgetPlacement | null;
 };
 
 /**
@@ -212,7 +215,8 @@ const SHOP_SQL = () =>
     (select coalesce(json_agg(json_build_object('slug', n.slug, 'title', n.title) order by n.created_at, n.title, n.id), '[]'::json)
        from (select slug, title, created_at, id from pages where business_id = b.id and is_published order by created_at, title, id limit 20) n) as "nav",
     (select coalesce(json_agg(json_build_object('kind', e.kind, 'definition', e.definition, 'appId', a.id, 'appName', a.name, 'appSlug', a.slug, 'appIconUrl', a.icon_url,
-                                                'installationId', i.id, 'embedEnabled', es.enabled, 'embedSettings', es.settings)
+                                                'installationId', i.id, 'embedEnabled', es.enabled, 'embedSettings', es.settings,
+                                                'embedPlacement', es.placement)
                               order by i.installed_at, i.id, e.key), '[]'::json)
        from installations i
        join apps a on a.id = i.app_id
@@ -251,6 +255,7 @@ export async function loadShop(db: Db, slug: string | undefined): Promise<Shop |
         installationId: x.installationId,
         enabled: x.embedEnabled ?? true,
         settings: x.embedSettings ?? def.defaultConfig ?? {},
+        placement: placementOf(def, x.embedPlacement),
       });
     }
   }

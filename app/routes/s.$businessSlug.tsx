@@ -36,6 +36,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
       renderUrl: e.renderUrl,
       iconUrl: e.kind === "FLOATING_WIDGET" ? httpUrl(e.appIconUrl) || undefined : undefined,
       settings: e.settings,
+      placement: e.placement,
     })),
     // read by entry.server for the Content-Security-Policy: exactly these origins
     csp: {

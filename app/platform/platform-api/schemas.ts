@@ -75,6 +75,16 @@ export const EmbedState = z
     embedType: z.string(),
     enabled: z.boolean(),
     settings: z.record(z.string(), z.unknown()),
+    placement: z
+      .object({
+        corner: z.enum(["bottom_right", "bottom_left"]),
+        offset: z.number().int(),
+        showOnPhones: z.boolean(),
+      })
+      .nullable()
+      .describe(
+        "a floating widget's corner, offset above the bottom edge (px) and whether phones show it; null for a script",
+      ),
   })
   .meta({ id: "EmbedState" });
 
