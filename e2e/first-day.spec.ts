@@ -90,6 +90,7 @@ test("a new shoe shop: its own words, the setup guide, a product picture uploade
   const shipped = preview.locator(".sf-block-image img");
   await expect(shipped).toHaveAttribute("src", "/images/blocks/picture.svg");
   await expect.poll(() => shipped.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+  await page.screenshot({ path: ".data/e2e-results/first-day-builder-shipped.png" });
   const settings = page.getByRole("region", { name: "Settings: Image" });
   await settings.getByLabel("Upload a picture").setInputFiles({
     name: "banner.png",
@@ -99,6 +100,7 @@ test("a new shoe shop: its own words, the setup guide, a product picture uploade
   await expect(settings.getByRole("status")).toContainText("Uploaded banner.png");
   await expect(shipped).toHaveAttribute("src", /\/files\/file_[a-z0-9]+\.png$/);
   await expect.poll(() => shipped.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(600);
+  await page.screenshot({ path: ".data/e2e-results/first-day-builder-upload.png" });
   // an SVG is refused in words
   await settings.getByLabel("Upload a picture").setInputFiles({
     name: "logo.svg",
@@ -191,7 +193,9 @@ test("a floating widget at 390 px: placed where the merchant chose, never over t
   // the cart with the product, its checkout button in view at every scroll position
   await page.goto(`/s/${shop.slug}/products/leather-boot`);
   await page.getByRole("button", { name: "Add to cart" }).click();
+  await expect(page.getByText("Added to your cart.")).toBeVisible();
   await page.goto(`/s/${shop.slug}/cart`);
+  await expect(page.getByRole("link", { name: "Checkout" })).toBeVisible();
   const launcher = page.getByRole("button", { name: "Chat", exact: true });
   await expect(launcher).toBeVisible();
   const box = (await launcher.boundingBox())!;
