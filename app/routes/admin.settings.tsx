@@ -77,9 +77,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
     const values = valuesOf(form);
-    const parsed = businessSettingsSchema.safeParse(values);
+    // a form without the kind or the description (an older page) leaves them as they are
+    const input = {
+      ...values,
+      type: form.has("type") ? values.type : undefined,
+      metaDescription: form.has("metaDescription") ? values.metaDescription : undefined,
+    };
+    const parsed = businessSettingsSchema.safeParse(input);
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-    await updateBusinessSettings(context.db, business.id, values);
+    await updateBusinessSettings(context.db, business.id, input);
     return redirect("/admin/settings?saved=settings");
   });
 }

@@ -265,8 +265,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const validator = new Validator();
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
-    // /merchant and /review (with privacy requests and billing), /developer, /auth and /oauth/token
-    expect(platformModules.length).toBe(37);
+    // /merchant and /review (with privacy requests, billing, files and review replies), /developer, /auth and /oauth/token
+    expect(platformModules.length).toBe(40);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -365,6 +365,14 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         }
         if (!spec!.body) continue;
         const own = route!.caller === "ANYONE" ? undefined : tokenOf[route!.caller];
+        if (spec!.bodyMediaType === "multipart/form-data") {
+          // an upload reads multipart only (POST /merchant/files; its own tests: files/files.test.ts)
+          const json = await p.request(method, address, { token: own, body: [] });
+          expect(json.status, where).toBe(400);
+          expect(json.json.message, where).toBe("Request body must be multipart/form-data");
+          validated++;
+          continue;
+        }
         const wrong = await p.request(method, address, { token: own, body: [] });
         expect(wrong.status, where).toBe(400);
         // the manifest keeps its own words (the portal's editor shows the same)
@@ -383,8 +391,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(39);
-    expect(validated).toBe(19);
+    expect(refused).toBe(43);
+    expect(validated).toBe(21);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {
