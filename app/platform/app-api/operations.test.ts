@@ -500,7 +500,11 @@ describe("both documents say everything the server does (issue 31)", () => {
       expect(d.info.license).toEqual({ name: "MIT", identifier: "MIT" });
       for (const { where, op } of operationsOf(d)) {
         // an upload (multipart) answers 400 past its own limit, not 413 (contract 20)
-        if (op.requestBody && !where.startsWith("GET /oauth/authorize") && !(op.requestBody as { content: Record<string, unknown> }).content["multipart/form-data"])
+        if (
+          op.requestBody &&
+          !where.startsWith("GET /oauth/authorize") &&
+          !(op.requestBody as { content: Record<string, unknown> }).content["multipart/form-data"]
+        )
           expect(op.responses, where).toHaveProperty("413");
         if (op.responses["429"]) expect(op.responses["429"].headers, where).toHaveProperty("Retry-After");
       }
