@@ -49,6 +49,9 @@ import * as merchantReview from "./routes/merchant.installations.$installationId
 import * as merchantPages from "./routes/merchant.pages._index";
 import * as merchantPage from "./routes/merchant.pages.$slug";
 import * as merchantPrivacy from "./routes/merchant.privacy.requests";
+import * as merchantFiles from "./routes/merchant.files";
+import * as merchantFile from "./routes/merchant.files.$fileId";
+import * as merchantReviewReply from "./routes/merchant.reviews.$reviewId.reply";
 import * as reviewQueue from "./routes/review.apps._index";
 import * as reviewApprove from "./routes/review.apps.$appId.approve";
 import * as reviewReject from "./routes/review.apps.$appId.reject";
@@ -135,6 +138,9 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantPages,
   merchantPage,
   merchantPrivacy,
+  merchantFiles,
+  merchantFile,
+  merchantReviewReply,
   merchantBillingApprove,
   merchantBillingDecline,
   merchantBillingCancel,

@@ -12,7 +12,8 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import type { Database } from "../db/client";
 import type { Env } from "./platform/core/env.server";
-import { errorBody, MAX_BODY_BYTES } from "./platform/core/http.server";
+import { errorBody, isMultipart, MAX_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from "./platform/core/http.server";
+import { serveFile } from "./platform/files/serve.server";
 import { serveJsonRoutes } from "./platform/runtime/json-routes.server";
 import { storefrontPages } from "../storefront/pages.server";
 import { compress } from "./platform/runtime/compression.server";
@@ -136,7 +137,13 @@ export async function createWebServer(options: {
     // has no value for one other origin, so it is left out there rather than contradicting the policy.
     if (!PREVIEW_PATH.test(req.path) && !res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
+    // an image upload (multipart: POST /merchant/files, the admin's product form and builder) may carry
+    // a 5 MB file; past that it is the upload's own refusal, 400 (contract 20, decision 060)
+    if (isMultipart(req.headers["content-type"]) && declared > MAX_MULTIPART_BODY_BYTES) {
+      res.setHeader("Connection", "close");
+      return refuse(req, res, 400, "file: images may be at most 5 MB");
+    }
+    if (declared > MAX_BODY_BYTES && !isMultipart(req.headers["content-type"])) {
       res.setHeader("Connection", "close");
       return refuse(req, res, 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, { json: true });
     }
@@ -205,6 +212,8 @@ export async function createWebServer(options: {
           .json({ ok: false, database: { ok: false, error: e.message } }),
     );
   });
+  // merchants' uploaded images, on the storefront origin only (decision 060)
+  app.get("/files/:name", serveFile(db, readDb));
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
   app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env, readDb })));
   // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)

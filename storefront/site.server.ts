@@ -27,12 +27,15 @@ import {
   type PageBlock,
   type Product,
   type Review,
+  type WidgetPlacement,
 } from "../db/schema";
 import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
 import type { AvailableBlock, StorefrontEmbed } from "../app/platform/extensions/merchant.server";
+import { placementOf } from "../app/platform/extensions/placement";
 import { publicBlocks, safeUrl } from "./blocks";
 import { isLowStock } from "../app/platform/orders/stock";
 import { moneyFormatter as formatterOf } from "../app/platform/core/money";
+import { shopDescription, shopWords } from "../app/platform/catalog/shop-words";
 
 const notFound = (message: string) => new Response(message, { status: 404, statusText: "Not Found" });
 
@@ -98,6 +101,10 @@ export function publicBusiness(b: Business) {
     email: b.email,
     currency: b.currency,
     locale: b.locale,
+    /** the catalogue's name in the shop's words: "Products", or "Menu" for a restaurant (decision 061) */
+    catalogue: shopWords(b.type).catalogue,
+    /** the pages' `<meta name="description">`: the shop's own, or one made from its name */
+    description: shopDescription(b),
   };
 }
 export type PublicBusiness = ReturnType<typeof publicBusiness>;
@@ -118,15 +125,10 @@ export async function loadPage(db: Db, businessId: string, pageSlug: string | un
  * products. Its block ids are fixed, so that the page renders the same bytes every time (its ETag
  * stands for them).
  */
-export function defaultHomeBlocks(businessName: string): PageBlock[] {
+export function defaultHomeBlocks(business: Pick<Business, "name" | "type">): PageBlock[] {
   return [
-    { id: "blk_default_heading", kind: "builtin", type: "heading", settings: { text: `Welcome to ${businessName}` } },
-    {
-      id: "blk_default_text",
-      kind: "builtin",
-      type: "text",
-      settings: { text: "Fresh food, made to order. Browse the menu and order for pickup or delivery." },
-    },
+    { id: "blk_default_heading", kind: "builtin", type: "heading", settings: { text: `Welcome to ${business.name}` } },
+    { id: "blk_default_text", kind: "builtin", type: "text", settings: { text: shopWords(business.type).welcome } },
     { id: "blk_default_grid", kind: "builtin", type: "product-grid", settings: { limit: 8 } },
   ];
 }
@@ -137,7 +139,7 @@ export async function loadHomePage(db: Db, business: Business): Promise<Pick<Pag
     .select()
     .from(pages)
     .where(and(eq(pages.businessId, business.id), eq(pages.slug, "home")));
-  if (!row) return { slug: "home", title: "Home", blocks: defaultHomeBlocks(business.name) };
+  if (!row) return { slug: "home", title: "Home", blocks: defaultHomeBlocks(business) };
   if (!row.isPublished) throw notFound("We could not find this page.");
   return row;
 }
@@ -196,6 +198,7 @@ type ShopExtensionRow = {
   installationId: string;
   embedEnabled: boolean | null;
   embedSettings: Record<string, unknown> | null;
+  embedPlacement: WidgetPlacement | null;
 };
 
 /**
@@ -212,7 +215,8 @@ const SHOP_SQL = () =>
     (select coalesce(json_agg(json_build_object('slug', n.slug, 'title', n.title) order by n.created_at, n.title, n.id), '[]'::json)
        from (select slug, title, created_at, id from pages where business_id = b.id and is_published order by created_at, title, id limit 20) n) as "nav",
     (select coalesce(json_agg(json_build_object('kind', e.kind, 'definition', e.definition, 'appId', a.id, 'appName', a.name, 'appSlug', a.slug, 'appIconUrl', a.icon_url,
-                                                'installationId', i.id, 'embedEnabled', es.enabled, 'embedSettings', es.settings)
+                                                'installationId', i.id, 'embedEnabled', es.enabled, 'embedSettings', es.settings,
+                                                'embedPlacement', es.placement)
                               order by i.installed_at, i.id, e.key), '[]'::json)
        from installations i
        join apps a on a.id = i.app_id
@@ -251,6 +255,7 @@ export async function loadShop(db: Db, slug: string | undefined): Promise<Shop |
         installationId: x.installationId,
         enabled: x.embedEnabled ?? true,
         settings: x.embedSettings ?? def.defaultConfig ?? {},
+        placement: placementOf(def, x.embedPlacement),
       });
     }
   }
@@ -431,7 +436,7 @@ export async function pageContentOf(db: Db, shop: Shop, pageSlug: string | undef
   }>(db, PAGE_SQL(), [shop.business.id, pageSlug, home ? 8 : 0]);
   const page =
     row?.page ??
-    (home ? { slug: "home", title: "Home", isPublished: true, blocks: defaultHomeBlocks(shop.business.name) } : null);
+    (home ? { slug: "home", title: "Home", isPublished: true, blocks: defaultHomeBlocks(shop.business) } : null);
   if (!page || !page.isPublished) throw notFound("We could not find this page.");
   const money = moneyFormatter(shop.business);
   return {
@@ -458,3 +463,5 @@ export async function orderForShopper(
   const items = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id));
   return { order, items };
 }
+
+export { shopDescription, shopWords };

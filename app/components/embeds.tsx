@@ -13,7 +13,78 @@ export type EmbedView = {
   /** the app's icon (http(s) only), shown on a FLOATING_WIDGET's launcher */
   iconUrl?: string;
   settings: Record<string, unknown>;
+  /** a FLOATING_WIDGET's place as the merchant chose it (decision 061) */
+  placement?: { corner: "bottom_right" | "bottom_left"; offset: number; showOnPhones: boolean } | null;
 };
+
+/**
+ * What a floating widget never covers (decision 061): the shop's header and the page's main
+ * actions (add to cart, checkout, place order: the primary buttons), plus anything marked
+ * `data-keep-clear`.
+ */
+export const KEEP_CLEAR = ".sf-header, .sf-button-primary, [data-keep-clear]";
+const GAP = 8;
+
+type Box = { top: number; bottom: number; left: number; right: number };
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Keeps a widget's launcher off the shop's header and main actions as the page scrolls and resizes:
+ * lifted just above an action it would cover, or hidden (`data-clear="hidden"`) when no place in
+ * its corner is free; its open panel stops below the header. Measured after each frame that
+ * scrolled or resized, from the boxes the browser laid out.
+ */
+function useKeepClear(widget: React.RefObject<HTMLDivElement>, launcher: React.RefObject<HTMLButtonElement>) {
+  useEffect(() => {
+    const el = widget.current;
+    const button = launcher.current;
+    if (!el || !button) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      el.style.setProperty("--embed-lift", "0px");
+      el.removeAttribute("data-clear");
+      if (getComputedStyle(el).display === "none") return;
+      const base = button.getBoundingClientRect();
+      const avoid = [...document.querySelectorAll<HTMLElement>(KEEP_CLEAR)]
+        .filter((a) => !el.contains(a) && a.offsetParent !== null)
+        .map((a) => a.getBoundingClientRect())
+        .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight);
+      const header = document.querySelector(".sf-header")?.getBoundingClientRect();
+      const headerBottom = header && header.bottom > 0 ? header.bottom : 0;
+      el.style.setProperty("--embed-top-clear", `${Math.ceil(headerBottom + GAP)}px`);
+      // lift step by step above whatever the launcher would cover, while it stays below the header
+      let lift = 0;
+      for (let tries = 0; tries < 8; tries++) {
+        const at: Box = { top: base.top - lift, bottom: base.bottom - lift, left: base.left, right: base.right };
+        const hit = avoid.find((r) =>
+          overlaps(at, { top: r.top - GAP, bottom: r.bottom + GAP, left: r.left, right: r.right }),
+        );
+        if (!hit) {
+          if (lift) el.style.setProperty("--embed-lift", `${Math.ceil(lift)}px`);
+          return;
+        }
+        lift = base.bottom - hit.top + GAP;
+        if (base.top - lift < headerBottom + GAP) break;
+      }
+      el.setAttribute("data-clear", "hidden");
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(measure);
+    };
+    measure();
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    const observer = new ResizeObserver(schedule);
+    observer.observe(document.body);
+    return () => {
+      window.removeEventListener("scroll", schedule);
+      window.removeEventListener("resize", schedule);
+      observer.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [widget, launcher]);
+}
 
 type LayoutData = { business: { id: string; locale: string }; embeds: EmbedView[] };
 
@@ -47,7 +118,9 @@ export function EmbedScripts({ position }: { position: "head" | "body_end" }) {
  * safe area) and opens to its iframe on click, a panel above the launcher, or on a phone a bottom
  * sheet with a close button. The iframe is created at the first opening and kept while the page
  * lives; it speaks the block protocol (BlockFrame: INIT after READY, UPDATE, RESIZE clamped to
- * 0-400 px, source and origin checked). Launchers of one corner stack upwards.
+ * 0-400 px, source and origin checked). Launchers of one corner stack upwards. The merchant chooses
+ * the corner, an offset above the bottom edge and whether phones show it (decision 061); the launcher
+ * keeps off the header and the page's main actions (`useKeepClear`).
  */
 export function FloatingWidgets() {
   const data = useStorefront();
@@ -59,7 +132,7 @@ export function FloatingWidgets() {
         <FloatingWidget
           key={`${e.appSlug}:${e.embedType}`}
           embed={e}
-          stack={widgets.filter((w) => w.position === e.position).indexOf(e)}
+          stack={widgets.filter((w) => cornerOf(w) === cornerOf(e)).indexOf(e)}
           businessId={data.business.id}
           locale={data.business.locale}
         />
@@ -67,6 +140,9 @@ export function FloatingWidgets() {
     </>
   );
 }
+
+const cornerOf = (e: EmbedView) =>
+  e.placement?.corner ?? (e.position === "bottom_left" ? "bottom_left" : "bottom_right");
 
 function FloatingWidget({
   embed,
@@ -83,6 +159,9 @@ function FloatingWidget({
   const [created, setCreated] = useState(false);
   const launcher = useRef<HTMLButtonElement>(null);
   const closer = useRef<HTMLButtonElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useKeepClear(box, launcher);
+  const offset = Math.max(0, Math.min(400, Math.round(embed.placement?.offset ?? 0)));
   const id = `embed-${embed.appSlug}-${embed.embedType}`;
   const close = () => {
     setOpen(false);
@@ -99,8 +178,9 @@ function FloatingWidget({
   }, [open]);
   return (
     <div
-      className={`embed-widget ${embed.position}${open ? " is-open" : ""}`}
-      style={{ "--embed-stack": stack } as CSSProperties}
+      ref={box}
+      className={`embed-widget ${cornerOf(embed)}${open ? " is-open" : ""}${embed.placement?.showOnPhones === false ? " not-on-phones" : ""}`}
+      style={{ "--embed-stack": stack, "--embed-offset": `${offset}px` } as CSSProperties}
       data-app={embed.appSlug}
       data-embed-type={embed.embedType}
     >

@@ -5,6 +5,9 @@ import { SubmitButton } from "./submit-button";
 import { exampleAmountIn, MAX_PRICE_MINOR, parseMoneyInput, toMajorInput } from "~/platform/core/money";
 import { useShopFormat } from "./shop-format";
 
+/** What the picture inputs offer (the server reads the bytes: `platform/files/image-sniff.ts`). */
+export const IMAGE_ACCEPT = "image/png,image/jpeg,image/webp,image/gif";
+
 /** The product form's fields as the merchant typed them (price in major units as the shop's locale writes them, "12.50", "6,50"). */
 export type ProductFormValues = {
   name: string;
@@ -177,17 +180,17 @@ export function ProductForm({
   return (
     <div className="stack">
       <ErrorSummary errors={errors} order={PRODUCT_FIELD_ORDER} />
-      <Form method="post" className="card stack admin-form product-form" noValidate>
+      {/* multipart: a picture file goes with the fields (the URL field stays for an address) */}
+      <Form method="post" encType="multipart/form-data" className="card stack admin-form product-form" noValidate>
         <CsrfInput />
         <div className="grid-2">
           <Field name="name" label="Name" errors={errors}>
-            <input name="name" defaultValue={values.name} required maxLength={120} {...field("name")} />
+            <input name="name" defaultValue={values.name} required {...field("name")} />
           </Field>
           <Field name="slug" label={mode === "create" ? "Slug (optional)" : "Slug"} errors={errors}>
             <input
               name="slug"
               defaultValue={values.slug}
-              maxLength={60}
               pattern="[a-z0-9]+(-[a-z0-9]+)*"
               placeholder={mode === "create" ? "made from the name" : undefined}
               {...field("slug", "help-slug")}
@@ -198,13 +201,7 @@ export function ProductForm({
           </Field>
         </div>
         <Field name="description" label="Description" errors={errors}>
-          <textarea
-            name="description"
-            defaultValue={values.description}
-            maxLength={2000}
-            rows={4}
-            {...field("description")}
-          />
+          <textarea name="description" defaultValue={values.description} rows={4} {...field("description")} />
         </Field>
         <div className="grid-2">
           <Field name="price" label="Price" errors={errors}>
@@ -221,25 +218,29 @@ export function ProductForm({
             </span>
           </Field>
           <Field name="category" label="Category" errors={errors}>
-            <input
-              name="category"
-              defaultValue={values.category}
-              maxLength={60}
-              placeholder="e.g. Desserts"
-              {...field("category")}
-            />
+            <input name="category" defaultValue={values.category} placeholder="e.g. Desserts" {...field("category")} />
           </Field>
         </div>
         <div className="grid-2">
-          <Field name="imageUrl" label="Image URL" errors={errors}>
-            <input
-              name="imageUrl"
-              defaultValue={values.imageUrl}
-              maxLength={500}
-              placeholder="https://… or /images/…"
-              {...field("imageUrl")}
-            />
-          </Field>
+          <div className="stack">
+            <Field name="imageUrl" label="Image URL" errors={errors}>
+              <input
+                name="imageUrl"
+                defaultValue={values.imageUrl}
+                placeholder="https://… or /images/…"
+                {...field("imageUrl", "help-image")}
+              />
+            </Field>
+            <div className="field">
+              <label>
+                Or upload a picture
+                <input type="file" name="imageFile" accept={IMAGE_ACCEPT} aria-describedby="help-image" />
+              </label>
+            </div>
+            <span id="help-image" className="muted small">
+              PNG, JPEG, WebP or GIF, at most 5 MB. An uploaded picture replaces the address above.
+            </span>
+          </div>
           <Field name="status" label="Status" errors={errors}>
             <select name="status" defaultValue={values.status} {...field("status")}>
               <option value="ACTIVE">Active: shown in the storefront</option>

@@ -21,10 +21,31 @@ export const LAYOUT_ROUTE_ID = "routes/s.$businessSlug";
 export const LinkDiscovery = createContext<"render" | "none">("render");
 
 /** "<title> · <business name>" for a storefront route's meta. */
-export function sfMeta(matches: { id: string; data: unknown }[], title?: string): MetaDescriptor[] {
-  const layout = matches.find((m) => m.id === LAYOUT_ROUTE_ID)?.data as { business?: { name?: string } } | undefined;
+export function sfMeta(
+  matches: { id: string; data: unknown }[],
+  title?: string,
+  description?: string,
+): MetaDescriptor[] {
+  const layout = matches.find((m) => m.id === LAYOUT_ROUTE_ID)?.data as
+    { business?: { name?: string; description?: string } } | undefined;
   const shop = layout?.business?.name ?? "Shop";
-  return [{ title: title ? `${title} · ${shop}` : shop }];
+  // every shopper page describes itself (Lighthouse's SEO audit): the page's own words, else the shop's (decision 061)
+  const words = description?.trim() || layout?.business?.description;
+  return [{ title: title ? `${title} · ${shop}` : shop }, ...(words ? [{ name: "description", content: words }] : [])];
+}
+
+/**
+ * The catalogue's name in the shop's words ("Products", or "Menu" for a restaurant; decision 061),
+ * given by the storefront's layout and the builder's preview from `publicBusiness`.
+ */
+export const CatalogueName = createContext("Products");
+export const useCatalogueName = () => useContext(CatalogueName);
+
+/** The same, for a route's meta function. */
+export function catalogueNameOf(matches: { id: string; data: unknown }[]): string {
+  const layout = matches.find((m) => m.id === LAYOUT_ROUTE_ID)?.data as
+    { business?: { catalogue?: string } } | undefined;
+  return layout?.business?.catalogue ?? "Products";
 }
 
 export const shopPath = (slug: string, rest = "") => `/s/${encodeURIComponent(slug)}${rest}`;
@@ -229,6 +250,7 @@ export function StorefrontBlock({
   sessionToken?: string | null;
 }) {
   const discover = useContext(LinkDiscovery);
+  const catalogue = useContext(CatalogueName);
   if (block.kind === "app")
     return (
       <div className="app-block" data-app-block={block.id} data-block-type={block.type}>
@@ -263,7 +285,7 @@ export function StorefrontBlock({
           {products.length > 0 ? (
             <p className="sf-more">
               <Link to={shopPath(slug, "/products")} className="sf-button" discover={discover}>
-                See the full menu
+                {catalogue === "Menu" ? "See the full menu" : `See all ${catalogue.toLowerCase()}`}
               </Link>
             </p>
           ) : null}

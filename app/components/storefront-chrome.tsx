@@ -1,11 +1,11 @@
 /**
- * The storefront's header (the shop's name, its menu, published pages and cart) and footer (address
+ * The storefront's header (the shop's name, its catalogue, published pages and cart) and footer (address
  * and contact), shared by the storefront's layout and the site builder's live preview, so that the
  * preview shows the shop exactly as shoppers see it.
  */
 import { Link, NavLink } from "@remix-run/react";
 import { useContext } from "react";
-import { LinkDiscovery, shopPath } from "./storefront-blocks";
+import { CatalogueName, LinkDiscovery, shopPath } from "./storefront-blocks";
 
 type ChromeBusiness = {
   name: string;
@@ -26,6 +26,7 @@ export function StorefrontHeader({
 }) {
   const slug = business.slug;
   const discover = useContext(LinkDiscovery);
+  const catalogue = useContext(CatalogueName);
   return (
     <header className="sf-header">
       <div className="sf-container sf-header-inner">
@@ -36,7 +37,7 @@ export function StorefrontHeader({
           <ul>
             <li>
               <NavLink to={shopPath(slug, "/products")} discover={discover}>
-                Menu
+                {catalogue}
               </NavLink>
             </li>
             {pages.map((p) => (

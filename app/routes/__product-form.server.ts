@@ -2,6 +2,9 @@ import { PRODUCT_LABELS, readProductForm, type ProductFormValues } from "~/compo
 import type { FormErrors } from "~/platform/core/form-errors.server";
 import { hasFormErrors, messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { productSchema, type ProductInput } from "~/platform/catalog/products.server";
+import type { Db } from "../../db/client";
+import { ApiError } from "~/platform/core/http.server";
+import { storeImage } from "~/platform/files/files.server";
 
 /** Messages of the product domain that are about one field of the form. */
 export const PRODUCT_MESSAGE_OWNERS = [{ test: /slug/i, field: "slug" }];
@@ -34,3 +37,36 @@ export function parseProductForm(
 
 /** A domain error (a taken slug) as form errors. */
 export const productApiErrors = (message: string) => messageFormErrors(message, PRODUCT_LABELS, PRODUCT_MESSAGE_OWNERS);
+
+/**
+ * The product form's picture file (`imageFile`, the form is multipart): stored like `POST
+ * /merchant/files` and its URL put in the form's `imageUrl`, so the form reads as if the URL had
+ * been typed. Without a file the typed URL stays (the form works without JavaScript either way).
+ * A file that is not an image, or over 5 MB, is the image field's error.
+ */
+export async function takeUploadedImage(
+  form: FormData,
+  db: Db,
+  businessId: string,
+  storefrontUrl: string,
+): Promise<FormErrors | null> {
+  const part = form.get("imageFile");
+  if (!part || typeof part === "string" || part.size === 0) return null;
+  try {
+    const stored = await storeImage(db, businessId, storefrontUrl, {
+      bytes: new Uint8Array(await part.arrayBuffer()),
+      filename: part.name,
+    });
+    form.set("imageUrl", stored.url);
+    return null;
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400) throw e;
+    return { fields: { imageUrl: `Image file ${e.message.replace(/^file: /, "")}` }, form: [] };
+  }
+}
+
+/** Two sets of form errors as one (the first's message wins for a field both name). */
+export const mergeFormErrors = (a: FormErrors | null, b: FormErrors): FormErrors => ({
+  fields: { ...b.fields, ...(a?.fields ?? {}) },
+  form: [...(a?.form ?? []), ...b.form],
+});

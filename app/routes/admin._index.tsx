@@ -13,6 +13,8 @@ import { BarChart } from "~/components/bar-chart";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
 import { Card, DataTable } from "~/components/page-parts";
 import { useShopFormat } from "~/components/shop-format";
+import { SetupGuide } from "~/components/setup-guide";
+import { setupGuide } from "~/platform/catalog/setup-guide.server";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 
@@ -22,9 +24,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business, sandbox } = await requireMerchant(request, context);
   // days are the shop's days (its time zone)
   const dates = dateFormatter(business.locale, business.timezone);
-  const [d, daily] = await Promise.all([
+  const [d, daily, guide] = await Promise.all([
     dashboard(context.db, business.id, business.currency, dates.timeZone),
     dailyOrders(context.db, business.id, 30, dates.timeZone),
+    setupGuide(context.db, business.id),
   ]);
   const money = (m: Money) => formatMoney(m.amount, m.currency, business.locale);
   return json({
@@ -42,11 +45,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     topProducts: d.topProducts.map((p) => ({ ...p, revenue: money(p.revenue) })),
     daily,
     sandbox,
+    // the first steps of a new shop, until the merchant hides them (decision 061)
+    guide: guide.dismissed ? null : { steps: guide.steps, doneCount: guide.doneCount },
   });
 }
 
 export default function AdminHome() {
-  const { business, today, stats, ordersByStatus, topProducts, daily, sandbox } = useLoaderData<typeof loader>();
+  const { business, today, stats, ordersByStatus, topProducts, daily, sandbox, guide } = useLoaderData<typeof loader>();
   const storefront = useStorefrontUrl();
   const { money, dates, count } = useShopFormat();
   const day = (ymd: string) => dates.calendarDay(ymd, { short: true });
@@ -60,6 +65,8 @@ export default function AdminHome() {
           .
         </p>
       </header>
+
+      {guide ? <SetupGuide guide={guide} shopPath={`/s/${business.slug}`} /> : null}
 
       <section aria-labelledby="figures-head" className="stack">
         <h2 id="figures-head" className="sr-only">

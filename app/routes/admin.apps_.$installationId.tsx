@@ -76,6 +76,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       enabled: e.enabled,
       settings: e.settings,
       settingsSchema: e.settingsSchema ?? null,
+      placement: e.placement,
     })),
     adminPages: adminPages.map((p) => ({ pageId: p.pageId, title: p.title })),
     cspEval: true, // JSON-Schema settings forms (page-csp.server.ts)
@@ -116,8 +117,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const embedType = String(form.get("embedType") ?? "");
       const body: Record<string, unknown> = { enabled: form.get("enabled") === "true" };
       if (form.has("settings")) body.settings = parseJson("settings");
+      if (form.has("corner")) {
+        const offset = String(form.get("offset") ?? "").trim();
+        if (offset !== "" && !/^\d+$/.test(offset))
+          return json({ error: "Offset must be a whole number of pixels, 0 to 400." }, 400);
+        body.placement = {
+          corner: String(form.get("corner")),
+          offset: offset === "" ? 0 : Number(offset),
+          showOnPhones: form.get("showOnPhones") === "on",
+        };
+      }
       await setEmbed(context.db, business.id, installation.id, embedType, body);
-      const what = form.has("settings") ? "settings" : body.enabled ? "on" : "off";
+      const what = form.has("corner") ? "placement" : form.has("settings") ? "settings" : body.enabled ? "on" : "off";
       return redirect(`?${new URLSearchParams({ saved: "embed", embed: embedType, what })}`);
     }
     return json({ error: "Unknown action" }, 400);
@@ -136,6 +147,7 @@ function EmbedCard({
     enabled: boolean;
     settings: Record<string, unknown>;
     settingsSchema: Record<string, unknown> | null;
+    placement: { corner: "bottom_right" | "bottom_left"; offset: number; showOnPhones: boolean } | null;
   };
 }) {
   const [settings, setSettings] = useState(embed.settings);
@@ -149,7 +161,9 @@ function EmbedCard({
           <p className="muted small">
             {embed.kind === "GLOBAL_SCRIPT"
               ? `Script in the page ${embed.position === "head" ? "head" : "end"}`
-              : `Floating widget, ${embed.position.replace("_", " ")}`}
+              : `Floating widget, ${(embed.placement?.corner ?? embed.position).replace("_", " ")}${
+                  embed.placement?.offset ? `, ${embed.placement.offset} px up` : ""
+                }${embed.placement?.showOnPhones === false ? ", not on phones" : ""}`}
             {embed.description ? ` · ${embed.description}` : ""}
           </p>
         </div>
@@ -163,6 +177,7 @@ function EmbedCard({
           </SubmitButton>
         </Form>
       </div>
+      {embed.placement ? <PlacementForm embed={embed} placement={embed.placement} /> : null}
       {embed.settingsSchema ? (
         <Form method="post" className="stack">
           <CsrfInput />
@@ -184,6 +199,67 @@ function EmbedCard({
         </Form>
       ) : null}
     </li>
+  );
+}
+
+/** Where a floating widget shows on the storefront: its corner, its offset above the bottom edge, phones (decision 061). */
+function PlacementForm({
+  embed,
+  placement,
+}: {
+  embed: { embedType: string; name: string; enabled: boolean };
+  placement: { corner: "bottom_right" | "bottom_left"; offset: number; showOnPhones: boolean };
+}) {
+  const id = `placement-${embed.embedType}`;
+  return (
+    <Form method="post" className="stack" aria-labelledby={`${id}-title`} data-testid={id}>
+      <CsrfInput />
+      <input type="hidden" name="intent" value="embed" />
+      <input type="hidden" name="embedType" value={embed.embedType} />
+      <input type="hidden" name="enabled" value={String(embed.enabled)} />
+      <h4 id={`${id}-title`}>Where it shows</h4>
+      <div className="grid-3">
+        <div className="field">
+          <label>
+            Corner
+            <select name="corner" defaultValue={placement.corner}>
+              <option value="bottom_right">Bottom right</option>
+              <option value="bottom_left">Bottom left</option>
+            </select>
+          </label>
+        </div>
+        <div className="field">
+          <label>
+            Offset from the bottom (px)
+            <input
+              name="offset"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={400}
+              step={1}
+              defaultValue={placement.offset}
+              aria-describedby={`${id}-help`}
+            />
+          </label>
+        </div>
+        <div className="field">
+          <label className="check">
+            <input type="checkbox" name="showOnPhones" defaultChecked={placement.showOnPhones} />
+            Show on phones
+          </label>
+        </div>
+      </div>
+      <p id={`${id}-help`} className="muted small">
+        0 to 400 px. Wherever you put it, the widget moves aside rather than cover your shop&apos;s header or its
+        checkout buttons.
+      </p>
+      <div>
+        <SubmitButton className="button" busyLabel="Saving…">
+          Save where {embed.name} shows
+        </SubmitButton>
+      </div>
+    </Form>
   );
 }
 
@@ -223,7 +299,9 @@ function SavedMessage({ params, embeds }: { params: URLSearchParams; embeds: { e
         ? `${name} is on: it shows on your storefront.`
         : what === "off"
           ? `${name} is off: it no longer shows on your storefront.`
-          : `${name} settings saved.`;
+          : what === "placement"
+            ? `${name} moved: your storefront shows it there now.`
+            : `${name} settings saved.`;
   }
   return (
     <p className="alert success" role="status">

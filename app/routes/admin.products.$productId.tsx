@@ -7,7 +7,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { deleteProduct, updateProduct } from "~/platform/catalog/products.server";
-import { parseProductForm, productApiErrors } from "./__product-form.server";
+import { mergeFormErrors, parseProductForm, productApiErrors, takeUploadedImage } from "./__product-form.server";
 import { formatMoney } from "~/platform/catalog/admin-queries.server";
 import { CsrfInput } from "~/components/csrf";
 import { ProductForm, productToFormValues, productFormValues } from "~/components/product-form";
@@ -64,8 +64,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
     if (intent !== null && intent !== "save")
       return json({ error: "Unknown action", errors: null as FormErrors | null, values: null }, 400);
+    const imageError = await takeUploadedImage(form, context.db, business.id, context.env.storefrontUrl);
     const parsed = parseProductForm(form, business.currency, business.locale);
-    if (!parsed.ok) return json({ error: null, errors: parsed.errors, values: parsed.values }, 400);
+    if (!parsed.ok || imageError)
+      return json(
+        {
+          error: null,
+          errors: mergeFormErrors(imageError, parsed.ok ? { fields: {}, form: [] } : parsed.errors),
+          values: parsed.values,
+        },
+        400,
+      );
     await updateProduct(context.db, business.id, productId, parsed.input);
     return redirect(`/admin/products/${productId}?saved=updated`);
   });

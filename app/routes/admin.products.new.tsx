@@ -5,7 +5,7 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { createProduct } from "~/platform/catalog/products.server";
-import { parseProductForm, productApiErrors } from "./__product-form.server";
+import { mergeFormErrors, parseProductForm, productApiErrors, takeUploadedImage } from "./__product-form.server";
 import { ProductForm, emptyProductValues, productFormValues } from "~/components/product-form";
 import { BackLink } from "~/components/page-parts";
 
@@ -24,8 +24,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
+    const imageError = await takeUploadedImage(form, context.db, business.id, context.env.storefrontUrl);
     const parsed = parseProductForm(form, business.currency, business.locale);
-    if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);
+    if (!parsed.ok || imageError)
+      return json(
+        {
+          errors: mergeFormErrors(imageError, parsed.ok ? { fields: {}, form: [] } : parsed.errors),
+          values: parsed.values,
+        },
+        400,
+      );
     const product = await createProduct(context.db, business.id, parsed.input);
     return redirect(`/admin/products/${product.id}?saved=created`);
   });

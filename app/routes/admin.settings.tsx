@@ -10,14 +10,27 @@ import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 import { PageHeader, SuccessNotice } from "~/components/page-parts";
+import { SHOP_KINDS, shopDescription } from "~/platform/catalog/shop-words";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
 
-const FIELDS = ["name", "address", "phone", "email", "currency", "locale", "timezone"] as const;
+const FIELDS = [
+  "name",
+  "type",
+  "metaDescription",
+  "address",
+  "phone",
+  "email",
+  "currency",
+  "locale",
+  "timezone",
+] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 const LABELS: Record<Field, string> = {
   name: "Business name",
+  type: "Kind of shop",
+  metaDescription: "Description for search engines",
   address: "Address",
   phone: "Phone",
   email: "Email",
@@ -43,6 +56,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   const values: Values = {
     name: business.name,
+    type: business.type,
+    metaDescription: business.metaDescription,
     address: business.address,
     phone: business.phone,
     email: business.email,
@@ -50,16 +65,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     locale: business.locale,
     timezone: business.timezone,
   };
-  return json({ values, slug: business.slug, timeZones: timeZoneList() });
+  return json({
+    values,
+    slug: business.slug,
+    timeZones: timeZoneList(),
+    descriptionDefault: shopDescription({ ...business, metaDescription: "" }),
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { business } = await requireMerchant(request, context);
   return formAction(request, context, refused, async (form) => {
     const values = valuesOf(form);
-    const parsed = businessSettingsSchema.safeParse(values);
+    // a form without the kind or the description (an older page) leaves them as they are
+    const input = {
+      ...values,
+      type: form.has("type") ? values.type : undefined,
+      metaDescription: form.has("metaDescription") ? values.metaDescription : undefined,
+    };
+    const parsed = businessSettingsSchema.safeParse(input);
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-    await updateBusinessSettings(context.db, business.id, values);
+    await updateBusinessSettings(context.db, business.id, input);
     return redirect("/admin/settings?saved=settings");
   });
 }
@@ -89,6 +115,39 @@ export default function AdminSettings() {
             <input name="name" defaultValue={values.name} required maxLength={100} {...invalid("name")} />
           </label>
           {err("name")}
+        </div>
+        <div className="field">
+          <label>
+            Kind of shop
+            <select name="type" defaultValue={values.type} {...invalid("type", "help-type")}>
+              {SHOP_KINDS.map((k) => (
+                <option key={k.value} value={k.value}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+            <span id="help-type" className="muted small">
+              The storefront's words: a shop lists its &ldquo;Products&rdquo;, a restaurant its &ldquo;Menu&rdquo;.
+            </span>
+          </label>
+          {err("type")}
+        </div>
+        <div className="field">
+          <label>
+            Description for search engines
+            <textarea
+              name="metaDescription"
+              defaultValue={values.metaDescription}
+              rows={2}
+              placeholder={loaded.descriptionDefault}
+              {...invalid("metaDescription", "help-description")}
+            />
+            <span id="help-description" className="muted small">
+              One or two sentences shown under your shop&apos;s name in search results (at most 300 characters). Left
+              empty: &ldquo;{loaded.descriptionDefault}&rdquo;
+            </span>
+          </label>
+          {err("metaDescription")}
         </div>
         <div className="field">
           <label>

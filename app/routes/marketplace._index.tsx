@@ -10,7 +10,14 @@ import { EmptyState } from "~/components/area-layout";
 import { AppIcon } from "~/components/app-icon";
 import { FilterPill, PageHeader, SearchForm } from "~/components/page-parts";
 
-export const meta: MetaFunction = () => [{ title: "Marketplace · Storefront Apps" }];
+export const meta: MetaFunction = () => [
+  { title: "Marketplace · Storefront Apps" },
+  {
+    name: "description",
+    content:
+      "Apps for your shop: payments, delivery, reviews, loyalty, chat and more, reviewed before they are listed and installed in one click.",
+  },
+];
 
 const MAX_QUERY = 100;
 

@@ -21,15 +21,15 @@ import {
   productBySlug,
   productView,
   shopOf,
+  shopWords,
 } from "~/storefront.server";
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) => [
-  ...sfMeta(matches, data?.product.name ?? "Product not found"),
-  ...(data?.product.description ? [{ name: "description", content: data.product.description.slice(0, 160) }] : []),
+  ...sfMeta(matches, data?.product.name ?? "Product not found", data?.product.description.slice(0, 160)),
 ];
 
 const productNotFound = () =>
-  new Response("We could not find this product. It may no longer be on the menu.", { status: 404 });
+  new Response("We could not find this product. It may no longer be for sale.", { status: 404 });
 
 /** Set on the page a review form's post leads to (`?reviewed=<the review's id>`: an address no cache holds yet, so the new review shows at once). */
 const REVIEWED = /^(1|rev_[A-Za-z0-9_-]{1,64})$/;
@@ -41,6 +41,8 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const date = dateFormatter(business);
   return json({
     slug: business.slug,
+    shopName: business.name,
+    catalogue: shopWords(business.type).catalogue,
     product: productView(found.product, moneyFormatter(business)),
     stats: found.stats,
     reviews: found.reviews.map((r) => ({
@@ -50,6 +52,10 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
       comment: r.comment,
       date: date(r.createdAt),
       iso: r.createdAt.toISOString(),
+      reply:
+        r.replyBody !== null && r.replyCreatedAt
+          ? { body: r.replyBody, date: date(r.replyCreatedAt), iso: r.replyCreatedAt.toISOString() }
+          : null,
     })),
     reviewed: REVIEWED.test(new URL(request.url).searchParams.get("reviewed") ?? ""),
   });
@@ -113,7 +119,7 @@ function availabilityText(p: { availability: string; lowStock: number | null }) 
 }
 
 export default function ProductPage() {
-  const { slug, product, stats, reviews, reviewed } = useLoaderData<typeof loader>();
+  const { slug, shopName, catalogue, product, stats, reviews, reviewed } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.has("authorName") === true;
@@ -122,7 +128,7 @@ export default function ProductPage() {
   return (
     <div className="sf-product-page">
       <nav aria-label="Breadcrumb" className="sf-breadcrumb">
-        <Link to={shopPath(slug, "/products")}>Menu</Link>
+        <Link to={shopPath(slug, "/products")}>{catalogue}</Link>
         {product.category ? <span aria-hidden="true"> / </span> : null}
         {product.category ? <span>{product.category}</span> : null}
       </nav>
@@ -176,6 +182,17 @@ export default function ProductPage() {
                   </time>
                 </p>
                 {r.comment ? <p className="sf-review-comment">{r.comment}</p> : null}
+                {r.reply ? (
+                  <div className="sf-review-reply" data-testid="review-reply">
+                    <p className="sf-review-reply-head">
+                      <strong>Reply from {shopName}</strong>{" "}
+                      <time dateTime={r.reply.iso} className="sf-muted">
+                        {r.reply.date}
+                      </time>
+                    </p>
+                    <p className="sf-review-comment">{r.reply.body}</p>
+                  </div>
+                ) : null}
               </li>
             ))}
           </ol>

@@ -1,10 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ProductCard, StorefrontErrorBoundary, sfMeta } from "~/components/storefront-blocks";
+import {
+  ProductCard,
+  StorefrontErrorBoundary,
+  catalogueNameOf,
+  sfMeta,
+  useCatalogueName,
+} from "~/components/storefront-blocks";
 import { activeProducts, groupByCategory, moneyFormatter, productView, shopOf } from "~/storefront.server";
 
-export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Menu");
+export const meta: MetaFunction = ({ matches }) => sfMeta(matches, catalogueNameOf(matches));
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const { business } = await shopOf(context, params.businessSlug);
@@ -18,10 +24,11 @@ const anchor = (i: number) => `category-${i + 1}`;
 
 export default function Menu() {
   const { slug, groups } = useLoaderData<typeof loader>();
+  const catalogue = useCatalogueName();
   return (
     <div className="sf-menu">
       <header className="sf-page-head">
-        <h1>Menu</h1>
+        <h1>{catalogue}</h1>
         {groups.length > 1 ? (
           <nav aria-label="Categories" className="sf-chips">
             <ul>
@@ -36,9 +43,7 @@ export default function Menu() {
           </nav>
         ) : null}
       </header>
-      {groups.length === 0 ? (
-        <p className="sf-muted">There is nothing on the menu yet. Please check back soon.</p>
-      ) : null}
+      {groups.length === 0 ? <p className="sf-muted">There is nothing for sale yet. Please check back soon.</p> : null}
       {groups.map((g, i) => (
         <section key={g.category} className="sf-category" aria-labelledby={anchor(i)}>
           <h2 id={anchor(i)} className="sf-category-title" tabIndex={-1}>

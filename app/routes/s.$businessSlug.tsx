@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useRouteError, useSearchParams } from "@remix-run/react";
 import sf from "~/storefront.css";
-import { shopPath } from "~/components/storefront-blocks";
+import { CatalogueName, shopPath } from "~/components/storefront-blocks";
 import { originOf } from "~/components/block-frame";
 import { FloatingWidgets } from "~/components/embeds";
 import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chrome";
@@ -11,7 +11,10 @@ import { cartLines, httpUrl, publicBusiness, readCart, shopOf } from "~/storefro
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.business.name ?? "Shop" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.business.name ?? "Shop" },
+  ...(data ? [{ name: "description", content: data.business.description }] : []),
+];
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   // the shop is read once for every loader of the request (storefront/site.server.ts shopOf)
@@ -33,6 +36,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
       renderUrl: e.renderUrl,
       iconUrl: e.kind === "FLOATING_WIDGET" ? httpUrl(e.appIconUrl) || undefined : undefined,
       settings: e.settings,
+      placement: e.placement,
     })),
     // read by entry.server for the Content-Security-Policy: exactly these origins
     csp: {
@@ -67,27 +71,29 @@ export default function StorefrontLayout() {
   useReadySignal();
   return (
     // with floating widgets the page ends with room for their launchers (storefront.css .sf-has-widgets)
-    <div
-      className={embeds.some((e) => e.kind === "FLOATING_WIDGET" && e.renderUrl) ? "sf sf-has-widgets" : "sf"}
-      lang={business.locale}
-    >
-      <a href="#sf-main" className="sf-skip">
-        Skip to content
-      </a>
-      <StorefrontHeader business={business} pages={pages} cartCount={cartCount} />
-      {params.get("added") ? (
-        <div className="sf-container">
-          <p className="sf-notice" role="status">
-            Added to your cart. <Link to={shopPath(slug, "/cart")}>View cart ({cartCount})</Link>
-          </p>
-        </div>
-      ) : null}
-      <main id="sf-main" className="sf-container sf-main" tabIndex={-1}>
-        <Outlet />
-      </main>
-      <StorefrontFooter business={business} />
-      <FloatingWidgets />
-    </div>
+    <CatalogueName.Provider value={business.catalogue}>
+      <div
+        className={embeds.some((e) => e.kind === "FLOATING_WIDGET" && e.renderUrl) ? "sf sf-has-widgets" : "sf"}
+        lang={business.locale}
+      >
+        <a href="#sf-main" className="sf-skip">
+          Skip to content
+        </a>
+        <StorefrontHeader business={business} pages={pages} cartCount={cartCount} />
+        {params.get("added") ? (
+          <div className="sf-container">
+            <p className="sf-notice" role="status">
+              Added to your cart. <Link to={shopPath(slug, "/cart")}>View cart ({cartCount})</Link>
+            </p>
+          </div>
+        ) : null}
+        <main id="sf-main" className="sf-container sf-main" tabIndex={-1}>
+          <Outlet />
+        </main>
+        <StorefrontFooter business={business} />
+        <FloatingWidgets />
+      </div>
+    </CatalogueName.Provider>
   );
 }
 

@@ -17,7 +17,7 @@ import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/r
 import { useEffect, useRef, useState } from "react";
 import sf from "~/storefront.css";
 import previewStyles from "~/storefront-preview.css";
-import { LinkDiscovery, StorefrontBlock } from "~/components/storefront-blocks";
+import { CatalogueName, LinkDiscovery, StorefrontBlock } from "~/components/storefront-blocks";
 import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chrome";
 import { originOf } from "~/components/block-frame";
 import { BUILTIN_BLOCK_TYPES } from "~/platform/extensions/builtin-blocks";
@@ -268,23 +268,25 @@ export default function StorefrontPreview() {
 
   return (
     <LinkDiscovery.Provider value="none">
-      <div className="sf sfp" lang={business.locale}>
-        <StorefrontHeader business={business} pages={data.pages} cartCount={0} />
-        <main className="sf-container sf-main">
-          {home ? (
-            <>
-              <h1 className="sf-visually-hidden">{business.name}</h1>
-              {blocks}
-            </>
-          ) : (
-            <article className="sf-page">
-              <h1>{draft.title}</h1>
-              {blocks}
-            </article>
-          )}
-        </main>
-        <StorefrontFooter business={business} />
-      </div>
+      <CatalogueName.Provider value={business.catalogue}>
+        <div className="sf sfp" lang={business.locale}>
+          <StorefrontHeader business={business} pages={data.pages} cartCount={0} />
+          <main className="sf-container sf-main">
+            {home ? (
+              <>
+                <h1 className="sf-visually-hidden">{business.name}</h1>
+                {blocks}
+              </>
+            ) : (
+              <article className="sf-page">
+                <h1>{draft.title}</h1>
+                {blocks}
+              </article>
+            )}
+          </main>
+          <StorefrontFooter business={business} />
+        </div>
+      </CatalogueName.Provider>
     </LinkDiscovery.Provider>
   );
 }

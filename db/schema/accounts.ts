@@ -1,19 +1,31 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
 import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
 
+/** The kinds of shop a merchant can choose (the shop settings); RESTAURANT speaks of a menu. */
+export const BUSINESS_TYPES = ["RETAIL", "RESTAURANT"] as const;
+export type BusinessType = (typeof BUSINESS_TYPES)[number];
+
 export const businesses = pgTable(
   "businesses",
   {
     id: id(),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
-    type: text("type").notNull().default("RESTAURANT"),
+    /**
+     * The kind of shop, which words the storefront uses (decision 061): RETAIL ("Products") unless the
+     * merchant chose RESTAURANT ("Menu") in the shop settings; the demo catalogue's shops are restaurants.
+     */
+    type: text("type", { enum: BUSINESS_TYPES }).notNull().default("RETAIL"),
     address: text("address").notNull().default(""),
     phone: text("phone").notNull().default(""),
     email: text("email").notNull().default(""),
     currency: text("currency").notNull().default("USD"),
     locale: text("locale").notNull().default("en-US"),
     timezone: text("timezone").notNull().default("UTC"),
+    /** The storefront's `<meta name="description">`; empty: made from the shop's name (decision 061). */
+    metaDescription: text("meta_description").notNull().default(""),
+    /** When the merchant closed the admin's setup guide (null: it shows while steps are left). */
+    setupGuideDismissedAt: ts("setup_guide_dismissed_at"),
     isSandbox: boolean("is_sandbox").notNull().default(false),
     /** last order number handed out; the next order takes lastOrderNumber + 1 */
     lastOrderNumber: integer("last_order_number").notNull().default(1000),

@@ -173,6 +173,9 @@ export const extensions = pgTable(
   (t) => [uniqueIndex("extensions_key").on(t.appId, t.kind, t.key)],
 );
 
+/** Where the merchant put a floating widget: its corner, how far above the bottom edge (px), and whether phones show it. */
+export type WidgetPlacement = { corner: "bottom_right" | "bottom_left"; offset: number; showOnPhones: boolean };
+
 /** Per-installation state of an embed: merchant's on/off switch and settings. */
 export const embedSettings = pgTable(
   "embed_settings",
@@ -181,6 +184,8 @@ export const embedSettings = pgTable(
     embedType: text("embed_type").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     settings: jsonb("settings").$type<Record<string, unknown>>(),
+    /** A FLOATING_WIDGET's place as the merchant chose it (corner, offset, phones); null: the manifest's corner (decision 061). */
+    placement: jsonb("placement").$type<WidgetPlacement>(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("embed_settings_key").on(t.installationId, t.embedType)],

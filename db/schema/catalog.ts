@@ -151,6 +151,9 @@ export const reviews = pgTable(
     authorName: text("author_name").notNull(),
     /** the shopper's e-mail when they gave one (never shown or sent to apps): how a privacy request finds their reviews */
     authorEmail: text("author_email"),
+    /** The merchant's public answer (1-2,000 characters), shown under the review; null: none (decision 060). */
+    replyBody: text("reply_body"),
+    replyCreatedAt: ts("reply_created_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,4 +1,4 @@
-import { integer, timestamp, text, type AnyPgColumn, type ReferenceConfig } from "drizzle-orm/pg-core";
+import { customType, integer, timestamp, text, type AnyPgColumn, type ReferenceConfig } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 
 /** Timestamps are stored with time zone and always written from the platform clock. */
@@ -29,3 +29,6 @@ export const installationOwner = () => ({
   appId: text("app_id").notNull(),
   businessId: text("business_id").notNull(),
 });
+
+/** Bytes (Postgres bytea), read and written as a Buffer: uploaded files (db/schema/files.ts). */
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });

@@ -2,6 +2,7 @@
 import { SettingsForm } from "~/components/settings-form";
 import type { Block } from "./state";
 import type { BlockInfo } from "./block-info";
+import { ImageUpload } from "./image-upload";
 
 export function SettingsPanel({
   block,
@@ -14,6 +15,9 @@ export function SettingsPanel({
 }) {
   return (
     <div className="sb-settings" role="region" aria-label={`Settings: ${info.name}`}>
+      {block.kind === "builtin" && block.type === "image" ? (
+        <ImageUpload onUploaded={(url) => onChange({ ...block.settings, url })} />
+      ) : null}
       {info.schema ? (
         <SettingsForm
           key={block.id}

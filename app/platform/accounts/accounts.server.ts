@@ -108,6 +108,8 @@ export async function createBusiness(
     id: newId("biz"),
     name: input.name,
     isSandbox: input.isSandbox,
+    // the demo catalogue is a restaurant's menu; any other shop starts as a shop of products (decision 061)
+    type: input.isSandbox || input.withDemoData ? "RESTAURANT" : "RETAIL",
     createdAt: t,
     updatedAt: t,
   });
@@ -119,7 +121,7 @@ export async function createBusiness(
       businessId: business.id,
       slug: "home",
       title: "Home",
-      blocks: defaultHomePage(business.name),
+      blocks: defaultHomePage(business.name, business.type),
       createdAt: t,
       updatedAt: t,
     });

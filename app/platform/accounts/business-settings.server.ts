@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { businesses, type Business } from "../../../db/schema";
+import { BUSINESS_TYPES, businesses, type Business } from "../../../db/schema";
 import { ApiError, parseWith } from "../core/http.server";
 import { now } from "../core/clock.server";
 
@@ -78,6 +78,10 @@ export const businessSettingsSchema = z.object({
     .refine(isValidLocale, "must be a language tag such as en-US")
     .transform((v) => Intl.getCanonicalLocales(v)[0]),
   timezone: z.string().trim().refine(isValidTimeZone, "must be an IANA time zone such as Europe/Paris"),
+  /** the kind of shop, which words the storefront uses (decision 061); absent: unchanged */
+  type: z.enum(BUSINESS_TYPES, { error: "must be a shop or a restaurant" }).optional(),
+  /** the storefront's `<meta name="description">`; empty: one made from the name; absent: unchanged */
+  metaDescription: z.string().trim().max(300, "must be at most 300 characters").optional(),
 });
 export type BusinessSettingsInput = z.input<typeof businessSettingsSchema>;
 

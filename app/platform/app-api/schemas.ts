@@ -86,6 +86,10 @@ export const Review = z
     comment: z.string(),
     authorName: z.string(),
     createdAt: isoDate,
+    reply: z
+      .object({ body: z.string(), createdAt: isoDate })
+      .nullable()
+      .describe("the merchant's public answer, shown under the review on the storefront; null when none"),
   })
   .meta({ id: "Review" });
 

@@ -93,6 +93,8 @@ export async function listReviewsWithProduct(db: Db, businessId: string, options
       comment: reviews.comment,
       authorName: reviews.authorName,
       createdAt: reviews.createdAt,
+      replyBody: reviews.replyBody,
+      replyCreatedAt: reviews.replyCreatedAt,
       productId: reviews.productId,
       productName: products.name,
     })

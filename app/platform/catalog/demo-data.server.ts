@@ -18,6 +18,7 @@ import {
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { eq } from "drizzle-orm";
+import { shopWords } from "./shop-words";
 
 const MENU: [name: string, category: string, price: number, description: string][] = [
   ["Margherita Pizza", "Pizza", 1150, "Tomato, mozzarella, fresh basil"],
@@ -78,15 +79,11 @@ const slugify = (s: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
-export function defaultHomePage(businessName: string): PageBlock[] {
+/** A new shop's home page: a welcome in the words of its kind (decision 061), and its newest products. */
+export function defaultHomePage(businessName: string, kind: string): PageBlock[] {
   return [
     { id: newId("blk", 12), kind: "builtin", type: "heading", settings: { text: `Welcome to ${businessName}` } },
-    {
-      id: newId("blk", 12),
-      kind: "builtin",
-      type: "text",
-      settings: { text: "Fresh food, made to order. Browse the menu and order for pickup or delivery." },
-    },
+    { id: newId("blk", 12), kind: "builtin", type: "text", settings: { text: shopWords(kind).welcome } },
     { id: newId("blk", 12), kind: "builtin", type: "product-grid", settings: { limit: 8 } },
   ];
 }
@@ -193,7 +190,7 @@ export async function seedBusinessCatalog(db: Db, business: { id: string; name: 
       slug: "home",
       title: "Home",
       isPublished: true,
-      blocks: defaultHomePage(business.name),
+      blocks: defaultHomePage(business.name, "RESTAURANT"),
       createdAt: ts,
       updatedAt: ts,
     },

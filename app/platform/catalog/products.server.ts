@@ -2,7 +2,7 @@
  * Product and review changes made by the merchant (admin) or shoppers (storefront), each with its
  * events in the same transaction.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Tx } from "../../../db/client";
 import { businesses, products, reviews, type Product } from "../../../db/schema";
@@ -39,7 +39,8 @@ export const productSchema = z.object({
   imageUrl: z
     .string()
     .trim()
-    .max(500)
+    // refused, never cut (an address cut short is a broken picture): upload the picture instead
+    .max(2000, "must be at most 2,000 characters: upload the picture instead, or use a shorter address")
     .refine((v) => v === "" || v.startsWith("/") || /^https?:\/\//.test(v), "must be a relative path or an http(s) URL")
     .refine((v) => !v.startsWith("//"), "must be a relative path or an http(s) URL")
     .default(""),
@@ -182,4 +183,39 @@ export async function createReview(
 
 export function deleteReview(db: Database, businessId: string, id: string) {
   return deleteAndTell(db, reviews, businessId, id, { event: "review.deleted", notFound: "Review not found" });
+}
+
+/** A review's reply as the merchant API answers it. */
+export type ReviewReply = { reviewId: string; body: string; createdAt: string };
+
+/**
+ * The merchant's public answer to a shopper's review (contract 20, decision 060): one per review;
+ * answering again replaces it (with a new date). Shown under the review on the storefront and in
+ * the App API's review; the review row's change bumps the storefront's content version (trigger,
+ * migration 0018). Another business's review is 404.
+ */
+export async function replyToReview(db: Database, businessId: string, id: string, body: string): Promise<ReviewReply> {
+  const t = now();
+  const [row] = await db
+    .update(reviews)
+    .set({ replyBody: body, replyCreatedAt: t })
+    .where(and(eq(reviews.id, id), eq(reviews.businessId, businessId)))
+    .returning({ id: reviews.id });
+  if (!row) throw new ApiError(404, "Review not found");
+  return { reviewId: row.id, body, createdAt: t.toISOString() };
+}
+
+/** Removes the reply of one of the business's reviews: 404 when the review is not its, or has no reply. */
+export async function removeReviewReply(db: Database, businessId: string, id: string): Promise<void> {
+  const [row] = await db
+    .update(reviews)
+    .set({ replyBody: null, replyCreatedAt: null })
+    .where(and(eq(reviews.id, id), eq(reviews.businessId, businessId), isNotNull(reviews.replyBody)))
+    .returning({ id: reviews.id });
+  if (row) return;
+  const [review] = await db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.id, id), eq(reviews.businessId, businessId)));
+  throw new ApiError(404, review ? "The review has no reply" : "Review not found");
 }

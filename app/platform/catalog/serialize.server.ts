@@ -75,6 +75,10 @@ export function serializeReview(r: Review) {
     comment: r.comment,
     authorName: r.authorName,
     createdAt: r.createdAt.toISOString(),
+    reply:
+      r.replyBody !== null && r.replyCreatedAt
+        ? { body: r.replyBody, createdAt: r.replyCreatedAt.toISOString() }
+        : null,
   };
 }
 

@@ -6,6 +6,8 @@
 export type Area = "storefront" | "platform" | "shared";
 
 export const isStorefrontPath = (path: string) => path === "/s" || path.startsWith("/s/");
+/** Merchants' uploaded images: served on the storefront origin only (decision 060), never beside the platform's session. */
+export const isFilePath = (path: string) => path.startsWith("/files/");
 
 /** The JSON areas (Bearer-authenticated resource routes, no cookies). */
 export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
@@ -16,7 +18,7 @@ const SHARED_PREFIXES = ["/build/", "/images/", "/__manifest"];
 const SHARED_PATHS = ["/healthz", "/favicon.ico", "/robots.txt"];
 
 export function areaOf(path: string): Area {
-  if (isStorefrontPath(path)) return "storefront";
+  if (isStorefrontPath(path) || isFilePath(path)) return "storefront";
   if (isJsonPath(path) || SHARED_PATHS.includes(path) || SHARED_PREFIXES.some((p) => path.startsWith(p)))
     return "shared";
   return "platform";

@@ -116,6 +116,30 @@ export async function readBodyText(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** A multipart body (an image upload, decision 060) may be this large: a 5 MB file and its form's few fields. */
+export const MAX_MULTIPART_BODY_BYTES = 5 * 1024 * 1024 + 64 * 1024;
+export const isMultipart = (contentType: string | null | undefined) =>
+  /^multipart\/form-data\s*;/i.test(contentType ?? "");
+
+/**
+ * Reads a multipart/form-data body into its fields (the last of each name): 400 when it is not
+ * one, cannot be read, or is larger than MAX_MULTIPART_BODY_BYTES (`tooLarge` words that refusal:
+ * an upload's limit is its file's, contract 20).
+ */
+export async function readMultipart(request: Request, tooLarge: string): Promise<Record<string, FormDataEntryValue>> {
+  if (!isMultipart(request.headers.get("content-type")))
+    throw new ApiError(400, "Request body must be multipart/form-data");
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (readBodies.get(request) === null || declared > MAX_MULTIPART_BODY_BYTES) throw new ApiError(400, tooLarge);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new ApiError(400, "The multipart/form-data body could not be read");
+  }
+  return Object.fromEntries(form.entries());
+}
+
 /** Reads a JSON body: 413 when too large, 400 when malformed, too deep or empty. */
 export async function readJson(request: Request, options: { optional?: boolean } = {}): Promise<unknown> {
   const text = await readBodyText(request);

@@ -17,6 +17,7 @@ import {
   paginated,
   parsePagination,
   readJson,
+  readMultipart,
   toErrorResponse,
 } from "./http.server";
 
@@ -58,8 +59,14 @@ export type OperationSpec<
   /** The JSON body; an empty body reads as {} when `bodyOptional`. */
   body?: B;
   bodyOptional?: boolean;
-  /** The body's media types in the document when it is not JSON alone (/oauth/token's form and JSON; its route reads it itself). */
+  /**
+   * The body's media types in the document when it is not JSON alone (/oauth/token's form and JSON;
+   * its route reads it itself). `multipart/form-data` is read here: its fields, files as `File`s,
+   * validated by `body` (POST /merchant/files).
+   */
   bodyMediaType?: string | string[];
+  /** A multipart body's refusal past its size limit (400: the upload's own limit, contract 20). */
+  bodyTooLarge?: string;
   /** Runs on the parsed JSON before `body` validates it, for refusals whose wording the contract fixes ("slug is immutable"). */
   bodyPrecheck?: (raw: unknown) => void;
   /** The success answer: its status, its media type when not JSON (an event stream), and, unless empty, its schema (a named schema becomes a component). */
@@ -123,7 +130,10 @@ export async function readInput(
     headers = validate(spec.headers, raw);
   }
   let body: unknown;
-  if (spec.body) {
+  if (spec.body && spec.bodyMediaType === "multipart/form-data") {
+    // an upload: its fields (files as File) validated like a JSON body; its size limit is the file's (decision 060)
+    body = validate(spec.body, await readMultipart(request, spec.bodyTooLarge ?? "Request body is too large"));
+  } else if (spec.body) {
     const raw = bodyUp(await readJson(request, { optional: spec.bodyOptional }));
     spec.bodyPrecheck?.(raw);
     body = validate(spec.body, raw);
@@ -514,8 +524,12 @@ export function openApiPaths(
       const errorBody = spec.errorSchema
         ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output")
         : { $ref: "#/components/schemas/Error" };
-      // every operation that reads a body answers 413 past 1 MiB (readBodyText)
-      const errors = [...spec.errors, ...area.extraErrors(op), ...(spec.body ? [413] : [])];
+      // every operation that reads a JSON body answers 413 past 1 MiB (readBodyText); an upload answers 400 past its limit
+      const errors = [
+        ...spec.errors,
+        ...area.extraErrors(op),
+        ...(spec.body && spec.bodyMediaType !== "multipart/form-data" ? [413] : []),
+      ];
       for (const status of [...new Set(errors)].sort())
         responses[status] = {
           description: area.errorText[status] ?? "Error",

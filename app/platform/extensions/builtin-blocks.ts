@@ -32,12 +32,14 @@ export const BUILTIN_BLOCK_TYPES = [
     schema: {
       type: "object",
       properties: {
-        url: { type: "string", title: "Image URL", format: "uri" },
-        alt: { type: "string", title: "Alt text" },
+        // an address on the web or a path on the shop's own origin (the picture the platform ships, an upload)
+        url: { type: "string", title: "Image URL", format: "uri-reference", maxLength: 2000 },
+        alt: { type: "string", title: "Alt text", maxLength: 300 },
       },
       required: ["url"],
     },
-    defaults: { url: "https://images.example.com/banner.jpg", alt: "" },
+    // a picture the platform ships (public/images/blocks/), until the merchant uploads theirs (decision 060)
+    defaults: { url: "/images/blocks/picture.svg", alt: "" },
   },
   {
     type: "product-grid",

@@ -300,7 +300,13 @@ describe("merchant endpoints for settings, embeds and pages", () => {
       token: t,
       body: { enabled: false },
     });
-    expect(off.json).toEqual({ installationId, embedType: "chat", enabled: false, settings: {} });
+    expect(off.json).toEqual({
+      installationId,
+      embedType: "chat",
+      enabled: false,
+      settings: {},
+      placement: { corner: "bottom_right", offset: 0, showOnPhones: true },
+    });
 
     const pagePut = (blocks: unknown[]) =>
       p.request("PUT", "/merchant/pages/landing", { token: t, body: { title: "Landing", isPublished: true, blocks } });

@@ -6,7 +6,15 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
-import { embedSettings, installations, pages, type Business, type PageBlock } from "../../../db/schema";
+import {
+  embedSettings,
+  installations,
+  pages,
+  type Business,
+  type PageBlock,
+  type WidgetPlacement,
+} from "../../../db/schema";
+import { MAX_WIDGET_OFFSET, placementOf } from "./placement";
 import type { Env } from "../core/env.server";
 import { ApiError, parseWith } from "../core/http.server";
 import { newId } from "../core/ids.server";
@@ -64,6 +72,8 @@ export type StorefrontEmbed = EmbedDef & {
   installationId: string;
   enabled: boolean;
   settings: Record<string, unknown>;
+  /** a FLOATING_WIDGET's place (the merchant's, else the manifest's corner); null for a script */
+  placement: WidgetPlacement | null;
 };
 
 /** Embeds of active installations with the merchant's switch and settings (enabled by default). */
@@ -81,6 +91,7 @@ export async function businessEmbeds(db: Db, businessId: string): Promise<Storef
       ...fromInstalledApp(def, r, { appSlug: r.app.slug, appIconUrl: r.app.iconUrl }),
       enabled: state?.enabled ?? true,
       settings: state?.settings ?? def.defaultConfig ?? {},
+      placement: placementOf(def, state?.placement),
     };
   });
 }
@@ -112,8 +123,27 @@ async function activeInstallation(db: Db, businessId: string, installationId: st
   return row;
 }
 
+export const widgetPlacementSchema = z
+  .object({
+    corner: z.enum(["bottom_right", "bottom_left"]),
+    offset: z
+      .number()
+      .int("must be a whole number of pixels")
+      .min(0, "must be 0 or more")
+      .max(MAX_WIDGET_OFFSET, `must be at most ${MAX_WIDGET_OFFSET} px`)
+      .describe("how far above the bottom edge, in CSS pixels"),
+    showOnPhones: z.boolean().describe("false: hidden on screens up to 640 px wide"),
+  })
+  .strict()
+  .meta({ id: "WidgetPlacement" });
+
 export const embedUpdateSchema = z
-  .object({ enabled: z.boolean(), settings: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    enabled: z.boolean(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+    /** a FLOATING_WIDGET's corner, offset and phones (decision 061); absent: unchanged */
+    placement: widgetPlacementSchema.optional(),
+  })
   .strict();
 
 /** The merchant's switch and settings of one embed. */
@@ -127,19 +157,40 @@ export async function setEmbed(db: Db, businessId: string, installationId: strin
   const def = embed.extension.definition as unknown as EmbedDef;
   const settings =
     input.settings === undefined ? undefined : validateSettings(def.settingsSchema, input.settings, "settings");
+  if (input.placement && def.kind !== "FLOATING_WIDGET")
+    throw new ApiError(400, "placement: only a floating widget has a corner and an offset");
+  const placement = input.placement;
   const t = now();
   await db
     .insert(embedSettings)
-    .values({ installationId, embedType, enabled: input.enabled, settings: settings ?? null, updatedAt: t })
+    .values({
+      installationId,
+      embedType,
+      enabled: input.enabled,
+      settings: settings ?? null,
+      placement: placement ?? null,
+      updatedAt: t,
+    })
     .onConflictDoUpdate({
       target: [embedSettings.installationId, embedSettings.embedType],
-      set: { enabled: input.enabled, ...(settings ? { settings } : {}), updatedAt: t },
+      set: {
+        enabled: input.enabled,
+        ...(settings ? { settings } : {}),
+        ...(placement ? { placement } : {}),
+        updatedAt: t,
+      },
     });
   const [state] = await db
     .select()
     .from(embedSettings)
     .where(and(eq(embedSettings.installationId, installationId), eq(embedSettings.embedType, embedType)));
-  return { installationId, embedType, enabled: state.enabled, settings: state.settings ?? def.defaultConfig ?? {} };
+  return {
+    installationId,
+    embedType,
+    enabled: state.enabled,
+    settings: state.settings ?? def.defaultConfig ?? {},
+    placement: placementOf(def, state.placement),
+  };
 }
 
 /** The app's global settings, validated against the manifest's settingsSchema. */

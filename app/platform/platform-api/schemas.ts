@@ -75,6 +75,16 @@ export const EmbedState = z
     embedType: z.string(),
     enabled: z.boolean(),
     settings: z.record(z.string(), z.unknown()),
+    placement: z
+      .object({
+        corner: z.enum(["bottom_right", "bottom_left"]),
+        offset: z.number().int(),
+        showOnPhones: z.boolean(),
+      })
+      .nullable()
+      .describe(
+        "a floating widget's corner, offset above the bottom edge (px) and whether phones show it; null for a script",
+      ),
   })
   .meta({ id: "EmbedState" });
 
@@ -287,3 +297,49 @@ export const PrivacyRequestRecord = z
     export: ShopperExport.optional().describe("EXPORT only"),
   })
   .meta({ id: "PrivacyRequest" });
+
+/** An uploaded image (contract 20, decision 060). */
+export const UploadedFile = z
+  .object({
+    id: z.string(),
+    url: z
+      .string()
+      .describe(
+        "on the storefront origin (STOREFRONT_URL), served with its content type, nosniff and an immutable cache",
+      ),
+    contentType: z.enum(["image/png", "image/jpeg", "image/webp", "image/gif"]),
+    size: z.number().int().describe("bytes"),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: "UploadedFile" });
+
+/** A multipart upload's one field: the image (PNG, JPEG, WebP or GIF by its content, at most 5 MB). */
+export const FileUpload = z
+  .object({
+    file: z
+      .custom<File>((v) => typeof File !== "undefined" && v instanceof File, {
+        error: "attach an image file in the field `file` (multipart/form-data)",
+      })
+      .meta({
+        type: "string",
+        format: "binary",
+        description: "PNG, JPEG, WebP or GIF (read from its content), at most 5 MB",
+      }),
+  })
+  .meta({ id: "FileUpload" });
+
+/** A merchant's answer to a shopper's review (contract 20, decision 060). */
+export const ReviewReplyBody = z
+  .object({
+    body: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(2000, "must be at most 2,000 characters"),
+  })
+  .strict()
+  .meta({ id: "ReviewReplyBody" });
+export const ReviewReplyRecord = z
+  .object({ reviewId: z.string(), body: z.string(), createdAt: z.iso.datetime() })
+  .meta({ id: "ReviewReplyRecord" });

@@ -9,7 +9,14 @@
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerBuild } from "@remix-run/node";
-import { errorBody, JsonResponse, MAX_BODY_BYTES, readBodies } from "../core/http.server";
+import {
+  errorBody,
+  isMultipart,
+  JsonResponse,
+  MAX_BODY_BYTES,
+  MAX_MULTIPART_BODY_BYTES,
+  readBodies,
+} from "../core/http.server";
 
 type ServerRoute = ServerBuild["routes"][string];
 type Compiled = { route: ServerRoute; regex: RegExp; params: string[]; score: number; order: number };
@@ -156,17 +163,20 @@ async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<glo
   // from Node's request through web streams, and readBodyText takes the text without reading
   // (issue 16: that bridging was a tenth of an order's CPU). A larger body is drained a little (so
   // the client reads our answer, not a reset) and readBodyText answers 413 as before.
+  // An image upload (multipart, decision 060) may be larger, and is not text.
+  const multipart = isMultipart(req.get("Content-Type"));
+  const limit = multipart ? MAX_MULTIPART_BODY_BYTES : MAX_BODY_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) break;
+    if (size > limit) break;
     chunks.push(chunk);
   }
-  if (size > MAX_BODY_BYTES) {
+  if (size > limit) {
     req.on("data", (more: Buffer) => {
       size += more.length;
-      if (size > 16 * MAX_BODY_BYTES) req.socket.destroy();
+      if (size > (multipart ? 4 * limit : 16 * MAX_BODY_BYTES)) req.socket.destroy();
     });
     req.resume();
     const request = new Request(url, { method: req.method, headers });
@@ -175,7 +185,7 @@ async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<glo
   }
   const body = Buffer.concat(chunks, size);
   const request = new Request(url, { method: req.method, headers, body: size ? body : undefined });
-  readBodies.set(request, body.toString("utf8"));
+  if (!multipart) readBodies.set(request, body.toString("utf8"));
   return request;
 }
 

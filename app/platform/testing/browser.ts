@@ -83,6 +83,24 @@ export class BrowserSession {
     return { status: res.status, location: res.headers.get("location"), html: await res.text() };
   }
 
+  /** A multipart form post (a form with a file input), with the page's CSRF token, as Chromium sends it. */
+  async postMultipart(
+    path: string,
+    form: FormData,
+  ): Promise<{ status: number; location: string | null; html: string }> {
+    if (!this.csrf) await this.get(isStorefrontPath(path) ? path.split("/").slice(0, 3).join("/") : "/login");
+    const url = this.urlOf(path);
+    form.set("csrf", this.csrf);
+    const res = await fetch(url, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: this.cookieHeader(url), Origin: url.origin, "Sec-Fetch-Site": "same-origin" },
+      redirect: "manual",
+    });
+    this.absorb(url, res);
+    return { status: res.status, location: res.headers.get("location"), html: await res.text() };
+  }
+
   static async signIn(baseUrl: string, email: string, password: string) {
     const session = new BrowserSession(baseUrl);
     await session.get("/login");

@@ -324,6 +324,7 @@ describe("what is not delivered", () => {
           comment: "",
           authorName: "A",
           createdAt: new Date().toISOString(),
+          reply: null,
         },
       }),
     );
