@@ -6,3 +6,4 @@ export * from "./relay";
 export * from "./privacy";
 export * from "./billing";
 export * from "./versions";
+export * from "./mail";
