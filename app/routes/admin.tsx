@@ -4,12 +4,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
+import { VerifyEmailBanner } from "~/components/verify-banner";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business, sandbox } = await requireMerchant(request, context);
   const appPages = await businessAdminPages(context.db, business.id);
   return json({
     businessName: business.name,
+    // until the address is verified, a banner with a way to send the link again (contract 16)
+    unverifiedEmail: account.emailVerifiedAt ? null : account.email,
     // a developer in their own sandbox business (decision 036): marked on every page
     sandbox: sandbox ? { developer: account.name } : null,
     appPages: appPages.map((p) => ({
@@ -32,10 +35,11 @@ const ITEMS: NavItem[] = [
   { to: "/admin/billing", label: "Billing", icon: "¤" },
   { to: "/admin/privacy", label: "Customer privacy", icon: "◐" },
   { to: "/admin/settings", label: "Settings", icon: "⚙" },
+  { to: "/admin/emails", label: "E-mails", icon: "✉" },
 ];
 
 export default function AdminLayout() {
-  const { businessName, appPages, sandbox } = useLoaderData<typeof loader>();
+  const { businessName, appPages, sandbox, unverifiedEmail } = useLoaderData<typeof loader>();
   return (
     <AreaLayout
       title={sandbox ? "Sandbox admin" : "Admin"}
@@ -43,7 +47,12 @@ export default function AdminLayout() {
       badge={sandbox ? "Sandbox" : undefined}
       items={sandbox ? [...ITEMS, { to: "/portal", label: "Back to the portal", icon: "←" }] : ITEMS}
       extra={{ heading: "App pages", items: appPages }}
-      notice={sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+      notice={
+        <>
+          {unverifiedEmail ? <VerifyEmailBanner email={unverifiedEmail} /> : null}
+          {sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+        </>
+      }
     />
   );
 }

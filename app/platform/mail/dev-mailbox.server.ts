@@ -104,3 +104,8 @@ export async function getDevMailboxMessage(db: Db, id: string) {
 export async function clearDevMailbox(db: Db) {
   await db.delete(devMailbox);
 }
+
+/** The mailbox's pages exist outside production only (contract 16): a 404 there. */
+export function requireDevMailbox(env: { isProduction: boolean }) {
+  if (env.isProduction) throw new Response("Not Found", { status: 404 });
+}

@@ -226,8 +226,18 @@ export const AppAnalytics = z
 export const AppReviewList = listOf(AppReview, "AppReviewList");
 
 export const PublicAccount = z
-  .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]) })
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]),
+    emailVerified: z.boolean().describe("whether the account followed the link sent to its address (contract 16)"),
+  })
   .meta({ id: "Account" });
+export const AccountAnswer = z.object({ account: PublicAccount }).meta({ id: "AccountAnswer" });
+export const Accepted = z
+  .object({ message: z.string() })
+  .meta({ id: "Accepted" });
 export const AccountToken = z
   .object({
     token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"),
