@@ -12,7 +12,7 @@ import { now } from "../core/clock.server";
 import { hashPassword } from "../core/crypto.server";
 import { passwordProblem } from "../accounts/passwords.server";
 import { createAccountToken, useAccountToken } from "./tokens.server";
-import { queueMail } from "./outbox.server";
+import { queueMail } from "./queue.server";
 
 /** Writes a verification link for the account's address (in the caller's transaction). */
 export async function queueVerification(tx: Db, env: Pick<Env, "sessionSecret">, account: Account) {

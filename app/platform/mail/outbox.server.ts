@@ -1,78 +1,18 @@
 /**
- * The outbox (contract 16, decision 064): a message is a `mail_messages` row written in the
- * transaction of its cause under a unique cause key (one cause, one message; writing it again does
- * nothing), and a trigger adds its `mail__send` job in the same transaction. The job renders the
- * message from the row and what it names, and sends it: retried with backoff and jitter on a
+ * The sending half of the outbox (contract 16, decision 064; the writing half is queue.server.ts).
+ * The `mail__send` job renders the message from the row and what it names, and sends it: retried with backoff and jitter on a
  * temporary failure, recorded as FAILED with the server's answer on a permanent one.
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accounts, businesses, mailMessages, type MailMessage } from "../../../db/schema";
 import type { Env } from "../core/env.server";
-import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { addJob } from "../events/emit.server";
 import { MAIL_KINDS, type MailKind } from "./kinds";
 import { sendMessage, addressOf } from "./transport.server";
 import { renderQueued } from "./catalogue.server";
 import { unsubscribeUrl } from "./unsubscribe.server";
-
-export type QueueInput = {
-  kind: MailKind;
-  /** what caused it, unique: `order.confirmation:<orderId>`, `account.password_reset:<tokenId>` */
-  causeKey: string;
-  to: { address: string; name?: string };
-  accountId?: string | null;
-  businessId?: string | null;
-  data?: Record<string, unknown>;
-};
-
-/** Writes a message in the caller's transaction; returns its id, or null when this cause already has one. */
-export async function queueMail(db: Db, input: QueueInput): Promise<string | null> {
-  const [row] = await db
-    .insert(mailMessages)
-    .values({
-      id: newId("mail"),
-      kind: input.kind,
-      causeKey: input.causeKey,
-      businessId: input.businessId ?? null,
-      accountId: input.accountId ?? null,
-      toAddress: input.to.address,
-      toName: input.to.name ?? "",
-      data: input.data ?? {},
-      createdAt: now(),
-    })
-    .onConflictDoNothing({ target: mailMessages.causeKey })
-    .returning({ id: mailMessages.id });
-  return row?.id ?? null;
-}
-
-/**
- * A notification (not always sent) to every account of a business or of an app's developers that has
- * not turned the kind off; one message per account and cause.
- */
-export async function queueNotification(
-  db: Db,
-  input: Omit<QueueInput, "to" | "accountId" | "causeKey"> & { cause: string; accountIds: string[] },
-): Promise<number> {
-  if (!input.accountIds.length) return 0;
-  const rows = await db
-    .select({ id: accounts.id, email: accounts.email, name: accounts.name, mailOff: accounts.mailOff })
-    .from(accounts)
-    .where(sql`${accounts.id} = any(${input.accountIds}::text[])`);
-  let n = 0;
-  for (const a of rows) {
-    if (a.mailOff.includes(input.kind)) continue;
-    const id = await queueMail(db, {
-      ...input,
-      causeKey: `${input.kind}:${input.cause}:${a.id}`,
-      to: { address: a.email, name: a.name },
-      accountId: a.id,
-    });
-    if (id) n++;
-  }
-  return n;
-}
 
 /** How the retries of a message are spaced: 10 s, 20 s, 40 s … up to an hour, each 50–100 % of that (jitter). */
 export const MAIL_RETRY = { baseMs: 10_000, capMs: 3_600_000, maxAttempts: 12 };

@@ -9,7 +9,7 @@ import { mailMessages } from "../../../db/schema";
 import { startPlatform } from "../testing/platform";
 import { startSmtp } from "../testing/smtp";
 import { makeDue } from "../testing/jobs";
-import { queueMail } from "./outbox.server";
+import { queueMail } from "./queue.server";
 import { closeTransports } from "./transport.server";
 
 const smtp = await startSmtp();

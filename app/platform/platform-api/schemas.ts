@@ -281,6 +281,19 @@ export const ShopperExport = z
     apps: z
       .array(z.object({ appId: z.string(), name: z.string(), scopes: z.array(z.string()) }))
       .describe("the installed apps that may hold these orders or reviews (each is told of the request)"),
+    messages: z
+      .array(
+        z.object({
+          kind: z.string(),
+          to: z.string(),
+          subject: z.string().nullable().describe("null until the message was rendered for sending"),
+          status: z.enum(["QUEUED", "SENT", "FAILED", "SKIPPED"]),
+          orderId: z.string().nullable(),
+          createdAt: isoDate,
+          sentAt: isoDate.nullable(),
+        }),
+      )
+      .describe("the e-mails the shop sent them (contract 16), oldest first"),
   })
   .meta({ id: "ShopperExport" });
 
