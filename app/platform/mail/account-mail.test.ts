@@ -7,6 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
 import { linkIn, startSmtp } from "../testing/smtp";
 import { closeTransports } from "./transport.server";
+import { unsubscribeToken } from "./unsubscribe.server";
+import { eq } from "drizzle-orm";
+import { accounts } from "../../../db/schema";
 
 const smtp = await startSmtp();
 const p = await startPlatform({ worker: true, env: { MAIL_URL: smtp.url } });
@@ -115,5 +118,30 @@ describe("password reset", () => {
     expect(answers.slice(0, 5).map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     expect(answers[6].status).toBe(429);
     expect(Number(answers[6].headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("one-click unsubscribe (RFC 8058)", () => {
+  it("a POST with the signed token turns the kind off without signing in; a forged token changes nothing", async () => {
+    const dev = await p.register("DEVELOPER");
+    const token = unsubscribeToken(p.env, dev.account.id, "app.review_outcome");
+    const page = await p.request("GET", `/unsubscribe?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("App review outcomes");
+    const forged = await p.request("POST", `/unsubscribe?token=${token.slice(0, -2)}xx`, {
+      raw: "List-Unsubscribe=One-Click",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(forged.status).toBe(400);
+    let [row] = await p.db.select().from(accounts).where(eq(accounts.id, dev.account.id));
+    expect(row.mailOff).toEqual([]);
+    const done = await p.request("POST", `/unsubscribe?token=${token}`, {
+      raw: "List-Unsubscribe=One-Click",
+      // as a mail provider's server sends it: no cookie, no CSRF token, no Origin
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(done.status).toBe(200);
+    [row] = await p.db.select().from(accounts).where(eq(accounts.id, dev.account.id));
+    expect(row.mailOff).toEqual(["app.review_outcome"]);
   });
 });
