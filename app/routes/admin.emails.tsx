@@ -59,7 +59,9 @@ export default function AdminEmails() {
                 src={`/admin/emails/preview/${k.kind}`}
                 style={{ width: "100%", height: "420px", border: "1px solid #d0d7de", background: "#fff" }}
               />
-              <pre style={{ whiteSpace: "pre-wrap" }}>{k.text}</pre>
+              <pre tabIndex={0} style={{ whiteSpace: "pre-wrap" }}>
+                {k.text}
+              </pre>
             </details>
           </section>
         ))}

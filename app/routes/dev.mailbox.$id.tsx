@@ -62,11 +62,11 @@ export default function MailboxMessage() {
           style={{ width: "100%", height: "70vh", border: "1px solid #d0d7de", background: "#fff" }}
         />
       ) : view === "raw" ? (
-        <pre className="mail-source" data-testid="mail-raw">
+        <pre className="mail-source" data-testid="mail-raw" tabIndex={0} style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
           {m.raw}
         </pre>
       ) : (
-        <pre className="mail-text" data-testid="mail-text" style={{ whiteSpace: "pre-wrap" }}>
+        <pre className="mail-text" data-testid="mail-text" tabIndex={0} style={{ whiteSpace: "pre-wrap" }}>
           {m.text ?? "(no text part)"}
         </pre>
       )}
