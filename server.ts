@@ -142,7 +142,9 @@ async function main() {
   } else {
     console.log("  Worker running.");
     if (worker?.mailbox)
-      console.log(`  Development mailbox: SMTP ${worker.mailbox.host}:${worker.mailbox.port}, read at ${env.publicUrl}/dev/mailbox`);
+      console.log(
+        `  Development mailbox: SMTP ${worker.mailbox.host}:${worker.mailbox.port}, read at ${env.publicUrl}/dev/mailbox`,
+      );
   }
 
   let stopping = false;

@@ -9,9 +9,15 @@ import { expect, signOut, signUp, test, uniqueEmail } from "./helpers";
 async function linkFromMailbox(page: Page, email: string, subject: string, path: string): Promise<string> {
   await expect(async () => {
     await page.goto("/dev/mailbox");
-    await expect(page.getByRole("row", { name: new RegExp(`${email}.*${subject}`) }).first()).toBeVisible({ timeout: 1000 });
+    await expect(page.getByRole("row", { name: new RegExp(`${email}.*${subject}`) }).first()).toBeVisible({
+      timeout: 1000,
+    });
   }).toPass({ timeout: 20_000 });
-  await page.getByRole("row", { name: new RegExp(`${email}.*${subject}`) }).first().getByRole("link").click();
+  await page
+    .getByRole("row", { name: new RegExp(`${email}.*${subject}`) })
+    .first()
+    .getByRole("link")
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: subject })).toBeVisible();
   await expect(page.frameLocator("iframe").getByRole("heading", { name: subject })).toBeVisible();
   await page.getByRole("link", { name: "Text", exact: true }).click();
@@ -21,7 +27,9 @@ async function linkFromMailbox(page: Page, email: string, subject: string, path:
   return link!;
 }
 
-test("sign up, confirm the address from the mailbox; forget the password, reset it from the mailbox, signed in", async ({ page }) => {
+test("sign up, confirm the address from the mailbox; forget the password, reset it from the mailbox, signed in", async ({
+  page,
+}) => {
   const email = uniqueEmail("mail");
   await signUp(page, { role: "An app developer", name: "Mia Mailer", email, password: "first passphrase 1" });
   await expect(page).toHaveURL(/\/portal/);
@@ -55,7 +63,11 @@ test("sign up, confirm the address from the mailbox; forget the password, reset 
 
 test("each kind of message the demo sent reads in the mailbox as HTML, text and source", async ({ page }) => {
   await page.goto("/dev/mailbox");
-  for (const subject of [/^Loyalty Stars was approved$/, /^Demo Bistro: order #\d+ received$/, /^New order #\d+ at Demo Bistro/]) {
+  for (const subject of [
+    /^Loyalty Stars was approved$/,
+    /^Demo Bistro: order #\d+ received$/,
+    /^New order #\d+ at Demo Bistro/,
+  ]) {
     await expect(async () => {
       await page.goto("/dev/mailbox");
       await expect(page.getByRole("link", { name: subject }).first()).toBeVisible({ timeout: 1000 });
@@ -64,7 +76,10 @@ test("each kind of message the demo sent reads in the mailbox as HTML, text and 
     const frame = page.frameLocator("iframe");
     await expect(frame.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(frame.getByRole("link").first()).toHaveAttribute("href", /^http:\/\/(localhost|127\.0\.0\.1):\d+\//);
-    await page.screenshot({ path: `.data/e2e-results/mail-${String(subject).replace(/\W+/g, "-")}.png`, fullPage: true });
+    await page.screenshot({
+      path: `.data/e2e-results/mail-${String(subject).replace(/\W+/g, "-")}.png`,
+      fullPage: true,
+    });
     await page.getByRole("link", { name: "Source", exact: true }).click();
     await expect(page.getByTestId("mail-raw")).toContainText("Message-ID: <mail_");
   }

@@ -34,7 +34,12 @@ export function taskList(deps: WorkerDeps): TaskList {
 }
 
 /** `mailbox`: the embedded development SMTP server, when this worker runs one (MAIL_URL unset outside production). */
-export type Worker = { runner: Runner; dispatcher: Dispatcher; mailbox: DevMailboxServer | null; stop(): Promise<void> };
+export type Worker = {
+  runner: Runner;
+  dispatcher: Dispatcher;
+  mailbox: DevMailboxServer | null;
+  stop(): Promise<void>;
+};
 
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
   // no MAIL_URL outside production: messages go over SMTP to the development mailbox (decision 065)

@@ -19,7 +19,9 @@ async function signedIn(request: Request, context: LoaderFunctionArgs["context"]
 /** The account's e-mails (contract 16): what it always receives, and the notifications it chooses. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const account = await signedIn(request, context);
-  const kinds = notificationKindsOf(account.role === "DEVELOPER" ? "DEVELOPER" : account.role === "MERCHANT" ? "MERCHANT" : "");
+  const kinds = notificationKindsOf(
+    account.role === "DEVELOPER" ? "DEVELOPER" : account.role === "MERCHANT" ? "MERCHANT" : "",
+  );
   // a developer's sandbox is a shop too (decision 036): its new orders and privacy requests
   const sandboxKinds = account.role === "DEVELOPER" ? notificationKindsOf("MERCHANT") : [];
   return json({
@@ -29,7 +31,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     always: (Object.keys(MAIL_KINDS) as MailKind[])
       .filter((k) => MAIL_KINDS[k].always && MAIL_KINDS[k].audience === "account")
       .map((k) => MAIL_KINDS[k].label),
-    choices: [...kinds, ...sandboxKinds].map((k) => ({ kind: k, label: MAIL_KINDS[k].label, on: !account.mailOff.includes(k) })),
+    choices: [...kinds, ...sandboxKinds].map((k) => ({
+      kind: k,
+      label: MAIL_KINDS[k].label,
+      on: !account.mailOff.includes(k),
+    })),
   });
 }
 
@@ -38,7 +44,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   const role = account.role === "DEVELOPER" ? "DEVELOPER" : account.role === "MERCHANT" ? "MERCHANT" : "";
-  const kinds = [...notificationKindsOf(role), ...(account.role === "DEVELOPER" ? notificationKindsOf("MERCHANT") : [])];
+  const kinds = [
+    ...notificationKindsOf(role),
+    ...(account.role === "DEVELOPER" ? notificationKindsOf("MERCHANT") : []),
+  ];
   for (const kind of kinds) await setMailChoice(context.db, account.id, kind, form.get(kind) === "on");
   return redirect("/account/emails?saved=1");
 }

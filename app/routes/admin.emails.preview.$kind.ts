@@ -11,7 +11,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return new Response(previewShopperMessage(context.env, business, kind).html, {
     headers: {
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; sandbox; frame-ancestors 'self'",
+      "Content-Security-Policy":
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; sandbox; frame-ancestors 'self'",
       "X-Frame-Options": "SAMEORIGIN",
       "Cache-Control": "no-store",
     },

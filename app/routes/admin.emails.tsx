@@ -18,7 +18,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({
     kinds: SHOPPER_KINDS.map((kind) => {
       const preview = previewShopperMessage(context.env, business, kind);
-      return { kind, label: MAIL_KINDS[kind].label, on: !business.shopperMailOff.includes(kind), subject: preview.subject, text: preview.text };
+      return {
+        kind,
+        label: MAIL_KINDS[kind].label,
+        on: !business.shopperMailOff.includes(kind),
+        subject: preview.subject,
+        text: preview.text,
+      };
     }),
     // each preview's HTML part is framed from this origin (its own answer, sandboxed)
     cspFrameOrigins: [context.env.publicUrl],

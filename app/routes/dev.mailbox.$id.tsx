@@ -62,7 +62,12 @@ export default function MailboxMessage() {
           style={{ width: "100%", height: "70vh", border: "1px solid #d0d7de", background: "#fff" }}
         />
       ) : view === "raw" ? (
-        <pre className="mail-source" data-testid="mail-raw" tabIndex={0} style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+        <pre
+          className="mail-source"
+          data-testid="mail-raw"
+          tabIndex={0}
+          style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}
+        >
           {m.raw}
         </pre>
       ) : (

@@ -28,7 +28,9 @@ export default function ForgotPassword() {
     <main id="main" tabIndex={-1} className="page narrow">
       <div className="card auth-card">
         <h1>Forgot your password?</h1>
-        <p className="muted">Enter your account&apos;s e-mail address and we will send you a link to choose a new one.</p>
+        <p className="muted">
+          Enter your account&apos;s e-mail address and we will send you a link to choose a new one.
+        </p>
         <ErrorAlert error={data?.error} />
         {sent ? (
           <p className="alert success" role="status">

@@ -38,7 +38,8 @@ export default function Unsubscribe() {
         <h1>Unsubscribe</h1>
         {result?.done ? (
           <p className="alert success" role="status">
-            You will no longer receive &ldquo;{label}&rdquo; e-mails. <Link to="/account/emails">Choose your e-mails</Link>
+            You will no longer receive &ldquo;{label}&rdquo; e-mails.{" "}
+            <Link to="/account/emails">Choose your e-mails</Link>
           </p>
         ) : label ? (
           <Form method="post" action={`/unsubscribe?token=${encodeURIComponent(token)}`} className="stack">
@@ -50,7 +51,8 @@ export default function Unsubscribe() {
           </Form>
         ) : (
           <p className="alert error" role="alert">
-            {result?.error ?? "This unsubscribe link is not valid."} <Link to="/account/emails">Choose your e-mails</Link>
+            {result?.error ?? "This unsubscribe link is not valid."}{" "}
+            <Link to="/account/emails">Choose your e-mails</Link>
           </p>
         )}
       </div>

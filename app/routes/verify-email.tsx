@@ -17,7 +17,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     const signedIn = await getSignedInAccount(request, context);
-    return json({ verified: signedIn?.emailVerifiedAt != null, email: signedIn?.email ?? null, error: e.message.replace(/^token: /, "") });
+    return json({
+      verified: signedIn?.emailVerifiedAt != null,
+      email: signedIn?.email ?? null,
+      error: e.message.replace(/^token: /, ""),
+    });
   }
 }
 

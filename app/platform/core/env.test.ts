@@ -89,7 +89,11 @@ describe("loadEnv", () => {
     expect(dev.mailUrl).toBeUndefined();
     expect(dev.mailFrom).toBe("Shop Mail <mail@shop.example>");
     expect(loadEnv({ ...base, MAIL_URL: "smtps://u:p@smtp.example.com:465" }).mailUrl).toMatch(/^smtps:/);
-    for (const bad of [{ MAIL_URL: "http://smtp.example.com" }, { MAIL_FROM: "x@y.example\r\nBcc: z@evil.example" }, { MAIL_FROM: "nobody" }])
+    for (const bad of [
+      { MAIL_URL: "http://smtp.example.com" },
+      { MAIL_FROM: "x@y.example\r\nBcc: z@evil.example" },
+      { MAIL_FROM: "nobody" },
+    ])
       expect(() => loadEnv({ ...base, ...bad })).toThrow(new RegExp(Object.keys(bad)[0]));
   });
 });

@@ -16,7 +16,11 @@ import { queueMail } from "./queue.server";
 
 /** Writes a verification link for the account's address (in the caller's transaction). */
 export async function queueVerification(tx: Db, env: Pick<Env, "sessionSecret">, account: Account) {
-  const tokenId = await createAccountToken(tx, env, { kind: "VERIFY_EMAIL", accountId: account.id, email: account.email });
+  const tokenId = await createAccountToken(tx, env, {
+    kind: "VERIFY_EMAIL",
+    accountId: account.id,
+    email: account.email,
+  });
   await queueMail(tx, {
     kind: "account.verify_email",
     causeKey: `account.verify_email:${tokenId}`,
@@ -52,7 +56,9 @@ async function takeMailBudget(db: Db, keys: { key: string; limit: number }[]) {
       .returning({ n: signInAttempts.failures });
     if (row.n > limit)
       throw new ApiError(429, "Too many requests; try again later", {
-        "Retry-After": String(Math.max(1, Math.ceil((windowStart.getTime() + MAIL_THROTTLE.windowMs - t.getTime()) / 1000))),
+        "Retry-After": String(
+          Math.max(1, Math.ceil((windowStart.getTime() + MAIL_THROTTLE.windowMs - t.getTime()) / 1000)),
+        ),
       });
   }
 }
@@ -63,7 +69,12 @@ async function takeMailBudget(db: Db, keys: { key: string; limit: number }[]) {
  * up and, if there is one, its token and message are written (a few small inserts in the same
  * transaction); nothing is sent while the caller waits.
  */
-export async function requestPasswordReset(db: Database, env: Pick<Env, "sessionSecret">, rawEmail: string, clientAddress: string) {
+export async function requestPasswordReset(
+  db: Database,
+  env: Pick<Env, "sessionSecret">,
+  rawEmail: string,
+  clientAddress: string,
+) {
   const email = rawEmail.trim().toLowerCase();
   await db.transaction(async (tx) => {
     await takeMailBudget(tx, [

@@ -87,7 +87,9 @@ describe("password reset", () => {
     const dev = await p.register("DEVELOPER");
     const oldToken = dev.token;
     expect((await p.request("GET", "/developer/apps", { token: oldToken })).status).toBe(200);
-    expect((await p.request("POST", "/auth/password-reset", { body: { email: dev.email.toUpperCase() } })).status).toBe(202);
+    expect((await p.request("POST", "/auth/password-reset", { body: { email: dev.email.toUpperCase() } })).status).toBe(
+      202,
+    );
     const m = await messageTo(dev.email, "Reset your password");
     const link = linkIn(m.parsed.text!, `${p.env.publicUrl}/reset-password?token=`);
     const token = new URL(link).searchParams.get("token");
@@ -105,8 +107,12 @@ describe("password reset", () => {
     });
     expect(twice.status).toBe(400);
     expect((await p.request("GET", "/developer/apps", { token: oldToken })).status).toBe(401);
-    expect((await p.request("POST", "/auth/login", { body: { email: dev.email, password: dev.password } })).status).toBe(401);
-    const login = await p.request("POST", "/auth/login", { body: { email: dev.email, password: "a brand new passphrase" } });
+    expect(
+      (await p.request("POST", "/auth/login", { body: { email: dev.email, password: dev.password } })).status,
+    ).toBe(401);
+    const login = await p.request("POST", "/auth/login", {
+      body: { email: dev.email, password: "a brand new passphrase" },
+    });
     expect(login.status).toBe(200);
     expect((await p.request("GET", "/developer/apps", { token: login.json.token })).status).toBe(200);
   });

@@ -37,7 +37,15 @@ function viewOf(
   business: Business,
   order: Pick<
     typeof orders.$inferSelect,
-    "id" | "orderNumber" | "customerName" | "subtotal" | "discount" | "discountReason" | "deliveryFee" | "amount" | "currency"
+    | "id"
+    | "orderNumber"
+    | "customerName"
+    | "subtotal"
+    | "discount"
+    | "discountReason"
+    | "deliveryFee"
+    | "amount"
+    | "currency"
   >,
   items: { name: string; price: number; quantity: number }[],
 ): OrderView {
@@ -158,9 +166,7 @@ export function previewShopperMessage(env: Env, business: Business, kind: MailKi
       amount: 2700,
       currency: business.currency,
     },
-    [
-      { name: "Sample product", price: 1200, quantity: 2 },
-    ],
+    [{ name: "Sample product", price: 1200, quantity: 2 }],
   );
   const template =
     kind === "order.cancelled" ? orderCancelled : kind === "order.fulfilled" ? orderFulfilled : orderConfirmation;

@@ -37,9 +37,16 @@ export async function startDevMailbox(db: Db, options: { port?: number } = {}): 
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks);
-        keep(db, raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : "", session.envelope.rcptTo.map((r) => r.address))
+        keep(
+          db,
+          raw,
+          session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          session.envelope.rcptTo.map((r) => r.address),
+        )
           .then(() => callback())
-          .catch((e: Error) => callback(Object.assign(new Error(`451 could not keep the message: ${e.message}`), { responseCode: 451 })));
+          .catch((e: Error) =>
+            callback(Object.assign(new Error(`451 could not keep the message: ${e.message}`), { responseCode: 451 })),
+          );
       });
     },
   });

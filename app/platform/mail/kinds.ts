@@ -12,14 +12,20 @@ export const MAIL_KINDS = {
   "order.fulfilled": { label: "Order delivered", audience: "shopper", always: true },
   "order.new": { label: "New orders", audience: "MERCHANT", always: false },
   "privacy.done": { label: "Customer privacy requests done", audience: "MERCHANT", always: false },
-  "app.review_outcome": { label: "App review outcomes (approved or rejected, with the notes)", audience: "DEVELOPER", always: false },
+  "app.review_outcome": {
+    label: "App review outcomes (approved or rejected, with the notes)",
+    audience: "DEVELOPER",
+    always: false,
+  },
   "webhook.disabled": { label: "Webhook registrations disabled after failures", audience: "DEVELOPER", always: false },
 } as const;
 
 export type MailKind = keyof typeof MAIL_KINDS;
 
 /** The messages a merchant sends their shoppers and may turn off, per kind. */
-export const SHOPPER_KINDS = (Object.keys(MAIL_KINDS) as MailKind[]).filter((k) => MAIL_KINDS[k].audience === "shopper");
+export const SHOPPER_KINDS = (Object.keys(MAIL_KINDS) as MailKind[]).filter(
+  (k) => MAIL_KINDS[k].audience === "shopper",
+);
 
 /** The notifications an account of this role may receive and choose. */
 export const notificationKindsOf = (role: string) =>

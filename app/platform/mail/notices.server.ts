@@ -10,7 +10,10 @@ import { queueNotification } from "./queue.server";
 
 /** The app's members: its developer (the teams of contract 17 add the others). */
 async function appMembers(db: Db, appId: string) {
-  const [app] = await db.select({ name: apps.name, developerId: apps.developerId }).from(apps).where(eq(apps.id, appId));
+  const [app] = await db
+    .select({ name: apps.name, developerId: apps.developerId })
+    .from(apps)
+    .where(eq(apps.id, appId));
   return app ? { name: app.name, accountIds: [app.developerId] } : null;
 }
 
@@ -46,7 +49,14 @@ export async function notifyWebhookDisabled(
 /** The request's own id is the cause; the message names no shopper (an erasure's notice keeps nothing of them). */
 export async function notifyPrivacyDone(
   db: Db,
-  input: { requestId: string; businessId: string; requestedBy: string; kind: "EXPORT" | "ERASE"; orders: number; reviews: number },
+  input: {
+    requestId: string;
+    businessId: string;
+    requestedBy: string;
+    kind: "EXPORT" | "ERASE";
+    orders: number;
+    reviews: number;
+  },
 ) {
   await queueNotification(db, {
     kind: "privacy.done",

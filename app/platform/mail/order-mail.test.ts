@@ -76,8 +76,13 @@ describe("order messages", () => {
     // a shopper message is always sent: no unsubscribe header
     expect(m.parsed.headerLines.some((h) => h.key === "list-unsubscribe")).toBe(false);
     // the merchant (who did not turn "New orders" off) gets the notice, with one-click unsubscribe
-    const notice = await waitFor((r) => r.envelopeTo.includes(s.m.email) && /^New order/.test(r.parsed.subject ?? ""), "the notice");
-    expect(notice.parsed.subject).toMatch(new RegExp(`^New order #${placed!.orderNumber} at ${s.business.name}: 25,00\\s€$`, "u"));
+    const notice = await waitFor(
+      (r) => r.envelopeTo.includes(s.m.email) && /^New order/.test(r.parsed.subject ?? ""),
+      "the notice",
+    );
+    expect(notice.parsed.subject).toMatch(
+      new RegExp(`^New order #${placed!.orderNumber} at ${s.business.name}: 25,00\\s€$`, "u"),
+    );
     expect(notice.parsed.headerLines.some((h) => h.key === "list-unsubscribe-post")).toBe(true);
   });
 
@@ -102,7 +107,10 @@ describe("order messages", () => {
     const { order: b } = await order(s, "deliver@example.test");
     for (const st of ["CONFIRMED", "PREPARING", "READY", "DELIVERED"] as const)
       await moveOrderStatus(p.db, s.business.id, b!.id, st, "test");
-    await waitFor((r) => r.envelopeTo.includes("deliver@example.test") && /delivered$/.test(r.parsed.subject ?? ""), "the delivery");
+    await waitFor(
+      (r) => r.envelopeTo.includes("deliver@example.test") && /delivered$/.test(r.parsed.subject ?? ""),
+      "the delivery",
+    );
     // the shop turns confirmations off: the next order sends none
     await setShopperMail(p.db, s.business.id, "order.confirmation", false);
     const { order: c } = await order(s, "quiet@example.test");
@@ -116,7 +124,10 @@ describe("order messages", () => {
     await waitFor((r) => r.envelopeTo.includes("erase-me@example.test"), "the confirmation");
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      const [row] = await p.db.select().from(mailMessages).where(eq(mailMessages.causeKey, `order.confirmation:${placed!.id}`));
+      const [row] = await p.db
+        .select()
+        .from(mailMessages)
+        .where(eq(mailMessages.causeKey, `order.confirmation:${placed!.id}`));
       if (row?.status === "SENT") break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -146,6 +157,9 @@ describe("order messages", () => {
     }
     expect(JSON.stringify(rows)).not.toContain("erase-me@example.test");
     // the member who asked is told each request is done
-    await waitFor((r) => r.envelopeTo.includes(s.m.email) && r.parsed.subject === "A shopper's data was erased", "privacy done");
+    await waitFor(
+      (r) => r.envelopeTo.includes(s.m.email) && r.parsed.subject === "A shopper's data was erased",
+      "privacy done",
+    );
   });
 });

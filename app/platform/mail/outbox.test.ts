@@ -35,8 +35,19 @@ describe("the mail outbox", () => {
     const { account } = await p.register("DEVELOPER");
     const before = smtp.received.length;
     const ids = await p.db.transaction(async (tx) => [
-      await queueMail(tx, { kind: "privacy.done", causeKey: "test:one", to: { address: account.email, name: "A" }, accountId: account.id, data: { kind: "EXPORT", orders: 1, reviews: 0 } }),
-      await queueMail(tx, { kind: "privacy.done", causeKey: "test:one", to: { address: account.email }, accountId: account.id }),
+      await queueMail(tx, {
+        kind: "privacy.done",
+        causeKey: "test:one",
+        to: { address: account.email, name: "A" },
+        accountId: account.id,
+        data: { kind: "EXPORT", orders: 1, reviews: 0 },
+      }),
+      await queueMail(tx, {
+        kind: "privacy.done",
+        causeKey: "test:one",
+        to: { address: account.email },
+        accountId: account.id,
+      }),
     ]);
     expect(ids[0]).toMatch(/^mail_/);
     expect(ids[1]).toBeNull();
@@ -65,7 +76,12 @@ describe("the mail outbox", () => {
     const { account } = await p.register("DEVELOPER");
     await expect(
       p.db.transaction(async (tx) => {
-        await queueMail(tx, { kind: "privacy.done", causeKey: "test:rollback", to: { address: account.email }, accountId: account.id });
+        await queueMail(tx, {
+          kind: "privacy.done",
+          causeKey: "test:rollback",
+          to: { address: account.email },
+          accountId: account.id,
+        });
         throw new Error("the cause failed");
       }),
     ).rejects.toThrow("the cause failed");
@@ -114,13 +130,22 @@ describe("the mail outbox", () => {
     for (const id of ids) await until(async () => (await rowOf(id)).status === "SENT");
     await new Promise((r) => setTimeout(r, 1000));
     const got = smtp.received.slice(before);
-    expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(["down0@example.test", "down1@example.test", "down2@example.test"]);
+    expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual([
+      "down0@example.test",
+      "down1@example.test",
+      "down2@example.test",
+    ]);
     for (const id of ids) expect(got.filter((m) => m.parsed.messageId === `<${id}@localhost>`)).toHaveLength(1);
   });
 
   it("a 4xx answer is retried, a 5xx answer fails the message with the server's words", async () => {
     smtp.answerWith({ code: 451, text: "Try again later" });
-    const temp = await queueMail(p.db, { kind: "privacy.done", causeKey: "test:451", to: { address: "t@example.test" }, data: { kind: "EXPORT" } });
+    const temp = await queueMail(p.db, {
+      kind: "privacy.done",
+      causeKey: "test:451",
+      to: { address: "t@example.test" },
+      data: { kind: "EXPORT" },
+    });
     const waiting = await until(async () => {
       const r = await rowOf(temp!);
       return r.nextAttemptAt && r;
@@ -128,7 +153,12 @@ describe("the mail outbox", () => {
     expect(waiting.status).toBe("QUEUED");
     expect(waiting.lastError).toContain("451");
     smtp.answerWith({ code: 550, text: "No such user here" });
-    const perm = await queueMail(p.db, { kind: "privacy.done", causeKey: "test:550", to: { address: "p@example.test" }, data: { kind: "EXPORT" } });
+    const perm = await queueMail(p.db, {
+      kind: "privacy.done",
+      causeKey: "test:550",
+      to: { address: "p@example.test" },
+      data: { kind: "EXPORT" },
+    });
     const failed = await until(async () => {
       const r = await rowOf(perm!);
       return r.status === "FAILED" && r;

@@ -33,9 +33,7 @@ export const Heading = part(
 
 export const Paragraph = part(
   ({ children }: { children: ReactNode }) => (
-    <p style={{ margin: "0 0 16px", fontFamily: font, fontSize: "16px", lineHeight: "24px", color: INK }}>
-      {children}
-    </p>
+    <p style={{ margin: "0 0 16px", fontFamily: font, fontSize: "16px", lineHeight: "24px", color: INK }}>{children}</p>
   ),
   ({ children }, text) => `${text(children)}\n\n`,
 );
@@ -188,7 +186,12 @@ export type Rendered = { subject: string; html: string; text: string };
  * The two parts of a message: `body` inside the HTML layout (language, colour schemes, the preheader
  * that clients show beside the subject, the sender's name at the top) and as text.
  */
-export function renderMessage(input: { subject: string; brand: string; preheader: string; body: ReactElement }): Rendered {
+export function renderMessage(input: {
+  subject: string;
+  brand: string;
+  preheader: string;
+  body: ReactElement;
+}): Rendered {
   const html =
     "<!DOCTYPE html>" +
     renderToStaticMarkup(
@@ -211,7 +214,12 @@ export function renderMessage(input: { subject: string; brand: string; preheader
                     width="100%"
                     cellPadding={0}
                     cellSpacing={0}
-                    style={{ maxWidth: "560px", background: "#ffffff", borderRadius: "8px", border: "1px solid #d0d7de" }}
+                    style={{
+                      maxWidth: "560px",
+                      background: "#ffffff",
+                      borderRadius: "8px",
+                      border: "1px solid #d0d7de",
+                    }}
                   >
                     <tbody>
                       <tr>

@@ -28,16 +28,51 @@ const settingsLink = "https://apps.example/account/emails";
 const cases = {
   verifyEmail: verifyEmail({ name: "Ada", link: "https://apps.example/verify-email?token=T" }),
   passwordReset: passwordReset({ name: "Ada", link: "https://apps.example/reset-password?token=T" }),
-  invitation: invitation({ inviter: "Grace", to: "Demo Bistro", role: "staff", link: "https://apps.example/invitations/T" }),
+  invitation: invitation({
+    inviter: "Grace",
+    to: "Demo Bistro",
+    role: "staff",
+    link: "https://apps.example/invitations/T",
+  }),
   orderConfirmation: orderConfirmation(order),
   orderCancelled: orderCancelled(order),
   orderFulfilled: orderFulfilled(order),
   newOrder: newOrder({ ...order, adminLink: "https://apps.example/admin/orders/ord_1", settingsLink }),
-  reviewApproved: reviewOutcome({ appName: "Loyalty", approved: true, notes: "", link: "https://apps.example/portal/apps/app_1", settingsLink }),
-  reviewRejected: reviewOutcome({ appName: "Loyalty", approved: false, notes: "Add a privacy policy.", link: "https://apps.example/portal/apps/app_1", settingsLink }),
-  webhookDisabled: webhookDisabled({ appName: "Loyalty", url: "https://hooks.example/in", lastError: "HTTP 500", link: "https://apps.example/portal/apps/app_1/webhooks", settingsLink }),
-  privacyErased: privacyDone({ kind: "ERASE", orders: 3, reviews: 1, link: "https://apps.example/admin/privacy", settingsLink }),
-  privacyExported: privacyDone({ kind: "EXPORT", orders: 3, reviews: 1, link: "https://apps.example/admin/privacy", settingsLink }),
+  reviewApproved: reviewOutcome({
+    appName: "Loyalty",
+    approved: true,
+    notes: "",
+    link: "https://apps.example/portal/apps/app_1",
+    settingsLink,
+  }),
+  reviewRejected: reviewOutcome({
+    appName: "Loyalty",
+    approved: false,
+    notes: "Add a privacy policy.",
+    link: "https://apps.example/portal/apps/app_1",
+    settingsLink,
+  }),
+  webhookDisabled: webhookDisabled({
+    appName: "Loyalty",
+    url: "https://hooks.example/in",
+    lastError: "HTTP 500",
+    link: "https://apps.example/portal/apps/app_1/webhooks",
+    settingsLink,
+  }),
+  privacyErased: privacyDone({
+    kind: "ERASE",
+    orders: 3,
+    reviews: 1,
+    link: "https://apps.example/admin/privacy",
+    settingsLink,
+  }),
+  privacyExported: privacyDone({
+    kind: "EXPORT",
+    orders: 3,
+    reviews: 1,
+    link: "https://apps.example/admin/privacy",
+    settingsLink,
+  }),
 };
 
 describe("templates", () => {
@@ -49,7 +84,8 @@ describe("templates", () => {
       expect(r.html).toContain('<meta name="color-scheme" content="light dark"/>');
       expect(r.html).not.toContain("<script");
       // every link of the text part is in the HTML part too
-      for (const link of r.text.match(/https:\/\/[^\s)]+/g) ?? []) expect(r.html).toContain(link.replace(/&/g, "&amp;"));
+      for (const link of r.text.match(/https:\/\/[^\s)]+/g) ?? [])
+        expect(r.html).toContain(link.replace(/&/g, "&amp;"));
     });
 
   it("escapes values in the HTML part and keeps them as they are in the text part", () => {

@@ -18,8 +18,7 @@ export type OutgoingMessage = {
 
 /** What a send came to: accepted, or a failure that is worth another try (4xx, network) or not (5xx). */
 export type SendOutcome =
-  | { ok: true; response: string }
-  | { ok: false; temporary: boolean; error: string; responseCode: number | null };
+  { ok: true; response: string } | { ok: false; temporary: boolean; error: string; responseCode: number | null };
 
 const transports = new Map<string, Transporter>();
 
@@ -62,7 +61,12 @@ export const isMailAddress = (value: string) => /^[^\s<>@",;:()[\]\\]+@[^\s<>@",
 
 export async function sendMessage(url: string, message: OutgoingMessage): Promise<SendOutcome> {
   if (!isMailAddress(message.to.address))
-    return { ok: false, temporary: false, error: `not an e-mail address: ${JSON.stringify(message.to.address)}`, responseCode: null };
+    return {
+      ok: false,
+      temporary: false,
+      error: `not an e-mail address: ${JSON.stringify(message.to.address)}`,
+      responseCode: null,
+    };
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(message.headers ?? {})) headers[k] = oneLine(v);
   try {

@@ -235,9 +235,7 @@ export const PublicAccount = z
   })
   .meta({ id: "Account" });
 export const AccountAnswer = z.object({ account: PublicAccount }).meta({ id: "AccountAnswer" });
-export const Accepted = z
-  .object({ message: z.string() })
-  .meta({ id: "Accepted" });
+export const Accepted = z.object({ message: z.string() }).meta({ id: "Accepted" });
 export const AccountToken = z
   .object({
     token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"),

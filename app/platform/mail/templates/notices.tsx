@@ -48,8 +48,8 @@ export const webhookDisabled = (p: {
     <>
       <Heading>A webhook registration was disabled</Heading>
       <Paragraph>
-        Deliveries of {p.appName} to this address failed again and again, so the registration was disabled and no
-        more events are sent to it.
+        Deliveries of {p.appName} to this address failed again and again, so the registration was disabled and no more
+        events are sent to it.
       </Paragraph>
       <Rows
         caption="Registration"
@@ -60,8 +60,10 @@ export const webhookDisabled = (p: {
       />
       <Paragraph>
         To enable it again, fix the endpoint, then turn the registration on in the developer portal (or send{" "}
-        <Strong>PATCH /webhooks/&lt;id&gt; {"{"}&quot;active&quot;: true{"}"}</Strong> with the app&apos;s token); failed
-        deliveries can be sent again from its delivery log.
+        <Strong>
+          PATCH /webhooks/&lt;id&gt; {"{"}&quot;active&quot;: true{"}"}
+        </Strong>{" "}
+        with the app&apos;s token); failed deliveries can be sent again from its delivery log.
       </Paragraph>
       <Button href={p.link}>Open the app&apos;s webhooks</Button>
       {why("Webhook registrations disabled after failures", p.settingsLink)}

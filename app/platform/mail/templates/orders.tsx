@@ -14,10 +14,7 @@ export type OrderView = {
 const lines = (o: OrderView) => (
   <>
     <Rows caption="Items" rows={o.lines.map((l) => ({ label: `${l.quantity} × ${l.name}`, value: l.total }))} />
-    <Rows
-      caption="Totals"
-      rows={[...o.totals, { label: "Total", value: o.amount, strong: true }]}
-    />
+    <Rows caption="Totals" rows={[...o.totals, { label: "Total", value: o.amount, strong: true }]} />
   </>
 );
 
@@ -82,7 +79,8 @@ export const newOrder = (o: OrderView & { adminLink: string; settingsLink: strin
       {lines(o)}
       <Button href={o.adminLink}>Open the order</Button>
       <Footer>
-        You receive this because you chose &ldquo;New orders&rdquo;. <Link href={o.settingsLink}>Choose your e-mails</Link>
+        You receive this because you chose &ldquo;New orders&rdquo;.{" "}
+        <Link href={o.settingsLink}>Choose your e-mails</Link>
       </Footer>
     </>
   ),
