@@ -384,7 +384,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         validated++;
       }
     expect(refused).toBe(40);
-    expect(validated).toBe(19);
+    expect(validated).toBe(22);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {

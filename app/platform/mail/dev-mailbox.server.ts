@@ -10,6 +10,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { AddressInfo } from "node:net";
 import type { Db } from "../../../db/client";
 import { devMailbox } from "../../../db/schema";
+import { ERASED_NAME, ERASED_TEXT } from "../privacy/erased";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 
@@ -66,6 +67,15 @@ export async function startDevMailbox(db: Db, options: { port?: number } = {}): 
 
 async function keep(db: Db, raw: Buffer, envelopeFrom: string, envelopeTo: string[]) {
   const parsed = await simpleParser(raw);
+  // a message of the platform's whose shopper was erased while it was on its way (to them, or a
+  // member's notice about their order) is not kept (contract 15)
+  const own = /^<(mail_[A-Za-z0-9]+)@/.exec(parsed.messageId ?? "")?.[1];
+  if (own) {
+    const [erased] = await db.execute<{ id: string }>(sql`
+      select m.id from mail_messages m left join orders o on o.id = m.data ->> 'orderId'
+      where m.id = ${own} and (m.to_address = ${ERASED_TEXT} or o.customer_name = ${ERASED_NAME})`);
+    if (erased) return;
+  }
   await db.insert(devMailbox).values({
     id: newId("dm"),
     receivedAt: now(),

@@ -1,11 +1,11 @@
 /**
  * The shopper's messages under the privacy requests of contract 15: an export lists what was sent
  * to them; an erasure replaces their address and name in the message records (and a message not yet
- * sent is not sent).
+ * sent is not sent) and, outside production, removes the development mailbox's copies.
  */
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { mailMessages } from "../../../db/schema";
+import { devMailbox, mailMessages } from "../../../db/schema";
 import { ERASED_NAME, ERASED_TEXT } from "../privacy/erased";
 import { textArray } from "../../../db/sql";
 
@@ -54,5 +54,16 @@ export async function scrubSentMail(db: Db, businessId: string, email: string, o
       ),
     )
     .returning({ id: mailMessages.id });
+  // outside production, the development mailbox's copies go too: what they were sent, and every
+  // message about their orders (the members' new-order notices name them)
+  await db.delete(devMailbox).where(
+    or(
+      sql`exists (select 1 from unnest(${devMailbox.envelopeTo}) e where lower(e) = ${email.toLowerCase()})`,
+      orderIds.length
+        ? sql`${devMailbox.messageId} in (select m.message_id from mail_messages m
+            where m.business_id = ${businessId} and m.data ->> 'orderId' = any(${textArray(orderIds)}))`
+        : sql`false`,
+    ),
+  );
   return rows.length;
 }
