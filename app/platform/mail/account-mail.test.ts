@@ -10,6 +10,8 @@ import { closeTransports } from "./transport.server";
 import { unsubscribeToken } from "./unsubscribe.server";
 import { eq } from "drizzle-orm";
 import { accounts } from "../../../db/schema";
+import { appBody } from "../apps/apps.test-helpers";
+import { rejectApp } from "../apps/review.server";
 
 const smtp = await startSmtp();
 const p = await startPlatform({ worker: true, env: { MAIL_URL: smtp.url } });
@@ -149,5 +151,21 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     expect(done.status).toBe(200);
     [row] = await p.db.select().from(accounts).where(eq(accounts.id, dev.account.id));
     expect(row.mailOff).toEqual(["app.review_outcome"]);
+  });
+});
+
+describe("the developer's review outcome", () => {
+  it("a rejection sends the app's developer the reviewer's notes, with one-click unsubscribe", async () => {
+    const dev = await p.register("DEVELOPER");
+    const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
+    expect(created.status, created.text).toBe(201);
+    expect((await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token })).status).toBe(
+      200,
+    );
+    await rejectApp(p.db, created.json.id, "Add a privacy policy URL.");
+    const m = await messageTo(dev.email, `${created.json.name} was not approved`);
+    expect(m.parsed.text).toContain("Reviewer's notes: Add a privacy policy URL.");
+    expect(m.parsed.text).toContain(`${p.env.publicUrl}/portal/apps/${created.json.id}`);
+    expect(m.parsed.headerLines.some((h) => h.key === "list-unsubscribe-post")).toBe(true);
   });
 });
