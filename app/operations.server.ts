@@ -74,6 +74,10 @@ import * as developerReviewReply from "./routes/developer.apps.$appId.reviews.$r
 import * as developerSandbox from "./routes/developer.sandbox";
 import * as authLogin from "./routes/auth.login";
 import * as authRegister from "./routes/auth.register";
+import * as authPasswordReset from "./routes/auth.password-reset._index";
+import * as authPasswordResetConfirm from "./routes/auth.password-reset.confirm";
+import * as authVerifyEmail from "./routes/auth.verify-email._index";
+import * as authVerifyEmailResend from "./routes/auth.verify-email.resend";
 import * as oauthToken from "./routes/oauth.token";
 
 /** The App API and /webhooks, in the document's order. */
@@ -111,6 +115,10 @@ export const appApiDocument = (publicUrl: string, version = currentVersion(now()
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   authRegister,
   authLogin,
+  authPasswordReset,
+  authPasswordResetConfirm,
+  authVerifyEmail,
+  authVerifyEmailResend,
   oauthToken,
   developerApps,
   developerApp,

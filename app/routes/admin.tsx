@@ -5,6 +5,7 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { ShopFormatProvider } from "~/components/shop-format";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
+import { VerifyEmailBanner } from "~/components/verify-banner";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business, sandbox } = await requireMerchant(request, context);
@@ -13,6 +14,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     businessName: business.name,
     // every page of the admin writes dates and money in the shop's units (components/shop-format.tsx)
     units: { locale: business.locale, timeZone: business.timezone, currency: business.currency },
+    // until the address is verified, a banner with a way to send the link again (contract 16)
+    unverifiedEmail: account.emailVerifiedAt ? null : account.email,
     // a developer in their own sandbox business (decision 036): marked on every page
     sandbox: sandbox ? { developer: account.name } : null,
     appPages: appPages.map((p) => ({
@@ -35,10 +38,11 @@ const ITEMS: NavItem[] = [
   { to: "/admin/billing", label: "Billing", icon: "¤" },
   { to: "/admin/privacy", label: "Customer privacy", icon: "◐" },
   { to: "/admin/settings", label: "Settings", icon: "⚙" },
+  { to: "/admin/emails", label: "E-mails", icon: "✉" },
 ];
 
 export default function AdminLayout() {
-  const { businessName, appPages, sandbox, units } = useLoaderData<typeof loader>();
+  const { businessName, appPages, sandbox, units, unverifiedEmail } = useLoaderData<typeof loader>();
   return (
     <ShopFormatProvider units={units}>
       <AreaLayout
@@ -47,7 +51,12 @@ export default function AdminLayout() {
         badge={sandbox ? "Sandbox" : undefined}
         items={sandbox ? [...ITEMS, { to: "/portal", label: "Back to the portal", icon: "←" }] : ITEMS}
         extra={{ heading: "App pages", items: appPages }}
-        notice={sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+        notice={
+          <>
+            {unverifiedEmail ? <VerifyEmailBanner email={unverifiedEmail} /> : null}
+            {sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+          </>
+        }
       />
     </ShopFormatProvider>
   );

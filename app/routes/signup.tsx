@@ -1,3 +1,4 @@
+import { sendsVerification } from "~/platform/mail/account-mail.server";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
@@ -71,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!role) errors.fields.role = NO_ROLE;
       return json({ errors, values: valuesOf(form) }, 400);
     }
-    const { account } = await createAccount(context.db, parsed.data);
+    const { account } = await createAccount(context.db, parsed.data, sendsVerification(context.env));
     return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   });
 }

@@ -1,5 +1,5 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
-import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
+import { counter, createdAt, id, refersTo, textList, timestamps, ts } from "./columns";
 
 /** The kinds of shop a merchant can choose (the shop settings); RESTAURANT speaks of a menu. */
 export const BUSINESS_TYPES = ["RETAIL", "RESTAURANT"] as const;
@@ -27,6 +27,8 @@ export const businesses = pgTable(
     /** When the merchant closed the admin's setup guide (null: it shows while steps are left). */
     setupGuideDismissedAt: ts("setup_guide_dismissed_at"),
     isSandbox: boolean("is_sandbox").notNull().default(false),
+    /** the shopper messages (mail kinds) this business has turned off (contract 16) */
+    shopperMailOff: textList("shopper_mail_off"),
     /** last order number handed out; the next order takes lastOrderNumber + 1 */
     lastOrderNumber: integer("last_order_number").notNull().default(1000),
     ...timestamps(),
@@ -46,6 +48,12 @@ export const accounts = pgTable(
     role: text("role", { enum: ["DEVELOPER", "MERCHANT", "REVIEWER"] }).notNull(),
     passwordHash: text("password_hash").notNull(),
     businessId: text("business_id").references(() => businesses.id),
+    /** when the account proved it reads its address (contract 16); null until then */
+    emailVerifiedAt: ts("email_verified_at"),
+    /** bumped by a password reset: every JWT carrying an older value (and every older session) answers 401 */
+    credentialsVersion: integer("credentials_version").notNull().default(0),
+    /** the notification messages (mail kinds, not always sent) the account has turned off */
+    mailOff: textList("mail_off"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("accounts_email_key").on(t.email), index("accounts_business_idx").on(t.businessId)],

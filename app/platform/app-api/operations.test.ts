@@ -265,8 +265,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const validator = new Validator();
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
-    // /merchant and /review (with privacy requests, billing and its invoices, files and review replies), /developer, /auth and /oauth/token
-    expect(platformModules.length).toBe(41);
+    // /merchant and /review (with privacy requests, billing and its invoices, files, review replies), /developer, /auth (with e-mail verification and password resets) and /oauth/token
+    expect(platformModules.length).toBe(45);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -392,7 +392,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         validated++;
       }
     expect(refused).toBe(44);
-    expect(validated).toBe(21);
+    expect(validated).toBe(24);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {

@@ -4,9 +4,10 @@
  * installed on a few demo shops, with 30 days of history for its analytics), a reviewer, and a
  * living marketplace: more apps in several categories with reviews, replies and staff picks.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { queueMail } from "../mail/queue.server";
 import type { Database } from "../../../db/client";
-import { installations, webhookDailyStats } from "../../../db/schema";
+import { installations, orders, webhookDailyStats } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { createAccount, createBusiness } from "../accounts/accounts.server";
 import { createApp, submitApp } from "../apps/apps.server";
@@ -103,5 +104,31 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   });
   // Demo Bistro pays for Ready Text: a subscription with usage and closed periods (issues 39, 40)
   await seedDemoBilling(db, env, { bistro, readyText: published.get("ready-text")!, developerId: dev.id });
+  // the demo's e-mails (contract 16), in the development mailbox once the worker sends them: the app's
+  // approval above, and the newest Demo Bistro order's confirmation and new-order notice
+  const [newest] = await db
+    .select({ id: orders.id, email: orders.customerEmail, name: orders.customerName })
+    .from(orders)
+    .where(and(eq(orders.businessId, bistro.id), isNotNull(orders.customerEmail)))
+    .orderBy(desc(orders.createdAt))
+    .limit(1);
+  if (newest?.email) {
+    const merchant = created[0].account;
+    await queueMail(db, {
+      kind: "order.confirmation",
+      causeKey: `order.confirmation:${newest.id}`,
+      to: { address: newest.email, name: newest.name },
+      businessId: bistro.id,
+      data: { orderId: newest.id },
+    });
+    await queueMail(db, {
+      kind: "order.new",
+      causeKey: `order.new:${newest.id}:${merchant.id}`,
+      to: { address: merchant.email, name: merchant.name },
+      accountId: merchant.id,
+      businessId: bistro.id,
+      data: { orderId: newest.id },
+    });
+  }
   return true;
 }

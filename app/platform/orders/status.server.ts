@@ -13,6 +13,7 @@ import { emitEvent } from "../events/emit.server";
 import { changeLockedOrder } from "./locked-order.server";
 import { statusMoveEvents } from "./events.server";
 import { orderStatusLabel } from "./labels";
+import { queueOrderStatusMail } from "../mail/queue.server";
 
 export const ORDER_MOVES: Record<OrderStatus, OrderStatus[]> = {
   PENDING: ["CONFIRMED", "CANCELLED"],
@@ -70,6 +71,8 @@ async function applyMove(tx: Tx, order: Order, from: OrderStatus, to: OrderStatu
     .insert(orderStatusChanges)
     .values({ id: newId("osc"), orderId: order.id, fromStatus: from, toStatus: to, actor, createdAt: at });
   for (const event of statusMoveEvents(order, from, to)) await emitEvent(tx, event);
+  // the shopper hears of a cancellation or a delivery (contract 16), in the move's transaction
+  await queueOrderStatusMail(tx, order, to);
 }
 
 /**
