@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * The delivery log, newest first
-         * @description Needs no scope; each event needs the scope that grants it (403 otherwise).
+         * @description total counts the registration's deliveries up to 10000 (a longer log says 10000); page on with nextCursor. Needs no scope; each event needs the scope that grants it (403 otherwise).
          */
         get: operations["getWebhooksIdDeliveries"];
         put?: never;
@@ -1120,9 +1120,12 @@ export interface components {
         };
         DeliveryList: {
             data: components["schemas"]["Delivery"][];
+            /** @description the registration's deliveries, counted up to 10000: a longer log says 10000 */
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         DiscountsHookAnswer: {
             /** @description the discount */
@@ -1293,6 +1296,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         OrderRefData: {
             orderId: string;
@@ -1355,6 +1360,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         /** @description integer minor units of the business's currency, as a string */
         PaymentAmount: string;
@@ -1480,6 +1487,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         /** @description A tracked product's stock fell below 5 */
         ProductLowStockEvent: {
@@ -1575,6 +1584,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         ReviewStats: {
             averageRating: number;
@@ -1660,6 +1671,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         WebhookTestData: {
             message: string;
@@ -1836,6 +1849,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -1931,6 +1946,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 50 it is clamped to 50 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2109,6 +2126,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 50 it is clamped to 50 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2249,6 +2268,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2313,6 +2334,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2474,6 +2497,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path: {
