@@ -15,7 +15,7 @@ import {
   type OrderStatus,
 } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { countOf, countsBy, getOrderRow } from "./queries.server";
+import { countOf, getOrderRow, orderStatusCounts as statusCounters } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 
@@ -61,11 +61,9 @@ export async function searchProducts(
 
 /** Number of orders per status (every status present, 0 when none) and in all. */
 export async function orderStatusCounts(db: Db, businessId: string) {
-  const rows = await countsBy(db, orders, orders.status, businessId);
-  const byStatus = Object.fromEntries(
-    ORDER_STATUSES.map((s) => [s, rows.find((r) => r.value === s)?.n ?? 0]),
-  ) as Record<OrderStatus, number>;
-  return { byStatus, all: rows.reduce((sum, r) => sum + r.n, 0) };
+  // the counters kept by the orders' triggers (decision 068), not a count of the orders per view
+  const byStatus = await statusCounters(db, businessId);
+  return { byStatus, all: Object.values(byStatus).reduce((sum, n) => sum + n, 0) };
 }
 
 /** One order of the business with its lines and its status history (oldest first); 404 when not its. */
@@ -120,15 +118,14 @@ export async function dailyOrders(db: Db, businessId: string, days = 30): Promis
   const todayStart = Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
   const since = new Date(todayStart - (days - 1) * DAY_MS);
   const until = new Date(todayStart + DAY_MS);
+  // the daily rollups kept by the orders' triggers (decision 068)
   const rows = await db.execute<{ day: string; orders: number; revenue: number }>(sql`
-    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-           count(*)::int as orders,
-           coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as revenue
-    from orders
+    select to_char(day, 'YYYY-MM-DD') as day, sum(orders)::int as orders, sum(revenue)::int as revenue
+    from order_daily_stats
     where business_id = ${businessId}
-      and created_at >= ${since.toISOString()}::timestamptz
-      and created_at < ${until.toISOString()}::timestamptz
-    group by 1`);
+      and day >= ${utcDate(since)}::date
+      and day < ${utcDate(until)}::date
+    group by day`);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return Array.from({ length: days }, (_, i) => {
     const date = utcDate(new Date(since.getTime() + i * DAY_MS));

@@ -13,6 +13,7 @@ import {
   reviews,
   ORDER_STATUSES,
   type Order,
+  type OrderStatus,
 } from "../../../db/schema";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
@@ -170,49 +171,89 @@ export function getPage(db: Db, businessId: string, slug: string) {
 /**
  * Dashboard figures (UTC days): orders and revenue today and over the last 30 days, average
  * order value over 30 days, orders by status, top 5 products by quantity over 30 days. Cancelled
- * orders do not count as revenue.
+ * orders do not count as revenue. Read from the rollups kept by triggers in the orders'
+ * transactions (decision 068), never from the orders themselves: the same figures at any size.
  */
 export async function dashboard(db: Db, businessId: string, currency: string) {
   const t = now();
   const todayStart = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()));
   const since = new Date(todayStart.getTime() - 29 * 24 * 3600 * 1000);
-  const [figures] = await db.execute<{
-    today_orders: number;
-    today_revenue: number;
-    month_orders: number;
-    month_revenue: number;
-  }>(sql`
-    select count(*) filter (where created_at >= ${todayStart.toISOString()}::timestamptz)::int as today_orders,
-           coalesce(sum(amount) filter (where created_at >= ${todayStart.toISOString()}::timestamptz and status <> 'CANCELLED'), 0)::int as today_revenue,
-           count(*)::int as month_orders,
-           coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as month_revenue
-    from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz`);
-  const [paid] = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz and status <> 'CANCELLED'`,
-  );
-  const byStatus = await db
-    .select({ status: orders.status, n: count() })
-    .from(orders)
-    .where(eq(orders.businessId, businessId))
-    .groupBy(orders.status);
-  const top = await db.execute<{ product_id: string; name: string; quantity: number; revenue: number }>(sql`
-    select i.product_id, min(i.name) as name, sum(i.quantity)::int as quantity, sum(i.quantity * i.price)::int as revenue
-    from order_items i join orders o on o.id = i.order_id
-    where o.business_id = ${businessId} and o.created_at >= ${since.toISOString()}::timestamptz and o.status <> 'CANCELLED'
-    group by i.product_id order by quantity desc, revenue desc, i.product_id limit 5`);
-  const ordersByStatus = Object.fromEntries(
-    ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]),
-  );
+  const [today, month, byStatus, top] = await Promise.all([
+    orderFigures(db, businessId, todayStart),
+    orderFigures(db, businessId, since),
+    orderStatusCounts(db, businessId),
+    topProducts(db, businessId, since, 5),
+  ]);
   return {
-    today: { orders: figures.today_orders, revenue: money(figures.today_revenue, currency) },
-    last30Days: { orders: figures.month_orders, revenue: money(figures.month_revenue, currency) },
-    averageOrderValue: money(paid.n ? Math.round(figures.month_revenue / paid.n) : 0, currency),
-    ordersByStatus,
+    today: { orders: today.orders, revenue: money(today.revenue, currency) },
+    last30Days: { orders: month.orders, revenue: money(month.revenue, currency) },
+    averageOrderValue: money(month.paidOrders ? Math.round(month.revenue / month.paidOrders) : 0, currency),
+    ordersByStatus: byStatus as Record<string, number>,
     topProducts: top.map((r) => ({
-      productId: r.product_id,
+      productId: r.productId,
       name: r.name,
       quantity: r.quantity,
       revenue: money(r.revenue, currency),
     })),
   };
+}
+
+/** The business's orders per status, from the counters the orders' triggers keep (business_counts 'orders:<STATUS>'). */
+export async function orderStatusCounts(db: Db, businessId: string): Promise<Record<OrderStatus, number>> {
+  const rows = await db.execute<{ entity: string; n: string }>(sql`
+    select entity, sum(n)::bigint as n from business_counts
+    where business_id = ${businessId} and entity like 'orders:%' group by entity`);
+  return Object.fromEntries(
+    ORDER_STATUSES.map((s) => [s, Number(rows.find((r) => r.entity === `orders:${s}`)?.n ?? 0)]),
+  ) as Record<OrderStatus, number>;
+}
+
+const DAY = 24 * 3600 * 1000;
+/** The first UTC midnight at or after `t`: whole UTC days from there on are read from the rollups. */
+const nextUtcMidnight = (t: Date) => new Date(Math.ceil(t.getTime() / DAY) * DAY);
+
+/**
+ * Orders, orders not cancelled and their revenue (minor units) created at or after `from`: whole UTC
+ * days from the daily rollups, and the part of a day before the first UTC midnight (none when `from`
+ * is one) from the orders themselves, so that the figure is exact from any instant.
+ */
+export async function orderFigures(db: Db, businessId: string, from: Date) {
+  const edge = nextUtcMidnight(from);
+  const [row] = await db.execute<{ orders: string; paid_orders: string; revenue: string }>(sql`
+    select coalesce(sum(orders), 0)::bigint as orders, coalesce(sum(paid_orders), 0)::bigint as paid_orders, coalesce(sum(revenue), 0)::bigint as revenue
+    from (
+      select orders, paid_orders, revenue from order_daily_stats
+      where business_id = ${businessId} and day >= ${edge.toISOString().slice(0, 10)}::date
+      union all
+      select count(*), count(*) filter (where status <> 'CANCELLED'), coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)
+      from orders where business_id = ${businessId} and created_at >= ${from.toISOString()}::timestamptz and created_at < ${edge.toISOString()}::timestamptz
+    ) f`);
+  return { orders: Number(row.orders), paidOrders: Number(row.paid_orders), revenue: Number(row.revenue) };
+}
+
+/**
+ * The `limit` products sold most (by quantity, then revenue, then id) in orders not cancelled created
+ * at or after `from`, named by the least of their lines' names: whole UTC days from
+ * product_daily_sales, the part of a day before the first UTC midnight from the order lines.
+ */
+export async function topProducts(db: Db, businessId: string, from: Date, limit: number) {
+  const edge = nextUtcMidnight(from);
+  const rows = await db.execute<{ product_id: string; name: string; quantity: string; revenue: string }>(sql`
+    select product_id, min(name) as name, sum(quantity)::bigint as quantity, sum(revenue)::bigint as revenue
+    from (
+      select product_id, name, quantity, revenue from product_daily_sales
+      where business_id = ${businessId} and day >= ${edge.toISOString().slice(0, 10)}::date and lines > 0
+      union all
+      select i.product_id, i.name, i.quantity, i.quantity::bigint * i.price
+      from order_items i join orders o on o.id = i.order_id
+      where o.business_id = ${businessId} and o.created_at >= ${from.toISOString()}::timestamptz
+        and o.created_at < ${edge.toISOString()}::timestamptz and o.status <> 'CANCELLED'
+    ) s
+    group by product_id order by quantity desc, revenue desc, product_id limit ${limit}`);
+  return rows.map((r) => ({
+    productId: r.product_id,
+    name: r.name,
+    quantity: Number(r.quantity),
+    revenue: Number(r.revenue),
+  }));
 }
