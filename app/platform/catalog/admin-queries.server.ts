@@ -17,7 +17,7 @@ import {
 import { now } from "../core/clock.server";
 import { countOf, getOrderRow, orderStatusCounts as statusCounters } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
-import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { decodeCursor, encodeCursor, newestFirst, pageWithTotal } from "../core/paging.server";
 
 export const ADMIN_PAGE_SIZE = 20;
 const MAX_PAGE = 10_000;
@@ -241,6 +241,8 @@ const listColumns = {
   paymentStatus: orders.paymentStatus,
   paymentMethod: orders.paymentMethod,
   itemCount: sql<number>`(select coalesce(sum(i.quantity), 0)::int from order_items i where i.order_id = "orders"."id")`,
+  /** the exact stored time (microseconds), for the next page's or batch's keyset */
+  cursorAt: sql<string>`${orders.createdAt}::text`,
 };
 export type OrderListRow = {
   id: string;
@@ -255,7 +257,39 @@ export type OrderListRow = {
   paymentStatus: string;
   paymentMethod: string;
   itemCount: number;
+  cursorAt: string;
 };
+
+/** A filtered view's match count stops here (decision 068): the page says "10,000+". */
+export const ORDER_MATCH_CAP = 10_000;
+
+/** Where a page of the list starts or ends: the sort's key of a row (its createdAt to the microsecond, or its amount), its id, and the page's number. */
+type Position = { at: string; id: string; page: number };
+
+/**
+ * The rows after (`forward`) or before a position in the sort's order, written so that the key
+ * bounds the index scan: `k <= k0 and (k < k0 or id < id0)` (decision 018's indexes serve every sort).
+ */
+function keysetCondition(sort: OrderSort, after: { at: string; amount: number; id: string }, forward = true): SQL {
+  const byAmount = sort === "amount_desc" || sort === "amount_asc";
+  const down = (sort === "newest" || sort === "amount_desc") === forward;
+  const k = byAmount ? sql`${orders.amount}` : sql`${orders.createdAt}`;
+  const k0: SQL = byAmount ? sql`${after.amount}::int` : sql`${after.at}::timestamptz`;
+  return down
+    ? sql`${k} <= ${k0} and (${k} < ${k0} or ${orders.id} < ${after.id})`
+    : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
+}
+
+const reversed = (sort: OrderSort): OrderSort =>
+  ({ newest: "oldest", oldest: "newest", amount_desc: "amount_asc", amount_asc: "amount_desc" })[sort] as OrderSort;
+
+/** The list's cursor (`after` / `before` in its links): signed with the sort and the business, like the App API's. */
+const cursorIdentity = (businessId: string, sort: OrderSort) => ({ list: `admin-orders:${sort}`, scope: businessId });
+const positionOf = (sort: OrderSort, row: OrderListRow, page: number): Position => ({
+  at: sort === "amount_desc" || sort === "amount_asc" ? String(row.amount) : row.cursorAt,
+  id: row.id,
+  page,
+});
 
 /** The two statements of searchOrders (a page, and the count of every match), also for EXPLAIN in tests. */
 export function searchOrderStatements(
@@ -266,6 +300,12 @@ export function searchOrderStatements(
 ) {
   const size = options.pageSize ?? ADMIN_PAGE_SIZE;
   const where = orderWhere(businessId, filter);
+  const capped = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(where)
+    .limit(ORDER_MATCH_CAP)
+    .as("capped");
   return [
     db
       .select(listColumns)
@@ -274,24 +314,87 @@ export function searchOrderStatements(
       .orderBy(...orderSort(filter.sort))
       .limit(size)
       .offset((options.page - 1) * size),
-    db.select({ n: count() }).from(orders).where(where),
+    db.select({ n: count() }).from(capped),
   ] as const;
 }
 
-/** A page of the business's orders matching the filter, and how many match in all. */
+/**
+ * A page of the business's orders matching the filter, and how many match in all: by `page`
+ * (OFFSET), or after / before a cursor of the previous page (keyset: the same cost at any depth).
+ * The total of the whole list and of a status is read from the counters the orders' triggers keep;
+ * a search or a date range counts its matches up to ORDER_MATCH_CAP (`capped`). `next` and `prev`
+ * are the cursors of the pages around this one (null at an end), when `cursors.key` is given.
+ */
 export async function searchOrders(
   db: Db,
   businessId: string,
   filter: OrderFilter,
-  options: { page: number; pageSize?: number },
+  options: {
+    page: number;
+    pageSize?: number;
+    cursors?: { key: string; after?: string | null; before?: string | null };
+  },
 ) {
-  const [page, matches] = searchOrderStatements(db, businessId, filter, options);
-  const [rows, total] = await Promise.all([
-    page,
-    // the unfiltered total is kept by triggers (business_counts)
-    isFiltered(filter) ? matches.then(([r]) => r.n) : countOf(db, businessId, "orders"),
+  const size = options.pageSize ?? ADMIN_PAGE_SIZE;
+  const where = orderWhere(businessId, filter);
+  const identity = cursorIdentity(businessId, filter.sort);
+  const { key, after, before } = options.cursors ?? {};
+  const token = after ?? before;
+  let position: Position | null = null;
+  let invalidCursor = false;
+  if (key && token) {
+    try {
+      position = decodeCursor(key, identity, token);
+      const byAmount = filter.sort === "amount_desc" || filter.sort === "amount_asc";
+      if (byAmount && !/^-?\d{1,10}$/.test(position.at)) throw new Error("not an amount");
+    } catch {
+      invalidCursor = true;
+      position = null;
+    }
+  }
+  const backward = Boolean(position && !after);
+  const keyset =
+    position &&
+    keysetCondition(filter.sort, { at: position.at, amount: Number(position.at), id: position.id }, !backward);
+  const counting = !isFiltered(filter)
+    ? countOf(db, businessId, "orders").then((n) => ({ n, capped: false }))
+    : !filter.q && !filter.from && !filter.to && filter.status
+      ? statusCounters(db, businessId).then((c) => ({ n: c[filter.status!], capped: false }))
+      : searchOrderStatements(db, businessId, filter, { page: 1, pageSize: size })[1].then(([r]) => ({
+          n: r.n,
+          capped: r.n >= ORDER_MATCH_CAP,
+        }));
+  const [found, { n: total, capped }] = await Promise.all([
+    db
+      .select(listColumns)
+      .from(orders)
+      .where(keyset ? and(where, keyset) : where)
+      .orderBy(...orderSort(backward ? reversed(filter.sort) : filter.sort))
+      .limit(size + 1)
+      .offset(position ? 0 : (options.page - 1) * size) as Promise<OrderListRow[]>,
+    counting,
   ]);
-  return { rows: rows as OrderListRow[], total };
+  const more = found.length > size;
+  let rows = found.slice(0, size);
+  let page = position ? position.page : options.page;
+  if (backward) {
+    rows = rows.reverse();
+    // nothing before the rows read: this is the first page
+    if (!more) page = 1;
+  }
+  const hasNext = backward ? true : more;
+  const hasPrev = backward ? more : page > 1;
+  const cursor = (row: OrderListRow | undefined, n: number) =>
+    key && row ? encodeCursor(key, identity, positionOf(filter.sort, row, n)) : null;
+  return {
+    rows,
+    total,
+    capped,
+    page,
+    next: hasNext && rows.length ? cursor(rows[rows.length - 1], page + 1) : null,
+    prev: hasPrev && rows.length ? cursor(rows[0], page - 1) : null,
+    invalidCursor,
+  };
 }
 
 const exportColumns = {
@@ -303,8 +406,6 @@ const exportColumns = {
   address: orders.address,
   notes: orders.notes,
   items: sql<string>`(select coalesce(string_agg(i.quantity || ' x ' || i.name, '; ' order by i.id), '') from order_items i where i.order_id = "orders"."id")`,
-  /** the exact stored time (microseconds), for the next batch's keyset */
-  cursorAt: sql<string>`${orders.createdAt}::text`,
 };
 export type OrderExportRow = OrderListRow & {
   subtotal: number;
@@ -314,7 +415,6 @@ export type OrderExportRow = OrderListRow & {
   address: string | null;
   notes: string | null;
   items: string;
-  cursorAt: string;
   localTime: string;
 };
 
@@ -330,18 +430,8 @@ export async function* ordersForExport(
 ): AsyncGenerator<OrderExportRow[]> {
   const where = orderWhere(businessId, filter);
   let after: { at: string; amount: number; id: string } | null = null;
-  const byAmount = filter.sort === "amount_desc" || filter.sort === "amount_asc";
-  const down = filter.sort === "newest" || filter.sort === "amount_desc";
   for (;;) {
-    let keyset: SQL | undefined;
-    if (after) {
-      // `(k, id) < (k0, id0)` written so that k bounds the index scan: k <= k0 and (k < k0 or id < id0)
-      const k = byAmount ? sql`${orders.amount}` : sql`${orders.createdAt}`;
-      const k0: SQL = byAmount ? sql`${after.amount}::int` : sql`${after.at}::timestamptz`;
-      keyset = down
-        ? sql`${k} <= ${k0} and (${k} < ${k0} or ${orders.id} < ${after.id})`
-        : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
-    }
+    const keyset = after ? keysetCondition(filter.sort, after) : undefined;
     const rows: OrderExportRow[] = await db
       .select({
         ...exportColumns,
