@@ -1124,8 +1124,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
-            nextCursor: string | null;
         };
         DiscountsHookAnswer: {
             /** @description the discount */
@@ -1296,8 +1294,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
-            nextCursor: string | null;
         };
         OrderRefData: {
             orderId: string;
@@ -1360,8 +1356,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
-            nextCursor: string | null;
         };
         /** @description integer minor units of the business's currency, as a string */
         PaymentAmount: string;
@@ -1487,8 +1481,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
-            nextCursor: string | null;
         };
         /** @description A tracked product's stock fell below 5 */
         ProductLowStockEvent: {
@@ -1584,8 +1576,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
-            nextCursor: string | null;
         };
         ReviewStats: {
             averageRating: number;
@@ -1671,8 +1661,6 @@ export interface components {
             total: number;
             page: number;
             limit: number;
-            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
-            nextCursor: string | null;
         };
         WebhookTestData: {
             message: string;
