@@ -15,18 +15,29 @@ export function Pagination({
   pages,
   path,
   query = {},
+  prevHref,
+  nextHref,
+  more = false,
 }: {
   page: number;
   pages: number;
   path: string;
   query?: Record<string, string | null | undefined>;
+  /** A list paged by cursor (the orders): its Previous / Next links, null at an end; absent: by page number. */
+  prevHref?: string | null;
+  nextHref?: string | null;
+  /** `pages` is a lower bound (a capped count): "Page 3 of 500+". */
+  more?: boolean;
 }) {
-  if (pages <= 1 && page <= 1) return null;
+  const byCursor = prevHref !== undefined || nextHref !== undefined;
+  if (byCursor ? !prevHref && !nextHref && page <= 1 : pages <= 1 && page <= 1) return null;
   const href = (n: number) => pageHref(path, query, n);
+  const prev = byCursor ? prevHref : page > 1 ? href(Math.min(page - 1, pages)) : null;
+  const next = byCursor ? nextHref : page < pages ? href(page + 1) : null;
   return (
     <nav className="pagination" aria-label="Pages">
-      {page > 1 ? (
-        <Link to={href(Math.min(page - 1, pages))} rel="prev">
+      {prev ? (
+        <Link to={prev} rel="prev">
           ← Previous
         </Link>
       ) : (
@@ -34,9 +45,10 @@ export function Pagination({
       )}
       <span>
         Page {page} of {pages}
+        {more ? "+" : ""}
       </span>
-      {page < pages ? (
-        <Link to={href(page + 1)} rel="next">
+      {next ? (
+        <Link to={next} rel="next">
           Next →
         </Link>
       ) : (

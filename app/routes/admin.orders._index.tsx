@@ -46,11 +46,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
   const { filter, notices } = parseOrderFilter(url.searchParams, timeZone);
-  const page = readPage(url);
-  const [{ rows, total }, counts] = await Promise.all([
-    searchOrders(context.db, business.id, filter, { page }),
+  // Next / Previous by cursor (keyset: the same cost at any depth); `page=N` links still work
+  const cursors = {
+    key: context.env.sessionSecret,
+    after: url.searchParams.get("after"),
+    before: url.searchParams.get("before"),
+  };
+  const [{ rows, total, capped, page, next, prev, invalidCursor }, counts] = await Promise.all([
+    searchOrders(context.db, business.id, filter, { page: readPage(url), cursors }),
     orderStatusCounts(context.db, business.id),
   ]);
+  if (invalidCursor) notices.push("That page link is no longer valid: showing the first page.");
   return json({
     statuses: [...ORDER_STATUSES],
     filter: { q: filter.q, status: filter.status, from: filter.from, to: filter.to, sort: filter.sort },
@@ -59,8 +65,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     notices,
     timeZone,
     page,
-    pages: pageCount(total),
+    pages: Math.max(pageCount(total), page),
     total,
+    capped,
+    next,
+    prev,
     counts,
     orders: rows.map((o) => ({
       id: o.id,
@@ -205,8 +214,22 @@ function BulkResults({ results, to }: { results: BulkMoveResult[]; to: BulkTarge
 }
 
 export default function AdminOrders() {
-  const { statuses, filter, filtered, shortSearch, notices, timeZone, page, pages, total, counts, orders } =
-    useLoaderData<typeof loader>();
+  const {
+    statuses,
+    filter,
+    filtered,
+    shortSearch,
+    notices,
+    timeZone,
+    page,
+    pages,
+    total,
+    capped,
+    next,
+    prev,
+    counts,
+    orders,
+  } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -362,7 +385,7 @@ export default function AdminOrders() {
           <input type="hidden" name="intent" value="bulk-move" />
           <div className="bulk-bar" role="group" aria-label="Bulk status move">
             <p className="muted small" role="status">
-              {total} {total === 1 ? "order" : "orders"}
+              {capped ? `${total.toLocaleString("en-US")}+` : total} {total === 1 ? "order" : "orders"}
               {selected.size ? <strong data-testid="selected-count"> · {selected.size} selected</strong> : null}
             </p>
             <label className="bulk-target">
@@ -474,7 +497,15 @@ export default function AdminOrders() {
         </Form>
       )}
 
-      <Pagination page={page} pages={pages} path="/admin/orders" query={query} />
+      <Pagination
+        page={page}
+        pages={pages}
+        more={capped}
+        path="/admin/orders"
+        query={query}
+        prevHref={prev ? href({ before: prev }) : null}
+        nextHref={next ? href({ after: next }) : null}
+      />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
-import { paginated } from "~/platform/core/http.server";
+import { cursorPaginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";
 import { checkoutSchema } from "~/platform/orders/checkout-schema";
@@ -17,8 +17,8 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders", {
     scope: "read_orders",
     ...paged(OrderList, { limit: 20, max: 50 }),
     handler: async ({ context, caller, page }) => {
-      const { data, total } = await listOrders(context.db, caller.business.id, page);
-      return paginated(data, total, page);
+      const { data, ...found } = await listOrders(context.db, caller.business.id, page);
+      return cursorPaginated(data, found, page);
     },
   }),
   POST: operation({

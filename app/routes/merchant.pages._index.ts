@@ -3,12 +3,12 @@ import { paged } from "~/platform/core/operations.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { listPages } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
-import { PageList } from "~/platform/app-api/schemas";
+import { MerchantPageList } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/merchant/pages", "MERCHANT", {
   GET: operation({
     summary: "The business's site pages",
-    ...paged(PageList, { limit: 50, max: 100 }),
+    ...paged(MerchantPageList, { limit: 50, max: 100 }),
     handler: listed(({ context, user, page }) => listPages(context.db, requireBusiness(user).id, page), serializePage),
   }),
 });

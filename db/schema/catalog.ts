@@ -1,7 +1,22 @@
-import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, check } from "drizzle-orm/pg-core";
+import {
+  pgTable,
+  text,
+  boolean,
+  integer,
+  bigint,
+  jsonb,
+  index,
+  uniqueIndex,
+  check,
+  customType,
+  date,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
 import { businesses, ofBusiness } from "./accounts";
+
+/** Raw bytes (PostgreSQL bytea) as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
 export const products = pgTable(
   "products",
@@ -226,3 +241,79 @@ export const storefrontVersions = pgTable("storefront_versions", {
     .references(() => businesses.id, { onDelete: "cascade" }),
   version: integer("version").notNull().default(0),
 });
+
+/**
+ * Orders per (business, UTC day), kept by triggers on orders in the order's own transaction
+ * (migration "order-rollups", decision 068): every order counts in `orders`, the ones not cancelled
+ * in `paidOrders` and `revenue` (minor units). One of COUNT_SHARDS rows per day, like
+ * business_counts, so that a sale's orders do not queue on one row; a day's figure is their sum.
+ * The dashboards read these instead of the orders (issue 45).
+ */
+export const orderDailyStats = pgTable(
+  "order_daily_stats",
+  {
+    businessId: text("business_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    shard: integer("shard").notNull().default(0),
+    orders: counter("orders"),
+    paidOrders: counter("paid_orders"),
+    revenue: bigint("revenue", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [uniqueIndex("order_daily_stats_key").on(t.businessId, t.day, t.shard)],
+);
+
+/**
+ * Quantity sold and revenue (minor units) per (business, UTC day, product, line name) of orders not
+ * cancelled, kept by triggers on order_items and orders (migration "order-rollups"): the dashboards'
+ * top products. `lines` counts the lines, so that a name whose lines were all cancelled drops out.
+ */
+export const productDailySales = pgTable(
+  "product_daily_sales",
+  {
+    businessId: text("business_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    productId: text("product_id").notNull(),
+    name: text("name").notNull(),
+    lines: counter("lines"),
+    quantity: bigint("quantity", { mode: "number" }).notNull().default(0),
+    revenue: bigint("revenue", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [uniqueIndex("product_daily_sales_key").on(t.businessId, t.day, t.productId, t.name)],
+);
+
+export const ORDER_EXPORT_STATUSES = ["QUEUED", "RUNNING", "READY", "FAILED"] as const;
+
+/**
+ * A CSV export of the admin's orders list (issue 45): written by the `orders__export` job in
+ * batches into order_export_chunks, downloaded by the merchant once READY; `rows` counts what is
+ * written so far (the page's progress), `expected` what the filter matched when it was asked.
+ */
+export const orderExports = pgTable(
+  "order_exports",
+  {
+    id: id(),
+    businessId: ofBusiness(),
+    /** the list's filter as its query string (q, status, from, to, sort) */
+    query: text("query").notNull().default(""),
+    timeZone: text("time_zone").notNull(),
+    status: text("status", { enum: ORDER_EXPORT_STATUSES }).notNull().default("QUEUED"),
+    rows: counter("rows"),
+    expected: counter("expected"),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    error: text("error"),
+    finishedAt: ts("finished_at"),
+    ...timestamps(),
+  },
+  (t) => [index("order_exports_business_idx").on(t.businessId, t.createdAt.desc().nullsFirst())],
+);
+
+/** The bytes of an export's file, in order (`seq`), a batch of rows each. */
+export const orderExportChunks = pgTable(
+  "order_export_chunks",
+  {
+    exportId: refersTo("export_id", () => orderExports.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [uniqueIndex("order_export_chunks_key").on(t.exportId, t.seq)],
+);

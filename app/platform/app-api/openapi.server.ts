@@ -120,6 +120,7 @@ const APP_API_AREA: DocumentArea = {
   // figures (app-api/wrapper.server.ts): all but 401
   headersFor: (status) => (status === 401 ? API_VERSION_HEADER : { ...API_VERSION_HEADER, ...RATE_LIMIT_HEADERS }),
   webhooks: APP_API_WEBHOOKS,
+  cursors: true,
 };
 
 /** The routes with only the operations that exist in `version` (`since`), made once per version: the paths are collected once per list. */

@@ -9,6 +9,9 @@ import { ORDER_STATUSES } from "../../../db/schema/catalog";
 /** A timestamp as both APIs write it. */
 export const isoDate = z.string().describe("ISO 8601 timestamp");
 
+/** The delivery log counts its rows up to this many (decision 068): its `total` is min(deliveries, cap). */
+export const DELIVERY_COUNT_CAP = 10_000;
+
 /** Money (from 2026-11-27, contract 12): an integer of the currency's minor units and its ISO 4217 code. */
 export const Money = z
   .object({
@@ -142,10 +145,28 @@ export const listOf = <T extends z.ZodType>(item: T, name: string) =>
     .object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
     .meta({ id: name });
 
-export const ProductList = listOf(Product, "ProductList");
-export const OrderList = listOf(Order, "OrderList");
-export const ReviewList = listOf(Review, "ReviewList");
-export const PageList = listOf(Page, "PageList");
+/** The next page's cursor (contract 6, decision 067): sent back as `after`; null on the last page. */
+export const NextCursor = z
+  .string()
+  .nullable()
+  .describe("opaque; send it as `after` (instead of `page`) for the next page; null on the last page");
+
+/** An App API list: `{data, total, page, limit, nextCursor}`. */
+export const cursorListOf = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      data: z.array(item),
+      total: z.number().int(),
+      page: z.number().int(),
+      limit: z.number().int(),
+      nextCursor: NextCursor,
+    })
+    .meta({ id: name });
+
+export const ProductList = cursorListOf(Product, "ProductList");
+export const OrderList = cursorListOf(Order, "OrderList");
+export const ReviewList = cursorListOf(Review, "ReviewList");
+export const PageList = cursorListOf(Page, "PageList");
 
 export const StatusChange = z
   .object(
@@ -174,7 +195,7 @@ export const Webhook = z
     disabledReason: z.string().nullable().describe("consecutive_failures when auto-disabled"),
   })
   .meta({ id: "Webhook" });
-export const WebhookList = listOf(Webhook, "WebhookList");
+export const WebhookList = cursorListOf(Webhook, "WebhookList");
 export const Delivery = z
   .object({
     id: z.string().describe("also X-Service-Event-Id and the envelope's id"),
@@ -191,7 +212,20 @@ export const Delivery = z
     createdAt: isoDate,
   })
   .meta({ id: "Delivery" });
-export const DeliveryList = listOf(Delivery, "DeliveryList");
+export const DeliveryList = z
+  .object({
+    data: z.array(Delivery),
+    total: z
+      .number()
+      .int()
+      .describe(
+        `the registration's deliveries, counted up to ${DELIVERY_COUNT_CAP}: a longer log says ${DELIVERY_COUNT_CAP}`,
+      ),
+    page: z.number().int(),
+    limit: z.number().int(),
+    nextCursor: NextCursor,
+  })
+  .meta({ id: "DeliveryList" });
 export const Redelivery = z.object({ id: z.string(), status: z.literal("QUEUED") }).meta({ id: "Redelivery" });
 export const WebhookTestResult = z
   .object({

@@ -70,8 +70,32 @@ export const deliveryApiVersion: VersionChange = {
   },
 };
 
+/** 2026-11-27: every list answers nextCursor (contract 6, decision 067); 2026-11-21's lists do not carry it. */
+const withoutNextCursor = {
+  down: ({ nextCursor: _c, ...rest }: Record<string, unknown>) => rest,
+  document: (schema: { properties: Record<string, unknown>; required?: string[] }) => {
+    const { nextCursor: _c, ...properties } = schema.properties;
+    return { ...schema, properties, required: schema.required?.filter((k: string) => k !== "nextCursor") };
+  },
+};
+export const listCursors: VersionChange = {
+  version: "2026-11-27",
+  anchor: "list-cursors",
+  schemas: Object.fromEntries(
+    [
+      "ProductList",
+      "OrderList",
+      "ReviewList",
+      "PageList",
+      "WebhookList",
+      "DeliveryList",
+      "BillingSubscriptionList",
+    ].map((name) => [name, withoutNextCursor]),
+  ),
+};
+
 /** Every version change of the App API, its webhooks and hook calls. */
-export const VERSION_CHANGES: VersionChange[] = [moneyAsObjects, deliveryApiVersion];
+export const VERSION_CHANGES: VersionChange[] = [moneyAsObjects, deliveryApiVersion, listCursors];
 
 const walk = versioning(VERSION_CHANGES);
 

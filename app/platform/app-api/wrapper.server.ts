@@ -55,7 +55,7 @@ export function rateWindow(limit: number) {
 export const operation = renderedOperationsOf<AppApiArgs, { scope?: Scope }>();
 
 /** A list handler: `listed(({ context, caller, page }) => rows of one page, serialize)`. */
-export const listed = listedOf<AppApiArgs>();
+export const listed = listedOf<AppApiArgs, true>();
 
 /**
  * A route module of the App API or /webhooks: its OpenAPI path (the route's own path with `{name}`
@@ -117,6 +117,8 @@ export function appApiRoute(path: string, operations: Operations) {
         throw new ApiError(403, `This call needs the ${op.scope} scope, which the installation has not been granted`);
       return { caller, context };
     },
+    // the lists' cursors are signed with the list's identity (contract 6, decision 067)
+    cursorKey: ({ context }) => context.env.sessionSecret,
     // what the app sends in its version, up to the newest shape by the body's schema (version-changes.ts)
     bodyUp: (op, raw, { version }) => VERSIONING.request(op.body, raw, version),
     // every answer: the handler's value in the newest shape, taken down to the request's version by

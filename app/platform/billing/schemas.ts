@@ -1,6 +1,6 @@
 /** The answer schemas of the billing operations (App API and Platform API), for the documents. */
 import { z } from "zod";
-import { Money as MoneySchema } from "../app-api/schemas";
+import { Money as MoneySchema, NextCursor } from "../app-api/schemas";
 import { SUBSCRIPTION_STATUSES } from "../../../db/schema/billing";
 
 const iso = z.string().describe("ISO 8601 timestamp");
@@ -35,6 +35,7 @@ export const BillingSubscriptionList = z
     total: z.number().int(),
     page: z.number().int(),
     limit: z.number().int(),
+    nextCursor: NextCursor,
   })
   .meta({ id: "BillingSubscriptionList" });
 

@@ -23,7 +23,7 @@ import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { uniqueViolation } from "../../../db/sql";
-import { pageWithTotal } from "../core/paging.server";
+import { newestPageWithTotal, type Page } from "../core/paging.server";
 import { formatMoney, money } from "../core/money";
 import { MoneySchema, PositiveMoney, type StoredPlan } from "./pricing";
 import { DAY_MS, closeEndedPeriods, closePeriod, periodDays, writeLine } from "./closing.server";
@@ -233,18 +233,10 @@ async function expireIfStale(db: Database, sub: AppSubscription): Promise<AppSub
   });
 }
 
-export async function listInstallationSubscriptions(
-  db: Db,
-  installationId: string,
-  page: { limit: number; offset: number },
-) {
+export async function listInstallationSubscriptions(db: Db, installationId: string, page: Page) {
   const where = eq(appSubscriptions.installationId, installationId);
-  return pageWithTotal(
-    db,
-    db.select().from(appSubscriptions),
-    { from: appSubscriptions, where, order: [desc(appSubscriptions.createdAt), desc(appSubscriptions.id)] },
-    page,
-  );
+  const identity = { list: "subscriptions", scope: installationId };
+  return newestPageWithTotal(db, db.select().from(appSubscriptions), { from: appSubscriptions, where, identity }, page);
 }
 
 /**

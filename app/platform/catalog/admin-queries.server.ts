@@ -15,9 +15,9 @@ import {
   type OrderStatus,
 } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { countOf, countsBy, getOrderRow, localDays } from "./queries.server";
+import { countOf, getOrderRow, localDays, orderStatusCounts as statusCounters } from "./queries.server";
 import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
-import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { decodeCursor, encodeCursor, newestFirst, pageWithTotal } from "../core/paging.server";
 
 export const ADMIN_PAGE_SIZE = 20;
 const MAX_PAGE = 10_000;
@@ -61,11 +61,9 @@ export async function searchProducts(
 
 /** Number of orders per status (every status present, 0 when none) and in all. */
 export async function orderStatusCounts(db: Db, businessId: string) {
-  const rows = await countsBy(db, orders, orders.status, businessId);
-  const byStatus = Object.fromEntries(
-    ORDER_STATUSES.map((s) => [s, rows.find((r) => r.value === s)?.n ?? 0]),
-  ) as Record<OrderStatus, number>;
-  return { byStatus, all: rows.reduce((sum, r) => sum + r.n, 0) };
+  // the counters kept by the orders' triggers (decision 068), not a count of the orders per view
+  const byStatus = await statusCounters(db, businessId);
+  return { byStatus, all: Object.values(byStatus).reduce((sum, n) => sum + n, 0) };
 }
 
 /** One order of the business with its lines and its status history (oldest first); 404 when not its. */
@@ -118,7 +116,18 @@ export type DailyOrders = { date: string; orders: number; revenue: number };
 export async function dailyOrders(db: Db, businessId: string, days = 30, timeZone = "UTC"): Promise<DailyOrders[]> {
   // days of the shop's time zone: an order at 23:30 in Tokyo counts on Tokyo's day
   const local = localDays(now(), timeZone, days);
-  const rows = await db.execute<{ day: string; orders: number; revenue: number }>(sql`
+  // whole UTC days come from the daily rollups kept by the orders' triggers (decision 068); a shop in
+  // another zone groups its own orders of those days by its local day (bounded by the window's index range)
+  const rows =
+    local.timeZone === "UTC"
+      ? await db.execute<{ day: string; orders: number; revenue: number }>(sql`
+    select to_char(day, 'YYYY-MM-DD') as day, sum(orders)::int as orders, sum(revenue)::int as revenue
+    from order_daily_stats
+    where business_id = ${businessId}
+      and day >= ${local.first}::date
+      and day <= ${local.today}::date
+    group by day`)
+      : await db.execute<{ day: string; orders: number; revenue: number }>(sql`
     select to_char(created_at at time zone ${local.timeZone}, 'YYYY-MM-DD') as day,
            count(*)::int as orders,
            coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as revenue
@@ -244,6 +253,8 @@ const listColumns = {
   paymentMethodName: orders.paymentMethodName,
   deliveryMethod: orders.deliveryMethod,
   itemCount: sql<number>`(select coalesce(sum(i.quantity), 0)::int from order_items i where i.order_id = "orders"."id")`,
+  /** the exact stored time (microseconds), for the next page's or batch's keyset */
+  cursorAt: sql<string>`${orders.createdAt}::text`,
 };
 export type OrderListRow = {
   id: string;
@@ -260,7 +271,39 @@ export type OrderListRow = {
   paymentMethodName: string | null;
   deliveryMethod: string;
   itemCount: number;
+  cursorAt: string;
 };
+
+/** A filtered view's match count stops here (decision 068): the page says "10,000+". */
+export const ORDER_MATCH_CAP = 10_000;
+
+/** Where a page of the list starts or ends: the sort's key of a row (its createdAt to the microsecond, or its amount), its id, and the page's number. */
+type Position = { at: string; id: string; page: number };
+
+/**
+ * The rows after (`forward`) or before a position in the sort's order, written so that the key
+ * bounds the index scan: `k <= k0 and (k < k0 or id < id0)` (decision 018's indexes serve every sort).
+ */
+function keysetCondition(sort: OrderSort, after: { at: string; amount: number; id: string }, forward = true): SQL {
+  const byAmount = sort === "amount_desc" || sort === "amount_asc";
+  const down = (sort === "newest" || sort === "amount_desc") === forward;
+  const k = byAmount ? sql`${orders.amount}` : sql`${orders.createdAt}`;
+  const k0: SQL = byAmount ? sql`${after.amount}::int` : sql`${after.at}::timestamptz`;
+  return down
+    ? sql`${k} <= ${k0} and (${k} < ${k0} or ${orders.id} < ${after.id})`
+    : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
+}
+
+const reversed = (sort: OrderSort): OrderSort =>
+  ({ newest: "oldest", oldest: "newest", amount_desc: "amount_asc", amount_asc: "amount_desc" })[sort] as OrderSort;
+
+/** The list's cursor (`after` / `before` in its links): signed with the sort and the business, like the App API's. */
+const cursorIdentity = (businessId: string, sort: OrderSort) => ({ list: `admin-orders:${sort}`, scope: businessId });
+const positionOf = (sort: OrderSort, row: OrderListRow, page: number): Position => ({
+  at: sort === "amount_desc" || sort === "amount_asc" ? String(row.amount) : row.cursorAt,
+  id: row.id,
+  page,
+});
 
 /** The two statements of searchOrders (a page, and the count of every match), also for EXPLAIN in tests. */
 export function searchOrderStatements(
@@ -271,6 +314,12 @@ export function searchOrderStatements(
 ) {
   const size = options.pageSize ?? ADMIN_PAGE_SIZE;
   const where = orderWhere(businessId, filter);
+  const capped = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(where)
+    .limit(ORDER_MATCH_CAP)
+    .as("capped");
   return [
     db
       .select(listColumns)
@@ -279,24 +328,87 @@ export function searchOrderStatements(
       .orderBy(...orderSort(filter.sort))
       .limit(size)
       .offset((options.page - 1) * size),
-    db.select({ n: count() }).from(orders).where(where),
+    db.select({ n: count() }).from(capped),
   ] as const;
 }
 
-/** A page of the business's orders matching the filter, and how many match in all. */
+/**
+ * A page of the business's orders matching the filter, and how many match in all: by `page`
+ * (OFFSET), or after / before a cursor of the previous page (keyset: the same cost at any depth).
+ * The total of the whole list and of a status is read from the counters the orders' triggers keep;
+ * a search or a date range counts its matches up to ORDER_MATCH_CAP (`capped`). `next` and `prev`
+ * are the cursors of the pages around this one (null at an end), when `cursors.key` is given.
+ */
 export async function searchOrders(
   db: Db,
   businessId: string,
   filter: OrderFilter,
-  options: { page: number; pageSize?: number },
+  options: {
+    page: number;
+    pageSize?: number;
+    cursors?: { key: string; after?: string | null; before?: string | null };
+  },
 ) {
-  const [page, matches] = searchOrderStatements(db, businessId, filter, options);
-  const [rows, total] = await Promise.all([
-    page,
-    // the unfiltered total is kept by triggers (business_counts)
-    isFiltered(filter) ? matches.then(([r]) => r.n) : countOf(db, businessId, "orders"),
+  const size = options.pageSize ?? ADMIN_PAGE_SIZE;
+  const where = orderWhere(businessId, filter);
+  const identity = cursorIdentity(businessId, filter.sort);
+  const { key, after, before } = options.cursors ?? {};
+  const token = after ?? before;
+  let position: Position | null = null;
+  let invalidCursor = false;
+  if (key && token) {
+    try {
+      position = decodeCursor(key, identity, token);
+      const byAmount = filter.sort === "amount_desc" || filter.sort === "amount_asc";
+      if (byAmount && !/^-?\d{1,10}$/.test(position.at)) throw new Error("not an amount");
+    } catch {
+      invalidCursor = true;
+      position = null;
+    }
+  }
+  const backward = Boolean(position && !after);
+  const keyset =
+    position &&
+    keysetCondition(filter.sort, { at: position.at, amount: Number(position.at), id: position.id }, !backward);
+  const counting = !isFiltered(filter)
+    ? countOf(db, businessId, "orders").then((n) => ({ n, capped: false }))
+    : !filter.q && !filter.from && !filter.to && filter.status
+      ? statusCounters(db, businessId).then((c) => ({ n: c[filter.status!], capped: false }))
+      : searchOrderStatements(db, businessId, filter, { page: 1, pageSize: size })[1].then(([r]) => ({
+          n: r.n,
+          capped: r.n >= ORDER_MATCH_CAP,
+        }));
+  const [found, { n: total, capped }] = await Promise.all([
+    db
+      .select(listColumns)
+      .from(orders)
+      .where(keyset ? and(where, keyset) : where)
+      .orderBy(...orderSort(backward ? reversed(filter.sort) : filter.sort))
+      .limit(size + 1)
+      .offset(position ? 0 : (options.page - 1) * size) as Promise<OrderListRow[]>,
+    counting,
   ]);
-  return { rows: rows as OrderListRow[], total };
+  const more = found.length > size;
+  let rows = found.slice(0, size);
+  let page = position ? position.page : options.page;
+  if (backward) {
+    rows = rows.reverse();
+    // nothing before the rows read: this is the first page
+    if (!more) page = 1;
+  }
+  const hasNext = backward ? true : more;
+  const hasPrev = backward ? more : page > 1;
+  const cursor = (row: OrderListRow | undefined, n: number) =>
+    key && row ? encodeCursor(key, identity, positionOf(filter.sort, row, n)) : null;
+  return {
+    rows,
+    total,
+    capped,
+    page,
+    next: hasNext && rows.length ? cursor(rows[rows.length - 1], page + 1) : null,
+    prev: hasPrev && rows.length ? cursor(rows[0], page - 1) : null,
+    invalidCursor,
+  };
 }
 
 const exportColumns = {
@@ -307,8 +419,6 @@ const exportColumns = {
   address: orders.address,
   notes: orders.notes,
   items: sql<string>`(select coalesce(string_agg(i.quantity || ' x ' || i.name, '; ' order by i.id), '') from order_items i where i.order_id = "orders"."id")`,
-  /** the exact stored time (microseconds), for the next batch's keyset */
-  cursorAt: sql<string>`${orders.createdAt}::text`,
 };
 export type OrderExportRow = OrderListRow & {
   subtotal: number;
@@ -332,18 +442,8 @@ export async function* ordersForExport(
 ): AsyncGenerator<OrderExportRow[]> {
   const where = orderWhere(businessId, filter);
   let after: { at: string; amount: number; id: string } | null = null;
-  const byAmount = filter.sort === "amount_desc" || filter.sort === "amount_asc";
-  const down = filter.sort === "newest" || filter.sort === "amount_desc";
   for (;;) {
-    let keyset: SQL | undefined;
-    if (after) {
-      // `(k, id) < (k0, id0)` written so that k bounds the index scan: k <= k0 and (k < k0 or id < id0)
-      const k = byAmount ? sql`${orders.amount}` : sql`${orders.createdAt}`;
-      const k0: SQL = byAmount ? sql`${after.amount}::int` : sql`${after.at}::timestamptz`;
-      keyset = down
-        ? sql`${k} <= ${k0} and (${k} < ${k0} or ${orders.id} < ${after.id})`
-        : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
-    }
+    const keyset = after ? keysetCondition(filter.sort, after) : undefined;
     const rows: OrderExportRow[] = await db
       .select(exportColumns)
       .from(orders)

@@ -13,16 +13,15 @@ import {
   reviews,
   ORDER_STATUSES,
   type Order,
+  type OrderStatus,
 } from "../../../db/schema";
 import { readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { dateFormatter } from "../core/dates";
 import { serializeOrder } from "./serialize.server";
 import { money } from "../core/money";
-import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { decodeCursor, encodeCursor, newestFirst, pageWithTotal, type Page, type Paged } from "../core/paging.server";
 import { businessRow } from "../core/business-rows.server";
-
-type Page = { limit: number; offset: number };
 
 /** The business's row count of a table, kept by triggers (business_counts: the sum of its shards). */
 export async function countOf(
@@ -51,7 +50,10 @@ export function countsBy<K extends typeof orders.status | typeof reviews.rating>
 
 /**
  * A page of a business's rows, newest first (createdAt, then id), and the business's total kept by
- * triggers, in one statement; the total is read on its own only when the page is empty.
+ * triggers, in one statement; the total is read on its own only when the page is empty. By OFFSET
+ * for `page=N`; after a cursor (the App API, decision 067), by keyset on the (business_id,
+ * created_at desc, id desc) index, at the same cost at any depth, with one row more read to know
+ * whether a next page exists. The total stays exact on every page: it is the trigger-kept count.
  */
 async function pageOf<T extends Listed>(
   db: Db,
@@ -59,14 +61,34 @@ async function pageOf<T extends Listed>(
   entity: "orders" | "products" | "reviews" | "pages",
   businessId: string,
   page: Page,
-) {
+): Promise<Paged<T["$inferSelect"]>> {
+  const identity = { list: entity, scope: businessId };
+  const position = page.cursor?.after ? decodeCursor(page.cursor.key, identity, page.cursor.after) : undefined;
+  const keyset = position ? sql` and (r.created_at, r.id) < (${position.at}::timestamptz, ${position.id})` : sql``;
+  const more = page.cursor ? 1 : 0;
   // hand-written and read back with the columns' own mappings: the App API's hottest read (B1)
   const result = await db.execute<Record<string, unknown>>(sql`
-    select ${sql.raw(selectColumns(table, "r"))}, (select sum(n) from business_counts where business_id = ${businessId} and entity = ${entity}) as "total"
-    from ${table} r where r.business_id = ${businessId}
-    order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.offset}`);
+    select ${sql.raw(selectColumns(table, "r"))}, r.created_at::text as "cursor_at", (select sum(n) from business_counts where business_id = ${businessId} and entity = ${entity}) as "total"
+    from ${table} r where r.business_id = ${businessId}${keyset}
+    order by r.created_at desc, r.id desc limit ${page.limit + more} offset ${position ? 0 : page.offset}`);
   const total = result.length ? Number(result[0].total ?? 0) : await countOf(db, businessId, entity);
-  return { rows: result.map((row) => readColumns(table, "r", row)) as T["$inferSelect"][], total };
+  const thisPage = position ? position.page : Math.floor(page.offset / page.limit) + 1;
+  const rows = result.slice(0, page.limit);
+  const last = rows[rows.length - 1];
+  const nextCursor =
+    page.cursor && result.length > page.limit
+      ? encodeCursor(page.cursor.key, identity, {
+          at: String(last.cursor_at),
+          id: String(last["r.id"]),
+          page: thisPage + 1,
+        })
+      : null;
+  return {
+    rows: rows.map((row) => readColumns(table, "r", row)) as T["$inferSelect"][],
+    total,
+    nextCursor,
+    page: thisPage,
+  };
 }
 
 export function listProducts(db: Db, businessId: string, page: Page) {
@@ -104,13 +126,13 @@ export async function withItems(db: Db, rows: Order[]) {
 
 export async function listOrders(db: Db, businessId: string, page: Page, filter: { status?: string } = {}) {
   if (!filter.status) {
-    const { rows, total } = await pageOf(db, orders, "orders", businessId, page);
-    return { data: await withItems(db, rows), total };
+    const { rows, ...rest } = await pageOf(db, orders, "orders", businessId, page);
+    return { data: await withItems(db, rows), ...rest };
   }
   const where = and(eq(orders.businessId, businessId), eq(orders.status, filter.status as Order["status"]));
   const newest = db.select().from(orders);
   const { rows, total } = await pageWithTotal(db, newest, { from: orders, where, order: newestFirst(orders) }, page);
-  return { data: await withItems(db, rows), total };
+  return { data: await withItems(db, rows), total, nextCursor: null };
 }
 
 export function getOrderRow(db: Db, businessId: string, id: string): Promise<Order> {
@@ -150,45 +172,26 @@ export function getPage(db: Db, businessId: string, slug: string) {
 /**
  * Dashboard figures (UTC days): orders and revenue today and over the last 30 days, average
  * order value over 30 days, orders by status, top 5 products by quantity over 30 days. Cancelled
- * orders do not count as revenue.
+ * orders do not count as revenue. Read from the rollups kept by triggers in the orders'
+ * transactions (decision 068), never from the orders themselves: the same figures at any size.
  */
 export async function dashboard(db: Db, businessId: string, currency: string, timeZone = "UTC") {
-  // "today" and the 30 days are days of `timeZone` (the admin passes the shop's; the App API's answer is in UTC days)
+  // "today" and the 30 days are days of `timeZone` (the admin passes the shop's; the App API's answer is in UTC days);
+  // the figures are exact from any instant (the rollups' whole UTC days and the orders of the edges)
   const { todayStart, since } = localDays(now(), timeZone, 30);
-  const [figures] = await db.execute<{
-    today_orders: number;
-    today_revenue: number;
-    month_orders: number;
-    month_revenue: number;
-  }>(sql`
-    select count(*) filter (where created_at >= ${todayStart.toISOString()}::timestamptz)::int as today_orders,
-           coalesce(sum(amount) filter (where created_at >= ${todayStart.toISOString()}::timestamptz and status <> 'CANCELLED'), 0)::int as today_revenue,
-           count(*)::int as month_orders,
-           coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)::int as month_revenue
-    from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz`);
-  const [paid] = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from orders where business_id = ${businessId} and created_at >= ${since.toISOString()}::timestamptz and status <> 'CANCELLED'`,
-  );
-  const byStatus = await db
-    .select({ status: orders.status, n: count() })
-    .from(orders)
-    .where(eq(orders.businessId, businessId))
-    .groupBy(orders.status);
-  const top = await db.execute<{ product_id: string; name: string; quantity: number; revenue: number }>(sql`
-    select i.product_id, min(i.name) as name, sum(i.quantity)::int as quantity, sum(i.quantity * i.price)::int as revenue
-    from order_items i join orders o on o.id = i.order_id
-    where o.business_id = ${businessId} and o.created_at >= ${since.toISOString()}::timestamptz and o.status <> 'CANCELLED'
-    group by i.product_id order by quantity desc, revenue desc, i.product_id limit 5`);
-  const ordersByStatus = Object.fromEntries(
-    ORDER_STATUSES.map((s) => [s, byStatus.find((b) => b.status === s)?.n ?? 0]),
-  );
+  const [today, month, byStatus, top] = await Promise.all([
+    orderFigures(db, businessId, todayStart),
+    orderFigures(db, businessId, since),
+    orderStatusCounts(db, businessId),
+    topProducts(db, businessId, since, 5),
+  ]);
   return {
-    today: { orders: figures.today_orders, revenue: money(figures.today_revenue, currency) },
-    last30Days: { orders: figures.month_orders, revenue: money(figures.month_revenue, currency) },
-    averageOrderValue: money(paid.n ? Math.round(figures.month_revenue / paid.n) : 0, currency),
-    ordersByStatus,
+    today: { orders: today.orders, revenue: money(today.revenue, currency) },
+    last30Days: { orders: month.orders, revenue: money(month.revenue, currency) },
+    averageOrderValue: money(month.paidOrders ? Math.round(month.revenue / month.paidOrders) : 0, currency),
+    ordersByStatus: byStatus as Record<string, number>,
     topProducts: top.map((r) => ({
-      productId: r.product_id,
+      productId: r.productId,
       name: r.name,
       quantity: r.quantity,
       revenue: money(r.revenue, currency),
@@ -233,3 +236,63 @@ const offsetMs = (iso: string) => {
   const m = /([+-])(\d{2}):(\d{2})$/.exec(iso);
   return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
 };
+
+/** The business's orders per status, from the counters the orders' triggers keep (business_counts 'orders:<STATUS>'). */
+export async function orderStatusCounts(db: Db, businessId: string): Promise<Record<OrderStatus, number>> {
+  const rows = await db.execute<{ entity: string; n: string }>(sql`
+    select entity, sum(n)::bigint as n from business_counts
+    where business_id = ${businessId} and entity like 'orders:%' group by entity`);
+  return Object.fromEntries(
+    ORDER_STATUSES.map((s) => [s, Number(rows.find((r) => r.entity === `orders:${s}`)?.n ?? 0)]),
+  ) as Record<OrderStatus, number>;
+}
+
+const DAY = 24 * 3600 * 1000;
+/** The first UTC midnight at or after `t`: whole UTC days from there on are read from the rollups. */
+const nextUtcMidnight = (t: Date) => new Date(Math.ceil(t.getTime() / DAY) * DAY);
+
+/**
+ * Orders, orders not cancelled and their revenue (minor units) created at or after `from`: whole UTC
+ * days from the daily rollups, and the part of a day before the first UTC midnight (none when `from`
+ * is one) from the orders themselves, so that the figure is exact from any instant.
+ */
+export async function orderFigures(db: Db, businessId: string, from: Date) {
+  const edge = nextUtcMidnight(from);
+  const [row] = await db.execute<{ orders: string; paid_orders: string; revenue: string }>(sql`
+    select coalesce(sum(orders), 0)::bigint as orders, coalesce(sum(paid_orders), 0)::bigint as paid_orders, coalesce(sum(revenue), 0)::bigint as revenue
+    from (
+      select orders, paid_orders, revenue from order_daily_stats
+      where business_id = ${businessId} and day >= ${edge.toISOString().slice(0, 10)}::date
+      union all
+      select count(*), count(*) filter (where status <> 'CANCELLED'), coalesce(sum(amount) filter (where status <> 'CANCELLED'), 0)
+      from orders where business_id = ${businessId} and created_at >= ${from.toISOString()}::timestamptz and created_at < ${edge.toISOString()}::timestamptz
+    ) f`);
+  return { orders: Number(row.orders), paidOrders: Number(row.paid_orders), revenue: Number(row.revenue) };
+}
+
+/**
+ * The `limit` products sold most (by quantity, then revenue, then id) in orders not cancelled created
+ * at or after `from`, named by the least of their lines' names: whole UTC days from
+ * product_daily_sales, the part of a day before the first UTC midnight from the order lines.
+ */
+export async function topProducts(db: Db, businessId: string, from: Date, limit: number) {
+  const edge = nextUtcMidnight(from);
+  const rows = await db.execute<{ product_id: string; name: string; quantity: string; revenue: string }>(sql`
+    select product_id, min(name) as name, sum(quantity)::bigint as quantity, sum(revenue)::bigint as revenue
+    from (
+      select product_id, name, quantity, revenue from product_daily_sales
+      where business_id = ${businessId} and day >= ${edge.toISOString().slice(0, 10)}::date and lines > 0
+      union all
+      select i.product_id, i.name, i.quantity, i.quantity::bigint * i.price
+      from order_items i join orders o on o.id = i.order_id
+      where o.business_id = ${businessId} and o.created_at >= ${from.toISOString()}::timestamptz
+        and o.created_at < ${edge.toISOString()}::timestamptz and o.status <> 'CANCELLED'
+    ) s
+    group by product_id order by quantity desc, revenue desc, product_id limit ${limit}`);
+  return rows.map((r) => ({
+    productId: r.product_id,
+    name: r.name,
+    quantity: Number(r.quantity),
+    revenue: Number(r.revenue),
+  }));
+}

@@ -266,7 +266,16 @@ export function apiRoute(handlers: Partial<Record<Method, Handler>>) {
 }
 
 /** page and limit as contract section 6: positive integers, limit clamped to the maximum. */
-export function parsePagination(url: URL, defaults: { limit: number; max: number } = { limit: 50, max: 100 }) {
+/**
+ * `page` and `limit` of a list, checked (contract 6). With `cursorKey` (an area whose lists page by
+ * cursor: the App API), `after` too: sent instead of `page`, never with it (400); the list checks
+ * the token itself (paging.server.ts), as only it knows whose list it is.
+ */
+export function parsePagination(
+  url: URL,
+  defaults: { limit: number; max: number } = { limit: 50, max: 100 },
+  cursorKey?: string,
+): { page: number; limit: number; offset: number; cursor?: { after: string | null; key: string } } {
   const read = (name: string, fallback: number) => {
     const raw = url.searchParams.get(name);
     if (raw === null) return fallback;
@@ -276,11 +285,26 @@ export function parsePagination(url: URL, defaults: { limit: number; max: number
   };
   const page = read("page", 1);
   const limit = Math.min(read("limit", defaults.limit), defaults.max);
-  return { page, limit, offset: (page - 1) * limit };
+  if (cursorKey === undefined) return { page, limit, offset: (page - 1) * limit };
+  const after = url.searchParams.get("after");
+  if (after !== null && url.searchParams.has("page"))
+    throw new ApiError(400, "Send either page or after (a nextCursor), not both");
+  if (after !== null && (after === "" || after.length > 512))
+    throw new ApiError(400, "after is not a cursor of this list");
+  return { page, limit, offset: (page - 1) * limit, cursor: { after, key: cursorKey } };
 }
 
 export function paginated<T>(data: T[], total: number, p: { page: number; limit: number }) {
   return { data, total, page: p.page, limit: p.limit };
+}
+
+/** The App API's page (contract 6): `{data, total, page, limit, nextCursor}`; `page` is the cursor's page when one was sent. */
+export function cursorPaginated<T>(
+  data: T[],
+  found: { total: number; nextCursor: string | null; page?: number },
+  p: { page: number; limit: number },
+) {
+  return { data, total: found.total, page: found.page ?? p.page, limit: p.limit, nextCursor: found.nextCursor };
 }
 
 /** The loader and action of a JSON area's splat route: the contract's 404 body. */

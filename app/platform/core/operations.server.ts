@@ -12,6 +12,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   ApiError,
   describeZodError,
+  cursorPaginated,
   errorResponse,
   json,
   paginated,
@@ -26,7 +27,13 @@ export const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELET
 
 /** Page size by default and at most (contract 6: a larger `limit` is clamped, not refused). */
 export type PageLimits = { limit: number; max: number };
-export type Pagination = { page: number; limit: number; offset: number };
+export type Pagination = {
+  page: number;
+  limit: number;
+  offset: number;
+  /** In an area whose lists page by cursor (`Area.cursorKey`): the `after` sent, and the key of its signature. */
+  cursor?: { after: string | null; key: string };
+};
 
 type Fields = z.ZodObject;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -112,10 +119,11 @@ export async function readInput(
   request: Request,
   routeParams: Record<string, string | undefined>,
   bodyUp: (raw: unknown) => unknown = (raw) => raw,
+  cursorKey?: string,
 ) {
   const params = spec.params ? validate(spec.params, routeParams) : routeParams;
   let url: URL | undefined;
-  const page = spec.page ? parsePagination((url ??= new URL(request.url)), spec.page) : undefined;
+  const page = spec.page ? parsePagination((url ??= new URL(request.url)), spec.page, cursorKey) : undefined;
   let query: unknown;
   if (spec.query) {
     const search = (url ??= new URL(request.url)).searchParams;
@@ -247,6 +255,8 @@ export type Area<Entered> = {
    * Response (`renderedOperationsOf`), and one that does anyway is refused with a 500.
    */
   render?(op: OperationWithHandler, result: object | null, entered: Entered): Response;
+  /** The key that signs the area's list cursors: its lists then read `after` (contract 6, decision 067). */
+  cursorKey?(args: RemixArgs): string;
 };
 
 /**
@@ -264,7 +274,7 @@ export function declaredRoute<Entered>(path: string, caller: string, operations:
     try {
       const extra = await area.admit(op, args, entry.entered);
       const bodyUp = area.bodyUp && ((raw: unknown) => area.bodyUp!(op, raw, entry.entered));
-      const input = await readInput(op, args.request, args.params, bodyUp);
+      const input = await readInput(op, args.request, args.params, bodyUp, area.cursorKey?.(args));
       const result = await op.handler({ ...args, ...input, ...extra });
       // an area that renders its answers renders every one: a ready Response would skip it (decision 046)
       if (area.render && result instanceof Response)
@@ -323,19 +333,22 @@ export function paged<S extends z.ZodType>(schema: S, page: PageLimits) {
  * (with the handler's arguments at hand) and answers the contract's page. Typed by the area's
  * arguments (`Args`), like its `operation()`.
  */
-export function listedOf<Args>() {
+export function listedOf<Args, Cursors extends boolean = false>() {
   type ListArgs = Omit<Args, "params"> & { page: Pagination };
+  type Answer<T> = { data: T[]; total: number; page: number; limit: number } & (Cursors extends true
+    ? { nextCursor: string | null }
+    : object);
   return function listed<R, T>(
-    rows: (args: ListArgs) => Promise<{ rows: R[]; total: number }>,
+    rows: (args: ListArgs) => Promise<{ rows: R[]; total: number; nextCursor?: string | null; page?: number }>,
     serialize: (row: R, args: ListArgs) => T,
   ) {
-    return async (args: ListArgs) => {
+    return async (args: ListArgs): Promise<Answer<T>> => {
       const found = await rows(args);
-      return paginated(
-        found.rows.map((row) => serialize(row, args)),
-        found.total,
-        args.page,
-      );
+      const data = found.rows.map((row) => serialize(row, args));
+      // an area whose lists page by cursor answers `nextCursor` on every list (contract 6)
+      return args.page.cursor
+        ? (cursorPaginated(data, { ...found, nextCursor: found.nextCursor ?? null }, args.page) as unknown as Answer<T>)
+        : (paginated(data, found.total, args.page) as Answer<T>);
     };
   };
 }
@@ -461,6 +474,8 @@ export function openApiPaths(
     /** The headers an answer of this status is sent with (the App API's rate-limit headers); a 429's Retry-After is added to them. */
     headersFor?(status: number): Record<string, unknown> | undefined;
     webhooks?: DeclaredWebhook[];
+    /** The area's lists page by cursor too (`after`, contract 6). */
+    cursors?: boolean;
   },
 ) {
   const named = new Map<string, "input" | "output">();
@@ -501,6 +516,18 @@ export function openApiPaths(
             description: `Page size; above ${spec.page.max} it is clamped to ${spec.page.max}`,
             schema: { type: "integer", minimum: 1, default: spec.page.limit },
           },
+          ...(area.cursors
+            ? [
+                {
+                  name: "after",
+                  in: "query" as const,
+                  required: false,
+                  description:
+                    "The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400)",
+                  schema: { type: "string" },
+                },
+              ]
+            : []),
         );
       const headersOf = (status: number) => {
         const headers = { ...area.headersFor?.(status), ...(status === 429 ? RETRY_AFTER_HEADER : {}) };

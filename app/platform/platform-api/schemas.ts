@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { manifestJsonSchema } from "../extensions/manifest-schema";
 import { APP_STATUSES } from "../../../db/schema/apps";
-import { isoDate, listOf, Order } from "../app-api/schemas";
+import { isoDate, listOf, Order, Page } from "../app-api/schemas";
 import { PlanOut } from "../billing/pricing";
 
 /** Contract 2: the app record, never the client secret. */
@@ -66,6 +66,8 @@ export const MerchantInstallation = z
   })
   .meta({ id: "MerchantInstallation" });
 export const MerchantInstallationList = listOf(MerchantInstallation, "MerchantInstallationList");
+/** The merchant's site pages: the App API's page, without its cursor (the platform's lists page by number). */
+export const MerchantPageList = listOf(Page, "MerchantPageList");
 
 export const Uninstalled = z.object({ uninstalled: z.literal(true) }).meta({ id: "Uninstalled" });
 

@@ -16,7 +16,8 @@ import { EVENTS, SUBSCRIBABLE_EVENTS, eventAllowed } from "../apps/catalog";
 import type { AppCaller } from "../installs/installs.server";
 import { newWebhookSecret } from "../installs/installs.server";
 import { addJob } from "../events/emit.server";
-import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
+import { newestPageWithTotal, type ListIdentity, type Page } from "../core/paging.server";
+import { DELIVERY_COUNT_CAP } from "../app-api/schemas";
 
 const subscribable = SUBSCRIBABLE_EVENTS as [string, ...string[]];
 
@@ -129,9 +130,10 @@ export async function getRegistration(db: Db, caller: AppCaller, id: string): Pr
   return row;
 }
 
-export async function listRegistrations(db: Db, caller: AppCaller, page: { limit: number; offset: number }) {
+export async function listRegistrations(db: Db, caller: AppCaller, page: Page) {
   const where = eq(webhooks.installationId, caller.installation.id);
-  return pageWithTotal(db, db.select().from(webhooks), { from: webhooks, where, order: newestFirst(webhooks) }, page);
+  const identity = { list: "webhooks", scope: caller.installation.id };
+  return newestPageWithTotal(db, db.select().from(webhooks), { from: webhooks, where, identity }, page);
 }
 
 export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, input: WebhookUpdateInput) {
@@ -163,20 +165,32 @@ export async function deleteRegistration(db: Db, caller: AppCaller, id: string) 
   await db.delete(webhooks).where(eq(webhooks.id, id));
 }
 
-export async function listDeliveries(
-  db: Db,
-  caller: AppCaller,
-  webhookId: string,
-  page: { limit: number; offset: number },
-) {
+export async function listDeliveries(db: Db, caller: AppCaller, webhookId: string, page: Page) {
   await getRegistration(db, caller, webhookId);
-  return pageOfDeliveries(db, eq(webhookDeliveries.webhookId, webhookId), page);
+  return pageOfDeliveries(db, eq(webhookDeliveries.webhookId, webhookId), page, {
+    list: "deliveries",
+    scope: webhookId,
+  });
 }
 
-/** A page of the deliveries that match `where`, newest first, with their total. */
-export function pageOfDeliveries(db: Db, where: SQL | undefined, page: Page) {
+/**
+ * A page of the deliveries that match `where`, newest first (by cursor when `page` carries one),
+ * with their total counted up to DELIVERY_COUNT_CAP (decision 068: an exact count of a busy app's
+ * log read every row of it on every page).
+ */
+export function pageOfDeliveries(
+  db: Db,
+  where: SQL | undefined,
+  page: Page,
+  identity: ListIdentity = { list: "deliveries", scope: "" },
+) {
   const newest = db.select().from(webhookDeliveries);
-  return pageWithTotal(db, newest, { from: webhookDeliveries, where, order: newestFirst(webhookDeliveries) }, page);
+  return newestPageWithTotal(
+    db,
+    newest,
+    { from: webhookDeliveries, where, identity, countCap: DELIVERY_COUNT_CAP },
+    page,
+  );
 }
 
 /** A new attempt of a delivery, with the same X-Service-Event-Id. */

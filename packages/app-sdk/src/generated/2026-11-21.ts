@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * The delivery log, newest first
-         * @description Needs no scope; each event needs the scope that grants it (403 otherwise).
+         * @description total counts the registration's deliveries up to 10000 (a longer log says 10000); page on with nextCursor. Needs no scope; each event needs the scope that grants it (403 otherwise).
          */
         get: operations["getWebhooksIdDeliveries"];
         put?: never;
@@ -1120,6 +1120,7 @@ export interface components {
         };
         DeliveryList: {
             data: components["schemas"]["Delivery"][];
+            /** @description the registration's deliveries, counted up to 10000: a longer log says 10000 */
             total: number;
             page: number;
             limit: number;
@@ -1842,6 +1843,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -1937,6 +1940,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 50 it is clamped to 50 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2115,6 +2120,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 50 it is clamped to 50 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2255,6 +2262,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2319,6 +2328,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2480,6 +2491,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path: {

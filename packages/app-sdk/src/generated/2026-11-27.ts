@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * The delivery log, newest first
-         * @description Needs no scope; each event needs the scope that grants it (403 otherwise).
+         * @description total counts the registration's deliveries up to 10000 (a longer log says 10000); page on with nextCursor. Needs no scope; each event needs the scope that grants it (403 otherwise).
          */
         get: operations["getWebhooksIdDeliveries"];
         put?: never;
@@ -1089,6 +1089,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         BillingUsageCreate: {
             description: string;
@@ -1269,9 +1271,12 @@ export interface components {
         };
         DeliveryList: {
             data: components["schemas"]["Delivery"][];
+            /** @description the registration's deliveries, counted up to 10000: a longer log says 10000 */
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         DiscountsHookAnswer: {
             /** @description the discount */
@@ -1457,6 +1462,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         OrderRefData: {
             orderId: string;
@@ -1519,6 +1526,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         PaymentAmount: {
             /** @description integer minor units: 650 is $6.50 in USD, ¥650 in JPY */
@@ -1648,6 +1657,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         /** @description A tracked product's stock fell below 5 */
         ProductLowStockEvent: {
@@ -1749,6 +1760,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         ReviewStats: {
             averageRating: number;
@@ -1834,6 +1847,8 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+            /** @description opaque; send it as `after` (instead of `page`) for the next page; null on the last page */
+            nextCursor: string | null;
         };
         WebhookTestData: {
             message: string;
@@ -2010,6 +2025,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2105,6 +2122,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 50 it is clamped to 50 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2283,6 +2302,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 50 it is clamped to 50 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2423,6 +2444,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2487,6 +2510,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2685,6 +2710,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -2846,6 +2873,8 @@ export interface operations {
                 page?: number;
                 /** @description Page size; above 100 it is clamped to 100 */
                 limit?: number;
+                /** @description The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400) */
+                after?: string;
             };
             header?: never;
             path: {
