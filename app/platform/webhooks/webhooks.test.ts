@@ -265,6 +265,16 @@ describe("auto-disable", () => {
     const disabled = await p.request("GET", `/webhooks/${app.webhookId}`, { token: app.token });
     expect(disabled.json).toMatchObject({ isActive: false, disabledReason: "consecutive_failures" });
 
+    // the app's developer is told, in the transaction that disabled it (contract 16): one message,
+    // naming the URL and the last error, with a one-click unsubscribe (a notification, not always sent)
+    const notices = await p.db.execute<{ to_address: string; data: Record<string, unknown>; status: string }>(
+      sql`select to_address, data, status from mail_messages where kind = 'webhook.disabled' and data->>'appId' = ${app.appId}`,
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0].to_address).toBe(current.email);
+    expect(notices[0].data).toMatchObject({ url: disabled.json.url });
+    expect(String(notices[0].data.lastError)).toMatch(/500/);
+
     // nothing more is delivered to it
     const before = receiver.received.length;
     await placeOrder(app);
