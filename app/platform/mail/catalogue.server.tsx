@@ -12,10 +12,11 @@ import { moneyFormatter } from "../core/money";
 import { orderPath } from "../orders/order-link.server";
 import { renderMessage, type Rendered } from "./render";
 import { tokenOf } from "./tokens.server";
-import type { MailKind } from "./kinds";
+import { MAIL_KINDS, type MailKind } from "./kinds";
 import { invitation, passwordReset, verifyEmail } from "./templates/account";
 import { newOrder, orderCancelled, orderConfirmation, orderFulfilled, type OrderView } from "./templates/orders";
 import { privacyDone, reviewOutcome, webhookDisabled } from "./templates/notices";
+import { SAMPLE_OF_KIND, SAMPLES } from "./samples";
 
 const PLATFORM = "Storefront Apps";
 type Parts = { subject: string; preheader: string; body: React.ReactElement };
@@ -77,6 +78,12 @@ export async function renderQueued(db: Db, env: Env, row: MailMessage): Promise<
   const kind = row.kind as MailKind;
   let parts: Parts;
   let brand = PLATFORM;
+  // a sample from the development mailbox (queueSamples): the kind's fixture, through the same outbox
+  if (d.sample === true && kind in SAMPLE_OF_KIND)
+    return renderMessage({
+      ...SAMPLES[SAMPLE_OF_KIND[kind]],
+      brand: MAIL_KINDS[kind].audience === "shopper" ? "Demo Bistro" : PLATFORM,
+    });
   switch (kind) {
     case "account.verify_email":
       parts = verifyEmail({

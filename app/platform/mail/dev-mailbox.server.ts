@@ -13,6 +13,8 @@ import { devMailbox } from "../../../db/schema";
 import { ERASED_NAME, ERASED_TEXT } from "../privacy/erased";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
+import { MAIL_KINDS, type MailKind } from "./kinds";
+import { queueMail } from "./queue.server";
 
 export type DevMailboxServer = { url: string; host: string; port: number; stop(): Promise<void> };
 
@@ -125,4 +127,24 @@ export async function clearDevMailbox(db: Db) {
 /** The mailbox's pages exist outside production only (contract 16): a 404 there. */
 export function requireDevMailbox(env: { isProduction: boolean }) {
   if (env.isProduction) throw new Response("Not Found", { status: 404 });
+}
+
+/**
+ * One message of every kind, made from the templates' samples and sent through the outbox and SMTP
+ * like any other (the worker renders each from its fixture): how a developer, or the e2e test that
+ * takes the catalogue's pictures, sees every template as a mail client would. Development only.
+ */
+export async function queueSamples(db: Db): Promise<number> {
+  const batch = newId("smp");
+  let queued = 0;
+  for (const kind of Object.keys(MAIL_KINDS) as MailKind[]) {
+    const id = await queueMail(db, {
+      kind,
+      causeKey: `sample:${batch}:${kind}`,
+      to: { address: "samples@example.test", name: "Sample Reader" },
+      data: { sample: true },
+    });
+    if (id) queued++;
+  }
+  return queued;
 }
