@@ -71,6 +71,12 @@ import * as developerReviewReply from "./routes/developer.apps.$appId.reviews.$r
 import * as developerSandbox from "./routes/developer.sandbox";
 import * as authLogin from "./routes/auth.login";
 import * as authRegister from "./routes/auth.register";
+import * as authInvitationAccept from "./routes/auth.invitations.accept";
+import * as merchantStaff from "./routes/merchant.staff._index";
+import * as merchantStaffOne from "./routes/merchant.staff.$id._index";
+import * as merchantStaffOwnership from "./routes/merchant.staff.$id.ownership";
+import * as developerAppMembers from "./routes/developer.apps.$appId.members._index";
+import * as developerAppMember from "./routes/developer.apps.$appId.members.$memberId";
 import * as oauthToken from "./routes/oauth.token";
 
 /** The App API and /webhooks, in the document's order. */
@@ -108,6 +114,7 @@ export const appApiDocument = (publicUrl: string, version = currentVersion(now()
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   authRegister,
   authLogin,
+  authInvitationAccept,
   oauthToken,
   developerApps,
   developerApp,
@@ -126,6 +133,8 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerReviews,
   developerReviewReply,
   developerSandbox,
+  developerAppMembers,
+  developerAppMember,
   merchantInstallations,
   merchantInstallation,
   merchantConsent,
@@ -140,6 +149,9 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantBillingCancel,
   merchantBillingCap,
   merchantBillingInvoices,
+  merchantStaff,
+  merchantStaffOne,
+  merchantStaffOwnership,
   reviewQueue,
   reviewApprove,
   reviewReject,

@@ -59,10 +59,13 @@ export function AppForm({
   disabled,
   submitLabel,
   errors,
+  withPricing = true,
 }: {
   values: AppFormValues;
   mode: "create" | "edit";
   disabled?: boolean;
+  /** the pricing plans are the app ADMIN's (contract 17): a DEVELOPER's form leaves them out */
+  withPricing?: boolean;
   submitLabel: string;
   errors?: FormErrors | null;
 }) {
@@ -199,6 +202,7 @@ export function AppForm({
             {...field("screenshots")}
           />
         </Field>
+        {withPricing ? (
         <Field
           name="pricing"
           label={APP_LABELS.pricing}
@@ -215,6 +219,7 @@ export function AppForm({
             {...field("pricing")}
           />
         </Field>
+        ) : null}
         <div>
           <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>
             {submitLabel}

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business, sandbox } = await requireMerchant(request, context);
+  const { business, sandbox } = await requireMerchant(request, context, null);
   const [d, daily] = await Promise.all([
     dashboard(context.db, business.id, business.currency),
     dailyOrders(context.db, business.id),

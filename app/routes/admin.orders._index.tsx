@@ -35,7 +35,7 @@ import { DataTable, EmptyList, ErrorAlert, FilterPill, PageHeader, SuccessNotice
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   const url = new URL(request.url);
   const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
   const { filter, notices } = parseOrderFilter(url.searchParams, timeZone);
@@ -73,7 +73,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const refused = { error: (e: ApiError) => ({ error: e.message as string | null, results: null, to: null }) };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   return formAction(request, context, refused, async (form) => {
     if (form.get("intent") !== "bulk-move") return json({ error: "Unknown action", results: null, to: null }, 400);
     let to: OrderStatus;

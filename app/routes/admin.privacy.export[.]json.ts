@@ -10,7 +10,7 @@ import { requestPrivacy, shopperEmail } from "~/platform/privacy/privacy.server"
  * A resource route, so that the browser gets the file itself (a page's action answers with the page).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { account, business } = await requireMerchant(request, context);
+  const { account, business } = await requireMerchant(request, context, "privacy");
   return formAction(request, context, async (form) => {
     const email = shopperEmail.safeParse(String(form.get("email") ?? ""));
     if (!email.success) return json({ error: "Enter an e-mail address, like jane@example.com." }, 400);

@@ -22,7 +22,7 @@ import { EmptyState } from "~/components/area-layout";
 export const meta: MetaFunction = () => [{ title: "Customer privacy · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "privacy");
   const url = new URL(request.url);
   const typed = url.searchParams.get("email") ?? "";
   const parsed = typed ? shopperEmail.safeParse(typed) : null;
@@ -54,7 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { account, business } = await requireMerchant(request, context);
+  const { account, business } = await requireMerchant(request, context, "privacy");
   return formAction(request, context, async (form) => {
     if (form.get("intent") !== "erase") return json({ error: "Unknown action" }, 400);
     const email = shopperEmail.safeParse(String(form.get("email") ?? ""));

@@ -17,12 +17,12 @@ const refused = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   return json({ currency: business.currency });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   return formAction(request, context, refused, async (form) => {
     const parsed = parseProductForm(form, business.currency);
     if (!parsed.ok) return json({ errors: parsed.errors, values: parsed.values }, 400);

@@ -13,7 +13,7 @@ import { DataTable, EmptyList, ErrorAlert, PageHeader, SuccessNotice, utcDay } f
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   const page = readPage(new URL(request.url));
   const { rows, total } = await listReviewsWithProduct(context.db, business.id, { page });
   return json({
@@ -25,7 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   return formAction(request, context, async (form) => {
     if (form.get("intent") !== "delete") return json({ error: "Unknown action" }, 400);
     await deleteReview(context.db, business.id, String(form.get("reviewId") ?? ""));

@@ -40,7 +40,7 @@ function timeZoneList(): string[] {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   const values: Values = {
     name: business.name,
     address: business.address,
@@ -54,7 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   return formAction(request, context, refused, async (form) => {
     const values = valuesOf(form);
     const parsed = businessSettingsSchema.safeParse(values);

@@ -6,7 +6,7 @@ import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account, business, sandbox } = await requireMerchant(request, context);
+  const { account, business, sandbox } = await requireMerchant(request, context, null);
   const appPages = await businessAdminPages(context.db, business.id);
   return json({
     businessName: business.name,

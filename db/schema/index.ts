@@ -7,3 +7,4 @@ export * from "./privacy";
 export * from "./billing";
 export * from "./versions";
 export * from "./demo-apps";
+export * from "./teams";
