@@ -4,12 +4,16 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
+import type { Permission } from "~/platform/teams/permissions";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account, business, sandbox } = await requireMerchant(request, context, null);
+  const { account, business, sandbox, member } = await requireMerchant(request, context, null);
   const appPages = await businessAdminPages(context.db, business.id);
   return json({
     businessName: business.name,
+    // the navigation shows only what the member may use (contract 17); the pages refuse the rest
+    permissions: member.permissions,
+    you: { name: account.name, owner: member.owner },
     // a developer in their own sandbox business (decision 036): marked on every page
     sandbox: sandbox ? { developer: account.name } : null,
     appPages: appPages.map((p) => ({
@@ -22,26 +26,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-const ITEMS: NavItem[] = [
-  { to: "/admin", label: "Dashboard", end: true, icon: "▦" },
-  { to: "/admin/orders", label: "Orders", icon: "☰" },
-  { to: "/admin/products", label: "Products", icon: "◈" },
-  { to: "/admin/reviews", label: "Reviews", icon: "★" },
-  { to: "/admin/pages", label: "Site pages", icon: "❏" },
-  { to: "/admin/apps", label: "Apps", icon: "▣" },
-  { to: "/admin/billing", label: "Billing", icon: "¤" },
-  { to: "/admin/privacy", label: "Customer privacy", icon: "◐" },
-  { to: "/admin/settings", label: "Settings", icon: "⚙" },
+/** Each item with the permission its page declares (null: every member). */
+const ITEMS: (NavItem & { permission: Permission | null })[] = [
+  { to: "/admin", label: "Dashboard", end: true, icon: "▦", permission: null },
+  { to: "/admin/orders", label: "Orders", icon: "☰", permission: "orders" },
+  { to: "/admin/products", label: "Products", icon: "◈", permission: "products" },
+  { to: "/admin/reviews", label: "Reviews", icon: "★", permission: "products" },
+  { to: "/admin/pages", label: "Site pages", icon: "❏", permission: "pages" },
+  { to: "/admin/apps", label: "Apps", icon: "▣", permission: "apps" },
+  { to: "/admin/billing", label: "Billing", icon: "¤", permission: "billing" },
+  { to: "/admin/privacy", label: "Customer privacy", icon: "◐", permission: "privacy" },
+  { to: "/admin/staff", label: "Staff", icon: "☺", permission: "staff" },
+  { to: "/admin/settings", label: "Settings", icon: "⚙", permission: "settings" },
 ];
 
 export default function AdminLayout() {
-  const { businessName, appPages, sandbox } = useLoaderData<typeof loader>();
+  const { businessName, appPages, sandbox, permissions } = useLoaderData<typeof loader>();
+  const items = ITEMS.filter((i) => i.permission === null || (permissions as string[]).includes(i.permission)).map(
+    ({ permission: _p, ...item }) => item,
+  );
   return (
     <AreaLayout
       title={sandbox ? "Sandbox admin" : "Admin"}
       subtitle={businessName}
       badge={sandbox ? "Sandbox" : undefined}
-      items={sandbox ? [...ITEMS, { to: "/portal", label: "Back to the portal", icon: "←" }] : ITEMS}
+      items={sandbox ? [...items, { to: "/portal", label: "Back to the portal", icon: "←" }] : items}
       extra={{ heading: "App pages", items: appPages }}
       notice={sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
     />
