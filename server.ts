@@ -146,7 +146,13 @@ async function main() {
     console.log(`  Storefronts are served at           ${env.storefrontUrl} (an origin of their own)\n`);
     console.log("  Demo logins:");
     for (const l of DEMO_LOGINS) console.log(`    ${l.role.padEnd(9)} ${l.email.padEnd(22)} ${l.password}`);
-    console.log(`  Demo storefront: ${env.storefrontUrl}/s/demo-bistro\n`);
+    console.log(`  Demo storefront: ${env.storefrontUrl}/s/demo-bistro`);
+    if (!env.mailUrl && !env.isProduction)
+      console.log(
+        `  Mailbox (development): ${env.publicUrl}/dev/mailbox${worker?.mailbox ? ` (SMTP ${worker.mailbox.host}:${worker.mailbox.port})` : ""}`,
+      );
+    else if (env.mailUrl) console.log(`  E-mail goes to ${new URL(env.mailUrl).host} (MAIL_URL)`);
+    console.log("");
     if (demoApps) {
       console.log(`  Demo apps are served at             ${demoApps.url} (an origin of their own):`);
       for (const a of demoApps.apps) console.log(`    ${a.name.padEnd(19)} ${a.url}`);
@@ -154,6 +160,8 @@ async function main() {
     }
   } else {
     console.log("  Worker running.");
+    if (worker?.mailbox)
+      console.log(`  Development mailbox: SMTP ${worker.mailbox.host}:${worker.mailbox.port}, read at ${env.publicUrl}/dev/mailbox`);
   }
 
   let stopping = false;

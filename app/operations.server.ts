@@ -77,6 +77,10 @@ import * as merchantStaffOne from "./routes/merchant.staff.$id._index";
 import * as merchantStaffOwnership from "./routes/merchant.staff.$id.ownership";
 import * as developerAppMembers from "./routes/developer.apps.$appId.members._index";
 import * as developerAppMember from "./routes/developer.apps.$appId.members.$memberId";
+import * as authPasswordReset from "./routes/auth.password-reset._index";
+import * as authPasswordResetConfirm from "./routes/auth.password-reset.confirm";
+import * as authVerifyEmail from "./routes/auth.verify-email._index";
+import * as authVerifyEmailResend from "./routes/auth.verify-email.resend";
 import * as oauthToken from "./routes/oauth.token";
 
 /** The App API and /webhooks, in the document's order. */
@@ -115,6 +119,10 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   authRegister,
   authLogin,
   authInvitationAccept,
+  authPasswordReset,
+  authPasswordResetConfirm,
+  authVerifyEmail,
+  authVerifyEmailResend,
   oauthToken,
   developerApps,
   developerApp,

@@ -2,4 +2,5 @@
 import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 
-export type WorkerDeps = { db: Database; env: Env };
+/** `mailUrl`: where messages go when MAIL_URL is unset (the embedded development mailbox the worker started). */
+export type WorkerDeps = { db: Database; env: Env; mailUrl?: string };

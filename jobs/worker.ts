@@ -12,6 +12,8 @@ import { webhookDeliver } from "./tasks/webhook__deliver";
 import { installationErasure } from "./tasks/installation__erasure";
 import { paymentExpire } from "./tasks/payment__expire";
 import { billingClosePeriods } from "./tasks/billing__close_periods";
+import { mailSend } from "./tasks/mail__send";
+import { startDevMailbox, type DevMailboxServer } from "../app/platform/mail/dev-mailbox.server";
 import { DELIVERY_BATCH, sweepAbandoned } from "../app/platform/webhooks/delivery.server";
 import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
 
@@ -27,12 +29,20 @@ export function taskList(deps: WorkerDeps): TaskList {
     installation__erasure: (payload) => installationErasure(deps, payload),
     payment__expire: (payload) => paymentExpire(deps, payload),
     billing__close_periods: (payload) => billingClosePeriods(deps, payload),
+    mail__send: (payload) => mailSend(deps, payload),
   };
 }
 
-export type Worker = { runner: Runner; dispatcher: Dispatcher; stop(): Promise<void> };
+/** `mailbox`: the embedded development SMTP server, when this worker runs one (MAIL_URL unset outside production). */
+export type Worker = { runner: Runner; dispatcher: Dispatcher; mailbox: DevMailboxServer | null; stop(): Promise<void> };
 
 export async function startWorker(options: { url: string; deps: WorkerDeps; concurrency?: number }): Promise<Worker> {
+  // no MAIL_URL outside production: messages go over SMTP to the development mailbox (decision 065)
+  const mailbox =
+    !options.deps.env.mailUrl && !options.deps.mailUrl && !options.deps.env.isProduction
+      ? await startDevMailbox(options.deps.db)
+      : null;
+  const deps: WorkerDeps = mailbox ? { ...options.deps, mailUrl: mailbox.url } : options.deps;
   // graphile-worker's pool is ours, so that an idle connection the server ends (a restart, a
   // dropped database) is logged instead of an unhandled 'error' event that ends the process
   // (several hosts in the URL: each new connection goes to the current primary, db/primary.ts)
@@ -52,7 +62,7 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: taskList(options.deps),
+    taskList: taskList(deps),
     crontab: "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods",
     logger: quietLogger,
   });
@@ -70,9 +80,11 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   return {
     runner,
     dispatcher,
+    mailbox,
     async stop() {
       clearInterval(sweeper);
       await Promise.all([dispatcher.stop(), runner.stop()]);
+      await mailbox?.stop();
       await pool.end();
     },
   };

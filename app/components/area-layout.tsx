@@ -195,9 +195,17 @@ export function AreaLayout({
 }
 
 /** The area of one signed-in audience whose layout route's loader answers `{ name }`: the name under the title. */
-export function PersonalAreaLayout({ title, items }: { title: string; items: NavItem[] }) {
+export function PersonalAreaLayout({
+  title,
+  items,
+  notice,
+}: {
+  title: string;
+  items: NavItem[];
+  notice?: React.ReactNode;
+}) {
   const { name } = useLoaderData<{ name: string }>();
-  return <AreaLayout title={title} subtitle={name} items={items} />;
+  return <AreaLayout title={title} subtitle={name} items={items} notice={notice} />;
 }
 
 export function StatCard({ label, value, hint }: { label: string; value: string | number; hint?: string }) {

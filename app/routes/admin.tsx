@@ -5,6 +5,7 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
 import type { Permission } from "~/platform/teams/permissions";
+import { VerifyEmailBanner } from "~/components/verify-banner";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business, sandbox, member } = await requireMerchant(request, context, null);
@@ -14,6 +15,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // the navigation shows only what the member may use (contract 17); the pages refuse the rest
     permissions: member.permissions,
     you: { name: account.name, owner: member.owner },
+    // until the address is verified, a banner with a way to send the link again (contract 16)
+    unverifiedEmail: account.emailVerifiedAt ? null : account.email,
     // a developer in their own sandbox business (decision 036): marked on every page
     sandbox: sandbox ? { developer: account.name } : null,
     appPages: appPages.map((p) => ({
@@ -38,10 +41,11 @@ const ITEMS: (NavItem & { permission: Permission | null })[] = [
   { to: "/admin/privacy", label: "Customer privacy", icon: "◐", permission: "privacy" },
   { to: "/admin/staff", label: "Staff", icon: "☺", permission: "staff" },
   { to: "/admin/settings", label: "Settings", icon: "⚙", permission: "settings" },
+  { to: "/admin/emails", label: "E-mails", icon: "✉", permission: "settings" },
 ];
 
 export default function AdminLayout() {
-  const { businessName, appPages, sandbox, permissions } = useLoaderData<typeof loader>();
+  const { businessName, appPages, sandbox, permissions, unverifiedEmail } = useLoaderData<typeof loader>();
   const items = ITEMS.filter((i) => i.permission === null || (permissions as string[]).includes(i.permission)).map(
     ({ permission: _p, ...item }) => item,
   );
@@ -52,7 +56,12 @@ export default function AdminLayout() {
       badge={sandbox ? "Sandbox" : undefined}
       items={sandbox ? [...items, { to: "/portal", label: "Back to the portal", icon: "←" }] : items}
       extra={{ heading: "App pages", items: appPages }}
-      notice={sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+      notice={
+        <>
+          {unverifiedEmail ? <VerifyEmailBanner email={unverifiedEmail} /> : null}
+          {sandbox ? <SandboxBanner developer={sandbox.developer} /> : null}
+        </>
+      }
     />
   );
 }

@@ -2,6 +2,7 @@ import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { createAccount, issueAccountToken, publicAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { Registered } from "~/platform/platform-api/schemas";
+import { sendsVerification } from "~/platform/mail/account-mail.server";
 
 /** Called without a token (`ANYONE`): a new developer or merchant account (a merchant's with its business). */
 export const { loader, action, declared } = platformRoute("/auth/register", "ANYONE", {
@@ -11,7 +12,8 @@ export const { loader, action, declared } = platformRoute("/auth/register", "ANY
     answer: { status: 201, schema: Registered },
     errors: [400, 409, 413],
     handler: async ({ context, body }) => {
-      const { account, business } = await createAccount(context.db, body);
+      // the account starts unverified; its verification link is written in the same transaction (contract 16)
+      const { account, business } = await createAccount(context.db, body, sendsVerification(context.env));
       return json(
         {
           token: await issueAccountToken(account, context.env.sessionSecret),

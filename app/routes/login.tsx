@@ -57,6 +57,9 @@ export default function Login() {
           </button>
         </Form>
         <p className="muted">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+        <p className="muted">
           New here?{" "}
           <Link
             to={`/signup${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}

@@ -1,3 +1,4 @@
+import { sendsVerification } from "~/platform/mail/account-mail.server";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
@@ -53,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       businessName: role === "MERCHANT" ? form.get("businessName") || undefined : undefined,
     });
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values: valuesOf(form) }, 400);
-    const { account } = await createAccount(context.db, parsed.data);
+    const { account } = await createAccount(context.db, parsed.data, sendsVerification(context.env));
     return signIn(request, context, account, safeRedirect(form.get("redirectTo"), homeFor(account.role)));
   });
 }

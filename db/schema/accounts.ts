@@ -1,5 +1,5 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
-import { counter, createdAt, id, refersTo, timestamps, ts } from "./columns";
+import { counter, createdAt, id, refersTo, textList, timestamps, ts } from "./columns";
 
 export const businesses = pgTable(
   "businesses",
@@ -15,6 +15,8 @@ export const businesses = pgTable(
     locale: text("locale").notNull().default("en-US"),
     timezone: text("timezone").notNull().default("UTC"),
     isSandbox: boolean("is_sandbox").notNull().default(false),
+    /** the shopper messages (mail kinds) this business has turned off (contract 16) */
+    shopperMailOff: textList("shopper_mail_off"),
     /** last order number handed out; the next order takes lastOrderNumber + 1 */
     lastOrderNumber: integer("last_order_number").notNull().default(1000),
     ...timestamps(),
@@ -39,6 +41,12 @@ export const accounts = pgTable(
      * developer in their sandbox: every permission); the permissions of a staff member otherwise.
      */
     staffPermissions: text("staff_permissions").array(),
+    /** when the account proved it reads its address (contract 16); null until then */
+    emailVerifiedAt: ts("email_verified_at"),
+    /** bumped by a password reset: every JWT carrying an older value (and every older session) answers 401 */
+    credentialsVersion: integer("credentials_version").notNull().default(0),
+    /** the notification messages (mail kinds, not always sent) the account has turned off */
+    mailOff: textList("mail_off"),
     createdAt: createdAt(),
     /** The last sign-in (page or `POST /auth/login`), shown on the Staff page. */
     lastSignInAt: ts("last_sign_in_at"),

@@ -8,3 +8,4 @@ export * from "./billing";
 export * from "./versions";
 export * from "./demo-apps";
 export * from "./teams";
+export * from "./mail";

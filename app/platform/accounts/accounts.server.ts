@@ -23,7 +23,7 @@ import { COMMON_PASSWORD_MESSAGE, MIN_PASSWORD_LENGTH, isCommonPassword, passwor
 import { defaultHomePage, seedBusinessCatalog } from "../catalog/demo-data.server";
 
 export type Role = Account["role"];
-export type PublicAccount = { id: string; email: string; name: string; role: Role };
+export type PublicAccount = { id: string; email: string; name: string; role: Role; emailVerified: boolean };
 
 export const registerSchema = z
   .object({
@@ -49,7 +49,13 @@ export const loginSchema = z.object({
   password: z.string().max(200),
 });
 
-export const publicAccount = (a: Account): PublicAccount => ({ id: a.id, email: a.email, name: a.name, role: a.role });
+export const publicAccount = (a: Account): PublicAccount => ({
+  id: a.id,
+  email: a.email,
+  name: a.name,
+  role: a.role,
+  emailVerified: a.emailVerifiedAt !== null,
+});
 
 const slugify = (s: string) =>
   s
@@ -130,6 +136,14 @@ export async function createBusiness(
 export async function createAccount(
   db: Database,
   input: { email: string; password: string; name: string; role: Role; businessName?: string; withDemoData?: boolean },
+  options: {
+    /**
+     * Registration (contract 16): the account starts unverified and, in the same transaction, is sent
+     * a verification link (`afterInsert`, mail/account-mail.server.ts). Without it (reviewer:create,
+     * the demo data) the address counts as verified by whoever made the account.
+     */
+    afterInsert?: (tx: Db, account: Account) => Promise<void>;
+  } = {},
 ): Promise<{ account: Account; business: Business | null }> {
   // the same rules as registerSchema, for the callers that do not go through it (reviewer:create, seeds)
   const problem = passwordProblem(input.password);
@@ -158,9 +172,11 @@ export async function createAccount(
           role: input.role,
           passwordHash,
           businessId: business?.id ?? null,
+          emailVerifiedAt: options.afterInsert ? null : now(),
           createdAt: now(),
         })
         .returning();
+      await options.afterInsert?.(tx, account);
       return { account, business };
     });
   } catch (e) {
@@ -181,7 +197,14 @@ export const ACCOUNT_TOKEN_AUDIENCE = "platform-account-api";
 
 export function issueAccountToken(account: Account, secret: string): Promise<string> {
   return signJwt(
-    { sub: account.id, aud: ACCOUNT_TOKEN_AUDIENCE, role: account.role, businessId: account.businessId },
+    {
+      sub: account.id,
+      aud: ACCOUNT_TOKEN_AUDIENCE,
+      role: account.role,
+      businessId: account.businessId,
+      // the account's credentials version: a password reset bumps it and every older token answers 401
+      cv: account.credentialsVersion,
+    },
     secret,
     24 * 3600,
     Math.floor(now().getTime() / 1000),

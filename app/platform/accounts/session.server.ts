@@ -267,8 +267,12 @@ export async function requireUser(request: Request, context: PlatformContext, ro
   return user;
 }
 
-/** JSON guard: `Authorization: Bearer <JWT>` of an existing account the role's area admits (`admits`). */
-export async function requireApiAccount(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
+/**
+ * The account of a request's `Authorization: Bearer <JWT>`, whatever its role: 401 when the token is
+ * missing, bad, expired, of a removed account, or older than the account's last password reset (its
+ * `cv` claim is not the account's credentials version).
+ */
+export async function requireBearerAccount(request: Request, context: PlatformContext): Promise<UserContext> {
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, "Missing bearer token");
@@ -281,8 +285,14 @@ export async function requireApiAccount(request: Request, context: PlatformConte
   if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
   const account = await getAccount(context.db, claims.sub);
   // a removed member's account is closed (decision 069): its tokens stop at once
-  if (!account || account.closedAt) throw new ApiError(401, "Invalid or expired token");
-  const user = await userOf(context, account);
+  if (!account || account.closedAt || (claims.cv ?? 0) !== account.credentialsVersion)
+    throw new ApiError(401, "Invalid or expired token");
+  return userOf(context, account);
+}
+
+/** JSON guard: `Authorization: Bearer <JWT>` of an existing account the role's area admits (`admits`). */
+export async function requireApiAccount(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
+  const user = await requireBearerAccount(request, context);
   if (!admits(role, user)) throw new ApiError(403, `This endpoint requires the ${role} role`);
   return user;
 }

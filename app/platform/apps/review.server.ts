@@ -1,6 +1,7 @@
 /**
  * Review (contract section 3): the queue, approval and rejection.
  */
+import { notifyReviewOutcome } from "../mail/notices.server";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db, Tx } from "../../../db/client";
@@ -96,8 +97,9 @@ export async function approveApp(
       .where(eq(apps.id, appId))
       .returning();
     await syncManifest(tx, appId, (app.manifest as Manifest | null) ?? null);
+    const versionId = newId("ver");
     await tx.insert(appVersions).values({
-      id: newId("ver"),
+      id: versionId,
       appId,
       version: app.version,
       scopes: app.scopes,
@@ -123,6 +125,8 @@ export async function approveApp(
             sql`not (${installations.scopes} @> ${textArray(app.scopes)})`,
           ),
         );
+    // the developer hears of it (contract 16), in the approval's transaction
+    await notifyReviewOutcome(tx, { appId, approved: true, notes: "", cause: versionId });
     return approved;
   });
 }
@@ -137,6 +141,7 @@ export async function rejectApp(db: Database, appId: string, notes: string): Pro
       .set({ ...change, reviewNotes: notes, updatedAt: now() })
       .where(eq(apps.id, appId))
       .returning();
+    await notifyReviewOutcome(tx, { appId, approved: false, notes, cause: `rejected:${rejected.updatedAt.getTime()}` });
     return rejected;
   });
 }

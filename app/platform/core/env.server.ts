@@ -35,6 +35,26 @@ const schema = z.object({
   APP_API_RATE_LIMIT: z.coerce.number().int().positive().default(60),
   OUTBOUND_ALLOW_PRIVATE: boolString.optional(),
   DATA_DIR: z.string().default(".data"),
+  MAIL_URL: z
+    .string()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === "smtp:" || u.protocol === "smtps:") && !!u.hostname && !/[\r\n]/.test(v);
+      } catch {
+        return false;
+      }
+    }, "must be smtp://[user:pass@]host:port (STARTTLS when offered) or smtps://… (implicit TLS)")
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .max(300)
+    .refine((v) => !/[\r\n\u0000]/.test(v), "must be one line")
+    .refine(
+      (v) => /^[^<>@\s]+@[^<>@\s]+$/.test(v) || /^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(v.trim()),
+      "must be an address or Name <address>",
+    )
+    .optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
   WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
   DATABASE_PREPARE: boolString.default(true),
@@ -102,6 +122,10 @@ export type Env = {
    * port they listen on (0: a free one) and their public origin; null when they are off
    */
   demoApps: { port: number; url: string } | null;
+  /** the outgoing SMTP server (contract 16); none outside production: the embedded development mailbox */
+  mailUrl?: string;
+  /** the From of every message: MAIL_FROM, else `Storefront Apps <no-reply@PUBLIC_URL's host>` */
+  mailFrom: string;
 };
 
 export class EnvError extends Error {}
@@ -123,6 +147,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       !encryptionKey && "ENCRYPTION_KEY",
       !e.DATABASE_URL && "DATABASE_URL",
       !e.STOREFRONT_URL && "STOREFRONT_URL",
+      !e.MAIL_URL && "MAIL_URL",
     ].filter(Boolean);
     if (missing.length)
       throw new EnvError(`Invalid settings:\n${missing.map((m) => `  ${m}: required in production`).join("\n")}`);
@@ -156,6 +181,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     databasePrepare: e.DATABASE_PREPARE,
     trustedProxies: e.TRUSTED_PROXIES ?? [],
     demoApps,
+    mailUrl: e.MAIL_URL,
+    mailFrom: e.MAIL_FROM?.trim() ?? `Storefront Apps <no-reply@${new URL(publicUrl).hostname}>`,
   };
 }
 

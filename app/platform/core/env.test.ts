@@ -10,6 +10,7 @@ const production = {
   ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
   DATABASE_URL: "postgres://u:p@db.internal:5432/platform",
   PUBLIC_URL: "https://apps.example.com",
+  MAIL_URL: "smtp://mailer:secret@smtp.example.com:587",
 };
 
 describe("loadEnv", () => {
@@ -103,5 +104,21 @@ describe("loadEnv", () => {
       for (const name of ["PORT", "APP_API_RATE_LIMIT", "ENCRYPTION_KEY", "OUTBOUND_ALLOW_PRIVATE", "DATABASE_URL"])
         expect(message).toContain(name);
     }
+  });
+
+  it("reads the mail settings (contract 16): MAIL_URL required in production, MAIL_FROM defaulted from PUBLIC_URL", () => {
+    const { MAIL_URL: _unset, ...withoutMail } = production;
+    expect(() => loadEnv({ ...withoutMail, STOREFRONT_URL: "https://shops.example-stores.com" })).toThrow(
+      /MAIL_URL: required in production/,
+    );
+    const env = loadEnv({ ...production, STOREFRONT_URL: "https://shops.example-stores.com" });
+    expect(env.mailUrl).toBe("smtp://mailer:secret@smtp.example.com:587");
+    expect(env.mailFrom).toBe("Storefront Apps <no-reply@apps.example.com>");
+    const dev = loadEnv({ ...base, MAIL_FROM: "Shop Mail <mail@shop.example>" });
+    expect(dev.mailUrl).toBeUndefined();
+    expect(dev.mailFrom).toBe("Shop Mail <mail@shop.example>");
+    expect(loadEnv({ ...base, MAIL_URL: "smtps://u:p@smtp.example.com:465" }).mailUrl).toMatch(/^smtps:/);
+    for (const bad of [{ MAIL_URL: "http://smtp.example.com" }, { MAIL_FROM: "x@y.example\r\nBcc: z@evil.example" }, { MAIL_FROM: "nobody" }])
+      expect(() => loadEnv({ ...base, ...bad })).toThrow(new RegExp(Object.keys(bad)[0]));
   });
 });

@@ -35,6 +35,7 @@ import { getOrder } from "../catalog/queries.server";
 import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
 import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql, STOCK_EVENT_TYPES } from "./stock";
 import { orderCreatedEvent, statusMoveEvents } from "./events.server";
+import { orderMailCtes, queueOrderStatusMail } from "../mail/queue.server";
 
 export { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput, type QuoteInput } from "./checkout-schema";
 export const BUILT_IN_DELIVERY_FEE = 300; // minor units
@@ -278,7 +279,7 @@ export class TotalChangedError extends ApiError {
  * the order, its items, its first status, the idempotency key (when $27 is not null), the stock of
  * tracked products ($30 the distinct product ids, with $29 an event id ready for each), product.out_of_stock
  * and product.low_stock for a product that crossed its threshold (fanned out by a job: rare; $49 their
- * audiences by type when the order is a trigger's, decision 035), the order.created event and its deliveries (the dispatchers are woken once it has committed). Stock never goes below zero: the
+ * audiences by type when the order is a trigger's, decision 035), the order.created event and its deliveries (the dispatchers are woken once it has committed), the shopper's confirmation and the members' new-order notices (mail_messages rows, whose trigger adds their jobs; contract 16). Stock never goes below zero: the
  * products' check constraint fails the whole statement (nothing is written) and the checkout answers 409.
  */
 const orderSql = () => `
@@ -318,6 +319,7 @@ const orderSql = () => `
   sj as (select graphile_worker.add_job('event__fanout', json_build_object('eventIds', json_agg(id))) as job
          from se where fanned_out_at is null having count(*) > 0),
   ${eventCte(32)},
+  ${orderMailCtes({ business: "$2", email: "$16", name: "$14", at: "$19" })},
   ${deliveriesCtes(38, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
          (select count(*) from sj)::int as "stockEvents"`;
@@ -547,6 +549,7 @@ async function startPayment(
         .insert(orderStatusChanges)
         .values({ id: newId("osc"), orderId, fromStatus: "PENDING", toStatus: "CANCELLED", actor, createdAt: t });
       for (const event of statusMoveEvents(order, "PENDING", "CANCELLED")) await emitEvent(tx, event);
+      await queueOrderStatusMail(tx, order, "CANCELLED");
     });
     throw new ApiError(
       502,

@@ -11,6 +11,7 @@ import { now } from "../core/clock.server";
 import { emitEvent } from "../events/emit.server";
 import { changeLockedOrder } from "./locked-order.server";
 import { statusMoveEvents } from "./events.server";
+import { queueOrderStatusMail } from "../mail/queue.server";
 
 export const ORDER_MOVES: Record<OrderStatus, OrderStatus[]> = {
   PENDING: ["CONFIRMED", "CANCELLED"],
@@ -45,5 +46,7 @@ export async function moveOrderStatus(
       .insert(orderStatusChanges)
       .values({ id: newId("osc"), orderId, fromStatus: order.status, toStatus: to, actor, createdAt: t });
     for (const event of statusMoveEvents(order, order.status, to)) await emitEvent(tx, event);
+    // the shopper hears of a cancellation or a delivery (contract 16), in the move's transaction
+    await queueOrderStatusMail(tx, order, to);
   });
 }

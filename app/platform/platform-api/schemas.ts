@@ -227,8 +227,18 @@ export const AppAnalytics = z
 export const AppReviewList = listOf(AppReview, "AppReviewList");
 
 export const PublicAccount = z
-  .object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]) })
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(["DEVELOPER", "MERCHANT", "REVIEWER"]),
+    emailVerified: z.boolean().describe("whether the account followed the link sent to its address (contract 16)"),
+  })
   .meta({ id: "Account" });
+export const AccountAnswer = z.object({ account: PublicAccount }).meta({ id: "AccountAnswer" });
+export const Accepted = z
+  .object({ message: z.string() })
+  .meta({ id: "Accepted" });
 export const AccountToken = z
   .object({
     token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"),
@@ -272,6 +282,19 @@ export const ShopperExport = z
     apps: z
       .array(z.object({ appId: z.string(), name: z.string(), scopes: z.array(z.string()) }))
       .describe("the installed apps that may hold these orders or reviews (each is told of the request)"),
+    messages: z
+      .array(
+        z.object({
+          kind: z.string(),
+          to: z.string(),
+          subject: z.string().nullable().describe("null until the message was rendered for sending"),
+          status: z.enum(["QUEUED", "SENT", "FAILED", "SKIPPED"]),
+          orderId: z.string().nullable(),
+          createdAt: isoDate,
+          sentAt: isoDate.nullable(),
+        }),
+      )
+      .describe("the e-mails the shop sent them (contract 16), oldest first"),
   })
   .meta({ id: "ShopperExport" });
 

@@ -4,6 +4,8 @@
  * who asked, when, kind, counts; the e-mail only as a keyed digest) and, when anything is held, told
  * to the business's apps (compliance.server.ts) in the same transaction.
  */
+import { scrubSentMail, sentMailTo } from "../mail/shopper-data.server";
+import { notifyPrivacyDone } from "../mail/notices.server";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -125,6 +127,8 @@ export async function exportOf(db: Db, businessId: string, shopper: Shopper, at:
     })),
     /** the installed apps that may have read these orders or reviews (and are told of this request) */
     apps: apps.map((a) => ({ appId: a.appId, name: a.appName, scopes: a.scopes })),
+    /** the e-mails the shop sent them (contract 16) */
+    messages: await sentMailTo(db, businessId, shopper.email),
   };
 }
 export type ShopperExport = Awaited<ReturnType<typeof exportOf>>;
@@ -164,6 +168,8 @@ async function erase(tx: Db, businessId: string, shopper: Shopper) {
       .update(reviews)
       .set({ authorName: ERASED_NAME, authorEmail: null, comment: scrubText(r.comment, values) })
       .where(and(eq(reviews.businessId, businessId), eq(reviews.id, r.id)));
+  // the records of the e-mails sent to them (contract 16)
+  await scrubSentMail(tx, businessId, values.email, orderIds);
   return scrubCopies(tx, businessId, [...orderIds, ...reviewIds], values);
 }
 
@@ -264,6 +270,15 @@ export async function requestPrivacy(
         createdAt: t,
       })
       .returning();
+    // the member who asked hears it is done (contract 16), in the request's transaction
+    await notifyPrivacyDone(tx, {
+      requestId: id,
+      businessId,
+      requestedBy: who.accountId,
+      kind: input.kind,
+      orders: request.orderIds.length,
+      reviews: request.reviewIds.length,
+    });
     return answerOf(row, email, exported);
   });
 }

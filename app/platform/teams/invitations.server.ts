@@ -11,12 +11,14 @@ import { accounts, appMembers, apps, businesses, invitations, type Account, type
 import { uniqueViolation } from "../../../db/sql";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
-import { newId, randomToken } from "../core/ids.server";
+import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { hashPassword, sha256 } from "../core/crypto.server";
 import { passwordProblem } from "../accounts/passwords.server";
 import { createBusiness } from "../accounts/accounts.server";
-import type { AppRole, Permission } from "./permissions";
+import { APP_ROLE_LABELS, PERMISSION_LABELS, type AppRole, type Permission } from "./permissions";
+import { sendInvitation } from "../mail/account-mail.server";
+import { tokenOf, useAccountToken } from "../mail/tokens.server";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 
@@ -33,12 +35,27 @@ type NewInvitation = {
 );
 
 /**
- * Writes an invitation and its message in the caller's transaction: the one place an invitation
- * is sent from (`queueInvitationMail`).
+ * Writes an invitation and its message in the caller's transaction (contract 16: always sent, to
+ * the invited address, a link to accept). The message and its single-use token come from the mail
+ * domain (`sendInvitation`, which keeps the token only as an HMAC of its row's id); the invitation
+ * keeps the same token's SHA-256, so the link opens it here.
  */
 export async function newInvitation(tx: Db, env: Pick<Env, "publicUrl" | "sessionSecret">, input: NewInvitation) {
-  const token = randomToken(32);
   const t = now();
+  const to = await targetName(tx, input.kind === "STAFF" ? { kind: "STAFF", businessId: input.businessId } : { kind: "APP", appId: input.appId });
+  const tokenId = await sendInvitation(tx, env, {
+    invitedBy: { id: input.invitedBy.accountId, name: input.invitedBy.name } as Account,
+    email: input.email,
+    to,
+    role:
+      input.kind === "STAFF"
+        ? input.permissions.length
+          ? input.permissions.map((p) => PERMISSION_LABELS[p].label).join(", ")
+          : "no permissions yet"
+        : APP_ROLE_LABELS[input.appRole].label,
+    data: input.kind === "STAFF" ? { businessId: input.businessId } : { appId: input.appId },
+  });
+  const token = tokenOf(env, tokenId);
   const [invitation] = await tx
     .insert(invitations)
     .values({
@@ -55,25 +72,7 @@ export async function newInvitation(tx: Db, env: Pick<Env, "publicUrl" | "sessio
       expiresAt: new Date(t.getTime() + INVITATION_TTL_MS),
     })
     .returning();
-  await queueInvitationMail(tx, env, invitation, input.invitedBy.name, token);
   return { invitation, token };
-}
-
-/**
- * THE call site of the invitation e-mail (contract 16: always sent, to the invited address, a link
- * to accept). Written in the invitation's transaction.
- */
-export async function queueInvitationMail(
-  _tx: Db,
-  env: Pick<Env, "publicUrl">,
-  invitation: Invitation,
-  inviterName: string,
-  token: string,
-): Promise<void> {
-  // i42-mail not merged yet: see the report; the link is what the message carries
-  void invitationUrl(env, token);
-  void inviterName;
-  void invitation;
 }
 
 /** What the invitation page shows before the person accepts. */
@@ -116,12 +115,12 @@ export async function viewInvitation(db: Db, token: unknown): Promise<Invitation
   };
 }
 
-async function targetName(db: Db, row: Invitation): Promise<string> {
+async function targetName(db: Db, row: Pick<Invitation, "kind" | "businessId" | "appId"> | { kind: "STAFF"; businessId: string } | { kind: "APP"; appId: string }): Promise<string> {
   if (row.kind === "STAFF") {
-    const [b] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId!));
+    const [b] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId ?? ""));
     return b?.name ?? "";
   }
-  const [a] = await db.select({ name: apps.name }).from(apps).where(eq(apps.id, row.appId!));
+  const [a] = await db.select({ name: apps.name }).from(apps).where(eq(apps.id, ("appId" in row && row.appId) || ""));
   return a?.name ?? "";
 }
 
@@ -186,6 +185,8 @@ export async function acceptInvitation(
           staffPermissions: invitation.permissions,
           closedAt: null,
           lastSignInAt: t,
+          // the link came to the address: it is verified (contract 16)
+          emailVerifiedAt: t,
         };
         [account] = existing
           ? await tx.update(accounts).set(values).where(eq(accounts.id, existing.id)).returning()
@@ -206,6 +207,7 @@ export async function acceptInvitation(
             businessId: sandbox.id,
             createdAt: t,
             lastSignInAt: t,
+            emailVerifiedAt: t,
           })
           .returning();
       }
@@ -217,6 +219,8 @@ export async function acceptInvitation(
           .returning();
         if (!added.length) throw new ApiError(409, "You are a member of this app already");
       }
+      // the mail domain's token of the same link is spent too (it works once)
+      await useAccountToken(tx, "INVITATION", input.token);
       await tx
         .update(invitations)
         .set({ acceptedAt: t, acceptedBy: account.id })

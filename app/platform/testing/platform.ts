@@ -169,6 +169,8 @@ export function startProductionPlatform(dbUrl: string, env: Record<string, strin
       DATABASE_URL: dbUrl,
       SESSION_SECRET: "x".repeat(40),
       ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+      // required in production (contract 16); nothing listens there, and no test of this platform sends mail
+      MAIL_URL: "smtp://127.0.0.1:9",
       ...env,
     },
   });

@@ -3,6 +3,7 @@
  * a log row per attempt, the retry schedule, auto-disable, the sweeper, and the erasure webhook.
  * The deliveries table is the source of truth; jobs only say "try this delivery now".
  */
+import { notifyWebhookDisabled } from "../mail/notices.server";
 import { OLDEST_VERSION, renderVersion } from "../versions/registry";
 import { VERSIONING } from "../app-api/version-changes";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
@@ -404,11 +405,23 @@ async function recordAttempt(
       .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
       .where(eq(webhooks.id, webhook.id))
       .returning({ failures: webhooks.consecutiveFailures });
-    if (counted && counted.failures >= AUTO_DISABLE_AFTER)
-      await tx
+    if (counted && counted.failures >= AUTO_DISABLE_AFTER) {
+      const [disabled] = await tx
         .update(webhooks)
         .set({ isActive: false, disabledReason: "consecutive_failures", updatedAt: t })
-        .where(and(eq(webhooks.id, webhook.id), eq(webhooks.isActive, true)));
+        .where(and(eq(webhooks.id, webhook.id), eq(webhooks.isActive, true)))
+        .returning({ id: webhooks.id, appId: webhooks.appId, businessId: webhooks.businessId, url: webhooks.url });
+      // the app's developer is told, with the last error and how to enable it again (contract 16)
+      if (disabled)
+        await notifyWebhookDisabled(tx, {
+          webhookId: disabled.id,
+          appId: disabled.appId,
+          businessId: disabled.businessId,
+          url: disabled.url,
+          lastError: result.error ?? (result.statusCode ? `HTTP ${result.statusCode}` : ""),
+          at: t,
+        });
+    }
   });
 }
 

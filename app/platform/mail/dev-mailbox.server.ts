@@ -1,0 +1,111 @@
+/**
+ * The development mailbox (contract 16, decision 065): outside production, with MAIL_URL unset, every
+ * worker process runs a real SMTP server on 127.0.0.1 (smtp-server) and sends to it over SMTP like to
+ * any other; what it receives is parsed with mailparser and kept in `dev_mailbox`, so every process
+ * of the platform (the web's /dev/mailbox included) sees the same messages.
+ */
+import { SMTPServer } from "smtp-server";
+import { simpleParser, type AddressObject } from "mailparser";
+import { desc, eq, sql } from "drizzle-orm";
+import type { AddressInfo } from "node:net";
+import type { Db } from "../../../db/client";
+import { devMailbox } from "../../../db/schema";
+import { newId } from "../core/ids.server";
+import { now } from "../core/clock.server";
+
+export type DevMailboxServer = { url: string; host: string; port: number; stop(): Promise<void> };
+
+/** How many messages the mailbox keeps (the oldest go first). */
+export const DEV_MAILBOX_KEEP = 500;
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+const addressText = (a: AddressObject | AddressObject[] | undefined) =>
+  !a ? "" : Array.isArray(a) ? a.map((x) => x.text).join(", ") : a.text;
+
+export async function startDevMailbox(db: Db, options: { port?: number } = {}): Promise<DevMailboxServer> {
+  const server = new SMTPServer({
+    // development only, bound to loopback: no TLS to set up, no sign-in to configure
+    secure: false,
+    hideSTARTTLS: true,
+    authOptional: true,
+    disabledCommands: ["AUTH"],
+    size: MAX_MESSAGE_BYTES,
+    banner: "Storefront Apps development mailbox",
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        keep(db, raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : "", session.envelope.rcptTo.map((r) => r.address))
+          .then(() => callback())
+          .catch((e: Error) => callback(Object.assign(new Error(`451 could not keep the message: ${e.message}`), { responseCode: 451 })));
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  server.on("error", (e) => console.error("[mailbox]", e.message));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    host: "127.0.0.1",
+    port,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function keep(db: Db, raw: Buffer, envelopeFrom: string, envelopeTo: string[]) {
+  const parsed = await simpleParser(raw);
+  await db.insert(devMailbox).values({
+    id: newId("dm"),
+    receivedAt: now(),
+    envelopeFrom,
+    envelopeTo,
+    subject: parsed.subject ?? "",
+    fromHeader: addressText(parsed.from),
+    toHeader: addressText(parsed.to),
+    messageId: parsed.messageId ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : null,
+    text: parsed.text ?? null,
+    raw: raw.toString("utf8"),
+  });
+  await db.execute(sql`delete from dev_mailbox where id in (
+    select id from dev_mailbox order by created_at desc, id desc offset ${DEV_MAILBOX_KEEP})`);
+}
+
+export type DevMailboxEntry = Omit<typeof devMailbox.$inferSelect, "raw" | "html" | "text">;
+
+/** The newest messages first. */
+export async function listDevMailbox(db: Db, limit = 100): Promise<DevMailboxEntry[]> {
+  return db
+    .select({
+      id: devMailbox.id,
+      receivedAt: devMailbox.receivedAt,
+      envelopeFrom: devMailbox.envelopeFrom,
+      envelopeTo: devMailbox.envelopeTo,
+      subject: devMailbox.subject,
+      fromHeader: devMailbox.fromHeader,
+      toHeader: devMailbox.toHeader,
+      messageId: devMailbox.messageId,
+    })
+    .from(devMailbox)
+    .orderBy(desc(devMailbox.receivedAt), desc(devMailbox.id))
+    .limit(limit);
+}
+
+export async function getDevMailboxMessage(db: Db, id: string) {
+  const [row] = await db.select().from(devMailbox).where(eq(devMailbox.id, id));
+  return row ?? null;
+}
+
+export async function clearDevMailbox(db: Db) {
+  await db.delete(devMailbox);
+}
+
+/** The mailbox's pages exist outside production only (contract 16): a 404 there. */
+export function requireDevMailbox(env: { isProduction: boolean }) {
+  if (env.isProduction) throw new Response("Not Found", { status: 404 });
+}
