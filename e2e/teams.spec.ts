@@ -39,7 +39,10 @@ test("an owner invites a member who sees only their part of the admin", async ({
   // the invitation arrives in the mailbox (the worker sends it)
   await expect(async () => {
     await page.goto("/dev/mailbox");
-    await page.getByRole("link", { name: /invited you to/ }).first().click();
+    await page
+      .getByRole("link", { name: /invited you to/ })
+      .first()
+      .click();
     await expect(page.locator("dd").filter({ hasText: memberEmail })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await page.getByRole("link", { name: "Text" }).click();

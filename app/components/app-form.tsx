@@ -203,22 +203,22 @@ export function AppForm({
           />
         </Field>
         {withPricing ? (
-        <Field
-          name="pricing"
-          label={APP_LABELS.pricing}
-          hint='JSON, money in minor units: [{"id": "pro", "name": "Pro", "kind": "RECURRING", "price": {"amount": 999, "currency": "USD"}, "interval": "EVERY_30_DAYS", "trialDays": 14}]. On an approved app a change takes effect when the update is approved; see Docs → Charging for your app.'
-          errors={errors}
-        >
-          <textarea
+          <Field
             name="pricing"
-            className="code"
-            defaultValue={
-              typeof values.pricing === "string" ? values.pricing : JSON.stringify(values.pricing ?? [], null, 2)
-            }
-            rows={6}
-            {...field("pricing")}
-          />
-        </Field>
+            label={APP_LABELS.pricing}
+            hint='JSON, money in minor units: [{"id": "pro", "name": "Pro", "kind": "RECURRING", "price": {"amount": 999, "currency": "USD"}, "interval": "EVERY_30_DAYS", "trialDays": 14}]. On an approved app a change takes effect when the update is approved; see Docs → Charging for your app.'
+            errors={errors}
+          >
+            <textarea
+              name="pricing"
+              className="code"
+              defaultValue={
+                typeof values.pricing === "string" ? values.pricing : JSON.stringify(values.pricing ?? [], null, 2)
+              }
+              rows={6}
+              {...field("pricing")}
+            />
+          </Field>
         ) : null}
         <div>
           <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>

@@ -43,7 +43,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirect(`/admin/staff?saved=invited`);
       }
       case "permissions":
-        await updateStaff(context.db, business.id, id, parseWith(updateStaffSchema, { permissions: checked(form) }).permissions);
+        await updateStaff(
+          context.db,
+          business.id,
+          id,
+          parseWith(updateStaffSchema, { permissions: checked(form) }).permissions,
+        );
         return redirect(`/admin/staff?saved=permissions`);
       case "remove":
         await removeStaff(context.db, business.id, id);

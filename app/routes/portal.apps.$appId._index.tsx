@@ -241,20 +241,20 @@ export default function AppDetail() {
           ]}
         />
         {isAdmin ? (
-        <details className="confirm">
-          <summary>Regenerate the client secret…</summary>
-          <p className="muted">
-            A new secret is shown once. The current secret stops working immediately: update your app's server before it
-            next exchanges a code.
-          </p>
-          <Form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="regenerate-secret" />
-            <SubmitButton className="button danger" busyLabel="Regenerating…">
-              Yes, regenerate the secret
-            </SubmitButton>
-          </Form>
-        </details>
+          <details className="confirm">
+            <summary>Regenerate the client secret…</summary>
+            <p className="muted">
+              A new secret is shown once. The current secret stops working immediately: update your app's server before
+              it next exchanges a code.
+            </p>
+            <Form method="post">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="regenerate-secret" />
+              <SubmitButton className="button danger" busyLabel="Regenerating…">
+                Yes, regenerate the secret
+              </SubmitButton>
+            </Form>
+          </details>
         ) : null}
       </section>
 
@@ -334,28 +334,28 @@ export default function AppDetail() {
           </p>
         )}
         {canEdit ? (
-        <Form method="post">
-          <CsrfInput />
-          {sandbox.installed ? (
-            <SubmitButton
-              name="intent"
-              value="test-uninstall"
-              className="button"
-              busyLabel="Uninstalling from your sandbox…"
-            >
-              Uninstall from sandbox
-            </SubmitButton>
-          ) : (
-            <SubmitButton
-              name="intent"
-              value="test-install"
-              className="button primary"
-              busyLabel="Installing on your sandbox…"
-            >
-              Test-install on sandbox
-            </SubmitButton>
-          )}
-        </Form>
+          <Form method="post">
+            <CsrfInput />
+            {sandbox.installed ? (
+              <SubmitButton
+                name="intent"
+                value="test-uninstall"
+                className="button"
+                busyLabel="Uninstalling from your sandbox…"
+              >
+                Uninstall from sandbox
+              </SubmitButton>
+            ) : (
+              <SubmitButton
+                name="intent"
+                value="test-install"
+                className="button primary"
+                busyLabel="Installing on your sandbox…"
+              >
+                Test-install on sandbox
+              </SubmitButton>
+            )}
+          </Form>
         ) : null}
       </section>
 

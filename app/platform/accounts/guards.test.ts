@@ -87,7 +87,9 @@ describe("page guards", () => {
       businessName: "Lone shop",
     });
     await db.update(accounts).set({ businessId: null }).where(eq(accounts.id, lone.id));
-    const noBusiness = await refusal(requireMerchant(await pageRequest(await byEmail("lone@guards.test")), context, null));
+    const noBusiness = await refusal(
+      requireMerchant(await pageRequest(await byEmail("lone@guards.test")), context, null),
+    );
     expect(noBusiness.status).toBe(403);
     expect(await noBusiness.text()).toBe("This account has no business.");
   });
@@ -95,7 +97,12 @@ describe("page guards", () => {
   it("requireDeveloperApp: the developer's own app; another developer's app and a made-up id are the same 404", async () => {
     const developer = await demo("DEVELOPER");
     const [own] = await db.select().from(apps).where(eq(apps.developerId, developer.id)).limit(1);
-    const got = await requireDeveloperApp(await pageRequest(developer, `/portal/apps/${own.id}`), context, own.id, "OWNER");
+    const got = await requireDeveloperApp(
+      await pageRequest(developer, `/portal/apps/${own.id}`),
+      context,
+      own.id,
+      "OWNER",
+    );
     expect(got.role).toBe("OWNER");
     expect(got.app.id).toBe(own.id);
     expect(got.account.id).toBe(developer.id);
@@ -113,7 +120,9 @@ describe("page guards", () => {
     const madeUp = await refusal(
       requireDeveloperApp(await pageRequest(other, "/portal/apps/app_nothing"), context, "app_nothing", "VIEWER"),
     );
-    const missing = await refusal(requireDeveloperApp(await pageRequest(other, "/portal/apps/"), context, undefined, "VIEWER"));
+    const missing = await refusal(
+      requireDeveloperApp(await pageRequest(other, "/portal/apps/"), context, undefined, "VIEWER"),
+    );
     for (const r of [foreign, madeUp, missing]) {
       expect(r.status).toBe(404);
       expect(await r.text()).toBe("App not found");

@@ -266,7 +266,7 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
     // /merchant and /review (with privacy requests and billing, its invoices too), /developer, /auth and /oauth/token
-    expect(platformModules.length).toBe(42);
+    expect(platformModules.length).toBe(48);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -338,6 +338,11 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
       MERCHANT: merchant.token,
       REVIEWER: reviewer.token,
     };
+    const ownApp = await p.request("POST", "/developer/apps", {
+      token: developer.token,
+      body: appBody({ slug: `own-${Date.now()}` }),
+    });
+    const concreteApp = (path: string) => concrete(path.replace("{appId}", ownApp.json.id));
     let refused = 0;
     let validated = 0;
     for (const { declared: route } of platformModules)
@@ -365,13 +370,15 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         }
         if (!spec!.body) continue;
         const own = route!.caller === "ANYONE" ? undefined : tokenOf[route!.caller];
-        const wrong = await p.request(method, address, { token: own, body: [] });
+        // an operation on an app answers 404 to a non-member before its input (contract 17): the developer's own app
+        const target = spec!.appRole ? concreteApp(route!.path) : address;
+        const wrong = await p.request(method, target, { token: own, body: [] });
         expect(wrong.status, where).toBe(400);
         // the manifest keeps its own words (the portal's editor shows the same)
         expect(wrong.json.message, where).toMatch(
           route!.path.endsWith("/manifest") ? /^manifest: must be a JSON object$/ : /^body: /,
         );
-        const malformed = await p.request(method, address, {
+        const malformed = await p.request(method, target, {
           token: own,
           raw: "{not json",
           headers: { "Content-Type": "application/json" },
@@ -383,8 +390,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(40);
-    expect(validated).toBe(19);
+    expect(refused).toBe(49);
+    expect(validated).toBe(27);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {

@@ -493,7 +493,13 @@ export function openApiPaths(
     for (const method of METHODS) {
       const spec = route.operations[method];
       if (!spec) continue;
-      const op: DeclaredOperation = { method, path: route.path, caller: route.caller, permission: route.permission, spec };
+      const op: DeclaredOperation = {
+        method,
+        path: route.path,
+        caller: route.caller,
+        permission: route.permission,
+        spec,
+      };
       const id = operationId(method, route.path);
       const parameters = [
         ...parametersOf("path", spec.params, pathParamNames(route.path)),

@@ -236,9 +236,7 @@ export const PublicAccount = z
   })
   .meta({ id: "Account" });
 export const AccountAnswer = z.object({ account: PublicAccount }).meta({ id: "AccountAnswer" });
-export const Accepted = z
-  .object({ message: z.string() })
-  .meta({ id: "Accepted" });
+export const Accepted = z.object({ message: z.string() }).meta({ id: "Accepted" });
 export const AccountToken = z
   .object({
     token: z.string().describe("the account JWT (HS256, 24 hours): `Authorization: Bearer <token>`"),
@@ -318,7 +316,9 @@ export const StaffMember = z
     id: z.string().describe("the account id (`acct_…`) of a member, the invitation's (`inv_…`) while INVITED"),
     email: z.string(),
     name: z.string().nullable().describe("null until the invitation is accepted"),
-    owner: z.boolean().describe("the account that registered the business: every permission, cannot be changed or removed"),
+    owner: z
+      .boolean()
+      .describe("the account that registered the business: every permission, cannot be changed or removed"),
     permissions: z.array(z.enum(PERMISSIONS)),
     status: z.enum(["INVITED", "ACTIVE"]),
     lastSignInAt: isoDate.nullable(),

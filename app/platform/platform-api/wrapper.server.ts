@@ -59,7 +59,8 @@ export function platformRoute(path: string, caller: PlatformCaller, operations: 
         const user = await requireApiAccount(args.request, args.context, role);
         if (typeof caller === "object") {
           if (!user.member) throw new ApiError(403, "This account has no business");
-          if (!may(user.member, caller.permission)) throw new ApiError(403, missingPermissionMessage(caller.permission!));
+          if (!may(user.member, caller.permission))
+            throw new ApiError(403, missingPermissionMessage(caller.permission!));
         }
         if (!op.appRole) return { user };
         const appRole = await requireAppRole(args.context.db, user.account.id, args.params.appId ?? "", op.appRole);

@@ -156,11 +156,23 @@ export async function updateAppMember(db: Database, appId: string, id: string, r
       .update(invitations)
       .set({ appRole: role })
       .where(
-        and(eq(invitations.id, id), eq(invitations.kind, "APP"), eq(invitations.appId, appId), isNull(invitations.acceptedAt)),
+        and(
+          eq(invitations.id, id),
+          eq(invitations.kind, "APP"),
+          eq(invitations.appId, appId),
+          isNull(invitations.acceptedAt),
+        ),
       )
       .returning();
     if (!row) throw new ApiError(404, "Member not found");
-    return { id: row.id, email: row.email, name: null, role, status: "INVITED", expiresAt: row.expiresAt } satisfies AppMemberEntry;
+    return {
+      id: row.id,
+      email: row.email,
+      name: null,
+      role,
+      status: "INVITED",
+      expiresAt: row.expiresAt,
+    } satisfies AppMemberEntry;
   }
   return db.transaction(async (tx) => {
     const current = await appRoleOf(tx, id, appId);
@@ -171,7 +183,14 @@ export async function updateAppMember(db: Database, appId: string, id: string, r
       .set({ role })
       .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
     const [account] = await tx.select().from(accounts).where(eq(accounts.id, id));
-    return { id, email: account.email, name: account.name, role, status: "ACTIVE", expiresAt: null } satisfies AppMemberEntry;
+    return {
+      id,
+      email: account.email,
+      name: account.name,
+      role,
+      status: "ACTIVE",
+      expiresAt: null,
+    } satisfies AppMemberEntry;
   });
 }
 
@@ -181,7 +200,12 @@ export async function removeAppMember(db: Database, appId: string, id: string) {
     const gone = await db
       .delete(invitations)
       .where(
-        and(eq(invitations.id, id), eq(invitations.kind, "APP"), eq(invitations.appId, appId), isNull(invitations.acceptedAt)),
+        and(
+          eq(invitations.id, id),
+          eq(invitations.kind, "APP"),
+          eq(invitations.appId, appId),
+          isNull(invitations.acceptedAt),
+        ),
       )
       .returning({ id: invitations.id });
     if (!gone.length) throw new ApiError(404, "Member not found");

@@ -22,10 +22,6 @@ import { tokenOf, useAccountToken } from "../mail/tokens.server";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 
-/** The link an invited person opens (built from PUBLIC_URL, never from a request's Host). */
-export const invitationUrl = (env: Pick<Env, "publicUrl">, token: string) =>
-  `${env.publicUrl}/invitations/${encodeURIComponent(token)}`;
-
 type NewInvitation = {
   invitedBy: { accountId: string; name: string };
   email: string;
@@ -42,7 +38,10 @@ type NewInvitation = {
  */
 export async function newInvitation(tx: Db, env: Pick<Env, "publicUrl" | "sessionSecret">, input: NewInvitation) {
   const t = now();
-  const to = await targetName(tx, input.kind === "STAFF" ? { kind: "STAFF", businessId: input.businessId } : { kind: "APP", appId: input.appId });
+  const to = await targetName(
+    tx,
+    input.kind === "STAFF" ? { kind: "STAFF", businessId: input.businessId } : { kind: "APP", appId: input.appId },
+  );
   const tokenId = await sendInvitation(tx, env, {
     invitedBy: { id: input.invitedBy.accountId, name: input.invitedBy.name } as Account,
     email: input.email,
@@ -93,7 +92,10 @@ const invalidLink = () =>
 /** The invitation a token opens, when it can still be accepted; 404, 409 (used) or 410 (expired) otherwise. */
 async function openInvitation(db: Db, token: unknown, lock: boolean): Promise<Invitation> {
   if (typeof token !== "string" || token.length < 20 || token.length > 200) throw invalidLink();
-  const query = db.select().from(invitations).where(eq(invitations.tokenHash, sha256(token)));
+  const query = db
+    .select()
+    .from(invitations)
+    .where(eq(invitations.tokenHash, sha256(token)));
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw invalidLink();
   if (row.acceptedAt) throw new ApiError(409, "This invitation has been accepted already; sign in instead");
@@ -104,7 +106,10 @@ async function openInvitation(db: Db, token: unknown, lock: boolean): Promise<In
 
 export async function viewInvitation(db: Db, token: unknown): Promise<InvitationView> {
   const row = await openInvitation(db, token, false);
-  const [account] = await db.select({ id: accounts.id, closedAt: accounts.closedAt }).from(accounts).where(eq(accounts.email, row.email));
+  const [account] = await db
+    .select({ id: accounts.id, closedAt: accounts.closedAt })
+    .from(accounts)
+    .where(eq(accounts.email, row.email));
   return {
     kind: row.kind,
     email: row.email,
@@ -115,12 +120,24 @@ export async function viewInvitation(db: Db, token: unknown): Promise<Invitation
   };
 }
 
-async function targetName(db: Db, row: Pick<Invitation, "kind" | "businessId" | "appId"> | { kind: "STAFF"; businessId: string } | { kind: "APP"; appId: string }): Promise<string> {
+async function targetName(
+  db: Db,
+  row:
+    | Pick<Invitation, "kind" | "businessId" | "appId">
+    | { kind: "STAFF"; businessId: string }
+    | { kind: "APP"; appId: string },
+): Promise<string> {
   if (row.kind === "STAFF") {
-    const [b] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId ?? ""));
+    const [b] = await db
+      .select({ name: businesses.name })
+      .from(businesses)
+      .where(eq(businesses.id, row.businessId ?? ""));
     return b?.name ?? "";
   }
-  const [a] = await db.select({ name: apps.name }).from(apps).where(eq(apps.id, ("appId" in row && row.appId) || ""));
+  const [a] = await db
+    .select({ name: apps.name })
+    .from(apps)
+    .where(eq(apps.id, ("appId" in row && row.appId) || ""));
   return a?.name ?? "";
 }
 

@@ -56,7 +56,8 @@ const memberEntry = (a: Account): StaffEntry => ({
   email: a.email,
   name: a.name,
   owner: a.staffPermissions === null,
-  permissions: a.staffPermissions === null ? [...PERMISSIONS] : PERMISSIONS.filter((p) => a.staffPermissions!.includes(p)),
+  permissions:
+    a.staffPermissions === null ? [...PERMISSIONS] : PERMISSIONS.filter((p) => a.staffPermissions!.includes(p)),
   status: "ACTIVE",
   lastSignInAt: a.lastSignInAt,
   expiresAt: null,
@@ -91,7 +92,12 @@ export async function listStaff(db: Db, businessId: string, page: { limit: numbe
 function existingAccountRefusal(existing: Account, businessId: string): ApiError {
   if (existing.businessId === businessId && existing.role === "MERCHANT")
     return new ApiError(409, `${existing.email} is already a member of this business`);
-  const kind = existing.role === "DEVELOPER" ? "a developer account" : existing.role === "REVIEWER" ? "a platform staff account" : "a merchant account of another business";
+  const kind =
+    existing.role === "DEVELOPER"
+      ? "a developer account"
+      : existing.role === "REVIEWER"
+        ? "a platform staff account"
+        : "a merchant account of another business";
   return new ApiError(
     409,
     `${existing.email} already has ${kind}; an account belongs to one business, so it cannot join this one. Invite another address.`,
@@ -237,11 +243,15 @@ export async function transferOwnership(db: Database, actor: Member, id: string)
       .for("update");
     const owner = locked.find((a) => a.id === actor.accountId);
     const target = locked.find((a) => a.id === id);
-    if (!owner || owner.staffPermissions !== null) throw new ApiError(403, "Only the business's owner can hand over ownership");
+    if (!owner || owner.staffPermissions !== null)
+      throw new ApiError(403, "Only the business's owner can hand over ownership");
     if (!target) throw new ApiError(404, "Staff member not found");
     if (target.id === owner.id) throw new ApiError(409, "You own this business already");
     if (target.role !== "MERCHANT") throw new ApiError(409, "Only a merchant account can own a business");
-    await tx.update(accounts).set({ staffPermissions: [...PERMISSIONS] }).where(eq(accounts.id, owner.id));
+    await tx
+      .update(accounts)
+      .set({ staffPermissions: [...PERMISSIONS] })
+      .where(eq(accounts.id, owner.id));
     const [updated] = await tx
       .update(accounts)
       .set({ staffPermissions: sql`null` })

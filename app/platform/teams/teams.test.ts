@@ -27,7 +27,9 @@ const random = () => Math.random().toString(36).slice(2, 10);
 async function invitationLink(address: string): Promise<string> {
   const end = Date.now() + 20_000;
   for (;;) {
-    const m = smtp.received.find((r) => r.envelopeTo.includes(address) && /invited you to/.test(r.parsed.subject ?? ""));
+    const m = smtp.received.find(
+      (r) => r.envelopeTo.includes(address) && /invited you to/.test(r.parsed.subject ?? ""),
+    );
     if (m) return linkIn(m.parsed.text!, `${p.env.publicUrl}/invitations/`);
     if (Date.now() > end) throw new Error(`no invitation to ${address}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -43,9 +45,16 @@ async function invite(owner: { token: string }, permissions: string[], email = `
 
 async function join(email: string) {
   const token = tokenOfLink(await invitationLink(email));
-  const res = await p.request("POST", "/auth/invitations/accept", { body: { token, name: "Pat Staff", password: PASSWORD } });
+  const res = await p.request("POST", "/auth/invitations/accept", {
+    body: { token, name: "Pat Staff", password: PASSWORD },
+  });
   expect(res.status, res.text).toBe(201);
-  return { token: res.json.token as string, account: res.json.account, businessId: res.json.businessId as string, link: token };
+  return {
+    token: res.json.token as string,
+    account: res.json.account,
+    businessId: res.json.businessId as string,
+    link: token,
+  };
 }
 
 describe("a business's staff", () => {
@@ -95,14 +104,19 @@ describe("a business's staff", () => {
 
     // the owner can be neither changed nor removed, not even by themselves
     const ownerId = list.json.data[0].id;
-    const patchOwner = await p.request("PATCH", `/merchant/staff/${ownerId}`, { token: owner.token, body: { permissions: [] } });
+    const patchOwner = await p.request("PATCH", `/merchant/staff/${ownerId}`, {
+      token: owner.token,
+      body: { permissions: [] },
+    });
     expect(patchOwner.status).toBe(403);
     const removeOwner = await p.request("DELETE", `/merchant/staff/${ownerId}`, { token: owner.token });
     expect(removeOwner.status).toBe(403);
     expect(removeOwner.json.message).toMatch(/owner/i);
 
     // removal: the member's JWT answers 401 at once, and so does signing in
-    expect((await p.request("DELETE", `/merchant/staff/${member.account.id}`, { token: owner.token })).status).toBe(204);
+    expect((await p.request("DELETE", `/merchant/staff/${member.account.id}`, { token: owner.token })).status).toBe(
+      204,
+    );
     expect((await p.request("GET", "/merchant/pages", { token: member.token })).status).toBe(401);
     const login = await p.request("POST", "/auth/login", { body: { email: invited.email, password: PASSWORD } });
     expect(login.status).toBe(401);
@@ -123,7 +137,9 @@ describe("a business's staff", () => {
     );
     expect(tries.map((t) => t.status).sort()).toEqual([201, 409, 409]);
     expect((await p.db.select().from(accounts).where(eq(accounts.email, invited.email))).length).toBe(1);
-    const again = await p.request("POST", "/auth/invitations/accept", { body: { token, name: "Late", password: PASSWORD } });
+    const again = await p.request("POST", "/auth/invitations/accept", {
+      body: { token, name: "Late", password: PASSWORD },
+    });
     expect(again.status).toBe(409);
     expect(again.json.message).toMatch(/accepted already/);
 
@@ -139,7 +155,10 @@ describe("a business's staff", () => {
     // expired (7 days): 410, and the address can be invited afresh
     const third = await invite(owner, ["products"]);
     const thirdToken = tokenOfLink(await invitationLink(third.email));
-    await p.db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, third.id));
+    await p.db
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invitations.id, third.id));
     const expired = await p.request("POST", "/auth/invitations/accept", {
       body: { token: thirdToken, name: "X", password: PASSWORD },
     });
@@ -148,8 +167,17 @@ describe("a business's staff", () => {
 
     // bad input: a clear 400, never a 500
     expect((await p.request("POST", "/auth/invitations/accept", { body: { token: 5 } })).status).toBe(400);
-    expect((await p.request("POST", "/auth/invitations/accept", { body: { token: "x".repeat(40), name: "A", password: "short" } })).status).toBe(400);
-    expect((await p.request("POST", "/merchant/staff", { token: owner.token, body: { email: "no", permissions: [] } })).status).toBe(400);
+    expect(
+      (
+        await p.request("POST", "/auth/invitations/accept", {
+          body: { token: "x".repeat(40), name: "A", password: "short" },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await p.request("POST", "/merchant/staff", { token: owner.token, body: { email: "no", permissions: [] } }))
+        .status,
+    ).toBe(400);
     const badPermission = await p.request("POST", "/merchant/staff", {
       token: owner.token,
       body: { email: `x-${random()}@example.test`, permissions: ["root"] },
@@ -162,13 +190,18 @@ describe("a business's staff", () => {
     const owner = await p.register("MERCHANT");
     const email = `twice-${random()}@example.test`;
     const both = await Promise.all(
-      [1, 2].map(() => p.request("POST", "/merchant/staff", { token: owner.token, body: { email, permissions: ["orders"] } })),
+      [1, 2].map(() =>
+        p.request("POST", "/merchant/staff", { token: owner.token, body: { email, permissions: ["orders"] } }),
+      ),
     );
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
     expect((await p.db.select().from(invitations).where(eq(invitations.email, email))).length).toBe(1);
 
     const dev = await p.register("DEVELOPER");
-    const refused = await p.request("POST", "/merchant/staff", { token: owner.token, body: { email: dev.email, permissions: [] } });
+    const refused = await p.request("POST", "/merchant/staff", {
+      token: owner.token,
+      body: { email: dev.email, permissions: [] },
+    });
     expect(refused.status).toBe(409);
     expect(refused.json.message).toContain("already has a developer account");
     const otherShop = await p.register("MERCHANT");
@@ -184,7 +217,9 @@ describe("a business's staff", () => {
     const manager = await join((await invite(owner, ["staff"])).email);
     const byManager = await invite(manager, ["orders"]);
     expect(byManager.status).toBe("INVITED");
-    const refused = await p.request("POST", `/merchant/staff/${manager.account.id}/ownership`, { token: manager.token });
+    const refused = await p.request("POST", `/merchant/staff/${manager.account.id}/ownership`, {
+      token: manager.token,
+    });
     expect(refused.status).toBe(403);
     const handed = await p.request("POST", `/merchant/staff/${manager.account.id}/ownership`, { token: owner.token });
     expect(handed.status, handed.text).toBe(200);
@@ -212,7 +247,10 @@ describe("a business's staff", () => {
     expect(results.at(-1)!.status).toBe(204);
     for (const r of results.slice(0, -1)) expect([200, 401]).toContain(r.status);
     const page = await p.request("GET", "/merchant/pages/home", { token: owner.token });
-    const saved = results.slice(0, -1).filter((r) => r.status === 200).map((r) => r.json.title);
+    const saved = results
+      .slice(0, -1)
+      .filter((r) => r.status === 200)
+      .map((r) => r.json.title);
     if (saved.length) expect(saved).toContain(page.json.title);
     else expect(page.json.title).toBe("Home");
   });
@@ -230,7 +268,13 @@ describe("session tokens know the person (contract 10 and 17)", () => {
       "biz_1",
     );
     const claims = await verifyJwt(token!, secret, Math.floor(Date.now() / 1000), "fbci_test");
-    expect(claims).toMatchObject({ sub: "acct_x", businessId: "biz_1", owner: false, permissions: ["pages"], name: "Pat" });
+    expect(claims).toMatchObject({
+      sub: "acct_x",
+      businessId: "biz_1",
+      owner: false,
+      permissions: ["pages"],
+      name: "Pat",
+    });
   });
 });
 
@@ -254,7 +298,9 @@ describe("an app's members", () => {
     const read = await p.request("GET", `/developer/apps/${appId}`, { token: viewer.token });
     expect(read.status).toBe(200);
     expect(read.text).not.toMatch(/fbcs_|clientSecret/);
-    expect((await p.request("GET", "/developer/apps", { token: viewer.token })).json.data.map((a: { id: string }) => a.id)).toContain(appId);
+    expect(
+      (await p.request("GET", "/developer/apps", { token: viewer.token })).json.data.map((a: { id: string }) => a.id),
+    ).toContain(appId);
     for (const [method, path, body] of [
       ["PATCH", `/developer/apps/${appId}`, { description: "changed by a viewer" }],
       ["POST", `/developer/apps/${appId}/client-secret`, undefined],
@@ -279,9 +325,19 @@ describe("an app's members", () => {
     });
     expect(anonymous.status).toBe(409);
     expect(anonymous.json.message).toContain("sign in");
-    const accepted = await p.request("POST", "/auth/invitations/accept", { token: dev.token, body: { token: devToken } });
+    const accepted = await p.request("POST", "/auth/invitations/accept", {
+      token: dev.token,
+      body: { token: devToken },
+    });
     expect(accepted.status, accepted.text).toBe(201);
-    expect((await p.request("PATCH", `/developer/apps/${appId}`, { token: dev.token, body: { description: "by a developer" } })).status).toBe(200);
+    expect(
+      (
+        await p.request("PATCH", `/developer/apps/${appId}`, {
+          token: dev.token,
+          body: { description: "by a developer" },
+        })
+      ).status,
+    ).toBe(200);
     const pricing = await p.request("PATCH", `/developer/apps/${appId}`, { token: dev.token, body: { pricing: [] } });
     expect(pricing.status).toBe(403);
     expect((await p.request("POST", `/developer/apps/${appId}/client-secret`, { token: dev.token })).status).toBe(403);
@@ -290,20 +346,35 @@ describe("an app's members", () => {
     const members = (await p.request("GET", `/developer/apps/${appId}/members`, { token: viewer.token })).json;
     expect(members.data[0]).toMatchObject({ role: "OWNER", email: owner.email });
     const devId = members.data.find((m: { email: string }) => m.email === dev.email).id;
-    expect((await p.request("PATCH", `/developer/apps/${appId}/members/${devId}`, { token: owner.token, body: { role: "ADMIN" } })).status).toBe(200);
+    expect(
+      (
+        await p.request("PATCH", `/developer/apps/${appId}/members/${devId}`, {
+          token: owner.token,
+          body: { role: "ADMIN" },
+        })
+      ).status,
+    ).toBe(200);
     expect((await p.request("POST", `/developer/apps/${appId}/client-secret`, { token: dev.token })).status).toBe(200);
     // the OWNER cannot be changed or removed
     const ownerId = members.data[0].id;
-    expect((await p.request("DELETE", `/developer/apps/${appId}/members/${ownerId}`, { token: dev.token })).status).toBe(403);
+    expect(
+      (await p.request("DELETE", `/developer/apps/${appId}/members/${ownerId}`, { token: dev.token })).status,
+    ).toBe(403);
 
     // a developer who is not a member: 404 everywhere
     const stranger = await p.register("DEVELOPER");
-    for (const path of [`/developer/apps/${appId}`, `/developer/apps/${appId}/members`, `/developer/apps/${appId}/analytics`])
+    for (const path of [
+      `/developer/apps/${appId}`,
+      `/developer/apps/${appId}/members`,
+      `/developer/apps/${appId}/analytics`,
+    ])
       expect((await p.request("GET", path, { token: stranger.token })).status).toBe(404);
 
     // removed: 404 at once
     const viewerId = members.data.find((m: { email: string }) => m.email === viewerEmail).id;
-    expect((await p.request("DELETE", `/developer/apps/${appId}/members/${viewerId}`, { token: dev.token })).status).toBe(204);
+    expect(
+      (await p.request("DELETE", `/developer/apps/${appId}/members/${viewerId}`, { token: dev.token })).status,
+    ).toBe(204);
     expect((await p.request("GET", `/developer/apps/${appId}`, { token: viewer.token })).status).toBe(404);
 
     // a merchant's address cannot be an app's member

@@ -87,7 +87,13 @@ const PASSWORD = "correct horse battery";
 /** A member of the owner's business holding exactly `permissions` (the account as acceptance makes it). */
 async function member(permissions: Permission[]) {
   const email = `m-${permissions.join("-") || "none"}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-  const { account } = await createAccount(p.db, { email, password: PASSWORD, name: "M", role: "MERCHANT", businessName: "x" });
+  const { account } = await createAccount(p.db, {
+    email,
+    password: PASSWORD,
+    name: "M",
+    role: "MERCHANT",
+    businessName: "x",
+  });
   const [row] = await p.db
     .update(accounts)
     .set({ businessId: owner.businessId, staffPermissions: permissions })
@@ -122,7 +128,10 @@ describe("who may: every merchant route and admin page, by permission", () => {
     const json = await Promise.all(
       routeFiles
         .filter((f) => f.startsWith("merchant."))
-        .map(async (file) => ({ file, declared: ((await import(path.join(ROUTES_DIR, file))) as { declared: DeclaredRoute }).declared })),
+        .map(async (file) => ({
+          file,
+          declared: ((await import(path.join(ROUTES_DIR, file))) as { declared: DeclaredRoute }).declared,
+        })),
     );
     const problems: string[] = [];
     for (const m of members) {
@@ -130,7 +139,10 @@ describe("who may: every merchant route and admin page, by permission", () => {
       for (const { file, declared } of json) {
         const url = declared.path.replace(/\{[^}]+\}/g, "made-up");
         for (const method of Object.keys(declared.operations) as Method[]) {
-          const res = await p.request(method, url, { token: m.token, body: method === "GET" || method === "DELETE" ? undefined : {} });
+          const res = await p.request(method, url, {
+            token: m.token,
+            body: method === "GET" || method === "DELETE" ? undefined : {},
+          });
           const needed = EXPECTED[file];
           const allowed = needed === null || m.permissions.includes(needed);
           if (allowed && res.status === 403 && namesAny.test(res.text))
@@ -165,7 +177,15 @@ describe("who may: every merchant route and admin page, by permission", () => {
     const m = await member(["pages"]);
     const html = (await m.browser.get("/admin")).html;
     expect(html).toContain('href="/admin/pages"');
-    for (const hidden of ["/admin/orders", "/admin/products", "/admin/apps", "/admin/billing", "/admin/privacy", "/admin/staff", "/admin/settings"])
+    for (const hidden of [
+      "/admin/orders",
+      "/admin/products",
+      "/admin/apps",
+      "/admin/billing",
+      "/admin/privacy",
+      "/admin/staff",
+      "/admin/settings",
+    ])
       expect(html, hidden).not.toContain(`href="${hidden}"`);
     const ownerHtml = (await (await BrowserSession.signIn(p.url, owner.email, owner.password)).get("/admin")).html;
     expect(ownerHtml).toContain('href="/admin/staff"');

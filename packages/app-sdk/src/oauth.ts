@@ -139,7 +139,16 @@ export class SessionTokenError extends Error {
   }
 }
 
-const ALL_PERMISSIONS: StaffPermission[] = ["orders", "products", "pages", "apps", "billing", "privacy", "settings", "staff"];
+const ALL_PERMISSIONS: StaffPermission[] = [
+  "orders",
+  "products",
+  "pages",
+  "apps",
+  "billing",
+  "privacy",
+  "settings",
+  "staff",
+];
 
 /**
  * Whether the person of a verified session token may use what `permission` covers (contract 17):
