@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
+import { BrowserSession } from "../testing/browser";
 import { linkIn, startSmtp } from "../testing/smtp";
 import { closeTransports } from "../mail/transport.server";
 import { accounts, invitations } from "../../../db/schema";
@@ -239,13 +240,13 @@ describe("a business's staff", () => {
     const saves = Array.from({ length: 6 }, (_, i) =>
       p.request("PUT", "/merchant/pages/home", {
         token: member.token,
-        body: { title: `Home ${i}`, blocks: [] },
+        body: { title: `Home ${i}`, isPublished: true, blocks: [] },
       }),
     );
     const removal = p.request("DELETE", `/merchant/staff/${member.account.id}`, { token: owner.token });
     const results = await Promise.all([...saves, removal]);
     expect(results.at(-1)!.status).toBe(204);
-    for (const r of results.slice(0, -1)) expect([200, 401]).toContain(r.status);
+    for (const r of results.slice(0, -1)) expect([200, 401], r.text).toContain(r.status);
     const page = await p.request("GET", "/merchant/pages/home", { token: owner.token });
     const saved = results
       .slice(0, -1)
@@ -369,6 +370,40 @@ describe("an app's members", () => {
       `/developer/apps/${appId}/analytics`,
     ])
       expect((await p.request("GET", path, { token: stranger.token })).status).toBe(404);
+
+    // the portal shows a VIEWER only what the role allows, and refuses the rest
+    const viewerBrowser = await BrowserSession.signIn(p.url, viewerEmail, PASSWORD);
+    const overview = await viewerBrowser.get(`/portal/apps/${appId}`);
+    expect(overview.status).toBe(200);
+    expect(overview.html).toContain("your role: <!-- -->Viewer");
+    for (const hidden of [
+      "Regenerate the client secret",
+      "Submit for review",
+      "Test-install on sandbox",
+      `/portal/apps/${appId}/earnings`,
+    ])
+      expect(overview.html, hidden).not.toContain(hidden);
+    expect((await viewerBrowser.get(`/portal/apps/${appId}/credentials`)).status).toBe(403);
+    expect((await viewerBrowser.get(`/portal/apps/${appId}/earnings`)).status).toBe(403);
+    const submitted = await viewerBrowser.post(`/portal/apps/${appId}`, { intent: "regenerate-secret" });
+    expect(submitted.status).toBe(403);
+    expect(submitted.html).toMatch(/needs the ADMIN role/);
+    const membersPage = await viewerBrowser.get(`/portal/apps/${appId}/members`);
+    expect(membersPage.status).toBe(200);
+    expect(membersPage.html).toContain(owner.email);
+    expect(membersPage.html).not.toContain("Send invitation");
+    expect(
+      (
+        await viewerBrowser.post(`/portal/apps/${appId}/members`, {
+          intent: "invite",
+          email: "y@example.test",
+          role: "ADMIN",
+        })
+      ).status,
+    ).toBe(403);
+    // a stranger's portal: the 404 page
+    const strangerBrowser = await BrowserSession.signIn(p.url, stranger.email, PASSWORD);
+    expect((await strangerBrowser.get(`/portal/apps/${appId}/members`)).status).toBe(404);
 
     // removed: 404 at once
     const viewerId = members.data.find((m: { email: string }) => m.email === viewerEmail).id;
