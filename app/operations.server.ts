@@ -74,6 +74,12 @@ import * as developerReviewReply from "./routes/developer.apps.$appId.reviews.$r
 import * as developerSandbox from "./routes/developer.sandbox";
 import * as authLogin from "./routes/auth.login";
 import * as authRegister from "./routes/auth.register";
+import * as authInvitationAccept from "./routes/auth.invitations.accept";
+import * as merchantStaff from "./routes/merchant.staff._index";
+import * as merchantStaffOne from "./routes/merchant.staff.$id._index";
+import * as merchantStaffOwnership from "./routes/merchant.staff.$id.ownership";
+import * as developerAppMembers from "./routes/developer.apps.$appId.members._index";
+import * as developerAppMember from "./routes/developer.apps.$appId.members.$memberId";
 import * as authPasswordReset from "./routes/auth.password-reset._index";
 import * as authPasswordResetConfirm from "./routes/auth.password-reset.confirm";
 import * as authVerifyEmail from "./routes/auth.verify-email._index";
@@ -115,6 +121,7 @@ export const appApiDocument = (publicUrl: string, version = currentVersion(now()
 export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   authRegister,
   authLogin,
+  authInvitationAccept,
   authPasswordReset,
   authPasswordResetConfirm,
   authVerifyEmail,
@@ -137,6 +144,8 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerReviews,
   developerReviewReply,
   developerSandbox,
+  developerAppMembers,
+  developerAppMember,
   merchantInstallations,
   merchantInstallation,
   merchantConsent,
@@ -154,6 +163,9 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantBillingCancel,
   merchantBillingCap,
   merchantBillingInvoices,
+  merchantStaff,
+  merchantStaffOne,
+  merchantStaffOwnership,
   reviewQueue,
   reviewApprove,
   reviewReject,

@@ -24,13 +24,19 @@ const blockPage = (kind: string) => `<!doctype html><html><head><meta charset="u
 </script></body></html>`;
 
 const adminPage = `<!doctype html><html><head><meta charset="utf-8"><title>Admin</title></head><body>
-<h1>App admin page</h1><p id="query"></p><p id="init">waiting</p>
+<h1>App admin page</h1><p id="query"></p><p id="init">waiting</p><p id="person"></p>
 <script>
   document.getElementById("query").textContent = location.search;
   window.received = [];
   window.addEventListener("message", function (e) {
     window.received.push({ origin: e.origin, data: e.data });
-    if (e.data && e.data.type === "service:init") document.getElementById("init").textContent = "init for " + e.data.businessName;
+    if (e.data && e.data.type === "service:init") {
+      document.getElementById("init").textContent = "init for " + e.data.businessName;
+      // who is looking, from the session token's claims (contract 17; a real app verifies it on its server)
+      var claims = JSON.parse(atob(e.data.sessionToken.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+      document.getElementById("person").textContent =
+        claims.name + (claims.owner ? " (owner)" : "") + ": " + claims.permissions.join(", ");
+    }
   });
 </script></body></html>`;
 

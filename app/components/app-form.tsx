@@ -59,10 +59,13 @@ export function AppForm({
   disabled,
   submitLabel,
   errors,
+  withPricing = true,
 }: {
   values: AppFormValues;
   mode: "create" | "edit";
   disabled?: boolean;
+  /** the pricing plans are the app ADMIN's (contract 17): a DEVELOPER's form leaves them out */
+  withPricing?: boolean;
   submitLabel: string;
   errors?: FormErrors | null;
 }) {
@@ -199,22 +202,24 @@ export function AppForm({
             {...field("screenshots")}
           />
         </Field>
-        <Field
-          name="pricing"
-          label={APP_LABELS.pricing}
-          hint='JSON, money in minor units: [{"id": "pro", "name": "Pro", "kind": "RECURRING", "price": {"amount": 999, "currency": "USD"}, "interval": "EVERY_30_DAYS", "trialDays": 14}]. On an approved app a change takes effect when the update is approved; see Docs → Charging for your app.'
-          errors={errors}
-        >
-          <textarea
+        {withPricing ? (
+          <Field
             name="pricing"
-            className="code"
-            defaultValue={
-              typeof values.pricing === "string" ? values.pricing : JSON.stringify(values.pricing ?? [], null, 2)
-            }
-            rows={6}
-            {...field("pricing")}
-          />
-        </Field>
+            label={APP_LABELS.pricing}
+            hint='JSON, money in minor units: [{"id": "pro", "name": "Pro", "kind": "RECURRING", "price": {"amount": 999, "currency": "USD"}, "interval": "EVERY_30_DAYS", "trialDays": 14}]. On an approved app a change takes effect when the update is approved; see Docs → Charging for your app.'
+            errors={errors}
+          >
+            <textarea
+              name="pricing"
+              className="code"
+              defaultValue={
+                typeof values.pricing === "string" ? values.pricing : JSON.stringify(values.pricing ?? [], null, 2)
+              }
+              rows={6}
+              {...field("pricing")}
+            />
+          </Field>
+        ) : null}
         <div>
           <SubmitButton className="button primary" busyLabel={mode === "create" ? "Creating the app…" : "Saving…"}>
             {submitLabel}

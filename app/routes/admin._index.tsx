@@ -11,7 +11,8 @@ import { dateFormatter } from "~/platform/core/dates";
 import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
-import { Card, DataTable } from "~/components/page-parts";
+import { Card, DataTable, PageHeader } from "~/components/page-parts";
+import { PERMISSION_LABELS, type Permission } from "~/platform/teams/permissions";
 import { useShopFormat } from "~/components/shop-format";
 import { SetupGuide } from "~/components/setup-guide";
 import { setupGuide } from "~/platform/catalog/setup-guide.server";
@@ -21,7 +22,16 @@ export const meta: MetaFunction = () => [{ title: "Dashboard · Admin" }];
 const OPEN = ["PENDING", "CONFIRMED", "PREPARING", "READY", "IN_DELIVERY"];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business, sandbox } = await requireMerchant(request, context);
+  const { business, sandbox, member } = await requireMerchant(request, context, null);
+  // every member has the dashboard; its order and revenue figures are the `orders` permission's
+  // (contract 17): without it, a welcome with the member's own part of the admin
+  if (!member.permissions.includes("orders"))
+    return json({
+      business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
+      permissions: member.permissions,
+      figures: null,
+      sandbox,
+    });
   // days are the shop's days (its time zone)
   const dates = dateFormatter(business.locale, business.timezone);
   const [d, daily, guide] = await Promise.all([
@@ -30,8 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     setupGuide(context.db, business.id),
   ]);
   const money = (m: Money) => formatMoney(m.amount, m.currency, business.locale);
-  return json({
-    business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
+  const figures = {
     today: dates.localDay(now()),
     stats: {
       todayOrders: d.today.orders,
@@ -44,14 +53,46 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ordersByStatus: Object.entries(d.ordersByStatus).map(([status, n]) => ({ status, n })),
     topProducts: d.topProducts.map((p) => ({ ...p, revenue: money(p.revenue) })),
     daily,
-    sandbox,
     // the first steps of a new shop, until the merchant hides them (decision 061)
     guide: guide.dismissed ? null : { steps: guide.steps, doneCount: guide.doneCount },
+  };
+  return json({
+    business: { name: business.name, slug: business.slug, currency: business.currency, locale: business.locale },
+    permissions: member.permissions,
+    figures,
+    sandbox,
   });
 }
 
 export default function AdminHome() {
-  const { business, today, stats, ordersByStatus, topProducts, daily, sandbox, guide } = useLoaderData<typeof loader>();
+  const { business, figures, permissions, sandbox } = useLoaderData<typeof loader>();
+  if (!figures) return <MemberHome name={business.name} permissions={permissions} />;
+  return <Dashboard business={business} figures={figures} sandbox={sandbox} />;
+}
+
+/** The dashboard of a member without `orders`: the parts of the admin they may use. */
+function MemberHome({ name, permissions }: { name: string; permissions: Permission[] }) {
+  return (
+    <div className="stack-lg">
+      <PageHeader title={name} className="page-head">
+        Welcome. Your permissions in this business:{" "}
+        {permissions.length ? permissions.map((p) => PERMISSION_LABELS[p].label).join(", ") : "none yet"}.
+      </PageHeader>
+      <p className="muted">The menu shows the parts of the admin you may use; ask the owner for more.</p>
+    </div>
+  );
+}
+
+function Dashboard({
+  business,
+  figures,
+  sandbox,
+}: {
+  business: { name: string; slug: string; currency: string; locale: string };
+  figures: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["figures"]>;
+  sandbox: boolean;
+}) {
+  const { today, stats, ordersByStatus, topProducts, daily, guide } = figures;
   const storefront = useStorefrontUrl();
   const { money, dates, count } = useShopFormat();
   const day = (ymd: string) => dates.calendarDay(ymd, { short: true });

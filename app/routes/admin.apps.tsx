@@ -33,7 +33,7 @@ import { useShopFormat } from "~/components/shop-format";
 export const meta: MetaFunction = () => [{ title: "Apps · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business, sandbox } = await requireMerchant(request, context);
+  const { business, sandbox } = await requireMerchant(request, context, "apps");
   const [{ rows }, reviews, former] = await Promise.all([
     listBusinessInstallations(context.db, business.id, { limit: 100, offset: 0 }),
     context.db
@@ -88,7 +88,7 @@ const refused = {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "apps");
   return formAction(request, context, refused, async (form) => {
     const installationId = String(form.get("installationId") ?? "");
     if (form.get("intent") === "uninstall") {

@@ -23,7 +23,7 @@ import { Card, ErrorAlert } from "~/components/page-parts";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.app.name ?? "App"} · Apps · Admin` }];
 
 async function load(request: Request, context: LoaderFunctionArgs["context"], installationId: string) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "apps");
   const [installation] = await context.db
     .select()
     .from(installations)

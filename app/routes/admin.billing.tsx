@@ -16,7 +16,7 @@ import { dateFormatter } from "~/platform/core/dates";
 export const meta: MetaFunction = () => [{ title: "Billing · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "billing");
   const { subscriptions, invoices } = await merchantBilling(context.db, business.id);
   const locale = business.locale;
   const dates = dateFormatter(locale, business.timezone);
@@ -61,7 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "billing");
   return formAction(request, context, async (form) => {
     if (form.get("intent") !== "cancel") return json({ error: "Unknown action" }, 400);
     await cancelSubscription(

@@ -5,7 +5,7 @@ import { previewShopperMessage } from "~/platform/mail/catalogue.server";
 
 /** A shopper message's HTML part with a sample order, for the E-mails page's frame only (no script, framed by this origin). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   const kind = params.kind as MailKind;
   if (!SHOPPER_KINDS.includes(kind)) throw new Response("Not Found", { status: 404 });
   return new Response(previewShopperMessage(context.env, business, kind).html, {

@@ -14,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "E-mails · Admin" }];
 
 /** The messages the shop sends its shoppers (contract 16): on or off per kind, each with its preview. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   return json({
     kinds: SHOPPER_KINDS.map((kind) => {
       const preview = previewShopperMessage(context.env, business, kind);
@@ -32,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   const form = await readForm(request);
   await requireCsrf(request, form, context.env);
   for (const kind of SHOPPER_KINDS) await setShopperMail(context.db, business.id, kind, form.get(kind) === "on");

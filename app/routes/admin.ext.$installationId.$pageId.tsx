@@ -10,7 +10,10 @@ import { originOf } from "~/components/block-frame";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.title ?? "App page"} · Admin` }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account, business } = await requireMerchant(request, context);
+  // every member sees the app pages: the app learns who is looking (owner, permissions) and hides
+  // what the person may not do (decision 070)
+  const { account, business, member } = await requireMerchant(request, context, null);
+  const person = { accountId: account.id, name: account.name, owner: member.owner, permissions: member.permissions };
   const page = (await businessAdminPages(context.db, business.id)).find(
     (p) => p.installationId === params.installationId && p.pageId === params.pageId,
   );
@@ -31,7 +34,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         businessName: business.name,
         role: account.role,
         locale: business.locale,
-        sessionToken: await adminSessionToken(context.env, app, account.id, business.id),
+        accountId: account.id,
+        name: account.name,
+        owner: member.owner,
+        permissions: member.permissions,
+        sessionToken: await adminSessionToken(context.env, app, person, business.id),
       },
     },
     { headers: { "Cache-Control": "no-store" } },

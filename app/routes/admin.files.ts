@@ -10,7 +10,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import { fileOf, storeImage } from "~/platform/files/files.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "pages");
   return formAction(request, context, async (form) =>
     json(await storeImage(context.db, business.id, context.env.storefrontUrl, await fileOf(form)), 201),
   );

@@ -29,7 +29,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   const {
     order: o,
     items,
@@ -76,7 +76,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   const orderId = params.orderId ?? "";
   return formAction(request, context, { notFound: "Order not found" }, async (form) => {
     const intent = form.get("intent");

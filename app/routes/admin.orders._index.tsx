@@ -42,7 +42,7 @@ import { useShopFormat } from "~/components/shop-format";
 export const meta: MetaFunction = () => [{ title: "Orders · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   const url = new URL(request.url);
   const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
   const { filter, notices } = parseOrderFilter(url.searchParams, timeZone);
@@ -105,7 +105,7 @@ const answer = (a: Partial<BulkAnswer>, status = 200) =>
 const refused = { error: (e: ApiError): BulkAnswer => ({ error: e.message, results: null, to: null, confirm: null }) };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   return formAction(request, context, refused, async (form) => {
     if (form.get("intent") !== "bulk-move") return answer({ error: "Unknown action" }, 400);
     let to: BulkTarget;

@@ -11,7 +11,7 @@ import { dateFormatter } from "~/platform/core/dates";
  * download, for the signed-in merchant's own business only. Streamed in batches.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "orders");
   const timeZone = isValidTimeZone(business.timezone) ? business.timezone : "UTC";
   const { filter } = parseOrderFilter(new URL(request.url).searchParams, timeZone);
   const chunks = ordersCsv(context.db, business.id, filter);

@@ -19,7 +19,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account, business, sandbox } = await requireMerchant(request, context);
+  const { account, business, sandbox } = await requireMerchant(request, context, "pages");
   const page = await getPage(context.db, business.id, params.slug!).catch(orNotFound("Page not found"));
   const blocks = await availableBlocks(context.db, business.id);
   const data: BuilderData = {
@@ -58,7 +58,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "pages");
   return formAction(request, context, async (form) => {
     let body: unknown;
     try {

@@ -14,7 +14,7 @@ import { Card, DataTable, ErrorAlert, PageHeader } from "~/components/page-parts
 export const meta: MetaFunction = () => [{ title: "Site pages · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "pages");
   const rows = await context.db
     .select()
     .from(pages)
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "pages");
   return formAction(request, context, async (form) => {
     const slug = String(form.get("slug") ?? "").trim();
     const title = String(form.get("title") ?? "").trim();

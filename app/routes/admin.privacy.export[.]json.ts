@@ -26,7 +26,7 @@ function inZone(value: unknown, iso: (at: string) => string): unknown {
  * and it names the zone (`timeZone`); the merchant API's answer stays in UTC.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { account, business } = await requireMerchant(request, context);
+  const { account, business } = await requireMerchant(request, context, "privacy");
   return formAction(request, context, async (form) => {
     const email = shopperEmail.safeParse(String(form.get("email") ?? ""));
     if (!email.success) return json({ error: "Enter an e-mail address, like jane@example.com." }, 400);

@@ -28,7 +28,7 @@ export const meta: MetaFunction = () => [{ title: "Customer privacy · Admin" }]
  * (decision 048). The loader shows the page, the requests and the outcome of an erasure (by request id).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "privacy");
   const url = new URL(request.url);
   const [requests, apps, done] = await Promise.all([
     listPrivacyRequests(context.db, business.id, { limit: 20, offset: 0 }),
@@ -68,7 +68,7 @@ async function found(db: Parameters<typeof findShopper>[0], businessId: string, 
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { account, business } = await requireMerchant(request, context);
+  const { account, business } = await requireMerchant(request, context, "privacy");
   return formAction(request, context, async (form) => {
     const typed = String(form.get("email") ?? "");
     const intent = form.get("intent");

@@ -30,7 +30,7 @@ const refused = {
 };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   const p = await getProduct(context.db, business.id, params.productId ?? "").catch(orNotFound("Product not found"));
   return json({
     currency: business.currency,
@@ -54,7 +54,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   const productId = params.productId ?? "";
   return formAction(request, context, refused, async (form) => {
     const intent = form.get("intent");

@@ -20,7 +20,7 @@ const MAX_QUERY = 100;
 const LOW_STOCK = 5;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY).trim();
   const page = readPage(url);

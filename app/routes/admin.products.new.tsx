@@ -17,12 +17,12 @@ const refused = {
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   return json({ currency: business.currency });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   return formAction(request, context, refused, async (form) => {
     const imageError = await takeUploadedImage(form, context.db, business.id, context.env.storefrontUrl);
     const parsed = parseProductForm(form, business.currency, business.locale);

@@ -15,7 +15,7 @@ import { useShopFormat } from "~/components/shop-format";
 export const meta: MetaFunction = () => [{ title: "Reviews · Admin" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   const page = readPage(new URL(request.url));
   const { rows, total } = await listReviewsWithProduct(context.db, business.id, { page });
   return json({
@@ -31,7 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "products");
   return formAction(request, context, async (form) => {
     const intent = form.get("intent");
     const reviewId = String(form.get("reviewId") ?? "");

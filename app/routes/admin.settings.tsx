@@ -53,7 +53,7 @@ function timeZoneList(): string[] {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   const values: Values = {
     name: business.name,
     type: business.type,
@@ -74,7 +74,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, "settings");
   return formAction(request, context, refused, async (form) => {
     const values = valuesOf(form);
     // a form without the kind or the description (an older page) leaves them as they are

@@ -6,7 +6,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import { dismissSetupGuide } from "~/platform/catalog/setup-guide.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context);
+  const { business } = await requireMerchant(request, context, null);
   return formAction(request, context, async (form) => {
     if (form.get("intent") !== "dismiss") return json({ error: "Unknown action" }, 400);
     await dismissSetupGuide(context.db, business.id);

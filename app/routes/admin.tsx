@@ -5,13 +5,17 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { ShopFormatProvider } from "~/components/shop-format";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
+import type { Permission } from "~/platform/teams/permissions";
 import { VerifyEmailBanner } from "~/components/verify-banner";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { account, business, sandbox } = await requireMerchant(request, context);
+  const { account, business, sandbox, member } = await requireMerchant(request, context, null);
   const appPages = await businessAdminPages(context.db, business.id);
   return json({
     businessName: business.name,
+    // the navigation shows only what the member may use (contract 17); the pages refuse the rest
+    permissions: member.permissions,
+    you: { name: account.name, owner: member.owner },
     // every page of the admin writes dates and money in the shop's units (components/shop-format.tsx)
     units: { locale: business.locale, timeZone: business.timezone, currency: business.currency },
     // until the address is verified, a banner with a way to send the link again (contract 16)
@@ -28,28 +32,33 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-const ITEMS: NavItem[] = [
-  { to: "/admin", label: "Dashboard", end: true, icon: "▦" },
-  { to: "/admin/orders", label: "Orders", icon: "☰" },
-  { to: "/admin/products", label: "Products", icon: "◈" },
-  { to: "/admin/reviews", label: "Reviews", icon: "★" },
-  { to: "/admin/pages", label: "Site pages", icon: "❏" },
-  { to: "/admin/apps", label: "Apps", icon: "▣" },
-  { to: "/admin/billing", label: "Billing", icon: "¤" },
-  { to: "/admin/privacy", label: "Customer privacy", icon: "◐" },
-  { to: "/admin/settings", label: "Settings", icon: "⚙" },
-  { to: "/admin/emails", label: "E-mails", icon: "✉" },
+/** Each item with the permission its page declares (null: every member). */
+const ITEMS: (NavItem & { permission: Permission | null })[] = [
+  { to: "/admin", label: "Dashboard", end: true, icon: "▦", permission: null },
+  { to: "/admin/orders", label: "Orders", icon: "☰", permission: "orders" },
+  { to: "/admin/products", label: "Products", icon: "◈", permission: "products" },
+  { to: "/admin/reviews", label: "Reviews", icon: "★", permission: "products" },
+  { to: "/admin/pages", label: "Site pages", icon: "❏", permission: "pages" },
+  { to: "/admin/apps", label: "Apps", icon: "▣", permission: "apps" },
+  { to: "/admin/billing", label: "Billing", icon: "¤", permission: "billing" },
+  { to: "/admin/privacy", label: "Customer privacy", icon: "◐", permission: "privacy" },
+  { to: "/admin/staff", label: "Staff", icon: "☺", permission: "staff" },
+  { to: "/admin/settings", label: "Settings", icon: "⚙", permission: "settings" },
+  { to: "/admin/emails", label: "E-mails", icon: "✉", permission: "settings" },
 ];
 
 export default function AdminLayout() {
-  const { businessName, appPages, sandbox, units, unverifiedEmail } = useLoaderData<typeof loader>();
+  const { businessName, appPages, sandbox, permissions, unverifiedEmail, units } = useLoaderData<typeof loader>();
+  const items = ITEMS.filter((i) => i.permission === null || (permissions as string[]).includes(i.permission)).map(
+    ({ permission: _p, ...item }) => item,
+  );
   return (
     <ShopFormatProvider units={units}>
       <AreaLayout
         title={sandbox ? "Sandbox admin" : "Admin"}
         subtitle={businessName}
         badge={sandbox ? "Sandbox" : undefined}
-        items={sandbox ? [...ITEMS, { to: "/portal", label: "Back to the portal", icon: "←" }] : ITEMS}
+        items={sandbox ? [...items, { to: "/portal", label: "Back to the portal", icon: "←" }] : items}
         extra={{ heading: "App pages", items: appPages }}
         notice={
           <>

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { may, memberOf, missingPermissionMessage } from "~/platform/teams/permissions";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getSignedInAccount } from "~/platform/accounts/session.server";
@@ -33,6 +34,8 @@ async function businessOf(request: Request, context: PlatformContext) {
   }
   if (!account.businessId || account.role === "REVIEWER")
     throw new Response("Only the business's owner can approve its charges.", { status: 403 });
+  // approving an app's charges is the `apps` permission of a business's member (contract 17)
+  if (!may(memberOf(account), "apps")) throw new Response(missingPermissionMessage("apps"), { status: 403 });
   return account.businessId;
 }
 

@@ -6,6 +6,7 @@ import { AppAnalytics } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/analytics", "DEVELOPER", {
   GET: operation({
+    appRole: "VIEWER",
     summary:
       "The app's installs and webhook deliveries over the last 30 days (test installs and installations on developers' sandboxes not counted)",
     ...oneBy("appId", "App id", AppAnalytics),

@@ -5,6 +5,7 @@ import { ClientSecret } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/client-secret", "DEVELOPER", {
   POST: operation({
+    appRole: "ADMIN",
     summary: "Regenerate the app's client secret (the old one fails at once)",
     params: z.object({ appId: z.string().describe("App id") }),
     answer: { status: 200, schema: ClientSecret },

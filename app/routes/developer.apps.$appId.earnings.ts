@@ -6,6 +6,7 @@ import { EarningsAnswer } from "~/platform/billing/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/earnings", "DEVELOPER", {
   GET: operation({
+    appRole: "ADMIN",
     summary:
       "The app's earnings per month (gross, the platform's fee, net; minor units), subscribers by plan and churn",
     ...oneBy("appId", "App id", EarningsAnswer),

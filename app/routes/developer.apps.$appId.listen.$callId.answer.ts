@@ -20,6 +20,7 @@ export const { loader, action, declared } = platformRoute(
   "DEVELOPER",
   {
     POST: operation({
+      appRole: "DEVELOPER",
       summary: "Answer a hook call relayed by the listen stream (storefront-apps listen)",
       params: z.object({
         appId: z.string().describe("App id"),

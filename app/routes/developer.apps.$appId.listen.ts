@@ -16,6 +16,7 @@ const EventStream = z
  */
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/listen", "DEVELOPER", {
   GET: operation({
+    appRole: "DEVELOPER",
     summary: "Stream the test installation's webhook deliveries and hook calls (storefront-apps listen)",
     params: z.object({ appId: z.string().describe("App id") }),
     answer: {

@@ -6,6 +6,7 @@ import { ManifestDocument, ManifestSaved } from "~/platform/platform-api/schemas
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/manifest", "DEVELOPER", {
   PUT: operation({
+    appRole: "DEVELOPER",
     summary: "Replace the app's manifest and sync its extensions (or, with dryRun=true, show what would change)",
     params: z.object({ appId: z.string().describe("App id") }),
     query: z.object({ dryRun: z.string().optional().describe("`true`: validate and plan only, change nothing") }),

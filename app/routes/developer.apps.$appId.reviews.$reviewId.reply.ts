@@ -8,6 +8,7 @@ export const { loader, action, declared } = platformRoute(
   "DEVELOPER",
   {
     POST: operation({
+      appRole: "DEVELOPER",
       summary: "Reply to a merchant's review of the app (once)",
       params: z.object({ appId: z.string().describe("App id"), reviewId: z.string().describe("Review id") }),
       body: replySchema.meta({ id: "ReviewReply" }),

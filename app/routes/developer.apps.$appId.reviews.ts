@@ -9,6 +9,7 @@ const STARS = "must be a whole number from 1 to 5";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/reviews", "DEVELOPER", {
   GET: operation({
+    appRole: "VIEWER",
     summary: "Merchants' reviews of the app, hidden ones included, newest first",
     params: z.object({ appId: z.string().describe("App id") }),
     query: z.object({

@@ -5,6 +5,7 @@ import { AppRecord } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/submit", "DEVELOPER", {
   POST: operation({
+    appRole: "ADMIN",
     summary: "Submit the app (or an update of an approved app) for review",
     params: z.object({ appId: z.string().describe("App id") }),
     body: submitSchema.meta({ id: "AppSubmit" }),

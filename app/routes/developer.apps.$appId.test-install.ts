@@ -6,6 +6,7 @@ import { TestInstallation } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/test-install", "DEVELOPER", {
   POST: operation({
+    appRole: "DEVELOPER",
     summary:
       "Install the app on the developer's sandbox business, without review; the answer holds its access token and webhook secret",
     ...oneBy("appId", "App id", TestInstallation, { status: 201, errors: [404, 409] }),

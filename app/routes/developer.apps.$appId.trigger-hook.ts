@@ -8,6 +8,7 @@ import { TriggeredHook } from "~/platform/platform-api/schemas";
 /** `storefront-apps trigger hook <point>`: the app's hook called as a sandbox checkout would, and what the platform made of the answer. */
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/trigger-hook", "DEVELOPER", {
   POST: operation({
+    appRole: "DEVELOPER",
     summary: "Call the app's hook for a hook point as a checkout of the sandbox would (storefront-apps trigger hook)",
     description:
       "With a real cart of the sandbox, only this app's installation is called, through the checkout's own steps; the answer says what the app answered (or why the call was skipped) and what the platform made of it. For checkout.create_payment a real order is placed with the app's first offered method. 409 when the app is not installed on the sandbox, lacks the scope, or has no active hook for the point.",

@@ -7,6 +7,7 @@ import { TriggeredEvent } from "~/platform/platform-api/schemas";
 /** `storefront-apps trigger <event>`: the event made for real on the sandbox, sent only to this app's installation there (202). */
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/trigger", "DEVELOPER", {
   POST: operation({
+    appRole: "DEVELOPER",
     summary:
       "Make an event happen on the developer's sandbox, for this app's installation only (storefront-apps trigger)",
     description:

@@ -1,3 +1,5 @@
+import { appRoleAtLeast, missingAppRoleMessage } from "~/platform/teams/permissions";
+import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import {
@@ -16,6 +18,7 @@ const one = oneBy("appId", "App id (another developer's app is 404)", AppDetail)
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}", "DEVELOPER", {
   GET: operation({
+    appRole: "VIEWER",
     summary: "One of the developer's apps, with its approved versions (the changelog)",
     ...one,
     handler: async ({ context, user, params }) => {
@@ -25,6 +28,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     },
   }),
   PATCH: operation({
+    appRole: "DEVELOPER",
     summary: "Change an app's fields (not slug, clientId or status)",
     description:
       "slug and clientId are immutable and status changes only through submit and review (400 with those words). In production every URL must be https. An app in review is not editable (409).",
@@ -32,9 +36,12 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     body: AppUpdateBody,
     bodyPrecheck: refuseImmutableFields,
     answer: { status: 200, schema: AppRecord },
-    errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, body }) => {
+    errors: [400, 403, 404, 409, 413],
+    handler: async ({ context, user, appRole, params, body }) => {
       await getDeveloperApp(context.db, user.account.id, params.appId);
+      // pricing is the ADMIN's (contract 17); the rest of the record a DEVELOPER may change
+      if (body.pricing !== undefined && !appRoleAtLeast(appRole!, "ADMIN"))
+        throw new ApiError(403, missingAppRoleMessage("ADMIN"));
       checkAppUrls(context.env, body);
       return serializeApp(await updateApp(context.db, user.account.id, params.appId, body));
     },

@@ -1,10 +1,10 @@
 import { json } from "~/platform/core/http.server";
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { merchant, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { storeImage } from "~/platform/files/files.server";
 import { FileUpload, UploadedFile } from "~/platform/platform-api/schemas";
 
-export const { loader, action, declared } = platformRoute("/merchant/files", "MERCHANT", {
+export const { loader, action, declared } = platformRoute("/merchant/files", merchant("products"), {
   POST: operation({
     summary: "Upload an image (PNG, JPEG, WebP or GIF, recognised by its content; at most 5 MB)",
     description:

@@ -1,4 +1,4 @@
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { approveAddedScopes, serializeInstallation } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
@@ -7,7 +7,7 @@ import { MerchantInstallation } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute(
   "/merchant/installations/{installationId}/consent",
-  "MERCHANT",
+  merchant("apps"),
   {
     POST: operation({
       summary: "Approve the scopes an approved update added (clears needsReConsent)",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { embedUpdateSchema, setEmbed } from "~/platform/extensions/merchant.server";
 import { EmbedState } from "~/platform/platform-api/schemas";
@@ -8,7 +8,7 @@ const EmbedUpdate = embedUpdateSchema.meta({ id: "EmbedUpdate" });
 
 export const { loader, action, declared } = platformRoute(
   "/merchant/installations/{installationId}/embeds/{embedType}",
-  "MERCHANT",
+  merchant("apps"),
   {
     PUT: operation({
       summary:

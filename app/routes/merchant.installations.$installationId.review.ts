@@ -1,4 +1,4 @@
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { ApiError, json } from "~/platform/core/http.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
@@ -11,7 +11,7 @@ const ReviewInput = reviewSchema.meta({ id: "AppReviewInput" });
 
 export const { loader, action, declared } = platformRoute(
   "/merchant/installations/{installationId}/review",
-  "MERCHANT",
+  merchant("apps"),
   {
     GET: operation({
       summary: "The business's own review of the installed app",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { setAppSettings } from "~/platform/extensions/merchant.server";
@@ -15,7 +15,7 @@ const AppSettings = z
 
 export const { loader, action, declared } = platformRoute(
   "/merchant/installations/{installationId}/settings",
-  "MERCHANT",
+  merchant("apps"),
   {
     PUT: operation({
       summary: "Save the merchant's settings of an installed app",

@@ -1,16 +1,20 @@
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { uninstallForBusiness } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { Uninstalled } from "~/platform/platform-api/schemas";
 
-export const { loader, action, declared } = platformRoute("/merchant/installations/{installationId}", "MERCHANT", {
-  DELETE: operation({
-    summary: "Uninstall: token revoked, webhooks off, blocks and embeds gone, business.data_erasure due in 48 hours",
-    ...oneBy("installationId", "Installation id", Uninstalled),
-    handler: async ({ context, user, params }) => {
-      await uninstallForBusiness(context.db, requireBusiness(user).id, params.installationId);
-      return { uninstalled: true };
-    },
-  }),
-});
+export const { loader, action, declared } = platformRoute(
+  "/merchant/installations/{installationId}",
+  merchant("apps"),
+  {
+    DELETE: operation({
+      summary: "Uninstall: token revoked, webhooks off, blocks and embeds gone, business.data_erasure due in 48 hours",
+      ...oneBy("installationId", "Installation id", Uninstalled),
+      handler: async ({ context, user, params }) => {
+        await uninstallForBusiness(context.db, requireBusiness(user).id, params.installationId);
+        return { uninstalled: true };
+      },
+    }),
+  },
+);

@@ -1,4 +1,4 @@
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { getPage } from "~/platform/catalog/queries.server";
@@ -9,7 +9,7 @@ import { Page } from "~/platform/app-api/schemas";
 const one = oneBy("slug", "Page slug: lowercase letters, digits and hyphens", Page);
 const PageInput = pageInputSchema.meta({ id: "PageInput" });
 
-export const { loader, action, declared } = platformRoute("/merchant/pages/{slug}", "MERCHANT", {
+export const { loader, action, declared } = platformRoute("/merchant/pages/{slug}", merchant("pages"), {
   GET: operation({
     summary: "One site page",
     ...one,

@@ -1,12 +1,12 @@
 import { json } from "~/platform/core/http.server";
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { privacyRequestInput, requestPrivacy } from "~/platform/privacy/privacy.server";
 import { PrivacyRequestRecord } from "~/platform/platform-api/schemas";
 
 const PrivacyRequestInput = privacyRequestInput.meta({ id: "PrivacyRequestInput" });
 
-export const { loader, action, declared } = platformRoute("/merchant/privacy/requests", "MERCHANT", {
+export const { loader, action, declared } = platformRoute("/merchant/privacy/requests", merchant("privacy"), {
   POST: operation({
     summary: "A shopper's privacy request: export everything held about an e-mail, or erase it",
     description:

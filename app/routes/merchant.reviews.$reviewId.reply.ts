@@ -1,11 +1,11 @@
 import { json } from "~/platform/core/http.server";
-import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { merchant, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy, pathParams } from "~/platform/core/operations.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { removeReviewReply, replyToReview } from "~/platform/catalog/products.server";
 import { ReviewReplyBody, ReviewReplyRecord } from "~/platform/platform-api/schemas";
 
-export const { loader, action, declared } = platformRoute("/merchant/reviews/{reviewId}/reply", "MERCHANT", {
+export const { loader, action, declared } = platformRoute("/merchant/reviews/{reviewId}/reply", merchant("products"), {
   POST: operation({
     summary: "Answer a shopper's review in public (1-2,000 characters); answering again replaces the reply",
     description:

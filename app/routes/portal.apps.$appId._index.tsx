@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireAppRoleFor, requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { APP_ROLE_LABELS, appRoleAtLeast, type AppRole } from "~/platform/teams/permissions";
 import { formAction } from "~/platform/accounts/form-action.server";
 import {
   listAppVersions,
@@ -33,13 +34,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const { account, app, role } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const versions = await listAppVersions(context.db, app.id);
   const sandbox = await testStatus(context.db, account, app.id);
   const flashed = await takeFlashedTestInstall(request, context.env, app.id);
   return json(
     {
       app: serializeApp(app),
+      role,
       versions: versions.map(serializeVersion),
       saved: new URL(request.url).searchParams.get("saved"),
       sandbox,
@@ -64,13 +66,26 @@ const refused = {
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const { account, app, role } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const appId = app.id;
+  // each intent's least role (contract 17): the page shows only the forms the role allows
+  const needs: Record<string, AppRole> = {
+    update: "DEVELOPER",
+    submit: "ADMIN",
+    "test-install": "DEVELOPER",
+    "test-uninstall": "DEVELOPER",
+    "regenerate-secret": "ADMIN",
+  };
   return formAction(request, context, refused, async (form) => {
+    requireAppRoleFor(role, needs[String(form.get("intent"))] ?? "DEVELOPER");
     switch (form.get("intent")) {
-      case "update":
-        await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, appFormToInput(form, "edit")));
+      case "update": {
+        const input = appFormToInput(form, "edit");
+        // pricing is the ADMIN's: a DEVELOPER's form has no pricing field, and keeps the plans as they are
+        if (!appRoleAtLeast(role, "ADMIN")) delete (input as { pricing?: unknown }).pricing;
+        await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, input));
         return redirect(`/portal/apps/${appId}?saved=changes`);
+      }
       case "submit":
         await submitApp(
           context.db,
@@ -106,7 +121,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 export default function AppDetail() {
-  const { app, versions, saved, sandbox, newTestInstall, publicUrl, apiVersionStatus } = useLoaderData<typeof loader>();
+  const { app, role, versions, saved, sandbox, newTestInstall, publicUrl, apiVersionStatus } =
+    useLoaderData<typeof loader>();
+  // the page shows only what the member's role allows (contract 17); the server refuses the rest
+  const isAdmin = appRoleAtLeast(role, "ADMIN");
+  const canEdit = appRoleAtLeast(role, "DEVELOPER");
   const data = useActionData<typeof action>();
   const inReview = app.status === "PENDING_REVIEW" || app.updateInReview;
   const pendingScopes = app.scopes.filter((s) => !app.approvedScopes.includes(s));
@@ -128,8 +147,13 @@ export default function AppDetail() {
               <Link to={`/portal/apps/${app.id}/analytics`} className="button small">
                 Analytics
               </Link>
-              <Link to={`/portal/apps/${app.id}/earnings`} className="button small">
-                Earnings
+              {isAdmin ? (
+                <Link to={`/portal/apps/${app.id}/earnings`} className="button small">
+                  Earnings
+                </Link>
+              ) : null}
+              <Link to={`/portal/apps/${app.id}/members`} className="button small">
+                Members
               </Link>
               <Link to={`/portal/apps/${app.id}/reviews`} className="button small">
                 Reviews
@@ -164,9 +188,11 @@ export default function AppDetail() {
               {app.publishedAt
                 ? ` · published ${new Date(app.publishedAt).toLocaleDateString("en-US", { timeZone: "UTC" })}`
                 : ""}
+              {" · "}
+              <span data-testid="app-role">your role: {APP_ROLE_LABELS[role].label}</span>
             </p>
           </div>
-          {!inReview ? (
+          {!inReview && isAdmin ? (
             <Form method="post" className="stack submit-form">
               <CsrfInput />
               <input type="hidden" name="intent" value="submit" />
@@ -214,20 +240,22 @@ export default function AppDetail() {
             ["Client secret", "Hidden — shown only once, when it is created.", "muted"],
           ]}
         />
-        <details className="confirm">
-          <summary>Regenerate the client secret…</summary>
-          <p className="muted">
-            A new secret is shown once. The current secret stops working immediately: update your app's server before it
-            next exchanges a code.
-          </p>
-          <Form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="regenerate-secret" />
-            <SubmitButton className="button danger" busyLabel="Regenerating…">
-              Yes, regenerate the secret
-            </SubmitButton>
-          </Form>
-        </details>
+        {isAdmin ? (
+          <details className="confirm">
+            <summary>Regenerate the client secret…</summary>
+            <p className="muted">
+              A new secret is shown once. The current secret stops working immediately: update your app's server before
+              it next exchanges a code.
+            </p>
+            <Form method="post">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="regenerate-secret" />
+              <SubmitButton className="button danger" busyLabel="Regenerating…">
+                Yes, regenerate the secret
+              </SubmitButton>
+            </Form>
+          </details>
+        ) : null}
       </section>
 
       <section className="card stack" id="test-install" aria-labelledby="test-install-title">
@@ -305,28 +333,30 @@ export default function AppDetail() {
             webhook secret, and your blocks and embeds appear in the sandbox.
           </p>
         )}
-        <Form method="post">
-          <CsrfInput />
-          {sandbox.installed ? (
-            <SubmitButton
-              name="intent"
-              value="test-uninstall"
-              className="button"
-              busyLabel="Uninstalling from your sandbox…"
-            >
-              Uninstall from sandbox
-            </SubmitButton>
-          ) : (
-            <SubmitButton
-              name="intent"
-              value="test-install"
-              className="button primary"
-              busyLabel="Installing on your sandbox…"
-            >
-              Test-install on sandbox
-            </SubmitButton>
-          )}
-        </Form>
+        {canEdit ? (
+          <Form method="post">
+            <CsrfInput />
+            {sandbox.installed ? (
+              <SubmitButton
+                name="intent"
+                value="test-uninstall"
+                className="button"
+                busyLabel="Uninstalling from your sandbox…"
+              >
+                Uninstall from sandbox
+              </SubmitButton>
+            ) : (
+              <SubmitButton
+                name="intent"
+                value="test-install"
+                className="button primary"
+                busyLabel="Installing on your sandbox…"
+              >
+                Test-install on sandbox
+              </SubmitButton>
+            )}
+          </Form>
+        ) : null}
       </section>
 
       {app.status === "APPROVED" && pendingScopes.length ? (
@@ -345,7 +375,8 @@ export default function AppDetail() {
           key={data?.values ? "typed" : app.updatedAt}
           values={values}
           mode="edit"
-          disabled={inReview}
+          disabled={inReview || !canEdit}
+          withPricing={isAdmin}
           submitLabel="Save changes"
           errors={data?.errors}
         />

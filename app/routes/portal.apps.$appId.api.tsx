@@ -29,7 +29,7 @@ const day = (iso: string | undefined) => (iso ? iso.slice(0, 10) : "");
 
 /** The version page of an app (issue 32): its pin and how to move it, and its API health over 30 days. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const t = now();
   const supported = supportedVersions(t).map((s) => ({
     version: s.version,
@@ -75,7 +75,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const { account, app } = await requireDeveloperApp(request, context, params.appId, "DEVELOPER");
   return formAction(request, context, {}, async (form) => {
     const version = String(form.get("apiVersion") ?? "");
     await updateApp(context.db, account.id, app.id, { apiVersion: version });

@@ -11,7 +11,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "ADMIN");
   const { secret, cookie } = await takeFlashedSecret(request, context.env, app.id);
   return json(
     { app: { id: app.id, name: app.name, clientId: app.clientId }, secret },

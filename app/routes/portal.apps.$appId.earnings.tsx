@@ -13,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "ADMIN");
   return json({
     app: { id: app.id, name: app.name, status: app.status },
     earnings: await appEarnings(context.db, app.id),

@@ -5,7 +5,7 @@ import { toMajorText } from "~/platform/core/money";
 
 /** The Earnings page as CSV: one row per month and currency, minor units and the decimal amount. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "ADMIN");
   const { months } = await appEarnings(context.db, app.id);
   const rows = [
     "month,currency,gross_minor,fee_minor,net_minor,gross,fee,net",

@@ -13,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const url = new URL(request.url);
   const point = url.searchParams.get("hookPoint");
   const hookPoint = point && (HOOK_POINTS as readonly string[]).includes(point) ? point : undefined;

@@ -13,7 +13,7 @@ import { splitServerMessage } from "~/components/manifest-editor/json-paths";
 export type LintAnswer = { errors: { path: string; message: string }[] };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  await requireDeveloperApp(request, context, params.appId);
+  await requireDeveloperApp(request, context, params.appId, "DEVELOPER");
   return formAction(request, context, (form) => {
     const { problems } = checkManifestText(String(form.get("manifest") ?? ""));
     // a page's resource route, not under the JSON prefixes that get no-store in web.server: say it here

@@ -18,7 +18,7 @@ import { AppPageHeader, SuccessNotice } from "~/components/page-parts";
 export const meta: MetaFunction = () => [{ title: "Manifest · Developer portal" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const rows = await context.db.select().from(extensions).where(eq(extensions.appId, app.id));
   // the examples the editor inserts point at the app's own server: the origin of a URL it already uses
   const manifest = (app.manifest ?? {}) as Manifest;
@@ -52,7 +52,7 @@ const refused = {
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const { account, app } = await requireDeveloperApp(request, context, params.appId, "DEVELOPER");
   return formAction(request, context, refused, async (form) => {
     const text = String(form.get("manifest") ?? "");
     const result: Result = { text, errors: [], plan: null, framing: [], saved: false };

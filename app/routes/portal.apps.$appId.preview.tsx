@@ -14,7 +14,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { business, app } = await requireDeveloperApp(request, context, params.appId);
+  const { business, app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const manifest = (app.manifest as Manifest | null) ?? {};
   const blocks = manifest.blocks ?? [];
   // the blocks' iframes and their JSON-Schema settings forms (page-csp.server.ts)

@@ -14,7 +14,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const PER_PAGE = 20;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const asked = Number(new URL(request.url).searchParams.get("page"));
   const page = Number.isInteger(asked) && asked > 0 ? asked : 1;
   const { rows, total } = await listComplianceDeliveries(context.db, app.id, {

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Reviews · Developer portal" 
 const PER_PAGE = 20;
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const pageParam = Number(new URL(request.url).searchParams.get("page") ?? "1");
   const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
   const { rows, total } = await listAppReviews(context.db, app.id, {
@@ -55,7 +55,7 @@ const refused = {
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { account, app } = await requireDeveloperApp(request, context, params.appId);
+  const { account, app } = await requireDeveloperApp(request, context, params.appId, "DEVELOPER");
   return formAction(request, context, refused, async (form) => {
     const reviewId = String(form.get("reviewId") ?? "");
     const parsed = replySchema.safeParse({ body: String(form.get("body") ?? "") });

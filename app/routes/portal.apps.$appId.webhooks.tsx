@@ -24,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const fmt = (iso: string | null) => utcDateTime(iso, true);
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const url = new URL(request.url);
   const registrations = await appRegistrations(context.db, app.id);
   const selected = url.searchParams.get("webhook") ?? registrations[0]?.webhook.id ?? null;
@@ -80,7 +80,7 @@ const refused = {
 };
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { app } = await requireDeveloperApp(request, context, params.appId);
+  const { app } = await requireDeveloperApp(request, context, params.appId, "DEVELOPER");
   return formAction(request, context, refused, async (form) => {
     if (form.get("intent") === "test") {
       // "Send a test": webhook.test now, no retries, not a delivery; relayed to `storefront-apps listen` on a test installation

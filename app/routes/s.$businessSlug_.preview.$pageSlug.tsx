@@ -11,6 +11,7 @@
  *   parent window on the platform's origin; the preview answers `PREVIEW_READY` and, when the
  *   merchant clicks a block, `PREVIEW_SELECT` to that origin only. Links and forms do nothing here.
  */
+import { may, memberOf } from "~/platform/teams/permissions";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
@@ -61,7 +62,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   });
   if (!check.ok) throw new Response(check.message, { status: check.status, headers: NO_STORE });
   const account = await previewAccount(db, business.id, check.accountId);
-  if (!account)
+  const member = account && !account.closedAt ? memberOf(account) : null;
+  // the builder is the `pages` permission (contract 17): a member who lost it loses the preview at once
+  if (!account || !member || !may(member, "pages"))
     throw new Response("This preview link is no longer valid. Open the page in the site builder again.", {
       status: 401,
       headers: NO_STORE,
@@ -77,7 +80,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // in the editor a block receives a session token proving which merchant is editing (contract 10)
   const sessionTokens: Record<string, string> = {};
   for (const appId of new Set(blocks.map((b) => b.appId))) {
-    const token = await adminSessionToken(env, await getAppForReview(db, appId), account.id, business.id);
+    const token = await adminSessionToken(
+      env,
+      await getAppForReview(db, appId),
+      { accountId: account.id, name: account.name, owner: member.owner, permissions: member.permissions },
+      business.id,
+    );
     if (token) sessionTokens[appId] = token;
   }
   const money = moneyFormatter(business);

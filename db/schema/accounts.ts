@@ -48,6 +48,11 @@ export const accounts = pgTable(
     role: text("role", { enum: ["DEVELOPER", "MERCHANT", "REVIEWER"] }).notNull(),
     passwordHash: text("password_hash").notNull(),
     businessId: text("business_id").references(() => businesses.id),
+    /**
+     * Contract 17: null for the account that owns its business (the one that registered it, or a
+     * developer in their sandbox: every permission); the permissions of a staff member otherwise.
+     */
+    staffPermissions: text("staff_permissions").array(),
     /** when the account proved it reads its address (contract 16); null until then */
     emailVerifiedAt: ts("email_verified_at"),
     /** bumped by a password reset: every JWT carrying an older value (and every older session) answers 401 */
@@ -55,6 +60,13 @@ export const accounts = pgTable(
     /** the notification messages (mail kinds, not always sent) the account has turned off */
     mailOff: textList("mail_off"),
     createdAt: createdAt(),
+    /** The last sign-in (page or `POST /auth/login`), shown on the Staff page. */
+    lastSignInAt: ts("last_sign_in_at"),
+    /**
+     * Set when a staff member is removed (decision 069): the row stays (what they did still names
+     * them) but no session, JWT or sign-in of it works any more.
+     */
+    closedAt: ts("closed_at"),
   },
   (t) => [uniqueIndex("accounts_email_key").on(t.email), index("accounts_business_idx").on(t.businessId)],
 );

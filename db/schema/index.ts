@@ -8,4 +8,5 @@ export * from "./billing";
 export * from "./versions";
 export * from "./demo-apps";
 export * from "./files";
+export * from "./teams";
 export * from "./mail";

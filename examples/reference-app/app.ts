@@ -13,6 +13,7 @@ import {
   nodeHookHandler,
   nodeWebhookHandler,
   readRawBody,
+  mayUse,
   verifySessionToken as verifyWithSdk,
   type AppApiClient,
 } from "@storefront/app-sdk";
@@ -258,15 +259,23 @@ export async function startReferenceApp(options: ReferenceAppOptions): Promise<R
           typeof sessionToken === "string" ? await verifySessionToken(sessionToken, clientSecret, clientId) : null;
         if (!claims || typeof claims.businessId !== "string")
           return send(res, 401, JSON.stringify({ error: "invalid session token" }));
+        // the person looking (contract 17): the orders panel only for someone with `orders`
+        const person = { name: claims.name ?? "", owner: claims.owner, permissions: claims.permissions };
+        const seesOrders = mayUse(claims, "orders");
         const [info, orders] = await Promise.all([
           business(claims.businessId),
-          appApi(claims.businessId).GET("/app-api/orders", { params: { query: { limit: 5 } } }),
+          seesOrders ? appApi(claims.businessId).GET("/app-api/orders", { params: { query: { limit: 5 } } }) : null,
         ]);
-        if (!orders.data) throw new Error(`App API /orders: ${orders.response.status}`);
+        if (orders && !orders.data) throw new Error(`App API /orders: ${orders.response.status}`);
         return send(
           res,
           200,
-          JSON.stringify({ business: info, orders: orders.data.data, events: store.events(claims.businessId).length }),
+          JSON.stringify({
+            business: info,
+            person,
+            orders: orders?.data?.data ?? null,
+            events: store.events(claims.businessId).length,
+          }),
         );
       }
       if (req.method === "GET" && (path === "/block" || path === "/widget"))

@@ -59,8 +59,12 @@ export function adminPage(platformUrl: string) {
 <p id="status" class="muted">Waiting for the platform…</p>
 <div id="content" hidden>
   <p>Business: <strong id="business"></strong> <span class="muted" id="address"></span></p>
+  <p>You: <strong id="person"></strong> <span class="muted" id="permissions"></span></p>
+  <section id="orders-panel">
   <h2>Latest orders</h2>
   <table><thead><tr><th>Order</th><th>Status</th><th>Amount</th></tr></thead><tbody id="orders"></tbody></table>
+  </section>
+  <p id="no-orders" class="muted" hidden>Orders are hidden: your account does not have the orders permission.</p>
   <p class="muted">Webhook events received: <span id="events"></span></p>
 </div>
 <script type="module">
@@ -77,7 +81,11 @@ export function adminPage(platformUrl: string) {
     $("status").textContent = "Verified session for " + body.business.name;
     $("business").textContent = body.business.name;
     $("address").textContent = body.business.address;
-    for (const o of body.orders) {
+    // who is looking, from the verified session token (contract 17)
+    $("person").textContent = body.person.name + (body.person.owner ? " (owner)" : "");
+    $("permissions").textContent = "permissions: " + body.person.permissions.join(", ");
+    if (!body.orders) { $("orders-panel").hidden = true; $("no-orders").hidden = false; }
+    for (const o of body.orders ?? []) {
       const tr = $("orders").insertRow();
       // API version 2026-11-27: {amount (minor units), currency}; the currency's own digits make it major
       const fmt = new Intl.NumberFormat(undefined, { style: "currency", currency: o.amount.currency });

@@ -350,9 +350,15 @@ export async function authenticate(
   const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
   const reservation = await reserveAttempt(db, email, clientAddress, account);
   const ok = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!account || !ok) throw new ApiError(401, "Invalid email or password");
+  // a removed staff member's account is closed (decision 069): the same answer as a wrong password
+  if (!account || !ok || account.closedAt) throw new ApiError(401, "Invalid email or password");
   await recordSuccess(db, account, email, clientAddress, reservation);
-  return account;
+  const [signedIn] = await db
+    .update(accounts)
+    .set({ lastSignInAt: now() })
+    .where(eq(accounts.id, account.id))
+    .returning();
+  return signedIn ?? account;
 }
 
 export async function getAccount(db: Db, id: string): Promise<Account | undefined> {

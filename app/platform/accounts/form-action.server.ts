@@ -7,7 +7,7 @@
  * redirect or a Response included, goes on unchanged.
  *
  *   export async function action({ request, context }: ActionFunctionArgs) {
- *     const { business } = await requireMerchant(request, context);
+ *     const { business } = await requireMerchant(request, context, "orders");
  *     return formAction(request, context, async (form) => { …; return redirect("…"); });
  *   }
  *

@@ -9,11 +9,25 @@ import type { PlatformContext } from "../core/context";
 import { ApiError } from "../core/http.server";
 import { getDeveloperApp } from "../apps/apps.server";
 import { requireUser } from "./session.server";
+import {
+  appRoleAtLeast,
+  may,
+  missingAppRoleMessage,
+  missingPermissionMessage,
+  type AppRole,
+  type Member,
+  type Permission,
+} from "../teams/permissions";
+import { appRoleOf } from "../teams/app-members.server";
 
-/** `sandbox`: the account is a developer in their own sandbox business (contract 14; decision 036). */
-export type MerchantContext = { account: Account; business: Business; sandbox: boolean };
+/**
+ * `sandbox`: the account is a developer in their own sandbox business (contract 14; decision 036).
+ * `member`: who acts for the business and with which permissions (contract 17), the acting account
+ * id being what an action is attributed to.
+ */
+export type MerchantContext = { account: Account; business: Business; sandbox: boolean; member: Member };
 export type DeveloperContext = { account: Account; business: Business | null };
-export type DeveloperAppContext = DeveloperContext & { app: App };
+export type DeveloperAppContext = DeveloperContext & { app: App; role: AppRole };
 export type ReviewerContext = { account: Account };
 
 /**
@@ -31,11 +45,20 @@ export const orNotFound =
  * A signed-in merchant and their business (a merchant account without one is refused, 403), or a
  * developer in their own sandbox business, which has the merchant's admin (contract 14; decision
  * 036). The business is the account's own, never one the request names.
+ *
+ * `permission` is what the page needs (contract 17), declared by every admin route beside this
+ * call: a member without it gets the 403 page naming it; `null` is a page every member may see (the
+ * dashboard, the admin's frame).
  */
-export async function requireMerchant(request: Request, context: PlatformContext): Promise<MerchantContext> {
-  const { account, business } = await requireUser(request, context, "MERCHANT");
-  if (!business) throw new Response("This account has no business.", { status: 403 });
-  return { account, business, sandbox: account.role === "DEVELOPER" };
+export async function requireMerchant(
+  request: Request,
+  context: PlatformContext,
+  permission: Permission | null,
+): Promise<MerchantContext> {
+  const { account, business, member } = await requireUser(request, context, "MERCHANT");
+  if (!business || !member) throw new Response("This account has no business.", { status: 403 });
+  if (!may(member, permission)) throw new Response(missingPermissionMessage(permission!), { status: 403 });
+  return { account, business, sandbox: account.role === "DEVELOPER", member };
 }
 
 /** A signed-in developer, with their sandbox business when they have one. */
@@ -44,17 +67,28 @@ export function requireDeveloper(request: Request, context: PlatformContext): Pr
 }
 
 /**
- * A signed-in developer and one of their own apps: no app of that id, or another developer's, is
- * the 404 page (the same answer, so an id says nothing about apps one does not own).
+ * A signed-in developer and an app they are a member of, with their role on it (contract 17): no
+ * app of that id, or one they are not a member of, is the 404 page (the same answer, so an id says
+ * nothing about other developers' apps); a member whose role is below `needed` gets the 403 page
+ * naming the role. Every portal page of an app declares the least role it needs beside this call.
  */
 export async function requireDeveloperApp(
   request: Request,
   context: PlatformContext,
   appId: string | undefined,
+  needed: AppRole,
 ): Promise<DeveloperAppContext> {
   const { account, business } = await requireDeveloper(request, context);
+  const role = await appRoleOf(context.db, account.id, appId ?? "");
+  if (!role) throw new Response("App not found", { status: 404 });
+  if (!appRoleAtLeast(role, needed)) throw new Response(missingAppRoleMessage(needed), { status: 403 });
   const app = await getDeveloperApp(context.db, account.id, appId ?? "").catch(orNotFound("App not found"));
-  return { account, business, app };
+  return { account, business, app, role };
+}
+
+/** Refuses (the 403 page naming the role) a form intent the member's role does not allow. */
+export function requireAppRoleFor(role: AppRole, needed: AppRole): void {
+  if (!appRoleAtLeast(role, needed)) throw new Response(missingAppRoleMessage(needed), { status: 403 });
 }
 
 /** A signed-in reviewer. */

@@ -43,14 +43,14 @@ async function refusal(p: Promise<unknown>): Promise<Response> {
 
 describe("page guards", () => {
   it("send a visitor without a session to sign in, and back to the page afterwards", async () => {
-    const r = await refusal(requireMerchant(await pageRequest(null), context));
+    const r = await refusal(requireMerchant(await pageRequest(null), context, null));
     expect(r.status).toBe(302);
     expect(r.headers.get("Location")).toBe("/login?redirectTo=%2Fadmin%2Forders%3Fpage%3D2");
   });
 
   it("requireMerchant: the merchant and their business, a developer in their own sandbox; a reviewer, a developer pointed at a real shop or a merchant without a business is 403", async () => {
     const merchant = await demo("MERCHANT");
-    const { account, business, sandbox } = await requireMerchant(await pageRequest(merchant), context);
+    const { account, business, sandbox } = await requireMerchant(await pageRequest(merchant), context, null);
     expect(account.id).toBe(merchant.id);
     expect(business.id).toBe(merchant.businessId);
     expect(business.name).toBe("Demo Bistro");
@@ -58,12 +58,12 @@ describe("page guards", () => {
 
     // a developer has their sandbox's admin (decision 036), that business and no other
     const developer = await demo("DEVELOPER");
-    const asDeveloper = await requireMerchant(await pageRequest(developer), context);
+    const asDeveloper = await requireMerchant(await pageRequest(developer), context, null);
     expect(asDeveloper.sandbox).toBe(true);
     expect(asDeveloper.business.id).toBe(developer.businessId);
     expect(asDeveloper.business.isSandbox).toBe(true);
 
-    const asReviewer = await refusal(requireMerchant(await pageRequest(await demo("REVIEWER")), context));
+    const asReviewer = await refusal(requireMerchant(await pageRequest(await demo("REVIEWER")), context, null));
     expect(asReviewer.status).toBe(403);
     expect(await asReviewer.text()).toBe("This area is for merchant accounts.");
 
@@ -75,7 +75,7 @@ describe("page guards", () => {
     });
     await db.update(accounts).set({ businessId: merchant.businessId }).where(eq(accounts.id, stray.id));
     const pointedAtShop = await refusal(
-      requireMerchant(await pageRequest(await byEmail("stray@guards.test")), context),
+      requireMerchant(await pageRequest(await byEmail("stray@guards.test")), context, null),
     );
     expect(pointedAtShop.status).toBe(403);
 
@@ -87,7 +87,9 @@ describe("page guards", () => {
       businessName: "Lone shop",
     });
     await db.update(accounts).set({ businessId: null }).where(eq(accounts.id, lone.id));
-    const noBusiness = await refusal(requireMerchant(await pageRequest(await byEmail("lone@guards.test")), context));
+    const noBusiness = await refusal(
+      requireMerchant(await pageRequest(await byEmail("lone@guards.test")), context, null),
+    );
     expect(noBusiness.status).toBe(403);
     expect(await noBusiness.text()).toBe("This account has no business.");
   });
@@ -95,7 +97,13 @@ describe("page guards", () => {
   it("requireDeveloperApp: the developer's own app; another developer's app and a made-up id are the same 404", async () => {
     const developer = await demo("DEVELOPER");
     const [own] = await db.select().from(apps).where(eq(apps.developerId, developer.id)).limit(1);
-    const got = await requireDeveloperApp(await pageRequest(developer, `/portal/apps/${own.id}`), context, own.id);
+    const got = await requireDeveloperApp(
+      await pageRequest(developer, `/portal/apps/${own.id}`),
+      context,
+      own.id,
+      "OWNER",
+    );
+    expect(got.role).toBe("OWNER");
     expect(got.app.id).toBe(own.id);
     expect(got.account.id).toBe(developer.id);
     expect((await requireDeveloper(await pageRequest(developer), context)).business?.id).toBe(developer.businessId);
@@ -107,12 +115,14 @@ describe("page guards", () => {
       role: "DEVELOPER",
     });
     const foreign = await refusal(
-      requireDeveloperApp(await pageRequest(other, `/portal/apps/${own.id}`), context, own.id),
+      requireDeveloperApp(await pageRequest(other, `/portal/apps/${own.id}`), context, own.id, "VIEWER"),
     );
     const madeUp = await refusal(
-      requireDeveloperApp(await pageRequest(other, "/portal/apps/app_nothing"), context, "app_nothing"),
+      requireDeveloperApp(await pageRequest(other, "/portal/apps/app_nothing"), context, "app_nothing", "VIEWER"),
     );
-    const missing = await refusal(requireDeveloperApp(await pageRequest(other, "/portal/apps/"), context, undefined));
+    const missing = await refusal(
+      requireDeveloperApp(await pageRequest(other, "/portal/apps/"), context, undefined, "VIEWER"),
+    );
     for (const r of [foreign, madeUp, missing]) {
       expect(r.status).toBe(404);
       expect(await r.text()).toBe("App not found");

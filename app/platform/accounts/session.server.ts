@@ -16,6 +16,7 @@ import { now } from "../core/clock.server";
 import { ACCOUNT_TOKEN_AUDIENCE, getAccount, getBusiness, type Role } from "./accounts.server";
 import { isStorefrontPath } from "../core/areas";
 import { cookieNames } from "../core/cookies";
+import { memberOf, type Member } from "../teams/permissions";
 
 const storages = new Map<string, SessionStorage>();
 
@@ -220,11 +221,23 @@ export async function getSignedInAccount(request: Request, context: PlatformCont
     .select({ account: accounts })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.idHash, sha256(sid)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now())));
+    .where(
+      and(
+        eq(sessions.idHash, sha256(sid)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now()),
+        isNull(accounts.closedAt),
+      ),
+    );
   return row?.account ?? null;
 }
 
-export type UserContext = { account: Account; business: Business | null };
+/**
+ * Who is asking: the account, its business, and, with a business, the `member` (contract 17: owner
+ * or staff, and the permissions), read with the session on every request, so a change of
+ * permissions or a removal counts at once.
+ */
+export type UserContext = { account: Account; business: Business | null; member: Member | null };
 
 /**
  * Who is let into an area of a role (contract 1 and 14). Each role's own accounts, and, for the
@@ -239,7 +252,7 @@ export function admits(role: Role, user: UserContext): boolean {
 
 async function userOf(context: PlatformContext, account: Account): Promise<UserContext> {
   const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
-  return { account, business };
+  return { account, business, member: business ? memberOf(account) : null };
 }
 
 /** Page guard: a signed-in account the role's area admits (`admits`), else sign in (and come back) or 403. */
@@ -271,7 +284,9 @@ export async function requireBearerAccount(request: Request, context: PlatformCo
   );
   if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
   const account = await getAccount(context.db, claims.sub);
-  if (!account || (claims.cv ?? 0) !== account.credentialsVersion) throw new ApiError(401, "Invalid or expired token");
+  // a removed member's account is closed (decision 069): its tokens stop at once
+  if (!account || account.closedAt || (claims.cv ?? 0) !== account.credentialsVersion)
+    throw new ApiError(401, "Invalid or expired token");
   return userOf(context, account);
 }
 

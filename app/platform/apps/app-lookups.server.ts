@@ -4,12 +4,16 @@
  * manifest) and extensions/manifest.server.ts (which edits an app's manifest) both reach them
  * without importing each other.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../db/client";
-import { apps, type App } from "../../../db/schema";
+import { appMembers, apps, type App } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 
-/** The developer's own app; any other app is 404, as if it did not exist. */
+/**
+ * An app the developer is a member of (contract 17: its creator, or one invited to it); any other
+ * app is 404, as if it did not exist. What the member's role allows is the route's to check
+ * (`appRole` in its declaration, `requireAppRole`).
+ */
 export async function getDeveloperApp(db: Db, developerId: string, appId: string): Promise<App> {
   return found(await ownApp(db, developerId, appId));
 }
@@ -25,7 +29,12 @@ function ownApp(db: Db, developerId: string, appId: string) {
   return db
     .select()
     .from(apps)
-    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
+    .where(
+      and(
+        eq(apps.id, appId),
+        sql`exists (select 1 from ${appMembers} m where m.app_id = ${apps.id} and m.account_id = ${developerId})`,
+      ),
+    );
 }
 
 function found([app]: App[]): App {

@@ -1,10 +1,10 @@
 /**
  * Apps: records, credentials, the developer's edits and submission (contract section 2).
  */
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
-import { accounts, apps, appVersions, type App } from "../../../db/schema";
+import { accounts, appMembers, apps, appVersions, type App } from "../../../db/schema";
 import { currentVersion, supportedList, supportedVersions } from "../versions/registry";
 import type { Env } from "../core/env.server";
 import { uniqueViolation } from "../../../db/sql";
@@ -201,6 +201,8 @@ export async function createApp(
           updatedAt: t,
         })
         .returning();
+      // its creator is the app's OWNER (contract 17)
+      await tx.insert(appMembers).values({ appId: app.id, accountId: developerId, role: "OWNER", createdAt: t });
       if (manifest) await syncManifest(tx, app.id, manifest);
       return app;
     });
@@ -212,7 +214,8 @@ export async function createApp(
 }
 
 export async function listDeveloperApps(db: Db, developerId: string, page: { limit: number; offset: number }) {
-  const where = eq(apps.developerId, developerId);
+  // the apps the developer is a member of (contract 17), their own and those they were invited to
+  const where = sql`exists (select 1 from ${appMembers} m where m.app_id = ${apps.id} and m.account_id = ${developerId})`;
   return pageWithTotal(db, db.select().from(apps), { from: apps, where, order: newestFirst(apps) }, page);
 }
 
@@ -295,11 +298,8 @@ export async function regenerateClientSecret(
   developerId: string,
   appId: string,
 ): Promise<string> {
-  const [current] = await db
-    .select({ hash: apps.clientSecretHash })
-    .from(apps)
-    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId)));
-  if (!current) throw new ApiError(404, "App not found");
+  const { clientSecretHash: hash } = await getDeveloperApp(db, developerId, appId);
+  const current = { hash };
   const clientSecret = newClientSecret();
   const updated = await db
     .update(apps)
@@ -308,7 +308,7 @@ export async function regenerateClientSecret(
       clientSecretEnc: encrypt(clientSecret, env.encryptionKey),
       updatedAt: now(),
     })
-    .where(and(eq(apps.id, appId), eq(apps.developerId, developerId), eq(apps.clientSecretHash, current.hash)))
+    .where(and(eq(apps.id, appId), eq(apps.clientSecretHash, current.hash)))
     .returning({ id: apps.id });
   if (updated.length === 0)
     throw new ApiError(

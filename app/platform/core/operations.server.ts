@@ -51,6 +51,11 @@ export type OperationSpec<
   /** The scope the installation needs (App API); absent: none. */
   scope?: string;
   /**
+   * The least role on the app (named by the path's `appId`) a developer needs for the operation
+   * (contract 17: VIEWER < DEVELOPER < ADMIN < OWNER); a developer who is not a member gets 404.
+   */
+  appRole?: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
+  /**
    * The first API version the operation exists in (App API, contract 12; absent: every version).
    * A call in an older version is answered 404 naming the version it needs, and the documents of
    * older versions leave the operation out.
@@ -94,9 +99,23 @@ export type OperationInput<P, Q, H, B, G> = {
 };
 
 /** One declared operation as collected for a document. */
-export type DeclaredOperation = { method: Method; path: string; caller: string; spec: OperationSpec };
-/** A route module's declarations: its OpenAPI path, who calls it, and one operation per method. */
-export type DeclaredRoute = { path: string; caller: string; operations: Partial<Record<Method, OperationSpec>> };
+export type DeclaredOperation = {
+  method: Method;
+  path: string;
+  caller: string;
+  permission?: string | null;
+  spec: OperationSpec;
+};
+/**
+ * A route module's declarations: its OpenAPI path, who calls it, and one operation per method;
+ * `permission` (the merchant areas, contract 17) is what a business's member needs, null for any member.
+ */
+export type DeclaredRoute = {
+  path: string;
+  caller: string;
+  permission?: string | null;
+  operations: Partial<Record<Method, OperationSpec>>;
+};
 
 function shapeKeys(schema: Fields): string[] {
   return Object.keys(schema.shape);
@@ -265,7 +284,13 @@ export type Area<Entered> = {
  * with Allow), what its `admit` refuses, 400/413 (the declared parameters and body, `readInput`),
  * then the handler's answer as a Response; each carries the headers `enter` gave.
  */
-export function declaredRoute<Entered>(path: string, caller: string, operations: Operations, area: Area<Entered>) {
+export function declaredRoute<Entered>(
+  path: string,
+  caller: string,
+  operations: Operations,
+  area: Area<Entered>,
+  permission?: string | null,
+) {
   const dispatch = async (args: RemixArgs) => {
     const entry = await area.enter(args);
     if (entry instanceof Response) return entry;
@@ -292,7 +317,7 @@ export function declaredRoute<Entered>(path: string, caller: string, operations:
       return withHeaders(toErrorResponse(e), entry.headers);
     }
   };
-  const declared: DeclaredRoute = { path, caller, operations };
+  const declared: DeclaredRoute = { path, caller, operations, ...(permission !== undefined ? { permission } : {}) };
   return { loader: dispatch, action: dispatch, declared };
 }
 
@@ -493,7 +518,13 @@ export function openApiPaths(
     for (const method of METHODS) {
       const spec = route.operations[method];
       if (!spec) continue;
-      const op: DeclaredOperation = { method, path: route.path, caller: route.caller, spec };
+      const op: DeclaredOperation = {
+        method,
+        path: route.path,
+        caller: route.caller,
+        permission: route.permission,
+        spec,
+      };
       const id = operationId(method, route.path);
       const parameters = [
         ...parametersOf("path", spec.params, pathParamNames(route.path)),

@@ -3,6 +3,7 @@
  * admin pages for the sidebar, the app's settings (contract 4 and 10). Every function takes the
  * business first and never reaches another business's installations.
  */
+import type { Member } from "../teams/permissions";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -335,17 +336,32 @@ export async function renderableBlocks(db: Db, business: Pick<Business, "id">, b
 
 // ---- admin page session tokens ----
 
-/** JWT signed with the app's client secret: HS256, 60 s, aud = clientId, sub = account, businessId claim. */
+/** Who looks at an app's admin page or edits its block (contract 17): the member, by account. */
+export type SessionPerson = Pick<Member, "accountId" | "owner" | "permissions"> & { name: string };
+
+/**
+ * JWT signed with the app's client secret: HS256, 60 s, aud = clientId, sub = account, businessId
+ * claim (contract 10), and the person's `owner` and `permissions` (contract 17) and `name`
+ * (decision 070), so that an app can act for the person and hide what they may not do.
+ */
 export async function adminSessionToken(
   env: Env,
   app: { clientId: string; clientSecretEnc: string | null },
-  accountId: string,
+  person: SessionPerson,
   businessId: string,
 ): Promise<string | null> {
   if (!app.clientSecretEnc) return null;
   const secret = decrypt(app.clientSecretEnc, env.encryptionKey);
   return signJwt(
-    { iss: env.publicUrl, aud: app.clientId, sub: accountId, businessId },
+    {
+      iss: env.publicUrl,
+      aud: app.clientId,
+      sub: person.accountId,
+      businessId,
+      owner: person.owner,
+      permissions: person.permissions,
+      name: person.name,
+    },
     secret,
     60,
     Math.floor(now().getTime() / 1000),

@@ -1,6 +1,7 @@
 /**
  * OAuth 2.0 authorization code flow with PKCE (S256) for installing apps (contract section 4).
  */
+import { may, memberOf, missingPermissionMessage } from "../teams/permissions";
 import { createHash } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../../db/client";
@@ -96,6 +97,8 @@ export function installTarget(
 ): { businessId: string; isTestInstall: boolean; sandbox: boolean } {
   if (account.role === "REVIEWER" || !account.businessId)
     throw new OAuthPageError(403, "Sign in with a merchant account to install apps.");
+  // installing is the `apps` permission of a business's member (contract 17)
+  if (!may(memberOf(account), "apps")) throw new OAuthPageError(403, missingPermissionMessage("apps"));
   if (app.status !== "APPROVED") {
     if (account.role !== "DEVELOPER" || app.developerId !== account.id)
       throw new OAuthPageError(

@@ -43,10 +43,15 @@ const PLATFORM_AREA: DocumentArea = {
   errorText: ERROR_TEXT,
   extraErrors: (op) => TOKENLESS[op.caller]?.errors ?? [401, 403],
   describe: (op: DeclaredOperation) =>
-    `Called by ${TOKENLESS[op.caller]?.words ?? ROLE_WORDS[op.caller] ?? op.caller}.`,
+    `Called by ${TOKENLESS[op.caller]?.words ?? ROLE_WORDS[op.caller] ?? op.caller}.` +
+    (op.permission ? ` A member of the business needs the \`${op.permission}\` permission.` : "") +
+    (op.spec.appRole ? ` The developer needs the ${op.spec.appRole} role (or higher) on the app.` : ""),
   operationFields: (op) => ({
     security: TOKENLESS[op.caller]?.security ?? [{ accountToken: [] }],
     "x-caller": op.caller,
+    // contract 17: what a business's member needs (null: any member), or the least role on the app
+    ...(op.permission !== undefined ? { "x-permission": op.permission } : {}),
+    ...(op.spec.appRole ? { "x-app-role": op.spec.appRole } : {}),
     ...(op.spec.page ? { "x-pagination": op.spec.page } : {}),
     tags: [op.path.split("/")[1]],
   }),

@@ -9,6 +9,7 @@ import { manifestJsonSchema } from "../extensions/manifest-schema";
 import { APP_STATUSES } from "../../../db/schema/apps";
 import { isoDate, listOf, Order, Page } from "../app-api/schemas";
 import { PlanOut } from "../billing/pricing";
+import { APP_ROLES, PERMISSIONS } from "../teams/permissions";
 
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z
@@ -366,3 +367,33 @@ export const ReviewReplyBody = z
 export const ReviewReplyRecord = z
   .object({ reviewId: z.string(), body: z.string(), createdAt: z.iso.datetime() })
   .meta({ id: "ReviewReplyRecord" });
+
+/** Contract 17: one person of a business's staff, the owner included, or a pending invitation. */
+export const StaffMember = z
+  .object({
+    id: z.string().describe("the account id (`acct_…`) of a member, the invitation's (`inv_…`) while INVITED"),
+    email: z.string(),
+    name: z.string().nullable().describe("null until the invitation is accepted"),
+    owner: z
+      .boolean()
+      .describe("the account that registered the business: every permission, cannot be changed or removed"),
+    permissions: z.array(z.enum(PERMISSIONS)),
+    status: z.enum(["INVITED", "ACTIVE"]),
+    lastSignInAt: isoDate.nullable(),
+    expiresAt: isoDate.nullable().describe("when a pending invitation stops working (7 days); null for a member"),
+  })
+  .meta({ id: "StaffMember" });
+export const StaffList = listOf(StaffMember, "StaffList");
+
+/** Contract 17: one developer of an app, or a pending invitation. */
+export const AppMember = z
+  .object({
+    id: z.string().describe("the account id of a member, the invitation's (`inv_…`) while INVITED"),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: z.enum(APP_ROLES),
+    status: z.enum(["INVITED", "ACTIVE"]),
+    expiresAt: isoDate.nullable(),
+  })
+  .meta({ id: "AppMember" });
+export const AppMemberList = listOf(AppMember, "AppMemberList");

@@ -14,6 +14,12 @@ export interface AdminInit {
   businessName: string;
   role: string;
   locale: string;
+  /** the person looking (contract 17): their account, name, whether they own the business, their permissions */
+  accountId: string;
+  name: string;
+  owner: boolean;
+  permissions: string[];
+  /** Verify it on your backend with verifySessionToken: the same person, signed. */
   sessionToken: string;
 }
 export interface BlockUpdate {

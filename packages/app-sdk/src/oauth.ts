@@ -110,10 +110,19 @@ export async function exchangeCode(options: {
   return json as unknown as TokenResponse;
 }
 
+/** A permission of a business's member (contract 17). */
+export type StaffPermission = "orders" | "products" | "pages" | "apps" | "billing" | "privacy" | "settings" | "staff";
+
 export interface SessionClaims {
   /** The account id of the person looking. */
   sub: string;
   businessId: string;
+  /** The person owns the business (every permission). */
+  owner: boolean;
+  /** What the person may use in the business (every permission for the owner): hide what they may not do. */
+  permissions: StaffPermission[];
+  /** The person's name, to greet them. */
+  name?: string;
   aud: string;
   exp: number;
   iat?: number;
@@ -130,10 +139,28 @@ export class SessionTokenError extends Error {
   }
 }
 
+const ALL_PERMISSIONS: StaffPermission[] = [
+  "orders",
+  "products",
+  "pages",
+  "apps",
+  "billing",
+  "privacy",
+  "settings",
+  "staff",
+];
+
+/**
+ * Whether the person of a verified session token may use what `permission` covers (contract 17):
+ * `if (!mayUse(claims, "orders")) hide the orders panel`. The owner may use everything.
+ */
+export const mayUse = (claims: Pick<SessionClaims, "owner" | "permissions">, permission: StaffPermission): boolean =>
+  claims.owner || claims.permissions.includes(permission);
+
 /**
  * Verifies the `sessionToken` an admin page (service:init) or an editor block
  * (SERVICE_BLOCK_INIT) receives: HS256, signed with the app's client secret, aud = clientId,
- * with sub and businessId. Send it from the browser to your backend and verify it there.
+ * with sub and businessId, and the person: `owner`, `permissions` and `name` (contract 17). Send it from the browser to your backend and verify it there.
  */
 export async function verifySessionToken(
   token: string,
@@ -148,7 +175,12 @@ export async function verifySessionToken(
     });
     if (typeof payload.businessId !== "string")
       throw new SessionTokenError("bad_token", "session token has no businessId");
-    return payload as SessionClaims;
+    // tokens from before contract 17 carried no person: read as the business's owner
+    return {
+      ...payload,
+      owner: typeof payload.owner === "boolean" ? payload.owner : true,
+      permissions: Array.isArray(payload.permissions) ? payload.permissions : [...ALL_PERMISSIONS],
+    } as SessionClaims;
   } catch (error) {
     if (error instanceof SessionTokenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new SessionTokenError("expired", "session token expired");

@@ -9,6 +9,7 @@ import {
   exchangeCode,
   OAuthError,
   verifySessionToken,
+  mayUse,
   SessionTokenError,
   createAppApiClient,
   paginate,
@@ -95,6 +96,22 @@ describe("OAuth helpers", () => {
     expect(refused).toBeInstanceOf(OAuthError);
     expect(refused.error).toBe("invalid_client");
     server.close();
+  });
+
+  it("session tokens name the person: owner, permissions and name (contract 17), and mayUse reads them", async () => {
+    const key = new TextEncoder().encode("fbcs_secret");
+    const token = await new SignJWT({ businessId: "biz_1", owner: false, permissions: ["pages"], name: "Pat" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("acct_pat")
+      .setAudience("fbci_x")
+      .setIssuedAt()
+      .setExpirationTime("60s")
+      .sign(key);
+    const claims = await verifySessionToken(token, { clientId: "fbci_x", clientSecret: "fbcs_secret" });
+    expect(claims).toMatchObject({ sub: "acct_pat", owner: false, permissions: ["pages"], name: "Pat" });
+    expect(mayUse(claims, "pages")).toBe(true);
+    expect(mayUse(claims, "orders")).toBe(false);
+    expect(mayUse({ owner: true, permissions: [] }, "orders")).toBe(true);
   });
 
   it("verifies session tokens: HS256, aud = clientId, signed with the client secret", async () => {
