@@ -61,7 +61,7 @@ export const webhookDisabled = (p: {
       <Paragraph>
         To enable it again, fix the endpoint, then turn the registration on in the developer portal (or send{" "}
         <Strong>
-          PATCH /webhooks/&lt;id&gt; {"{"}&quot;active&quot;: true{"}"}
+          PATCH /webhooks/&lt;id&gt; {"{"}&quot;isActive&quot;: true{"}"}
         </Strong>{" "}
         with the app&apos;s token); failed deliveries can be sent again from its delivery log.
       </Paragraph>
