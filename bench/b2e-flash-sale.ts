@@ -259,7 +259,8 @@ export async function platformRun(
   try {
     const bodies = Array.from({ length: orders }, (_, i) =>
       JSON.stringify({
-        customer: { name: `Shopper ${i}`, phone: "555 0100" },
+        // with an e-mail, as most shoppers give one: each order also queues their confirmation (contract 16)
+        customer: { name: `Shopper ${i}`, phone: "555 0100", email: `shopper-${i}@bench.test` },
         items: [{ productId: products[i % products.length], quantity: 1 }],
         deliveryMethod: "PICKUP",
         paymentMethod: "CASH",
