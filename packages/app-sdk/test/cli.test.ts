@@ -318,6 +318,67 @@ describe("storefront-apps CLI against the real platform", () => {
     ).toBe(400);
   });
 
+  it("works for every member of an app with their own login, as far as their role goes (contract 17)", async () => {
+    const owner = await p.register("DEVELOPER");
+    const created = await p.request("POST", "/developer/apps", {
+      token: owner.token,
+      body: {
+        name: "Team app",
+        slug: `team-app-${Date.now().toString(36)}`,
+        description: "d",
+        category: "other",
+        scopes: ["read_orders"],
+        redirectUrl: "https://team.example/cb",
+        webhookUrl: "https://team.example/webhooks",
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const appId: string = created.json.id;
+    // two developers of their own, made members as an accepted invitation makes them (teams.test.ts
+    // walks the invitation itself): each runs the CLI with their own login and configuration
+    const member = async (role: "DEVELOPER" | "VIEWER") => {
+      const dev = await p.register("DEVELOPER");
+      await p.db.execute(
+        sql`insert into app_members (app_id, account_id, role) values (${appId}, ${dev.account.id}, ${role})`,
+      );
+      const dir = mkdtempSync(join(tmpdir(), "storefront-apps-member-"));
+      const run = (...args: string[]) =>
+        promisify(execFile)(process.execPath, [BIN, ...args], {
+          env: { ...process.env, STOREFRONT_APPS_CONFIG_DIR: dir, STOREFRONT_APPS_URL: "" },
+          cwd: dir,
+        }).then((r) => r.stdout);
+      expect(await run("login", "--email", dev.email, "--password", dev.password, "--platform", p.url)).toContain(
+        `as ${dev.email}`,
+      );
+      return { run, dir };
+    };
+    const developer = await member("DEVELOPER");
+    expect(await developer.run("apps", "list")).toContain(created.json.slug);
+    writeFileSync(
+      join(developer.dir, "manifest.json"),
+      JSON.stringify({ hooks: [{ hookPoint: "order.validate", url: "/hooks/validate" }] }),
+    );
+    expect(await developer.run("manifest", "push", "--app", appId)).toMatch(/create\s+hook:order\.validate/);
+    expect(await developer.run("test-install", "--app", appId)).toMatch(/webhook secret:\s+whsec_test_/);
+
+    const viewer = await member("VIEWER");
+    expect(await viewer.run("apps", "list")).toContain(created.json.slug);
+    // a viewer never sees a secret: the test install (which shows the token and secret) is refused
+    await expect(viewer.run("test-install", "--app", appId)).rejects.toThrow(/403|role/);
+
+    // another developer's CLI does not find the app at all
+    const stranger = await p.register("DEVELOPER");
+    const dir = mkdtempSync(join(tmpdir(), "storefront-apps-stranger-"));
+    const strangerRun = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [BIN, ...args], {
+        env: { ...process.env, STOREFRONT_APPS_CONFIG_DIR: dir, STOREFRONT_APPS_URL: "" },
+        cwd: dir,
+      }).then((r) => r.stdout);
+    await strangerRun("login", "--email", stranger.email, "--password", stranger.password, "--platform", p.url);
+    expect(await strangerRun("apps", "list")).not.toContain(created.json.slug);
+    await expect(strangerRun("test-install", "--app", appId)).rejects.toThrow(/404|not found/i);
+  });
+
   it("serves the browser bridge as an ES module at a stable URL", async () => {
     const res = await p.request("GET", "/sdk/bridge.js");
     expect(res.status).toBe(200);
