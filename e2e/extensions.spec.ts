@@ -166,8 +166,9 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
   const after = await page.goto("/s/demo-bistro");
   expect(after!.headers()["content-security-policy"]).not.toContain(appServer.url);
   await expect(page.locator('iframe[title="Star banner"]')).toHaveCount(0);
-  await expect(page.locator("script[data-embed-type]")).toHaveCount(0);
-  await expect(page.locator(".embed-widget")).toHaveCount(0);
+  // this app's script and widget (the demo shop also runs the demo apps' embeds, decision 062)
+  await expect(page.locator(`script[data-embed-type][data-app="${app.slug}"]`)).toHaveCount(0);
+  await expect(page.locator(`.embed-widget[data-app="${app.slug}"]`)).toHaveCount(0);
   await expect(page.locator("#app-embed-marker")).toHaveCount(0);
   await appServer.close();
 });
