@@ -115,6 +115,7 @@ test("blocks, embeds and admin pages of an installed app, from the builder to th
     JSON.stringify({ siteId: "abc" }),
   );
   await expect(page.locator("#app-embed-marker")).toContainText("embed tracker");
+  await expect(page.locator(`script[data-embed-type][data-app="${app.slug}"]`)).toHaveCount(1);
   const storefrontBlock = page.frameLocator('.app-block iframe[title="Star banner"]');
   await expect(storefrontBlock.locator("#box")).toHaveCSS("background-color", "rgb(0, 170, 85)");
   await expect(storefrontBlock.locator("#mode")).toHaveText("storefront");
