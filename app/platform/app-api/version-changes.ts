@@ -94,8 +94,23 @@ export const listCursors: VersionChange = {
   ),
 };
 
+/** 2026-11-27: a review carries the merchant's reply (contract 20, decision 060); 2026-11-21's reviews do not. */
+export const reviewReplies: VersionChange = {
+  version: "2026-11-27",
+  anchor: "review-replies",
+  schemas: {
+    Review: {
+      down: ({ reply: _r, ...rest }: Record<string, unknown>) => rest,
+      document: (schema) => {
+        const { reply: _r, ...properties } = schema.properties;
+        return { ...schema, properties, required: schema.required?.filter((k: string) => k !== "reply") };
+      },
+    },
+  },
+};
+
 /** Every version change of the App API, its webhooks and hook calls. */
-export const VERSION_CHANGES: VersionChange[] = [moneyAsObjects, deliveryApiVersion, listCursors];
+export const VERSION_CHANGES: VersionChange[] = [moneyAsObjects, deliveryApiVersion, listCursors, reviewReplies];
 
 const walk = versioning(VERSION_CHANGES);
 

@@ -51,6 +51,7 @@ type Listening = { any: boolean; sandboxes: Set<string> };
  * that starts is relayed to within a second).
  */
 const listenerCache = new Map<string, { until: number; listening: Promise<Listening> }>();
+const LISTENER_CACHE_MS = 1_000;
 function listenersOf(db: Db, appId: string): Promise<Listening> {
   const t = Date.now();
   const cached = listenerCache.get(appId);
@@ -67,7 +68,7 @@ function listenersOf(db: Db, appId: string): Promise<Listening> {
       any: rows.length > 0,
       sandboxes: new Set(rows.flatMap((r) => (r.sandbox ? [r.sandbox] : []))),
     }));
-  listenerCache.set(appId, { until: t + 1_000, listening });
+  listenerCache.set(appId, { until: t + LISTENER_CACHE_MS, listening });
   listening.catch(() => listenerCache.delete(appId));
   return listening;
 }
@@ -251,6 +252,10 @@ export async function openListener(
   const id = newId("lsn");
   await db.delete(appListeners).where(lt(appListeners.heartbeatAt, new Date(now().getTime() - LISTENER_STALE_MS)));
   await db.insert(appListeners).values({ id, appId, accountId, heartbeatAt: now() });
+  // every process's cached "nobody listens" (listenersOf) was read before this row and lapses within
+  // LISTENER_CACHE_MS: "ready" (the CLI's "Listening") waits that long, so a call made once the
+  // developer sees it is relayed, never sent to the app's URL
+  const readyAfter = Date.now() + LISTENER_CACHE_MS;
   let installation = await listenerInstallation(db, appId, accountId);
   let closed = false;
   let pumping = Promise.resolve();
@@ -270,6 +275,8 @@ export async function openListener(
   const subscription = await db.$client.listen(RELAY_CHANNEL, (payload) => {
     if (payload === appId) void pump();
   });
+  const wait = readyAfter - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   send("ready", { appId, name: app.name, installation });
   const timer = setInterval(() => {
     send("ping", { at: now().toISOString() });

@@ -6,6 +6,7 @@ import { appBody } from "../apps/apps.test-helpers";
 import { adminSessionToken, renderableBlocks, businessEmbeds } from "./merchant.server";
 import { chatEmbed, starsBlock } from "../testing/manifests";
 import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { PERMISSIONS } from "../teams/permissions";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
@@ -378,7 +379,7 @@ describe("merchant endpoints for settings, embeds and pages", () => {
       appRow.client_secret_enc
         ? { clientId: appRow.client_id, clientSecretEnc: appRow.client_secret_enc }
         : { clientId: "", clientSecretEnc: null },
-      merchant.account.id,
+      { accountId: merchant.account.id, owner: true, permissions: [...PERMISSIONS], name: merchant.account.name },
       merchant.businessId,
     ))!;
     const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(created.json.clientSecret), {
@@ -389,6 +390,8 @@ describe("merchant endpoints for settings, embeds and pages", () => {
       sub: merchant.account.id,
       businessId: merchant.businessId,
       aud: created.json.clientId,
+      owner: true,
+      permissions: [...PERMISSIONS],
     });
     expect(payload.exp! - payload.iat!).toBe(60);
   });
