@@ -1540,12 +1540,6 @@ export interface components {
             authorName: string;
             /** @description ISO 8601 timestamp */
             createdAt: string;
-            /** @description the merchant's public answer, shown under the review on the storefront; null when none */
-            reply: {
-                body: string;
-                /** @description ISO 8601 timestamp */
-                createdAt: string;
-            } | null;
         };
         /** @description A shopper wrote a review (the review as the App API shows it) */
         ReviewCreatedEvent: {
