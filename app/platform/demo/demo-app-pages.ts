@@ -132,8 +132,12 @@ export function pointsBadgeScript() {
   var badge = document.createElement("div");
   badge.id = "loyalty-stars-badge";
   badge.textContent = "\\u2605 " + (settings.text || "Earn stars with every order");
-  badge.setAttribute("style", "position:fixed;top:12px;right:12px;background:#b45309;color:#fff;padding:4px 10px;border-radius:999px;font:600 12px system-ui;z-index:40");
-  function add() { document.body.appendChild(badge); }
+  // in the page's flow, above its content: a script of a good neighbour never covers the shop's header or buttons
+  badge.setAttribute("style", "display:block;width:max-content;max-width:90%;margin:8px auto 0;background:#b45309;color:#fff;padding:4px 10px;border-radius:999px;font:600 12px system-ui");
+  function add() {
+    var main = document.querySelector("main");
+    if (main && main.parentNode) main.parentNode.insertBefore(badge, main); else document.body.appendChild(badge);
+  }
   // the storefront re-renders nodes added before it is hydrated: wait for its signal
   if (document.documentElement.dataset.storefrontReady) add(); else window.addEventListener("storefront:ready", add, { once: true });
 })();`;
