@@ -155,7 +155,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
 
   // 7. the merchant opens the app's admin page, which shows data read through the App API
   await signIn(page, DEMO.merchant.email, DEMO.merchant.password);
-  await page.getByRole("link", { name: "Loyalty" }).first().click();
+  await page.getByRole("link", { name: "Loyalty", exact: true }).first().click();
   const adminFrame = page.frameLocator(".app-page-frame");
   await expect(adminFrame.locator("#status")).toHaveText("Verified session for Demo Bistro");
   await expect(adminFrame.locator("#orders tr").first()).toBeVisible();
