@@ -19,7 +19,7 @@ test("a sample of every message arrives in the mailbox and reads as HTML and as 
   );
   mkdirSync("docs/images/mail", { recursive: true });
   for (const kind of kinds) {
-    const subject = SAMPLES[SAMPLE_OF_KIND[kind]].subject;
+    const subject = `[Sample] ${SAMPLES[SAMPLE_OF_KIND[kind]].subject}`;
     const row = page.getByRole("row").filter({ hasText: "samples@example.test" }).filter({ hasText: subject });
     await expect(async () => {
       await page.goto("/dev/mailbox");

@@ -82,6 +82,8 @@ export async function renderQueued(db: Db, env: Env, row: MailMessage): Promise<
   if (d.sample === true && kind in SAMPLE_OF_KIND)
     return renderMessage({
       ...SAMPLES[SAMPLE_OF_KIND[kind]],
+      // said in the subject, so that a sample is never taken for a real message in the mailbox
+      subject: `[Sample] ${SAMPLES[SAMPLE_OF_KIND[kind]].subject}`,
       brand: MAIL_KINDS[kind].audience === "shopper" ? "Demo Bistro" : PLATFORM,
     });
   switch (kind) {
