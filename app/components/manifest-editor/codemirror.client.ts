@@ -390,6 +390,10 @@ export function createManifestEditor(options: ManifestEditorOptions): ManifestEd
       ],
     }),
   });
+  // a long manifest scrolls: the scroller takes the keyboard too (axe's scrollable-region-focusable),
+  // so that a reader who tabs to it can scroll it without entering the text
+  view.scrollDOM.tabIndex = 0;
+  view.scrollDOM.setAttribute("aria-label", "Manifest (scrollable)");
 
   return {
     view,
