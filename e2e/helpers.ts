@@ -16,11 +16,15 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
     for (const selector of options.exclude ?? []) builder.exclude(selector);
     return builder.analyze();
   };
-  // a navigation that was still under way when the check began: check the page it arrived at
-  const { violations } = await analyze().catch(async (error: Error) => {
-    if (!/context was destroyed|navigat/i.test(error.message)) throw error;
-    return analyze();
-  });
+  // a navigation that was still under way when the check began (a redirect chain through another
+  // origin makes several): check the page it arrived at
+  const settled = async (attempt: number): Promise<Awaited<ReturnType<typeof analyze>>> =>
+    analyze().catch(async (error: Error) => {
+      if (attempt >= 5 || !/context was destroyed|navigat/i.test(error.message)) throw error;
+      await page.waitForTimeout(200 * attempt);
+      return settled(attempt + 1);
+    });
+  const { violations } = await settled(1);
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const report = serious.map(
     (v) =>

@@ -93,6 +93,8 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await shot(page, "marketplace");
   await page.getByRole("link", { name: new RegExp(`Reference App ${slug.slice(-6)}`) }).click();
   await page.getByRole("link", { name: "Install" }).click();
+  // through the app's own server and back to the consent screen (the app's page lists the same scopes)
+  await expect(page.getByRole("heading", { name: `Install Reference App ${slug.slice(-6)}` })).toBeVisible();
   await expect(page.getByText("See your business details")).toBeVisible();
   await consentShot(page);
   await page.getByRole("button", { name: "Install" }).click();
