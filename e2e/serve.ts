@@ -15,7 +15,8 @@ import { closeDuePeriods } from "../app/platform/billing/closing.server";
 import { startDemoApps } from "../app/platform/demo/apps-server.server";
 
 const port = Number(process.env.E2E_PORT ?? 3199);
-const { adminUrl, embedded } = await startTestCluster("e2e-postgres");
+// a cluster per port: two runs on one checkout (other ports) never stop each other's database
+const { adminUrl, embedded } = await startTestCluster(port === 3199 ? "e2e-postgres" : `e2e-postgres-${port}`);
 const template = await prepareTemplate(adminUrl, "e2e_");
 const name = `e2e_${randomBytes(4).toString("hex")}`;
 const url = await cloneTemplate(adminUrl, template, name);
