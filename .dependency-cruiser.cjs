@@ -3,9 +3,42 @@
  *   npx depcruise --config .dependency-cruiser.cjs app storefront db jobs packages server.ts
  * (`npm run lint:imports`, part of `npm run lint`, which .ci/run runs).
  */
+const { layers } = require("./app/platform/layers.json");
+
+/** Tests and their helpers stand above every layer: they may import any domain. */
+const NOT_TESTS = "\\.test(-helpers)?\\.tsx?$";
+const ranked = layers.flat();
+/**
+ * One rule a domain: it imports nothing of its own layer's other domains nor of any layer above
+ * (docs/architecture.md, "Domains in layers").
+ */
+const layerRules = layers.flatMap((layer, i) =>
+  layer.map((domain) => {
+    const notBelow = layers
+      .slice(i)
+      .flat()
+      .filter((d) => d !== domain);
+    return {
+      name: `layer-${domain}`,
+      severity: "error",
+      comment: `app/platform/${domain}/ (layer ${i + 1}) imports only the domains of the layers below it: not ${notBelow.join(", ")}.`,
+      from: { path: `^app/platform/${domain}/`, pathNot: NOT_TESTS },
+      to: { path: `^app/platform/(${notBelow.join("|")})/` },
+    };
+  }),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: "layer-unranked",
+      severity: "error",
+      comment: "Every folder of app/platform has its place in app/platform/layers.json.",
+      from: { path: `^app/platform/(?!(${ranked.join("|")})/)[^/]+/` },
+      to: {},
+    },
     {
       name: "no-circular",
       severity: "error",

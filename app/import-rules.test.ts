@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { layers } from "./platform/layers.json";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -41,6 +42,47 @@ describe("import rules", () => {
   it("hold in the tree: no circles, nothing under app/platform imports upward, db/ imports nothing of ours above it", async () => {
     const violations = await cruise(ROOT, LINT_IMPORTS_ARGS);
     expect(violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
+  }, 120_000);
+
+  it("place every folder of app/platform in exactly one layer", () => {
+    const folders = readdirSync(path.join(ROOT, "app/platform"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    const ranked = layers.flat();
+    expect([...ranked].sort()).toEqual(folders);
+    expect(new Set(ranked).size).toBe(ranked.length);
+  });
+
+  it("catch a domain importing its own layer or one above, and a folder with no layer (tests excepted)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "import-layers-"));
+    try {
+      const file = (name: string, text: string) => {
+        mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        writeFileSync(path.join(dir, name), text);
+      };
+      file("tsconfig.json", JSON.stringify({ compilerOptions: { module: "ESNext", moduleResolution: "Bundler" } }));
+      file("app/platform/orders/order.ts", 'import { id } from "../core/ids";\nexport const order = id;\n');
+      file("app/platform/core/ids.ts", "export const id = 1;\n");
+      // the wrong way: core (the bottom) reaching up to orders
+      file("app/platform/core/lookup.ts", 'import { order } from "../orders/order";\nexport const lookup = order;\n');
+      // siblings of one layer stand side by side: webhooks may not import hooks
+      file("app/platform/hooks/call.ts", "export const call = 1;\n");
+      file("app/platform/webhooks/send.ts", 'import { call } from "../hooks/call";\nexport const send = call;\n');
+      // a folder with no place in layers.json
+      file("app/platform/gadgets/gadget.ts", 'import { id } from "../core/ids";\nexport const gadget = id;\n');
+      // a test may import any domain
+      file("app/platform/core/ids.test.ts", 'import { order } from "../orders/order";\nexport const t = order;\n');
+      const violations = await cruise(dir, ["--config", CONFIG, "app"]);
+      const seen = violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
+      expect(seen).toEqual([
+        "layer-core: app/platform/core/lookup.ts -> app/platform/orders/order.ts",
+        "layer-unranked: app/platform/gadgets/gadget.ts -> app/platform/core/ids.ts",
+        "layer-webhooks: app/platform/webhooks/send.ts -> app/platform/hooks/call.ts",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it("catch a circle, an upward import from the platform, db importing the app, and the SDK importing the platform", async () => {

@@ -11,7 +11,7 @@
  */
 export * from "../storefront/site.server";
 export * from "../storefront/cart.server";
-export * from "./platform/orders/order-link.server";
+export * from "./platform/core/order-link.server";
 export {
   checkout,
   checkoutSchema,

@@ -13,7 +13,7 @@ import { approveApp } from "../app/platform/apps/review.server";
 import { submitApp } from "../app/platform/apps/apps.server";
 import { createAccount } from "../app/platform/accounts/accounts.server";
 import { quietLogger } from "../db/migrate";
-import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/shapes/app-catalog";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONCURRENCY = 20;

@@ -11,7 +11,7 @@ import { createApp, submitApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
 import { createInstallation, issueAccessToken } from "../app/platform/installs/installs.server";
 import { savePage } from "../app/platform/extensions/merchant.server";
-import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/shapes/app-catalog";
 
 export const BASE_BLOCKS = [
   { kind: "builtin", type: "heading", settings: { text: "Welcome" } },

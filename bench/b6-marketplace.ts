@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { startBench, developer, percentile, table, time, writeResult, type Bench, round2 } from "./lib";
 import { listMarketplaceCards } from "../app/platform/apps/marketplace.server";
-import { CATEGORIES } from "../app/platform/apps/catalog";
+import { CATEGORIES } from "../app/platform/shapes/app-catalog";
 
 const APPS = 10_000;
 const REVIEWS = 1_000_000;

@@ -169,7 +169,7 @@ export const DEMO = {
 import type { APIRequestContext } from "@playwright/test";
 import http from "node:http";
 import { listenLocally } from "../app/platform/testing/listen";
-import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/shapes/app-catalog";
 
 /** Signs in through the JSON API and returns the bearer token. */
 export async function apiToken(request: APIRequestContext, email: string, password: string): Promise<string> {

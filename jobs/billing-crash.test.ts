@@ -10,8 +10,8 @@ import { eventually } from "../app/platform/testing/receiver";
 import { workerProcesses } from "../app/platform/testing/processes";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
 import { appSubscriptions, businesses, installations, usageRecords } from "../db/schema";
-import { addJob } from "../app/platform/events/emit.server";
-import { planIn, PricingInput } from "../app/platform/billing/pricing";
+import { addJob } from "../app/platform/core/jobs.server";
+import { planIn, PricingInput } from "../app/platform/shapes/pricing";
 import { closeDuePeriods } from "../app/platform/billing/closing.server";
 
 const p = await startPlatform({ worker: false });

@@ -20,7 +20,7 @@ import { ledger } from "../app/platform/testing/ledger";
 import { createAccount } from "../app/platform/accounts/accounts.server";
 import { createApp } from "../app/platform/apps/apps.server";
 import { testInstall } from "../app/platform/installs/test-installs.server";
-import { DELIVERY_BATCH } from "../app/platform/webhooks/delivery.server";
+import { DELIVERY_BATCH } from "../app/platform/webhooks/fanout.server";
 import { emitEvent } from "../app/platform/events/emit.server";
 import { statusMoveEvents } from "../app/platform/orders/events.server";
 import { createWebServer } from "../app/web.server";

@@ -13,7 +13,7 @@ import { makeDue } from "../app/platform/testing/jobs";
 import { workerProcesses } from "../app/platform/testing/processes";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
 import { emitEvent } from "../app/platform/events/emit.server";
-import { DELIVERY_BATCH } from "../app/platform/webhooks/delivery.server";
+import { DELIVERY_BATCH } from "../app/platform/webhooks/fanout.server";
 
 const p = await startPlatform({ worker: false });
 const startWorker = workerProcesses(p.dbUrl, p.env);

@@ -14,7 +14,8 @@ import { paymentExpire } from "./tasks/payment__expire";
 import { billingClosePeriods } from "./tasks/billing__close_periods";
 import { mailSend } from "./tasks/mail__send";
 import { startDevMailbox, type DevMailboxServer } from "../app/platform/mail/dev-mailbox.server";
-import { DELIVERY_BATCH, sweepAbandoned } from "../app/platform/webhooks/delivery.server";
+import { DELIVERY_BATCH } from "../app/platform/webhooks/fanout.server";
+import { sweepAbandoned } from "../app/platform/webhooks/sweeper.server";
 import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
 
 export type { WorkerDeps };

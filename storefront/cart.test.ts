@@ -14,7 +14,7 @@ import {
   setQuantity,
   writeCart,
 } from "./cart.server";
-import { orderToken, verifyOrderToken } from "../app/platform/orders/order-link.server";
+import { orderToken, verifyOrderToken } from "../app/platform/core/order-link.server";
 
 const p = await startPlatform();
 

@@ -19,14 +19,14 @@ import {
 } from "../app/platform/catalog/products.server";
 import { createApp, submitApp, updateApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
-import { REVIEW_CRITERIA_KEYS } from "../app/platform/apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../app/platform/shapes/app-catalog";
 import { createInstallation, issueAccessToken, uninstallForBusiness } from "../app/platform/installs/installs.server";
-import { putManifest } from "../app/platform/extensions/manifest.server";
+import { putManifest } from "../app/platform/apps/manifest.server";
 import { savePage, setEmbed } from "../app/platform/extensions/merchant.server";
 import { updateBusinessSettings } from "../app/platform/accounts/business-settings.server";
 import { pages, products, type Business } from "../db/schema";
 import { checkout } from "../app/platform/orders/checkout.server";
-import { LOW_STOCK_THRESHOLD } from "../app/platform/orders/stock";
+import { LOW_STOCK_THRESHOLD } from "../app/platform/catalog/stock";
 
 const p = await startPlatform();
 

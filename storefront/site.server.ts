@@ -29,13 +29,13 @@ import {
   type Review,
   type WidgetPlacement,
 } from "../db/schema";
-import type { BlockDef, EmbedDef } from "../app/platform/extensions/manifest-schema";
+import type { BlockDef, EmbedDef } from "../app/platform/shapes/manifest";
 import type { AvailableBlock, StorefrontEmbed } from "../app/platform/extensions/merchant.server";
 import { placementOf } from "../app/platform/extensions/placement";
 import { publicBlocks, safeUrl } from "./blocks";
-import { isLowStock } from "../app/platform/orders/stock";
+import { isLowStock } from "../app/platform/catalog/stock";
 import { moneyFormatter as formatterOf } from "../app/platform/core/money";
-import { shopDescription, shopWords } from "../app/platform/catalog/shop-words";
+import { shopDescription, shopWords } from "../app/platform/accounts/shop-words";
 
 const notFound = (message: string) => new Response(message, { status: 404, statusText: "Not Found" });
 

@@ -1,4 +1,4 @@
-import type { PlanRow } from "~/platform/billing/pricing";
+import type { PlanRow } from "~/platform/shapes/pricing";
 
 /** An app's plans: name, price, trial and usage terms (marketplace app page, consent screen). */
 export function PricingTable({ plans, caption }: { plans: PlanRow[]; caption: string }) {

@@ -12,7 +12,7 @@ import { EmptyState, StatCard } from "~/components/area-layout";
 import { BarChart } from "~/components/bar-chart";
 import { ORDER_TONE, statusLabel } from "~/components/status-badge";
 import { Card, DataTable, PageHeader } from "~/components/page-parts";
-import { PERMISSION_LABELS, type Permission } from "~/platform/teams/permissions";
+import { PERMISSION_LABELS, type Permission } from "~/platform/accounts/permissions";
 import { useShopFormat } from "~/components/shop-format";
 import { SetupGuide } from "~/components/setup-guide";
 import { setupGuide } from "~/platform/catalog/setup-guide.server";

@@ -8,7 +8,7 @@ import {
   listBusinessInstallations,
   uninstallForBusiness,
 } from "~/platform/installs/installs.server";
-import { SCOPES, type Scope } from "~/platform/apps/catalog";
+import { SCOPES, type Scope } from "~/platform/shapes/app-catalog";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";

@@ -9,7 +9,7 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { getAppForReview } from "~/platform/apps/review.server";
 import { businessAdminPages, businessEmbeds, setAppSettings, setEmbed } from "~/platform/extensions/merchant.server";
-import type { Manifest } from "~/platform/extensions/manifest-schema";
+import type { Manifest } from "~/platform/shapes/manifest";
 import { ApiError } from "~/platform/core/http.server";
 import { SettingsForm } from "~/components/settings-form";
 import { CsrfInput } from "~/components/csrf";

@@ -5,7 +5,7 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { merchantBilling } from "~/platform/billing/earnings.server";
 import { cancelSubscription } from "~/platform/billing/subscriptions.server";
-import { planPriceText } from "~/platform/billing/pricing";
+import { planPriceText } from "~/platform/shapes/pricing";
 import { formatMoney } from "~/platform/core/money";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";

@@ -27,7 +27,7 @@ import {
   MAX_BULK_MOVE,
   type BulkMoveResult,
   type BulkTarget,
-} from "~/platform/catalog/bulk-moves.server";
+} from "~/platform/orders/bulk-moves.server";
 import { parseOrderStatus } from "~/platform/orders/status.server";
 import { orderStatusLabel, paymentMethodLabel, paymentStatusLabel } from "~/platform/orders/labels";
 import { ORDER_STATUSES } from "../../db/schema";

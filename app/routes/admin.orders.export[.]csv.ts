@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { isValidTimeZone } from "~/platform/accounts/business-settings.server";
 import { parseOrderFilter } from "~/platform/catalog/admin-queries.server";
-import { ordersCsv } from "~/platform/catalog/orders-csv.server";
+import { ordersCsv } from "~/platform/orders/orders-csv.server";
 import { now } from "~/platform/core/clock.server";
 import { dateFormatter } from "~/platform/core/dates";
 

@@ -12,7 +12,7 @@ import {
   shopperEmail,
 } from "~/platform/privacy/privacy.server";
 import { appsHolding } from "~/platform/privacy/compliance.server";
-import { ERASED_NAME, ERASED_TEXT } from "~/platform/privacy/erased";
+import { ERASED_NAME, ERASED_TEXT } from "~/platform/core/erased";
 import { ApiError } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";

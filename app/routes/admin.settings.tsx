@@ -10,7 +10,7 @@ import { CsrfInput } from "~/components/csrf";
 import { ErrorSummary, FieldError, fieldProps } from "~/components/form-errors";
 import { SubmitButton } from "~/components/submit-button";
 import { PageHeader, SuccessNotice } from "~/components/page-parts";
-import { SHOP_KINDS, shopDescription } from "~/platform/catalog/shop-words";
+import { SHOP_KINDS, shopDescription } from "~/platform/accounts/shop-words";
 
 export const meta: MetaFunction = () => [{ title: "Settings · Admin" }];
 

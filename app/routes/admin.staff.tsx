@@ -14,7 +14,7 @@ import {
   updateStaff,
   updateStaffSchema,
 } from "~/platform/teams/staff.server";
-import { PERMISSIONS, PERMISSION_LABELS, type Permission } from "~/platform/teams/permissions";
+import { PERMISSIONS, PERMISSION_LABELS, type Permission } from "~/platform/accounts/permissions";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";

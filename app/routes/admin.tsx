@@ -5,7 +5,7 @@ import { requireMerchant } from "~/platform/accounts/guards.server";
 import { AreaLayout, type NavItem } from "~/components/area-layout";
 import { ShopFormatProvider } from "~/components/shop-format";
 import { businessAdminPages } from "~/platform/extensions/merchant.server";
-import type { Permission } from "~/platform/teams/permissions";
+import type { Permission } from "~/platform/accounts/permissions";
 import { VerifyEmailBanner } from "~/components/verify-banner";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,6 +1,6 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { dashboard } from "~/platform/catalog/queries.server";
-import { Dashboard } from "~/platform/app-api/schemas";
+import { Dashboard } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/analytics/dashboard", {
   GET: operation({

@@ -1,6 +1,6 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { serializeBusiness } from "~/platform/catalog/serialize.server";
-import { Business } from "~/platform/app-api/schemas";
+import { Business } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/business", {
   GET: operation({

@@ -1,5 +1,5 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { InstallationInfo } from "~/platform/app-api/schemas";
+import { InstallationInfo } from "~/platform/shapes/api";
 
 /** The calling installation itself, with the settings the merchant gave the app (no scope needed). */
 export const { loader, action, declared } = appApiRoute("/app-api/installation", {

@@ -1,7 +1,7 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { getOrder } from "~/platform/catalog/queries.server";
-import { Order } from "~/platform/app-api/schemas";
+import { Order } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}", {
   GET: operation({

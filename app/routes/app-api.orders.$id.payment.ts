@@ -2,7 +2,7 @@ import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
 import { reportPayment } from "~/platform/orders/payments.server";
-import { Order, PaymentReport } from "~/platform/app-api/schemas";
+import { Order, PaymentReport } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/payment", {
   POST: operation({

@@ -2,7 +2,7 @@ import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { getOrderRow } from "~/platform/catalog/queries.server";
 import { moveOrderStatus } from "~/platform/orders/status.server";
-import { Order, StatusChange } from "~/platform/app-api/schemas";
+import { Order, StatusChange } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/orders/{id}/status", {
   PATCH: operation({

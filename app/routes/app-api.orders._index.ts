@@ -6,7 +6,7 @@ import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";
 import { checkoutSchema } from "~/platform/orders/checkout-schema";
 import { checkoutHooks } from "~/platform/orders/checkout-hooks.server";
-import { Order, OrderList } from "~/platform/app-api/schemas";
+import { Order, OrderList } from "~/platform/shapes/api";
 
 /** The checkout pipeline's own input schema, under the name the document gives it. */
 const GuestOrder = checkoutSchema.meta({ id: "GuestOrder" });

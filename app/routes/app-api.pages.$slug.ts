@@ -2,7 +2,7 @@ import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
-import { Page } from "~/platform/app-api/schemas";
+import { Page } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/pages/{slug}", {
   GET: operation({

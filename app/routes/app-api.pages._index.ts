@@ -3,7 +3,7 @@ import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.serve
 import { paged } from "~/platform/core/operations.server";
 import { listPages } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
-import { PageList } from "~/platform/app-api/schemas";
+import { PageList } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/pages", {
   GET: operation({

@@ -2,7 +2,7 @@ import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { getProduct } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
-import { Product } from "~/platform/app-api/schemas";
+import { Product } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/products/{id}", {
   GET: operation({

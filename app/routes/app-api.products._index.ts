@@ -3,7 +3,7 @@ import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.serve
 import { paged } from "~/platform/core/operations.server";
 import { listProducts } from "~/platform/catalog/queries.server";
 import { serializeProduct } from "~/platform/catalog/serialize.server";
-import { ProductList } from "~/platform/app-api/schemas";
+import { ProductList } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/products", {
   GET: operation({

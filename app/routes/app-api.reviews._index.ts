@@ -3,7 +3,7 @@ import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.serve
 import { paged } from "~/platform/core/operations.server";
 import { listReviews } from "~/platform/catalog/queries.server";
 import { serializeReview } from "~/platform/catalog/serialize.server";
-import { ReviewList } from "~/platform/app-api/schemas";
+import { ReviewList } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/reviews", {
   GET: operation({

@@ -1,6 +1,6 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { reviewStats } from "~/platform/catalog/queries.server";
-import { ReviewStats } from "~/platform/app-api/schemas";
+import { ReviewStats } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/app-api/reviews/stats", {
   GET: operation({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { clientAddress } from "~/platform/core/client-address.server";
-import { requestPasswordReset } from "~/platform/mail/account-mail.server";
+import { requestPasswordReset } from "~/platform/accounts/account-mail.server";
 import { Accepted } from "~/platform/platform-api/schemas";
 
 const PasswordResetRequest = z

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { publicAccount } from "~/platform/accounts/accounts.server";
-import { confirmPasswordReset } from "~/platform/mail/account-mail.server";
+import { confirmPasswordReset } from "~/platform/accounts/account-mail.server";
 import { AccountAnswer } from "~/platform/platform-api/schemas";
 
 const PasswordResetConfirm = z

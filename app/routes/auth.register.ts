@@ -2,7 +2,7 @@ import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { createAccount, issueAccountToken, publicAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { Registered } from "~/platform/platform-api/schemas";
-import { sendsVerification } from "~/platform/mail/account-mail.server";
+import { sendsVerification } from "~/platform/accounts/account-mail.server";
 
 /** Called without a token (`ANYONE`): a new developer or merchant account (a merchant's with its business). */
 export const { loader, action, declared } = platformRoute("/auth/register", "ANYONE", {

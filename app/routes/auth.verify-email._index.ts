@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { publicAccount } from "~/platform/accounts/accounts.server";
-import { verifyEmailToken } from "~/platform/mail/account-mail.server";
+import { verifyEmailToken } from "~/platform/accounts/account-mail.server";
 import { AccountAnswer } from "~/platform/platform-api/schemas";
 
 const VerifyEmail = z.object({ token: z.string().max(200) }).meta({ id: "VerifyEmail" });

@@ -1,7 +1,7 @@
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { requireBearerAccount } from "~/platform/accounts/session.server";
-import { resendVerification } from "~/platform/mail/account-mail.server";
+import { resendVerification } from "~/platform/accounts/account-mail.server";
 import { Accepted } from "~/platform/platform-api/schemas";
 
 /**

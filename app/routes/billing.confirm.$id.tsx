@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { may, memberOf, missingPermissionMessage } from "~/platform/teams/permissions";
+import { may, memberOf, missingPermissionMessage } from "~/platform/accounts/permissions";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getSignedInAccount } from "~/platform/accounts/session.server";
@@ -12,7 +12,7 @@ import {
   getForConfirmation,
   returnUrlWith,
 } from "~/platform/billing/subscriptions.server";
-import { planPriceText } from "~/platform/billing/pricing";
+import { planPriceText } from "~/platform/shapes/pricing";
 import { formatMoney } from "~/platform/core/money";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";

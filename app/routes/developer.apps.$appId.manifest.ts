@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
-import { putManifest } from "~/platform/extensions/manifest.server";
+import { putManifest } from "~/platform/apps/manifest.server";
 import { ManifestDocument, ManifestSaved } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/manifest", "DEVELOPER", {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { triggerHook } from "~/platform/devtools/trigger-hook.server";
-import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
+import { HOOK_POINTS } from "~/platform/shapes/manifest";
 import { TriggeredHook } from "~/platform/platform-api/schemas";
 
 /** `storefront-apps trigger hook <point>`: the app's hook called as a sandbox checkout would, and what the platform made of the answer. */

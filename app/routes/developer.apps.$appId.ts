@@ -1,4 +1,4 @@
-import { appRoleAtLeast, missingAppRoleMessage } from "~/platform/teams/permissions";
+import { appRoleAtLeast, missingAppRoleMessage } from "~/platform/accounts/permissions";
 import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";

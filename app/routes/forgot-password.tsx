@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { clientAddress } from "~/platform/core/client-address.server";
-import { requestPasswordReset } from "~/platform/mail/account-mail.server";
+import { requestPasswordReset } from "~/platform/accounts/account-mail.server";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorAlert } from "~/components/page-parts";
 

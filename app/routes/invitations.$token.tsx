@@ -5,7 +5,7 @@ import { getSignedInAccount, homeFor, signIn } from "~/platform/accounts/session
 import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { acceptInvitation, viewInvitation } from "~/platform/teams/invitations.server";
-import { APP_ROLE_LABELS, PERMISSION_LABELS, isPermission, type AppRole } from "~/platform/teams/permissions";
+import { APP_ROLE_LABELS, PERMISSION_LABELS, isPermission, type AppRole } from "~/platform/accounts/permissions";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorAlert } from "~/components/page-parts";
 

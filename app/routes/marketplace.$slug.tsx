@@ -1,4 +1,4 @@
-import { planRow } from "~/platform/billing/pricing";
+import { planRow } from "~/platform/shapes/pricing";
 import { PricingTable } from "~/components/pricing-table";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -9,7 +9,7 @@ import { InstalledBy, RatingSummary, Stars } from "~/components/rating";
 import { FilterPill } from "~/components/page-parts";
 import { Pagination } from "~/components/pagination";
 import { getMarketplaceApp } from "~/platform/apps/apps.server";
-import { CATEGORY_LABELS, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
+import { CATEGORY_LABELS, SCOPES, type Category, type Scope } from "~/platform/shapes/app-catalog";
 import { AppIcon } from "~/components/app-icon";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -5,7 +5,7 @@ import { listMarketplaceCards, listStaffPicks } from "~/platform/apps/marketplac
 import { MARKET_SORTS, MARKET_PAGE_SIZE, type MarketSort } from "~/platform/apps/marketplace-shared";
 import { InstalledBy, RatingSummary } from "~/components/rating";
 import { Pagination } from "~/components/pagination";
-import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
+import { CATEGORIES, CATEGORY_LABELS, type Category } from "~/platform/shapes/app-catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppIcon } from "~/components/app-icon";
 import { FilterPill, PageHeader, SearchForm } from "~/components/page-parts";

@@ -4,7 +4,7 @@ import { oneBy } from "~/platform/core/operations.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
 import { setAppSettings } from "~/platform/extensions/merchant.server";
 import { getAppForReview } from "~/platform/apps/review.server";
-import type { Manifest } from "~/platform/extensions/manifest-schema";
+import type { Manifest } from "~/platform/shapes/manifest";
 import { AppSettingsState } from "~/platform/platform-api/schemas";
 import { getBusinessInstallation } from "~/platform/installs/installs.server";
 

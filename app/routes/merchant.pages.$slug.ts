@@ -4,7 +4,7 @@ import { requireBusiness } from "~/platform/accounts/business.server";
 import { getPage } from "~/platform/catalog/queries.server";
 import { serializePage } from "~/platform/catalog/serialize.server";
 import { pageInputSchema, savePage } from "~/platform/extensions/merchant.server";
-import { Page } from "~/platform/app-api/schemas";
+import { Page } from "~/platform/shapes/api";
 
 const one = oneBy("slug", "Page slug: lowercase letters, digits and hyphens", Page);
 const PageInput = pageInputSchema.meta({ id: "PageInput" });

@@ -17,8 +17,8 @@ import {
   type AuthorizeRequest,
 } from "~/platform/installs/oauth.server";
 import { getActiveInstallation } from "~/platform/installs/installs.server";
-import { SCOPES, type Scope } from "~/platform/apps/catalog";
-import { planRow, type PlanRow } from "~/platform/billing/pricing";
+import { SCOPES, type Scope } from "~/platform/shapes/app-catalog";
+import { planRow, type PlanRow } from "~/platform/shapes/pricing";
 import { PricingTable } from "~/components/pricing-table";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";

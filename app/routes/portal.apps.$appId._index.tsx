@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireAppRoleFor, requireDeveloperApp } from "~/platform/accounts/guards.server";
-import { APP_ROLE_LABELS, appRoleAtLeast, type AppRole } from "~/platform/teams/permissions";
+import { requireAppRoleFor } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
+import { APP_ROLE_LABELS, appRoleAtLeast, type AppRole } from "~/platform/accounts/permissions";
 import { formAction } from "~/platform/accounts/form-action.server";
 import {
   listAppVersions,
@@ -14,7 +15,7 @@ import {
   submitSchema,
   updateApp,
 } from "~/platform/apps/apps.server";
-import { SCOPES, type Scope } from "~/platform/apps/catalog";
+import { SCOPES, type Scope } from "~/platform/shapes/app-catalog";
 import { parseWith, type ApiError } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
 import { testInstall, testStatus, testUninstall } from "~/platform/installs/test-installs.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { appAnalytics } from "~/platform/analytics/analytics.server";
 import { StatCard } from "~/components/area-layout";
 import { SeriesChart } from "~/components/series-chart";

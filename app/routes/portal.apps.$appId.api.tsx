@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { updateApp } from "~/platform/apps/apps.server";
 import { now } from "~/platform/core/clock.server";
@@ -14,7 +14,7 @@ import {
   versionState,
 } from "~/platform/versions/registry";
 import { apiUsage, changedFields } from "~/platform/versions/health.server";
-import { VERSIONING } from "~/platform/app-api/version-changes";
+import { VERSIONING } from "~/platform/versions/changes";
 import { APP_API_ROUTES } from "~/operations.server";
 import { EmptyState } from "~/components/area-layout";
 import { CsrfInput } from "~/components/csrf";

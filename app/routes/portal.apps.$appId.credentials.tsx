@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { takeFlashedSecret } from "~/platform/apps/secret-flash.server";
 import { CopyButton, CopyableCode } from "~/components/copy-button";
 import { AppPageHeader } from "~/components/page-parts";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { appEarnings } from "~/platform/billing/earnings.server";
 import { formatMoney, moneyToMajor } from "~/platform/core/money";
 import { StatCard } from "~/components/area-layout";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { appEarnings } from "~/platform/billing/earnings.server";
 import { toMajorText } from "~/platform/core/money";
 

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { parsePagination } from "~/platform/core/http.server";
 import { appHookCalls } from "~/platform/hooks/hook-log.server";
-import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
+import { HOOK_POINTS } from "~/platform/shapes/manifest";
 import { EmptyState } from "~/components/area-layout";
 import { AppPageHeader, DataTable, FilterPill, utcDateTime } from "~/components/page-parts";
 

@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { formAction } from "~/platform/accounts/form-action.server";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { checkManifestText } from "~/platform/extensions/manifest-text.server";
 import { splitServerMessage } from "~/components/manifest-editor/json-paths";
 

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireAppRoleFor, requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireAppRoleFor } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { parseWith } from "~/platform/core/http.server";
 import {
@@ -13,7 +14,7 @@ import {
   updateAppMember,
   updateAppMemberSchema,
 } from "~/platform/teams/app-members.server";
-import { APP_ROLE_LABELS, appRoleAtLeast, type AppRole } from "~/platform/teams/permissions";
+import { APP_ROLE_LABELS, appRoleAtLeast, type AppRole } from "~/platform/accounts/permissions";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { AppPageHeader, ErrorAlert, SuccessNotice } from "~/components/page-parts";

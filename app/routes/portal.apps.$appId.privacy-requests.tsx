@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { listComplianceDeliveries } from "~/platform/privacy/compliance.server";
 import { EmptyState } from "~/components/area-layout";
 import { Pagination } from "~/components/pagination";

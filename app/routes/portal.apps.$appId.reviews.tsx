@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { requireDeveloperApp } from "~/platform/accounts/guards.server";
+import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { listAppReviews, replySchema, replyToReview } from "~/platform/apps/app-reviews.server";
 import { REVIEW_BODY_MAX } from "~/platform/apps/marketplace-shared";

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireDeveloper } from "~/platform/accounts/guards.server";
 import { listDeveloperApps } from "~/platform/apps/apps.server";
-import { CATEGORY_LABELS, type Category } from "~/platform/apps/catalog";
+import { CATEGORY_LABELS, type Category } from "~/platform/shapes/app-catalog";
 import { EmptyState } from "~/components/area-layout";
 import { AppStatusBadge } from "~/components/status-badge";
 import { DataTable, PageHeader, utcDateTime } from "~/components/page-parts";

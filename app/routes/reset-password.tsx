@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { signIn, homeFor } from "~/platform/accounts/session.server";
-import { confirmPasswordReset } from "~/platform/mail/account-mail.server";
+import { confirmPasswordReset } from "~/platform/accounts/account-mail.server";
 import { peekAccountToken } from "~/platform/mail/tokens.server";
 import { CsrfInput } from "~/components/csrf";
 import { ErrorAlert } from "~/components/page-parts";

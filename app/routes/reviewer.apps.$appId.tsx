@@ -9,7 +9,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import type { ApiError } from "~/platform/core/http.server";
 import { listAppVersions, serializeApp } from "~/platform/apps/apps.server";
 import { approveApp, getAppForReview, rejectApp, rejectSchema } from "~/platform/apps/review.server";
-import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/apps/catalog";
+import { CATEGORY_LABELS, REVIEW_CRITERIA, SCOPES, type Category, type Scope } from "~/platform/shapes/app-catalog";
 import { CsrfInput } from "~/components/csrf";
 import { AppIcon } from "~/components/app-icon";
 import { DataTable, ErrorAlert, utcDateTime } from "~/components/page-parts";

@@ -11,7 +11,7 @@
  *   parent window on the platform's origin; the preview answers `PREVIEW_READY` and, when the
  *   merchant clicks a block, `PREVIEW_SELECT` to that origin only. Links and forms do nothing here.
  */
-import { may, memberOf } from "~/platform/teams/permissions";
+import { may, memberOf } from "~/platform/accounts/permissions";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";

@@ -1,4 +1,4 @@
-import { sendsVerification } from "~/platform/mail/account-mail.server";
+import { sendsVerification } from "~/platform/accounts/account-mail.server";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";

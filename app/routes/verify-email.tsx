@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ApiError } from "~/platform/core/http.server";
 import { requireCsrf, getSignedInAccount, safeRedirect } from "~/platform/accounts/session.server";
 import { readForm } from "~/platform/core/http.server";
-import { resendVerification, verifyEmailToken } from "~/platform/mail/account-mail.server";
+import { resendVerification, verifyEmailToken } from "~/platform/accounts/account-mail.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your e-mail address · Storefront Apps" }];
 

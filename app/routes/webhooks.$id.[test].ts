@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { getRegistration } from "~/platform/webhooks/registrations.server";
-import { sendTest } from "~/platform/webhooks/delivery.server";
-import { WebhookTestResult } from "~/platform/app-api/schemas";
+import { sendTest } from "~/platform/webhooks/send-test.server";
+import { WebhookTestResult } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/webhooks/{id}/test", {
   POST: operation({

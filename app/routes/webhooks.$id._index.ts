@@ -7,7 +7,7 @@ import {
   updateRegistration,
   WebhookUpdate,
 } from "~/platform/webhooks/registrations.server";
-import { Webhook } from "~/platform/app-api/schemas";
+import { Webhook } from "~/platform/shapes/api";
 
 const one = oneBy("id", "Webhook id", Webhook);
 

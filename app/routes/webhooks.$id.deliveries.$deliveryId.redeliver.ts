@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { redeliver } from "~/platform/webhooks/registrations.server";
-import { Redelivery } from "~/platform/app-api/schemas";
+import { Redelivery } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/webhooks/{id}/deliveries/{deliveryId}/redeliver", {
   POST: operation({

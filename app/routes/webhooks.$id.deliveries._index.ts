@@ -2,7 +2,7 @@ import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
 import { cursorPaginated } from "~/platform/core/http.server";
 import { listDeliveries, serializeDelivery } from "~/platform/webhooks/registrations.server";
-import { DELIVERY_COUNT_CAP, DeliveryList } from "~/platform/app-api/schemas";
+import { DELIVERY_COUNT_CAP, DeliveryList } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/webhooks/{id}/deliveries", {
   GET: operation({

@@ -6,7 +6,7 @@ import {
   serializeWebhook,
   WebhookCreate,
 } from "~/platform/webhooks/registrations.server";
-import { WebhookCreated, WebhookList } from "~/platform/app-api/schemas";
+import { WebhookCreated, WebhookList } from "~/platform/shapes/api";
 
 export const { loader, action, declared } = appApiRoute("/webhooks", {
   GET: operation({

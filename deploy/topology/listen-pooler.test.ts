@@ -23,13 +23,8 @@ import { appBody } from "../../app/platform/apps/apps.test-helpers";
 import { openDatabase } from "../../app/platform/runtime/database.server";
 import { startDispatcher } from "../../app/platform/webhooks/dispatcher.server";
 import { emitEvent } from "../../app/platform/events/emit.server";
-import {
-  answerCall,
-  HEARTBEAT_MS,
-  openListener,
-  relayIfListening,
-  type RelayedCall,
-} from "../../app/platform/devtools/relay.server";
+import { answerCall, openListener, type RelayedCall } from "../../app/platform/devtools/relay.server";
+import { HEARTBEAT_MS, relayIfListening } from "../../app/platform/outbound/relay-send.server";
 import { ensurePackages } from "./topology";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -12,7 +12,7 @@ import { createApp } from "../../app/platform/apps/apps.server";
 import { testInstall } from "../../app/platform/installs/test-installs.server";
 import { authenticateInstallation } from "../../app/platform/installs/installs.server";
 import { createRegistration } from "../../app/platform/webhooks/registrations.server";
-import type { EventName } from "../../app/platform/apps/catalog";
+import type { EventName } from "../../app/platform/shapes/app-catalog";
 
 export async function sandboxApp(
   db: Database,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { WorkerDeps } from "../deps";
-import { sendErasure } from "../../app/platform/webhooks/delivery.server";
+import { sendErasure } from "../../app/platform/events/special-sends.server";
 
 const payload = z.object({ installationId: z.string() });
 

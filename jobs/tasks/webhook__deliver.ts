@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { WorkerDeps } from "../deps";
-import { attemptDeliveries, DELIVERY_BATCH } from "../../app/platform/webhooks/delivery.server";
+import { attemptDeliveries } from "../../app/platform/webhooks/delivery.server";
+import { DELIVERY_BATCH } from "../../app/platform/webhooks/fanout.server";
 
 /** after: how many attempts the delivery had when this job was made (its job is attempt after+1). */
 const one = z.object({

@@ -48,7 +48,7 @@ import {
   type CompletionContext,
   type CompletionResult,
 } from "@codemirror/autocomplete";
-import { manifestJsonSchema } from "~/platform/extensions/manifest-schema";
+import { manifestJsonSchema } from "~/platform/shapes/manifest";
 import { contextAt, locatePointer, partialValue, rootValue, syntaxErrorPosition } from "./json-paths";
 import { keyOptions, valueOptions, type JsonSchema } from "./schema-walk";
 import { insertExample, type ExampleKind } from "./examples";

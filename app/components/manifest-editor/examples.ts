@@ -4,7 +4,7 @@
  * the document as the developer wrote it.
  */
 import type { Tree } from "@lezer/common";
-import { HOOK_POINTS } from "~/platform/extensions/manifest-schema";
+import { HOOK_POINTS } from "~/platform/shapes/manifest";
 import { arrayElements, objectProperties, propertyName, propertyValue, rootValue } from "./json-paths";
 import type { ExampleKind } from "./example-kinds";
 

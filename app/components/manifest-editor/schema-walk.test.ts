@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonLanguage } from "@codemirror/lang-json";
-import { manifestJsonSchema, validateManifest } from "~/platform/extensions/manifest-schema";
+import { manifestJsonSchema, validateManifest } from "~/platform/shapes/manifest";
 import { keyOptions, schemaAt, valueOptions, type JsonSchema } from "./schema-walk";
 import { EXAMPLE_LABELS, insertExample, type ExampleKind } from "./examples";
 

@@ -20,7 +20,7 @@ import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, signJwt, verifyPassword } from "../core/crypto.server";
 import { COMMON_PASSWORD_MESSAGE, MIN_PASSWORD_LENGTH, isCommonPassword, passwordProblem } from "./passwords.server";
-import { defaultHomePage, seedBusinessCatalog } from "../catalog/demo-data.server";
+import { defaultHomePage, seedBusinessCatalog } from "./starter-catalog.server";
 
 export type Role = Account["role"];
 export type PublicAccount = { id: string; email: string; name: string; role: Role; emailVerified: boolean };

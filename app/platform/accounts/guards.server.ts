@@ -4,10 +4,9 @@
  * these and nothing else to find out who is asking (Epic Stack's `requireUserWithPermission`); the
  * JSON routes keep `requireApiAccount`.
  */
-import type { Account, App, Business } from "../../../db/schema";
+import type { Account, Business } from "../../../db/schema";
 import type { PlatformContext } from "../core/context";
 import { ApiError } from "../core/http.server";
-import { getDeveloperApp } from "../apps/apps.server";
 import { requireUser } from "./session.server";
 import {
   appRoleAtLeast,
@@ -17,8 +16,7 @@ import {
   type AppRole,
   type Member,
   type Permission,
-} from "../teams/permissions";
-import { appRoleOf } from "../teams/app-members.server";
+} from "./permissions";
 
 /**
  * `sandbox`: the account is a developer in their own sandbox business (contract 14; decision 036).
@@ -27,7 +25,6 @@ import { appRoleOf } from "../teams/app-members.server";
  */
 export type MerchantContext = { account: Account; business: Business; sandbox: boolean; member: Member };
 export type DeveloperContext = { account: Account; business: Business | null };
-export type DeveloperAppContext = DeveloperContext & { app: App; role: AppRole };
 export type ReviewerContext = { account: Account };
 
 /**
@@ -64,26 +61,6 @@ export async function requireMerchant(
 /** A signed-in developer, with their sandbox business when they have one. */
 export function requireDeveloper(request: Request, context: PlatformContext): Promise<DeveloperContext> {
   return requireUser(request, context, "DEVELOPER");
-}
-
-/**
- * A signed-in developer and an app they are a member of, with their role on it (contract 17): no
- * app of that id, or one they are not a member of, is the 404 page (the same answer, so an id says
- * nothing about other developers' apps); a member whose role is below `needed` gets the 403 page
- * naming the role. Every portal page of an app declares the least role it needs beside this call.
- */
-export async function requireDeveloperApp(
-  request: Request,
-  context: PlatformContext,
-  appId: string | undefined,
-  needed: AppRole,
-): Promise<DeveloperAppContext> {
-  const { account, business } = await requireDeveloper(request, context);
-  const role = await appRoleOf(context.db, account.id, appId ?? "");
-  if (!role) throw new Response("App not found", { status: 404 });
-  if (!appRoleAtLeast(role, needed)) throw new Response(missingAppRoleMessage(needed), { status: 403 });
-  const app = await getDeveloperApp(context.db, account.id, appId ?? "").catch(orNotFound("App not found"));
-  return { account, business, app, role };
 }
 
 /** Refuses (the 403 page naming the role) a form intent the member's role does not allow. */

@@ -7,7 +7,8 @@ import { testEnv } from "../testing/platform";
 import type { PlatformContext } from "../core/context";
 import { createAccount } from "./accounts.server";
 import { signIn } from "./session.server";
-import { requireDeveloper, requireDeveloperApp, requireMerchant, requireReviewer } from "./guards.server";
+import { requireDeveloper, requireMerchant, requireReviewer } from "./guards.server";
+import { requireDeveloperApp } from "../apps/guard.server";
 
 const { db } = await testDatabase();
 const env = testEnv({ PUBLIC_URL: "http://localhost", STOREFRONT_URL: "http://127.0.0.1" });

@@ -16,7 +16,7 @@ import { now } from "../core/clock.server";
 import { ACCOUNT_TOKEN_AUDIENCE, getAccount, getBusiness, type Role } from "./accounts.server";
 import { isStorefrontPath } from "../core/areas";
 import { cookieNames } from "../core/cookies";
-import { memberOf, type Member } from "../teams/permissions";
+import { memberOf, type Member } from "./permissions";
 
 const storages = new Map<string, SessionStorage>();
 

@@ -6,7 +6,7 @@ import { startPlatform } from "../testing/platform";
 import { startWebProcess } from "../testing/processes";
 import { responseChecker } from "../testing/openapi-check";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { SCOPE_NAMES } from "../shapes/app-catalog";
 
 const p = await startPlatform();
 const devA = await p.register("DEVELOPER");

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { responseChecker } from "../testing/openapi-check";
 import { appBody, PRO_PLAN } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { SCOPE_NAMES } from "../shapes/app-catalog";
 
 const p = await startPlatform({ env: { APP_API_RATE_LIMIT: "100000" } });
 const devA = await p.register("DEVELOPER");

@@ -5,7 +5,7 @@
  * from the declarations; this module adds what every App API operation shares (the installation
  * token, the rate-limit headers, 401 and 429).
  */
-import { EVENTS, isSubscribable, SCOPES, type EventName } from "../apps/catalog";
+import { EVENTS, isSubscribable, SCOPES, type EventName } from "../shapes/app-catalog";
 import {
   openApiDocumentOf,
   type DeclaredOperation,
@@ -13,12 +13,12 @@ import {
   type DeclaredWebhook,
   type DocumentArea,
 } from "../core/operations.server";
-import { DELIVERY_HEADERS, EVENT_DATA, EVENT_ENVELOPES } from "../events/schemas";
-import { HOOK_CALLS, HOOK_ENVELOPES, HOOK_HEADERS } from "../hooks/schemas";
-import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
-import "./schemas";
+import { DELIVERY_HEADERS, EVENT_DATA, EVENT_ENVELOPES } from "../shapes/events";
+import { HOOK_CALLS, HOOK_ENVELOPES, HOOK_HEADERS } from "../shapes/hooks";
+import { HOOK_SCOPES, type HookPoint } from "../shapes/manifest";
+import "../shapes/api";
 import { versionIndex } from "../versions/registry";
-import { VERSIONING } from "./version-changes";
+import { VERSIONING } from "../versions/changes";
 
 export const APP_API_ERROR_TEXT: Record<number, string> = {
   400: "Bad input: the message names the field",

@@ -12,8 +12,8 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { loadBuild } from "../../web.server";
 import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
-import { EVENT_NAMES, REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
-import { manifestJsonSchema } from "../extensions/manifest-schema";
+import { EVENT_NAMES, REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../shapes/app-catalog";
+import { manifestJsonSchema } from "../shapes/manifest";
 import type { DeclaredRoute } from "../core/operations.server";
 import { responseChecker } from "../testing/openapi-check";
 

@@ -8,8 +8,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
 import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.server";
 import { now } from "../core/clock.server";
-import { authenticateInstallation, type AppCaller } from "../installs/installs.server";
-import type { Scope } from "../apps/catalog";
+import { authenticateInstallation } from "../installs/installs.server";
+import { type AppCaller } from "../apps/caller";
+import type { Scope } from "../shapes/app-catalog";
 import {
   declaredRoute,
   listedOf,
@@ -21,7 +22,7 @@ import {
 import { currentVersion, supportedList, versionIndex, versionState } from "../versions/registry";
 import { countCall } from "../versions/usage.server";
 import { deprecationHeaders } from "../versions/headers.server";
-import { VERSIONING } from "./version-changes";
+import { VERSIONING } from "../versions/changes";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 

@@ -6,7 +6,7 @@ import { atOnce, expectOutcome } from "../testing/concurrency";
 import { newId } from "../core/ids.server";
 import { putReview } from "./app-reviews.server";
 import { listMarketplaceCards, listChangelog, roundedInstalls, formatRating } from "./marketplace.server";
-import { REVIEW_CRITERIA_KEYS } from "./catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");

@@ -14,12 +14,12 @@ import { now } from "../core/clock.server";
 import { encrypt, safeEqual, sha256 } from "../core/crypto.server";
 import { webUrl } from "../core/validation.server";
 import { appUrlProblem } from "../core/urls";
-import { CATEGORIES, SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "./catalog";
+import { CATEGORIES, SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "../shapes/app-catalog";
 import { parseManifest, syncManifest } from "../extensions/manifest.server";
 import { assertEditable, getDeveloperApp, lockEditableApp } from "./app-lookups.server";
 import { newestFirst, pageWithTotal } from "../core/paging.server";
 import { approvedAppsWhere, listingColumns } from "./marketplace.server";
-import { PricingInput, planIn, planOut } from "../billing/pricing";
+import { PricingInput, planIn, planOut } from "../shapes/pricing";
 
 export { assertEditable, getDeveloperApp };
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform, startProductionPlatform } from "../testing/platform";
 import { appBody } from "./apps.test-helpers";
 import { verifyClientCredentials } from "./apps.server";
-import { REVIEW_CRITERIA_KEYS } from "./catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 import { BrowserSession } from "../testing/browser";
 import { tamper } from "../testing/tamper";
 

@@ -4,7 +4,7 @@
  * the apps row (kept by triggers, migration 0016), so a page of cards is one indexed walk of
  * apps_market_*_idx plus the developers' names: no scan of reviews or installations per view.
  */
-import { pricingSummary, type StoredPlan } from "../billing/pricing";
+import { pricingSummary, type StoredPlan } from "../shapes/pricing";
 import { and, asc, desc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { accounts, apps, appVersions } from "../../../db/schema";

@@ -9,11 +9,11 @@ import { apps, appVersions, installations, type App } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { textArray } from "../../../db/sql";
 import { syncManifest } from "../extensions/manifest.server";
-import type { Manifest } from "../extensions/manifest-schema";
+import type { Manifest } from "../shapes/manifest";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { pageWithTotal } from "../core/paging.server";
-import { REVIEW_CRITERIA_KEYS } from "./catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 export const rejectSchema = z.object({
   notes: z.string().trim().min(1, "is required: tell the developer what to change").max(5000),

@@ -4,7 +4,7 @@
  * app_subscription.updated webhook to a real receiver, period closing into invoices and the ledger,
  * uninstall, trials across reinstalls, and bad input refused with nothing written.
  */
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";

@@ -12,7 +12,7 @@ import { appSubscriptions, invoiceLines, invoices, usageRecords, type AppSubscri
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { monthOf, postCharge } from "./ledger.server";
-import { INTERVAL_DAYS } from "./pricing";
+import { INTERVAL_DAYS } from "../shapes/pricing";
 import { notifySubscription } from "./notify.server";
 
 export const DAY_MS = 86_400_000;

@@ -6,8 +6,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { webhooks, type AppSubscription } from "../../../db/schema";
-import { deliverToInstallRegistration } from "../webhooks/delivery.server";
-import { event } from "../events/schemas";
+import { deliverToInstallRegistration } from "../events/special-sends.server";
+import { event } from "../shapes/events";
 import { money } from "../core/money";
 
 export const SUBSCRIPTION_EVENT = "app_subscription.updated" as const;

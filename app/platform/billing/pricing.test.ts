@@ -1,6 +1,6 @@
 /** The marketplace's price words (contract 13): "From …" compares prices within one currency only (decision 050). */
 import { describe, expect, it } from "vitest";
-import { planIn, PricingInput, pricingSummary } from "./pricing";
+import { planIn, PricingInput, pricingSummary } from "../shapes/pricing";
 
 const plans = (input: unknown[]) => PricingInput.parse(input).map(planIn);
 const monthly = (id: string, amount: number, currency: string) => ({

@@ -19,7 +19,7 @@ import { appBody } from "../apps/apps.test-helpers";
 import { createInstallation, uninstall } from "../installs/installs.server";
 import { advanceClock } from "../core/clock.server";
 import { ApiError } from "../core/http.server";
-import { planIn, PricingInput } from "./pricing";
+import { planIn, PricingInput } from "../shapes/pricing";
 import {
   approveSubscription,
   cancelSubscription,

@@ -1,6 +1,6 @@
 /** The answer schemas of the billing operations (App API and Platform API), for the documents. */
 import { z } from "zod";
-import { Money as MoneySchema, NextCursor } from "../app-api/schemas";
+import { Money as MoneySchema, NextCursor } from "../shapes/api";
 import { SUBSCRIPTION_STATUSES } from "../../../db/schema/billing";
 
 const iso = z.string().describe("ISO 8601 timestamp");

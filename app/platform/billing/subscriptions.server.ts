@@ -25,7 +25,7 @@ import { now } from "../core/clock.server";
 import { uniqueViolation } from "../../../db/sql";
 import { newestPageWithTotal, type Page } from "../core/paging.server";
 import { formatMoney, money } from "../core/money";
-import { MoneySchema, PositiveMoney, type StoredPlan } from "./pricing";
+import { MoneySchema, PositiveMoney, type StoredPlan } from "../shapes/pricing";
 import { DAY_MS, closeEndedPeriods, closePeriod, periodDays, writeLine } from "./closing.server";
 import { notifySubscription } from "./notify.server";
 

@@ -5,8 +5,8 @@ import { BrowserSession } from "../testing/browser";
 import { orders, orderStatusChanges, orderItems, platformEvents } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { ordersForExport, parseOrderFilter, searchOrders, type OrderFilter } from "./admin-queries.server";
-import { bulkMoveOrders } from "./bulk-moves.server";
-import { csvCell, ordersCsv } from "./orders-csv.server";
+import { bulkMoveOrders } from "../orders/bulk-moves.server";
+import { csvCell, ordersCsv } from "../orders/orders-csv.server";
 
 const p = await startPlatform();
 

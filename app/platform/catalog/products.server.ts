@@ -13,7 +13,7 @@ import { now } from "../core/clock.server";
 import { emitEvent, event } from "../events/emit.server";
 import { lockBusinessRow } from "../core/business-rows.server";
 import { serializeProduct, serializeReview } from "./serialize.server";
-import { LOW_STOCK_THRESHOLD, stockEventTypes } from "../orders/stock";
+import { LOW_STOCK_THRESHOLD, stockEventTypes } from "./stock";
 import { MAX_PRICE_MINOR } from "../core/money";
 
 const slugify = (s: string) =>

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES } from "../apps/catalog";
+import { SCOPE_NAMES } from "../shapes/app-catalog";
 import { dashboard, orderFigures, orderStatusCounts, topProducts } from "./queries.server";
 
 const p = await startPlatform({ env: { APP_API_RATE_LIMIT: "100000" } });

@@ -14,10 +14,10 @@ import { createApp, submitApp } from "../apps/apps.server";
 import { approveApp } from "../apps/review.server";
 import { createInstallation, issueAccessToken } from "../installs/installs.server";
 import { now } from "../core/clock.server";
-import { seedMarketplaceDemo, uninstallAsOf } from "../apps/marketplace-demo.server";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { seedMarketplaceDemo, uninstallAsOf } from "./marketplace-demo.server";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 import { DEMO_LOGINS } from "./demo-logins";
-import { demoAppListing } from "../apps/demo-app-listing.server";
+import { demoAppListing } from "./demo-app-listing.server";
 import { demoAppStore } from "./demo-app-store.server";
 import { seedDemoBilling } from "./demo-billing.server";
 

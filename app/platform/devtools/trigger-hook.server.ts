@@ -11,7 +11,7 @@ import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { formatMoney } from "../core/money";
 import { getDeveloperApp } from "../apps/app-lookups.server";
-import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
+import { HOOK_SCOPES, type HookPoint } from "../shapes/manifest";
 import { hookRegistry, hookTargets } from "../extensions/registry.server";
 import type { HookResult } from "../hooks/invoke.server";
 import { checkoutHooks } from "../orders/checkout-hooks.server";

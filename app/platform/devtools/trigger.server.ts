@@ -28,7 +28,7 @@ import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { getDeveloperApp } from "../apps/app-lookups.server";
-import { EVENT_NAMES, EVENTS, eventAllowed, MANDATORY_EVENTS, type EventName } from "../apps/catalog";
+import { EVENT_NAMES, EVENTS, eventAllowed, MANDATORY_EVENTS, type EventName } from "../shapes/app-catalog";
 import { notifyApps, sampleComplianceRequest } from "../privacy/compliance.server";
 import { notifySubscription } from "../billing/notify.server";
 import { emitEvent, event, withEventAudience } from "../events/emit.server";
@@ -46,7 +46,8 @@ import type { CheckoutHooks } from "../orders/checkout.server";
 import { openPayment, reportPayment } from "../orders/payments.server";
 import type { OrderStatus } from "../../../db/schema";
 import { installRegistration, writeDirectDeliveries } from "../webhooks/fanout.server";
-import { sendAppUninstalled, sendErasureEvent, webhookTestData } from "../webhooks/delivery.server";
+import { sendAppUninstalled, sendErasureEvent } from "../events/special-sends.server";
+import { webhookTestData } from "../webhooks/send-test.server";
 import {
   placeSampleOrder,
   sampleCart,

@@ -8,13 +8,13 @@ import type { Db } from "../../../db/client";
 import { platformEvents } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { isSubscribable } from "../apps/catalog";
+import { isSubscribable } from "../shapes/app-catalog";
 import { rawQuery, textArray } from "../../../db/sql";
 import { writeDeliveries, type FannedEvent } from "../webhooks/fanout.server";
-import type { EventInput } from "./schemas";
+import type { EventInput } from "../shapes/events";
 
-export type { EventInput } from "./schemas";
-export { event } from "./schemas";
+export type { EventInput } from "../shapes/events";
+export { event } from "../shapes/events";
 
 /** An event as written to platform_events: what the fan-out reads (one type for both). */
 export type EmittedEvent = FannedEvent;
@@ -59,24 +59,6 @@ export function audiencesJson(types: readonly string[]): string | null {
   const store = audiences.getStore();
   if (!store?.open) return null;
   return JSON.stringify(Object.fromEntries(types.map((t) => [t, audienceOf(t)])));
-}
-
-/** Adds a graphile-worker job through the same connection (and so the same transaction). */
-export async function addJob(
-  db: Db,
-  task: string,
-  payload: Record<string, unknown>,
-  options: { runAt?: Date; jobKey?: string; maxAttempts?: number } = {},
-) {
-  await db.execute(sql`select graphile_worker.add_job(
-    ${task}, ${JSON.stringify(payload)}::json,
-    run_at => ${options.runAt ? options.runAt.toISOString() : null}::timestamptz,
-    job_key => ${options.jobKey ?? null}::text,
-    max_attempts => ${options.maxAttempts ?? 25}::int)`);
-}
-
-export async function removeJob(db: Db, jobKey: string) {
-  await db.execute(sql`select graphile_worker.remove_job(${jobKey})`);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { validateManifest } from "./manifest-schema";
+import { validateManifest } from "../shapes/manifest";
 import { storefrontCsp } from "../runtime/csp.server";
 import { platformPageCsp } from "../runtime/page-csp.server";
 import { exactOrigin as originOf } from "../core/urls";

@@ -5,8 +5,8 @@ import { startPlatform } from "../testing/platform";
 import { appBody } from "../apps/apps.test-helpers";
 import { adminSessionToken, renderableBlocks, businessEmbeds } from "./merchant.server";
 import { chatEmbed, starsBlock } from "../testing/manifests";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
-import { PERMISSIONS } from "../teams/permissions";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
+import { PERMISSIONS } from "../accounts/permissions";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");

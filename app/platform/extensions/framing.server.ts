@@ -3,8 +3,8 @@
  * platform? It reads X-Frame-Options and CSP frame-ancestors; it warns, it never refuses a save.
  */
 import type { Env } from "../core/env.server";
-import { postOutbound } from "../webhooks/outbound.server";
-import type { Manifest } from "./manifest-schema";
+import { postOutbound } from "../outbound/outbound.server";
+import type { Manifest } from "../shapes/manifest";
 
 export type FramingResult = { field: string; url: string; ok: boolean; problem?: string };
 

@@ -3,7 +3,7 @@
  * in the server's own words (`blocks[0].renderUrl: must match pattern …`). Used by the manifest
  * page's Check and Save and by its live check as the developer types (the lint route).
  */
-import { validateManifest } from "./manifest-schema";
+import { validateManifest } from "../shapes/manifest";
 
 export function checkManifestText(text: string): { raw: unknown; problems: string[] } {
   let raw: unknown;

@@ -5,13 +5,12 @@
  * and come back with it).
  */
 import { eq } from "drizzle-orm";
-import type { Database, Db } from "../../../db/client";
-import { apps, extensions, type ExtensionKind } from "../../../db/schema";
+import type { Db } from "../../../db/client";
+import { extensions, type ExtensionKind } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { assertEditable, getDeveloperApp, lockEditableApp } from "../apps/app-lookups.server";
-import { validateManifest, type Manifest } from "./manifest-schema";
+import { validateManifest, type Manifest } from "../shapes/manifest";
 
 export type SyncPlan = { created: string[]; updated: string[]; deactivated: string[] };
 
@@ -107,26 +106,4 @@ export function parseManifest(manifest: unknown): Manifest {
   const problems = validateManifest(manifest);
   if (problems.length) throw new ApiError(400, problems.join("; "));
   return manifest as Manifest;
-}
-
-/** PUT /developer/apps/<id>/manifest: validate, store and sync (or, with dryRun, only plan). */
-export async function putManifest(
-  db: Database,
-  developerId: string,
-  appId: string,
-  raw: unknown,
-  options: { dryRun: boolean },
-) {
-  const app = await getDeveloperApp(db, developerId, appId);
-  assertEditable(app);
-  const manifest = parseManifest(raw);
-  if (options.dryRun) return { manifest, sync: await syncManifest(db, appId, manifest, { dryRun: true }) };
-  return db.transaction(async (tx) => {
-    await lockEditableApp(tx, developerId, appId);
-    await tx
-      .update(apps)
-      .set({ manifest: manifest as Record<string, unknown>, updatedAt: now() })
-      .where(eq(apps.id, appId));
-    return { manifest, sync: await syncManifest(tx, appId, manifest) };
-  });
 }

@@ -3,7 +3,7 @@
  * admin pages for the sidebar, the app's settings (contract 4 and 10). Every function takes the
  * business first and never reaches another business's installations.
  */
-import type { Member } from "../teams/permissions";
+import type { Member } from "../accounts/permissions";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -22,7 +22,7 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt, signJwt } from "../core/crypto.server";
 import { activeExtensions } from "./registry.server";
-import { settingsAjv, type BlockDef, type EmbedDef, type AdminPageDef, type Manifest } from "./manifest-schema";
+import { settingsAjv, type BlockDef, type EmbedDef, type AdminPageDef, type Manifest } from "../shapes/manifest";
 
 const ajv = settingsAjv();
 const compiled = new Map<string, ReturnType<typeof ajv.compile>>();

@@ -4,7 +4,7 @@
  * the manifest's corner at the edge, phones included. No server code.
  */
 import type { WidgetPlacement } from "../../../db/schema";
-import type { EmbedDef } from "./manifest-schema";
+import type { EmbedDef } from "../shapes/manifest";
 
 /** The most a merchant may lift a widget above the bottom edge (px). */
 export const MAX_WIDGET_OFFSET = 400;

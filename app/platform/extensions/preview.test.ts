@@ -21,7 +21,7 @@ import {
   signPreviewToken,
   verifyPreviewToken,
 } from "./preview.server";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 import { tamper } from "../testing/tamper";
 
 const p = await startPlatform();

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { startReceiver, type Behaviour, type Received } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
-import { verifyWebhook } from "../webhooks/verify";
+import { verifyWebhook } from "../outbound/verify";
 import { setClockOffset } from "../core/clock.server";
 
 const p = await startPlatform();

@@ -10,20 +10,20 @@ import type { Env } from "../core/env.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
-import { signWebhook } from "../webhooks/verify";
-import { postOutbound } from "../webhooks/outbound.server";
-import { relayIfListening } from "../devtools/relay.server";
-import { USER_AGENT } from "../webhooks/delivery.server";
+import { signWebhook } from "../outbound/verify";
+import { postOutbound } from "../outbound/outbound.server";
+import { relayIfListening } from "../outbound/relay-send.server";
+import { USER_AGENT } from "../outbound/outbound.server";
 import { hookTargets, type ActiveExtension, type HookRegistry } from "../extensions/registry.server";
 import { renderVersion } from "../versions/registry";
-import { VERSIONING } from "../app-api/version-changes";
-import { HOOK_SCOPES, type HookPoint } from "../extensions/manifest-schema";
-import { HOOK_CALLS, type HookAnswer, type HookData } from "./schemas";
+import { VERSIONING } from "../versions/changes";
+import { HOOK_SCOPES, type HookPoint } from "../shapes/manifest";
+import { HOOK_CALLS, type HookAnswer, type HookData } from "../shapes/hooks";
 
 export const BREAKER_THRESHOLD = 5;
 export const BREAKER_OPEN_MS = 30_000;
 
-export type { HookAnswer } from "./schemas";
+export type { HookAnswer } from "../shapes/hooks";
 export type HookResult<P extends HookPoint> = {
   target: ActiveExtension & { priority: number };
   ok: boolean;

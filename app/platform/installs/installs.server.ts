@@ -2,26 +2,20 @@
  * Installations: creation (OAuth consent and sandbox test installs), tokens, re-consent and
  * uninstall (contract section 4).
  */
+import type { AppCaller } from "../apps/caller";
+import { newWebhookSecret } from "../outbound/signing-secret.server";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Db, Tx } from "../../../db/client";
-import {
-  apps,
-  businesses,
-  installations,
-  webhooks,
-  type App,
-  type Business,
-  type Installation,
-} from "../../../db/schema";
+import { apps, businesses, installations, webhooks, type App, type Installation } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { decrypt, encrypt, sha256 } from "../core/crypto.server";
 import { rawQuery, readColumns, selectColumns } from "../../../db/sql";
-import { eventAllowed } from "../apps/catalog";
-import { addJob, removeJob } from "../events/emit.server";
-import { sendAppUninstalled } from "../webhooks/delivery.server";
+import { eventAllowed } from "../shapes/app-catalog";
+import { addJob, removeJob } from "../core/jobs.server";
+import { sendAppUninstalled } from "../events/special-sends.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
 import { businessRow, lockBusinessRow } from "../core/business-rows.server";
@@ -30,7 +24,6 @@ import { endForUninstall } from "../billing/subscriptions.server";
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
 export const newAccessToken = (test: boolean) => `${test ? "fbat_test_" : "fbat_"}${randomToken(32)}`;
-export const newWebhookSecret = (test: boolean) => `${test ? "whsec_test_" : "whsec_"}${randomToken(32)}`;
 const erasureJobKey = (installationId: string) => `erasure:${installationId}`;
 
 export function webhookSecretOf(installation: Installation, env: Env): string {
@@ -113,13 +106,6 @@ export async function issueAccessToken(tx: Db, installation: Installation): Prom
     .where(eq(installations.id, installation.id));
   return token;
 }
-
-/** What an App API call knows about its caller (the app's big fields, like the manifest, are not read). */
-export type AppCaller = {
-  installation: Installation;
-  app: Pick<App, "id" | "slug" | "name" | "apiVersion">;
-  business: Business;
-};
 
 /**
  * The installation behind an access token (with its app and business), and, when `window` is

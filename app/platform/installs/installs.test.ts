@@ -5,7 +5,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { setClockOffset } from "../core/clock.server";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 const p = await startPlatform();
 const dev = await p.register("DEVELOPER");

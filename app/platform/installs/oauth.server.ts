@@ -1,7 +1,7 @@
 /**
  * OAuth 2.0 authorization code flow with PKCE (S256) for installing apps (contract section 4).
  */
-import { may, memberOf, missingPermissionMessage } from "../teams/permissions";
+import { may, memberOf, missingPermissionMessage } from "../accounts/permissions";
 import { createHash } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../../db/client";

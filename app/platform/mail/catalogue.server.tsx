@@ -9,7 +9,7 @@ import type { Db } from "../../../db/client";
 import { accounts, businesses, orderItems, orders, type Business, type MailMessage } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { moneyFormatter } from "../core/money";
-import { orderPath } from "../orders/order-link.server";
+import { orderPath } from "../core/order-link.server";
 import { renderMessage, type Rendered } from "./render";
 import { tokenOf } from "./tokens.server";
 import { MAIL_KINDS, type MailKind } from "./kinds";

@@ -10,7 +10,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { AddressInfo } from "node:net";
 import type { Db } from "../../../db/client";
 import { devMailbox } from "../../../db/schema";
-import { ERASED_NAME, ERASED_TEXT } from "../privacy/erased";
+import { ERASED_NAME, ERASED_TEXT } from "../core/erased";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { MAIL_KINDS, type MailKind } from "./kinds";

@@ -8,7 +8,7 @@ import type { Db } from "../../../db/client";
 import { accounts, businesses, mailMessages, type MailMessage } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
-import { addJob } from "../events/emit.server";
+import { addJob } from "../core/jobs.server";
 import { MAIL_KINDS, type MailKind } from "./kinds";
 import { sendMessage, addressOf } from "./transport.server";
 import { renderQueued } from "./catalogue.server";

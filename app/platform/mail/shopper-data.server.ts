@@ -6,7 +6,7 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { devMailbox, mailMessages } from "../../../db/schema";
-import { ERASED_NAME, ERASED_TEXT } from "../privacy/erased";
+import { ERASED_NAME, ERASED_TEXT } from "../core/erased";
 import { textArray } from "../../../db/sql";
 
 const toShopper = (businessId: string, email: string) =>

@@ -9,12 +9,12 @@ import type { Database } from "../../../db/client";
 import type { Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import type { CheckoutHooks, OfferedMethod } from "./checkout.server";
-import { addJob } from "../events/emit.server";
+import { addJob } from "../core/jobs.server";
 import { callHooks, type HookResult } from "../hooks/invoke.server";
-import type { HookData } from "../hooks/schemas";
+import type { HookData } from "../shapes/hooks";
 import { money } from "../core/money";
 import { hookRegistry, type HookRegistry } from "../extensions/registry.server";
-import type { HookPoint } from "../extensions/manifest-schema";
+import type { HookPoint } from "../shapes/manifest";
 
 export type PlatformMethod = OfferedMethod & { appMethodId: string; appName: string };
 

@@ -33,7 +33,12 @@ import { serializeOrder } from "../catalog/serialize.server";
 import { formatMoney } from "../core/money";
 import { getOrder } from "../catalog/queries.server";
 import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
-import { LOW_STOCK_THRESHOLD, reservedStockCrossedSql, reservedStockEventSql, STOCK_EVENT_TYPES } from "./stock";
+import {
+  LOW_STOCK_THRESHOLD,
+  reservedStockCrossedSql,
+  reservedStockEventSql,
+  STOCK_EVENT_TYPES,
+} from "../catalog/stock";
 import { orderCreatedEvent, statusMoveEvents } from "./events.server";
 import { orderMailCtes, queueOrderStatusMail } from "../mail/queue.server";
 

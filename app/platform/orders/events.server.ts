@@ -6,7 +6,7 @@
  */
 import type { Order, OrderStatus } from "../../../db/schema";
 import { money } from "../core/money";
-import { event, type EventInput } from "../events/schemas";
+import { event, type EventInput } from "../shapes/events";
 
 type Businessed = { businessId: string };
 

@@ -5,7 +5,7 @@ import { BrowserSession } from "../testing/browser";
 import { businesses, orders, orderStatusChanges, platformEvents, type OrderStatus } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { fulfilOrder, fulfilPath, moveOrderStatus } from "./status.server";
-import { bulkMoveOrders } from "../catalog/bulk-moves.server";
+import { bulkMoveOrders } from "./bulk-moves.server";
 
 const p = await startPlatform();
 

@@ -11,7 +11,7 @@ import { BrowserSession } from "../testing/browser";
 import { startReceiver, eventually } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
 import { installThroughOAuth } from "../testing/install";
-import { orderPath } from "./order-link.server";
+import { orderPath } from "../core/order-link.server";
 
 const p = await startPlatform({ worker: true });
 const receiver = await startReceiver();

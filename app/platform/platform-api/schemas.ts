@@ -5,11 +5,11 @@
  * the App API's schemas.
  */
 import { z } from "zod";
-import { manifestJsonSchema } from "../extensions/manifest-schema";
+import { manifestJsonSchema } from "../shapes/manifest";
 import { APP_STATUSES } from "../../../db/schema/apps";
-import { isoDate, listOf, Order, Page } from "../app-api/schemas";
-import { PlanOut } from "../billing/pricing";
-import { APP_ROLES, PERMISSIONS } from "../teams/permissions";
+import { isoDate, listOf, Order, Page } from "../shapes/api";
+import { PlanOut } from "../shapes/pricing";
+import { APP_ROLES, PERMISSIONS } from "../accounts/permissions";
 
 /** Contract 2: the app record, never the client secret. */
 export const AppRecord = z

@@ -13,7 +13,7 @@ import type { PlatformContext } from "../core/context";
 import { ApiError } from "../core/http.server";
 import { declaredRoute, listedOf, operationsOf, type Operations } from "../core/operations.server";
 import { requireApiAccount, type UserContext } from "../accounts/session.server";
-import { may, missingPermissionMessage, type AppRole, type Permission } from "../teams/permissions";
+import { may, missingPermissionMessage, type AppRole, type Permission } from "../accounts/permissions";
 import { requireAppRole } from "../teams/app-members.server";
 
 /**

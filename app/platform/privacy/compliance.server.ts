@@ -11,13 +11,13 @@ import { apps, businesses, installations, orders, webhookDeliveries, webhooks } 
 import { rawQuery, textArray } from "../../../db/sql";
 import { newId } from "../core/ids.server";
 import { newestFirst, pageWithTotal, type Page } from "../core/paging.server";
-import { COMPLIANCE_EVENTS, COMPLIANCE_SCOPES, type ComplianceEvent } from "../apps/catalog";
+import { COMPLIANCE_EVENTS, COMPLIANCE_SCOPES, type ComplianceEvent } from "../shapes/app-catalog";
 import { deliveriesCtes, deliveryParams, envelope, type DeliveryRow } from "../webhooks/fanout.server";
 import { ERASED_TEXT } from "./scrub.server";
 import { renderVersion } from "../versions/registry";
 import { emitEvent } from "../events/emit.server";
-import { event as typedEvent } from "../events/schemas";
-import { VERSIONING } from "../app-api/version-changes";
+import { event as typedEvent } from "../shapes/events";
+import { VERSIONING } from "../versions/changes";
 
 /** What a privacy request names: the request, the shopper's e-mail, their orders and reviews. */
 export type ComplianceRequest = { requestId: string; customerEmail: string; orderIds: string[]; reviewIds: string[] };

@@ -12,10 +12,11 @@ import { startReceiver, eventually, type Behaviour } from "../testing/receiver";
 import { checkPlatformRequest } from "../testing/payload-check";
 import { appBody } from "../apps/apps.test-helpers";
 import { installThroughOAuth } from "../testing/install";
-import { verifyWebhook } from "../webhooks/verify";
+import { verifyWebhook } from "../outbound/verify";
 import { createProduct, createReview, productSchema } from "../catalog/products.server";
 import { decrypt } from "../core/crypto.server";
-import { answerWithoutErased, ERASED_NAME, ERASED_TEXT, scrubBody, scrubJson, scrubText } from "./scrub.server";
+import { answerWithoutErased } from "../core/erased";
+import { ERASED_NAME, ERASED_TEXT, scrubBody, scrubJson, scrubText } from "./scrub.server";
 
 const p = await startPlatform({ worker: true });
 const receiver = await startReceiver();

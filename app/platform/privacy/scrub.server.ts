@@ -8,9 +8,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rawQuery } from "../../../db/sql";
-import { COMPLIANCE_EVENTS } from "../apps/catalog";
+import { COMPLIANCE_EVENTS } from "../shapes/app-catalog";
 
-import { ERASED_NAME, ERASED_TEXT } from "./erased";
+import { ERASED_NAME, ERASED_TEXT, escapeForRegExp } from "../core/erased";
 export { ERASED_NAME, ERASED_TEXT };
 
 /** The shopper's values as stored in their orders and reviews: what is looked for in every copy. */
@@ -39,8 +39,6 @@ function withoutEmail(s: string, email: string): string {
   return out + s.slice(from);
 }
 
-const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * Free text (a review's comment, what a receiver answered, an error) with the e-mail replaced wherever it
  * appears and every name, phone, address and note where it stands as a whole (not inside a longer word:
@@ -54,7 +52,7 @@ export function scrubText(text: string, v: ShopperValues): string {
   ];
   // longest first, so that a name inside an address is not cut out of it first
   for (const [value, by] of all.sort((a, b) => b[0].length - a[0].length))
-    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escape(value)}(?![\\p{L}\\p{N}])`, "gu"), by);
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeForRegExp(value)}(?![\\p{L}\\p{N}])`, "gu"), by);
   return out;
 }
 
@@ -225,42 +223,3 @@ export async function scrubCopies(
 }
 
 /** Every string of a JSON value with its path. */
-function leaves(value: unknown, path = "", out = new Map<string, string>()): Map<string, string> {
-  if (typeof value === "string") out.set(path, value);
-  else if (Array.isArray(value)) value.forEach((x, i) => leaves(x, `${path}/${i}`, out));
-  else if (value && typeof value === "object")
-    for (const [k, x] of Object.entries(value)) leaves(x, `${path}/${JSON.stringify(k)}`, out);
-  return out;
-}
-
-/**
- * What a receiver answered (or the error recorded for it) to a body that an erasure rewrote while the
- * call was out (decision 048): every string the sent body held that the stored body no longer holds at
- * the same place is replaced in `text`, in any case, longest first (a receiver that echoes what it got
- * gives back the values the erasure took out). A body that is not JSON leaves nothing to compare: the
- * text is not kept (null).
- */
-export function answerWithoutErased(sentBody: string, storedBody: string, text: string | null): string | null {
-  if (text === null || sentBody === storedBody) return text;
-  let sent: Map<string, string>;
-  let stored: Map<string, string>;
-  try {
-    sent = leaves(JSON.parse(sentBody));
-    stored = leaves(JSON.parse(storedBody));
-  } catch {
-    return null;
-  }
-  const gone = [
-    ...new Set([...sent].filter(([path, s]) => stored.get(path) !== s && s.trim() !== "").map(([, s]) => s)),
-  ];
-  let out = text;
-  for (const s of gone.sort((a, b) => b.length - a.length)) {
-    out = out.replace(new RegExp(escape(s), "giu"), ERASED_TEXT);
-    // an echo quotes the value as JSON (escaped quotes; non-ASCII as \u sequences, as many encoders do): those forms go too
-    const quoted = JSON.stringify(s).slice(1, -1);
-    const ascii = quoted.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-    for (const form of new Set([quoted, ascii]))
-      if (form !== s) out = out.replace(new RegExp(escape(form), "giu"), ERASED_TEXT);
-  }
-  return out;
-}

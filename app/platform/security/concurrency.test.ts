@@ -9,7 +9,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { atOnce, expectOutcome } from "../testing/concurrency";
 import { appBody } from "../apps/apps.test-helpers";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";

@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { readAnswer, startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
-import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../shapes/app-catalog";
 import { signJwt } from "../core/crypto.server";
 import {
   accounts,

@@ -11,7 +11,7 @@ import { eq, sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
-import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../shapes/app-catalog";
 import { decrypt, sha256 } from "../core/crypto.server";
 import { accounts, apps, installations, webhooks } from "../../../db/schema";
 

@@ -11,7 +11,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { startReceiver } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
-import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS, SCOPE_NAMES } from "../shapes/app-catalog";
 import { createProduct, productSchema } from "../catalog/products.server";
 import { savePage } from "../extensions/merchant.server";
 import { newId } from "../core/ids.server";
@@ -26,7 +26,7 @@ import {
   webhookDeliveries,
   webhooks,
 } from "../../../db/schema";
-import { orderToken } from "../orders/order-link.server";
+import { orderToken } from "../core/order-link.server";
 import { chatEmbed, starsBlock } from "../testing/manifests";
 
 const p = await startPlatform();

@@ -28,7 +28,7 @@ import {
   webhookDeliveries,
 } from "../../../db/schema";
 import { chatEmbed, starsBlock } from "../testing/manifests";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 const p = await startPlatform();
 const PASSWORD = "correct horse battery";

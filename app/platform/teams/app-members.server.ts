@@ -10,7 +10,7 @@ import { uniqueViolation } from "../../../db/sql";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
-import { appRoleAtLeast, missingAppRoleMessage, type AppRole } from "./permissions";
+import { appRoleAtLeast, missingAppRoleMessage, type AppRole } from "../accounts/permissions";
 import { newInvitation } from "./invitations.server";
 
 /** The account's role on the app, or null when it is not a member (or there is no such app). */

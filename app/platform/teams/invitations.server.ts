@@ -16,8 +16,8 @@ import { now } from "../core/clock.server";
 import { hashPassword, sha256 } from "../core/crypto.server";
 import { passwordProblem } from "../accounts/passwords.server";
 import { createBusiness } from "../accounts/accounts.server";
-import { APP_ROLE_LABELS, PERMISSION_LABELS, type AppRole, type Permission } from "./permissions";
-import { sendInvitation } from "../mail/account-mail.server";
+import { APP_ROLE_LABELS, PERMISSION_LABELS, type AppRole, type Permission } from "../accounts/permissions";
+import { sendInvitation } from "../accounts/account-mail.server";
 import { tokenOf, useAccountToken } from "../mail/tokens.server";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

@@ -13,7 +13,7 @@ import { uniqueViolation } from "../../../db/sql";
 import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
-import { PERMISSIONS, type Member, type Permission } from "./permissions";
+import { PERMISSIONS, type Member, type Permission } from "../accounts/permissions";
 import { newInvitation } from "./invitations.server";
 
 export const permissionsSchema = z

@@ -14,7 +14,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { accounts } from "../../../db/schema";
 import { createAccount, issueAccountToken } from "../accounts/accounts.server";
-import { PERMISSIONS, type Permission } from "./permissions";
+import { PERMISSIONS, type Permission } from "../accounts/permissions";
 import type { DeclaredRoute, Method } from "../core/operations.server";
 
 const ROUTES_DIR = path.resolve(import.meta.dirname, "../../routes");

@@ -5,7 +5,7 @@
  */
 import type { TestPlatform } from "./platform";
 import { hiddenFields, type BrowserSession } from "./browser";
-import { REVIEW_CRITERIA_KEYS } from "../apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 type Account = { token: string };
 

@@ -9,9 +9,9 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { z } from "zod";
-import { EVENT_ENVELOPES } from "../events/schemas";
-import { HOOK_ENVELOPES } from "../hooks/schemas";
-import { VERSIONING } from "../app-api/version-changes";
+import { EVENT_ENVELOPES } from "../shapes/events";
+import { HOOK_ENVELOPES } from "../shapes/hooks";
+import { VERSIONING } from "../versions/changes";
 import { isKnownVersion, NEWEST_VERSION } from "../versions/registry";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { startReceiver, eventually, type Received } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
-import { SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "../apps/catalog";
+import { SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "../shapes/app-catalog";
 import { createProduct, updateProduct } from "../catalog/products.server";
 import { responseChecker } from "../testing/openapi-check";
 import { toMinor } from "../core/money";

@@ -7,9 +7,9 @@ import type { Database, Db } from "../../../db/client";
 import { businesses, installations, webhookAttempts, webhookDeliveries, webhooks } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import type { Env } from "../core/env.server";
-import { sendTest } from "./delivery.server";
+import { sendTest } from "./send-test.server";
 import { pageOfDeliveries } from "./registrations.server";
-import { addJob } from "../events/emit.server";
+import { addJob } from "../core/jobs.server";
 
 export async function appRegistrations(db: Db, appId: string) {
   return db

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
-import { verifyWebhook } from "./verify";
+import { verifyWebhook } from "../outbound/verify";
 
 const p = await startPlatform();
 

@@ -28,14 +28,10 @@ import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { decrypt } from "../core/crypto.server";
 import { DELIVERIES_CHANNEL, onLocalWake } from "./fanout.server";
-import { MANDATORY_EVENTS } from "../apps/catalog";
-import {
-  recordResults,
-  sendOne,
-  type AttemptResult,
-  type ClaimedDelivery,
-  type DeliveryTarget,
-} from "./delivery.server";
+import { MANDATORY_EVENTS } from "../shapes/app-catalog";
+import { recordResults } from "./attempt-record.server";
+import { sendOne } from "./delivery.server";
+import { type AttemptResult, type ClaimedDelivery, type DeliveryTarget } from "./delivery-rules.server";
 
 /** Deliveries one process holds claimed and unrecorded at once (the worker passes WORKER_CONCURRENCY x DELIVERY_BATCH). */
 export const DISPATCH_MAX_IN_FLIGHT = 100;

@@ -8,8 +8,8 @@
 import { rawQuery } from "../../../db/sql";
 import type { Db } from "../../../db/client";
 import { newId } from "../core/ids.server";
-import { eventAllowed } from "../apps/catalog";
-import { VERSIONING } from "../app-api/version-changes";
+import { eventAllowed } from "../shapes/app-catalog";
+import { VERSIONING } from "../versions/changes";
 import { renderVersion } from "../versions/registry";
 
 /** Deliveries one retry or redelivery job may name (jobs queued by earlier versions named up to 10 first attempts). */

@@ -12,12 +12,12 @@ import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { encrypt } from "../core/crypto.server";
 import { appUrlProblem } from "../core/urls";
-import { EVENTS, SUBSCRIBABLE_EVENTS, eventAllowed } from "../apps/catalog";
-import type { AppCaller } from "../installs/installs.server";
-import { newWebhookSecret } from "../installs/installs.server";
-import { addJob } from "../events/emit.server";
+import { EVENTS, SUBSCRIBABLE_EVENTS, eventAllowed } from "../shapes/app-catalog";
+import type { AppCaller } from "../apps/caller";
+import { newWebhookSecret } from "../outbound/signing-secret.server";
+import { addJob } from "../core/jobs.server";
 import { newestPageWithTotal, type ListIdentity, type Page } from "../core/paging.server";
-import { DELIVERY_COUNT_CAP } from "../app-api/schemas";
+import { DELIVERY_COUNT_CAP } from "../shapes/api";
 
 const subscribable = SUBSCRIBABLE_EVENTS as [string, ...string[]];
 

@@ -5,8 +5,9 @@ import { startPlatform } from "../testing/platform";
 import { eventually, startReceiver } from "../testing/receiver";
 import { makeDue, jobsOf } from "../testing/jobs";
 import { appBody } from "../apps/apps.test-helpers";
-import { verifyWebhook } from "./verify";
-import { attemptDelivery, RETRY_DELAYS_MS } from "./delivery.server";
+import { verifyWebhook } from "../outbound/verify";
+import { attemptDelivery } from "./delivery.server";
+import { RETRY_DELAYS_MS } from "./delivery-rules.server";
 import { emitEvent } from "../events/emit.server";
 
 const p = await startPlatform({ worker: true });

@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import { startPlatform } from "../../../app/platform/testing/platform";
 import { startReceiver, type Received } from "../../../app/platform/testing/receiver";
 import { BrowserSession, hiddenFields } from "../../../app/platform/testing/browser";
-import { REVIEW_CRITERIA_KEYS } from "../../../app/platform/apps/catalog";
+import { REVIEW_CRITERIA_KEYS } from "../../../app/platform/shapes/app-catalog";
 import { createProduct, productSchema } from "../../../app/platform/catalog/products.server";
 import { verifyHookCall, verifyWebhook } from "../src/index";
 

@@ -21,7 +21,7 @@ import { startPlatform } from "../../../app/platform/testing/platform";
 import { startReceiver } from "../../../app/platform/testing/receiver";
 import { checkPlatformRequest } from "../../../app/platform/testing/payload-check";
 import { appBody, PRO_PLAN } from "../../../app/platform/apps/apps.test-helpers";
-import { EVENT_NAMES, SUBSCRIBABLE_EVENTS } from "../../../app/platform/apps/catalog";
+import { EVENT_NAMES, SUBSCRIBABLE_EVENTS } from "../../../app/platform/shapes/app-catalog";
 
 const root = new URL("../../../", import.meta.url).pathname;
 // the platform serves public/ as it is: the tarball `npm run build` packs (vitest alone: pack it now)

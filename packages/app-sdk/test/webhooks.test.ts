@@ -12,7 +12,7 @@ import {
   expressHookCall,
 } from "../src/index";
 // the platform's own signing, to prove the SDK accepts exactly what the platform sends
-import { signWebhook } from "../../../app/platform/webhooks/verify";
+import { signWebhook } from "../../../app/platform/outbound/verify";
 
 const secret = "whsec_test_abc";
 const body = JSON.stringify({

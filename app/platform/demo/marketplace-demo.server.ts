@@ -9,14 +9,14 @@ import type { Database } from "../../../db/client";
 import { appReviews, installations, type App, type Business } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
-import { createApp, submitApp, updateApp } from "./apps.server";
-import { approveApp } from "./review.server";
+import { createApp, submitApp, updateApp } from "../apps/apps.server";
+import { approveApp } from "../apps/review.server";
 import { createInstallation, uninstall } from "../installs/installs.server";
-import { putReview, replyToReview, setStaffPick } from "./app-reviews.server";
+import { putReview, replyToReview, setStaffPick } from "../apps/app-reviews.server";
 import { createBusiness } from "../accounts/accounts.server";
-import { REVIEW_CRITERIA_KEYS, type Category } from "./catalog";
+import { REVIEW_CRITERIA_KEYS, type Category } from "../shapes/app-catalog";
 import { demoAppListing } from "./demo-app-listing.server";
-import type { DemoAppSlug } from "../demo/demo-apps";
+import type { DemoAppSlug } from "./demo-apps";
 
 const DAY = 24 * 3600 * 1000;
 

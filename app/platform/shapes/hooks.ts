@@ -7,7 +7,7 @@
  * suite makes against them. No server code.
  */
 import { z } from "zod";
-import type { HookPoint } from "../extensions/manifest-schema";
+import type { HookPoint } from "./manifest";
 
 const url = z.string().max(2000);
 /**

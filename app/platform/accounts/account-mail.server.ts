@@ -10,9 +10,9 @@ import type { Env } from "../core/env.server";
 import { ApiError } from "../core/http.server";
 import { now } from "../core/clock.server";
 import { hashPassword } from "../core/crypto.server";
-import { passwordProblem } from "../accounts/passwords.server";
-import { createAccountToken, useAccountToken } from "./tokens.server";
-import { queueMail } from "./queue.server";
+import { passwordProblem } from "./passwords.server";
+import { createAccountToken, useAccountToken } from "../mail/tokens.server";
+import { queueMail } from "../mail/queue.server";
 
 /** Writes a verification link for the account's address (in the caller's transaction). */
 export async function queueVerification(tx: Db, env: Pick<Env, "sessionSecret">, account: Account) {

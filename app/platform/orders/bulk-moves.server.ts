@@ -9,8 +9,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 import { orders, type OrderStatus } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
-import { fulfilOrder, moveOrderStatus } from "../orders/status.server";
-import { moveRefusalWords } from "../orders/labels";
+import { fulfilOrder, moveOrderStatus } from "./status.server";
+import { moveRefusalWords } from "./labels";
 
 /** At most this many orders in one bulk move (the list shows 20 a page). */
 export const MAX_BULK_MOVE = 100;

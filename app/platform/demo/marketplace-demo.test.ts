@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { testDatabase } from "../../../db/testing/database";
 import { testEnv } from "../testing/platform";
-import { seedDemoData } from "../demo/seed.server";
-import { listMarketplaceCards, listStaffPicks } from "./marketplace.server";
-import { previouslyInstalledApps } from "./app-reviews.server";
+import { seedDemoData } from "./seed.server";
+import { listMarketplaceCards, listStaffPicks } from "../apps/marketplace.server";
+import { previouslyInstalledApps } from "../apps/app-reviews.server";
 
 describe("demo marketplace", () => {
   it("a new user sees several apps in several categories, rated and installed, with replies and staff picks", async () => {

@@ -140,6 +140,8 @@ const guardedLookup =
   };
 
 /** POSTs a body; never throws: failures come back with ok=false and an error. */
+export const USER_AGENT = "Service-Webhooks/1.0";
+
 export async function postOutbound(
   rawUrl: string,
   body: string,

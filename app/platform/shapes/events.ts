@@ -11,8 +11,8 @@
  * and the receivers' check follow.
  */
 import { z } from "zod";
-import type { EventName } from "../apps/catalog";
-import { isoDate, Money, OrderStatus, Product, Review } from "../app-api/schemas";
+import type { EventName } from "./app-catalog";
+import { isoDate, Money, OrderStatus, Product, Review } from "./api";
 
 const orderRef = { orderId: z.string(), orderNumber: z.string() };
 const OrderRef = z.object(orderRef).meta({ id: "OrderRefData" });

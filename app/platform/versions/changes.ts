@@ -14,12 +14,12 @@
  * previous version (and up, for what apps send).
  */
 import type { z } from "zod";
-import { versioning, type VersionChange } from "../versions/transform";
+import { versioning, type VersionChange } from "./transform";
 import { isMoney, moneyToMajor } from "../core/money";
-import { EVENT_DATA } from "../events/schemas";
-import { HOOK_CALLS } from "../hooks/schemas";
-import type { EventName } from "../apps/catalog";
-import type { HookPoint } from "../extensions/manifest-schema";
+import { EVENT_DATA } from "../shapes/events";
+import { HOOK_CALLS } from "../shapes/hooks";
+import type { EventName } from "../shapes/app-catalog";
+import type { HookPoint } from "../shapes/manifest";
 
 /** 2026-11-21's money: major units of the currency, as a JSON number. */
 const MAJOR_NUMBER = { type: "number", description: "major units of the currency (6.5 for $6.50, 650 for ¥650)" };

@@ -9,10 +9,10 @@
  * anything (no letters, no function, no DDE) and is written as it is, so it reads as typed.
  */
 import type { Db } from "../../../db/client";
-import { ordersForExport, type OrderFilter } from "./admin-queries.server";
+import { ordersForExport, type OrderFilter } from "../catalog/admin-queries.server";
 import { toMajorText } from "../core/money";
 import { dateFormatter } from "../core/dates";
-import { deliveryMethodLabel, orderStatusLabel, paymentMethodLabel, paymentStatusLabel } from "../orders/labels";
+import { deliveryMethodLabel, orderStatusLabel, paymentMethodLabel, paymentStatusLabel } from "./labels";
 
 export const CSV_HEADER = [
   "Order",

@@ -2,8 +2,8 @@
  * The confirmation page's capability link: /s/<slug>/orders/<orderId>?t=<token>. Only the shopper
  * who placed the order gets the token, so nobody can read another order by changing the id.
  */
-import type { Env } from "../core/env.server";
-import { hmacSha256Hex, safeEqual } from "../core/crypto.server";
+import type { Env } from "./env.server";
+import { hmacSha256Hex, safeEqual } from "./crypto.server";
 
 export function orderToken(env: Pick<Env, "sessionSecret">, orderId: string): string {
   return hmacSha256Hex(env.sessionSecret, "order:" + orderId).slice(0, 32);

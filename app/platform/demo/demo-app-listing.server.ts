@@ -1,7 +1,7 @@
 import type { Env } from "../core/env.server";
 import { parseWith } from "../core/http.server";
-import { DEMO_APP_FALLBACK_URL, DEMO_API_PIN, demoAppRecord, type DemoAppSlug } from "../demo/demo-apps";
-import { updateAppSchema } from "./apps.server";
+import { DEMO_APP_FALLBACK_URL, DEMO_API_PIN, demoAppRecord, type DemoAppSlug } from "./demo-apps";
+import { updateAppSchema } from "../apps/apps.server";
 
 /**
  * The technical half of a demo app's listing (decision 062): its URLs on the demo apps server,
