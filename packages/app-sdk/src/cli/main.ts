@@ -12,6 +12,8 @@
  * This file only parses the arguments and dispatches: each command lives in commands/<name>.ts.
  */
 import { apps } from "./commands/apps.ts";
+import { clock } from "./commands/clock.ts";
+import { events } from "./commands/events.ts";
 import { dev } from "./commands/dev.ts";
 import { listen } from "./commands/listen.ts";
 import { login } from "./commands/login.ts";
@@ -33,6 +35,10 @@ const HELP = `storefront-apps <command>
   test-install                                         install the current app on your sandbox business
   trigger [<event>]                                    make the event happen on your sandbox, for the test installation only
                                                        (no event: lists them all)
+  trigger <event> --override key=value                 set fields of the made order or review: customer.email=x, items.0.quantity=3,
+                                                       currency=USD, rating=2, body=text (repeatable)
+  events resend <deliveryId>                           send a past webhook delivery of the app again
+  clock [advance <days> | reset]                       the sandbox's date; advance runs what falls due (periods, trials, erasures)
   trigger hook <point>                                 call your hook as a sandbox checkout would; shows its answer and what the platform made of it
   listen --forward-to URL                              relay the test installation's webhooks and hook calls to a local server
   dev [--forward-to URL] [--file manifest.json]        test-install when needed, push the manifest on every save,
@@ -42,7 +48,7 @@ const HELP = `storefront-apps <command>
 Every command takes --app ID (default: the current app) and --platform URL (default: the one you logged in to).`;
 
 export async function main(argv: string[]) {
-  const { positional, flags } = parseArgs(argv);
+  const { positional, flags, repeated } = parseArgs(argv);
   const [command, sub] = positional;
   switch (command) {
     case "login":
@@ -55,7 +61,11 @@ export async function main(argv: string[]) {
     case "test-install":
       return testInstall(flags);
     case "trigger":
-      return trigger(sub, flags);
+      return trigger(sub, flags, repeated.override ?? []);
+    case "clock":
+      return clock(sub, positional[2]);
+    case "events":
+      return events(sub, positional[2], flags);
     case "listen":
       return listen(flags);
     case "dev": {

@@ -32,7 +32,42 @@ export const HOOK_POINTS = [
   "order.calculate_discounts",
 ];
 
-export async function trigger(event: string | undefined, flags: Flags) {
+/**
+ * `--override key=value` (repeatable; dotted keys for nested fields): `customer.email=a@b.c`,
+ * `items.0.productId=prd_…`, `items.0.quantity=3`, `rating=2`, `body="Too slow"`. A value that reads
+ * of `quantity` or `rating` that reads as a number is sent as one; `--override 'items=[…]'` takes JSON.
+ */
+const NUMERIC = new Set(["quantity", "rating"]);
+export function parseOverrides(pairs: string[]): Record<string, unknown> | undefined {
+  if (pairs.length === 0) return undefined;
+  const root: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new CliError(`--override ${pair}: expected key=value (e.g. customer.email=shopper@example.com)`);
+    const path = pair.slice(0, eq).split(".");
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    // the numeric fields are numbers; everything else (a phone number too) stays text
+    if (NUMERIC.has(path[path.length - 1]) && /^-?\d+(\.\d+)?$/.test(raw)) value = Number(raw);
+    else if (/^[[{]/.test(raw))
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        throw new CliError(`--override ${pair}: the value is not JSON`);
+      }
+    let node: Record<string, unknown> | unknown[] = root;
+    path.forEach((key, i) => {
+      const last = i === path.length - 1;
+      const nextIsIndex = !last && /^\d+$/.test(path[i + 1]);
+      const slot = node as Record<string, unknown>;
+      if (last) slot[key] = value;
+      else node = (slot[key] ??= nextIsIndex ? [] : {}) as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
+export async function trigger(event: string | undefined, flags: Flags, overridePairs: string[] = []) {
   const config = readConfig();
   if (event === "hook") return triggerHook(str(flags.point) ?? process.argv[4], flags, config);
   if (!event) {
@@ -43,7 +78,11 @@ export async function trigger(event: string | undefined, flags: Flags) {
     return;
   }
   const id = appIdOf(flags, config);
-  const r = await api(config, "POST", `/developer/apps/${encodeURIComponent(id)}/trigger`, { event });
+  const overrides = parseOverrides(overridePairs);
+  const r = await api(config, "POST", `/developer/apps/${encodeURIComponent(id)}/trigger`, {
+    event,
+    ...(overrides ? { overrides } : {}),
+  });
   out(
     `Triggered ${r.event} (event ${r.eventId}) on your sandbox business ${r.businessId}, from ${r.object.kind} ${r.object.id}.`,
   );
