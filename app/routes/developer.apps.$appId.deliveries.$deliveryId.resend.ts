@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { redeliverForApp } from "~/platform/webhooks/developer-view.server";
 
@@ -18,7 +19,7 @@ export const { loader, action, declared } = platformRoute(
       errors: [404],
       handler: async ({ context, params }) => {
         await redeliverForApp(context.db, params.appId, params.deliveryId);
-        return { id: params.deliveryId, status: "QUEUED" as const };
+        return json({ id: params.deliveryId, status: "QUEUED" as const }, 202);
       },
     }),
   },

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
 import { eventually, startReceiver } from "../testing/receiver";
 import { appBody } from "../apps/apps.test-helpers";
+import { createProduct, productSchema } from "../catalog/products.server";
 
 const p = await startPlatform({ worker: true });
 const dev = await p.register("DEVELOPER");
@@ -21,18 +22,22 @@ const app = await p.request("POST", "/developer/apps", {
   }),
 });
 const appId = app.json.id as string;
-await p.request("POST", `/developer/apps/${appId}/test-install`, { token: dev.token });
-const product = await p.request("POST", "/merchant/products", {
-  token: dev.token,
-  body: { name: "Fixture lamp", price: 4500, category: "Lamps", stock: 50 },
-});
+const installed = await p.request("POST", `/developer/apps/${appId}/test-install`, { token: dev.token });
+const sandbox = await p.request("GET", "/developer/sandbox", { token: dev.token });
+const made = await createProduct(
+  p.db,
+  sandbox.json.businessId,
+  productSchema.parse({ name: "Fixture lamp", price: 4500, category: "Lamps", stock: 50 }),
+);
+const product = { status: 201, json: made };
 
 const trigger = (body: unknown, token = dev.token, id = appId) =>
   p.request("POST", `/developer/apps/${id}/trigger`, { token, body });
-const payloadOf = async (eventId: string) => {
+/** The payload received for a delivery (X-Service-Event-Id names the delivery, decision 035). */
+const payloadOf = async (deliveryId: string) => {
   let found: { data: Record<string, any> } | undefined;
   await eventually(async () => {
-    const hit = receiver.received.find((r) => r.headers["x-service-event-id"] === eventId);
+    const hit = receiver.received.find((r) => r.headers["x-service-event-id"] === deliveryId);
     expect(hit).toBeDefined();
     found = hit!.json;
   });
@@ -51,17 +56,23 @@ describe("trigger overrides", () => {
       },
     });
     expect(res.status).toBe(202);
-    const payload = await payloadOf(res.json.eventId);
-    const order = payload.data.order ?? payload.data;
-    expect(JSON.stringify(order)).toContain("fixture@example.test");
-    expect(JSON.stringify(order)).toContain("Ada Fixture");
-    expect(JSON.stringify(order)).toContain(product.json.id);
+    const payload = await payloadOf(res.json.deliveries[0].id);
+    // the payload names the order and its money: three lamps and the delivery fee
+    expect(payload.data.amount.amount).toBe(3 * 4500 + payload.data.deliveryFee.amount);
+    // and the order the app reads for it has the overridden shopper and items
+    const order = await p.request("GET", `/app-api/orders/${payload.data.orderId}`, {
+      token: installed.json.accessToken,
+    });
+    expect(order.status).toBe(200);
+    expect(JSON.stringify(order.json)).toContain("fixture@example.test");
+    expect(JSON.stringify(order.json)).toContain("Ada Fixture");
+    expect(JSON.stringify(order.json)).toContain(product.json.id);
   });
 
   it("a review.created with rating and body carries them", async () => {
     const res = await trigger({ event: "review.created", overrides: { rating: 2, body: "Arrived cold." } });
     expect(res.status).toBe(202);
-    const text = JSON.stringify((await payloadOf(res.json.eventId)).data);
+    const text = JSON.stringify((await payloadOf(res.json.deliveries[0].id)).data);
     expect(text).toContain("Arrived cold.");
     expect(text).toMatch(/"rating":2/);
   });
@@ -100,8 +111,7 @@ describe("trigger overrides", () => {
     expect((await trigger({ event: "order.created" }, other.token)).status).toBe(404);
     const res = await trigger({ event: "order.created" });
     const deliveryId = res.json.deliveries[0].id as string;
-    const eventId = res.json.eventId as string;
-    await payloadOf(eventId);
+    await payloadOf(deliveryId);
     expect(
       (await p.request("POST", `/developer/apps/${appId}/deliveries/${deliveryId}/resend`, { token: other.token }))
         .status,
@@ -111,7 +121,7 @@ describe("trigger overrides", () => {
     });
     expect(again.status).toBe(202);
     await eventually(async () =>
-      expect(receiver.received.filter((r) => r.headers["x-service-event-id"] === eventId)).toHaveLength(2),
+      expect(receiver.received.filter((r) => r.headers["x-service-event-id"] === deliveryId)).toHaveLength(2),
     );
   });
 });
