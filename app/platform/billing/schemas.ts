@@ -76,7 +76,9 @@ export const BillingInvoice = z
     month: z.string().describe("YYYY-MM (UTC): the month the lines' periods ended or charges were approved in"),
     test: z
       .boolean()
-      .describe("a sandbox's test invoice (contract 19): never paid, never in earnings, its lines have no ledger transaction"),
+      .describe(
+        "a sandbox's test invoice (contract 19): never paid, never in earnings, its lines have no ledger transaction",
+      ),
     totals: z
       .array(MoneySchema)
       .describe("one per currency: the sum of the ledger entries of the invoice's lines on the merchant's account"),
