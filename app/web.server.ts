@@ -2,6 +2,7 @@
  * The HTTP server: Express in front of the Remix request handler. Used by `npm start`,
  * `npm run web` and the tests (which start it on port 0 against their own database).
  */
+import { atBusinessClock } from "./platform/core/clock.server";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -124,6 +125,9 @@ export async function createWebServer(options: {
   // (TRUSTED_PROXIES), the nearest address in X-Forwarded-For that is not itself a trusted proxy. A
   // client cannot supply it: an X-Forwarded-For from any other peer is ignored.
   const trusted = env.trustedProxies.length ? proxyaddr.compile(env.trustedProxies) : null;
+  // every request runs in a clock scope: a guard that finds a developer's sandbox sets its own clock
+  // there (core/clock.server.ts, contract 19); everywhere else it stays the platform's
+  app.use((req, res, next) => atBusinessClock(0, () => next()));
   app.use((req, res, next) => {
     req.headers["x-platform-client-address"] =
       (trusted && req.socket.remoteAddress ? proxyaddr(req, trusted) : req.socket.remoteAddress) ?? "unknown";

@@ -42,6 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     invoices: invoices.map(({ invoice, lines, totals }) => ({
       id: invoice.id,
       month: invoice.month,
+      test: invoice.test,
       // the ledger's sums (decision 050)
       totals: totals.map((t) => formatMoney(t.amount, t.currency, locale)),
       lines: lines.map(({ line, appName, amount }) => ({
@@ -102,7 +103,7 @@ function SubscriptionCard({ s }: { s: Sub }) {
         </h3>
         <span className={`badge ${s.status === "ACTIVE" ? "success" : "info"}`}>{s.status.toLowerCase()}</span>
       </div>
-      {s.test ? <p className="badge info">Test charge: never invoiced</p> : null}
+      {s.test ? <p className="badge info">Test charge: on test invoices only, never paid</p> : null}
       <dl className="facts">
         <dt>Price</dt>
         <dd>{s.price}</dd>
@@ -178,7 +179,14 @@ export default function AdminBilling() {
           invoices.map((inv) => (
             <article key={inv.id} className="card stack" data-testid="invoice" aria-label={`Invoice ${inv.month}`}>
               <div className="row wrap between">
-                <h3>{inv.month}</h3>
+                <h3>
+                  {inv.month}{" "}
+                  {inv.test ? (
+                    <span className="badge info" data-testid="test-invoice">
+                      Test invoice: never paid
+                    </span>
+                  ) : null}
+                </h3>
                 <strong data-testid="invoice-total">{inv.totals.join(" + ")}</strong>
               </div>
               <DataTable

@@ -3,6 +3,7 @@ import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { triggerEvent, TRIGGERABLE } from "~/platform/devtools/trigger.server";
 import { TriggeredEvent } from "~/platform/platform-api/schemas";
+import { TriggerOverrides } from "~/platform/devtools/overrides.server";
 
 /** `storefront-apps trigger <event>`: the event made for real on the sandbox, sent only to this app's installation there (202). */
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/trigger", "DEVELOPER", {
@@ -18,11 +19,25 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
         event: z
           .enum(TRIGGERABLE, { error: () => `must be one of ${TRIGGERABLE.join(", ")}` })
           .describe("The event's name (any event of the catalogue)"),
+        overrides: TriggerOverrides.optional().describe(
+          "Fields of the made object (contract 19): orders' customer, items and currency; reviews' rating and body. Validated as the real input (400 naming the field).",
+        ),
       })
       .meta({ id: "TriggerRequest" }),
     answer: { status: 202, schema: TriggeredEvent },
     errors: [400, 404, 409, 413, 422],
     handler: async ({ context, user, params, body }) =>
-      json(await triggerEvent(context.db, context.env, user.account, user.business, params.appId, body.event), 202),
+      json(
+        await triggerEvent(
+          context.db,
+          context.env,
+          user.account,
+          user.business,
+          params.appId,
+          body.event,
+          body.overrides,
+        ),
+        202,
+      ),
   }),
 });

@@ -1,7 +1,11 @@
 import { useStorefrontUrl } from "~/components/origins";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { CsrfInput } from "~/components/csrf";
+import { formAction } from "~/platform/accounts/form-action.server";
+import { advanceSandboxClock, getSandboxClock } from "~/platform/devtools/clock.server";
 import { requireDeveloper } from "~/platform/accounts/guards.server";
 import { businessSummary } from "~/platform/catalog/summary.server";
 import { StatCard } from "~/components/area-layout";
@@ -9,6 +13,19 @@ import { listNotifications } from "~/platform/apps/app-reviews.server";
 import { developerProgress, type DeveloperProgress } from "~/platform/apps/progress.server";
 
 export const meta: MetaFunction = () => [{ title: "Overview · Developer portal" }];
+
+/** The sandbox card's "Advance the clock" (contract 19): the days from the form, 1-400. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { business } = await requireDeveloper(request, context);
+  return formAction(request, context, async (form) => {
+    const parsed = ClockDays.safeParse(form.get("advanceDays"));
+    if (!parsed.success) return json({ error: "advanceDays: must be a whole number of days from 1 to 400" }, 400);
+    const moved = await advanceSandboxClock(context.db, business, parsed.data);
+    return json({ advanced: moved.happened.map((h) => `${h.at.slice(0, 10)} ${h.kind} ${h.id}`) });
+  });
+}
+
+const ClockDays = z.coerce.number().int().min(1).max(400);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireDeveloper(request, context);
@@ -30,6 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json({
     name: account.name,
     sandbox: business ? { id: business.id, name: business.name, slug: business.slug } : null,
+    clock: business?.isSandbox ? await getSandboxClock(context.db, business) : null,
     summary,
     notifications,
     progress,
@@ -108,7 +126,8 @@ function steps(progress: DeveloperProgress, sdkUrl: string): Step[] {
 }
 
 export default function PortalHome() {
-  const { name, sandbox, summary, notifications, progress, sdkUrl } = useLoaderData<typeof loader>();
+  const { name, sandbox, summary, notifications, progress, sdkUrl, clock } = useLoaderData<typeof loader>();
+  const done = useActionData<{ error?: string; advanced?: string[] }>();
   const all = steps(progress, sdkUrl);
   const next = all.find((s) => !s.done);
   const storefront = useStorefrontUrl();
@@ -147,6 +166,33 @@ export default function PortalHome() {
             </Link>
             <a href={storefront(`/s/${sandbox.slug}`)}>Open the sandbox storefront →</a>
           </div>
+
+          {clock ? (
+            <Form method="post" className="row wrap" aria-label="Sandbox clock">
+              <CsrfInput />
+              <p>
+                Sandbox date: <strong data-testid="sandbox-date">{clock.now.slice(0, 10)}</strong>
+                {clock.offsetSeconds ? ` (${Math.round(clock.offsetSeconds / 86400)} days ahead)` : " (real time)"}
+              </p>
+              <label>
+                Days <input name="advanceDays" type="number" min={1} max={400} defaultValue={31} className="narrow" />
+              </label>
+              <button type="submit" className="button" data-testid="advance-clock">
+                Advance the clock
+              </button>
+              {done?.error ? (
+                <p className="error" role="alert">
+                  {done.error}
+                </p>
+              ) : null}
+              {done?.advanced ? (
+                <p className="muted small" role="status" data-testid="clock-happened">
+                  {done.advanced.length ? done.advanced.join("; ") : "Nothing fell due."}{" "}
+                  <Link to="/admin/billing">Sandbox billing →</Link>
+                </p>
+              ) : null}
+            </Form>
+          ) : null}
         </section>
       ) : null}
       <section className="card stack" aria-labelledby="notifications-title">

@@ -27,6 +27,11 @@ export const businesses = pgTable(
     /** When the merchant closed the admin's setup guide (null: it shows while steps are left). */
     setupGuideDismissedAt: ts("setup_guide_dismissed_at"),
     isSandbox: boolean("is_sandbox").notNull().default(false),
+    /**
+     * A sandbox's own clock (contract 19, decision 076): how far its time runs ahead of the
+     * platform's. Always 0 for a real business; `POST /developer/sandbox/clock` moves it forward.
+     */
+    clockOffsetSeconds: integer("clock_offset_seconds").notNull().default(0),
     /** the shopper messages (mail kinds) this business has turned off (contract 16) */
     shopperMailOff: textList("shopper_mail_off"),
     /** last order number handed out; the next order takes lastOrderNumber + 1 */

@@ -98,6 +98,8 @@ export const invoices = pgTable(
     id: id(),
     businessId: text("business_id").notNull(),
     month: text("month").notNull(),
+    /** A sandbox's invoice (contract 19): its lines are test lines, never paid, never in the ledger or earnings. */
+    test: boolean("test").notNull().default(false),
     ...timestamps(),
   },
   (t) => [uniqueIndex("invoices_business_month_key").on(t.businessId, t.month)],
@@ -127,9 +129,8 @@ export const invoiceLines = pgTable(
     periodEnd: ts("period_end"),
     amount: bigint("amount", { mode: "number" }).notNull(),
     currency: text("currency").notNull(),
-    transactionId: text("transaction_id")
-      .notNull()
-      .references(() => ledgerTransactions.id),
+    /** null only on a test invoice's line (a sandbox's test subscription: no money moves, decision 076) */
+    transactionId: text("transaction_id").references(() => ledgerTransactions.id),
     createdAt: createdAt(),
   },
   (t) => [

@@ -7,9 +7,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { PlatformContext } from "../core/context";
 import { ApiError, errorResponse, json, toErrorResponse } from "../core/http.server";
-import { now } from "../core/clock.server";
+import { enterBusinessClock, now } from "../core/clock.server";
 import { authenticateInstallation } from "../installs/installs.server";
-import { type AppCaller } from "../apps/caller";
+import type { AppCaller } from "../apps/caller";
 import type { Scope } from "../shapes/app-catalog";
 import {
   declaredRoute,
@@ -68,7 +68,6 @@ export function appApiRoute(path: string, operations: Operations) {
   const ids = new Map(Object.entries(operations).map(([m, op]) => [op, operationId(m as Method, path)]));
   return declaredRoute<Entered>(path, "app", operations, {
     async enter({ request, context }) {
-      const t = now();
       const asked = request.headers.get("Api-Version");
       // answers before the version is settled (401, 429, 400/410 for the version) name the asked version when it is usable, else the current one
       const early = { "Api-Version": earlyVersion(request) };
@@ -80,6 +79,9 @@ export function appApiRoute(path: string, operations: Operations) {
       } catch (e) {
         return withVersion(toErrorResponse(e), early);
       }
+      // a sandbox's installation is answered as of the sandbox's date (its own clock, contract 19)
+      enterBusinessClock(caller.business);
+      const t = now();
       const rate = window.verdict(caller.hits);
       if (!rate.allowed)
         return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {

@@ -431,7 +431,7 @@ describe("periods, invoices and the ledger", () => {
     expect(ok.json.trialEndsAt).toBeUndefined();
   });
 
-  it("test installations get test charges, never invoiced", async () => {
+  it("test installations get test charges: on a test invoice, never in the ledger (contract 19)", async () => {
     const created = await p.request("POST", "/developer/apps", {
       token: dev.token,
       body: appBody({ pricing: PRICING, webhookUrl: `${receiver.url}/hooks` }),
@@ -455,10 +455,18 @@ describe("periods, invoices and the ledger", () => {
     advanceClock(31 * DAY_MS);
     try {
       await closeDuePeriods(p.db);
-      const [row] = await p.db.execute<{ n: string }>(
-        sql`select count(*) as n from invoice_lines where subscription_id = ${sub.json.id}`,
+      const lines = await p.db.execute<{ amount: string; transaction_id: string | null; test: boolean }>(
+        sql`select l.amount, l.transaction_id, i.test from invoice_lines l join invoices i on i.id = l.invoice_id
+            where l.subscription_id = ${sub.json.id} order by l.kind`,
       );
-      expect(Number(row.n)).toBe(0);
+      expect(lines.map((l) => [Number(l.amount), l.transaction_id, l.test])).toEqual([
+        [999, null, true],
+        [50, null, true],
+      ]);
+      const [ledger] = await p.db.execute<{ n: string }>(
+        sql`select count(*) as n from ledger_transactions where key like ${sub.json.id + ":%"}`,
+      );
+      expect(Number(ledger.n)).toBe(0);
       const after = await p.request("GET", `/app-api/billing/subscriptions/${sub.json.id}`, {
         token: inst.json.accessToken,
       });

@@ -48,11 +48,11 @@ export function recurringCharge(
   return { amount: Math.floor((price * billedDays * 2 + days) / (2 * days)), billedDays };
 }
 
-/** The invoice of a business for a month, created on first use (unique per business and month). */
-async function invoiceFor(tx: Db, businessId: string, month: string): Promise<string> {
+/** The invoice of a business for a month, created on first use (unique per business and month); a sandbox's is a test invoice. */
+async function invoiceFor(tx: Db, businessId: string, month: string, test = false): Promise<string> {
   await tx
     .insert(invoices)
-    .values({ id: newId("inv"), businessId, month })
+    .values({ id: newId("inv"), businessId, month, test })
     .onConflictDoNothing({ target: [invoices.businessId, invoices.month] });
   const [row] = await tx
     .select({ id: invoices.id })
@@ -61,7 +61,11 @@ async function invoiceFor(tx: Db, businessId: string, month: string): Promise<st
   return row.id;
 }
 
-/** One invoice line and its ledger transaction under one key; nothing when the key was already written. */
+/**
+ * One invoice line and its ledger transaction under one key; nothing when the key was already
+ * written. A test subscription's line (a sandbox's, contract 19) goes on a test invoice without a
+ * ledger transaction: never paid, never in the developer's earnings.
+ */
 export async function writeLine(
   tx: Db,
   sub: AppSubscription,
@@ -75,8 +79,9 @@ export async function writeLine(
     periodEnd?: Date;
   },
 ) {
-  if (sub.test || line.amount <= 0) return false;
+  if (line.amount <= 0) return false;
   const month = monthOf(line.at);
+  if (sub.test) return writeTestLine(tx, sub, month, line);
   const transactionId = await postCharge(tx, {
     key: line.key,
     kind: line.kind,
@@ -103,6 +108,34 @@ export async function writeLine(
     transactionId,
   });
   return true;
+}
+
+async function writeTestLine(
+  tx: Db,
+  sub: AppSubscription,
+  month: string,
+  line: Parameters<typeof writeLine>[2],
+): Promise<boolean> {
+  const written = await tx
+    .insert(invoiceLines)
+    .values({
+      id: newId("inl"),
+      invoiceId: await invoiceFor(tx, sub.businessId, month, true),
+      key: line.key,
+      businessId: sub.businessId,
+      appId: sub.appId,
+      subscriptionId: sub.id,
+      kind: line.kind,
+      description: line.description,
+      periodStart: line.periodStart ?? null,
+      periodEnd: line.periodEnd ?? null,
+      amount: line.amount,
+      currency: sub.plan.currency,
+      transactionId: null,
+    })
+    .onConflictDoNothing({ target: invoiceLines.key })
+    .returning({ id: invoiceLines.id });
+  return written.length > 0;
 }
 
 /**
@@ -215,14 +248,25 @@ async function closeDueOf(db: Database, id: string): Promise<number> {
 
 /** PENDING subscriptions past their 48 hours become EXPIRED (with their webhook). */
 export async function expirePending(db: Database): Promise<number> {
+  return (await expirePendingOf(db, null)).length;
+}
+
+/** The same for one business only (a sandbox's clock, contract 19), or every business (null). */
+export async function expirePendingOf(db: Database, businessId: string | null): Promise<AppSubscription[]> {
   return db.transaction(async (tx) => {
     const expired = await tx
       .update(appSubscriptions)
       .set({ status: "EXPIRED", endedAt: sql`${appSubscriptions.expiresAt}`, updatedAt: now() })
-      .where(and(eq(appSubscriptions.status, "PENDING"), lte(appSubscriptions.expiresAt, now())))
+      .where(
+        and(
+          eq(appSubscriptions.status, "PENDING"),
+          lte(appSubscriptions.expiresAt, now()),
+          businessId ? eq(appSubscriptions.businessId, businessId) : undefined,
+        ),
+      )
       .returning();
     for (const sub of expired) await notifySubscription(tx, sub, "STATUS_CHANGED");
-    return expired.length;
+    return expired;
   });
 }
 

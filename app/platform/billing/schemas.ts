@@ -74,6 +74,11 @@ export const BillingInvoice = z
   .object({
     id: z.string(),
     month: z.string().describe("YYYY-MM (UTC): the month the lines' periods ended or charges were approved in"),
+    test: z
+      .boolean()
+      .describe(
+        "a sandbox's test invoice (contract 19): never paid, never in earnings, its lines have no ledger transaction",
+      ),
     totals: z
       .array(MoneySchema)
       .describe("one per currency: the sum of the ledger entries of the invoice's lines on the merchant's account"),
@@ -88,7 +93,10 @@ export const BillingInvoice = z
         periodStart: iso.nullable(),
         periodEnd: iso.nullable(),
         amount: MoneySchema.describe("the line's ledger transaction's entry on the merchant's account"),
-        transactionId: z.string().describe("the ledger transaction the line shows (one line per transaction)"),
+        transactionId: z
+          .string()
+          .nullable()
+          .describe("the ledger transaction the line shows (one line per transaction); null on a test invoice's line"),
         createdAt: iso,
       }),
     ),

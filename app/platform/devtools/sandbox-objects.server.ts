@@ -11,6 +11,7 @@ import { ApiError } from "../core/http.server";
 import { getActiveInstallation } from "../installs/installs.server";
 import { createProduct, productSchema, updateProduct } from "../catalog/products.server";
 import { checkout, type CheckoutHooks } from "../orders/checkout.server";
+import { orderInput, type Overrides } from "./overrides.server";
 
 /** The slug of the product triggers sell, review and restock (made on first use, kept afterwards). */
 export const TRIGGER_PRODUCT_SLUG = "storefront-apps-trigger";
@@ -74,9 +75,9 @@ export async function sampleCart(db: Database, businessId: string) {
 export async function placeSampleOrder(
   db: Database,
   business: Business,
-  options: { paymentMethod?: string; hooks?: CheckoutHooks } = {},
+  options: { paymentMethod?: string; hooks?: CheckoutHooks; overrides?: Overrides } = {},
 ) {
-  const { input } = await sampleCart(db, business.id);
+  const input = await orderInput(db, business, (await sampleCart(db, business.id)).input, options.overrides);
   return checkout(
     db,
     business,

@@ -56,6 +56,7 @@ import {
   triggerProduct,
 } from "./sandbox-objects.server";
 import { requestPrivacy } from "../privacy/privacy.server";
+import { checkOverrideKeys, reviewInput, type Overrides } from "./overrides.server";
 import { checkout } from "../orders/checkout.server";
 import { randomInt } from "node:crypto";
 
@@ -72,6 +73,8 @@ type Ctx = {
   installation: Installation;
   app: App;
   hooks: CheckoutHooks;
+  /** the developer's fixtures for the made order or review (contract 19) */
+  overrides?: Overrides;
 };
 
 /**
@@ -80,7 +83,7 @@ type Ctx = {
  */
 async function placeOrder(ctx: Ctx) {
   try {
-    return await placeSampleOrder(ctx.db, ctx.business, { hooks: ctx.hooks });
+    return await placeSampleOrder(ctx.db, ctx.business, { hooks: ctx.hooks, overrides: ctx.overrides });
   } catch (e) {
     if (e instanceof ApiError && e.status === 422)
       throw new ApiError(
@@ -206,20 +209,36 @@ const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
   "product.back_in_stock": (ctx) => stockMoved(ctx, 0, 20),
   "review.created": async (ctx) => {
     const product = await triggerProduct(ctx.db, ctx.business.id);
-    const review = await createReview(ctx.db, ctx.business.id, product.id, {
-      rating: 5,
-      comment: "Lovely, would buy again. (A sample review written by storefront-apps trigger.)",
-      authorName: "Sample Shopper",
-    });
+    const review = await createReview(
+      ctx.db,
+      ctx.business.id,
+      product.id,
+      reviewInput(
+        {
+          rating: 5,
+          comment: "Lovely, would buy again. (A sample review written by storefront-apps trigger.)",
+          authorName: "Sample Shopper",
+        },
+        ctx.overrides,
+      ),
+    );
     return { kind: "review", id: review.id };
   },
   "review.deleted": async (ctx) => {
     const product = await triggerProduct(ctx.db, ctx.business.id);
-    const review = await createReview(ctx.db, ctx.business.id, product.id, {
-      rating: 4,
-      comment: "A sample review, deleted at once by storefront-apps trigger.",
-      authorName: "Sample Shopper",
-    });
+    const review = await createReview(
+      ctx.db,
+      ctx.business.id,
+      product.id,
+      reviewInput(
+        {
+          rating: 4,
+          comment: "A sample review, deleted at once by storefront-apps trigger.",
+          authorName: "Sample Shopper",
+        },
+        ctx.overrides,
+      ),
+    );
     await deleteReview(ctx.db, ctx.business.id, review.id);
     return { kind: "review", id: review.id };
   },
@@ -321,8 +340,10 @@ export async function triggerEvent(
   business: Business | null,
   appId: string,
   name: EventName,
+  overrides?: Overrides,
 ) {
   const app = await getDeveloperApp(db, account.id, appId);
+  checkOverrideKeys(name, overrides);
   const installation = await sandboxInstallation(db, app, business);
   await checkReachable(db, installation, name);
   const ctx: Ctx = {
@@ -333,6 +354,7 @@ export async function triggerEvent(
     installation,
     app,
     hooks: checkoutHooks(db, env, { only: installation.id }),
+    overrides,
   };
   const { result: made, emitted } = await withEventAudience({ installationId: installation.id, events: [name] }, () =>
     MAKERS[name](ctx),

@@ -24,7 +24,7 @@ import { endForUninstall } from "../billing/subscriptions.server";
 export const ERASURE_DELAY_MS = 48 * 3600 * 1000;
 
 export const newAccessToken = (test: boolean) => `${test ? "fbat_test_" : "fbat_"}${randomToken(32)}`;
-const erasureJobKey = (installationId: string) => `erasure:${installationId}`;
+export const erasureJobKey = (installationId: string) => `erasure:${installationId}`;
 
 export function webhookSecretOf(installation: Installation, env: Env): string {
   return decrypt(installation.webhookSecretEnc, env.encryptionKey);

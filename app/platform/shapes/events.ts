@@ -1,6 +1,6 @@
 /**
  * Every event's payload, declared once (issue 31, decision 035). One entry per event of the
- * catalogue (`apps/catalog.ts` EVENTS holds its scope; the type below makes the two lists agree):
+ * catalogue (`shapes/app-catalog.ts` EVENTS holds its scope; the type below makes the two lists agree):
  * what `data` holds and a sentence for the reader. The same schemas type what the platform's code
  * emits (`emitEvent` takes `EventInput`, so a builder that writes another field does not compile),
  * make the App API document's `webhooks` section (app-api/openapi.server.ts), and check every
