@@ -10,3 +10,4 @@ export * from "./demo-apps";
 export * from "./files";
 export * from "./teams";
 export * from "./mail";
+export * from "./security";

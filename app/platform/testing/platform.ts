@@ -13,7 +13,9 @@ import { loadEnv, type Env } from "../core/env.server";
 import { createWebServer } from "../../web.server";
 import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
-import { createAccount, issueAccountToken, type Role } from "../accounts/accounts.server";
+import { createAccount, type Role } from "../accounts/accounts.server";
+import { tokenForNewSession } from "../accounts/second-step.server";
+import { enrolKnownTotp } from "../accounts/second-factor.server";
 import { seedDemoData } from "../demo/seed.server";
 import { startDemoApps, type DemoAppsServer } from "../demo/apps-server.server";
 
@@ -138,7 +140,10 @@ export async function startPlatform(
       role,
       businessName: "Shop",
     });
-    return { account, business, token: await issueAccountToken(account, env.sessionSecret), email };
+    // platform staff always have a second factor (decision 072): a test reviewer gets the demo's known secret
+    if (role === "REVIEWER") await enrolKnownTotp(database.db, env, account.id, TEST_TOTP_SECRET);
+    const token = await tokenForNewSession(database.db, env, account, { ip: "127.0.0.1", userAgent: "test" }, "test");
+    return { account, business, token, email };
   };
 
   return {
@@ -157,6 +162,9 @@ export async function startPlatform(
     createUser,
   };
 }
+
+/** The TOTP secret of the reviewers the test set-up makes (base32); the demo reviewer's too (decision 072). */
+export const TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 /**
  * A second platform in production mode on the database at `dbUrl` (fixed secrets; `env` adds
