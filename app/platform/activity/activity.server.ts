@@ -252,3 +252,10 @@ export const activityCsvCells = (r: ActivityRow) => [
   r.ip,
   JSON.stringify(r.details),
 ];
+
+/** Who did it, as the domains pass it along: the signed-in account and its address (none: the platform). */
+export type ActivityBy = { account: { id: string; email: string }; ip: string | null };
+
+/** The actor and address of an entry from an `ActivityBy`. */
+export const byOf = (by?: ActivityBy): Pick<ActivityEntry, "actor" | "ip"> =>
+  by ? { actor: accountActor(by.account), ip: by.ip } : { actor: { type: "SYSTEM" }, ip: null };

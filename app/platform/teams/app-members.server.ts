@@ -2,6 +2,7 @@
  * Apps' members (contract 17): who may do what on an app. Read on every request with the account
  * (one indexed row), so a change of role or a removal counts at once.
  */
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import { and, asc, eq, isNull, lte, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -102,6 +103,7 @@ export async function inviteAppMember(
   inviter: Account,
   appId: string,
   input: z.output<typeof inviteAppMemberSchema>,
+  ip: string | null = null,
 ) {
   try {
     return await db.transaction(async (tx) => {
@@ -131,6 +133,13 @@ export async function inviteAppMember(
         appRole: input.role,
         invitedBy: { accountId: inviter.id, name: inviter.name },
       });
+      await recordActivity(tx, {
+        appId,
+        ...byOf({ account: inviter, ip }),
+        action: "app_member.invited",
+        target: { type: "invitation", id: invitation.id },
+        details: { email: input.email, role: input.role },
+      });
       return {
         id: invitation.id,
         email: invitation.email,
@@ -150,7 +159,21 @@ export async function inviteAppMember(
 const OWNER_FIXED = "The app's owner cannot be changed or removed";
 
 /** `PATCH /developer/apps/<id>/members/<memberId>`: a member's (or a pending invitation's) role, in force at once. */
-export async function updateAppMember(db: Database, appId: string, id: string, role: Exclude<AppRole, "OWNER">) {
+export async function updateAppMember(
+  database: Database,
+  appId: string,
+  id: string,
+  role: Exclude<AppRole, "OWNER">,
+  by?: ActivityBy,
+) {
+  return database.transaction(async (db) => {
+  await recordActivity(db, {
+    appId,
+    ...byOf(by),
+    action: "app_member.role_changed",
+    target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+    details: { role },
+  });
   if (id.startsWith("inv_")) {
     const [row] = await db
       .update(invitations)
@@ -192,10 +215,18 @@ export async function updateAppMember(db: Database, appId: string, id: string, r
       expiresAt: null,
     } satisfies AppMemberEntry;
   });
+  });
 }
 
 /** `DELETE /developer/apps/<id>/members/<memberId>`: an invitation withdrawn, or a member removed (the next call is 404). */
-export async function removeAppMember(db: Database, appId: string, id: string) {
+export async function removeAppMember(database: Database, appId: string, id: string, by?: ActivityBy) {
+  return database.transaction(async (db) => {
+  await recordActivity(db, {
+    appId,
+    ...byOf(by),
+    action: "app_member.removed",
+    target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+  });
   if (id.startsWith("inv_")) {
     const gone = await db
       .delete(invitations)
@@ -217,6 +248,7 @@ export async function removeAppMember(db: Database, appId: string, id: string) {
   await db
     .delete(appMembers)
     .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
+  });
 }
 
 export const serializeAppMember = (e: AppMemberEntry) => ({
