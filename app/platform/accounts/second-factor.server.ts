@@ -237,3 +237,15 @@ export async function enrolKnownTotp(db: Database, env: Env, accountId: string, 
     await refreshSecondFactor(tx, accountId);
   });
 }
+
+/** The waiting (unconfirmed) enrolment of the Security page: its secret, URL and QR code, or null. */
+export async function pendingTotp(db: Db, env: Env, account: Account) {
+  const [row] = await db
+    .select()
+    .from(totpFactors)
+    .where(and(eq(totpFactors.accountId, account.id), isNull(totpFactors.confirmedAt)));
+  if (!row) return null;
+  const secret = decrypt(row.secretEnc, env.encryptionKey);
+  const otpauthUrl = totpOf(env, account.email, secret).toString();
+  return { secret, otpauthUrl, qr: await qrSvg(otpauthUrl) };
+}

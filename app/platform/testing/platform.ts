@@ -15,6 +15,7 @@ import { isStorefrontPath } from "../core/areas";
 import { startWorker } from "../../../jobs/worker";
 import { createAccount, type Role } from "../accounts/accounts.server";
 import { tokenForNewSession } from "../accounts/second-step.server";
+import { TEST_TOTP_SECRET } from "./browser";
 import { enrolKnownTotp } from "../accounts/second-factor.server";
 import { seedDemoData } from "../demo/seed.server";
 import { startDemoApps, type DemoAppsServer } from "../demo/apps-server.server";
@@ -162,9 +163,6 @@ export async function startPlatform(
     createUser,
   };
 }
-
-/** The TOTP secret of the reviewers the test set-up makes (base32); the demo reviewer's too (decision 072). */
-export const TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 /**
  * A second platform in production mode on the database at `dbUrl` (fixed secrets; `env` adds
