@@ -342,6 +342,27 @@ async function recordSuccess(db: Database, account: Account, email: string, addr
 }
 
 /**
+ * A right password of an account with a second factor: this attempt's own counts are given back,
+ * but the pair's delays stay and the address does not become a known one until the second step
+ * passes (`throttledCheck`), so each wrong code counts as one failed attempt.
+ */
+async function releaseAttempt(db: Database, email: string, address: string, r: Reservation) {
+  await db
+    .update(signInAttempts)
+    .set({ failures: sql`greatest(${signInAttempts.failures} - 1, 0)` })
+    .where(
+      or(
+        and(eq(signInAttempts.key, `ip:${address}`), eq(signInAttempts.windowStart, r.addressWindow)),
+        and(eq(signInAttempts.key, `email:${email}`), eq(signInAttempts.windowStart, r.accountWindow)),
+      ),
+    );
+  await db
+    .update(signInDelays)
+    .set({ failures: sql`greatest(${signInDelays.failures} - 1, 0)` })
+    .where(eq(signInDelays.key, pairKey(email, address)));
+}
+
+/**
  * Checks e-mail and password. One message for both kinds of failure (401); the budgets above answer
  * 429 with Retry-After. The attempt is counted as a failure before the password is checked, and
  * uncounted if it was right.
@@ -369,7 +390,10 @@ export async function authenticate(
       });
     throw new ApiError(401, "Invalid email or password");
   }
-  await recordSuccess(db, account, email, clientAddress, reservation);
+  // with a second factor the password is half of it: the places are given back only when the code
+  // (or passkey) passes too (throttledCheck), so wrong codes after a right password keep counting
+  if (account.hasSecondFactor) await releaseAttempt(db, email, clientAddress, reservation);
+  else await recordSuccess(db, account, email, clientAddress, reservation);
   const [signedIn] = await db
     .update(accounts)
     .set({ lastSignInAt: now() })
