@@ -109,7 +109,10 @@ export async function developer(b: Bench) {
     name: "Bench",
     role: "DEVELOPER",
   });
-  return { account, business: business!, token: await tokenForNewSession(b.db.db, b.env, account, { ip: "127.0.0.1", userAgent: "bench" }, "bench"),
+  return {
+    account,
+    business: business!,
+    token: await tokenForNewSession(b.db.db, b.env, account, { ip: "127.0.0.1", userAgent: "bench" }, "bench"),
   };
 }
 

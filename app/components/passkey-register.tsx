@@ -43,7 +43,13 @@ export function PasskeyRegister() {
     >
       <label>
         Passkey name
-        <input name="passkeyName" value={name} maxLength={60} placeholder="My laptop" onChange={(e) => setName(e.target.value)} />
+        <input
+          name="passkeyName"
+          value={name}
+          maxLength={60}
+          placeholder="My laptop"
+          onChange={(e) => setName(e.target.value)}
+        />
       </label>
       <button type="submit" className="button" disabled={busy}>
         {busy ? "Waiting for the browser…" : "Add a passkey"}

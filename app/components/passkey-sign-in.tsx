@@ -56,7 +56,9 @@ export function PasskeySignIn({ mode, redirectTo }: { mode: "password-free" | "s
           setBusy(true);
           setError("");
           run(false)
-            .catch((e: Error) => setError(e.name === "NotAllowedError" ? "The passkey request was cancelled." : e.message))
+            .catch((e: Error) =>
+              setError(e.name === "NotAllowedError" ? "The passkey request was cancelled." : e.message),
+            )
             .finally(() => setBusy(false));
         }}
       >

@@ -176,7 +176,12 @@ export default function AccountSecurity() {
           <>
             <p>Scan this code with your authenticator app, then enter the 6-digit code it shows.</p>
             {/* drawn on the server by the qrcode library: no other site sees the secret */}
-            <div className="qr" role="img" aria-label="QR code of the authenticator secret" dangerouslySetInnerHTML={{ __html: pending.qr }} />
+            <div
+              className="qr"
+              role="img"
+              aria-label="QR code of the authenticator secret"
+              dangerouslySetInnerHTML={{ __html: pending.qr }}
+            />
             <p>
               Or type this key: <code data-testid="totp-secret">{pending.secret}</code>
             </p>
@@ -206,7 +211,9 @@ export default function AccountSecurity() {
 
       <section className="card" aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">Passkeys</h2>
-        <p className="muted">Sign in with your fingerprint, face or device PIN, with no password, or as the second step.</p>
+        <p className="muted">
+          Sign in with your fingerprint, face or device PIN, with no password, or as the second step.
+        </p>
         {passkeys.length ? (
           <ul className="stack">
             {passkeys.map((k) => (

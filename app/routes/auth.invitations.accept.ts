@@ -27,7 +27,13 @@ export const { loader, action, declared } = platformRoute("/auth/invitations/acc
       const { account, businessId } = await acceptInvitation(context.db, body, signedIn);
       return json(
         {
-          token: await tokenForNewSession(context.db, context.env, account, deviceOf(request, clientAddress(request)), "invitation"),
+          token: await tokenForNewSession(
+            context.db,
+            context.env,
+            account,
+            deviceOf(request, clientAddress(request)),
+            "invitation",
+          ),
           account: publicAccount(account),
           businessId,
         },

@@ -12,7 +12,11 @@ export const { loader, action, declared } = platformRoute("/auth/mfa/recovery-co
     errors: [401, 409],
     handler: async ({ request, context }) => {
       const { account, sessionId } = await requireBearerAccount(request, context, { enrolling: true });
-      const recoveryCodes = await regenerateRecoveryCodes(context.db, { account, sessionId, ip: clientAddress(request) });
+      const recoveryCodes = await regenerateRecoveryCodes(context.db, {
+        account,
+        sessionId,
+        ip: clientAddress(request),
+      });
       return json({ recoveryCodes }, 201);
     },
   }),

@@ -19,7 +19,13 @@ export const { loader, action, declared } = platformRoute("/auth/register", "ANY
       const { account, business } = await createAccount(context.db, body, sendsVerification(context.env));
       return json(
         {
-          token: await tokenForNewSession(context.db, context.env, account, deviceOf(request, clientAddress(request)), "registration"),
+          token: await tokenForNewSession(
+            context.db,
+            context.env,
+            account,
+            deviceOf(request, clientAddress(request)),
+            "registration",
+          ),
           account: publicAccount(account),
           businessId: business?.id ?? null,
         },

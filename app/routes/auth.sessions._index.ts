@@ -12,7 +12,16 @@ export const { loader, action, declared } = platformRoute("/auth/sessions", "ANY
     handler: async ({ request, context }) => {
       const { account, sessionId } = await requireBearerAccount(request, context, { enrolling: true });
       const rows = await listSessions(context.db, account.id, sessionId);
-      return { data: rows.map(({ id, createdAt, lastSeenAt, ip, userAgent, current }) => ({ id, createdAt, lastSeenAt, ip, userAgent, current })) };
+      return {
+        data: rows.map(({ id, createdAt, lastSeenAt, ip, userAgent, current }) => ({
+          id,
+          createdAt,
+          lastSeenAt,
+          ip,
+          userAgent,
+          current,
+        })),
+      };
     },
   }),
   DELETE: operation({

@@ -31,6 +31,11 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     answer: { status: 201, schema: AppMember },
     errors: [400, 403, 404, 409, 413],
     handler: async ({ request, context, user, params: p, body }) =>
-      json(serializeAppMember(await inviteAppMember(context.db, context.env, user.account, p.appId, body, clientAddress(request))), 201),
+      json(
+        serializeAppMember(
+          await inviteAppMember(context.db, context.env, user.account, p.appId, body, clientAddress(request)),
+        ),
+        201,
+      ),
   }),
 });

@@ -1,6 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { PENDING_STEP, getSession, homeFor, requireCsrf, safeRedirect, sessionStorage, signIn } from "~/platform/accounts/session.server";
+import {
+  PENDING_STEP,
+  getSession,
+  homeFor,
+  requireCsrf,
+  safeRedirect,
+  sessionStorage,
+  signIn,
+} from "~/platform/accounts/session.server";
 import { passkeySignInOptions, verifyPasskeySignIn } from "~/platform/accounts/passkeys.server";
 import { closeSecondStep, pendingAccount } from "~/platform/accounts/second-step.server";
 import { ApiError, readForm } from "~/platform/core/http.server";

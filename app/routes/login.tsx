@@ -29,7 +29,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const session = await getSession(request, context.env);
     const pending = await pendingAccount(context.db, session.get(PENDING_STEP));
     // no live pending step (expired, used, or never started): the password again
-    if (!pending) throw redirect(`/login${url.searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(url.searchParams.get("redirectTo")!)}` : ""}`);
+    if (!pending)
+      throw redirect(
+        `/login${url.searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(url.searchParams.get("redirectTo")!)}` : ""}`,
+      );
     return json({ step: "code" as const, email: pending.email });
   }
   return json({ step: "password" as const, email: "" });
@@ -79,8 +82,8 @@ export default function Login() {
         <div className="card auth-card">
           <h1>Two-step sign-in</h1>
           <p className="muted">
-            Signing in as <strong>{email}</strong>. Enter the 6-digit code from your authenticator app, or one of
-            your recovery codes.
+            Signing in as <strong>{email}</strong>. Enter the 6-digit code from your authenticator app, or one of your
+            recovery codes.
           </p>
           <ErrorAlert error={error} />
           <Form method="post" className="stack">

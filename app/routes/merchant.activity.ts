@@ -17,4 +17,3 @@ export const { loader, action, declared } = platformRoute("/merchant/activity", 
     },
   }),
 });
-

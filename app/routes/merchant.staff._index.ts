@@ -19,13 +19,10 @@ export const { loader, action, declared } = platformRoute("/merchant/staff", mer
     answer: { status: 201, schema: StaffMember },
     errors: [400, 409, 413],
     handler: async ({ request, context, user, body }) => {
-      const entry = await inviteStaff(
-        context.db,
-        context.env,
-        { ...user.member!, name: user.account.name },
-        body,
-        { account: user.account, ip: clientAddress(request) },
-      );
+      const entry = await inviteStaff(context.db, context.env, { ...user.member!, name: user.account.name }, body, {
+        account: user.account,
+        ip: clientAddress(request),
+      });
       return json(serializeStaff(entry), 201);
     },
   }),

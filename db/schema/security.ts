@@ -49,10 +49,7 @@ export const passkeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
   },
-  (t) => [
-    index("passkeys_account_idx").on(t.accountId),
-    uniqueIndex("passkeys_credential_key").on(t.credentialId),
-  ],
+  (t) => [index("passkeys_account_idx").on(t.accountId), uniqueIndex("passkeys_credential_key").on(t.credentialId)],
 );
 
 /**

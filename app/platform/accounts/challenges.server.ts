@@ -56,11 +56,7 @@ export async function peekChallenge(db: Db, id: unknown, purpose: ChallengePurpo
 /** Takes the challenge (once): the row, or null when it is unknown, used, expired or worn out by wrong codes. */
 export async function takeChallenge(db: Db, id: unknown, purpose: ChallengePurpose) {
   if (typeof id !== "string" || !id) return null;
-  const [row] = await db
-    .update(signInChallenges)
-    .set({ usedAt: now() })
-    .where(live(id, purpose))
-    .returning();
+  const [row] = await db.update(signInChallenges).set({ usedAt: now() }).where(live(id, purpose)).returning();
   return row ?? null;
 }
 

@@ -24,11 +24,18 @@ import { queueSecurityNotice } from "../mail/security-mail.server";
 import { createChallenge, takeChallenge } from "./challenges.server";
 import { refreshSecondFactor, type FactorActor } from "./second-factor.server";
 
-const rpOf = (env: Pick<Env, "publicUrl">) => ({ rpID: new URL(env.publicUrl).hostname, origin: new URL(env.publicUrl).origin });
+const rpOf = (env: Pick<Env, "publicUrl">) => ({
+  rpID: new URL(env.publicUrl).hostname,
+  origin: new URL(env.publicUrl).origin,
+});
 const MAX_PASSKEYS = 20;
 
 export async function listPasskeys(db: Db, accountId: string) {
-  const rows = await db.select().from(passkeys).where(eq(passkeys.accountId, accountId)).orderBy(desc(passkeys.createdAt));
+  const rows = await db
+    .select()
+    .from(passkeys)
+    .where(eq(passkeys.accountId, accountId))
+    .orderBy(desc(passkeys.createdAt));
   return rows.map((p) => ({
     id: p.id,
     name: p.name,
@@ -165,7 +172,11 @@ export async function passkeySignInOptions(db: Db, env: Env, accountId: string |
     allowCredentials: allow.map((c) => ({ id: c.id, transports: c.transports })),
     userVerification: accountId ? "preferred" : "required",
   });
-  const challengeId = await createChallenge(db, { purpose: "PASSKEY_SIGN_IN", accountId, challenge: options.challenge });
+  const challengeId = await createChallenge(db, {
+    purpose: "PASSKEY_SIGN_IN",
+    accountId,
+    challenge: options.challenge,
+  });
   return { options, challengeId };
 }
 

@@ -77,7 +77,12 @@ export async function beginTotp(db: Db, env: Env, account: Account) {
   await db.transaction(async (tx) => {
     const [existing] = await tx.select().from(totpFactors).where(eq(totpFactors.accountId, account.id)).for("update");
     if (existing?.confirmedAt) throw new ApiError(409, "An authenticator app is already set up; remove it first");
-    const values = { secretEnc: encrypt(secret, env.encryptionKey), confirmedAt: null, lastUsedStep: 0, createdAt: now() };
+    const values = {
+      secretEnc: encrypt(secret, env.encryptionKey),
+      confirmedAt: null,
+      lastUsedStep: 0,
+      createdAt: now(),
+    };
     await tx
       .insert(totpFactors)
       .values({ accountId: account.id, ...values })
@@ -130,9 +135,9 @@ const recoveryHash = (code: string) => sha256(`recovery:${code.toLowerCase().rep
 async function replaceRecoveryCodes(tx: Db, accountId: string): Promise<string[]> {
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountId, accountId));
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await tx.insert(recoveryCodes).values(
-    codes.map((c) => ({ id: newId("rc"), accountId, codeHash: recoveryHash(c), createdAt: now() })),
-  );
+  await tx
+    .insert(recoveryCodes)
+    .values(codes.map((c) => ({ id: newId("rc"), accountId, codeHash: recoveryHash(c), createdAt: now() })));
   return codes;
 }
 

@@ -21,8 +21,9 @@ import { startSession, type Device } from "./sign-in-sessions.server";
 import { getAccount } from "./accounts.server";
 
 /** The 401 that asks for the second step (contract 18). */
-export const mfaRequired = (message = "A second factor is required: send otp (a code from your authenticator app or a recovery code)") =>
-  json({ ...errorBody(401, message), mfaRequired: true }, 401);
+export const mfaRequired = (
+  message = "A second factor is required: send otp (a code from your authenticator app or a recovery code)",
+) => json({ ...errorBody(401, message), mfaRequired: true }, 401);
 
 async function logWrongCode(db: Database, account: Account, ip: string) {
   await recordActivity(db, {

@@ -47,8 +47,12 @@ describe("TOTP and the second step", () => {
     expect((await login(m.email)).status).toBe(200); // not confirmed: no second step yet
     const secret = start.json.secret as string;
     expect(
-      (await p.request("POST", "/auth/mfa/totp/confirm", { token: m.token, body: { code: codeAt(secret, Date.now()) } }))
-        .status,
+      (
+        await p.request("POST", "/auth/mfa/totp/confirm", {
+          token: m.token,
+          body: { code: codeAt(secret, Date.now()) },
+        })
+      ).status,
     ).toBe(200);
 
     const alone = await login(m.email);
@@ -70,7 +74,13 @@ describe("TOTP and the second step", () => {
 
   it("a recovery code signs in once, and a wrong password with a right code is still refused", async () => {
     const m = await enrolled();
-    expect((await p.request("POST", "/auth/login", { body: { email: m.email, password: "wrong one!", otp: m.recoveryCodes[0] } })).status).toBe(401);
+    expect(
+      (
+        await p.request("POST", "/auth/login", {
+          body: { email: m.email, password: "wrong one!", otp: m.recoveryCodes[0] },
+        })
+      ).status,
+    ).toBe(401);
     const ok = await login(m.email, m.recoveryCodes[0]);
     expect(ok.status, ok.text).toBe(200);
     expect((await login(m.email, m.recoveryCodes[0])).status).toBe(401);
@@ -90,7 +100,9 @@ describe("TOTP and the second step", () => {
 
   it("removing the authenticator takes a code; afterwards the password alone signs in", async () => {
     const m = await enrolled();
-    expect((await p.request("DELETE", "/auth/mfa/totp", { token: m.token, body: { code: "000000" } })).status).toBe(400);
+    expect((await p.request("DELETE", "/auth/mfa/totp", { token: m.token, body: { code: "000000" } })).status).toBe(
+      400,
+    );
     const gone = await p.request("DELETE", "/auth/mfa/totp", { token: m.token, body: { code: m.recoveryCodes[3] } });
     expect(gone.status, gone.text).toBe(204);
     expect((await login(m.email)).status).toBe(200);
@@ -188,19 +200,33 @@ describe("the owner's requirement", () => {
   it("a member without a factor gets 403 naming it, until they enrol", async () => {
     const owner = await p.register("MERCHANT");
     // the owner must have one first
-    const early = await p.request("PUT", "/merchant/security", { token: owner.token, body: { requireSecondFactor: true } });
+    const early = await p.request("PUT", "/merchant/security", {
+      token: owner.token,
+      body: { requireSecondFactor: true },
+    });
     expect(early.status).toBe(409);
     const start = await p.request("POST", "/auth/mfa/totp", { token: owner.token });
-    await p.request("POST", "/auth/mfa/totp/confirm", { token: owner.token, body: { code: codeAt(start.json.secret, Date.now()) } });
-    const on = await p.request("PUT", "/merchant/security", { token: owner.token, body: { requireSecondFactor: true } });
+    await p.request("POST", "/auth/mfa/totp/confirm", {
+      token: owner.token,
+      body: { code: codeAt(start.json.secret, Date.now()) },
+    });
+    const on = await p.request("PUT", "/merchant/security", {
+      token: owner.token,
+      body: { requireSecondFactor: true },
+    });
     expect(on.status, on.text).toBe(200);
     expect(on.json).toEqual({ requireSecondFactor: true });
 
     // a new member (made directly as the invitation flow would, to keep this test about the rule)
     const email = `staff-${Math.random().toString(36).slice(2)}@example.test`;
-    const invited = await p.request("POST", "/merchant/staff", { token: owner.token, body: { email, permissions: ["staff"] } });
+    const invited = await p.request("POST", "/merchant/staff", {
+      token: owner.token,
+      body: { email, permissions: ["staff"] },
+    });
     expect(invited.status).toBe(201);
-    const [{ token: inviteToken }] = await p.sql<{ token: string }[]>`select id as token from invitations where email = ${email}`;
+    const [{ token: inviteToken }] = await p.sql<
+      { token: string }[]
+    >`select id as token from invitations where email = ${email}`;
     void inviteToken;
     const member = await p.createUser("MERCHANT");
     await p.sql`update accounts set business_id = ${owner.businessId}, staff_permissions = ${["staff"]} where id = ${member.account.id}`;
@@ -215,10 +241,16 @@ describe("the owner's requirement", () => {
     // enrolling is allowed, and afterwards the member is let in
     const s = await p.request("POST", "/auth/mfa/totp", { token: member.token });
     expect(s.status).toBe(201);
-    await p.request("POST", "/auth/mfa/totp/confirm", { token: member.token, body: { code: codeAt(s.json.secret, Date.now()) } });
+    await p.request("POST", "/auth/mfa/totp/confirm", {
+      token: member.token,
+      body: { code: codeAt(s.json.secret, Date.now()) },
+    });
     expect((await p.request("GET", "/merchant/staff", { token: member.token })).status).toBe(200);
     // only the owner sets the rule
-    expect((await p.request("PUT", "/merchant/security", { token: member.token, body: { requireSecondFactor: false } })).status).toBe(403);
+    expect(
+      (await p.request("PUT", "/merchant/security", { token: member.token, body: { requireSecondFactor: false } }))
+        .status,
+    ).toBe(403);
   });
 
   it("a reviewer without a second factor is sent to enrol", async () => {
@@ -235,9 +267,14 @@ describe("the owner's requirement", () => {
 describe("the activity log", () => {
   it("lists the sign-ins, the failed sign-in, the enrolment, the ended sessions and the invitation", async () => {
     const m = await p.register("MERCHANT");
-    expect((await p.request("POST", "/auth/login", { body: { email: m.email, password: "not the one" } })).status).toBe(401);
+    expect((await p.request("POST", "/auth/login", { body: { email: m.email, password: "not the one" } })).status).toBe(
+      401,
+    );
     const s = await p.request("POST", "/auth/mfa/totp", { token: m.token });
-    await p.request("POST", "/auth/mfa/totp/confirm", { token: m.token, body: { code: codeAt(s.json.secret, Date.now()) } });
+    await p.request("POST", "/auth/mfa/totp/confirm", {
+      token: m.token,
+      body: { code: codeAt(s.json.secret, Date.now()) },
+    });
     const second = await login(m.email, codeAt(s.json.secret, Date.now() + 30_000));
     expect(second.status).toBe(200);
     await p.request("DELETE", "/auth/sessions", { token: second.json.token });
@@ -248,7 +285,13 @@ describe("the activity log", () => {
     const log = await p.request("GET", "/merchant/activity?limit=100", { token: second.json.token });
     expect(log.status, log.text).toBe(200);
     const actions = log.json.data.map((e: { action: string }) => e.action);
-    for (const a of ["account.signed_in", "account.sign_in_failed", "account.totp_enrolled", "session.ended", "staff.invited"])
+    for (const a of [
+      "account.signed_in",
+      "account.sign_in_failed",
+      "account.totp_enrolled",
+      "session.ended",
+      "staff.invited",
+    ])
       expect(actions).toContain(a);
     expect(actions.filter((a: string) => a === "account.signed_in").length).toBeGreaterThanOrEqual(2);
     const entry = log.json.data.find((e: { action: string }) => e.action === "staff.invited");
@@ -261,14 +304,22 @@ describe("the activity log", () => {
       details: { permissions: ["orders"] },
     });
     // filters and pages
-    const failed = await p.request("GET", "/merchant/activity?action=account.sign_in_failed", { token: second.json.token });
+    const failed = await p.request("GET", "/merchant/activity?action=account.sign_in_failed", {
+      token: second.json.token,
+    });
     expect(failed.json.data.every((e: { action: string }) => e.action === "account.sign_in_failed")).toBe(true);
     expect(failed.json.total).toBe(1);
     const page = await p.request("GET", "/merchant/activity?limit=2&page=2", { token: second.json.token });
     expect(page.json).toMatchObject({ page: 2, limit: 2, total: log.json.total });
-    const future = await p.request("GET", `/merchant/activity?from=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`, { token: second.json.token });
+    const future = await p.request(
+      "GET",
+      `/merchant/activity?from=${encodeURIComponent(new Date(Date.now() + 3600_000).toISOString())}`,
+      { token: second.json.token },
+    );
     expect(future.json.data).toEqual([]);
-    expect((await p.request("GET", "/merchant/activity?from=yesterday", { token: second.json.token })).status).toBe(400);
+    expect((await p.request("GET", "/merchant/activity?from=yesterday", { token: second.json.token })).status).toBe(
+      400,
+    );
     expect((await p.request("GET", "/merchant/activity?action=nope", { token: second.json.token })).status).toBe(400);
     // another business's log shows none of it
     const other = await p.register("MERCHANT");
@@ -280,7 +331,9 @@ describe("the activity log", () => {
     const m = await p.register("MERCHANT");
     await login(m.email);
     const [row] = await p.sql<{ id: string }[]>`select id from activity_log where account_id = ${m.account.id} limit 1`;
-    await expect(p.sql`update activity_log set action = 'x' where id = ${row.id}`).rejects.toThrow(/never changed or removed/);
+    await expect(p.sql`update activity_log set action = 'x' where id = ${row.id}`).rejects.toThrow(
+      /never changed or removed/,
+    );
     await expect(p.sql`delete from activity_log where id = ${row.id}`).rejects.toThrow(/never changed or removed/);
     await expect(p.sql`truncate activity_log`).rejects.toThrow(/never changed or removed/);
     // the scrub setting lets only `details` change, and the retention setting only old entries go
@@ -308,4 +361,3 @@ describe("the activity log", () => {
     expect(left.map((r) => r.id)).toEqual(["act_young_one"]);
   });
 });
-

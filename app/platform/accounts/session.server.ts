@@ -199,7 +199,12 @@ export async function signIn(
   const storage = sessionStorage(env);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const sid = randomToken(32);
-  await startSession(db, account, { ...deviceOf(request, clientAddress(request)), kind: "BROWSER", cookieId: sid, method });
+  await startSession(db, account, {
+    ...deviceOf(request, clientAddress(request)),
+    kind: "BROWSER",
+    cookieId: sid,
+    method,
+  });
   session.unset("accountId");
   session.unset(PENDING_STEP);
   session.set("sid", sid);

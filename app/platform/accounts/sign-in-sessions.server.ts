@@ -75,7 +75,11 @@ export async function startSession(
       .from(sessions)
       .where(and(eq(sessions.accountId, account.id), eq(sessions.userAgent, input.userAgent)))
       .limit(1);
-    const [any] = await tx.select({ one: sql`1` }).from(sessions).where(eq(sessions.accountId, account.id)).limit(1);
+    const [any] = await tx
+      .select({ one: sql`1` })
+      .from(sessions)
+      .where(eq(sessions.accountId, account.id))
+      .limit(1);
     const [row] = await tx
       .insert(sessions)
       .values({
@@ -188,6 +192,9 @@ export async function touchSession(db: Db, sessionId: string): Promise<void> {
     .update(sessions)
     .set({ lastSeenAt: t })
     .where(
-      and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(t.getTime() - LAST_SEEN_EVERY_MS).toISOString()}::timestamptz`),
+      and(
+        eq(sessions.id, sessionId),
+        sql`${sessions.lastSeenAt} < ${new Date(t.getTime() - LAST_SEEN_EVERY_MS).toISOString()}::timestamptz`,
+      ),
     );
 }

@@ -15,9 +15,7 @@ import { newestPageWithTotal, type Page } from "../core/paging.server";
 
 /** Who acted: an account (a member, a developer, a reviewer), an app (through its token), or the platform itself. */
 export type ActivityActor =
-  | { type: "ACCOUNT"; id: string; email: string }
-  | { type: "APP"; id: string }
-  | { type: "SYSTEM"; id?: null };
+  { type: "ACCOUNT"; id: string; email: string } | { type: "APP"; id: string } | { type: "SYSTEM"; id?: null };
 
 export type ActivityEntry = {
   /** the business whose log shows the entry */
@@ -146,7 +144,11 @@ export function listActivity(db: Db, scope: ActivityScope, filters: ActivityFilt
 }
 
 /** Every entry of a log that matches the filters, newest first, in batches (the CSV download). */
-export async function* allActivity(db: Db, scope: ActivityScope, filters: ActivityFilters): AsyncGenerator<ActivityRow> {
+export async function* allActivity(
+  db: Db,
+  scope: ActivityScope,
+  filters: ActivityFilters,
+): AsyncGenerator<ActivityRow> {
   let before: { at: string; id: string } | null = null;
   for (;;) {
     const rows: (ActivityRow & { atText: string })[] = await db
@@ -155,7 +157,9 @@ export async function* allActivity(db: Db, scope: ActivityScope, filters: Activi
       .where(
         and(
           whereOf(scope, filters),
-          before ? sql`(${activityLog.createdAt}, ${activityLog.id}) < (${before.at}::timestamptz, ${before.id})` : undefined,
+          before
+            ? sql`(${activityLog.createdAt}, ${activityLog.id}) < (${before.at}::timestamptz, ${before.id})`
+            : undefined,
         ),
       )
       .orderBy(sql`${activityLog.createdAt} desc, ${activityLog.id} desc`)
@@ -211,7 +215,9 @@ export async function scrubActivity(tx: Db, businessId: string, email: string, r
   const rows = await tx
     .select({ id: activityLog.id, details: activityLog.details })
     .from(activityLog)
-    .where(and(eq(activityLog.businessId, businessId), sql`strpos(lower(${activityLog.details}::text), ${needle}) > 0`));
+    .where(
+      and(eq(activityLog.businessId, businessId), sql`strpos(lower(${activityLog.details}::text), ${needle}) > 0`),
+    );
   for (const r of rows) {
     const scrubbed = JSON.parse(
       JSON.stringify(r.details, (_k, v: unknown) =>
@@ -239,7 +245,17 @@ export function activityCsvRow(cells: (string | null)[]): string {
   );
 }
 
-export const ACTIVITY_CSV_HEADER = ["at", "actor_type", "actor_id", "actor_email", "action", "target_type", "target_id", "ip", "details"];
+export const ACTIVITY_CSV_HEADER = [
+  "at",
+  "actor_type",
+  "actor_id",
+  "actor_email",
+  "action",
+  "target_type",
+  "target_id",
+  "ip",
+  "details",
+];
 
 export const activityCsvCells = (r: ActivityRow) => [
   r.createdAt.toISOString(),

@@ -285,7 +285,10 @@ export async function requestPrivacy(
       .returning();
     // the activity log (contract 18): who asked, about whom; an erasure then replaces the address
     // in every entry of the business, this one included (decision 073)
-    const [asker] = await tx.select({ id: accountsTable.id, email: accountsTable.email }).from(accountsTable).where(eq(accountsTable.id, who.accountId));
+    const [asker] = await tx
+      .select({ id: accountsTable.id, email: accountsTable.email })
+      .from(accountsTable)
+      .where(eq(accountsTable.id, who.accountId));
     await recordActivity(tx, {
       businessId,
       ...byOf(asker ? { account: asker, ip: null } : undefined),

@@ -167,87 +167,87 @@ export async function updateAppMember(
   by?: ActivityBy,
 ) {
   return database.transaction(async (db) => {
-  await recordActivity(db, {
-    appId,
-    ...byOf(by),
-    action: "app_member.role_changed",
-    target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
-    details: { role },
-  });
-  if (id.startsWith("inv_")) {
-    const [row] = await db
-      .update(invitations)
-      .set({ appRole: role })
-      .where(
-        and(
-          eq(invitations.id, id),
-          eq(invitations.kind, "APP"),
-          eq(invitations.appId, appId),
-          isNull(invitations.acceptedAt),
-        ),
-      )
-      .returning();
-    if (!row) throw new ApiError(404, "Member not found");
-    return {
-      id: row.id,
-      email: row.email,
-      name: null,
-      role,
-      status: "INVITED",
-      expiresAt: row.expiresAt,
-    } satisfies AppMemberEntry;
-  }
-  return db.transaction(async (tx) => {
-    const current = await appRoleOf(tx, id, appId);
-    if (!current) throw new ApiError(404, "Member not found");
-    if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
-    await tx
-      .update(appMembers)
-      .set({ role })
-      .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, id));
-    return {
-      id,
-      email: account.email,
-      name: account.name,
-      role,
-      status: "ACTIVE",
-      expiresAt: null,
-    } satisfies AppMemberEntry;
-  });
+    await recordActivity(db, {
+      appId,
+      ...byOf(by),
+      action: "app_member.role_changed",
+      target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+      details: { role },
+    });
+    if (id.startsWith("inv_")) {
+      const [row] = await db
+        .update(invitations)
+        .set({ appRole: role })
+        .where(
+          and(
+            eq(invitations.id, id),
+            eq(invitations.kind, "APP"),
+            eq(invitations.appId, appId),
+            isNull(invitations.acceptedAt),
+          ),
+        )
+        .returning();
+      if (!row) throw new ApiError(404, "Member not found");
+      return {
+        id: row.id,
+        email: row.email,
+        name: null,
+        role,
+        status: "INVITED",
+        expiresAt: row.expiresAt,
+      } satisfies AppMemberEntry;
+    }
+    return db.transaction(async (tx) => {
+      const current = await appRoleOf(tx, id, appId);
+      if (!current) throw new ApiError(404, "Member not found");
+      if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
+      await tx
+        .update(appMembers)
+        .set({ role })
+        .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
+      const [account] = await tx.select().from(accounts).where(eq(accounts.id, id));
+      return {
+        id,
+        email: account.email,
+        name: account.name,
+        role,
+        status: "ACTIVE",
+        expiresAt: null,
+      } satisfies AppMemberEntry;
+    });
   });
 }
 
 /** `DELETE /developer/apps/<id>/members/<memberId>`: an invitation withdrawn, or a member removed (the next call is 404). */
 export async function removeAppMember(database: Database, appId: string, id: string, by?: ActivityBy) {
   return database.transaction(async (db) => {
-  await recordActivity(db, {
-    appId,
-    ...byOf(by),
-    action: "app_member.removed",
-    target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
-  });
-  if (id.startsWith("inv_")) {
-    const gone = await db
-      .delete(invitations)
-      .where(
-        and(
-          eq(invitations.id, id),
-          eq(invitations.kind, "APP"),
-          eq(invitations.appId, appId),
-          isNull(invitations.acceptedAt),
-        ),
-      )
-      .returning({ id: invitations.id });
-    if (!gone.length) throw new ApiError(404, "Member not found");
-    return;
-  }
-  const current = await appRoleOf(db, id, appId);
-  if (!current) throw new ApiError(404, "Member not found");
-  if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
-  await db
-    .delete(appMembers)
-    .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
+    await recordActivity(db, {
+      appId,
+      ...byOf(by),
+      action: "app_member.removed",
+      target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+    });
+    if (id.startsWith("inv_")) {
+      const gone = await db
+        .delete(invitations)
+        .where(
+          and(
+            eq(invitations.id, id),
+            eq(invitations.kind, "APP"),
+            eq(invitations.appId, appId),
+            isNull(invitations.acceptedAt),
+          ),
+        )
+        .returning({ id: invitations.id });
+      if (!gone.length) throw new ApiError(404, "Member not found");
+      return;
+    }
+    const current = await appRoleOf(db, id, appId);
+    if (!current) throw new ApiError(404, "Member not found");
+    if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
+    await db
+      .delete(appMembers)
+      .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
   });
 }
 

@@ -13,7 +13,7 @@ import { eq } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { accounts } from "../../../db/schema";
-import { createAccount, } from "../accounts/accounts.server";
+import { createAccount } from "../accounts/accounts.server";
 import { tokenForNewSession } from "../accounts/second-step.server";
 import { PERMISSIONS, type Permission } from "./permissions";
 import type { DeclaredRoute, Method } from "../core/operations.server";
@@ -61,6 +61,8 @@ const EXPECTED: Record<string, Permission | null> = {
   "merchant.pages._index.ts": "pages",
   "merchant.pages.$slug.ts": "pages",
   "merchant.privacy.requests.ts": "privacy",
+  "merchant.activity.ts": "staff",
+  "merchant.security.ts": "settings",
   "merchant.staff._index.ts": "staff",
   "merchant.staff.$id._index.ts": "staff",
   "merchant.staff.$id.ownership.ts": "staff",

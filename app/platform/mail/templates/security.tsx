@@ -16,7 +16,9 @@ export const newDeviceSignIn = (p: { name: string; device: string; ip: string; a
           { label: "When", value: p.at },
         ]}
       />
-      <Paragraph>If it was you, there is nothing to do. If not, end that session now and change your password.</Paragraph>
+      <Paragraph>
+        If it was you, there is nothing to do. If not, end that session now and change your password.
+      </Paragraph>
       <Button href={p.link}>End this session</Button>
       <Footer>This notice is always sent: it keeps your account safe.</Footer>
     </>
