@@ -62,7 +62,7 @@ export function PasskeySignIn({ mode, redirectTo }: { mode: "password-free" | "s
             .finally(() => setBusy(false));
         }}
       >
-        {mode === "second-step" ? "Use a passkey instead" : "Sign in with a passkey"}
+        {mode === "second-step" ? "Use a passkey instead" : "Use a passkey"}
       </button>
     </div>
   );
