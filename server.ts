@@ -60,10 +60,11 @@ async function main() {
   const [
     { EnvError, loadEnv },
     { openDatabase },
-    { DEMO_LOGINS },
+    { DEMO_LOGINS, DEMO_REVIEWER_TOTP_SECRET },
     { createWebServer },
     { startWorker },
     { createAccount },
+    { enrolKnownTotp, newTotpSecret },
     { ApiError },
     { startDemoApps },
   ] = await Promise.all([
@@ -73,6 +74,7 @@ async function main() {
     import("./app/web.server"),
     import("./jobs/worker"),
     import("./app/platform/accounts/accounts.server"),
+    import("./app/platform/accounts/second-factor.server"),
     import("./app/platform/core/http.server"),
     import("./app/platform/demo/apps-server.server"),
   ]);
@@ -97,7 +99,11 @@ async function main() {
     try {
       if (password.length < 8) throw new ApiError(400, "password must be at least 8 characters");
       const { account } = await createAccount(database.db, { email, password, name, role: "REVIEWER" });
+      // platform staff always sign in with a second factor (decision 072): the reviewer starts with one
+      const secret = newTotpSecret();
+      await enrolKnownTotp(database.db, env, account.id, secret);
       console.log(`Reviewer ${account.email} created (${account.id}).`);
+      console.log(`Add this secret to the reviewer's authenticator app (TOTP, SHA-1, 6 digits, 30 s): ${secret}`);
     } catch (e) {
       console.error(e instanceof ApiError ? `Could not create the reviewer: ${e.message}` : e);
       process.exitCode = 1;
@@ -151,6 +157,7 @@ async function main() {
     console.log(`  Storefronts are served at           ${env.storefrontUrl} (an origin of their own)\n`);
     console.log("  Demo logins:");
     for (const l of DEMO_LOGINS) console.log(`    ${l.role.padEnd(9)} ${l.email.padEnd(22)} ${l.password}`);
+    console.log(`    (the reviewer's authenticator secret, TOTP: ${DEMO_REVIEWER_TOTP_SECRET})`);
     console.log(`  Demo storefront: ${env.storefrontUrl}/s/demo-bistro`);
     if (!env.mailUrl && !env.isProduction)
       console.log(

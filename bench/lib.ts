@@ -12,7 +12,8 @@ import { createDb, type DbHandle } from "../db/client";
 import { loadEnv, type Env } from "../app/platform/core/env.server";
 import { createWebServer, type WebServer } from "../app/web.server";
 import { startWorker, type Worker } from "../jobs/worker";
-import { createAccount, issueAccountToken } from "../app/platform/accounts/accounts.server";
+import { createAccount } from "../app/platform/accounts/accounts.server";
+import { tokenForNewSession } from "../app/platform/accounts/second-step.server";
 
 // React picks its production or development build by process.env.NODE_ENV when the Remix build
 // first loads it (startBench, below); the Dockerfile runs with NODE_ENV=production, and so do the
@@ -108,7 +109,11 @@ export async function developer(b: Bench) {
     name: "Bench",
     role: "DEVELOPER",
   });
-  return { account, business: business!, token: await issueAccountToken(account, b.env.sessionSecret) };
+  return {
+    account,
+    business: business!,
+    token: await tokenForNewSession(b.db.db, b.env, account, { ip: "127.0.0.1", userAgent: "bench" }, "bench"),
+  };
 }
 
 export type LoadResult = {

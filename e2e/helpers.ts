@@ -1,3 +1,4 @@
+import * as OTPAuth from "otpauth";
 import { test as base, expect, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { randomBytes } from "node:crypto";
@@ -152,7 +153,34 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+  // the demo reviewer (platform staff) has a second factor (decision 072): the code step
+  if (email === DEMO.reviewer.email) {
+    await expect(page.getByRole("heading", { name: "Two-step sign-in" })).toBeVisible();
+    for (const code of totpCodes(DEMO_REVIEWER_TOTP_SECRET)) {
+      await page.locator('input[name="code"]').fill(await code);
+      await page.getByRole("button", { name: "Verify" }).click();
+      const done = await page
+        .getByRole("button", { name: "Sign out" })
+        .waitFor({ timeout: 3000 })
+        .then(() => true)
+        .catch(() => false);
+      if (done) break;
+    }
+  }
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
+/** The demo reviewer's authenticator secret (README, decision 072). */
+export const DEMO_REVIEWER_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/** Codes to try for a TOTP secret (each works once per 30 s step): this step's, the next one's, then after waiting. */
+export function* totpCodes(secret: string): Generator<Promise<string>> {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
+  for (let round = 0; round < 3; round++) {
+    const wait = round === 0 ? 0 : 30_000 - (Date.now() % 30_000) + 50;
+    yield new Promise((r) => setTimeout(r, wait)).then(() => totp.generate());
+    yield Promise.resolve(totp.generate({ timestamp: Date.now() + 30_000 }));
+  }
 }
 
 export async function signOut(page: Page) {
@@ -173,7 +201,13 @@ import { REVIEW_CRITERIA_KEYS } from "../app/platform/shapes/app-catalog";
 
 /** Signs in through the JSON API and returns the bearer token. */
 export async function apiToken(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const res = await request.post("/auth/login", { data: { email, password } });
+  let res = await request.post("/auth/login", { data: { email, password } });
+  // an account with a second factor (the demo reviewer): the code, as its authenticator would give it
+  if (res.status() === 401 && (await res.json()).mfaRequired && email === DEMO.reviewer.email)
+    for (const code of totpCodes(DEMO_REVIEWER_TOTP_SECRET)) {
+      res = await request.post("/auth/login", { data: { email, password, otp: await code } });
+      if (res.status() === 200) break;
+    }
   expect(res.status()).toBe(200);
   return (await res.json()).token;
 }

@@ -7,6 +7,7 @@ import { handlePoolErrors, pgPool } from "../db/primary";
 import type { WorkerDeps } from "./deps";
 import { quietLogger } from "../db/migrate";
 import { maintenanceCleanup } from "./tasks/maintenance__cleanup";
+import { activityPrune } from "./tasks/activity__prune";
 import { eventFanout } from "./tasks/event__fanout";
 import { webhookDeliver } from "./tasks/webhook__deliver";
 import { installationErasure } from "./tasks/installation__erasure";
@@ -25,6 +26,7 @@ export const SWEEP_INTERVAL_MS = 10_000;
 export function taskList(deps: WorkerDeps): TaskList {
   return {
     maintenance__cleanup: (payload, helpers) => maintenanceCleanup(deps, payload, helpers),
+    activity__prune: (payload, helpers) => activityPrune(deps, payload, helpers),
     event__fanout: (payload) => eventFanout(deps, payload),
     webhook__deliver: (payload) => webhookDeliver(deps, payload),
     installation__erasure: (payload) => installationErasure(deps, payload),
@@ -69,7 +71,7 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(deps),
-    crontab: "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods",
+    crontab: "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune",
     logger: quietLogger,
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours

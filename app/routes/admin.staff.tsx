@@ -1,3 +1,4 @@
+import { clientAddress } from "~/platform/core/client-address.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -34,12 +35,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { account, business, member } = await requireMerchant(request, context, "staff");
+  const by = { account, ip: clientAddress(request) };
   return formAction(request, context, async (form) => {
     const id = String(form.get("id") ?? "");
     switch (form.get("intent")) {
       case "invite": {
         const input = parseWith(inviteStaffSchema, { email: form.get("email"), permissions: checked(form) });
-        await inviteStaff(context.db, context.env, { ...member, name: account.name }, input);
+        await inviteStaff(context.db, context.env, { ...member, name: account.name }, input, by);
         return redirect(`/admin/staff?saved=invited`);
       }
       case "permissions":
@@ -48,10 +50,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
           business.id,
           id,
           parseWith(updateStaffSchema, { permissions: checked(form) }).permissions,
+          by,
         );
         return redirect(`/admin/staff?saved=permissions`);
       case "remove":
-        await removeStaff(context.db, business.id, id);
+        await removeStaff(context.db, business.id, id, by);
         return redirect(`/admin/staff?saved=removed`);
       case "ownership":
         await transferOwnership(context.db, member, id);

@@ -1,6 +1,9 @@
+import { tokenForNewSession } from "~/platform/accounts/second-step.server";
+import { deviceOf } from "~/platform/accounts/sign-in-sessions.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
-import { issueAccountToken, publicAccount } from "~/platform/accounts/accounts.server";
+import { publicAccount } from "~/platform/accounts/accounts.server";
 import { requireApiAccount } from "~/platform/accounts/session.server";
 import { acceptInvitation, acceptSchema } from "~/platform/teams/invitations.server";
 import { Registered } from "~/platform/platform-api/schemas";
@@ -24,7 +27,13 @@ export const { loader, action, declared } = platformRoute("/auth/invitations/acc
       const { account, businessId } = await acceptInvitation(context.db, body, signedIn);
       return json(
         {
-          token: await issueAccountToken(account, context.env.sessionSecret),
+          token: await tokenForNewSession(
+            context.db,
+            context.env,
+            account,
+            deviceOf(request, clientAddress(request)),
+            "invitation",
+          ),
           account: publicAccount(account),
           businessId,
         },

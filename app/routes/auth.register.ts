@@ -1,6 +1,9 @@
+import { tokenForNewSession } from "~/platform/accounts/second-step.server";
+import { deviceOf } from "~/platform/accounts/sign-in-sessions.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
-import { createAccount, issueAccountToken, publicAccount, registerSchema } from "~/platform/accounts/accounts.server";
+import { createAccount, publicAccount, registerSchema } from "~/platform/accounts/accounts.server";
 import { Registered } from "~/platform/platform-api/schemas";
 import { sendsVerification } from "~/platform/accounts/account-mail.server";
 
@@ -11,12 +14,18 @@ export const { loader, action, declared } = platformRoute("/auth/register", "ANY
     body: registerSchema.meta({ id: "Register" }),
     answer: { status: 201, schema: Registered },
     errors: [400, 409, 413],
-    handler: async ({ context, body }) => {
+    handler: async ({ request, context, body }) => {
       // the account starts unverified; its verification link is written in the same transaction (contract 16)
       const { account, business } = await createAccount(context.db, body, sendsVerification(context.env));
       return json(
         {
-          token: await issueAccountToken(account, context.env.sessionSecret),
+          token: await tokenForNewSession(
+            context.db,
+            context.env,
+            account,
+            deviceOf(request, clientAddress(request)),
+            "registration",
+          ),
           account: publicAccount(account),
           businessId: business?.id ?? null,
         },

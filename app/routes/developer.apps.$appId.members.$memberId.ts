@@ -1,3 +1,4 @@
+import { clientAddress } from "~/platform/core/client-address.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { pathParams } from "~/platform/core/operations.server";
 import { json } from "~/platform/core/http.server";
@@ -19,8 +20,13 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     body: updateAppMemberSchema.meta({ id: "AppMemberUpdate" }),
     answer: { status: 200, schema: AppMember },
     errors: [400, 403, 404, 413],
-    handler: async ({ context, params: p, body }) =>
-      serializeAppMember(await updateAppMember(context.db, p.appId, p.memberId, body.role)),
+    handler: async ({ request, context, user, params: p, body }) =>
+      serializeAppMember(
+        await updateAppMember(context.db, p.appId, p.memberId, body.role, {
+          account: user.account,
+          ip: clientAddress(request),
+        }),
+      ),
   }),
   DELETE: operation({
     summary: "Withdraw an invitation or remove a member (OWNER or ADMIN); the OWNER cannot be removed",
@@ -28,8 +34,8 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     params,
     answer: { status: 204, description: "Removed" },
     errors: [403, 404],
-    handler: async ({ context, params: p }) => {
-      await removeAppMember(context.db, p.appId, p.memberId);
+    handler: async ({ request, context, user, params: p }) => {
+      await removeAppMember(context.db, p.appId, p.memberId, { account: user.account, ip: clientAddress(request) });
       return json(undefined, 204);
     },
   }),

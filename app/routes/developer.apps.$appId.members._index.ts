@@ -1,3 +1,4 @@
+import { clientAddress } from "~/platform/core/client-address.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { paged, pathParams } from "~/platform/core/operations.server";
 import { json, paginated } from "~/platform/core/http.server";
@@ -29,7 +30,12 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     body: inviteAppMemberSchema.meta({ id: "AppMemberInvitation" }),
     answer: { status: 201, schema: AppMember },
     errors: [400, 403, 404, 409, 413],
-    handler: async ({ context, user, params: p, body }) =>
-      json(serializeAppMember(await inviteAppMember(context.db, context.env, user.account, p.appId, body)), 201),
+    handler: async ({ request, context, user, params: p, body }) =>
+      json(
+        serializeAppMember(
+          await inviteAppMember(context.db, context.env, user.account, p.appId, body, clientAddress(request)),
+        ),
+        201,
+      ),
   }),
 });

@@ -1,3 +1,4 @@
+import { clientAddress } from "~/platform/core/client-address.server";
 import { listed, merchant, operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { paged } from "~/platform/core/operations.server";
 import { json } from "~/platform/core/http.server";
@@ -17,8 +18,11 @@ export const { loader, action, declared } = platformRoute("/merchant/staff", mer
     body: inviteStaffSchema.meta({ id: "StaffInvitation" }),
     answer: { status: 201, schema: StaffMember },
     errors: [400, 409, 413],
-    handler: async ({ context, user, body }) => {
-      const entry = await inviteStaff(context.db, context.env, { ...user.member!, name: user.account.name }, body);
+    handler: async ({ request, context, user, body }) => {
+      const entry = await inviteStaff(context.db, context.env, { ...user.member!, name: user.account.name }, body, {
+        account: user.account,
+        ip: clientAddress(request),
+      });
       return json(serializeStaff(entry), 201);
     },
   }),

@@ -1,3 +1,4 @@
+import { clientAddress } from "~/platform/core/client-address.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -48,6 +49,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           account,
           app.id,
           parseWith(inviteAppMemberSchema, { email: form.get("email"), role: form.get("role") }),
+          clientAddress(request),
         );
         return redirect(`/portal/apps/${app.id}/members?saved=invited`);
       case "role":
@@ -56,10 +58,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           app.id,
           id,
           parseWith(updateAppMemberSchema, { role: form.get("role") }).role,
+          { account, ip: clientAddress(request) },
         );
         return redirect(`/portal/apps/${app.id}/members?saved=role`);
       case "remove":
-        await removeAppMember(context.db, app.id, id);
+        await removeAppMember(context.db, app.id, id, { account, ip: clientAddress(request) });
         return redirect(`/portal/apps/${app.id}/members?saved=removed`);
       default:
         return json({ error: "Unknown action" }, 400);

@@ -1,4 +1,5 @@
 import { pgTable, text, boolean, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { counter, createdAt, id, refersTo, textList, timestamps, ts } from "./columns";
 
 /** The kinds of shop a merchant can choose (the shop settings); RESTAURANT speaks of a menu. */
@@ -32,6 +33,8 @@ export const businesses = pgTable(
      * platform's. Always 0 for a real business; `POST /developer/sandbox/clock` moves it forward.
      */
     clockOffsetSeconds: integer("clock_offset_seconds").notNull().default(0),
+    /** The owner's setting (contract 18): every member must have a second factor before any other page. */
+    requireSecondFactor: boolean("require_second_factor").notNull().default(false),
     /** the shopper messages (mail kinds) this business has turned off (contract 16) */
     shopperMailOff: textList("shopper_mail_off"),
     /** last order number handed out; the next order takes lastOrderNumber + 1 */
@@ -62,6 +65,12 @@ export const accounts = pgTable(
     emailVerifiedAt: ts("email_verified_at"),
     /** bumped by a password reset: every JWT carrying an older value (and every older session) answers 401 */
     credentialsVersion: integer("credentials_version").notNull().default(0),
+    /**
+     * Whether the account has a second factor (a confirmed TOTP or a passkey, contract 18): kept by
+     * accounts/second-factor.server.ts whenever one is added or removed, so the guards read it with
+     * the account's row and no other query.
+     */
+    hasSecondFactor: boolean("has_second_factor").notNull().default(false),
     /** the notification messages (mail kinds, not always sent) the account has turned off */
     mailOff: textList("mail_off"),
     createdAt: createdAt(),
@@ -95,12 +104,27 @@ export const sessions = pgTable(
   "sessions",
   {
     idHash: text("id_hash").primaryKey(),
+    /**
+     * The session's public id (contract 18): a JWT's `sid` claim, `GET /auth/sessions`' `id`. A
+     * browser session is found by its cookie's hash, a JWT's by this id (its unique index).
+     */
+    id: text("id")
+      .notNull()
+      .default(sql`'ses_' || replace(gen_random_uuid()::text, '-', '')`),
     accountId: refersTo("account_id", () => accounts.id, { onDelete: "cascade" }),
+    /** BROWSER (the cookie) or TOKEN (a JWT of POST /auth/login and friends) */
+    kind: text("kind", { enum: ["BROWSER", "TOKEN"] })
+      .notNull()
+      .default("BROWSER"),
+    ip: text("ip").notNull().default(""),
+    userAgent: text("user_agent").notNull().default(""),
     createdAt: createdAt(),
+    /** moved forward at most once a minute by the request that finds it older */
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
     expiresAt: ts("expires_at").notNull(),
     revokedAt: ts("revoked_at"),
   },
-  (t) => [index("sessions_account_idx").on(t.accountId)],
+  (t) => [index("sessions_account_idx").on(t.accountId), uniqueIndex("sessions_id_key").on(t.id)],
 );
 
 export type Business = typeof businesses.$inferSelect;

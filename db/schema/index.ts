@@ -11,3 +11,4 @@ export * from "./files";
 export * from "./teams";
 export * from "./mail";
 export * from "./devtools";
+export * from "./security";

@@ -3,6 +3,7 @@
  * password reset (202 for any address; the token works once, for an hour; afterwards every older
  * session and JWT of the account answers 401), and invitations (7 days, for the teams of contract 17).
  */
+import { accountActor, recordActivity } from "../activity/activity.server";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database, Db } from "../../../db/client";
 import { accounts, sessions, signInAttempts, type Account } from "../../../db/schema";
@@ -119,10 +120,19 @@ export async function confirmPasswordReset(db: Database, token: unknown, passwor
       .where(and(eq(accounts.id, row.accountId), eq(accounts.email, row.email)))
       .returning();
     if (!account) throw new ApiError(400, "token: this link is invalid, expired or already used; ask for a new one");
-    await tx
+    const ended = await tx
       .update(sessions)
       .set({ revokedAt: t })
-      .where(and(eq(sessions.accountId, account.id), isNull(sessions.revokedAt)));
+      .where(and(eq(sessions.accountId, account.id), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    await recordActivity(tx, {
+      businessId: account.businessId,
+      accountId: account.id,
+      actor: accountActor(account),
+      action: "account.password_changed",
+      target: { type: "account", id: account.id },
+      details: { how: "reset link", sessionsEnded: ended.length },
+    });
     return account;
   });
 }

@@ -20,6 +20,7 @@ import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, signJwt, verifyPassword } from "../core/crypto.server";
 import { COMMON_PASSWORD_MESSAGE, MIN_PASSWORD_LENGTH, isCommonPassword, passwordProblem } from "./passwords.server";
+import { accountActor, recordActivity } from "../activity/activity.server";
 import { defaultHomePage, seedBusinessCatalog } from "./starter-catalog.server";
 
 export type Role = Account["role"];
@@ -47,6 +48,8 @@ export const registerSchema = z
 export const loginSchema = z.object({
   email: z.string().trim().toLowerCase().max(254),
   password: z.string().max(200),
+  /** the second factor's code (contract 18): a TOTP code or a recovery code */
+  otp: z.string().max(64).optional(),
 });
 
 export const publicAccount = (a: Account): PublicAccount => ({
@@ -197,10 +200,12 @@ export async function createAccount(
  */
 export const ACCOUNT_TOKEN_AUDIENCE = "platform-account-api";
 
-export function issueAccountToken(account: Account, secret: string): Promise<string> {
+/** An account's JWT for the session `sessionId` (its `sid` claim, contract 18): ending the session ends the token. */
+export function issueAccountToken(account: Account, secret: string, sessionId: string): Promise<string> {
   return signJwt(
     {
       sub: account.id,
+      sid: sessionId,
       aud: ACCOUNT_TOKEN_AUDIENCE,
       role: account.role,
       businessId: account.businessId,
@@ -337,6 +342,27 @@ async function recordSuccess(db: Database, account: Account, email: string, addr
 }
 
 /**
+ * A right password of an account with a second factor: this attempt's own counts are given back,
+ * but the pair's delays stay and the address does not become a known one until the second step
+ * passes (`throttledCheck`), so each wrong code counts as one failed attempt.
+ */
+async function releaseAttempt(db: Database, email: string, address: string, r: Reservation) {
+  await db
+    .update(signInAttempts)
+    .set({ failures: sql`greatest(${signInAttempts.failures} - 1, 0)` })
+    .where(
+      or(
+        and(eq(signInAttempts.key, `ip:${address}`), eq(signInAttempts.windowStart, r.addressWindow)),
+        and(eq(signInAttempts.key, `email:${email}`), eq(signInAttempts.windowStart, r.accountWindow)),
+      ),
+    );
+  await db
+    .update(signInDelays)
+    .set({ failures: sql`greatest(${signInDelays.failures} - 1, 0)` })
+    .where(eq(signInDelays.key, pairKey(email, address)));
+}
+
+/**
  * Checks e-mail and password. One message for both kinds of failure (401); the budgets above answer
  * 429 with Retry-After. The attempt is counted as a failure before the password is checked, and
  * uncounted if it was right.
@@ -351,14 +377,46 @@ export async function authenticate(
   const reservation = await reserveAttempt(db, email, clientAddress, account);
   const ok = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
   // a removed staff member's account is closed (decision 069): the same answer as a wrong password
-  if (!account || !ok || account.closedAt) throw new ApiError(401, "Invalid email or password");
-  await recordSuccess(db, account, email, clientAddress, reservation);
+  if (!account || !ok || account.closedAt) {
+    if (account && !account.closedAt)
+      await recordActivity(db, {
+        businessId: account.businessId,
+        accountId: account.id,
+        actor: accountActor(account),
+        action: "account.sign_in_failed",
+        target: { type: "account", id: account.id },
+        ip: clientAddress,
+        details: { reason: "wrong password" },
+      });
+    throw new ApiError(401, "Invalid email or password");
+  }
+  // with a second factor the password is half of it: the places are given back only when the code
+  // (or passkey) passes too (throttledCheck), so wrong codes after a right password keep counting
+  if (account.hasSecondFactor) await releaseAttempt(db, email, clientAddress, reservation);
+  else await recordSuccess(db, account, email, clientAddress, reservation);
   const [signedIn] = await db
     .update(accounts)
     .set({ lastSignInAt: now() })
     .where(eq(accounts.id, account.id))
     .returning();
   return signedIn ?? account;
+}
+
+/**
+ * A second-step code checked under the same budgets as a password (contract 18: wrong codes are
+ * throttled like passwords): the attempt takes its places first (429 when a budget is spent) and
+ * gives them back only when `check` says the code was right.
+ */
+export async function throttledCheck(
+  db: Database,
+  account: Account,
+  address: string,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const reservation = await reserveAttempt(db, account.email, address, account);
+  const ok = await check();
+  if (ok) await recordSuccess(db, account, account.email, address, reservation);
+  return ok;
 }
 
 export async function getAccount(db: Db, id: string): Promise<Account | undefined> {

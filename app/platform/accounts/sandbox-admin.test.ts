@@ -65,8 +65,10 @@ describe("the /merchant API with a developer's token", () => {
 
   it("a token claiming another business still reaches only the account's own sandbox", async () => {
     const [row] = await p.db.select().from(accounts).where(eq(accounts.id, dev.account.id));
+    // a real session's id (contract 18: a token carries one), with another business claimed
+    const { sid } = JSON.parse(Buffer.from(dev.token.split(".")[1], "base64url").toString()) as { sid: string };
     const forged = await signJwt(
-      { sub: row.id, aud: ACCOUNT_TOKEN_AUDIENCE, role: "MERCHANT", businessId: merchant.businessId },
+      { sub: row.id, sid, aud: ACCOUNT_TOKEN_AUDIENCE, role: "MERCHANT", businessId: merchant.businessId },
       p.env.sessionSecret,
       3600,
       Math.floor(now().getTime() / 1000),

@@ -13,7 +13,15 @@ import { ApiError } from "../core/http.server";
 import { randomToken } from "../core/ids.server";
 import { safeEqual, sha256, verifyJwt } from "../core/crypto.server";
 import { enterBusinessClock, now } from "../core/clock.server";
-import { ACCOUNT_TOKEN_AUDIENCE, getAccount, getBusiness, type Role } from "./accounts.server";
+import { ACCOUNT_TOKEN_AUDIENCE, getBusiness, type Role } from "./accounts.server";
+import {
+  BROWSER_SESSION_TTL_MS,
+  LAST_SEEN_EVERY_MS,
+  deviceOf,
+  startSession,
+  touchSession,
+} from "./sign-in-sessions.server";
+import { clientAddress } from "../core/client-address.server";
 import { isStorefrontPath } from "../core/areas";
 import { cookieNames } from "../core/cookies";
 import { memberOf, type Member } from "./permissions";
@@ -174,28 +182,38 @@ export const homeFor = (role: Role) =>
   role === "DEVELOPER" ? "/portal" : role === "MERCHANT" ? "/admin" : "/reviewer";
 
 /** How long a sign-in lasts (the cookie's max-age and the session row's expiry). */
-export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+export const SESSION_TTL_MS = BROWSER_SESSION_TTL_MS;
 
 /**
  * Starts a session: a random id in the signed cookie, its SHA-256 in `sessions` (so the server can
- * end it), and a new CSRF token.
+ * end it) with the device, the "signed in" entry and, from a new device, its notice
+ * (`startSession`), and a new CSRF token. Called only when every step of sign-in is done.
  */
-export async function signIn(request: Request, { db, env }: PlatformContext, account: Account, redirectTo: string) {
+export async function signIn(
+  request: Request,
+  { db, env }: PlatformContext,
+  account: Account,
+  redirectTo: string,
+  method = "password",
+) {
   const storage = sessionStorage(env);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const sid = randomToken(32);
-  const t = now();
-  await db.insert(sessions).values({
-    idHash: sha256(sid),
-    accountId: account.id,
-    createdAt: t,
-    expiresAt: new Date(t.getTime() + SESSION_TTL_MS),
+  await startSession(db, account, {
+    ...deviceOf(request, clientAddress(request)),
+    kind: "BROWSER",
+    cookieId: sid,
+    method,
   });
   session.unset("accountId");
+  session.unset(PENDING_STEP);
   session.set("sid", sid);
   session.set("csrf", randomToken(24)); // a new token on every sign-in
   return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(session) } });
 }
+
+/** The cookie's key of a pending second step's challenge id (accounts/second-step.server.ts). */
+export const PENDING_STEP = "pendingStep";
 
 /** Ends the session on the server (a copy of the cookie stops working) and clears the cookie. */
 export async function signOut(request: Request, { db, env }: PlatformContext) {
@@ -210,15 +228,18 @@ export async function signOut(request: Request, { db, env }: PlatformContext) {
   return redirect("/", { headers: { "Set-Cookie": await storage.destroySession(session) } });
 }
 
-/** The account of a live session: not revoked, not expired. */
-export async function getSignedInAccount(request: Request, context: PlatformContext): Promise<Account | null> {
+/** The account of a live session (not revoked, not expired) and the session's public id. */
+export async function signedInSession(
+  request: Request,
+  context: PlatformContext,
+): Promise<{ account: Account; sessionId: string } | null> {
   // nobody is signed in on the storefront's origin: the platform's cookie never reaches it
   if (isStorefrontPath(new URL(request.url).pathname)) return null;
   const session = await getSession(request, context.env);
   const sid = session.get("sid");
   if (typeof sid !== "string") return null;
   const [row] = await context.db
-    .select({ account: accounts })
+    .select({ account: accounts, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
     .where(
@@ -229,7 +250,14 @@ export async function getSignedInAccount(request: Request, context: PlatformCont
         isNull(accounts.closedAt),
       ),
     );
-  return row?.account ?? null;
+  if (!row) return null;
+  if (now().getTime() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) await touchSession(context.db, row.sessionId);
+  return { account: row.account, sessionId: row.sessionId };
+}
+
+/** The account of a live session: not revoked, not expired. */
+export async function getSignedInAccount(request: Request, context: PlatformContext): Promise<Account | null> {
+  return (await signedInSession(request, context))?.account ?? null;
 }
 
 /**
@@ -237,7 +265,26 @@ export async function getSignedInAccount(request: Request, context: PlatformCont
  * or staff, and the permissions), read with the session on every request, so a change of
  * permissions or a removal counts at once.
  */
-export type UserContext = { account: Account; business: Business | null; member: Member | null };
+export type UserContext = {
+  account: Account;
+  business: Business | null;
+  member: Member | null;
+  /** the public id of the session (cookie or JWT) the request came with */
+  sessionId: string;
+};
+
+/**
+ * Whether the account must have a second factor and has none (contract 18, decision 072): reviewers
+ * (platform staff) always need one; a business's members when the owner requires it.
+ */
+export function secondFactorMissing(user: Pick<UserContext, "account" | "business">): boolean {
+  if (user.account.hasSecondFactor) return false;
+  return user.account.role === "REVIEWER" || user.business?.requireSecondFactor === true;
+}
+
+/** The 403 of a JSON call by an account that must enrol first: it names what is missing. */
+export const SECOND_FACTOR_REQUIRED =
+  "A second factor is required: set up an authenticator app or a passkey (POST /auth/mfa/totp, or the Security page at /account/security) first";
 
 /**
  * Who is let into an area of a role (contract 1 and 14). Each role's own accounts, and, for the
@@ -250,19 +297,23 @@ export function admits(role: Role, user: UserContext): boolean {
   return role === "MERCHANT" && user.account.role === "DEVELOPER" && user.business?.isSandbox === true;
 }
 
-async function userOf(context: PlatformContext, account: Account): Promise<UserContext> {
+async function userOf(context: PlatformContext, account: Account, sessionId: string): Promise<UserContext> {
   const business = account.businessId ? ((await getBusiness(context.db, account.businessId)) ?? null) : null;
-  return { account, business, member: business ? memberOf(account) : null };
+  return { account, business, member: business ? memberOf(account) : null, sessionId };
 }
+
+/** Where an account that must enrol a second factor is sent before any other page. */
+export const ENROL_PATH = "/account/security";
 
 /** Page guard: a signed-in account the role's area admits (`admits`), else sign in (and come back) or 403. */
 export async function requireUser(request: Request, context: PlatformContext, role: Role): Promise<UserContext> {
-  const account = await getSignedInAccount(request, context);
-  if (!account) {
+  const signed = await signedInSession(request, context);
+  if (!signed) {
     const url = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  const user = await userOf(context, account);
+  const user = await userOf(context, signed.account, signed.sessionId);
+  if (secondFactorMissing(user)) throw redirect(`${ENROL_PATH}?required=1`);
   if (!admits(role, user)) throw new Response(`This area is for ${role.toLowerCase()} accounts.`, { status: 403 });
   // the merchant's area of a developer's sandbox runs on the sandbox's own clock (contract 19)
   if (role === "MERCHANT") enterBusinessClock(user.business);
@@ -271,10 +322,17 @@ export async function requireUser(request: Request, context: PlatformContext, ro
 
 /**
  * The account of a request's `Authorization: Bearer <JWT>`, whatever its role: 401 when the token is
- * missing, bad, expired, of a removed account, or older than the account's last password reset (its
- * `cv` claim is not the account's credentials version).
+ * missing, bad, expired, of a removed account, older than the account's last password reset (its
+ * `cv` claim is not the account's credentials version), or of an ended session (its `sid`, contract
+ * 18). The session and the account are read in one statement on the session id's unique index; the
+ * session's last-seen time is written at most once a minute. An account that must have a second
+ * factor and has none gets 403 naming it, except on the calls that set one up (`enrolling`).
  */
-export async function requireBearerAccount(request: Request, context: PlatformContext): Promise<UserContext> {
+export async function requireBearerAccount(
+  request: Request,
+  context: PlatformContext,
+  options: { enrolling?: boolean } = {},
+): Promise<UserContext> {
   const header = request.headers.get("Authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new ApiError(401, "Missing bearer token");
@@ -284,12 +342,28 @@ export async function requireBearerAccount(request: Request, context: PlatformCo
     Math.floor(now().getTime() / 1000),
     ACCOUNT_TOKEN_AUDIENCE,
   );
-  if (!claims || typeof claims.sub !== "string") throw new ApiError(401, "Invalid or expired token");
-  const account = await getAccount(context.db, claims.sub);
+  if (!claims || typeof claims.sub !== "string" || typeof claims.sid !== "string")
+    throw new ApiError(401, "Invalid or expired token");
+  const [row] = await context.db
+    .select({ account: accounts, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(
+      and(
+        eq(sessions.id, claims.sid),
+        eq(sessions.accountId, claims.sub),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now()),
+      ),
+    );
+  const account = row?.account;
   // a removed member's account is closed (decision 069): its tokens stop at once
   if (!account || account.closedAt || (claims.cv ?? 0) !== account.credentialsVersion)
     throw new ApiError(401, "Invalid or expired token");
-  return userOf(context, account);
+  if (now().getTime() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) await touchSession(context.db, claims.sid);
+  const user = await userOf(context, account, claims.sid);
+  if (!options.enrolling && secondFactorMissing(user)) throw new ApiError(403, SECOND_FACTOR_REQUIRED);
+  return user;
 }
 
 /** JSON guard: `Authorization: Bearer <JWT>` of an existing account the role's area admits (`admits`). */

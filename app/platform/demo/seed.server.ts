@@ -17,9 +17,12 @@ import { now } from "../core/clock.server";
 import { seedMarketplaceDemo, uninstallAsOf } from "./marketplace-demo.server";
 import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 import { DEMO_LOGINS } from "./demo-logins";
+export { DEMO_REVIEWER_TOTP_SECRET } from "./demo-logins";
 import { demoAppListing } from "./demo-app-listing.server";
 import { demoAppStore } from "./demo-app-store.server";
 import { seedDemoBilling } from "./demo-billing.server";
+import { enrolKnownTotp } from "../accounts/second-factor.server";
+import { DEMO_REVIEWER_TOTP_SECRET } from "./demo-logins";
 
 export { DEMO_LOGINS };
 
@@ -34,6 +37,7 @@ export async function seedDemoData(db: Database, env: Env): Promise<boolean> {
   const bistro = created[0].business!;
   const dev = created[1].account;
   const rev = created[2].account;
+  await enrolKnownTotp(db, env, rev.id, DEMO_REVIEWER_TOTP_SECRET);
 
   // a published app with some history, so the marketplace and the analytics are not empty
   const { app } = await createApp(db, env, dev.id, {

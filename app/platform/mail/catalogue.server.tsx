@@ -16,6 +16,7 @@ import { MAIL_KINDS, type MailKind } from "./kinds";
 import { invitation, passwordReset, verifyEmail } from "./templates/account";
 import { newOrder, orderCancelled, orderConfirmation, orderFulfilled, type OrderView } from "./templates/orders";
 import { privacyDone, reviewOutcome, webhookDisabled } from "./templates/notices";
+import { newDeviceSignIn, secondFactorChanged } from "./templates/security";
 import { SAMPLE_OF_KIND, SAMPLES } from "./samples";
 
 const PLATFORM = "Storefront Apps";
@@ -97,6 +98,24 @@ export async function renderQueued(db: Db, env: Env, row: MailMessage): Promise<
       parts = passwordReset({
         name: (await accountName(db, row.accountId)) || row.toName,
         link: `${env.publicUrl}/reset-password?token=${tokenOf(env, str(d.tokenId))}`,
+      });
+      break;
+    case "account.new_sign_in":
+      parts = newDeviceSignIn({
+        name: (await accountName(db, row.accountId)) || row.toName,
+        device: str(d.device),
+        ip: str(d.ip),
+        at: str(d.at),
+        link: `${env.publicUrl}/account/security?end=${encodeURIComponent(str(d.sessionId))}`,
+      });
+      break;
+    case "account.second_factor_changed":
+      parts = secondFactorChanged({
+        name: (await accountName(db, row.accountId)) || row.toName,
+        change: str(d.change),
+        detail: str(d.detail),
+        at: str(d.at),
+        link: `${env.publicUrl}/account/security${d.sessionId ? `?end=${encodeURIComponent(str(d.sessionId))}` : ""}`,
       });
       break;
     case "invitation":

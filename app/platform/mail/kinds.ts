@@ -6,6 +6,8 @@
 export const MAIL_KINDS = {
   "account.verify_email": { label: "Address verification", audience: "account", always: true },
   "account.password_reset": { label: "Password reset", audience: "account", always: true },
+  "account.new_sign_in": { label: "Sign-in from a new device", audience: "account", always: true },
+  "account.second_factor_changed": { label: "Second-factor changes", audience: "account", always: true },
   invitation: { label: "Invitation", audience: "invited", always: true },
   "order.confirmation": { label: "Order confirmation", audience: "shopper", always: true },
   "order.cancelled": { label: "Order cancelled", audience: "shopper", always: true },

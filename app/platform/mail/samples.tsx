@@ -7,6 +7,7 @@ import type { MailKind } from "./kinds";
 import { invitation, passwordReset, verifyEmail } from "./templates/account";
 import { newOrder, orderCancelled, orderConfirmation, orderFulfilled, type OrderView } from "./templates/orders";
 import { privacyDone, reviewOutcome, webhookDisabled } from "./templates/notices";
+import { newDeviceSignIn, secondFactorChanged } from "./templates/security";
 
 const order: OrderView = {
   shop: "Demo Bistro",
@@ -33,6 +34,20 @@ export const SAMPLES = {
     to: "Demo Bistro",
     role: "staff",
     link: "https://apps.example/invitations/T",
+  }),
+  newSignIn: newDeviceSignIn({
+    name: "Ada",
+    device: "Firefox on Linux",
+    ip: "203.0.113.7",
+    at: "2025-03-01T10:00:00.000Z",
+    link: "https://apps.example/account/security?end=ses_1",
+  }),
+  secondFactorChanged: secondFactorChanged({
+    name: "Ada",
+    change: "totp_enrolled",
+    detail: "",
+    at: "2025-03-01T10:00:00.000Z",
+    link: "https://apps.example/account/security?end=ses_1",
   }),
   orderConfirmation: orderConfirmation(order),
   orderCancelled: orderCancelled(order),
@@ -80,6 +95,8 @@ export const SAMPLE_OF_KIND: Record<MailKind, keyof typeof SAMPLES> = {
   "account.verify_email": "verifyEmail",
   "account.password_reset": "passwordReset",
   invitation: "invitation",
+  "account.new_sign_in": "newSignIn",
+  "account.second_factor_changed": "secondFactorChanged",
   "order.confirmation": "orderConfirmation",
   "order.cancelled": "orderCancelled",
   "order.fulfilled": "orderFulfilled",

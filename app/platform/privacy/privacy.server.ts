@@ -4,6 +4,7 @@
  * who asked, when, kind, counts; the e-mail only as a keyed digest) and, when anything is held, told
  * to the business's apps (compliance.server.ts) in the same transaction.
  */
+import { byOf, recordActivity, scrubActivity } from "../activity/activity.server";
 import { scrubSentMail, sentMailTo } from "../mail/shopper-data.server";
 import { notifyPrivacyDone } from "../mail/notices.server";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
@@ -20,6 +21,7 @@ import {
   type Order,
   type PrivacyRequest,
 } from "../../../db/schema";
+import { accounts as accountsTable } from "../../../db/schema";
 import { ApiError } from "../core/http.server";
 import { hmacSha256Hex } from "../core/crypto.server";
 import { newId } from "../core/ids.server";
@@ -281,6 +283,20 @@ export async function requestPrivacy(
         createdAt: t,
       })
       .returning();
+    // the activity log (contract 18): who asked, about whom; an erasure then replaces the address
+    // in every entry of the business, this one included (decision 073)
+    const [asker] = await tx
+      .select({ id: accountsTable.id, email: accountsTable.email })
+      .from(accountsTable)
+      .where(eq(accountsTable.id, who.accountId));
+    await recordActivity(tx, {
+      businessId,
+      ...byOf(asker ? { account: asker, ip: null } : undefined),
+      action: "privacy.requested",
+      target: { type: "privacy_request", id },
+      details: { kind: input.kind, email, orders: request.orderIds.length, reviews: request.reviewIds.length },
+    });
+    if (input.kind === "ERASE") await scrubActivity(tx, businessId, email, ERASED_TEXT);
     // the member who asked hears it is done (contract 16), in the request's transaction
     await notifyPrivacyDone(tx, {
       requestId: id,

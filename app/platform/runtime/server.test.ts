@@ -2,6 +2,8 @@
  * The two commands a newcomer runs: the real entry point as a child process, on its own
  * embedded database, killed with SIGKILL and started again.
  */
+import * as OTPAuth from "otpauth";
+import { DEMO_REVIEWER_TOTP_SECRET } from "../demo/demo-logins";
 import { describe, expect, it, afterAll } from "vitest";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -93,7 +95,12 @@ describe("npm start", () => {
     const again = await fetch(`http://127.0.0.1:${port}/auth/login`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: "reviewer@demo.test", password: "demo-reviewer-1" }),
+      // the demo reviewer signs in with the demo's known authenticator secret (decision 072)
+      body: JSON.stringify({
+        email: "reviewer@demo.test",
+        password: "demo-reviewer-1",
+        otp: new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO_REVIEWER_TOTP_SECRET) }).generate(),
+      }),
     });
     expect(again.status).toBe(200);
     expect((await again.json()).account.role).toBe("REVIEWER");

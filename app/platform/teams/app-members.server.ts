@@ -2,6 +2,7 @@
  * Apps' members (contract 17): who may do what on an app. Read on every request with the account
  * (one indexed row), so a change of role or a removal counts at once.
  */
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import { and, asc, eq, isNull, lte, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -102,6 +103,7 @@ export async function inviteAppMember(
   inviter: Account,
   appId: string,
   input: z.output<typeof inviteAppMemberSchema>,
+  ip: string | null = null,
 ) {
   try {
     return await db.transaction(async (tx) => {
@@ -131,6 +133,13 @@ export async function inviteAppMember(
         appRole: input.role,
         invitedBy: { accountId: inviter.id, name: inviter.name },
       });
+      await recordActivity(tx, {
+        appId,
+        ...byOf({ account: inviter, ip }),
+        action: "app_member.invited",
+        target: { type: "invitation", id: invitation.id },
+        details: { email: input.email, role: input.role },
+      });
       return {
         id: invitation.id,
         email: invitation.email,
@@ -150,73 +159,96 @@ export async function inviteAppMember(
 const OWNER_FIXED = "The app's owner cannot be changed or removed";
 
 /** `PATCH /developer/apps/<id>/members/<memberId>`: a member's (or a pending invitation's) role, in force at once. */
-export async function updateAppMember(db: Database, appId: string, id: string, role: Exclude<AppRole, "OWNER">) {
-  if (id.startsWith("inv_")) {
-    const [row] = await db
-      .update(invitations)
-      .set({ appRole: role })
-      .where(
-        and(
-          eq(invitations.id, id),
-          eq(invitations.kind, "APP"),
-          eq(invitations.appId, appId),
-          isNull(invitations.acceptedAt),
-        ),
-      )
-      .returning();
-    if (!row) throw new ApiError(404, "Member not found");
-    return {
-      id: row.id,
-      email: row.email,
-      name: null,
-      role,
-      status: "INVITED",
-      expiresAt: row.expiresAt,
-    } satisfies AppMemberEntry;
-  }
-  return db.transaction(async (tx) => {
-    const current = await appRoleOf(tx, id, appId);
-    if (!current) throw new ApiError(404, "Member not found");
-    if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
-    await tx
-      .update(appMembers)
-      .set({ role })
-      .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, id));
-    return {
-      id,
-      email: account.email,
-      name: account.name,
-      role,
-      status: "ACTIVE",
-      expiresAt: null,
-    } satisfies AppMemberEntry;
+export async function updateAppMember(
+  database: Database,
+  appId: string,
+  id: string,
+  role: Exclude<AppRole, "OWNER">,
+  by?: ActivityBy,
+) {
+  return database.transaction(async (db) => {
+    await recordActivity(db, {
+      appId,
+      ...byOf(by),
+      action: "app_member.role_changed",
+      target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+      details: { role },
+    });
+    if (id.startsWith("inv_")) {
+      const [row] = await db
+        .update(invitations)
+        .set({ appRole: role })
+        .where(
+          and(
+            eq(invitations.id, id),
+            eq(invitations.kind, "APP"),
+            eq(invitations.appId, appId),
+            isNull(invitations.acceptedAt),
+          ),
+        )
+        .returning();
+      if (!row) throw new ApiError(404, "Member not found");
+      return {
+        id: row.id,
+        email: row.email,
+        name: null,
+        role,
+        status: "INVITED",
+        expiresAt: row.expiresAt,
+      } satisfies AppMemberEntry;
+    }
+    return db.transaction(async (tx) => {
+      const current = await appRoleOf(tx, id, appId);
+      if (!current) throw new ApiError(404, "Member not found");
+      if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
+      await tx
+        .update(appMembers)
+        .set({ role })
+        .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
+      const [account] = await tx.select().from(accounts).where(eq(accounts.id, id));
+      return {
+        id,
+        email: account.email,
+        name: account.name,
+        role,
+        status: "ACTIVE",
+        expiresAt: null,
+      } satisfies AppMemberEntry;
+    });
   });
 }
 
 /** `DELETE /developer/apps/<id>/members/<memberId>`: an invitation withdrawn, or a member removed (the next call is 404). */
-export async function removeAppMember(db: Database, appId: string, id: string) {
-  if (id.startsWith("inv_")) {
-    const gone = await db
-      .delete(invitations)
-      .where(
-        and(
-          eq(invitations.id, id),
-          eq(invitations.kind, "APP"),
-          eq(invitations.appId, appId),
-          isNull(invitations.acceptedAt),
-        ),
-      )
-      .returning({ id: invitations.id });
-    if (!gone.length) throw new ApiError(404, "Member not found");
-    return;
-  }
-  const current = await appRoleOf(db, id, appId);
-  if (!current) throw new ApiError(404, "Member not found");
-  if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
-  await db
-    .delete(appMembers)
-    .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
+export async function removeAppMember(database: Database, appId: string, id: string, by?: ActivityBy) {
+  return database.transaction(async (db) => {
+    await recordActivity(db, {
+      appId,
+      ...byOf(by),
+      action: "app_member.removed",
+      target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+    });
+    if (id.startsWith("inv_")) {
+      const gone = await db
+        .delete(invitations)
+        .where(
+          and(
+            eq(invitations.id, id),
+            eq(invitations.kind, "APP"),
+            eq(invitations.appId, appId),
+            isNull(invitations.acceptedAt),
+          ),
+        )
+        .returning({ id: invitations.id });
+      if (!gone.length) throw new ApiError(404, "Member not found");
+      return;
+    }
+    const current = await appRoleOf(db, id, appId);
+    if (!current) throw new ApiError(404, "Member not found");
+    if (current === "OWNER") throw new ApiError(403, OWNER_FIXED);
+    await db
+      .delete(appMembers)
+      .where(and(eq(appMembers.appId, appId), eq(appMembers.accountId, id), ne(appMembers.role, "OWNER")));
+  });
 }
 
 export const serializeAppMember = (e: AppMemberEntry) => ({

@@ -4,6 +4,7 @@
  * the account (a MERCHANT of the business, or a DEVELOPER with its sandbox) or, for an app, adds an
  * existing developer signed in as the invited address.
  */
+import { accountActor, recordActivity } from "../activity/activity.server";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -236,6 +237,14 @@ export async function acceptInvitation(
           .returning();
         if (!added.length) throw new ApiError(409, "You are a member of this app already");
       }
+      await recordActivity(tx, {
+        businessId: invitation.kind === "STAFF" ? invitation.businessId : null,
+        appId: invitation.kind === "APP" ? invitation.appId : null,
+        actor: accountActor(account),
+        action: invitation.kind === "STAFF" ? "staff.joined" : "app_member.joined",
+        target: { type: "account", id: account.id },
+        details: { invitation: invitation.id },
+      });
       // the mail domain's token of the same link is spent too (it works once)
       await useAccountToken(tx, "INVITATION", input.token);
       await tx

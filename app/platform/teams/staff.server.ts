@@ -5,6 +5,7 @@
  * the account (its sessions and JWTs answer 401 at once) and keeps the row, so that what the person
  * did still names them.
  */
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -115,6 +116,7 @@ export async function inviteStaff(
   env: Pick<Env, "publicUrl" | "sessionSecret">,
   inviter: Member & { name: string },
   input: z.output<typeof inviteStaffSchema>,
+  by?: ActivityBy,
 ) {
   try {
     return await db.transaction(async (tx) => {
@@ -139,6 +141,13 @@ export async function inviteStaff(
         permissions: input.permissions,
         invitedBy: inviter,
       });
+      await recordActivity(tx, {
+        businessId: inviter.businessId,
+        ...byOf(by),
+        action: "staff.invited",
+        target: { type: "invitation", id: invitation.id },
+        details: { email: input.email, permissions: input.permissions },
+      });
       return invitedEntry(invitation);
     });
   } catch (e) {
@@ -162,8 +171,21 @@ async function lockMember(tx: Db, businessId: string, id: string): Promise<Accou
 const OWNER_FIXED = "The owner has every permission and cannot be changed or removed";
 
 /** `PATCH /merchant/staff/<id>`: a member's (or a pending invitation's) permissions, in force at once. */
-export async function updateStaff(db: Database, businessId: string, id: string, permissions: Permission[]) {
+export async function updateStaff(
+  db: Database,
+  businessId: string,
+  id: string,
+  permissions: Permission[],
+  by?: ActivityBy,
+) {
   return db.transaction(async (tx) => {
+    await recordActivity(tx, {
+      businessId,
+      ...byOf(by),
+      action: "staff.permissions_changed",
+      target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+      details: { permissions },
+    });
     if (id.startsWith("inv_")) {
       const [row] = await tx
         .update(invitations)
@@ -198,8 +220,14 @@ export async function updateStaff(db: Database, businessId: string, id: string, 
  * whole: every action is one transaction of its own, and the removal waits for the row lock of
  * a concurrent permission change.
  */
-export async function removeStaff(db: Database, businessId: string, id: string): Promise<void> {
+export async function removeStaff(db: Database, businessId: string, id: string, by?: ActivityBy): Promise<void> {
   await db.transaction(async (tx) => {
+    await recordActivity(tx, {
+      businessId,
+      ...byOf(by),
+      action: id.startsWith("inv_") ? "staff.invitation_withdrawn" : "staff.removed",
+      target: { type: id.startsWith("inv_") ? "invitation" : "account", id },
+    });
     if (id.startsWith("inv_")) {
       const gone = await tx
         .delete(invitations)

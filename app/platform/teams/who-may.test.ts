@@ -13,7 +13,8 @@ import { eq } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { accounts } from "../../../db/schema";
-import { createAccount, issueAccountToken } from "../accounts/accounts.server";
+import { createAccount } from "../accounts/accounts.server";
+import { tokenForNewSession } from "../accounts/second-step.server";
 import { PERMISSIONS, type Permission } from "../accounts/permissions";
 import type { DeclaredRoute, Method } from "../core/operations.server";
 
@@ -60,6 +61,8 @@ const EXPECTED: Record<string, Permission | null> = {
   "merchant.pages._index.ts": "pages",
   "merchant.pages.$slug.ts": "pages",
   "merchant.privacy.requests.ts": "privacy",
+  "merchant.activity.ts": "staff",
+  "merchant.security.ts": "settings",
   "merchant.staff._index.ts": "staff",
   "merchant.staff.$id._index.ts": "staff",
   "merchant.staff.$id.ownership.ts": "staff",
@@ -106,7 +109,7 @@ async function member(permissions: Permission[]) {
     .returning();
   return {
     permissions,
-    token: await issueAccountToken(row, p.env.sessionSecret),
+    token: await tokenForNewSession(p.db, p.env, row, { ip: "127.0.0.1", userAgent: "test" }, "test"),
     browser: await BrowserSession.signIn(p.url, email, PASSWORD),
   };
 }

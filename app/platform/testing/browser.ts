@@ -1,4 +1,21 @@
+import * as OTPAuth from "otpauth";
 import { isStorefrontPath } from "../core/areas";
+
+/** The test reviewers' TOTP secret (testing/platform.ts enrols it; the demo reviewer's too). */
+export const TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/**
+ * Codes to try for a TOTP secret, each accepted once per time step: this step's, the next one's (one
+ * step of drift), then, after waiting for the next step, those again.
+ */
+export function* totpCodes(secret: string): Generator<Promise<string>> {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
+  for (let round = 0; round < 3; round++) {
+    const wait = round === 0 ? 0 : 30_000 - (Date.now() % 30_000) + 50;
+    yield new Promise((r) => setTimeout(r, wait)).then(() => totp.generate());
+    yield Promise.resolve(totp.generate({ timestamp: Date.now() + 30_000 }));
+  }
+}
 /**
  * A minimal browser for HTTP-level tests of pages: a cookie jar, sign-in through the real form,
  * and form posts carrying the CSRF token the page gave.
@@ -101,13 +118,32 @@ export class BrowserSession {
     return { status: res.status, location: res.headers.get("location"), html: await res.text() };
   }
 
-  static async signIn(baseUrl: string, email: string, password: string) {
+  /**
+   * Signs in through the real form; an account with a second factor answers the code step with a
+   * TOTP code of `totpSecret` (the test reviewers' known secret by default, decision 072).
+   */
+  static async signIn(baseUrl: string, email: string, password: string, totpSecret = TEST_TOTP_SECRET) {
     const session = new BrowserSession(baseUrl);
     await session.get("/login");
-    const res = await session.post("/login", { email, password });
+    let res = await session.post("/login", { email, password });
+    if (res.status === 302 && res.location?.startsWith("/login?step=code")) {
+      await session.get(res.location);
+      for (const code of totpCodes(totpSecret)) {
+        res = await session.post("/login?step=code", { intent: "code", code: await code });
+        if (res.status === 302) break;
+      }
+    }
     if (res.status !== 302) throw new Error(`sign-in failed: ${res.status}`);
     await session.get("/");
     return session;
+  }
+
+  /** A copy of this browser (its cookies and CSRF token): a cookie replayed by another party. */
+  clone(): BrowserSession {
+    const copy = new BrowserSession(this.baseUrl, this.storefrontUrl);
+    copy.jars = new Map([...this.jars].map(([host, jar]) => [host, new Map(jar)]));
+    copy.csrf = this.csrf;
+    return copy;
   }
 }
 
