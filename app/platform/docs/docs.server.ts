@@ -65,6 +65,13 @@ export const DOCS: readonly DocEntry[] = [
     file: "billing.md",
   },
   {
+    slug: "test-clock",
+    title: "Test a paid app through a year in a minute",
+    summary:
+      "The sandbox's clock: billing periods closing into test invoices, trials, expiring charges, the erasure; trigger fixtures.",
+    file: "test-clock.md",
+  },
+  {
     slug: "analytics",
     title: "Analytics",
     summary: "Install and webhook delivery figures of your app, and what they count.",

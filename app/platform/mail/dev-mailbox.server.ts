@@ -72,25 +72,36 @@ async function keep(db: Db, raw: Buffer, envelopeFrom: string, envelopeTo: strin
   // a message of the platform's whose shopper was erased while it was on its way (to them, or a
   // member's notice about their order) is not kept (contract 15)
   const own = /^<(mail_[A-Za-z0-9]+)@/.exec(parsed.messageId ?? "")?.[1];
-  if (own) {
-    const [erased] = await db.execute<{ id: string }>(sql`
-      select m.id from mail_messages m left join orders o on o.id = m.data ->> 'orderId'
-      where m.id = ${own} and (m.to_address = ${ERASED_TEXT} or o.customer_name = ${ERASED_NAME})`);
-    if (erased) return;
-  }
-  await db.insert(devMailbox).values({
-    id: newId("dm"),
-    receivedAt: now(),
-    envelopeFrom,
-    envelopeTo,
-    subject: parsed.subject ?? "",
-    fromHeader: addressText(parsed.from),
-    toHeader: addressText(parsed.to),
-    messageId: parsed.messageId ?? "",
-    html: typeof parsed.html === "string" ? parsed.html : null,
-    text: parsed.text ?? null,
-    raw: raw.toString("utf8"),
+  // the check and the copy in one transaction that holds the message's row and its order's row: an
+  // erasure running at the same time (which changes both, then deletes the mailbox's copies) either
+  // committed first, and the check sees it, or waits for this copy and deletes it
+  const kept = await db.transaction(async (tx) => {
+    if (own) {
+      const [message] = await tx.execute<{ to_address: string; order_id: string | null }>(sql`
+        select to_address, data ->> 'orderId' as order_id from mail_messages where id = ${own} for share`);
+      if (message?.to_address === ERASED_TEXT) return false;
+      if (message?.order_id) {
+        const [order] = await tx.execute<{ customer_name: string }>(sql`
+          select customer_name from orders where id = ${message.order_id} for share`);
+        if (order?.customer_name === ERASED_NAME) return false;
+      }
+    }
+    await tx.insert(devMailbox).values({
+      id: newId("dm"),
+      receivedAt: now(),
+      envelopeFrom,
+      envelopeTo,
+      subject: parsed.subject ?? "",
+      fromHeader: addressText(parsed.from),
+      toHeader: addressText(parsed.to),
+      messageId: parsed.messageId ?? "",
+      html: typeof parsed.html === "string" ? parsed.html : null,
+      text: parsed.text ?? null,
+      raw: raw.toString("utf8"),
+    });
+    return true;
   });
+  if (!kept) return;
   await db.execute(sql`delete from dev_mailbox where id in (
     select id from dev_mailbox order by created_at desc, id desc offset ${DEV_MAILBOX_KEEP})`);
 }
