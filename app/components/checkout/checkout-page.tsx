@@ -64,22 +64,7 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
   );
   const payment = methods.some((m) => m.id === values.paymentMethod) ? values.paymentMethod : "CASH";
 
-  const {
-    method,
-    setMethod,
-    shown,
-    address,
-    setAddress,
-    quotedAddress,
-    requote,
-    hydrated,
-    updating,
-    total,
-    formRef,
-    onSubmit,
-    waiting,
-    changedTotal,
-  } = useCheckoutTotal({ slug, loaded, answered: data, values });
+  const co = useCheckoutTotal({ slug, loaded, answered: data, values });
 
   return (
     <div className="sf-checkout">
@@ -90,10 +75,10 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
         </p>
       ) : null}
       <div className="sf-checkout-layout">
-        <Form method="post" className="sf-form sf-checkout-form" ref={formRef} onSubmit={onSubmit}>
+        <Form method="post" className="sf-form sf-checkout-form" ref={co.formRef} onSubmit={co.onSubmit}>
           <CsrfInput />
           <input type="hidden" name="checkoutKey" value={data?.checkoutKey ?? checkoutKey} />
-          <input type="hidden" name="quotedAmount" value={shown?.ok ? String(shown.amount) : ""} />
+          <input type="hidden" name="quotedAmount" value={co.shown?.ok ? String(co.shown.amount) : ""} />
 
           <fieldset className="sf-fieldset">
             <legend>Your details</legend>
@@ -120,11 +105,8 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
                     type="radio"
                     name="deliveryMethod"
                     value={c.value}
-                    defaultChecked={method === c.value}
-                    onChange={() => {
-                      setMethod(c.value);
-                      requote(c.value, address);
-                    }}
+                    defaultChecked={co.method === c.value}
+                    onChange={() => co.chooseMethod(c.value)}
                     required
                   />
                   <span>
@@ -136,7 +118,7 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
             </div>
             {fieldError("deliveryMethod")}
             {/* asked only for delivery: hidden for pickup (with JavaScript by state, without it by CSS :has()); the server ignores it for pickup */}
-            <div className="sf-field sf-address-field" hidden={method === "PICKUP"}>
+            <div className="sf-field sf-address-field" hidden={co.method === "PICKUP"}>
               <label htmlFor="co-address">Delivery address</label>
               <textarea
                 id="co-address"
@@ -145,11 +127,9 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
                 maxLength={500}
                 autoComplete="street-address"
                 defaultValue={values.address}
-                onChange={(e) => setAddress(e.target.value)}
-                onBlur={() => {
-                  // the delivery fee may depend on the address (checkout.shipping_rates gets it as `locality`)
-                  if (method === "DELIVERY" && address.trim() !== quotedAddress.trim()) requote("DELIVERY", address);
-                }}
+                onChange={(e) => co.setAddress(e.target.value)}
+                // the delivery fee may depend on the address
+                onBlur={co.leaveAddress}
                 {...invalid("address")}
                 aria-describedby={errors.address ? "co-address-error co-address-hint" : "co-address-hint"}
               />
@@ -158,7 +138,7 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
               </p>
               {fieldError("address")}
             </div>
-            {hydrated ? null : (
+            {co.hydrated ? null : (
               <p className="sf-update-total">
                 <button type="submit" name="intent" value="quote" formNoValidate className="sf-button">
                   Update total
@@ -198,10 +178,10 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
             {fieldError("notes")}
           </div>
 
-          <PayTotal shown={shown} />
-          {changedTotal ? (
+          <PayTotal shown={co.shown} />
+          {co.changedTotal ? (
             <p className="sf-alert sf-alert-error" role="alert" data-testid="total-changed">
-              The total for this address is {changedTotal}. Check it, then place your order.
+              The total for this address is {co.changedTotal}. Check it, then place your order.
             </p>
           ) : null}
           <button
@@ -210,15 +190,15 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
             value="place"
             className="sf-button sf-button-primary sf-button-block sf-button-large"
             // not disabled while the total refreshes: a click then waits for it (onSubmit above)
-            disabled={busy || waiting}
-            aria-busy={waiting || placing}
+            disabled={busy || co.waiting}
+            aria-busy={co.waiting || placing}
           >
             {placing
               ? "Placing your order…"
-              : waiting
+              : co.waiting
                 ? "Updating the total, then placing your order…"
-                : total
-                  ? `Place order · ${total}`
+                : co.total
+                  ? `Place order · ${co.total}`
                   : "Place order"}
           </button>
         </Form>
@@ -235,7 +215,7 @@ export function CheckoutPage({ slug, cart, methods, checkoutKey, quote: loaded, 
               </li>
             ))}
           </ul>
-          <Totals quote={shown} subtotalLabel={cart.subtotalLabel} updating={updating} />
+          <Totals quote={co.shown} subtotalLabel={cart.subtotalLabel} updating={co.updating} />
           <p className="sf-center">
             <Link to={shopPath(slug, "/cart")}>Edit cart</Link>
           </p>

@@ -98,14 +98,22 @@ export function useCheckoutTotal({
   }, [queued, updating, fetcher.data, shown, submit]);
   const waiting = queued !== null;
 
+  /** Delivery or pickup chosen: the total for it. */
+  const chooseMethod = (value: "DELIVERY" | "PICKUP") => {
+    setMethod(value);
+    requote(value, address);
+  };
+  /** The address left: its total, when it changed (checkout.shipping_rates gets it as `locality`). */
+  const leaveAddress = () => {
+    if (method === "DELIVERY" && address.trim() !== quotedAddress.trim()) requote("DELIVERY", address);
+  };
+
   return {
     method,
-    setMethod,
     shown,
-    address,
+    chooseMethod,
     setAddress,
-    quotedAddress,
-    requote,
+    leaveAddress,
     hydrated,
     updating,
     total,
