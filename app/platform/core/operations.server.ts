@@ -293,6 +293,18 @@ export function paged<S extends z.ZodType>(schema: S, page: PageLimits) {
   return { page, answer: { status: 200, schema }, errors: [400] };
 }
 
+/** The optional Idempotency-Key request header (1-255 characters), `description` saying what a retry with it answers. */
+export function idempotencyKeyHeader(description: string) {
+  return z.object({
+    "Idempotency-Key": z
+      .string()
+      .min(1, "must be 1-255 characters")
+      .max(255, "must be 1-255 characters")
+      .optional()
+      .describe(description),
+  });
+}
+
 /**
  * Makes an area's `listed()`: a list handler that gets one page of rows from `rows`, serializes each
  * (with the handler's arguments at hand) and answers the contract's page. Typed by the area's
