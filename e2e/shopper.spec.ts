@@ -22,6 +22,17 @@ import { startAppServer } from "./app-server";
 const PHONE = { width: 390, height: 844 };
 const ZONE = "Asia/Kolkata"; // UTC+5:30: a time in it differs from UTC in both hours and minutes
 
+/** A Margherita Pizza and a Tiramisu in the demo bistro's cart, then on to its checkout page. */
+async function pizzaAndTiramisuToCheckout(page: Page) {
+  await page.goto("/s/demo-bistro/products");
+  await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
+  await expect(page.getByTestId("cart-link")).toHaveText("Cart (1)");
+  await page.getByRole("button", { name: "Add to cart: Tiramisu" }).click();
+  await expect(page.getByTestId("cart-link")).toHaveText("Cart (2)");
+  await page.getByTestId("cart-link").click();
+  await page.getByRole("link", { name: "Checkout", exact: true }).click();
+}
+
 /** Bytes that crossed the network for a first visit (an empty cache), as Chromium counts them. */
 async function firstVisitBytes(page: Page, url: string) {
   const cdp = await page.context().newCDPSession(page);
@@ -122,13 +133,7 @@ test("checkout shows the final total before the order, follows the delivery meth
 
     // the shopper, on a phone
     await page.setViewportSize(PHONE);
-    await page.goto("/s/demo-bistro/products");
-    await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
-    await expect(page.getByTestId("cart-link")).toHaveText("Cart (1)");
-    await page.getByRole("button", { name: "Add to cart: Tiramisu" }).click();
-    await expect(page.getByTestId("cart-link")).toHaveText("Cart (2)");
-    await page.getByTestId("cart-link").click();
-    await page.getByRole("link", { name: "Checkout", exact: true }).click();
+    await pizzaAndTiramisuToCheckout(page);
     await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
 
     // delivery (the default): the app's fee and discount are in the total before anything is placed
@@ -290,13 +295,7 @@ test("the shopper's first click on Place order is never lost while the total ref
   const auth = { headers: { Authorization: `Bearer ${merchantToken}` } };
   let installationId: string | null = null;
   const toCheckout = async () => {
-    await page.goto("/s/demo-bistro/products");
-    await page.getByRole("button", { name: "Add to cart: Margherita Pizza" }).click();
-    await expect(page.getByTestId("cart-link")).toHaveText("Cart (1)");
-    await page.getByRole("button", { name: "Add to cart: Tiramisu" }).click();
-    await expect(page.getByTestId("cart-link")).toHaveText("Cart (2)");
-    await page.getByTestId("cart-link").click();
-    await page.getByRole("link", { name: "Checkout", exact: true }).click();
+    await pizzaAndTiramisuToCheckout(page);
     await expect(page.getByRole("button", { name: "Place order · $22.00" })).toBeVisible();
     await page.getByLabel("Name").fill("Quick Clicker");
     await page.getByLabel("Phone").fill("+1 555 0142");

@@ -17,6 +17,7 @@ import { ApiError } from "~/platform/core/http.server";
 import { CsrfInput } from "~/components/csrf";
 import { SubmitButton } from "~/components/submit-button";
 import { Card, DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
+import { PrivacyRequestTable } from "~/components/privacy-requests";
 import { useShopFormat } from "~/components/shop-format";
 import { EmptyState } from "~/components/area-layout";
 
@@ -259,10 +260,8 @@ export default function AdminPrivacy() {
               {plural(requestsTotal, "request")}, newest first. E-mails are not kept: only what was done, when and by
               whom.
             </p>
-            <DataTable
+            <PrivacyRequestTable
               rows={requests}
-              rowKey={(r) => r.id}
-              rowProps={() => ({ "data-testid": "privacy-request" })}
               columns={[
                 { head: "When", className: "nowrap", cell: (r) => dates.dateTime(r.createdAt, { zone: true }) },
                 { head: "Kind", cell: (r) => (r.kind === "ERASE" ? "Erasure" : "Export") },

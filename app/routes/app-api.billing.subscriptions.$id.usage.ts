@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { oneBy } from "~/platform/core/operations.server";
+import { idempotencyKeyHeader, oneBy } from "~/platform/core/operations.server";
 import { UsageCreate, recordUsage, serializeUsage } from "~/platform/billing/subscriptions.server";
 import { UsageRecordAnswer, BILLING_SINCE } from "~/platform/billing/schemas";
 
@@ -11,14 +10,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/billing/subscr
     description:
       "A record that would pass the cap answers 409 naming the cap and the balance, and records nothing. Amounts in minor units of the subscription's currency.",
     ...oneBy("id", "Subscription id", UsageRecordAnswer, { status: 201, errors: [400, 404, 409, 413, 422] }),
-    headers: z.object({
-      "Idempotency-Key": z
-        .string()
-        .min(1, "must be 1-255 characters")
-        .max(255, "must be 1-255 characters")
-        .optional()
-        .describe("A retry with the same key answers the first record and charges nothing more"),
-    }),
+    headers: idempotencyKeyHeader("A retry with the same key answers the first record and charges nothing more"),
     body: UsageCreate,
     handler: async ({ context, caller, params, headers, body }) => {
       const { record, sub } = await recordUsage(

@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
-import { paged } from "~/platform/core/operations.server";
+import { idempotencyKeyHeader, paged } from "~/platform/core/operations.server";
 import { cursorPaginated } from "~/platform/core/http.server";
 import { listOrders } from "~/platform/catalog/queries.server";
 import { checkout } from "~/platform/orders/checkout.server";
@@ -24,14 +23,7 @@ export const { loader, action, declared } = appApiRoute("/app-api/orders", {
   POST: operation({
     summary: "Create a guest order through the checkout pipeline",
     scope: "write_orders",
-    headers: z.object({
-      "Idempotency-Key": z
-        .string()
-        .min(1, "must be 1-255 characters")
-        .max(255, "must be 1-255 characters")
-        .optional()
-        .describe("Retries with the same key and body return the first order for 24 hours"),
-    }),
+    headers: idempotencyKeyHeader("Retries with the same key and body return the first order for 24 hours"),
     body: GuestOrder,
     answer: { status: 201, schema: Order },
     errors: [400, 413, 422, 502],

@@ -5,7 +5,8 @@ import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { listComplianceDeliveries } from "~/platform/privacy/compliance.server";
 import { EmptyState } from "~/components/area-layout";
 import { Pagination } from "~/components/pagination";
-import { AppPageHeader, DataTable, utcDateTime } from "~/components/page-parts";
+import { AppPageHeader, utcDateTime } from "~/components/page-parts";
+import { PrivacyRequestTable } from "~/components/privacy-requests";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `Privacy requests${data ? ` · ${data.app.name}` : ""} · Developer portal` },
@@ -56,10 +57,8 @@ export default function AppPrivacyRequests() {
           <p className="muted small">
             {total} {total === 1 ? "request" : "requests"}, newest first
           </p>
-          <DataTable
+          <PrivacyRequestTable
             rows={requests}
-            rowKey={(r) => r.id}
-            rowProps={() => ({ "data-testid": "privacy-request" })}
             columns={[
               { head: "Sent", className: "nowrap", cell: (r) => utcDateTime(r.createdAt) },
               { head: "Event", cell: (r) => <code>{r.event}</code> },

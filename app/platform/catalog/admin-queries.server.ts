@@ -2,39 +2,33 @@
  * Read queries of the merchant admin pages, every one scoped to a business. Money stays in minor
  * units (cents) here; the pages format it with the business currency.
  */
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import {
-  orderItems,
-  orders,
-  orderStatusChanges,
-  products,
-  reviews,
-  ORDER_SEARCH_TEXT,
-  ORDER_STATUSES,
-  type OrderStatus,
-} from "../../../db/schema";
+import { orderItems, orderStatusChanges, products, reviews } from "../../../db/schema";
 import { now } from "../core/clock.server";
-import { countOf, getOrderRow, localDays, orderStatusCounts as statusCounters } from "./queries.server";
-import { MIN_TEXT_SEARCH, ORDER_SORTS, isFiltered, type OrderFilter, type OrderSort } from "./order-filter";
-import { decodeCursor, encodeCursor, newestFirst, pageWithTotal } from "../core/paging.server";
+import { getOrderRow, localDays, orderStatusCounts as statusCounters } from "./queries.server";
+import { newestFirst, pageWithTotal } from "../core/paging.server";
+import { ADMIN_PAGE_SIZE, escapeLike } from "./admin-paging.server";
 
-export const ADMIN_PAGE_SIZE = 20;
-const MAX_PAGE = 10_000;
+export { ADMIN_PAGE_SIZE, escapeLike, pageCount, readPage } from "./admin-paging.server";
+// the orders list (search, filters, sorts, pages by keyset, the CSV export): orders-list.server.ts
+export {
+  ORDER_MATCH_CAP,
+  ORDER_SORTS,
+  ORDER_SORT_LABELS,
+  MIN_TEXT_SEARCH,
+  isFiltered,
+  orderFilterQuery,
+  ordersForExport,
+  parseOrderFilter,
+  searchOrderStatements,
+  searchOrders,
+  type OrderExportRow,
+  type OrderFilter,
+  type OrderListRow,
+  type OrderSort,
+} from "./orders-list.server";
 const DAY_MS = 24 * 3600 * 1000;
-
-/** ?page= as a positive integer; anything else is page 1 (pages never fail on a bad link). */
-export function readPage(url: URL): number {
-  const raw = url.searchParams.get("page");
-  if (!raw || !/^\d{1,6}$/.test(raw)) return 1;
-  const n = Number(raw);
-  return n >= 1 ? Math.min(n, MAX_PAGE) : 1;
-}
-
-export const pageCount = (total: number, size = ADMIN_PAGE_SIZE) => Math.max(1, Math.ceil(total / size));
-
-/** Escapes LIKE wildcards so that a search for "50%" or "a_b" matches those characters literally. */
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Amount in minor units as "$12.50", "¥1,500", "KWD 1.234" (core/money.ts). */
 export { formatMoney } from "../core/money";
@@ -142,318 +136,4 @@ export async function dailyOrders(db: Db, businessId: string, days = 30, timeZon
     const row = byDay.get(date);
     return { date, orders: row?.orders ?? 0, revenue: row?.revenue ?? 0 };
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The orders list: search, status, a date range in the business's time zone, four sorts, and the
-// CSV export of the same filter. Every shape is served by an index (decision 018):
-// (business_id, created_at desc, id desc) for the date sorts and ranges, (business_id, status,
-// created_at desc) for a status, (business_id, amount desc, id desc) for the amount sorts, and the
-// trigram index on ORDER_SEARCH_TEXT for the search.
-
-export {
-  ORDER_SORTS,
-  ORDER_SORT_LABELS,
-  MIN_TEXT_SEARCH,
-  orderFilterQuery,
-  isFiltered,
-  type OrderSort,
-  type OrderFilter,
-} from "./order-filter";
-const MAX_SEARCH = 100;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-function isCalendarDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1970 && y <= 9999 && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-
-/**
- * The orders list's filter from its query string (`q`, `status`, `from`, `to`, `sort`). Pages never
- * fail on a bad link: a value that cannot be used is left out and named in `notices`.
- */
-export function parseOrderFilter(
-  params: URLSearchParams,
-  timeZone: string,
-): { filter: OrderFilter; notices: string[] } {
-  const notices: string[] = [];
-  const q = (params.get("q") ?? "").trim().slice(0, MAX_SEARCH);
-  const rawStatus = params.get("status") ?? "";
-  const status = (ORDER_STATUSES as readonly string[]).includes(rawStatus) ? (rawStatus as OrderStatus) : null;
-  if (rawStatus && !status) notices.push(`There is no order status "${rawStatus.slice(0, 40)}": showing every status.`);
-  const date = (name: "from" | "to", label: string) => {
-    const v = (params.get(name) ?? "").trim();
-    if (!v) return null;
-    if (isCalendarDate(v)) return v;
-    notices.push(`"${v.slice(0, 40)}" is not a date (${label}): it was left out.`);
-    return null;
-  };
-  let from = date("from", "From");
-  let to = date("to", "To");
-  if (from && to && from > to) {
-    notices.push(`The range ended (${to}) before it started (${from}): the dates were swapped.`);
-    [from, to] = [to, from];
-  }
-  const rawSort = params.get("sort") ?? "";
-  const sort = (ORDER_SORTS as readonly string[]).includes(rawSort) ? (rawSort as OrderSort) : "newest";
-  return { filter: { q, status, from, to, sort, timeZone }, notices };
-}
-
-/** The search's conditions: an order number, or text in the number, name, phone (also as digits) or e-mail. */
-function searchCondition(q: string): SQL | undefined {
-  if (!q) return undefined;
-  const number = q.replace(/^#/, "");
-  if (q.length < MIN_TEXT_SEARCH || /^#\d+$/.test(q)) return eq(orders.orderNumber, number);
-  const text = sql.raw(ORDER_SEARCH_TEXT);
-  const patterns = [q];
-  const digits = q.replace(/[\s().+-]/g, "");
-  if (/^\d+$/.test(digits) && digits !== q && digits.length >= MIN_TEXT_SEARCH) patterns.push(digits);
-  return or(...patterns.map((p) => sql`${text} ilike ${`%${escapeLike(p)}%`}`));
-}
-
-/** Where the filter's orders are, always within the business. */
-function orderWhere(businessId: string, f: OrderFilter): SQL {
-  const conditions: (SQL | undefined)[] = [eq(orders.businessId, businessId)];
-  if (f.status) conditions.push(eq(orders.status, f.status));
-  // local midnight of the day in the business's zone; `to` is inclusive: before the next day's midnight
-  if (f.from) conditions.push(sql`${orders.createdAt} >= (${f.from}::date::timestamp at time zone ${f.timeZone})`);
-  if (f.to) conditions.push(sql`${orders.createdAt} < ((${f.to}::date + 1)::timestamp at time zone ${f.timeZone})`);
-  conditions.push(searchCondition(f.q));
-  return and(...conditions)!;
-}
-
-function orderSort(sort: OrderSort) {
-  switch (sort) {
-    case "oldest":
-      return [asc(orders.createdAt), asc(orders.id)];
-    case "amount_desc":
-      return [desc(orders.amount), desc(orders.id)];
-    case "amount_asc":
-      return [asc(orders.amount), asc(orders.id)];
-    default:
-      return [desc(orders.createdAt), desc(orders.id)];
-  }
-}
-
-const listColumns = {
-  id: orders.id,
-  orderNumber: orders.orderNumber,
-  status: orders.status,
-  createdAt: orders.createdAt,
-  customerName: orders.customerName,
-  customerPhone: orders.customerPhone,
-  customerEmail: orders.customerEmail,
-  amount: orders.amount,
-  currency: orders.currency,
-  paymentStatus: orders.paymentStatus,
-  paymentMethod: orders.paymentMethod,
-  paymentMethodName: orders.paymentMethodName,
-  deliveryMethod: orders.deliveryMethod,
-  itemCount: sql<number>`(select coalesce(sum(i.quantity), 0)::int from order_items i where i.order_id = "orders"."id")`,
-  /** the exact stored time (microseconds), for the next page's or batch's keyset */
-  cursorAt: sql<string>`${orders.createdAt}::text`,
-};
-export type OrderListRow = {
-  id: string;
-  orderNumber: string;
-  status: OrderStatus;
-  createdAt: Date;
-  customerName: string;
-  customerPhone: string;
-  customerEmail: string | null;
-  amount: number;
-  currency: string;
-  paymentStatus: string;
-  paymentMethod: string;
-  paymentMethodName: string | null;
-  deliveryMethod: string;
-  itemCount: number;
-  cursorAt: string;
-};
-
-/** A filtered view's match count stops here (decision 068): the page says "10,000+". */
-export const ORDER_MATCH_CAP = 10_000;
-
-/** Where a page of the list starts or ends: the sort's key of a row (its createdAt to the microsecond, or its amount), its id, and the page's number. */
-type Position = { at: string; id: string; page: number };
-
-/**
- * The rows after (`forward`) or before a position in the sort's order, written so that the key
- * bounds the index scan: `k <= k0 and (k < k0 or id < id0)` (decision 018's indexes serve every sort).
- */
-function keysetCondition(sort: OrderSort, after: { at: string; amount: number; id: string }, forward = true): SQL {
-  const byAmount = sort === "amount_desc" || sort === "amount_asc";
-  const down = (sort === "newest" || sort === "amount_desc") === forward;
-  const k = byAmount ? sql`${orders.amount}` : sql`${orders.createdAt}`;
-  const k0: SQL = byAmount ? sql`${after.amount}::int` : sql`${after.at}::timestamptz`;
-  return down
-    ? sql`${k} <= ${k0} and (${k} < ${k0} or ${orders.id} < ${after.id})`
-    : sql`${k} >= ${k0} and (${k} > ${k0} or ${orders.id} > ${after.id})`;
-}
-
-const reversed = (sort: OrderSort): OrderSort =>
-  ({ newest: "oldest", oldest: "newest", amount_desc: "amount_asc", amount_asc: "amount_desc" })[sort] as OrderSort;
-
-/** The list's cursor (`after` / `before` in its links): signed with the sort and the business, like the App API's. */
-const cursorIdentity = (businessId: string, sort: OrderSort) => ({ list: `admin-orders:${sort}`, scope: businessId });
-const positionOf = (sort: OrderSort, row: OrderListRow, page: number): Position => ({
-  at: sort === "amount_desc" || sort === "amount_asc" ? String(row.amount) : row.cursorAt,
-  id: row.id,
-  page,
-});
-
-/** The two statements of searchOrders (a page, and the count of every match), also for EXPLAIN in tests. */
-export function searchOrderStatements(
-  db: Db,
-  businessId: string,
-  filter: OrderFilter,
-  options: { page: number; pageSize?: number },
-) {
-  const size = options.pageSize ?? ADMIN_PAGE_SIZE;
-  const where = orderWhere(businessId, filter);
-  const capped = db
-    .select({ one: sql`1` })
-    .from(orders)
-    .where(where)
-    .limit(ORDER_MATCH_CAP)
-    .as("capped");
-  return [
-    db
-      .select(listColumns)
-      .from(orders)
-      .where(where)
-      .orderBy(...orderSort(filter.sort))
-      .limit(size)
-      .offset((options.page - 1) * size),
-    db.select({ n: count() }).from(capped),
-  ] as const;
-}
-
-/**
- * A page of the business's orders matching the filter, and how many match in all: by `page`
- * (OFFSET), or after / before a cursor of the previous page (keyset: the same cost at any depth).
- * The total of the whole list and of a status is read from the counters the orders' triggers keep;
- * a search or a date range counts its matches up to ORDER_MATCH_CAP (`capped`). `next` and `prev`
- * are the cursors of the pages around this one (null at an end), when `cursors.key` is given.
- */
-export async function searchOrders(
-  db: Db,
-  businessId: string,
-  filter: OrderFilter,
-  options: {
-    page: number;
-    pageSize?: number;
-    cursors?: { key: string; after?: string | null; before?: string | null };
-  },
-) {
-  const size = options.pageSize ?? ADMIN_PAGE_SIZE;
-  const where = orderWhere(businessId, filter);
-  const identity = cursorIdentity(businessId, filter.sort);
-  const { key, after, before } = options.cursors ?? {};
-  const token = after ?? before;
-  let position: Position | null = null;
-  let invalidCursor = false;
-  if (key && token) {
-    try {
-      position = decodeCursor(key, identity, token);
-      const byAmount = filter.sort === "amount_desc" || filter.sort === "amount_asc";
-      if (byAmount && !/^-?\d{1,10}$/.test(position.at)) throw new Error("not an amount");
-    } catch {
-      invalidCursor = true;
-      position = null;
-    }
-  }
-  const backward = Boolean(position && !after);
-  const keyset =
-    position &&
-    keysetCondition(filter.sort, { at: position.at, amount: Number(position.at), id: position.id }, !backward);
-  const counting = !isFiltered(filter)
-    ? countOf(db, businessId, "orders").then((n) => ({ n, capped: false }))
-    : !filter.q && !filter.from && !filter.to && filter.status
-      ? statusCounters(db, businessId).then((c) => ({ n: c[filter.status!], capped: false }))
-      : searchOrderStatements(db, businessId, filter, { page: 1, pageSize: size })[1].then(([r]) => ({
-          n: r.n,
-          capped: r.n >= ORDER_MATCH_CAP,
-        }));
-  const [found, { n: total, capped }] = await Promise.all([
-    db
-      .select(listColumns)
-      .from(orders)
-      .where(keyset ? and(where, keyset) : where)
-      .orderBy(...orderSort(backward ? reversed(filter.sort) : filter.sort))
-      .limit(size + 1)
-      .offset(position ? 0 : (options.page - 1) * size) as Promise<OrderListRow[]>,
-    counting,
-  ]);
-  const more = found.length > size;
-  let rows = found.slice(0, size);
-  let page = position ? position.page : options.page;
-  if (backward) {
-    rows = rows.reverse();
-    // nothing before the rows read: this is the first page
-    if (!more) page = 1;
-  }
-  const hasNext = backward ? true : more;
-  const hasPrev = backward ? more : page > 1;
-  const cursor = (row: OrderListRow | undefined, n: number) =>
-    key && row ? encodeCursor(key, identity, positionOf(filter.sort, row, n)) : null;
-  return {
-    rows,
-    total,
-    capped,
-    page,
-    next: hasNext && rows.length ? cursor(rows[rows.length - 1], page + 1) : null,
-    prev: hasPrev && rows.length ? cursor(rows[0], page - 1) : null,
-    invalidCursor,
-  };
-}
-
-const exportColumns = {
-  ...listColumns,
-  subtotal: orders.subtotal,
-  discount: orders.discount,
-  deliveryFee: orders.deliveryFee,
-  address: orders.address,
-  notes: orders.notes,
-  items: sql<string>`(select coalesce(string_agg(i.quantity || ' x ' || i.name, '; ' order by i.id), '') from order_items i where i.order_id = "orders"."id")`,
-};
-export type OrderExportRow = OrderListRow & {
-  subtotal: number;
-  discount: number;
-  deliveryFee: number;
-  address: string | null;
-  notes: string | null;
-  items: string;
-  cursorAt: string;
-};
-
-/**
- * Every order of the business matching the filter, in the filter's order, in batches read by
- * keyset (no offset, no long transaction).
- */
-export async function* ordersForExport(
-  db: Db,
-  businessId: string,
-  filter: OrderFilter,
-  batchSize = 500,
-): AsyncGenerator<OrderExportRow[]> {
-  const where = orderWhere(businessId, filter);
-  let after: { at: string; amount: number; id: string } | null = null;
-  for (;;) {
-    const keyset = after ? keysetCondition(filter.sort, after) : undefined;
-    const rows: OrderExportRow[] = await db
-      .select(exportColumns)
-      .from(orders)
-      .where(keyset ? and(where, keyset) : where)
-      .orderBy(...orderSort(filter.sort))
-      .limit(batchSize);
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    const last: OrderExportRow = rows[rows.length - 1];
-    after = { at: last.cursorAt, amount: last.amount, id: last.id };
-  }
 }

@@ -61,6 +61,12 @@ export function toMajorText(minor: number, currency: string): string {
   return toMajor(minor, currency).toFixed(currencyExponent(currency));
 }
 
+/** The refusal of a typed amount with more decimals than the currency has. */
+const tooManyDecimals = (exponent: number, currency: string, example: string) =>
+  exponent === 0
+    ? `must be a whole number in ${currency.toUpperCase()}, like ${example}`
+    : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}`;
+
 /**
  * A decimal a person typed (e.g. a product's price: "12.50", "1500", "1.234") -> minor units, or why
  * not: more decimals than the currency has is refused rather than rounded away.
@@ -76,13 +82,7 @@ export function parseMajorText(
     return { ok: false, problem: `must be a number like ${example}` };
   const decimals = t.includes(".") ? t.length - t.indexOf(".") - 1 : 0;
   if (decimals > exponent && /[1-9]/.test(t.slice(t.indexOf(".") + 1 + exponent)))
-    return {
-      ok: false,
-      problem:
-        exponent === 0
-          ? `must be a whole number in ${currency.toUpperCase()}, like ${example}`
-          : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}`,
-    };
+    return { ok: false, problem: tooManyDecimals(exponent, currency, example) };
   return { ok: true, minor: toMinor(Number(t), currency) };
 }
 
@@ -172,13 +172,7 @@ export function parseMoneyInput(
     return { ok: false, problem: `must be a number like ${example}` };
   const [, fraction = ""] = normal.split(".");
   if (fraction.length > exponent && /[1-9]/.test(fraction.slice(exponent)))
-    return {
-      ok: false,
-      problem:
-        exponent === 0
-          ? `must be a whole number in ${currency.toUpperCase()}, like ${example}`
-          : `must have at most ${exponent} decimals in ${currency.toUpperCase()}, like ${example}`,
-    };
+    return { ok: false, problem: tooManyDecimals(exponent, currency, example) };
   const minor = toMinor(Number(normal), currency);
   if (!Number.isSafeInteger(minor) || (options.max !== undefined && minor > options.max))
     return {

@@ -6,6 +6,9 @@
  * OpenAPI 3.1 document (`openApiPaths`). A route module exports its declarations with its loader and
  * action; the documents are collected from the route modules a registry imports explicitly
  * (`app/operations.server.ts`), and a test walks the route tree to keep that registry complete.
+ *
+ * This file reads and dispatches; the declarations' types are in operation-spec.server.ts and the
+ * OpenAPI writer in openapi-writer.server.ts (both re-exported here, as before).
  */
 import { z } from "zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
@@ -21,101 +24,38 @@ import {
   readMultipart,
   toErrorResponse,
 } from "./http.server";
+import type {
+  DeclaredRoute,
+  Fields,
+  Method,
+  OperationInput,
+  OperationSpec,
+  PageLimits,
+  Pagination,
+} from "./operation-spec.server";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export const METHODS: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
-/** Page size by default and at most (contract 6: a larger `limit` is clamped, not refused). */
-export type PageLimits = { limit: number; max: number };
-export type Pagination = {
-  page: number;
-  limit: number;
-  offset: number;
-  /** In an area whose lists page by cursor (`Area.cursorKey`): the `after` sent, and the key of its signature. */
-  cursor?: { after: string | null; key: string };
-};
-
-type Fields = z.ZodObject;
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-/** What one operation declares besides its handler. */
-export type OperationSpec<
-  P extends Fields | undefined = Fields | undefined,
-  Q extends Fields | undefined = Fields | undefined,
-  H extends Fields | undefined = Fields | undefined,
-  B extends z.ZodType | undefined = z.ZodType | undefined,
-> = {
-  summary: string;
-  /** More words for the document (the scope sentence is added by the area). */
-  description?: string;
-  /** The scope the installation needs (App API); absent: none. */
-  scope?: string;
-  /**
-   * The least role on the app (named by the path's `appId`) a developer needs for the operation
-   * (contract 17: VIEWER < DEVELOPER < ADMIN < OWNER); a developer who is not a member gets 404.
-   */
-  appRole?: "OWNER" | "ADMIN" | "DEVELOPER" | "VIEWER";
-  /**
-   * The first API version the operation exists in (App API, contract 12; absent: every version).
-   * A call in an older version is answered 404 naming the version it needs, and the documents of
-   * older versions leave the operation out.
-   */
-  since?: string;
-  /** Path parameters by their name in the path ({id}); absent: the route's parameters, undescribed. */
-  params?: P;
-  query?: Q;
-  /** Request headers by name (matched case-insensitively). */
-  headers?: H;
-  /** A list: `page` and `limit` are read and checked, and documented with these figures. */
-  page?: PageLimits;
-  /** The JSON body; an empty body reads as {} when `bodyOptional`. */
-  body?: B;
-  bodyOptional?: boolean;
-  /**
-   * The body's media types in the document when it is not JSON alone (/oauth/token's form and JSON;
-   * its route reads it itself). `multipart/form-data` is read here: its fields, files as `File`s,
-   * validated by `body` (POST /merchant/files).
-   */
-  bodyMediaType?: string | string[];
-  /** A multipart body's refusal past its size limit (400: the upload's own limit, contract 20). */
-  bodyTooLarge?: string;
-  /** Runs on the parsed JSON before `body` validates it, for refusals whose wording the contract fixes ("slug is immutable"). */
-  bodyPrecheck?: (raw: unknown) => void;
-  /** The success answer: its status, its media type when not JSON (an event stream), and, unless empty, its schema (a named schema becomes a component). */
-  answer: { status: number; schema?: z.ZodType; description?: string; mediaType?: string };
-  /** Error statuses the operation itself may answer (the area adds its own, such as 401 and 429). */
-  errors: number[];
-  /** The error body when it is not the contract's `Error` (/oauth/token answers RFC 6749's). */
-  errorSchema?: z.ZodType;
-};
-
-/** What a handler receives besides its area's arguments: the request's validated parts. */
-export type OperationInput<P, Q, H, B, G> = {
-  params: P extends Fields ? z.output<P> : Record<string, string | undefined>;
-  query: Out<Q>;
-  headers: Out<H>;
-  body: Out<B>;
-  page: G extends PageLimits ? Pagination : undefined;
-};
-
-/** One declared operation as collected for a document. */
-export type DeclaredOperation = {
-  method: Method;
-  path: string;
-  caller: string;
-  permission?: string | null;
-  spec: OperationSpec;
-};
-/**
- * A route module's declarations: its OpenAPI path, who calls it, and one operation per method;
- * `permission` (the merchant areas, contract 17) is what a business's member needs, null for any member.
- */
-export type DeclaredRoute = {
-  path: string;
-  caller: string;
-  permission?: string | null;
-  operations: Partial<Record<Method, OperationSpec>>;
-};
+export {
+  METHODS,
+  type DeclaredOperation,
+  type DeclaredRoute,
+  type Method,
+  type OperationInput,
+  type OperationSpec,
+  type PageLimits,
+  type Pagination,
+} from "./operation-spec.server";
+export {
+  DOCUMENT_LICENSE,
+  RETRY_AFTER_HEADER,
+  openApiDocumentOf,
+  openApiPaths,
+  openApiPathsOnce,
+  operationId,
+  pathParamNames,
+  schemaName,
+  type DeclaredWebhook,
+  type DocumentArea,
+} from "./openapi-writer.server";
 
 function shapeKeys(schema: Fields): string[] {
   return Object.keys(schema.shape);
@@ -353,6 +293,18 @@ export function paged<S extends z.ZodType>(schema: S, page: PageLimits) {
   return { page, answer: { status: 200, schema }, errors: [400] };
 }
 
+/** The optional Idempotency-Key request header (1-255 characters), `description` saying what a retry with it answers. */
+export function idempotencyKeyHeader(description: string) {
+  return z.object({
+    "Idempotency-Key": z
+      .string()
+      .min(1, "must be 1-255 characters")
+      .max(255, "must be 1-255 characters")
+      .optional()
+      .describe(description),
+  });
+}
+
 /**
  * Makes an area's `listed()`: a list handler that gets one page of rows from `rows`, serializes each
  * (with the handler's arguments at hand) and answers the contract's page. Typed by the area's
@@ -376,320 +328,4 @@ export function listedOf<Args, Cursors extends boolean = false>() {
         : (paginated(data, found.total, args.page) as Answer<T>);
     };
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The OpenAPI side
-
-/** `/app-api/orders/{id}` -> `getAppApiOrdersId` */
-export function operationId(method: Method, path: string): string {
-  return `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`;
-}
-
-/** The `{name}`s of an OpenAPI path, in order. */
-export const pathParamNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
-}
-
-function parametersOf(where: "path" | "query" | "header", schema: Fields | undefined, names: string[]) {
-  const shape = (schema?.shape ?? {}) as Record<string, z.ZodType>;
-  const keys = where === "path" ? names : Object.keys(shape);
-  return keys.map((name) => {
-    const field = shape[name];
-    const json = field ? jsonSchemaOf(field) : { type: "string" };
-    const { description, ...rest } = json as { description?: string };
-    return {
-      name,
-      in: where,
-      required: where === "path" ? true : !(field?.safeParse(undefined).success ?? true),
-      ...(description ? { description } : {}),
-      schema: rest,
-    };
-  });
-}
-
-/** The name a schema is registered under (`.meta({ id })`), if any. */
-export const schemaName = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id as string | undefined;
-
-/** What an area adds to its document's operations: error words, its own error statuses, the caller's sentence, security and `x-` fields, answer headers, its `webhooks`. */
-export type DocumentArea = Parameters<typeof openApiPaths>[1];
-
-/**
- * A request the platform sends (an event's delivery, a hook call), for the document's OpenAPI 3.1
- * `webhooks` section: its name, words, the headers it carries, its body, and the answers it expects
- * (a schema for an answer whose body the platform reads).
- */
-export type DeclaredWebhook = {
-  name: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  fields?: Record<string, unknown>;
-  headers: readonly { name: string; description: string }[];
-  body: z.ZodType;
-  answers: { status: string; description: string; schema?: z.ZodType }[];
-};
-
-const collected = new WeakMap<DeclaredRoute[], ReturnType<typeof openApiPaths>>();
-
-/** `openApiPaths` once per list of routes: a document is built once per process, however often it is served. */
-export function openApiPathsOnce(routes: DeclaredRoute[], area: DocumentArea) {
-  let paths = collected.get(routes);
-  if (!paths) collected.set(routes, (paths = openApiPaths(routes, area)));
-  return paths;
-}
-
-/** The license both documents state (decision 037). */
-export const DOCUMENT_LICENSE = { name: "MIT", identifier: "MIT" };
-
-/**
- * An area's OpenAPI 3.1 document: its title and description, the server, its tags, its own
- * components (security schemes, headers) with the schemas its operations use, and their paths;
- * `pages` adds paths that are not JSON operations (the consent screen), written out by their area.
- */
-export function openApiDocumentOf(
-  routes: DeclaredRoute[],
-  area: DocumentArea,
-  doc: {
-    title: string;
-    description: string;
-    publicUrl: string;
-    tags?: unknown[];
-    components: object;
-    pages?: Record<string, Record<string, unknown>>;
-  },
-) {
-  const collected = openApiPathsOnce(routes, area);
-  return {
-    openapi: "3.1.0",
-    info: { title: doc.title, version: "1.0.0", description: doc.description, license: DOCUMENT_LICENSE },
-    servers: [{ url: doc.publicUrl }],
-    ...(doc.tags ? { tags: doc.tags } : {}),
-    components: { ...doc.components, schemas: collected.components },
-    paths: { ...collected.paths, ...doc.pages },
-    ...(area.webhooks ? { webhooks: collected.webhooks } : {}),
-  };
-}
-
-/** What every 429 is sent with: how long to wait. */
-export const RETRY_AFTER_HEADER = {
-  "Retry-After": {
-    description: "Seconds to wait before trying again",
-    schema: { type: "integer", minimum: 0 },
-  },
-};
-
-/**
- * The `paths` of a document from declared routes, and the named schemas they use. `area` adds
- * what the area knows (security, the scope sentence, its error statuses and answer headers).
- */
-export function openApiPaths(
-  routes: DeclaredRoute[],
-  area: {
-    errorText: Record<number, string>;
-    extraErrors(op: DeclaredOperation): number[];
-    describe(op: DeclaredOperation): string | undefined;
-    operationFields(op: DeclaredOperation): Record<string, unknown>;
-    /** The headers an answer of this status is sent with (the App API's rate-limit headers); a 429's Retry-After is added to them. */
-    headersFor?(status: number): Record<string, unknown> | undefined;
-    webhooks?: DeclaredWebhook[];
-    /** The area's lists page by cursor too (`after`, contract 6). */
-    cursors?: boolean;
-  },
-) {
-  const named = new Map<string, "input" | "output">();
-  const ref = (schema: z.ZodType, fallback: string, io: "input" | "output") => {
-    let name = schemaName(schema);
-    if (!name) {
-      name = fallback;
-      z.globalRegistry.add(schema, { id: name });
-    }
-    if (named.get(name) !== "output") named.set(name, io);
-    return { $ref: `#/components/schemas/${name}` };
-  };
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    for (const method of METHODS) {
-      const spec = route.operations[method];
-      if (!spec) continue;
-      const op: DeclaredOperation = {
-        method,
-        path: route.path,
-        caller: route.caller,
-        permission: route.permission,
-        spec,
-      };
-      const id = operationId(method, route.path);
-      const parameters = [
-        ...parametersOf("path", spec.params, pathParamNames(route.path)),
-        ...parametersOf("query", spec.query, []),
-        ...parametersOf("header", spec.headers, []),
-      ];
-      if (spec.page)
-        parameters.push(
-          {
-            name: "page",
-            in: "query",
-            required: false,
-            description: "Page number, from 1",
-            schema: { type: "integer", minimum: 1, default: 1 },
-          },
-          {
-            name: "limit",
-            in: "query",
-            required: false,
-            description: `Page size; above ${spec.page.max} it is clamped to ${spec.page.max}`,
-            schema: { type: "integer", minimum: 1, default: spec.page.limit },
-          },
-          ...(area.cursors
-            ? [
-                {
-                  name: "after",
-                  in: "query" as const,
-                  required: false,
-                  description:
-                    "The previous page's nextCursor: the page after it, at the same cost at any depth (instead of page; both: 400)",
-                  schema: { type: "string" },
-                },
-              ]
-            : []),
-        );
-      const headersOf = (status: number) => {
-        const headers = { ...area.headersFor?.(status), ...(status === 429 ? RETRY_AFTER_HEADER : {}) };
-        return Object.keys(headers).length ? { headers } : {};
-      };
-      const responses: Record<string, unknown> = {
-        [spec.answer.status]: {
-          description: spec.answer.description ?? "OK",
-          ...headersOf(spec.answer.status),
-          ...(spec.answer.schema
-            ? {
-                content: {
-                  [spec.answer.mediaType ?? "application/json"]: {
-                    schema: ref(spec.answer.schema, `${id[0].toUpperCase()}${id.slice(1)}Answer`, "output"),
-                  },
-                },
-              }
-            : {}),
-        },
-      };
-      const errorBody = spec.errorSchema
-        ? ref(spec.errorSchema, `${id[0].toUpperCase()}${id.slice(1)}Error`, "output")
-        : { $ref: "#/components/schemas/Error" };
-      // every operation that reads a JSON body answers 413 past 1 MiB (readBodyText); an upload answers 400 past its limit
-      const errors = [
-        ...spec.errors,
-        ...area.extraErrors(op),
-        ...(spec.body && spec.bodyMediaType !== "multipart/form-data" ? [413] : []),
-      ];
-      for (const status of [...new Set(errors)].sort())
-        responses[status] = {
-          description: area.errorText[status] ?? "Error",
-          ...headersOf(status),
-          content: { "application/json": { schema: errorBody } },
-        };
-      if (!spec.errorSchema) named.set("Error", "output");
-      const description = [spec.description, area.describe(op)].filter(Boolean).join(" ");
-      (paths[route.path] ??= {})[method.toLowerCase()] = {
-        summary: spec.summary,
-        ...(description ? { description } : {}),
-        operationId: id,
-        ...area.operationFields(op),
-        ...(parameters.length ? { parameters } : {}),
-        ...(spec.body
-          ? {
-              requestBody: {
-                required: !spec.bodyOptional,
-                content: Object.fromEntries(
-                  [spec.bodyMediaType ?? "application/json"]
-                    .flat()
-                    .map((type) => [
-                      type,
-                      { schema: ref(spec.body!, `${id[0].toUpperCase()}${id.slice(1)}Body`, "input") },
-                    ]),
-                ),
-              },
-            }
-          : {}),
-        responses,
-      };
-    }
-  }
-  const webhooks: Record<string, unknown> = {};
-  for (const hook of area.webhooks ?? [])
-    webhooks[hook.name] = {
-      post: {
-        summary: hook.summary,
-        ...(hook.description ? { description: hook.description } : {}),
-        operationId: hook.operationId,
-        ...hook.fields,
-        parameters: hook.headers.map((h) => ({
-          name: h.name,
-          in: "header",
-          required: true,
-          description: h.description,
-          schema: { type: "string" },
-        })),
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: ref(hook.body, `${hook.operationId}Body`, "output") } },
-        },
-        responses: Object.fromEntries(
-          hook.answers.map((a) => [
-            a.status,
-            {
-              description: a.description,
-              ...(a.schema
-                ? { content: { "application/json": { schema: ref(a.schema, `${hook.operationId}Answer`, "input") } } }
-                : {}),
-            },
-          ]),
-        ),
-      },
-    };
-  return { paths, webhooks, components: componentsFor(named) };
-}
-
-/**
- * The named schemas a document uses and every named schema they reach, as JSON Schema 2020-12
- * (zod 4's own `z.toJSONSchema`, references as `#/components/schemas/<name>`). A schema used only
- * as a request body is described as zod reads it (`io: "input"`: a field with a default is
- * optional, unknown fields of a non-strict object are allowed); answers as the platform writes them.
- */
-function componentsFor(used: Map<string, "input" | "output">) {
-  const generate = (io: "input" | "output") =>
-    (
-      z.toJSONSchema(z.globalRegistry, {
-        uri: (name) => `#/components/schemas/${name}`,
-        unrepresentable: "any",
-        io,
-      }) as { schemas: Record<string, Record<string, unknown>> }
-    ).schemas;
-  const generated = { input: generate("input"), output: generate("output") };
-  const out: Record<string, Record<string, unknown>> = {};
-  const modes = new Map<string, "input" | "output">();
-  const visit = (name: string, io: "input" | "output") => {
-    if (modes.get(name) === "output" || modes.get(name) === io || !generated[io][name]) return;
-    modes.set(name, io);
-    const { $schema: _s, $id: _i, ...rest } = generated[io][name];
-    out[name] = rest;
-    JSON.stringify(rest, (key, value) => {
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/"))
-        visit(value.slice("#/components/schemas/".length), io);
-      return value;
-    });
-  };
-  for (const [name, io] of used) if (io === "output") visit(name, io);
-  for (const [name, io] of used) if (io === "input") visit(name, io);
-  return Object.fromEntries(
-    Object.keys(out)
-      .sort()
-      .map((k) => [k, out[k]]),
-  );
 }

@@ -239,18 +239,18 @@ export async function startDemoApps(options: {
       if (!businessId) return send(res, 401, JSON.stringify({ error: "invalid or expired session; reload the page" }));
       const session = appSession(creds.clientSecret, businessId);
       const install = await store.get(businessId);
-      if (!install)
-        return send(
+      /** The view of a shop the app has no token for: a link to connect it (again). */
+      const connectView = (status: string) =>
+        send(
           res,
           200,
           JSON.stringify({
             session,
-            view: {
-              status: `${creds.app.name} has no access to this shop yet: connect it once to finish the install.`,
-              links: [{ label: `Connect ${creds.app.name}`, href: `${appUrl}/install` }],
-            },
+            view: { status, links: [{ label: `Connect ${creds.app.name}`, href: `${appUrl}/install` }] },
           }),
         );
+      if (!install)
+        return connectView(`${creds.app.name} has no access to this shop yet: connect it once to finish the install.`);
       try {
         const answer =
           typeof body.action === "string"
@@ -262,17 +262,7 @@ export async function startDemoApps(options: {
         const status = (e as { status?: number }).status;
         if (status === 401) {
           // the token was revoked (an uninstall the app missed, a reinstall elsewhere): connect again
-          return send(
-            res,
-            200,
-            JSON.stringify({
-              session,
-              view: {
-                status: `${creds.app.name} lost its access to this shop: connect it again.`,
-                links: [{ label: `Connect ${creds.app.name}`, href: `${appUrl}/install` }],
-              },
-            }),
-          );
+          return connectView(`${creds.app.name} lost its access to this shop: connect it again.`);
         }
         return send(res, status && status < 500 ? status : 502, JSON.stringify({ error: (e as Error).message }));
       }

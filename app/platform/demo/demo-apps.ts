@@ -31,32 +31,28 @@ export const TEXT_PRICE_CENTS = 5;
 type Manifest = Record<string, unknown>;
 type Spec = {
   webhookEvents: string[];
-  /** the admin page the install lands on */
-  adminPageId: string;
-  manifest: (appUrl: string) => Manifest;
+  /** the admin page's title and icon (every demo app has one, "dashboard", where the install lands) */
+  admin: [title: string, iconName: string];
+  /** the app's settings, as the properties of its settings schema */
+  settings: Record<string, unknown>;
+  /** the manifest's blocks, embeds and hooks */
+  extensions?: (appUrl: string) => Manifest;
   pricing?: unknown[];
 };
 
-const adminPage = (appUrl: string, title: string, iconName: string) => ({
-  pageId: "dashboard",
-  title,
-  iconName,
-  renderUrl: `${appUrl}/admin`,
-});
+const ADMIN_PAGE_ID = "dashboard";
+const objectSchema = (properties: Record<string, unknown>) => ({ type: "object", properties });
 
 const SPECS: Record<DemoAppSlug, Spec> = {
   "loyalty-stars": {
     webhookEvents: ["order.created"],
-    adminPageId: "dashboard",
-    manifest: (u) => ({
-      settingsSchema: {
-        type: "object",
-        properties: {
-          pointsPerUnit: { type: "integer", title: "Points per 1.00 spent", minimum: 1, maximum: 100 },
-          rewardAt: { type: "integer", title: "Points for a reward", minimum: 10, maximum: 10000 },
-          rewardText: { type: "string", title: "Reward", maxLength: 80 },
-        },
-      },
+    admin: ["Loyalty Stars", "star"],
+    settings: {
+      pointsPerUnit: { type: "integer", title: "Points per 1.00 spent", minimum: 1, maximum: 100 },
+      rewardAt: { type: "integer", title: "Points for a reward", minimum: 10, maximum: 10000 },
+      rewardText: { type: "string", title: "Reward", maxLength: 80 },
+    },
+    extensions: (u) => ({
       blocks: [
         {
           blockType: "stamp-card",
@@ -65,14 +61,11 @@ const SPECS: Record<DemoAppSlug, Spec> = {
           iconName: "star",
           category: "Loyalty",
           renderUrl: `${u}/block`,
-          settingsSchema: {
-            type: "object",
-            properties: {
-              title: { type: "string", title: "Title", maxLength: 80 },
-              stamps: { type: "integer", title: "Stamps on the card", minimum: 4, maximum: 12 },
-              color: { type: "string", format: "color", title: "Color" },
-            },
-          },
+          settingsSchema: objectSchema({
+            title: { type: "string", title: "Title", maxLength: 80 },
+            stamps: { type: "integer", title: "Stamps on the card", minimum: 4, maximum: 12 },
+            color: { type: "string", format: "color", title: "Color" },
+          }),
           defaultConfig: { title: "Collect a stamp with every order", stamps: 8, color: "#b45309" },
         },
       ],
@@ -84,43 +77,32 @@ const SPECS: Record<DemoAppSlug, Spec> = {
           kind: "GLOBAL_SCRIPT",
           position: "body_end",
           scriptUrl: `${u}/embed.js`,
-          settingsSchema: {
-            type: "object",
-            properties: { text: { type: "string", title: "Badge text", maxLength: 40 } },
-          },
+          settingsSchema: objectSchema({ text: { type: "string", title: "Badge text", maxLength: 40 } }),
           defaultConfig: { text: "Earn stars with every order" },
         },
       ],
-      adminPages: [adminPage(u, "Loyalty Stars", "star")],
     }),
   },
   "parcel-pilot": {
     webhookEvents: [],
-    adminPageId: "dashboard",
-    manifest: (u) => ({
-      settingsSchema: {
-        type: "object",
-        properties: {
-          baseFeeCents: { type: "integer", title: "Delivery fee (cents)", minimum: 0, maximum: 100000 },
-          perItemCents: { type: "integer", title: "Per item (cents)", minimum: 0, maximum: 10000 },
-          freeFromCents: { type: "integer", title: "Free delivery from (cents, 0: never)", minimum: 0 },
-        },
-      },
+    admin: ["Parcel Pilot", "truck"],
+    settings: {
+      baseFeeCents: { type: "integer", title: "Delivery fee (cents)", minimum: 0, maximum: 100000 },
+      perItemCents: { type: "integer", title: "Per item (cents)", minimum: 0, maximum: 10000 },
+      freeFromCents: { type: "integer", title: "Free delivery from (cents, 0: never)", minimum: 0 },
+    },
+    extensions: () => ({
       hooks: [{ hookPoint: "checkout.shipping_rates", url: "/hooks/shipping-rates", timeout: 3000, priority: 100 }],
-      adminPages: [adminPage(u, "Parcel Pilot", "truck")],
     }),
   },
   "mailroom-campaigns": {
     webhookEvents: [],
-    adminPageId: "dashboard",
-    manifest: (u) => ({
-      settingsSchema: {
-        type: "object",
-        properties: {
-          senderName: { type: "string", title: "Sender name", maxLength: 80 },
-          prompt: { type: "string", title: "Sign-up prompt", maxLength: 120 },
-        },
-      },
+    admin: ["Mailroom", "mail"],
+    settings: {
+      senderName: { type: "string", title: "Sender name", maxLength: 80 },
+      prompt: { type: "string", title: "Sign-up prompt", maxLength: 120 },
+    },
+    extensions: (u) => ({
       embeds: [
         {
           embedType: "signup",
@@ -129,51 +111,29 @@ const SPECS: Record<DemoAppSlug, Spec> = {
           kind: "FLOATING_WIDGET",
           position: "bottom_left",
           renderUrl: `${u}/widget`,
-          settingsSchema: {
-            type: "object",
-            properties: { prompt: { type: "string", title: "Prompt", maxLength: 120 } },
-          },
+          settingsSchema: objectSchema({ prompt: { type: "string", title: "Prompt", maxLength: 120 } }),
           defaultConfig: { prompt: "New dishes and offers by e-mail?" },
         },
       ],
-      adminPages: [adminPage(u, "Mailroom", "mail")],
     }),
   },
   "sales-pulse": {
     webhookEvents: [],
-    adminPageId: "dashboard",
-    manifest: (u) => ({
-      settingsSchema: {
-        type: "object",
-        properties: { digestHour: { type: "integer", title: "Daily digest at (hour, 0-23)", minimum: 0, maximum: 23 } },
-      },
-      adminPages: [adminPage(u, "Sales Pulse", "chart")],
-    }),
+    admin: ["Sales Pulse", "chart"],
+    settings: { digestHour: { type: "integer", title: "Daily digest at (hour, 0-23)", minimum: 0, maximum: 23 } },
   },
   "counter-sync": {
     webhookEvents: [],
-    adminPageId: "dashboard",
-    manifest: (u) => ({
-      settingsSchema: {
-        type: "object",
-        properties: { tillName: { type: "string", title: "Till name", maxLength: 60 } },
-      },
-      adminPages: [adminPage(u, "Counter Sync", "register")],
-    }),
+    admin: ["Counter Sync", "register"],
+    settings: { tillName: { type: "string", title: "Till name", maxLength: 60 } },
   },
   "ready-text": {
     webhookEvents: ["order.status_changed"],
-    adminPageId: "dashboard",
-    manifest: (u) => ({
-      settingsSchema: {
-        type: "object",
-        properties: {
-          readyText: { type: "string", title: "When an order is ready", maxLength: 160 },
-          deliveryText: { type: "string", title: "When an order is out for delivery", maxLength: 160 },
-        },
-      },
-      adminPages: [adminPage(u, "Ready Text", "message")],
-    }),
+    admin: ["Ready Text", "message"],
+    settings: {
+      readyText: { type: "string", title: "When an order is ready", maxLength: 160 },
+      deliveryText: { type: "string", title: "When an order is out for delivery", maxLength: 160 },
+    },
     pricing: [
       {
         id: READY_TEXT_PLAN,
@@ -199,9 +159,14 @@ export function demoAppRecord(baseUrl: string, slug: DemoAppSlug) {
     redirectUrl: `${url}/oauth/callback`,
     webhookUrl: `${url}/webhooks`,
     webhookEvents: spec.webhookEvents,
-    manifest: spec.manifest(url),
+    manifest: {
+      settingsSchema: objectSchema(spec.settings),
+      ...spec.extensions?.(url),
+      adminPages: [{ pageId: ADMIN_PAGE_ID, title: spec.admin[0], iconName: spec.admin[1], renderUrl: `${url}/admin` }],
+    },
     ...(spec.pricing ? { pricing: spec.pricing } : {}),
   };
 }
 
-export const demoAdminPageId = (slug: DemoAppSlug) => SPECS[slug].adminPageId;
+/** The admin page the install lands on. */
+export const demoAdminPageId = (_slug: DemoAppSlug) => ADMIN_PAGE_ID;

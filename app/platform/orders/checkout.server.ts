@@ -3,24 +3,20 @@
  * check products -> order.validate -> checkout.shipping_rates -> order.calculate_discounts ->
  * create the order (PENDING) and enqueue order.created in one transaction ->
  * checkout.create_payment when the method is an app's. Hook calls happen outside the transaction.
+ *
+ * This file checks the products and writes the order; the hooks' interface and the pricing steps are
+ * checkout-pricing.server.ts, the quote (the same steps, nothing written) quote.server.ts, and the
+ * app's payment checkout-payment.server.ts.
  */
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client";
-import {
-  idempotencyKeys,
-  orderItems,
-  orders,
-  orderStatusChanges,
-  type Business,
-  type Order,
-  type Product,
-} from "../../../db/schema";
+import { idempotencyKeys, orderItems, type Business, type Order } from "../../../db/schema";
 import { pgErrorCode, rawQuery } from "../../../db/sql";
 import { ApiError, describeZodError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
-import { emitEvent, eventCte, eventParams, eventRow, eventTime, NOBODY, audiencesJson } from "../events/emit.server";
+import { eventCte, eventParams, eventRow, eventTime, NOBODY, audiencesJson } from "../events/emit.server";
 import {
   deliveriesCtes,
   deliveryParams,
@@ -30,23 +26,42 @@ import {
   type Target,
 } from "../webhooks/fanout.server";
 import { serializeOrder } from "../catalog/serialize.server";
-import { formatMoney } from "../core/money";
 import { getOrder } from "../catalog/queries.server";
-import { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput } from "./checkout-schema";
+import { BUILT_IN_METHODS, checkoutSchema, type CheckoutInput } from "./checkout-schema";
 import {
   LOW_STOCK_THRESHOLD,
   reservedStockCrossedSql,
   reservedStockEventSql,
   STOCK_EVENT_TYPES,
 } from "../catalog/stock";
-import { orderCreatedEvent, statusMoveEvents } from "./events.server";
-import { orderMailCtes, queueOrderStatusMail } from "../mail/queue.server";
+import { orderCreatedEvent } from "./events.server";
+import { orderMailCtes } from "../mail/queue.server";
+import {
+  noHooks,
+  price,
+  sellableLines,
+  TotalChangedError,
+  wantedOf,
+  type CheckoutHooks,
+  type CheckoutLine,
+  type LineProduct,
+  type OfferedMethod,
+  type PaymentResult,
+} from "./checkout-pricing.server";
+import { startPayment } from "./checkout-payment.server";
 
 export { BUILT_IN_METHODS, checkoutSchema, quoteSchema, type CheckoutInput, type QuoteInput } from "./checkout-schema";
-export const BUILT_IN_DELIVERY_FEE = 300; // minor units
-
-type LineProduct = Pick<Product, "id" | "name" | "price" | "status" | "isAvailable" | "stock">;
-export type CheckoutLine = { productId: string; quantity: number; product: LineProduct };
+export {
+  BUILT_IN_DELIVERY_FEE,
+  noHooks,
+  TotalChangedError,
+  type CheckoutHooks,
+  type CheckoutLine,
+  type OfferedMethod,
+  type PaymentResult,
+  type Priced,
+} from "./checkout-pricing.server";
+export { quote, type Quote } from "./quote.server";
 
 /**
  * The lines' products, and the order's number when every line can be sold ($2 distinct product ids,
@@ -72,70 +87,9 @@ const productsSql = () => `
     exists (select 1 from installations i join extensions e on e.app_id = i.app_id
             where i.business_id = $1 and i.status = 'ACTIVE' and e.kind = 'hook' and e.is_active) as "hasHooks"
   from p`;
-export type OfferedMethod = { id: string; name: string; description?: string; icon?: string; installationId: string };
-export type PaymentResult = { paymentUrl?: string; qrCode?: string; invoiceId?: string; expiresAt?: string };
-
-/** The points where apps take part; the hooks domain supplies the real ones. */
-export interface CheckoutHooks {
-  paymentMethods(business: Business): Promise<OfferedMethod[]>;
-  // the checkout's own figures, in minor units; the hooks domain writes each hook call's data from them
-  validate(
-    business: Business,
-    ctx: { items: { productId: string; quantity: number }[]; subtotal: number; deliveryMethod: "DELIVERY" | "PICKUP" },
-  ): Promise<{ valid: boolean; reason?: string }>;
-  shippingFee(
-    business: Business,
-    ctx: { deliveryMethod: "DELIVERY" | "PICKUP"; locality?: string; subtotal: number; builtInFee: number },
-  ): Promise<number>;
-  discounts(
-    business: Business,
-    ctx: {
-      items: { productId: string; quantity: number }[];
-      subtotal: number;
-      promoDiscount: number;
-      deliveryFee: number;
-    },
-  ): Promise<{ discount: number; reason?: string }>;
-  createPayment(business: Business, order: Order, method: OfferedMethod): Promise<PaymentResult | null>;
-  /** Optional: wait for bookkeeping the steps left running (their call logs). */
-  settle?(): Promise<void>;
-}
-
-/** No app takes part: built-in fee, no discount, every order valid, CASH and CARD only. */
-export const noHooks: CheckoutHooks = {
-  paymentMethods: async () => [],
-  validate: async () => ({ valid: true }),
-  shippingFee: async (_b, ctx) => ctx.builtInFee,
-  discounts: async () => ({ discount: 0 }),
-  createPayment: async () => null,
-};
 
 function requestHash(input: CheckoutInput): string {
   return createHash("sha256").update(JSON.stringify(input)).digest("hex");
-}
-
-/** The quantity wanted of each distinct product. */
-function wantedOf(items: { productId: string; quantity: number }[]): Map<string, number> {
-  const wanted = new Map<string, number>();
-  for (const item of items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  return wanted;
-}
-
-/** The lines with their products; a 400 naming the first line that cannot be sold. */
-function sellableLines(
-  items: { productId: string; quantity: number }[],
-  wanted: Map<string, number>,
-  rows: LineProduct[],
-): CheckoutLine[] {
-  const byId = new Map(rows.map((p) => [p.id, p]));
-  for (const [id, quantity] of wanted) {
-    const p = byId.get(id);
-    if (!p) throw new ApiError(400, `Unknown product ${id}`);
-    if (p.status !== "ACTIVE" || !p.isAvailable) throw new ApiError(400, `Product ${p.name} (${id}) is not available`);
-    if (p.stock !== null && p.stock < quantity)
-      throw new ApiError(400, `Product ${p.name} (${id}) has only ${p.stock} left`);
-  }
-  return items.map((i) => ({ ...i, product: byId.get(i.productId)! }));
 }
 
 /** The lines with their products, the order's number (taken only when every line can be sold) and the registrations of order.created. */
@@ -157,126 +111,6 @@ async function checkProducts(
     targets: typeof targets === "string" ? JSON.parse(targets) : targets,
     hasHooks: rows[0].hasHooks,
   };
-}
-
-/** What an order of these lines costs: subtotal, the delivery fee and discounts from the hooks, the total (minor units). */
-export type Priced = {
-  subtotal: number;
-  deliveryFee: number;
-  discount: number;
-  discountReason: string | null;
-  amount: number;
-  currency: string;
-};
-
-/**
- * The pipeline's pricing steps, shared by checkout() and quote() so that a quote and the order's
- * amount come from the same code: order.validate (a refusal is a 422) -> checkout.shipping_rates ->
- * order.calculate_discounts (capped at the subtotal).
- */
-async function price(
-  business: Business,
-  hooks: CheckoutHooks,
-  lines: CheckoutLine[],
-  input: { deliveryMethod: "DELIVERY" | "PICKUP"; address?: string | null },
-): Promise<Priced> {
-  const subtotal = lines.reduce((s, l) => s + l.product.price * l.quantity, 0);
-  const itemRefs = lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
-  const verdict = await hooks.validate(business, { items: itemRefs, subtotal, deliveryMethod: input.deliveryMethod });
-  if (!verdict.valid) throw new ApiError(422, verdict.reason || "The order was rejected");
-
-  const builtInFee = input.deliveryMethod === "DELIVERY" ? BUILT_IN_DELIVERY_FEE : 0;
-  const deliveryFee = Math.max(
-    0,
-    Math.round(
-      await hooks.shippingFee(business, {
-        deliveryMethod: input.deliveryMethod,
-        locality: input.address ?? undefined,
-        subtotal,
-        builtInFee,
-      }),
-    ),
-  );
-  const { discount: rawDiscount, reason: discountReason } = await hooks.discounts(business, {
-    items: itemRefs,
-    subtotal,
-    promoDiscount: 0,
-    deliveryFee,
-  });
-  const discount = Math.min(Math.max(0, Math.round(rawDiscount)), subtotal);
-  return {
-    subtotal,
-    deliveryFee,
-    discount,
-    discountReason: discount > 0 ? (discountReason ?? null) : null,
-    amount: subtotal - discount + deliveryFee,
-    currency: business.currency,
-  };
-}
-
-/** A quote: what the order would cost now, or why it would be refused (the status the checkout would answer). */
-export type Quote = ({ ok: true } & Priced) | { ok: false; status: number; message: string };
-
-/**
- * The products of a quote, read as PRODUCTS_SQL reads them but without taking an order number,
- * and whether any app takes part in the business's checkouts (as in PRODUCTS_SQL).
- */
-const QUOTE_PRODUCTS_SQL = `
-  select id, name, price, status, is_available as "isAvailable", stock,
-    exists (select 1 from installations i join extensions e on e.app_id = i.app_id
-            where i.business_id = $1 and i.status = 'ACTIVE' and e.kind = 'hook' and e.is_active) as "hasHooks"
-  from products where business_id = $1 and id = any($2::text[])`;
-
-/**
- * What the order would cost if it were placed now, computed by the pipeline's own steps (check
- * products -> order.validate -> checkout.shipping_rates -> order.calculate_discounts) without
- * creating anything: no order number, no order, no event. The checkout page shows it before
- * "Place order"; the hooks are called as for an order, so their answers must not depend on whether
- * an order follows (docs/developers/hooks.md). Never throws for the shopper's input: a refusal is a
- * value with the status the checkout would answer.
- */
-export async function quote(
-  db: Database,
-  business: Business,
-  rawInput: unknown,
-  options: { hooks?: CheckoutHooks } = {},
-): Promise<Quote> {
-  try {
-    const parsed = quoteSchema.safeParse(rawInput);
-    if (!parsed.success) return { ok: false, status: 400, message: describeZodError(parsed.error) };
-    const input = parsed.data;
-    const wanted = wantedOf(input.items);
-    const rows = await rawQuery<LineProduct & { hasHooks: boolean }>(db, QUOTE_PRODUCTS_SQL, [
-      business.id,
-      [...wanted.keys()],
-    ]);
-    const lines = sellableLines(input.items, wanted, rows);
-    // as in checkout(): a business no app takes part in the checkouts of has no hook registry to read
-    const hooks = rows[0]?.hasHooks ? (options.hooks ?? noHooks) : noHooks;
-    return { ok: true, ...(await price(business, hooks, lines, input)) };
-  } catch (e) {
-    if (e instanceof ApiError) return { ok: false, status: e.status, message: e.message };
-    throw e;
-  } finally {
-    await options.hooks?.settle?.();
-  }
-}
-
-/**
- * The order's total differs from the one the shopper was shown (a hook answered differently since
- * the quote): nothing was written, and `quote` is the new total to show before the shopper places
- * the order again (decision 020).
- */
-export class TotalChangedError extends ApiError {
-  constructor(
-    public quote: Priced,
-    public expectedAmount: number,
-  ) {
-    super(
-      409,
-      `The total changed: it is ${formatMoney(quote.amount, quote.currency)} now, not ${formatMoney(expectedAmount, quote.currency)}. Check the new total and place the order again.`,
-    );
-  }
 }
 
 /**
@@ -530,49 +364,4 @@ async function findIdempotent(db: Database, businessId: string, key: string, has
   if (!row || row.createdAt.getTime() < now().getTime() - 24 * 3600 * 1000) return null;
   if (row.requestHash !== hash) throw new ApiError(422, "This Idempotency-Key was used with a different request body");
   return getOrder(db, businessId, row.orderId);
-}
-
-/** checkout.create_payment for an app's method; a failure cancels the order. */
-async function startPayment(
-  db: Database,
-  business: Business,
-  orderId: string,
-  method: OfferedMethod,
-  hooks: CheckoutHooks,
-  actor: string,
-): Promise<PaymentResult> {
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  const result = await hooks.createPayment(business, order, method);
-  if (!result) {
-    await db.transaction(async (tx) => {
-      const t = now();
-      await tx
-        .update(orders)
-        .set({ status: "CANCELLED", paymentStatus: "FAILED", paymentMethodName: method.name, updatedAt: t })
-        .where(eq(orders.id, orderId));
-      await tx
-        .insert(orderStatusChanges)
-        .values({ id: newId("osc"), orderId, fromStatus: "PENDING", toStatus: "CANCELLED", actor, createdAt: t });
-      for (const event of statusMoveEvents(order, "PENDING", "CANCELLED")) await emitEvent(tx, event);
-      await queueOrderStatusMail(tx, order, "CANCELLED");
-    });
-    throw new ApiError(
-      502,
-      `The payment could not be started with ${method.name}; the order was cancelled. Choose another payment method.`,
-    );
-  }
-  const expiresAt = result.expiresAt ? new Date(result.expiresAt) : null;
-  await db
-    .update(orders)
-    .set({
-      // the method's name as the app gave it, for the merchant's pages (orders/labels.ts)
-      paymentMethodName: method.name,
-      paymentInvoiceId: result.invoiceId ?? null,
-      paymentUrl: result.paymentUrl ?? null,
-      paymentQrCode: result.qrCode ?? null,
-      paymentExpiresAt: expiresAt,
-      updatedAt: now(),
-    })
-    .where(eq(orders.id, orderId));
-  return result;
 }

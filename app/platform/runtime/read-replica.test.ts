@@ -51,15 +51,17 @@ describe("with a replica that lags", async () => {
   });
 
   it("a write then an immediate read by the same caller sees the write (the order, by id and in its list)", async () => {
-    const placed = await p.request("POST", "/app-api/orders", {
-      headers: { ...auth, "Idempotency-Key": "replica-1" },
-      body: {
-        customer: { name: "Read Back", phone: "555" },
-        items: [{ productId: product.id, quantity: 1 }],
-        deliveryMethod: "PICKUP",
-        paymentMethod: "CASH",
-      },
-    });
+    const place = () =>
+      p.request("POST", "/app-api/orders", {
+        headers: { ...auth, "Idempotency-Key": "replica-1" },
+        body: {
+          customer: { name: "Read Back", phone: "555" },
+          items: [{ productId: product.id, quantity: 1 }],
+          deliveryMethod: "PICKUP",
+          paymentMethod: "CASH",
+        },
+      });
+    const placed = await place();
     expect(placed.status).toBe(201);
     const byId = await p.request("GET", `/app-api/orders/${placed.json.id}`, { headers: auth });
     expect(byId.status).toBe(200);
@@ -67,15 +69,7 @@ describe("with a replica that lags", async () => {
     const list = await p.request("GET", "/app-api/orders", { headers: auth });
     expect(list.json.data.map((o: { id: string }) => o.id)).toContain(placed.json.id);
     // the same key again is answered from the primary's idempotency record: the same order
-    const again = await p.request("POST", "/app-api/orders", {
-      headers: { ...auth, "Idempotency-Key": "replica-1" },
-      body: {
-        customer: { name: "Read Back", phone: "555" },
-        items: [{ productId: product.id, quantity: 1 }],
-        deliveryMethod: "PICKUP",
-        paymentMethod: "CASH",
-      },
-    });
+    const again = await place();
     expect(again.json.id).toBe(placed.json.id);
   });
 
