@@ -259,8 +259,13 @@ export async function platformRun(
   try {
     const bodies = Array.from({ length: orders }, (_, i) =>
       JSON.stringify({
-        // with an e-mail, as most shoppers give one: each order also queues their confirmation (contract 16)
-        customer: { name: `Shopper ${i}`, phone: "555 0100", email: `shopper-${i}@bench.test` },
+        // with an e-mail, as most shoppers give one: each order also queues their confirmation (contract 16);
+        // B2E_WITHOUT_EMAIL=1 leaves it out, to measure what the e-mail costs the order path
+        customer: {
+          name: `Shopper ${i}`,
+          phone: "555 0100",
+          ...(process.env.B2E_WITHOUT_EMAIL === "1" ? {} : { email: `shopper-${i}@bench.test` }),
+        },
         items: [{ productId: products[i % products.length], quantity: 1 }],
         deliveryMethod: "PICKUP",
         paymentMethod: "CASH",
