@@ -1,6 +1,5 @@
 import { tokenForNewSession } from "~/platform/accounts/second-step.server";
-import { deviceOf } from "~/platform/accounts/sign-in-sessions.server";
-import { clientAddress } from "~/platform/core/client-address.server";
+
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { publicAccount } from "~/platform/accounts/accounts.server";
@@ -27,13 +26,7 @@ export const { loader, action, declared } = platformRoute("/auth/invitations/acc
       const { account, businessId } = await acceptInvitation(context.db, body, signedIn);
       return json(
         {
-          token: await tokenForNewSession(
-            context.db,
-            context.env,
-            account,
-            deviceOf(request, clientAddress(request)),
-            "invitation",
-          ),
+          token: await tokenForNewSession(context.db, context.env, account, request, "invitation"),
           account: publicAccount(account),
           businessId,
         },

@@ -1,6 +1,5 @@
 import { tokenForNewSession } from "~/platform/accounts/second-step.server";
-import { deviceOf } from "~/platform/accounts/sign-in-sessions.server";
-import { clientAddress } from "~/platform/core/client-address.server";
+
 import { json } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { createAccount, publicAccount, registerSchema } from "~/platform/accounts/accounts.server";
@@ -19,13 +18,7 @@ export const { loader, action, declared } = platformRoute("/auth/register", "ANY
       const { account, business } = await createAccount(context.db, body, sendsVerification(context.env));
       return json(
         {
-          token: await tokenForNewSession(
-            context.db,
-            context.env,
-            account,
-            deviceOf(request, clientAddress(request)),
-            "registration",
-          ),
+          token: await tokenForNewSession(context.db, context.env, account, request, "registration"),
           account: publicAccount(account),
           businessId: business?.id ?? null,
         },

@@ -17,7 +17,8 @@ import { accountActor, recordActivity } from "../activity/activity.server";
 import { authenticate, issueAccountToken, publicAccount, throttledCheck } from "./accounts.server";
 import { createChallenge, failChallenge, peekChallenge, takeChallenge } from "./challenges.server";
 import { takeSecondFactorCode } from "./second-factor.server";
-import { startSession, type Device } from "./sign-in-sessions.server";
+import { deviceOf, startSession, type Device } from "./sign-in-sessions.server";
+import { clientAddress } from "../core/client-address.server";
 import { getAccount } from "./accounts.server";
 
 /** The 401 that asks for the second step (contract 18). */
@@ -105,8 +106,18 @@ export async function closeSecondStep(db: Database, pendingId: unknown, account:
   if (row && row.accountId !== account.id) throw new ApiError(409, "Your sign-in expired; start again.");
 }
 
-/** A JWT of a new TOKEN session, for a sign-up or an accepted invitation (the account's first step is its password). */
-export async function tokenForNewSession(db: Database, env: Env, account: Account, device: Device, method: string) {
+/**
+ * A JWT of a new TOKEN session, for a sign-up or an accepted invitation (the account's first step is
+ * its password); `from` is the request it answers (its device and address) or the device itself.
+ */
+export async function tokenForNewSession(
+  db: Database,
+  env: Env,
+  account: Account,
+  from: Request | Device,
+  method: string,
+) {
+  const device = from instanceof Request ? deviceOf(from, clientAddress(from)) : from;
   const session = await startSession(db, account, { ...device, kind: "TOKEN", method });
   return issueAccountToken(account, env.sessionSecret, session.id);
 }

@@ -92,9 +92,21 @@ export async function writeLine(
     currency: sub.plan.currency,
   });
   if (!transactionId) return false;
-  await tx.insert(invoiceLines).values({
+  await tx.insert(invoiceLines).values(await lineRow(tx, sub, month, line, transactionId));
+  return true;
+}
+
+/** An invoice line of the subscription's month (its test invoice when `transactionId` is null: contract 19). */
+async function lineRow(
+  tx: Db,
+  sub: AppSubscription,
+  month: string,
+  line: Parameters<typeof writeLine>[2],
+  transactionId: string | null,
+) {
+  return {
     id: newId("inl"),
-    invoiceId: await invoiceFor(tx, sub.businessId, month),
+    invoiceId: await invoiceFor(tx, sub.businessId, month, transactionId === null),
     key: line.key,
     businessId: sub.businessId,
     appId: sub.appId,
@@ -106,8 +118,7 @@ export async function writeLine(
     amount: line.amount,
     currency: sub.plan.currency,
     transactionId,
-  });
-  return true;
+  };
 }
 
 async function writeTestLine(
@@ -118,21 +129,7 @@ async function writeTestLine(
 ): Promise<boolean> {
   const written = await tx
     .insert(invoiceLines)
-    .values({
-      id: newId("inl"),
-      invoiceId: await invoiceFor(tx, sub.businessId, month, true),
-      key: line.key,
-      businessId: sub.businessId,
-      appId: sub.appId,
-      subscriptionId: sub.id,
-      kind: line.kind,
-      description: line.description,
-      periodStart: line.periodStart ?? null,
-      periodEnd: line.periodEnd ?? null,
-      amount: line.amount,
-      currency: sub.plan.currency,
-      transactionId: null,
-    })
+    .values(await lineRow(tx, sub, month, line, null))
     .onConflictDoNothing({ target: invoiceLines.key })
     .returning({ id: invoiceLines.id });
   return written.length > 0;
