@@ -13,6 +13,7 @@ import { installationErasure } from "./tasks/installation__erasure";
 import { paymentExpire } from "./tasks/payment__expire";
 import { billingClosePeriods } from "./tasks/billing__close_periods";
 import { mailSend } from "./tasks/mail__send";
+import { ordersExport } from "./tasks/orders__export";
 import { startDevMailbox, type DevMailboxServer } from "../app/platform/mail/dev-mailbox.server";
 import { DELIVERY_BATCH, sweepAbandoned } from "../app/platform/webhooks/delivery.server";
 import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
@@ -30,6 +31,7 @@ export function taskList(deps: WorkerDeps): TaskList {
     payment__expire: (payload) => paymentExpire(deps, payload),
     billing__close_periods: (payload) => billingClosePeriods(deps, payload),
     mail__send: (payload) => mailSend(deps, payload),
+    orders__export: (payload, helpers) => ordersExport(deps, payload, helpers),
   };
 }
 
