@@ -262,3 +262,16 @@ export async function pruneOrderExports(db: Db, at = now()): Promise<number> {
     .returning({ id: orderExports.id });
   return rows.length;
 }
+
+/**
+ * Drops every export of the business, ready or being prepared (a job in progress stops at its next
+ * chunk): called by a shopper's erasure (decision 048: an erasure leaves no copy), since any file may
+ * hold their orders. The merchant exports again.
+ */
+export async function dropOrderExports(db: Db, businessId: string): Promise<number> {
+  const rows = await db
+    .delete(orderExports)
+    .where(eq(orderExports.businessId, businessId))
+    .returning({ id: orderExports.id });
+  return rows.length;
+}

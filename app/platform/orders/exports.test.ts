@@ -318,6 +318,26 @@ describe("orders' CSV exports", () => {
     }
   }, 60_000);
 
+  it("drops the business's exports when a shopper is erased: no file keeps their orders", async () => {
+    const m = await merchant();
+    await seedExportOrders(p.db, m.businessId, 12, "e"); // order 6 (c6@example.com) is cancelled: it may be erased
+    const other = await merchant();
+    await seedExportOrders(p.db, other.businessId, 2, "f");
+    const { id } = await pressExport(m, {});
+    const theirs = await pressExport(other, {});
+    await whenDone(m.browser, id);
+    await whenDone(other.browser, theirs.id);
+    const erased = await p.request("POST", "/merchant/privacy/requests", {
+      token: m.token,
+      body: { email: "c6@example.com", kind: "ERASE" },
+    });
+    expect(erased.status).toBe(201);
+    expect((await fetchAs(m.browser, `/admin/orders/exports/${id}/download`)).res.status).toBe(404);
+    expect(await p.db.select().from(orderExportChunks).where(eq(orderExportChunks.exportId, id))).toHaveLength(0);
+    // another business's files are not touched
+    expect((await fetchAs(other.browser, `/admin/orders/exports/${theirs.id}/download`)).res.status).toBe(200);
+  }, 60_000);
+
   it("sends an old link to the list's download to the Orders page with its filter", async () => {
     const m = await merchant();
     const { res } = await fetchAs(m.browser, "/admin/orders/export.csv?sort=newest&q=ana&status=NOPE");
