@@ -73,7 +73,7 @@ function ExportItem({ initial }: { initial: OrderExportView }) {
         <strong>{exportTitle(e.query)}</strong>
         <span className="muted small">
           {" "}
-          · asked {dates.dateTime(e.createdAt)}
+          · requested {dates.dateTime(e.createdAt)}
           {e.timeZone !== "UTC" ? ` · times in ${e.timeZone}` : ""}
         </span>
       </div>
