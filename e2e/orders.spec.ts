@@ -141,7 +141,7 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   await expect(download).toBeVisible({ timeout: 20_000 });
   await expect(exported).toContainText(`${listed.length} orders`);
   await expect(exported).toContainText("available until");
-  await shots(page, "admin-orders-export-ready");
+  await shots(page, "admin-orders-export-ready", { reload: true });
   const downloading = page.waitForEvent("download");
   await download.click();
   const file = await downloading;
