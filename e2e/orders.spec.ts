@@ -130,14 +130,23 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
   );
   await shots(page, "admin-orders-bulk");
 
-  // the CSV of the current filter
+  // the CSV of the current filter: Export prepares it in the background, the page shows its progress, then its Download link
   await open(page, "/admin/orders?q=ana+silva&sort=oldest");
   const listed = await rows.locator("a strong").allTextContents();
+  await page.getByRole("button", { name: "Export CSV of these orders" }).click();
+  await expect(page).toHaveURL(/\/admin\/orders\?q=ana\+silva&sort=oldest$/);
+  const exported = page.getByTestId("order-export").first();
+  await expect(exported).toContainText('Orders matching "ana silva"');
+  const download = exported.getByRole("link", { name: "Download CSV" });
+  await expect(download).toBeVisible({ timeout: 20_000 });
+  await expect(exported).toContainText(`${listed.length} orders`);
+  await expect(exported).toContainText("available until");
+  await shots(page, "admin-orders-export-ready", { reload: true });
   const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Download CSV of these orders" }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toMatch(/^orders-demo-bistro-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = (await readFile((await download.path())!, "utf8")).replace(/^\uFEFF/, "");
+  await download.click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toMatch(/^orders-demo-bistro-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = (await readFile((await file.path())!, "utf8")).replace(/^\uFEFF/, "");
   const lines = csv.split("\r\n").filter(Boolean);
   expect(lines[0]).toBe(
     "Order,Date,Time zone,Status,Payment status,Payment method,Delivery method,Customer,Phone,Email,Address,Items,Item count,Subtotal,Discount,Delivery fee,Total,Currency,Notes",
@@ -150,6 +159,12 @@ test("a merchant searches, filters, sorts, bulk-moves and exports orders, with e
     // times in ISO 8601 with the shop's offset
     expect(line).toMatch(/^\d+,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2},/);
   }
+  // pressed again on the same list once it is ready: a new file, listed first
+  await page.getByRole("button", { name: "Export CSV of these orders" }).click();
+  await expect(page.getByTestId("order-export")).toHaveCount(2);
+  await expect(page.getByTestId("order-export").first().getByRole("link", { name: "Download CSV" })).toBeVisible({
+    timeout: 20_000,
+  });
 });
 
 test("the product form shows every error at once, next to its field, with a summary that links to them", async ({

@@ -14,6 +14,7 @@ import { installationErasure } from "./tasks/installation__erasure";
 import { paymentExpire } from "./tasks/payment__expire";
 import { billingClosePeriods } from "./tasks/billing__close_periods";
 import { mailSend } from "./tasks/mail__send";
+import { ordersExport } from "./tasks/orders__export";
 import { startDevMailbox, type DevMailboxServer } from "../app/platform/mail/dev-mailbox.server";
 import { DELIVERY_BATCH } from "../app/platform/webhooks/fanout.server";
 import { sweepAbandoned } from "../app/platform/webhooks/sweeper.server";
@@ -33,6 +34,7 @@ export function taskList(deps: WorkerDeps): TaskList {
     payment__expire: (payload) => paymentExpire(deps, payload),
     billing__close_periods: (payload) => billingClosePeriods(deps, payload),
     mail__send: (payload) => mailSend(deps, payload),
+    orders__export: (payload, helpers) => ordersExport(deps, payload, helpers),
   };
 }
 

@@ -286,7 +286,7 @@ export const ORDER_EXPORT_STATUSES = ["QUEUED", "RUNNING", "READY", "FAILED"] as
 /**
  * A CSV export of the admin's orders list (issue 45): written by the `orders__export` job in
  * batches into order_export_chunks, downloaded by the merchant once READY; `rows` counts what is
- * written so far (the page's progress), `expected` what the filter matched when it was asked.
+ * written so far (the page's progress), `expected` what the filter matched when the job started.
  */
 export const orderExports = pgTable(
   "order_exports",

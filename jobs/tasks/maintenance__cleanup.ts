@@ -3,8 +3,9 @@ import type { JobHelpers } from "graphile-worker";
 import type { WorkerDeps } from "../deps";
 import { now } from "../../app/platform/core/clock.server";
 import { notifyVersionDeadlines } from "../../app/platform/versions/health.server";
+import { pruneOrderExports } from "../../app/platform/orders/exports.server";
 
-/** Hourly: drops rate-limit windows, sign-in throttle rows (windows, delays, known addresses unseen for 90 days), idempotency keys and sessions that have expired (or were revoked a day ago). */
+/** Hourly: drops rate-limit windows, sign-in throttle rows (windows, delays, known addresses unseen for 90 days), idempotency keys and sessions that have expired (or were revoked a day ago), and orders' CSV exports older than 7 days. */
 export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, helpers: JobHelpers) {
   const t = now().getTime();
   const hourAgo = new Date(t - 3600_000);
@@ -28,8 +29,10 @@ export async function maintenanceCleanup({ db }: WorkerDeps, _payload: unknown, 
   const r6 = await db.execute(
     sql`delete from sign_in_known_addresses where last_seen_at < ${new Date(t - 90 * 24 * 3600_000).toISOString()}::timestamptz`,
   );
+  // the orders' CSV exports a week after they were ready (their chunks go with them)
+  const r7 = await pruneOrderExports(db, new Date(t));
   // the developers' notices of deprecated API versions and coming sunsets (issue 32; idempotent)
   const notices = await notifyVersionDeadlines(db, now());
   if (notices) helpers.logger.info(`wrote ${notices} API version notices`);
-  helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count + r4.count + r5.count + r6.count} rows`);
+  helpers.logger.debug(`cleanup removed ${r1.count + r2.count + r3.count + r4.count + r5.count + r6.count + r7} rows`);
 }

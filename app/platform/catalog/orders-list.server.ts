@@ -322,3 +322,16 @@ export async function* ordersForExport(
     after = { at: last.cursorAt, amount: last.amount, id: last.id };
   }
 }
+
+/**
+ * How many orders match the filter, exactly: the counters the orders' triggers keep for the whole
+ * list and a status (decision 068), else a count of the matches (the export job's estimate of its
+ * size, read once in the background, never on a page view).
+ */
+export async function countMatchingOrders(db: Db, businessId: string, filter: OrderFilter): Promise<number> {
+  if (!isFiltered(filter)) return countOf(db, businessId, "orders");
+  if (!filter.q && !filter.from && !filter.to && filter.status)
+    return (await statusCounters(db, businessId))[filter.status];
+  const [r] = await db.select({ n: count() }).from(orders).where(orderWhere(businessId, filter));
+  return r.n;
+}

@@ -58,10 +58,29 @@ export const csvLine = (cells: (string | number | null | undefined)[]) => cells.
  * The CSV of every order matching the filter, as a stream of text chunks (one per batch of
  * orders), starting with a UTF-8 byte order mark so that spreadsheets read accented names right.
  */
-export async function* ordersCsv(db: Db, businessId: string, filter: OrderFilter): AsyncGenerator<string> {
-  yield "\uFEFF" + csvLine(CSV_HEADER);
+export async function* ordersCsv(
+  db: Db,
+  businessId: string,
+  filter: OrderFilter,
+  batchSize?: number,
+): AsyncGenerator<string> {
+  for await (const chunk of ordersCsvChunks(db, businessId, filter, batchSize)) yield chunk.text;
+}
+
+/**
+ * The same CSV as ordersCsv, each chunk with the number of orders it holds (the header's chunk: 0):
+ * the export job (orders/exports.server.ts) records its progress by them. One query of at most
+ * `batchSize` orders per chunk (keyset, ordersForExport), so memory holds one batch whatever the shop's size.
+ */
+export async function* ordersCsvChunks(
+  db: Db,
+  businessId: string,
+  filter: OrderFilter,
+  batchSize?: number,
+): AsyncGenerator<{ text: string; rows: number }> {
+  yield { text: "\uFEFF" + csvLine(CSV_HEADER), rows: 0 };
   const dates = dateFormatter("en-US", filter.timeZone);
-  for await (const batch of ordersForExport(db, businessId, filter)) {
+  for await (const batch of ordersForExport(db, businessId, filter, batchSize)) {
     let chunk = "";
     for (const o of batch)
       chunk += csvLine([
@@ -85,6 +104,6 @@ export async function* ordersCsv(db: Db, businessId: string, filter: OrderFilter
         o.currency,
         o.notes,
       ]);
-    yield chunk;
+    yield { text: chunk, rows: batch.length };
   }
 }

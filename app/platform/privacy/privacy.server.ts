@@ -7,6 +7,7 @@
 import { byOf, recordActivity, scrubActivity } from "../activity/activity.server";
 import { scrubSentMail, sentMailTo } from "../mail/shopper-data.server";
 import { notifyPrivacyDone } from "../mail/notices.server";
+import { dropOrderExports } from "../orders/exports.server";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
@@ -175,6 +176,8 @@ async function erase(tx: Db, businessId: string, shopper: Shopper) {
       .where(and(eq(reviews.businessId, businessId), eq(reviews.id, r.id)));
   // the records of the e-mails sent to them (contract 16)
   await scrubSentMail(tx, businessId, values.email, orderIds);
+  // the admin's CSV exports, any of which may hold their orders (decision 081)
+  if (orderIds.length) await dropOrderExports(tx, businessId);
   return scrubCopies(tx, businessId, [...orderIds, ...reviewIds], values);
 }
 

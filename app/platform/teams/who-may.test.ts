@@ -29,6 +29,8 @@ const EXPECTED: Record<string, Permission | null> = {
   "admin.orders._index.tsx": "orders",
   "admin.orders.$orderId.tsx": "orders",
   "admin.orders.export[.]csv.ts": "orders",
+  "admin.orders.exports.$exportId.ts": "orders",
+  "admin.orders.exports.$exportId.download.ts": "orders",
   "admin.products._index.tsx": "products",
   "admin.products.$productId.tsx": "products",
   "admin.products.new.tsx": "products",
