@@ -303,7 +303,9 @@ export async function run() {
     const platform = await platformRun(peer);
     platforms.push(platform);
     rows.push({ round, run: "platform: API + webhook", ...platform });
-    rows.push({ round, run: "platform: storefront checkout + webhook", ...(await storefrontRun(peer)) });
+    // B2E_STOREFRONT=0 leaves the storefront's sale out (the API's order path alone)
+    if (process.env.B2E_STOREFRONT !== "0")
+      rows.push({ round, run: "platform: storefront checkout + webhook", ...(await storefrontRun(peer)) });
   }
   peer.close();
   const median = (xs: number[]) => percentile(xs, 50);

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { getSession, requireCsrf, sessionStorage, signedInSession } from "~/platform/accounts/session.server";
-import { passkeyRegistrationOptions, registerPasskey } from "~/platform/accounts/passkeys.server";
+import { browserAnswer, passkeyRegistrationOptions, registerPasskey } from "~/platform/accounts/passkeys.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { clientAddress } from "~/platform/core/client-address.server";
 
@@ -19,12 +19,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       session.set("passkeyRegister", challengeId);
       return json({ options }, { headers: { "Set-Cookie": await storage.commitSession(session) } });
     }
-    let response: unknown;
-    try {
-      response = JSON.parse(String(form.get("response") ?? ""));
-    } catch {
-      throw new ApiError(400, "response: must be the browser's answer");
-    }
+    const response = browserAnswer(form);
     await registerPasskey(
       context.db,
       context.env,

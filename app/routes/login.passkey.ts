@@ -9,7 +9,7 @@ import {
   sessionStorage,
   signIn,
 } from "~/platform/accounts/session.server";
-import { passkeySignInOptions, verifyPasskeySignIn } from "~/platform/accounts/passkeys.server";
+import { browserAnswer, passkeySignInOptions, verifyPasskeySignIn } from "~/platform/accounts/passkeys.server";
 import { closeSecondStep, pendingAccount } from "~/platform/accounts/second-step.server";
 import { ApiError, readForm } from "~/platform/core/http.server";
 
@@ -26,21 +26,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const session = await getSession(request, context.env);
   const secondStep = form.get("mode") === "second-step";
   try {
+    const pending = secondStep ? await pendingAccount(context.db, session.get(PENDING_STEP)) : null;
+    if (secondStep && !pending) throw new ApiError(409, "Your sign-in expired; start again.");
     if (form.get("intent") === "options") {
-      const pending = secondStep ? await pendingAccount(context.db, session.get(PENDING_STEP)) : null;
-      if (secondStep && !pending) throw new ApiError(409, "Your sign-in expired; start again.");
       const { options, challengeId } = await passkeySignInOptions(context.db, context.env, pending?.id ?? null);
       session.set("passkeySignIn", challengeId);
       return json({ options }, { headers: { "Set-Cookie": await storage.commitSession(session) } });
     }
-    let response: unknown;
-    try {
-      response = JSON.parse(String(form.get("response") ?? ""));
-    } catch {
-      throw new ApiError(400, "response: must be the browser's answer");
-    }
-    const pending = secondStep ? await pendingAccount(context.db, session.get(PENDING_STEP)) : null;
-    if (secondStep && !pending) throw new ApiError(409, "Your sign-in expired; start again.");
+    const response = browserAnswer(form);
     const account = await verifyPasskeySignIn(context.db, context.env, {
       challengeId: session.get("passkeySignIn"),
       response,

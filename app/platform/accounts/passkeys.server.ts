@@ -226,3 +226,12 @@ export async function verifyPasskeySignIn(
   if (!moved) throw refused();
   return row.account;
 }
+
+/** The browser's WebAuthn answer posted in the form's `response` field, as JSON (400 when it is not). */
+export function browserAnswer(form: FormData): unknown {
+  try {
+    return JSON.parse(String(form.get("response") ?? ""));
+  } catch {
+    throw new ApiError(400, "response: must be the browser's answer");
+  }
+}

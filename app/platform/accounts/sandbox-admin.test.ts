@@ -6,7 +6,7 @@
  * access is unchanged. Test-installed DRAFT apps' blocks are offered and placed without review.
  */
 import { describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
@@ -26,13 +26,7 @@ const slugsOf = async (businessId: string) =>
   (await p.db.select({ slug: pages.slug }).from(pages).where(eq(pages.businessId, businessId)))
     .map((r) => r.slug)
     .sort();
-const pageRow = async (businessId: string, slug: string) =>
-  (
-    await p.db
-      .select()
-      .from(pages)
-      .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)))
-  )[0];
+const pageRow = p.pageRow;
 
 /** A DRAFT app of `owner` with a block, test-installed on the owner's sandbox. */
 async function draftAppWithBlock(owner: { token: string }, blockType = "stars") {

@@ -11,6 +11,12 @@ const p = await startPlatform();
 const dev = await p.register("DEVELOPER");
 const otherDev = await p.register("DEVELOPER");
 const reviewer = await p.createUser("REVIEWER");
+/** The reviewer approves the app of this id with every criterion met. */
+const approveApp = (appId: string) =>
+  p.request("POST", `/review/apps/${appId}/approve`, {
+    token: reviewer.token,
+    body: { criteria: REVIEW_CRITERIA_KEYS },
+  });
 
 async function createApp(overrides: Record<string, unknown> = {}, token = dev.token) {
   const res = await p.request("POST", "/developer/apps", { token, body: appBody(overrides) });
@@ -279,24 +285,14 @@ describe("review lifecycle", () => {
     );
 
     // a DRAFT app cannot be approved or rejected
-    expect(
-      (
-        await p.request("POST", `/review/apps/${app.id}/approve`, {
-          token: reviewer.token,
-          body: { criteria: REVIEW_CRITERIA_KEYS },
-        })
-      ).status,
-    ).toBe(409);
+    expect((await approveApp(app.id)).status).toBe(409);
 
     await p.request("PATCH", `/developer/apps/${app.id}`, {
       token: dev.token,
       body: { screenshots: ["https://loyalty.example/s1.png"] },
     });
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    const approved = await approveApp(app.id);
     expect(approved.status).toBe(200);
     expect(approved.json).toMatchObject({
       status: "APPROVED",
@@ -310,14 +306,7 @@ describe("review lifecycle", () => {
       sql`select version, scopes from app_versions where app_id = ${app.id}`,
     );
     expect(version).toEqual({ version: "1.0.0", scopes: app.scopes });
-    expect(
-      (
-        await p.request("POST", `/review/apps/${app.id}/approve`, {
-          token: reviewer.token,
-          body: { criteria: REVIEW_CRITERIA_KEYS },
-        })
-      ).status,
-    ).toBe(409);
+    expect((await approveApp(app.id)).status).toBe(409);
   });
 
   it("approves only with all five review criteria checked: 400 naming the missing ones, nothing approved", async () => {
@@ -366,10 +355,7 @@ describe("review lifecycle", () => {
   it("keeps an approved app installable while an update is in review; scopes change only on approval", async () => {
     const app = await createApp();
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    const first = await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    const first = await approveApp(app.id);
     const publishedAt = first.json.publishedAt;
 
     // listing fields take effect at once, scopes wait for approval
@@ -409,10 +395,7 @@ describe("review lifecycle", () => {
     });
 
     await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    const approved = await approveApp(app.id);
     expect(approved.json).toMatchObject({
       status: "APPROVED",
       approvedScopes: ["read_orders", "read_products", "read_reviews"],
@@ -456,10 +439,7 @@ describe("review lifecycle", () => {
     });
 
     // approved: the notes move onto the version record
-    const approved = await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    const approved = await approveApp(app.id);
     expect(approved.json).toMatchObject({ status: "APPROVED", releaseNotes: null });
     const one = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(one.json.releaseNotes).toBeNull();
@@ -479,10 +459,7 @@ describe("review lifecycle", () => {
       updateInReview: true,
       releaseNotes: null,
     });
-    await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    await approveApp(app.id);
     await p.request("PATCH", `/developer/apps/${app.id}`, { token: dev.token, body: { version: "1.2.0" } });
     const update = await p.request("POST", `/developer/apps/${app.id}/submit`, {
       token: dev.token,
@@ -496,10 +473,7 @@ describe("review lifecycle", () => {
       ["1.1.0", null],
       ["1.0.0", "First release: stamp cards."],
     ]);
-    await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    await approveApp(app.id);
     const after = await p.request("GET", `/developer/apps/${app.id}`, { token: dev.token });
     expect(after.json.releaseNotes).toBeNull();
     expect(

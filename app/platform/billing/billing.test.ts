@@ -11,7 +11,7 @@ import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { eventually, startReceiver } from "../testing/receiver";
 import { atOnce, expectOutcome } from "../testing/concurrency";
-import { appBody } from "../apps/apps.test-helpers";
+import { appBody, METERED_PLAN } from "../apps/apps.test-helpers";
 import { installThroughOAuth } from "../testing/install";
 import { advanceClock } from "../core/clock.server";
 import { closeDuePeriods } from "./closing.server";
@@ -27,15 +27,7 @@ const usd = (amount: number) => ({ amount, currency: "USD" });
 const PRICING = [
   { id: "free", name: "Free", kind: "FREE" },
   { id: "pro", name: "Pro", kind: "RECURRING", price: usd(3000), interval: "EVERY_30_DAYS", trialDays: 14 },
-  {
-    id: "metered",
-    name: "Metered",
-    kind: "RECURRING",
-    price: usd(999),
-    interval: "EVERY_30_DAYS",
-    usageCap: usd(100),
-    usageTerms: "10 cents per message",
-  },
+  METERED_PLAN,
   { id: "lifetime", name: "Lifetime", kind: "ONE_TIME", price: usd(4900) },
 ];
 

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession } from "../testing/browser";
-import { appBody } from "../apps/apps.test-helpers";
+import { appBody, METERED_PLAN } from "../apps/apps.test-helpers";
 import { installThroughOAuth } from "../testing/install";
 import { setClockOffset } from "../core/clock.server";
 import { closeDuePeriods, DAY_MS } from "./closing.server";
@@ -27,14 +27,7 @@ const usd = (amount: number) => ({ amount, currency: "USD" });
 const PRICING = [
   { id: "basic", name: "Basic", kind: "RECURRING", price: usd(3000), interval: "EVERY_30_DAYS" },
   { id: "plus", name: "Plus", kind: "RECURRING", price: usd(6000), interval: "EVERY_30_DAYS" },
-  {
-    id: "metered",
-    name: "Metered",
-    kind: "RECURRING",
-    price: usd(999),
-    interval: "EVERY_30_DAYS",
-    usageCap: usd(100),
-  },
+  METERED_PLAN,
 ];
 
 // the tests move the clock forward; each starts again at real time

@@ -8,10 +8,10 @@
  * business.data_erasure. Only the sandbox's own rows are read or changed: a real business never
  * has an offset and is never in a scope.
  */
-import { and, asc, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../../../db/client";
-import { appSubscriptions, businesses, installations, type Business } from "../../../db/schema";
+import { appSubscriptions, businesses, installations, type AppSubscription, type Business } from "../../../db/schema";
 import { atBusinessClock, businessNow, nowMs } from "../core/clock.server";
 import { ApiError } from "../core/http.server";
 import { closePeriod, expirePendingOf } from "../billing/closing.server";
@@ -63,21 +63,27 @@ export async function resetSandboxClock(db: Database, business: Business | null)
 
 type Due = { at: Date; run: () => Promise<Happened[]> };
 
+/** The business's subscription that comes first by `column` among those meeting `conditions`. */
+const firstSubscription =
+  (db: Database, businessId: string) =>
+  async (column: AnyColumn, conditions: SQL[]): Promise<AppSubscription | undefined> =>
+    (
+      await db
+        .select()
+        .from(appSubscriptions)
+        .where(and(eq(appSubscriptions.businessId, businessId), ...conditions))
+        .orderBy(asc(column))
+        .limit(1)
+    )[0];
+
 /** The earliest thing the sandbox owes by `until`, or null. */
 async function nextDue(db: Database, businessId: string, from: Date, until: Date): Promise<Due | null> {
   const candidates: Due[] = [];
-  const [pending] = await db
-    .select()
-    .from(appSubscriptions)
-    .where(
-      and(
-        eq(appSubscriptions.businessId, businessId),
-        eq(appSubscriptions.status, "PENDING"),
-        lte(appSubscriptions.expiresAt, until),
-      ),
-    )
-    .orderBy(asc(appSubscriptions.expiresAt))
-    .limit(1);
+  const firstOf = firstSubscription(db, businessId);
+  const pending = await firstOf(appSubscriptions.expiresAt, [
+    eq(appSubscriptions.status, "PENDING"),
+    lte(appSubscriptions.expiresAt, until),
+  ]);
   if (pending)
     candidates.push({
       at: pending.expiresAt,
@@ -88,20 +94,12 @@ async function nextDue(db: Database, businessId: string, from: Date, until: Date
           id: s.id,
         })),
     });
-  const [period] = await db
-    .select()
-    .from(appSubscriptions)
-    .where(
-      and(
-        eq(appSubscriptions.businessId, businessId),
-        eq(appSubscriptions.status, "ACTIVE"),
-        eq(appSubscriptions.kind, "RECURRING"),
-        isNull(appSubscriptions.closedAt),
-        lte(appSubscriptions.currentPeriodEnd, until),
-      ),
-    )
-    .orderBy(asc(appSubscriptions.currentPeriodEnd))
-    .limit(1);
+  const period = await firstOf(appSubscriptions.currentPeriodEnd, [
+    eq(appSubscriptions.status, "ACTIVE"),
+    eq(appSubscriptions.kind, "RECURRING"),
+    isNull(appSubscriptions.closedAt),
+    lte(appSubscriptions.currentPeriodEnd, until),
+  ]);
   if (period)
     candidates.push({
       at: period.currentPeriodEnd!,
@@ -117,19 +115,11 @@ async function nextDue(db: Database, businessId: string, from: Date, until: Date
           return [{ at: sub.currentPeriodEnd.toISOString(), kind: "PERIOD_CLOSED" as const, id: sub.id }];
         }),
     });
-  const [trial] = await db
-    .select()
-    .from(appSubscriptions)
-    .where(
-      and(
-        eq(appSubscriptions.businessId, businessId),
-        eq(appSubscriptions.status, "ACTIVE"),
-        gt(appSubscriptions.trialEndsAt, from),
-        lte(appSubscriptions.trialEndsAt, until),
-      ),
-    )
-    .orderBy(asc(appSubscriptions.trialEndsAt))
-    .limit(1);
+  const trial = await firstOf(appSubscriptions.trialEndsAt, [
+    eq(appSubscriptions.status, "ACTIVE"),
+    gt(appSubscriptions.trialEndsAt, from),
+    lte(appSubscriptions.trialEndsAt, until),
+  ]);
   if (trial)
     candidates.push({
       at: trial.trialEndsAt!,

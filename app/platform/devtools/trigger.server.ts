@@ -120,6 +120,17 @@ async function paymentMoved(ctx: Ctx, status: "COMPLETED" | "EXPIRED"): Promise<
 }
 
 /** The trigger product's stock set to `from` (events sent to nobody), then to `to` (the triggered event). */
+/** A sample shopper's review of the sandbox's trigger product (with the trigger's overrides). */
+async function sampleReview(ctx: Ctx, rating: number, comment: string) {
+  const product = await triggerProduct(ctx.db, ctx.business.id);
+  return createReview(
+    ctx.db,
+    ctx.business.id,
+    product.id,
+    reviewInput({ rating, comment, authorName: "Sample Shopper" }, ctx.overrides),
+  );
+}
+
 async function stockMoved(ctx: Ctx, from: number, to: number): Promise<Made> {
   const product = await triggerProduct(ctx.db, ctx.business.id);
   await updateProduct(ctx.db, ctx.business.id, product.id, { stock: from });
@@ -208,37 +219,15 @@ const MAKERS: Record<EventName, (ctx: Ctx) => Promise<Made>> = {
   "product.low_stock": (ctx) => stockMoved(ctx, 20, 3),
   "product.back_in_stock": (ctx) => stockMoved(ctx, 0, 20),
   "review.created": async (ctx) => {
-    const product = await triggerProduct(ctx.db, ctx.business.id);
-    const review = await createReview(
-      ctx.db,
-      ctx.business.id,
-      product.id,
-      reviewInput(
-        {
-          rating: 5,
-          comment: "Lovely, would buy again. (A sample review written by storefront-apps trigger.)",
-          authorName: "Sample Shopper",
-        },
-        ctx.overrides,
-      ),
+    const review = await sampleReview(
+      ctx,
+      5,
+      "Lovely, would buy again. (A sample review written by storefront-apps trigger.)",
     );
     return { kind: "review", id: review.id };
   },
   "review.deleted": async (ctx) => {
-    const product = await triggerProduct(ctx.db, ctx.business.id);
-    const review = await createReview(
-      ctx.db,
-      ctx.business.id,
-      product.id,
-      reviewInput(
-        {
-          rating: 4,
-          comment: "A sample review, deleted at once by storefront-apps trigger.",
-          authorName: "Sample Shopper",
-        },
-        ctx.overrides,
-      ),
-    );
+    const review = await sampleReview(ctx, 4, "A sample review, deleted at once by storefront-apps trigger.");
     await deleteReview(ctx.db, ctx.business.id, review.id);
     return { kind: "review", id: review.id };
   },

@@ -6,17 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
-import { BrowserSession } from "../testing/browser";
+
 import { appBody } from "../apps/apps.test-helpers";
-import { installThroughOAuth } from "../testing/install";
+import { installCast, installThroughOAuth } from "../testing/install";
 import { chatEmbed } from "../testing/manifests";
 
 const p = await startPlatform();
-const reviewer = await p.createUser("REVIEWER");
-const dev = await p.register("DEVELOPER");
-const merchant = await p.register("MERCHANT");
-const other = await p.register("MERCHANT");
-const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
+const { reviewer, dev, merchant, other, browser } = await installCast(p);
 const { app } = await installThroughOAuth(
   p,
   { developer: dev, reviewer, merchant: browser },

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import * as oauth from "oauth4webapi";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
-import { appBody } from "../apps/apps.test-helpers";
+import { appBody, publishedApp as publishApp } from "../apps/apps.test-helpers";
 import { setClockOffset } from "../core/clock.server";
 import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
@@ -14,16 +14,20 @@ const PASSWORD = "correct horse battery";
 
 afterEach(() => setClockOffset(0));
 
-async function publishedApp(overrides: Record<string, unknown> = {}) {
-  const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody(overrides) });
-  expect(created.status).toBe(201);
-  await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, {
+const publishedApp = (overrides: Record<string, unknown> = {}) =>
+  publishApp(p, { developer: dev.token, reviewer: reviewer.token }, overrides);
+
+/** The app asks for read_business too, and the update is approved: its installations need re-consent. */
+async function widenScopes(app: { id: string }) {
+  await p.request("PATCH", `/developer/apps/${app.id}`, {
+    token: dev.token,
+    body: { scopes: ["read_orders", "read_business"] },
+  });
+  await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
+  await p.request("POST", `/review/apps/${app.id}/approve`, {
     token: reviewer.token,
     body: { criteria: REVIEW_CRITERIA_KEYS },
   });
-  expect(approved.json.status).toBe("APPROVED");
-  return { ...approved.json, clientSecret: created.json.clientSecret as string };
 }
 
 async function merchantSession() {
@@ -397,15 +401,7 @@ describe("scope expansion and re-consent", () => {
     const tokens = await install(app, merchant.browser);
     expect((await business(tokens.access_token)).status).toBe(403);
 
-    await p.request("PATCH", `/developer/apps/${app.id}`, {
-      token: dev.token,
-      body: { scopes: ["read_orders", "read_business"] },
-    });
-    await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    await widenScopes(app);
 
     const listed = await p.request("GET", "/merchant/installations", { token: merchant.token });
     expect(listed.json.data[0]).toMatchObject({ needsReConsent: true, scopes: ["read_orders"] });
@@ -425,15 +421,7 @@ describe("scope expansion and re-consent", () => {
     const app = await publishedApp({ scopes: ["read_orders"] });
     const merchant = await merchantSession();
     await install(app, merchant.browser);
-    await p.request("PATCH", `/developer/apps/${app.id}`, {
-      token: dev.token,
-      body: { scopes: ["read_orders", "read_business"] },
-    });
-    await p.request("POST", `/developer/apps/${app.id}/submit`, { token: dev.token });
-    await p.request("POST", `/review/apps/${app.id}/approve`, {
-      token: reviewer.token,
-      body: { criteria: REVIEW_CRITERIA_KEYS },
-    });
+    await widenScopes(app);
     const again = await install(app, merchant.browser);
     expect(again.scope).toBe("read_orders read_business");
     expect((await business(again.access_token)).status).toBe(200);

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
 import { atOnce, expectOutcome } from "../testing/concurrency";
-import { appBody } from "../apps/apps.test-helpers";
+import { publishedApp as publishApp, appBody } from "../apps/apps.test-helpers";
 import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 const p = await startPlatform();
@@ -19,17 +19,8 @@ const tag = () => randomBytes(4).toString("hex");
 const register = (body: Record<string, unknown>) =>
   p.request("POST", "/auth/register", { body: { password: PASSWORD, ...body } });
 
-async function publishedApp(dev: { token: string }, overrides: Record<string, unknown> = {}) {
-  const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody(overrides) });
-  expect(created.status).toBe(201);
-  await p.request("POST", `/developer/apps/${created.json.id}/submit`, { token: dev.token });
-  const approved = await p.request("POST", `/review/apps/${created.json.id}/approve`, {
-    token: reviewer.token,
-    body: { criteria: REVIEW_CRITERIA_KEYS },
-  });
-  expect(approved.status).toBe(200);
-  return { ...approved.json, clientSecret: created.json.clientSecret as string };
-}
+const publishedApp = (dev: { token: string }, overrides: Record<string, unknown> = {}) =>
+  publishApp(p, { developer: dev.token, reviewer: reviewer.token }, overrides);
 
 async function exchange(app: { clientId: string; clientSecret: string; redirectUrl: string }, code: string) {
   const res = await fetch(p.url + "/oauth/token", {

@@ -20,7 +20,6 @@ import {
   embedSettings,
   installations,
   orders,
-  pages,
   products,
   reviews,
   webhookDeliveries,
@@ -187,13 +186,7 @@ const installationRow = async (id: string) =>
 const webhookRow = async (id: string) => (await p.db.select().from(webhooks).where(eq(webhooks.id, id)))[0];
 const embedRows = async (installationId: string) =>
   p.db.select().from(embedSettings).where(eq(embedSettings.installationId, installationId));
-const pageRow = async (businessId: string, slug: string) =>
-  (
-    await p.db
-      .select()
-      .from(pages)
-      .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)))
-  )[0];
+const pageRow = p.pageRow;
 const deliverJobs = async () =>
   Number(
     (

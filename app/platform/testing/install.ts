@@ -4,7 +4,7 @@
  * exchange with the client's credentials. Answers the app and its installation's access token.
  */
 import type { TestPlatform } from "./platform";
-import { hiddenFields, type BrowserSession } from "./browser";
+import { BrowserSession, hiddenFields } from "./browser";
 import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 
 type Account = { token: string };
@@ -41,4 +41,17 @@ export async function installThroughOAuth(
     }),
   }).then((r) => r.json());
   return { app: created.json, token: exchanged.access_token as string };
+}
+
+/**
+ * Who an installation test needs: a reviewer, a developer, a merchant signed in in a browser (to
+ * approve the consent screen), and a second merchant (another business, for isolation checks).
+ */
+export async function installCast(p: TestPlatform) {
+  const reviewer = await p.createUser("REVIEWER");
+  const dev = await p.register("DEVELOPER");
+  const merchant = await p.register("MERCHANT");
+  const other = await p.register("MERCHANT");
+  const browser = await BrowserSession.signIn(p.url, merchant.email, merchant.password);
+  return { reviewer, dev, merchant, other, browser };
 }

@@ -4,8 +4,8 @@
  */
 import { afterAll } from "vitest";
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { businesses } from "../../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { businesses, pages } from "../../../db/schema";
 import type { Worker } from "../../../jobs/worker";
 import type { Database } from "../../../db/client";
 import { testDatabase } from "../../../db/testing/database";
@@ -161,6 +161,14 @@ export async function startPlatform(
     register,
     registerMerchant,
     createUser,
+    /** A business's site page row by its slug, as stored. */
+    pageRow: async (businessId: string, slug: string) =>
+      (
+        await database.db
+          .select()
+          .from(pages)
+          .where(and(eq(pages.businessId, businessId), eq(pages.slug, slug)))
+      )[0],
   };
 }
 
