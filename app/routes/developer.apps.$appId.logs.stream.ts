@@ -45,8 +45,8 @@ const route = platformRoute("/developer/apps/{appId}/logs/stream", "DEVELOPER", 
 export const declared = route.declared;
 
 export async function loader(args: LoaderFunctionArgs) {
-  // the CLI and any JSON client: the developer's JWT
-  if (args.request.headers.has("Authorization")) return route.loader(args);
+  // the CLI and any JSON client: the developer's JWT (and the JSON 401 for a request with neither)
+  if (args.request.headers.has("Authorization") || !args.request.headers.has("Cookie")) return route.loader(args);
   // the portal's EventSource: the session cookie of a member of the app
   const { app } = await requireDeveloperApp(args.request, args.context, args.params.appId, "VIEWER");
   try {
