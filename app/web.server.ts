@@ -20,6 +20,7 @@ import { storefrontPages } from "../storefront/pages.server";
 import { compress } from "./platform/runtime/compression.server";
 import { areaOf, isJsonPath, JSON_PREFIXES } from "./platform/core/areas";
 import { closeUsage } from "./platform/versions/usage.server";
+import { closeRequestLog } from "./platform/devtools/logs.server";
 
 export { JSON_PREFIXES, isJsonPath };
 
@@ -258,6 +259,7 @@ export async function createWebServer(options: {
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
       await closeUsage(options.db);
+      await closeRequestLog(options.db);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { WorkerDeps } from "./deps";
 import { quietLogger } from "../db/migrate";
 import { maintenanceCleanup } from "./tasks/maintenance__cleanup";
 import { activityPrune } from "./tasks/activity__prune";
+import { devtoolsPruneLogs } from "./tasks/devtools__prune_logs";
 import { eventFanout } from "./tasks/event__fanout";
 import { webhookDeliver } from "./tasks/webhook__deliver";
 import { installationErasure } from "./tasks/installation__erasure";
@@ -28,6 +29,7 @@ export function taskList(deps: WorkerDeps): TaskList {
   return {
     maintenance__cleanup: (payload, helpers) => maintenanceCleanup(deps, payload, helpers),
     activity__prune: (payload, helpers) => activityPrune(deps, payload, helpers),
+    devtools__prune_logs: (payload, helpers) => devtoolsPruneLogs(deps, payload, helpers),
     event__fanout: (payload) => eventFanout(deps, payload),
     webhook__deliver: (payload) => webhookDeliver(deps, payload),
     installation__erasure: (payload) => installationErasure(deps, payload),
@@ -73,7 +75,8 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(deps),
-    crontab: "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune",
+    crontab:
+      "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune\n23 * * * * devtools__prune_logs",
     logger: quietLogger,
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { putManifest } from "~/platform/apps/manifest.server";
+import { getDeveloperApp } from "~/platform/apps/apps.server";
+import { recordRelease } from "~/platform/apps/releases.server";
 import { ManifestDocument, ManifestSaved } from "~/platform/platform-api/schemas";
 
 export const { loader, action, declared } = platformRoute("/developer/apps/{appId}/manifest", "DEVELOPER", {
@@ -18,7 +20,13 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     },
     answer: { status: 200, schema: ManifestSaved },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, query, body }) =>
-      putManifest(context.db, user.account.id, params.appId, body, { dryRun: query.dryRun === "true" }),
+    handler: async ({ context, user, params, query, body }) => {
+      const dryRun = query.dryRun === "true";
+      const before = dryRun ? null : await getDeveloperApp(context.db, user.account.id, params.appId);
+      const saved = await putManifest(context.db, user.account.id, params.appId, body, { dryRun });
+      // an edit of the configuration is a release too (contract 19)
+      if (before) await recordRelease(context.db, before.id, user.account.id, { source: "api", before });
+      return saved;
+    },
   }),
 });

@@ -12,6 +12,7 @@ import {
   serializeVersion,
   updateApp,
 } from "~/platform/apps/apps.server";
+import { recordRelease } from "~/platform/apps/releases.server";
 import { AppDetail, AppRecord } from "~/platform/platform-api/schemas";
 
 const one = oneBy("appId", "App id (another developer's app is 404)", AppDetail);
@@ -38,12 +39,15 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     answer: { status: 200, schema: AppRecord },
     errors: [400, 403, 404, 409, 413],
     handler: async ({ context, user, appRole, params, body }) => {
-      await getDeveloperApp(context.db, user.account.id, params.appId);
+      const before = await getDeveloperApp(context.db, user.account.id, params.appId);
       // pricing is the ADMIN's (contract 17); the rest of the record a DEVELOPER may change
       if (body.pricing !== undefined && !appRoleAtLeast(appRole!, "ADMIN"))
         throw new ApiError(403, missingAppRoleMessage("ADMIN"));
       checkAppUrls(context.env, body);
-      return serializeApp(await updateApp(context.db, user.account.id, params.appId, body));
+      const updated = await updateApp(context.db, user.account.id, params.appId, body);
+      // an edit of the configuration is a release too (contract 19)
+      await recordRelease(context.db, updated.id, user.account.id, { source: "api", before });
+      return serializeApp(updated);
     },
   }),
 });

@@ -15,6 +15,7 @@ import {
   submitSchema,
   updateApp,
 } from "~/platform/apps/apps.server";
+import { recordRelease } from "~/platform/apps/releases.server";
 import { SCOPES, type Scope } from "~/platform/shapes/app-catalog";
 import { parseWith, type ApiError } from "~/platform/core/http.server";
 import { flashSecret, flashTestInstall, takeFlashedTestInstall } from "~/platform/apps/secret-flash.server";
@@ -85,6 +86,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         // pricing is the ADMIN's: a DEVELOPER's form has no pricing field, and keeps the plans as they are
         if (!appRoleAtLeast(role, "ADMIN")) delete (input as { pricing?: unknown }).pricing;
         await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, input));
+        // each edit in the portal is a release (contract 19)
+        await recordRelease(context.db, appId, account.id, { before: app });
         return redirect(`/portal/apps/${appId}?saved=changes`);
       }
       case "submit":
@@ -176,6 +179,12 @@ export default function AppDetail() {
               </Link>
               <Link to={`/portal/apps/${app.id}/preview`} className="button small">
                 Block preview
+              </Link>
+              <Link to={`/portal/apps/${app.id}/releases`} className="button small">
+                Releases
+              </Link>
+              <Link to={`/portal/apps/${app.id}/logs`} className="button small">
+                Live logs
               </Link>
             </nav>
             <p className="muted">

@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { updateApp } from "~/platform/apps/apps.server";
+import { recordRelease } from "~/platform/apps/releases.server";
 import { now } from "~/platform/core/clock.server";
 import {
   changelogPath,
@@ -79,6 +80,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return formAction(request, context, {}, async (form) => {
     const version = String(form.get("apiVersion") ?? "");
     await updateApp(context.db, account.id, app.id, { apiVersion: version });
+    // each edit in the portal is a release (contract 19)
+    await recordRelease(context.db, app.id, account.id, { before: app });
     return redirect(`/portal/apps/${app.id}/api?saved=${encodeURIComponent(version)}`);
   });
 }

@@ -8,6 +8,7 @@ import { formAction } from "~/platform/accounts/form-action.server";
 import { ApiError } from "~/platform/core/http.server";
 import { parseManifest, syncManifest, type SyncPlan } from "~/platform/extensions/manifest.server";
 import { putManifest } from "~/platform/apps/manifest.server";
+import { recordRelease } from "~/platform/apps/releases.server";
 import { checkManifestText } from "~/platform/extensions/manifest-text.server";
 import { exactOrigin } from "~/platform/core/urls";
 import type { Manifest } from "~/platform/shapes/manifest";
@@ -64,6 +65,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     try {
       if (form.get("intent") === "save") {
         const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
+        // each edit in the portal is a release (contract 19)
+        await recordRelease(context.db, app.id, account.id, { before: app });
         return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
       }
       return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });

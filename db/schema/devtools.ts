@@ -14,8 +14,10 @@ export const appReleases = pgTable(
     version: integer("version").notNull(),
     /** the configuration document (name, description, scopes, redirectUrl, webhookUrl, webhookEvents, pricing, apiVersion, manifest) */
     config: jsonb("config").$type<Record<string, unknown>>().notNull(),
-    /** [{path, before?, after?}] from the previous release (or from nothing, for the first) */
-    diff: jsonb("diff").$type<{ path: string; before?: unknown; after?: unknown }[]>().notNull(),
+    /** [{path, op, before?, after?}] from the previous release (for an app's first, from its configuration just before, else from nothing) */
+    diff: jsonb("diff")
+      .$type<{ path: string; op: "added" | "removed" | "changed"; before?: unknown; after?: unknown }[]>()
+      .notNull(),
     message: text("message"),
     /** APPLIED (a draft changed at once, or nothing needing review) or IN_REVIEW (an approved app's update in review) */
     status: text("status").notNull(),
@@ -31,7 +33,7 @@ export const appReleases = pgTable(
 /**
  * The App API requests of the last minutes, for the developer's live logs (contract 19, decision
  * 078): written in batches by each web process (never one write per request), read by the logs
- * stream, kept LOG_RETENTION (an hour) and then deleted.
+ * stream (the last 15 minutes replayed), kept a day and then deleted by the hourly devtools__prune_logs.
  */
 export const appApiRequests = pgTable(
   "app_api_requests",

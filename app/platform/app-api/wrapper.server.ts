@@ -23,6 +23,7 @@ import { currentVersion, supportedList, versionIndex, versionState } from "../ve
 import { countCall } from "../versions/usage.server";
 import { deprecationHeaders } from "../versions/headers.server";
 import { VERSIONING } from "../versions/changes";
+import { noteAppApiRequest } from "../devtools/logs.server";
 
 export type AppApiArgs = (LoaderFunctionArgs | ActionFunctionArgs) & { caller: AppCaller; context: PlatformContext };
 
@@ -66,7 +67,7 @@ export const listed = listedOf<AppApiArgs, true>();
  */
 export function appApiRoute(path: string, operations: Operations) {
   const ids = new Map(Object.entries(operations).map(([m, op]) => [op, operationId(m as Method, path)]));
-  return declaredRoute<Entered>(path, "app", operations, {
+  const route = declaredRoute<Entered>(path, "app", operations, {
     async enter({ request, context }) {
       const asked = request.headers.get("Api-Version");
       // answers before the version is settled (401, 429, 400/410 for the version) name the asked version when it is usable, else the current one
@@ -79,6 +80,8 @@ export function appApiRoute(path: string, operations: Operations) {
       } catch (e) {
         return withVersion(toErrorResponse(e), early);
       }
+      // the developer's live logs: the request is noted once answered (its installation is known from here)
+      seen.set(request, { caller, version: asked ?? caller.app.apiVersion });
       // a sandbox's installation is answered as of the sandbox's date (its own clock, contract 19)
       enterBusinessClock(caller.business);
       const t = now();
@@ -134,7 +137,32 @@ export function appApiRoute(path: string, operations: Operations) {
           )
         : new Response(null, { status: op.answer.status }),
   });
+  // each answered request of an installation goes to its app's live logs (contract 19): a push in
+  // memory, written in batches (devtools/logs.server.ts)
+  const logged = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
+    const started = performance.now();
+    const response = await route.loader(args);
+    const who = seen.get(args.request);
+    if (who) {
+      const url = new URL(args.request.url);
+      noteAppApiRequest(args.context.db, {
+        appId: who.caller.app.id,
+        installationId: who.caller.installation.id,
+        businessId: who.caller.installation.businessId,
+        method: args.request.method,
+        path: url.pathname + url.search,
+        status: response.status,
+        durationMs: Math.round(performance.now() - started),
+        apiVersion: response.headers.get("Api-Version") ?? who.version,
+      });
+    }
+    return response;
+  };
+  return { loader: logged, action: logged, declared: route.declared };
 }
+
+/** The installation of each request the App API authenticated, for its log line. */
+const seen = new WeakMap<Request, { caller: AppCaller; version: string }>();
 
 type Entered = { caller: AppCaller & { hits: number }; version: string };
 

@@ -397,3 +397,40 @@ export const AppMember = z
   })
   .meta({ id: "AppMember" });
 export const AppMemberList = listOf(AppMember, "AppMemberList");
+
+/** One path of a release's diff (contract 19). */
+export const ReleaseDiffEntry = z
+  .object({
+    path: z.string().describe("the changed path of the configuration document, e.g. `manifest.blocks.0.name`"),
+    op: z.enum(["added", "removed", "changed"]),
+    before: z.unknown().optional(),
+    after: z.unknown().optional(),
+  })
+  .meta({ id: "ReleaseDiffEntry" });
+
+export const ReleaseCreated = z
+  .object({
+    version: z.number().int().describe("the release's number, 1, 2, 3… per app (with dryRun: the number it would get)"),
+    diff: z.array(ReleaseDiffEntry).describe("what it changed from the release before it"),
+    status: z
+      .enum(["APPLIED", "IN_REVIEW"])
+      .describe("APPLIED: in effect now; IN_REVIEW: an approved app's scopes or pricing changed, its update in review"),
+    dryRun: z.boolean().optional().describe("true: nothing was applied"),
+  })
+  .meta({ id: "ReleaseCreated" });
+
+export const AppRelease = z
+  .object({
+    version: z.number().int(),
+    status: z.enum(["APPLIED", "IN_REVIEW"]),
+    source: z
+      .enum(["api", "portal"])
+      .describe("api: a release or an edit through the JSON API; portal: an edit in the portal"),
+    message: z.string().nullable(),
+    restoredFrom: z.number().int().nullable().describe("the release it restored, if any"),
+    diff: z.array(ReleaseDiffEntry),
+    config: z.record(z.string(), z.unknown()).describe("the whole configuration document as it was"),
+    createdAt: isoDate,
+  })
+  .meta({ id: "AppRelease" });
+export const AppReleaseList = listOf(AppRelease, "AppReleaseList");

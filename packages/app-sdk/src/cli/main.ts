@@ -8,15 +8,18 @@
  *   storefront-apps trigger [<event>] [--app ID] | trigger hook <point> [--app ID]
  *   storefront-apps listen --forward-to http://localhost:4000/webhooks [--app ID]
  *   storefront-apps dev [--forward-to http://localhost:4000] [--file manifest.json] [--app ID]
+ *   storefront-apps deploy [--file storefront-apps.json] [--message M] [--yes]
  *
  * This file only parses the arguments and dispatches: each command lives in commands/<name>.ts.
  */
 import { apps } from "./commands/apps.ts";
 import { clock } from "./commands/clock.ts";
 import { events } from "./commands/events.ts";
+import { deploy } from "./commands/deploy.ts";
 import { dev } from "./commands/dev.ts";
 import { listen } from "./commands/listen.ts";
 import { login } from "./commands/login.ts";
+import { logs } from "./commands/logs.ts";
 import { manifestPush } from "./commands/manifest.ts";
 import { testInstall } from "./commands/test-install.ts";
 import { trigger } from "./commands/trigger.ts";
@@ -44,6 +47,9 @@ const HELP = `storefront-apps <command>
   dev [--forward-to URL] [--file manifest.json]        test-install when needed, push the manifest on every save,
                                                        print the sandbox's storefront and site builder, and listen
   version [--set YYYY-MM-DD] [--yes]                   the app's pinned API version; --set shows the changes in between, then moves it
+  deploy [--file storefront-apps.json] [--message M] [--yes]
+                                                       send the app's configuration document as a release; prints the diff first
+  logs [--follow] [--since 10m|ISO]                    the app's App API requests, webhook attempts and hook calls (live with --follow)
 
 Every command takes --app ID (default: the current app) and --platform URL (default: the one you logged in to).`;
 
@@ -81,6 +87,10 @@ export async function main(argv: string[]) {
     }
     case "version":
       return version(flags);
+    case "deploy":
+      return deploy(flags);
+    case "logs":
+      return logs(flags);
     case undefined:
     case "help":
     case "--help":
