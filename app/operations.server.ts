@@ -85,6 +85,20 @@ import * as authPasswordResetConfirm from "./routes/auth.password-reset.confirm"
 import * as authVerifyEmail from "./routes/auth.verify-email._index";
 import * as authVerifyEmailResend from "./routes/auth.verify-email.resend";
 import * as oauthToken from "./routes/oauth.token";
+import * as authMfaTotp from "./routes/auth.mfa.totp._index";
+import * as authMfaTotpConfirm from "./routes/auth.mfa.totp.confirm";
+import * as authMfaRecoveryCodes from "./routes/auth.mfa.recovery-codes";
+import * as authSessions from "./routes/auth.sessions._index";
+import * as authSession from "./routes/auth.sessions.$sessionId";
+import * as developerSandboxClock from "./routes/developer.sandbox.clock";
+import * as developerSandboxClockReset from "./routes/developer.sandbox.clock.reset";
+import * as developerDeliveryResend from "./routes/developer.apps.$appId.deliveries.$deliveryId.resend";
+import * as developerReleases from "./routes/developer.apps.$appId.releases";
+import * as developerReleaseRestore from "./routes/developer.apps.$appId.releases.$version.restore";
+import * as developerLogsStream from "./routes/developer.apps.$appId.logs.stream";
+import * as developerActivity from "./routes/developer.apps.$appId.activity";
+import * as merchantSecurity from "./routes/merchant.security";
+import * as merchantActivity from "./routes/merchant.activity";
 
 /** The App API and /webhooks, in the document's order. */
 export const APP_API_ROUTES: DeclaredRoute[] = [
@@ -126,6 +140,11 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   authPasswordResetConfirm,
   authVerifyEmail,
   authVerifyEmailResend,
+  authMfaTotp,
+  authMfaTotpConfirm,
+  authMfaRecoveryCodes,
+  authSessions,
+  authSession,
   oauthToken,
   developerApps,
   developerApp,
@@ -146,6 +165,13 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   developerSandbox,
   developerAppMembers,
   developerAppMember,
+  developerSandboxClock,
+  developerSandboxClockReset,
+  developerDeliveryResend,
+  developerReleases,
+  developerReleaseRestore,
+  developerLogsStream,
+  developerActivity,
   merchantInstallations,
   merchantInstallation,
   merchantConsent,
@@ -166,6 +192,8 @@ export const PLATFORM_API_ROUTES: DeclaredRoute[] = [
   merchantStaff,
   merchantStaffOne,
   merchantStaffOwnership,
+  merchantSecurity,
+  merchantActivity,
   reviewQueue,
   reviewApprove,
   reviewReject,

@@ -9,7 +9,7 @@ export const { loader, action, declared } = platformRoute("/merchant/security", 
   GET: operation({
     summary: "The business's sign-in rule",
     answer: { status: 200, schema: MerchantSecurity },
-    errors: [],
+    errors: [403],
     handler: ({ context, user }) => businessSecurity(context.db, user.member!.businessId),
   }),
   PUT: operation({

@@ -265,8 +265,10 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
     const validator = new Validator();
     const result = await validator.validate(platformDoc);
     expect(result.errors ?? []).toEqual([]);
-    // /merchant and /review (with privacy requests, billing and its invoices, files, review replies, staff), /developer (with app members), /auth (e-mail verification, password resets, invitations) and /oauth/token
-    expect(platformModules.length).toBe(51);
+    // /merchant and /review (with privacy requests, billing and its invoices, files, review replies, staff,
+    // security and activity), /developer (with app members, the sandbox clock, releases, logs, activity),
+    // /auth (e-mail verification, password resets, invitations, second factors, sessions) and /oauth/token
+    expect(platformModules.length).toBe(65);
     const declared = new Set<string>();
     for (const { path, declared: route } of platformModules) {
       expect(route, `${path} declares its operations (platformRoute)`).toBeTruthy();
@@ -398,8 +400,8 @@ describe("the Platform API (/auth, /oauth/token, /developer, /merchant, /review)
         });
         validated++;
       }
-    expect(refused).toBe(53);
-    expect(validated).toBe(29);
+    expect(refused).toBe(65);
+    expect(validated).toBe(34);
   });
 
   it("names the field of a bad body, query or page, and keeps the contract's words", async () => {
