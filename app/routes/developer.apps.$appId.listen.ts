@@ -2,6 +2,7 @@ import { z } from "zod";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { getDeveloperApp } from "~/platform/apps/apps.server";
 import { openListener } from "~/platform/devtools/relay.server";
+import { eventStreamResponse } from "~/platform/core/http.server";
 
 const EventStream = z
   .string()
@@ -28,39 +29,7 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     errors: [404],
     handler: async ({ request, context, user, params }) => {
       const app = { ...(await getDeveloperApp(context.db, user.account.id, params.appId)), accountId: user.account.id };
-      const encoder = new TextEncoder();
-      let close: (() => Promise<void>) | null = null;
-      const stream = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          const send = (event: string, data: unknown) => {
-            try {
-              controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-            } catch {
-              /* the stream is closed */
-            }
-          };
-          close = await openListener(context.db, app, app.accountId, send);
-          request.signal.addEventListener("abort", () => {
-            void close?.();
-            try {
-              controller.close();
-            } catch {
-              /* already closed */
-            }
-          });
-        },
-        cancel() {
-          void close?.();
-        },
-      });
-      return new Response(stream, {
-        headers: {
-          "Content-Type": "text/event-stream; charset=utf-8",
-          "Cache-Control": "no-store, no-transform",
-          Connection: "keep-alive",
-          "X-Accel-Buffering": "no",
-        },
-      });
+      return eventStreamResponse(request, (send) => openListener(context.db, app, app.accountId, send));
     },
   }),
 });

@@ -325,15 +325,7 @@ async function reserveAttempt(
 
 /** A success: its places in the windows are given back, the pair's delays end, and the address becomes one the account is known from. */
 async function recordSuccess(db: Database, account: Account, email: string, address: string, r: Reservation) {
-  await db
-    .update(signInAttempts)
-    .set({ failures: sql`greatest(${signInAttempts.failures} - 1, 0)` })
-    .where(
-      or(
-        and(eq(signInAttempts.key, `ip:${address}`), eq(signInAttempts.windowStart, r.addressWindow)),
-        and(eq(signInAttempts.key, `email:${email}`), eq(signInAttempts.windowStart, r.accountWindow)),
-      ),
-    );
+  await releaseAttempt(db, email, address, r);
   await db.delete(signInDelays).where(eq(signInDelays.key, pairKey(email, address)));
   await db
     .insert(signInKnownAddresses)
@@ -378,16 +370,7 @@ export async function authenticate(
   const ok = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
   // a removed staff member's account is closed (decision 069): the same answer as a wrong password
   if (!account || !ok || account.closedAt) {
-    if (account && !account.closedAt)
-      await recordActivity(db, {
-        businessId: account.businessId,
-        accountId: account.id,
-        actor: accountActor(account),
-        action: "account.sign_in_failed",
-        target: { type: "account", id: account.id },
-        ip: clientAddress,
-        details: { reason: "wrong password" },
-      });
+    if (account && !account.closedAt) await recordSignInFailed(db, account, clientAddress, "wrong password");
     throw new ApiError(401, "Invalid email or password");
   }
   // with a second factor the password is half of it: the places are given back only when the code
@@ -427,4 +410,17 @@ export async function getAccount(db: Db, id: string): Promise<Account | undefine
 export async function getBusiness(db: Db, id: string): Promise<Business | undefined> {
   const [business] = await db.select().from(businesses).where(eq(businesses.id, id));
   return business;
+}
+
+/** A failed sign-in of a known account in its activity log (contract 18): why, and from where. */
+export function recordSignInFailed(db: Database, account: Account, ip: string, reason: string) {
+  return recordActivity(db, {
+    businessId: account.businessId,
+    accountId: account.id,
+    actor: accountActor(account),
+    action: "account.sign_in_failed",
+    target: { type: "account", id: account.id },
+    ip,
+    details: { reason },
+  });
 }

@@ -13,8 +13,8 @@ import type { Database } from "../../../db/client";
 import type { Account } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { ApiError, errorBody, json } from "../core/http.server";
-import { accountActor, recordActivity } from "../activity/activity.server";
-import { authenticate, issueAccountToken, publicAccount, throttledCheck } from "./accounts.server";
+
+import { authenticate, issueAccountToken, publicAccount, recordSignInFailed, throttledCheck } from "./accounts.server";
 import { createChallenge, failChallenge, peekChallenge, takeChallenge } from "./challenges.server";
 import { takeSecondFactorCode } from "./second-factor.server";
 import { deviceOf, startSession, type Device } from "./sign-in-sessions.server";
@@ -26,17 +26,8 @@ export const mfaRequired = (
   message = "A second factor is required: send otp (a code from your authenticator app or a recovery code)",
 ) => json({ ...errorBody(401, message), mfaRequired: true }, 401);
 
-async function logWrongCode(db: Database, account: Account, ip: string) {
-  await recordActivity(db, {
-    businessId: account.businessId,
-    accountId: account.id,
-    actor: accountActor(account),
-    action: "account.sign_in_failed",
-    target: { type: "account", id: account.id },
-    ip,
-    details: { reason: "wrong second-factor code" },
-  });
-}
+const logWrongCode = (db: Database, account: Account, ip: string) =>
+  recordSignInFailed(db, account, ip, "wrong second-factor code");
 
 /** Checks a code of the account's second factor under the sign-in budgets; a wrong one is logged. */
 export async function checkCode(db: Database, env: Env, account: Account, code: string, device: Device) {

@@ -314,3 +314,56 @@ export const jsonNotFound = {
   action: ({ request }: ActionFunctionArgs) =>
     errorResponse(404, `No route matches ${request.method} ${new URL(request.url).pathname}`),
 };
+
+export type SendEvent = (event: string, data: unknown) => void;
+
+/**
+ * A text/event-stream answer (`storefront-apps listen`, the live logs): `open(send)` starts what
+ * feeds it and gives back how to stop that; the client going away, or a send to a closed stream,
+ * stops it once.
+ */
+export function eventStreamResponse(
+  request: Request,
+  open: (send: SendEvent) => Promise<() => void | Promise<void>>,
+): Response {
+  const encoder = new TextEncoder();
+  let stop: (() => void | Promise<void>) | null = null;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    void stop?.();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send: SendEvent = (event, data) => {
+        try {
+          controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+        } catch {
+          end(); // the stream is closed
+        }
+      };
+      stop = await open(send);
+      if (ended) void stop();
+      request.signal.addEventListener("abort", () => {
+        end();
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      });
+    },
+    cancel() {
+      end();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}

@@ -13,7 +13,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rawQuery } from "../../../db/sql";
 import { businessNow } from "../core/clock.server";
-import { ApiError } from "../core/http.server";
+import { ApiError, eventStreamResponse } from "../core/http.server";
 
 export const FLUSH_MS = 250;
 export const POLL_MS = 500;
@@ -303,45 +303,14 @@ export const HEARTBEAT_MS = 15_000;
  * and `ping` ({at}) every HEARTBEAT_MS; it stops when the client goes.
  */
 export function logStreamResponse(request: Request, db: Db, appId: string, since: Date | null): Response {
-  const encoder = new TextEncoder();
-  let close: (() => void) | null = null;
-  let heartbeat: NodeJS.Timeout | null = null;
-  const stop = () => {
-    close?.();
-    if (heartbeat) clearInterval(heartbeat);
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (event: string, data: unknown) => {
-        try {
-          controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-        } catch {
-          stop(); // the stream is closed
-        }
-      };
-      send("ready", { appId, since: since?.toISOString() ?? null });
-      close = await openLogStream(db, appId, since, (line) => send("log", line));
-      heartbeat = setInterval(() => send("ping", { at: platformNow().toISOString() }), HEARTBEAT_MS);
-      heartbeat.unref();
-      request.signal.addEventListener("abort", () => {
-        stop();
-        try {
-          controller.close();
-        } catch {
-          /* already closed */
-        }
-      });
-    },
-    cancel() {
-      stop();
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store, no-transform",
-      Connection: "keep-alive",
-      "X-Accel-Buffering": "no",
-    },
+  return eventStreamResponse(request, async (send) => {
+    send("ready", { appId, since: since?.toISOString() ?? null });
+    const close = await openLogStream(db, appId, since, (line) => send("log", line));
+    const heartbeat = setInterval(() => send("ping", { at: platformNow().toISOString() }), HEARTBEAT_MS);
+    heartbeat.unref();
+    return () => {
+      clearInterval(heartbeat);
+      close();
+    };
   });
 }
