@@ -159,6 +159,9 @@ export default function AppDetail() {
               <Link to={`/portal/apps/${app.id}/reviews`} className="button small">
                 Reviews
               </Link>
+              <Link to={`/portal/apps/${app.id}/activity`} className="button small">
+                Activity
+              </Link>
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">
                 Webhooks &amp; deliveries
               </Link>
