@@ -146,3 +146,47 @@ test("a session is ended from another browser, which then finds itself signed ou
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await other.close();
 });
+
+test("the admin's Activity page filters by who and what, keeps them in the address, and downloads them", async ({
+  page,
+}) => {
+  const email = await newMerchant(page, "activity");
+  // something to see: an invitation and a failed sign-in
+  await page.goto("/admin/staff");
+  await page.getByTestId("invite-email").fill(uniqueEmail("clerk"));
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page).toHaveURL(/saved=invited/);
+  await expect(page.getByText(/Invited · until/)).toBeVisible();
+
+  await page.getByRole("navigation").getByRole("link", { name: "Activity" }).click();
+  await expect(page).toHaveURL(/\/admin\/activity$/);
+  await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
+  const rows = page.getByTestId("activity-row");
+  await expect(rows.filter({ hasText: "Staff member invited" })).toHaveCount(1);
+  await expect(rows.filter({ hasText: "Signed in" }).first()).toContainText(email);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "docs/images/admin-activity.png", fullPage: true });
+
+  await page.getByLabel("What").selectOption({ label: "Staff member invited" });
+  await page.getByLabel("Who").fill(email);
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/\/admin\/activity\?who=[^&]+&what=staff\.invited$/);
+  await expect(rows).toHaveCount(1);
+  await shots(page, "admin-activity-filtered");
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download CSV of these entries" }).click(),
+  ]);
+  const text = await (await import("node:fs/promises")).readFile((await download.path())!, "utf8");
+  const lines = text.trim().split("\r\n");
+  expect(lines[0]).toBe("at,actor_type,actor_id,actor_email,action,target_type,target_id,ip,details");
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain("staff.invited");
+
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/admin\/activity$/);
+  await page.getByLabel("From").fill("2999-01-01");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page.getByText("No entries match these filters")).toBeVisible();
+});

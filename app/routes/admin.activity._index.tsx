@@ -17,10 +17,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const page = readPage(url);
   const scope = { businessId: business.id };
   const { rows, total, pages } = await activityPage(context.db, scope, filter, page);
-  return json({ form, notices, rows, total, page, pages, actors: await recentActors(context.db, scope) });
+  return json({
+    form,
+    notices,
+    rows,
+    total,
+    page,
+    pages,
+    actions: ACTIONS(),
+    actors: await recentActors(context.db, scope),
+  });
 }
 
-const ACTIONS = Object.entries(ACTION_LABELS).map(([value, label]) => ({ value, label }));
+// server-only: ACTION_LABELS lives in a .server module, so the list travels with the loader's data
+const ACTIONS = () => Object.entries(ACTION_LABELS).map(([value, label]) => ({ value, label }));
 
 export default function AdminActivity() {
   const data = useLoaderData<typeof loader>();
@@ -31,7 +41,6 @@ export default function AdminActivity() {
       csvPath="/admin/activity/export.csv"
       title="Activity"
       lead="Who did what in your business: sign-ins, installs, charges, changes of settings, staff and security."
-      actions={ACTIONS}
     />
   );
 }

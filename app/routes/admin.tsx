@@ -47,7 +47,7 @@ const ITEMS: (NavItem & { permission: Permission | null })[] = [
   { to: "/admin/settings", label: "Settings", icon: "⚙", permission: "settings" },
   { to: "/admin/emails", label: "E-mails", icon: "✉", permission: "settings" },
   // the account's own sign-in: second factors, passkeys, sessions (contract 18)
-  { to: "/account/security", label: "Security", icon: "⚿", permission: null },
+  { to: "/account/security", label: "Security", icon: "◎", permission: null },
 ];
 
 export default function AdminLayout() {

@@ -26,14 +26,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     total,
     page,
     pages,
+    actions: APP_ACTIONS(),
     actors: await recentActors(context.db, scope),
   });
 }
 
 /** The actions an app's log holds (its members, secrets, webhooks, manifest, review, installs, charges). */
-const APP_ACTIONS = Object.entries(ACTION_LABELS)
-  .filter(([value]) => /^(app_member|app|webhook|manifest|installation|charge)\./.test(value))
-  .map(([value, label]) => ({ value, label }));
+// server-only: ACTION_LABELS lives in a .server module, so the list travels with the loader's data
+const APP_ACTIONS = () =>
+  Object.entries(ACTION_LABELS)
+    .filter(([value]) => /^(app_member|app|webhook|manifest|installation|charge)\./.test(value))
+    .map(([value, label]) => ({ value, label }));
 
 export default function AppActivity() {
   const { app, ...data } = useLoaderData<typeof loader>();
@@ -45,7 +48,6 @@ export default function AppActivity() {
       csvPath={`/portal/apps/${app.id}/activity.csv`}
       title="Activity"
       lead={`Who did what to ${app.name}: members, secrets, webhooks, the manifest, review, installs and charges.`}
-      actions={APP_ACTIONS}
     />
   );
 }
