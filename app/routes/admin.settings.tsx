@@ -106,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     };
     const parsed = businessSettingsSchema.safeParse(input);
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-    await updateBusinessSettings(context.db, business.id, input);
+    await updateBusinessSettings(context.db, business.id, input, { account, ip: clientAddress(request) });
     return redirect("/admin/settings?saved=settings");
   });
 }

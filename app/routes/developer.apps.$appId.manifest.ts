@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { putManifest } from "~/platform/apps/manifest.server";
@@ -18,7 +19,10 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     },
     answer: { status: 200, schema: ManifestSaved },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, query, body }) =>
-      putManifest(context.db, user.account.id, params.appId, body, { dryRun: query.dryRun === "true" }),
+    handler: async ({ context, user, params, query, body, request }) =>
+      putManifest(context.db, user.account.id, params.appId, body, {
+        dryRun: query.dryRun === "true",
+        by: { account: user.account, ip: clientAddress(request) },
+      }),
   }),
 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { eq } from "drizzle-orm";
@@ -63,7 +64,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     result.framing = await checkFraming(context.env, manifest);
     try {
       if (form.get("intent") === "save") {
-        const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
+        const saved = await putManifest(context.db, account.id, app.id, manifest, {
+          dryRun: false,
+          by: { account, ip: clientAddress(request) },
+        });
         return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });
       }
       return json({ ...result, plan: await syncManifest(context.db, app.id, manifest, { dryRun: true }) });
