@@ -195,6 +195,8 @@ test("the merchant's admin on a phone: drawer, cards, every page fits", async ({
     appPageHref,
     "/admin/settings",
     "/admin/privacy",
+    "/admin/activity",
+    "/admin/activity?what=account.signed_in",
   ])
     await visit(page, path);
   await appServer.close();
@@ -215,7 +217,16 @@ test("the developer portal on a phone: every page of an app fits and the drawer 
 
   await visit(page, appPath);
   await page.screenshot({ path: ".data/e2e-results/portal-app-phone.png", fullPage: true });
-  for (const sub of ["manifest", "credentials", "webhooks", "privacy-requests", "hooks", "analytics", "preview"])
+  for (const sub of [
+    "manifest",
+    "credentials",
+    "webhooks",
+    "privacy-requests",
+    "hooks",
+    "analytics",
+    "preview",
+    "activity",
+  ])
     await visit(page, `${appPath}/${sub}`);
   for (const path of [
     "/portal/apps",

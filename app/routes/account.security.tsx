@@ -16,7 +16,7 @@ import { endOtherSessions, endSession, listSessions } from "~/platform/accounts/
 import { ApiError, readForm } from "~/platform/core/http.server";
 import { clientAddress } from "~/platform/core/client-address.server";
 import { CsrfInput } from "~/components/csrf";
-import { ErrorAlert, SuccessNotice, utcDateTime } from "~/components/page-parts";
+import { DataTable, ErrorAlert, SuccessNotice, utcDateTime } from "~/components/page-parts";
 import { PasskeyRegister } from "~/components/passkey-register";
 
 export const meta: MetaFunction = () => [{ title: "Security · Storefront Apps" }];
@@ -92,7 +92,7 @@ export default function AccountSecurity() {
   const ending = params.get("end");
   const endingSession = sessions.find((s) => s.id === ending);
   return (
-    <main id="main" tabIndex={-1} className="page narrow">
+    <main id="main" tabIndex={-1} className="page security-page stack-lg">
       {mustEnrol ? null : (
         <p>
           <Link to={home}>← Back</Link>
@@ -209,7 +209,7 @@ export default function AccountSecurity() {
         )}
       </section>
 
-      <section className="card" aria-labelledby="passkeys-title">
+      <section className="card stack" aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">Passkeys</h2>
         <p className="muted">
           Sign in with your fingerprint, face or device PIN, with no password, or as the second step.
@@ -243,47 +243,44 @@ export default function AccountSecurity() {
         <PasskeyRegister />
       </section>
 
-      <section className="card" aria-labelledby="sessions-title">
+      <section className="card stack" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Where you are signed in</h2>
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.map((s) => (
-              <tr key={s.id} data-session={s.id}>
-                <td>
+        <DataTable
+          rows={sessions}
+          rowKey={(s) => s.id}
+          rowProps={(s) => ({ "data-session": s.id }) as never}
+          columns={[
+            {
+              head: "Device",
+              className: "break",
+              cell: (s) => (
+                <>
                   {s.device}
                   {s.kind === "TOKEN" ? " (API token)" : ""}
                   {s.current ? <strong> · this session</strong> : null}
-                </td>
-                <td>{s.ip || "—"}</td>
-                <td>{utcDateTime(s.createdAt)}</td>
-                <td>{utcDateTime(s.lastSeenAt)}</td>
-                <td>
-                  {s.current ? null : (
-                    <Form method="post">
-                      <CsrfInput />
-                      <input type="hidden" name="intent" value="session-end" />
-                      <input type="hidden" name="id" value={s.id} />
-                      <button type="submit" className="button small" aria-label={`End the session of ${s.device}`}>
-                        End
-                      </button>
-                    </Form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: "Address", className: "nowrap", cell: (s) => s.ip || "—" },
+            { head: "Signed in", cell: (s) => utcDateTime(s.createdAt) },
+            { head: "Last seen", cell: (s) => utcDateTime(s.lastSeenAt) },
+            {
+              head: <span className="sr-only">Actions</span>,
+              label: "",
+              cell: (s) =>
+                s.current ? null : (
+                  <Form method="post">
+                    <CsrfInput />
+                    <input type="hidden" name="intent" value="session-end" />
+                    <input type="hidden" name="id" value={s.id} />
+                    <button type="submit" className="button small" aria-label={`End the session of ${s.device}`}>
+                      End
+                    </button>
+                  </Form>
+                ),
+            },
+          ]}
+        />
         {sessions.length > 1 ? (
           <Form method="post">
             <CsrfInput />

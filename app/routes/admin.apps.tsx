@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
@@ -88,11 +89,12 @@ const refused = {
 };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context, "apps");
+  const { account, business } = await requireMerchant(request, context, "apps");
+  const by = { account, ip: clientAddress(request) };
   return formAction(request, context, refused, async (form) => {
     const installationId = String(form.get("installationId") ?? "");
     if (form.get("intent") === "uninstall") {
-      await uninstallForBusiness(context.db, business.id, installationId);
+      await uninstallForBusiness(context.db, business.id, installationId, by);
       return redirect("/admin/apps?done=uninstalled");
     }
     if (form.get("intent") === "dismiss-review-invite") {
@@ -112,7 +114,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirect(`/admin/apps?done=review-deleted#former-${installationId}`);
     }
     if (form.get("intent") === "consent") {
-      await approveAddedScopes(context.db, business.id, installationId);
+      await approveAddedScopes(context.db, business.id, installationId, by);
       return redirect("/admin/apps?done=consented");
     }
     return json({ error: "Unknown action", installationId: null }, 400);

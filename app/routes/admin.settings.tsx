@@ -3,7 +3,9 @@ import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { formAction } from "~/platform/accounts/form-action.server";
-import type { ApiError } from "~/platform/core/http.server";
+import { ApiError } from "~/platform/core/http.server";
+import { clientAddress } from "~/platform/core/client-address.server";
+import { setRequireSecondFactor } from "~/platform/accounts/business-security.server";
 import { businessSettingsSchema, updateBusinessSettings } from "~/platform/accounts/business-settings.server";
 import { messageFormErrors, zodFormErrors } from "~/platform/core/form-errors.server";
 import { CsrfInput } from "~/components/csrf";
@@ -53,7 +55,7 @@ function timeZoneList(): string[] {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { business } = await requireMerchant(request, context, "settings");
+  const { account, business, member } = await requireMerchant(request, context, "settings");
   const values: Values = {
     name: business.name,
     type: business.type,
@@ -70,12 +72,31 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     slug: business.slug,
     timeZones: timeZoneList(),
     descriptionDefault: shopDescription({ ...business, metaDescription: "" }),
+    // the sign-in rule (contract 18): shown to every member of the page, changed by the owner only
+    security: {
+      requireSecondFactor: business.requireSecondFactor,
+      owner: member.owner,
+      ownerHasFactor: account.hasSecondFactor,
+    },
   });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { business } = await requireMerchant(request, context, "settings");
+  const { account, business, member } = await requireMerchant(request, context, "settings");
   return formAction(request, context, refused, async (form) => {
+    if (form.get("intent") === "security") {
+      // the same rule as PUT /merchant/security: the owner only, and only with a factor of their own
+      try {
+        await setRequireSecondFactor(context.db, member, {
+          requireSecondFactor: form.get("requireSecondFactor") === "on",
+          ip: clientAddress(request),
+        });
+      } catch (e) {
+        if (e instanceof ApiError) return json({ securityError: e.message }, e.status);
+        throw e;
+      }
+      return redirect("/admin/settings?saved=security");
+    }
     const values = valuesOf(form);
     // a form without the kind or the description (an older page) leaves them as they are
     const input = {
@@ -85,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     };
     const parsed = businessSettingsSchema.safeParse(input);
     if (!parsed.success) return json({ errors: zodFormErrors(parsed.error, LABELS), values }, 400);
-    await updateBusinessSettings(context.db, business.id, input);
+    await updateBusinessSettings(context.db, business.id, input, { account, ip: clientAddress(request) });
     return redirect("/admin/settings?saved=settings");
   });
 }
@@ -94,8 +115,9 @@ export default function AdminSettings() {
   const loaded = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const values = data?.values ?? loaded.values;
-  const errors = data?.errors ?? null;
+  const values = (data && "values" in data ? data.values : null) ?? loaded.values;
+  const errors = (data && "errors" in data ? data.errors : null) ?? null;
+  const securityError = data && "securityError" in data ? data.securityError : null;
   const invalid = (f: Field, describedBy?: string) => fieldProps(f, errors, describedBy);
   const err = (f: Field) => <FieldError name={f} errors={errors} />;
   return (
@@ -105,6 +127,7 @@ export default function AdminSettings() {
       </PageHeader>
       <ErrorSummary errors={errors} order={FIELDS} />
       <SuccessNotice show={!data && params.get("saved") === "settings"}>Settings saved.</SuccessNotice>
+      <SuccessNotice show={!data && params.get("saved") === "security"}>Sign-in rule saved.</SuccessNotice>
 
       <Form method="post" className="card stack admin-form" noValidate key={JSON.stringify(loaded.values)}>
         <CsrfInput />
@@ -254,6 +277,70 @@ export default function AdminSettings() {
           </SubmitButton>
         </div>
       </Form>
+
+      <SignInRule {...loaded.security} error={securityError} />
     </div>
+  );
+}
+
+/** "Require a second factor of every member": the owner's switch; the other members see the rule. */
+function SignInRule({
+  requireSecondFactor,
+  owner,
+  ownerHasFactor,
+  error,
+}: {
+  requireSecondFactor: boolean;
+  owner: boolean;
+  ownerHasFactor: boolean;
+  error: string | null;
+}) {
+  return (
+    <section className="card stack" aria-labelledby="sign-in-rule">
+      <h2 id="sign-in-rule">Sign-in</h2>
+      {owner ? (
+        <Form method="post" className="stack" key={String(requireSecondFactor)}>
+          <CsrfInput />
+          <input type="hidden" name="intent" value="security" />
+          <label className="check">
+            <input
+              type="checkbox"
+              name="requireSecondFactor"
+              defaultChecked={requireSecondFactor}
+              aria-describedby="sign-in-rule-help"
+              aria-invalid={error ? true : undefined}
+            />
+            Require a second factor of every member
+          </label>
+          <p id="sign-in-rule-help" className="muted small">
+            Members without an authenticator app or a passkey are sent to set one up before they can open any other
+            page, and their API calls are refused until they do.
+            {ownerHasFactor ? null : (
+              <>
+                {" "}
+                You need one yourself first: <a href="/account/security">set it up on your Security page</a>.
+              </>
+            )}
+          </p>
+          {error ? (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div className="row">
+            <SubmitButton className="button" busyLabel="Saving…">
+              Save sign-in rule
+            </SubmitButton>
+          </div>
+        </Form>
+      ) : (
+        <p data-testid="sign-in-rule">
+          {requireSecondFactor
+            ? "Every member must sign in with a second factor (an authenticator app or a passkey)."
+            : "A second factor is up to each member."}{" "}
+          Only the business&apos;s owner can change this.
+        </p>
+      )}
+    </section>
   );
 }

@@ -43,8 +43,11 @@ const ITEMS: (NavItem & { permission: Permission | null })[] = [
   { to: "/admin/billing", label: "Billing", icon: "¤", permission: "billing" },
   { to: "/admin/privacy", label: "Customer privacy", icon: "◐", permission: "privacy" },
   { to: "/admin/staff", label: "Staff", icon: "☺", permission: "staff" },
+  { to: "/admin/activity", label: "Activity", icon: "≡", permission: "staff" },
   { to: "/admin/settings", label: "Settings", icon: "⚙", permission: "settings" },
   { to: "/admin/emails", label: "E-mails", icon: "✉", permission: "settings" },
+  // the account's own sign-in: second factors, passkeys, sessions (contract 18)
+  { to: "/account/security", label: "Security", icon: "◎", permission: null },
 ];
 
 export default function AdminLayout() {

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { may, memberOf, missingPermissionMessage } from "~/platform/accounts/permissions";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -36,11 +37,11 @@ async function businessOf(request: Request, context: PlatformContext) {
     throw new Response("Only the business's owner can approve its charges.", { status: 403 });
   // approving an app's charges is the `apps` permission of a business's member (contract 17)
   if (!may(memberOf(account), "apps")) throw new Response(missingPermissionMessage("apps"), { status: 403 });
-  return account.businessId;
+  return { businessId: account.businessId, account };
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const businessId = await businessOf(request, context);
+  const { businessId } = await businessOf(request, context);
   const { sub, appName, iconUrl } = await getForConfirmation(context.db, businessId, params.id ?? "").catch(
     orNotFound("This charge does not exist, or it is not for your business."),
   );
@@ -65,13 +66,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const businessId = await businessOf(request, context);
+  const { businessId, account } = await businessOf(request, context);
+  const by = { account, ip: clientAddress(request) };
   return formAction(request, context, async (form) => {
     const id = params.id ?? "";
     const sub =
       form.get("decision") === "approve"
-        ? await approveSubscription(context.db, businessId, id)
-        : await declineSubscription(context.db, businessId, id);
+        ? await approveSubscription(context.db, businessId, id, by)
+        : await declineSubscription(context.db, businessId, id, by);
     return redirect(returnUrlWith(sub));
   });
 }

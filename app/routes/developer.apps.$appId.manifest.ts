@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { ApiError } from "~/platform/core/http.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { putManifest } from "~/platform/apps/manifest.server";
@@ -20,10 +21,13 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     },
     answer: { status: 200, schema: ManifestSaved },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, query, body }) => {
+    handler: async ({ context, user, params, query, body, request }) => {
       const dryRun = query.dryRun === "true";
       const before = dryRun ? null : await getDeveloperApp(context.db, user.account.id, params.appId);
-      const saved = await putManifest(context.db, user.account.id, params.appId, body, { dryRun });
+      const saved = await putManifest(context.db, user.account.id, params.appId, body, {
+        dryRun,
+        by: { account: user.account, ip: clientAddress(request) },
+      });
       // an edit of the configuration is a release too (contract 19)
       if (before) await recordRelease(context.db, before.id, user.account.id, { source: "api", before });
       return saved;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { serializeApp, submitApp, submitSchema } from "~/platform/apps/apps.server";
 import { AppRecord } from "~/platform/platform-api/schemas";
@@ -12,7 +13,12 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     bodyOptional: true,
     answer: { status: 200, schema: AppRecord },
     errors: [400, 404, 409, 413],
-    handler: async ({ context, user, params, body }) =>
-      serializeApp(await submitApp(context.db, user.account.id, params.appId, body)),
+    handler: async ({ context, user, params, body, request }) =>
+      serializeApp(
+        await submitApp(context.db, user.account.id, params.appId, body, {
+          account: user.account,
+          ip: clientAddress(request),
+        }),
+      ),
   }),
 });

@@ -1,4 +1,5 @@
 import { operation, merchant, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { approveAddedScopes, serializeInstallation } from "~/platform/installs/installs.server";
 import { requireBusiness } from "~/platform/accounts/business.server";
@@ -12,8 +13,11 @@ export const { loader, action, declared } = platformRoute(
     POST: operation({
       summary: "Approve the scopes an approved update added (clears needsReConsent)",
       ...oneBy("installationId", "Installation id", MerchantInstallation, { errors: [404, 409] }),
-      handler: async ({ context, user, params }) => {
-        const installation = await approveAddedScopes(context.db, requireBusiness(user).id, params.installationId);
+      handler: async ({ context, user, params, request }) => {
+        const installation = await approveAddedScopes(context.db, requireBusiness(user).id, params.installationId, {
+          account: user.account,
+          ip: clientAddress(request),
+        });
         const app = await getAppForReview(context.db, installation.appId);
         return serializeInstallation(installation, app.name);
       },

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { eq } from "drizzle-orm";
@@ -108,7 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const account = await getSignedInAccount(request, context);
     if (!account) return redirect(`/login?redirectTo=${encodeURIComponent(`/oauth/authorize?${params}`)}`);
     if (form.get("decision") !== "approve") return redirect(denyAuthorization(req));
-    return redirect(await approveAuthorization(context.db, context.env, account, req));
+    return redirect(await approveAuthorization(context.db, context.env, account, req, clientAddress(request)));
   });
 }
 

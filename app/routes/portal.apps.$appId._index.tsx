@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireAppRoleFor } from "~/platform/accounts/guards.server";
@@ -96,6 +97,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           account.id,
           appId,
           parseWith(submitSchema, { releaseNotes: String(form.get("releaseNotes") ?? "") }),
+          { account, ip: clientAddress(request) },
         );
         return redirect(`/portal/apps/${appId}?saved=submitted`);
       case "test-install": {
@@ -113,7 +115,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         await testUninstall(context.db, account, appId);
         return redirect(`/portal/apps/${appId}?saved=test-uninstalled#test-install`);
       case "regenerate-secret": {
-        const secret = await regenerateClientSecret(context.db, context.env, account.id, appId);
+        const secret = await regenerateClientSecret(context.db, context.env, account.id, appId, {
+          account,
+          ip: clientAddress(request),
+        });
         return redirect(`/portal/apps/${appId}/credentials`, {
           headers: { "Set-Cookie": await flashSecret(request, context.env, appId, secret) },
         });
@@ -161,6 +166,9 @@ export default function AppDetail() {
               </Link>
               <Link to={`/portal/apps/${app.id}/reviews`} className="button small">
                 Reviews
+              </Link>
+              <Link to={`/portal/apps/${app.id}/activity`} className="button small">
+                Activity
               </Link>
               <Link to={`/portal/apps/${app.id}/webhooks`} className="button small">
                 Webhooks &amp; deliveries

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { eq } from "drizzle-orm";
@@ -64,7 +65,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     result.framing = await checkFraming(context.env, manifest);
     try {
       if (form.get("intent") === "save") {
-        const saved = await putManifest(context.db, account.id, app.id, manifest, { dryRun: false });
+        const saved = await putManifest(context.db, account.id, app.id, manifest, {
+          dryRun: false,
+          by: { account, ip: clientAddress(request) },
+        });
         // each edit in the portal is a release (contract 19)
         await recordRelease(context.db, app.id, account.id, { before: app });
         return json({ ...result, plan: saved.sync, saved: true, text: JSON.stringify(saved.manifest, null, 2) });

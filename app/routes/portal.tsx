@@ -22,6 +22,7 @@ export default function PortalLayout() {
         // the sandbox business's merchant admin (decision 036)
         { to: "/admin", label: "Open sandbox admin", icon: "↗" },
         { to: "/account/emails", label: "E-mail settings", icon: "✉" },
+        { to: "/account/security", label: "Security", icon: "◎" },
       ]}
       notice={unverifiedEmail ? <VerifyEmailBanner email={unverifiedEmail} /> : null}
     />

@@ -1,4 +1,5 @@
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { approvalSchema, approveApp } from "~/platform/apps/review.server";
@@ -13,7 +14,12 @@ export const { loader, action, declared } = platformRoute("/review/apps/{appId}/
     ...oneBy("appId", "App id", AppRecord, { errors: [400, 404, 409] }),
     body: approvalSchema,
     bodyOptional: true,
-    handler: async ({ context, user, params, body }) =>
-      serializeApp(await approveApp(context.db, user.account.id, params.appId, body.criteria)),
+    handler: async ({ context, user, params, body, request }) =>
+      serializeApp(
+        await approveApp(context.db, user.account.id, params.appId, body.criteria, {
+          account: user.account,
+          ip: clientAddress(request),
+        }),
+      ),
   }),
 });

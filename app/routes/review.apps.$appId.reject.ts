@@ -1,4 +1,5 @@
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { oneBy } from "~/platform/core/operations.server";
 import { serializeApp } from "~/platform/apps/apps.server";
 import { rejectApp, rejectSchema } from "~/platform/apps/review.server";
@@ -12,6 +13,9 @@ export const { loader, action, declared } = platformRoute("/review/apps/{appId}/
     ...oneBy("appId", "App id", AppRecord, { errors: [400, 404, 409] }),
     body: Rejection,
     bodyOptional: true,
-    handler: async ({ context, params, body }) => serializeApp(await rejectApp(context.db, params.appId, body.notes)),
+    handler: async ({ context, params, body, user, request }) =>
+      serializeApp(
+        await rejectApp(context.db, params.appId, body.notes, { account: user.account, ip: clientAddress(request) }),
+      ),
   }),
 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
@@ -50,14 +51,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const intent = form.get("intent");
     if (intent === "approve") {
       const criteria = form.getAll("criteria").filter((c): c is string => typeof c === "string");
-      await approveApp(context.db, account.id, appId, criteria);
+      await approveApp(context.db, account.id, appId, criteria, { account, ip: clientAddress(request) });
       return redirect("/reviewer?done=approved");
     }
     if (intent === "reject") {
       const parsed = rejectSchema.safeParse({ notes: typeof form.get("notes") === "string" ? form.get("notes") : "" });
       if (!parsed.success)
         return json({ error: "Notes are required: tell the developer what to change.", field: "notes" }, 400);
-      await rejectApp(context.db, appId, parsed.data.notes);
+      await rejectApp(context.db, appId, parsed.data.notes, { account, ip: clientAddress(request) });
       return redirect("/reviewer?done=rejected");
     }
     return json({ error: "Unknown action.", field: null }, 400);

@@ -15,6 +15,7 @@ export default function ReviewerLayout() {
       items={[
         { to: "/reviewer", label: "Review queue", end: true, icon: "☑" },
         { to: "/reviewer/marketplace", label: "Marketplace", icon: "★" },
+        { to: "/account/security", label: "Security", icon: "◎" },
       ]}
     />
   );

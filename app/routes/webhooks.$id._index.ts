@@ -1,4 +1,5 @@
 import { appApiRoute, operation } from "~/platform/app-api/wrapper.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { oneBy } from "~/platform/core/operations.server";
 import {
   deleteRegistration,
@@ -23,16 +24,16 @@ export const { loader, action, declared } = appApiRoute("/webhooks/{id}", {
     ...one,
     body: WebhookUpdate,
     errors: [400, 403, 404],
-    handler: async ({ context, caller, params, body }) =>
-      updateRegistration(context.db, context.env, caller, params.id, body),
+    handler: async ({ context, caller, params, body, request }) =>
+      updateRegistration(context.db, context.env, caller, params.id, body, clientAddress(request)),
   }),
   DELETE: operation({
     summary: "Delete a registration (not the install registration: deactivate that)",
     params: one.params,
     answer: { status: 204, description: "Deleted" },
     errors: [404, 409],
-    handler: async ({ context, caller, params }) => {
-      await deleteRegistration(context.db, caller, params.id);
+    handler: async ({ context, caller, params, request }) => {
+      await deleteRegistration(context.db, caller, params.id, clientAddress(request));
     },
   }),
 });

@@ -1,4 +1,5 @@
 import { appApiRoute, listed, operation } from "~/platform/app-api/wrapper.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { paged } from "~/platform/core/operations.server";
 import {
   createRegistration,
@@ -19,6 +20,7 @@ export const { loader, action, declared } = appApiRoute("/webhooks", {
     body: WebhookCreate,
     answer: { status: 201, schema: WebhookCreated },
     errors: [400, 403, 413],
-    handler: async ({ context, caller, body }) => createRegistration(context.db, context.env, caller, body),
+    handler: async ({ context, caller, body, request }) =>
+      createRegistration(context.db, context.env, caller, body, clientAddress(request)),
   }),
 });

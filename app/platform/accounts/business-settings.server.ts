@@ -3,8 +3,9 @@
  * storefront and admin show money and dates in.
  */
 import { eq } from "drizzle-orm";
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import { z } from "zod";
-import type { Db } from "../../../db/client";
+import type { Database } from "../../../db/client";
 import { BUSINESS_TYPES, businesses, type Business } from "../../../db/schema";
 import { ApiError, parseWith } from "../core/http.server";
 import { now } from "../core/clock.server";
@@ -86,13 +87,35 @@ export const businessSettingsSchema = z.object({
 export type BusinessSettingsInput = z.input<typeof businessSettingsSchema>;
 
 /** Validates (400 ApiError naming the fields) and saves the settings; 404 for an unknown business. */
-export async function updateBusinessSettings(db: Db, businessId: string, input: unknown): Promise<Business> {
+export async function updateBusinessSettings(
+  db: Database,
+  businessId: string,
+  input: unknown,
+  by?: ActivityBy,
+): Promise<Business> {
   const values = parseWith(businessSettingsSchema, input);
-  const [row] = await db
-    .update(businesses)
-    .set({ ...values, updatedAt: now() })
-    .where(eq(businesses.id, businessId))
-    .returning();
-  if (!row) throw new ApiError(404, "Business not found");
-  return row;
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(businesses).where(eq(businesses.id, businessId)).for("update");
+    if (!before) throw new ApiError(404, "Business not found");
+    const [row] = await tx
+      .update(businesses)
+      .set({ ...values, updatedAt: now() })
+      .where(eq(businesses.id, businessId))
+      .returning();
+    // the log names what changed, from what to what (contract 18); a save that changed nothing is no entry
+    const changed = Object.fromEntries(
+      Object.entries(values)
+        .filter(([k, v]) => v !== undefined && before[k as keyof Business] !== v)
+        .map(([k, v]) => [k, { from: before[k as keyof Business], to: v }]),
+    );
+    if (Object.keys(changed).length)
+      await recordActivity(tx, {
+        businessId,
+        ...byOf(by),
+        action: "settings.changed",
+        target: { type: "business", id: businessId },
+        details: changed,
+      });
+    return row;
+  });
 }

@@ -262,6 +262,59 @@ describe("the owner's requirement", () => {
     expect(res.status).toBe(403);
     expect(res.json.message).toMatch(/second factor/i);
   });
+  it("the Settings page's switch: refused with a message until the owner has a factor, then saved; members see the rule only", async () => {
+    const owner = await p.register("MERCHANT");
+    const b = await BrowserSession.signIn(p.url, owner.email, PASSWORD);
+    const page = await b.get("/admin/settings");
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("Require a second factor of every member");
+    expect(page.html).toContain("You need one yourself first");
+    const early = await b.post("/admin/settings", { intent: "security", requireSecondFactor: "on" });
+    expect(early.status).toBe(409);
+    expect(early.html).toContain("Set up your own second factor first");
+    expect((await p.request("GET", "/merchant/security", { token: owner.token })).json).toEqual({
+      requireSecondFactor: false,
+    });
+
+    const start = await p.request("POST", "/auth/mfa/totp", { token: owner.token });
+    await p.request("POST", "/auth/mfa/totp/confirm", {
+      token: owner.token,
+      body: { code: codeAt(start.json.secret, Date.now()) },
+    });
+    const on = await b.post("/admin/settings", { intent: "security", requireSecondFactor: "on" });
+    expect(on.status).toBe(302);
+    expect(on.location).toBe("/admin/settings?saved=security");
+    expect((await p.request("GET", "/merchant/security", { token: owner.token })).json).toEqual({
+      requireSecondFactor: true,
+    });
+    const after = await b.get("/admin/settings?saved=security");
+    expect(after.html).toContain("Sign-in rule saved.");
+    expect(after.html).toMatch(/<input type="checkbox" name="requireSecondFactor"[^>]* checked=""/);
+    // the change is in the log, the owner as its actor
+    const log = await p.request("GET", "/merchant/activity?action=security.changed", { token: owner.token });
+    expect(log.json.data[0]).toMatchObject({
+      actor: { type: "ACCOUNT", id: owner.account.id },
+      details: { requireSecondFactor: true },
+    });
+
+    // a member with `settings` (and a factor, as the rule now wants) sees the rule, not the switch, and cannot post it
+    const m = await p.createUser("MERCHANT");
+    await p.sql`update accounts set business_id = ${owner.businessId}, staff_permissions = ${["settings"]} where id = ${m.account.id}`;
+    const ms = await p.request("POST", "/auth/mfa/totp", { token: m.token });
+    await p.request("POST", "/auth/mfa/totp/confirm", {
+      token: m.token,
+      body: { code: codeAt(ms.json.secret, Date.now()) },
+    });
+    const mb = await BrowserSession.signIn(p.url, m.email, PASSWORD, ms.json.secret);
+    const theirs = await mb.get("/admin/settings");
+    expect(theirs.status).toBe(200);
+    expect(theirs.html).not.toContain('name="requireSecondFactor"');
+    expect(theirs.html).toContain("Every member must sign in with a second factor");
+    const refused = await mb.post("/admin/settings", { intent: "security" });
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain("Only the business&#x27;s owner");
+    expect((await p.request("GET", "/merchant/security", { token: owner.token })).json.requireSecondFactor).toBe(true);
+  });
 });
 
 describe("the activity log", () => {

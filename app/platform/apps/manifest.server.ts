@@ -1,5 +1,6 @@
 /** The developer's manifest edit: the app's draft manifest stored and its extensions synced (contract 9). */
 import { eq } from "drizzle-orm";
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import type { Database } from "../../../db/client";
 import { apps } from "../../../db/schema";
 import { now } from "../core/clock.server";
@@ -12,7 +13,7 @@ export async function putManifest(
   developerId: string,
   appId: string,
   raw: unknown,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; by?: ActivityBy },
 ) {
   const app = await getDeveloperApp(db, developerId, appId);
   assertEditable(app);
@@ -24,6 +25,14 @@ export async function putManifest(
       .update(apps)
       .set({ manifest: manifest as Record<string, unknown>, updatedAt: now() })
       .where(eq(apps.id, appId));
-    return { manifest, sync: await syncManifest(tx, appId, manifest) };
+    const sync = await syncManifest(tx, appId, manifest);
+    await recordActivity(tx, {
+      appId,
+      ...byOf(options.by),
+      action: "manifest.synced",
+      target: { type: "app", id: appId },
+      details: { created: sync.created, updated: sync.updated, deactivated: sync.deactivated },
+    });
+    return { manifest, sync };
   });
 }

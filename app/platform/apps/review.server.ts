@@ -2,6 +2,7 @@
  * Review (contract section 3): the queue, approval and rejection.
  */
 import { notifyReviewOutcome } from "../mail/notices.server";
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Db, Tx } from "../../../db/client";
@@ -75,6 +76,7 @@ export async function approveApp(
   reviewerId: string,
   appId: string,
   criteria: readonly string[],
+  by?: ActivityBy,
 ): Promise<App> {
   requireEveryCriterion(criteria);
   return db.transaction(async (tx) => {
@@ -96,7 +98,7 @@ export async function approveApp(
       })
       .where(eq(apps.id, appId))
       .returning();
-    await syncManifest(tx, appId, (app.manifest as Manifest | null) ?? null);
+    const sync = await syncManifest(tx, appId, (app.manifest as Manifest | null) ?? null);
     const versionId = newId("ver");
     await tx.insert(appVersions).values({
       id: versionId,
@@ -127,12 +129,19 @@ export async function approveApp(
         );
     // the developer hears of it (contract 16), in the approval's transaction
     await notifyReviewOutcome(tx, { appId, approved: true, notes: "", cause: versionId });
+    await recordActivity(tx, {
+      appId,
+      ...byOf(by),
+      action: "app.approved",
+      target: { type: "app", id: appId },
+      details: { version: app.version, scopesAdded: gained, extensions: sync },
+    });
     return approved;
   });
 }
 
 /** Rejects with notes: back to DRAFT, or (an update of an approved app) out of review. */
-export async function rejectApp(db: Database, appId: string, notes: string): Promise<App> {
+export async function rejectApp(db: Database, appId: string, notes: string, by?: ActivityBy): Promise<App> {
   return db.transaction(async (tx) => {
     const app = await lockInReview(tx, appId);
     const change = app.status === "PENDING_REVIEW" ? { status: "DRAFT" as const } : { updateInReview: false };
@@ -142,6 +151,13 @@ export async function rejectApp(db: Database, appId: string, notes: string): Pro
       .where(eq(apps.id, appId))
       .returning();
     await notifyReviewOutcome(tx, { appId, approved: false, notes, cause: `rejected:${rejected.updatedAt.getTime()}` });
+    await recordActivity(tx, {
+      appId,
+      ...byOf(by),
+      action: "app.rejected",
+      target: { type: "app", id: appId },
+      details: { version: app.version, notes },
+    });
     return rejected;
   });
 }

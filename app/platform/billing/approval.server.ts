@@ -7,6 +7,25 @@ import { now } from "../core/clock.server";
 import { DAY_MS, periodDays, writeLine } from "./closing.server";
 import { notifySubscription } from "./notify.server";
 import { endActive, expireIfStale, lockSubscription } from "./lifecycle.server";
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
+
+/** The log's entry of the merchant's answer to a request (contract 18), in the answer's transaction. */
+function recordAnswer(tx: Tx, sub: AppSubscription, action: "charge.approved" | "charge.declined", by?: ActivityBy) {
+  return recordActivity(tx, {
+    businessId: sub.businessId,
+    appId: sub.appId,
+    ...byOf(by),
+    action,
+    target: { type: "subscription", id: sub.id },
+    details: {
+      plan: sub.plan.name,
+      kind: sub.kind,
+      price: sub.plan.price ?? null,
+      currency: sub.plan.currency,
+      test: sub.test,
+    },
+  });
+}
 
 /**
  * Trial days this business has already had of this app (any earlier subscription, whatever
@@ -47,7 +66,12 @@ async function lockPending(tx: Tx, businessId: string, id: string) {
  * current one (closed prorated); a one-time charge is billed at once. Exactly one of many
  * simultaneous approvals activates (the row lock; the others see ACTIVE: 409).
  */
-export async function approveSubscription(db: Database, businessId: string, id: string): Promise<AppSubscription> {
+export async function approveSubscription(
+  db: Database,
+  businessId: string,
+  id: string,
+  by?: ActivityBy,
+): Promise<AppSubscription> {
   const result = await db.transaction(async (tx) => {
     const { sub, refusal } = await lockPending(tx, businessId, id);
     if (refusal) return { refusal };
@@ -69,6 +93,7 @@ export async function approveSubscription(db: Database, businessId: string, id: 
         at: t,
       });
       await notifySubscription(tx, active, "STATUS_CHANGED");
+      await recordAnswer(tx, active, "charge.approved", by);
       return { sub: active };
     }
     const [current] = await tx
@@ -98,6 +123,7 @@ export async function approveSubscription(db: Database, businessId: string, id: 
       .where(eq(appSubscriptions.id, id))
       .returning();
     await notifySubscription(tx, active, "STATUS_CHANGED");
+    await recordAnswer(tx, active, "charge.approved", by);
     return { sub: active };
   });
   if (result.refusal) throw result.refusal;
@@ -105,7 +131,12 @@ export async function approveSubscription(db: Database, businessId: string, id: 
 }
 
 /** The merchant declines: PENDING -> DECLINED. */
-export async function declineSubscription(db: Database, businessId: string, id: string): Promise<AppSubscription> {
+export async function declineSubscription(
+  db: Database,
+  businessId: string,
+  id: string,
+  by?: ActivityBy,
+): Promise<AppSubscription> {
   const result = await db.transaction(async (tx) => {
     const { refusal } = await lockPending(tx, businessId, id);
     if (refusal) return { refusal };
@@ -116,6 +147,7 @@ export async function declineSubscription(db: Database, businessId: string, id: 
       .where(eq(appSubscriptions.id, id))
       .returning();
     await notifySubscription(tx, declined, "STATUS_CHANGED");
+    await recordAnswer(tx, declined, "charge.declined", by);
     return { sub: declined };
   });
   if (result.refusal) throw result.refusal;

@@ -18,6 +18,7 @@ import { addJob, removeJob } from "../core/jobs.server";
 import { sendAppUninstalled } from "../events/special-sends.server";
 import { dropUnqualifiedReview } from "../apps/app-reviews.server";
 import { pageWithTotal } from "../core/paging.server";
+import { byOf, recordActivity, type ActivityBy } from "../activity/activity.server";
 import { businessRow, lockBusinessRow } from "../core/business-rows.server";
 import { endForUninstall } from "../billing/subscriptions.server";
 
@@ -39,7 +40,7 @@ export async function createInstallation(
   tx: Tx,
   env: Env,
   input: { app: App; businessId: string; scopes: string[]; isTestInstall: boolean; installedBy: string },
-  options: { alreadyInstalled?: string } = {},
+  options: { alreadyInstalled?: string; by?: ActivityBy } = {},
 ): Promise<{ installation: Installation; webhookSecret: string }> {
   const t = now();
   const webhookSecret = newWebhookSecret(input.isTestInstall);
@@ -94,6 +95,15 @@ export async function createInstallation(
     await tx.update(installations).set({ erasureScheduledAt: null }).where(eq(installations.id, p.id));
     await removeJob(tx, erasureJobKey(p.id));
   }
+  // in the business's log and the app's (contract 18); without `by`, the platform did it (demo data)
+  await recordActivity(tx, {
+    businessId: input.businessId,
+    appId: input.app.id,
+    ...byOf(options.by),
+    action: "installation.created",
+    target: { type: "installation", id: installation.id },
+    details: { app: input.app.name, scopes: input.scopes, test: input.isTestInstall },
+  });
   return { installation, webhookSecret };
 }
 
@@ -186,7 +196,7 @@ export async function getActiveInstallation(
  * removed from the business's pages (embeds stop with the installation), app.uninstalled recorded
  * and sent to the install registration, business.data_erasure scheduled for uninstalledAt + 48 h.
  */
-export async function uninstall(tx: Tx, installation: Installation): Promise<Installation> {
+export async function uninstall(tx: Tx, installation: Installation, by?: ActivityBy): Promise<Installation> {
   if (installation.status !== "ACTIVE") throw new ApiError(409, "The app is already uninstalled");
   const t = now();
   const erasureAt = new Date(t.getTime() + ERASURE_DELAY_MS);
@@ -214,6 +224,14 @@ export async function uninstall(tx: Tx, installation: Installation): Promise<Ins
     where business_id = ${installation.businessId}
       and exists (select 1 from jsonb_array_elements(blocks) b where b->>'kind' = 'app' and b->>'appId' = ${installation.appId})`);
   await sendAppUninstalled(tx, installation, t);
+  await recordActivity(tx, {
+    businessId: installation.businessId,
+    appId: installation.appId,
+    ...byOf(by),
+    action: "installation.uninstalled",
+    target: { type: "installation", id: installation.id },
+    details: { test: installation.isTestInstall },
+  });
   await addJob(
     tx,
     "installation__erasure",
@@ -228,6 +246,7 @@ export async function approveAddedScopes(
   db: Database,
   businessId: string,
   installationId: string,
+  by?: ActivityBy,
 ): Promise<Installation> {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -249,6 +268,14 @@ export async function approveAddedScopes(
       .update(webhooks)
       .set({ events: row.app.webhookEvents.filter((e) => eventAllowed(e, scopes)), updatedAt: now() })
       .where(and(eq(webhooks.installationId, installationId), eq(webhooks.isInstallDefault, true)));
+    await recordActivity(tx, {
+      businessId,
+      appId: row.app.id,
+      ...byOf(by),
+      action: "installation.scopes_approved",
+      target: { type: "installation", id: installationId },
+      details: { app: row.app.name, scopes, added: scopes.filter((x) => !row.installation.scopes.includes(x)) },
+    });
     return updated;
   });
 }
@@ -257,11 +284,13 @@ export async function uninstallForBusiness(
   db: Database,
   businessId: string,
   installationId: string,
+  by?: ActivityBy,
 ): Promise<Installation> {
   return db.transaction(async (tx) => {
     return uninstall(
       tx,
       await lockBusinessRow(tx, installations, businessId, installationId, "Installation not found"),
+      by,
     );
   });
 }

@@ -119,6 +119,7 @@ export async function approveAuthorization(
   env: Env,
   account: Account,
   req: AuthorizeRequest,
+  ip: string | null = null,
 ): Promise<string> {
   const target = installTarget(account, req.app);
   const code = randomToken(32);
@@ -130,13 +131,18 @@ export async function approveAuthorization(
     db.transaction(async (tx) => {
       let installation = await getActiveInstallation(tx, req.app.id, target.businessId, { lock: true });
       if (!installation) {
-        ({ installation } = await createInstallation(tx, env, {
-          app: req.app,
-          businessId: target.businessId,
-          scopes: req.scopes,
-          isTestInstall: target.isTestInstall,
-          installedBy: account.id,
-        }));
+        ({ installation } = await createInstallation(
+          tx,
+          env,
+          {
+            app: req.app,
+            businessId: target.businessId,
+            scopes: req.scopes,
+            isTestInstall: target.isTestInstall,
+            installedBy: account.id,
+          },
+          { by: { account, ip } },
+        ));
       }
       await tx.insert(oauthCodes).values({
         id: newId("code"),

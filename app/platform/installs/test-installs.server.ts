@@ -25,7 +25,7 @@ export async function testInstall(db: Database, env: Env, account: Account, appI
       tx,
       env,
       { app, businessId, scopes: app.scopes, isTestInstall: true, installedBy: account.id },
-      { alreadyInstalled },
+      { alreadyInstalled, by: { account, ip: null } },
     );
     const accessToken = await issueAccessToken(tx, installation);
     return { installationId: installation.id, accessToken, webhookSecret, businessId, isTestInstall: true };
@@ -56,7 +56,7 @@ export async function testUninstall(db: Database, account: Account, appId: strin
   await db.transaction(async (tx) => {
     const installation = await getActiveInstallation(tx, app.id, businessId);
     if (!installation) throw new ApiError(404, "The app is not installed on your sandbox");
-    await uninstall(tx, installation);
+    await uninstall(tx, installation, { account, ip: null });
   });
   return { uninstalled: true };
 }

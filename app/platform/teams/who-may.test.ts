@@ -46,6 +46,8 @@ const EXPECTED: Record<string, Permission | null> = {
   "admin.emails.tsx": "settings",
   "admin.emails.preview.$kind.ts": "settings",
   "admin.staff.tsx": "staff",
+  "admin.activity._index.tsx": "staff",
+  "admin.activity.export[.]csv.ts": "staff",
   "admin.files.ts": "pages",
   "admin.setup-guide.tsx": null,
   // the merchant's JSON routes

@@ -3,6 +3,7 @@
  * the delivery log and redelivery. Every query is scoped to the calling installation.
  */
 import { and, eq, type SQL } from "drizzle-orm";
+import { recordActivity } from "../activity/activity.server";
 import { z } from "zod";
 import type { Database, Db } from "../../../db/client";
 import { webhookDeliveries, webhooks, type Webhook, type WebhookDelivery } from "../../../db/schema";
@@ -96,27 +97,63 @@ export function serializeDelivery(d: WebhookDelivery) {
   };
 }
 
-export async function createRegistration(db: Db, env: Env, caller: AppCaller, input: WebhookCreateInput) {
+/**
+ * The log's entry of an app's change to its registrations (contract 18): in the business's log and
+ * the app's, the app as the actor; never the URL's secret parts (the URL is the app's own address).
+ */
+function recordWebhookChange(
+  tx: Db,
+  caller: AppCaller,
+  action: "webhook.created" | "webhook.updated" | "webhook.deleted",
+  id: string,
+  ip: string | null,
+  details: Record<string, unknown>,
+) {
+  return recordActivity(tx, {
+    businessId: caller.business.id,
+    appId: caller.app.id,
+    actor: { type: "APP", id: caller.app.id },
+    action,
+    target: { type: "webhook", id },
+    ip,
+    details,
+  });
+}
+
+export async function createRegistration(
+  db: Database,
+  env: Env,
+  caller: AppCaller,
+  input: WebhookCreateInput,
+  ip: string | null = null,
+) {
   productionUrl(env, input.url);
   input = { ...input, events: [...new Set(input.events)] };
   checkEvents(caller, input.events);
   const secret = newWebhookSecret(caller.installation.isTestInstall);
   const t = now();
-  const [row] = await db
-    .insert(webhooks)
-    .values({
-      id: newId("wh"),
-      installationId: caller.installation.id,
-      appId: caller.app.id,
-      businessId: caller.business.id,
-      url: input.url,
-      events: input.events,
-      secretEnc: encrypt(secret, env.encryptionKey),
-      description: input.description ?? "",
-      createdAt: t,
-      updatedAt: t,
-    })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(webhooks)
+      .values({
+        id: newId("wh"),
+        installationId: caller.installation.id,
+        appId: caller.app.id,
+        businessId: caller.business.id,
+        url: input.url,
+        events: input.events,
+        secretEnc: encrypt(secret, env.encryptionKey),
+        description: input.description ?? "",
+        createdAt: t,
+        updatedAt: t,
+      })
+      .returning();
+    await recordWebhookChange(tx, caller, "webhook.created", created.id, ip, {
+      url: created.url,
+      events: created.events,
+    });
+    return created;
+  });
   const { disabledReason: _d, ...rest } = serializeWebhook(row);
   return { ...rest, secret };
 }
@@ -136,7 +173,14 @@ export async function listRegistrations(db: Db, caller: AppCaller, page: Page) {
   return newestPageWithTotal(db, db.select().from(webhooks), { from: webhooks, where, identity }, page);
 }
 
-export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id: string, input: WebhookUpdateInput) {
+export async function updateRegistration(
+  db: Database,
+  env: Env,
+  caller: AppCaller,
+  id: string,
+  input: WebhookUpdateInput,
+  ip: string | null = null,
+) {
   const existing = await getRegistration(db, caller, id);
   if (input.url !== undefined) productionUrl(env, input.url);
   if (input.events) input = { ...input, events: [...new Set(input.events)] };
@@ -151,18 +195,26 @@ export async function updateRegistration(db: Db, env: Env, caller: AppCaller, id
     if (input.isActive && !existing.isActive) Object.assign(change, { consecutiveFailures: 0, disabledReason: null });
     if (!input.isActive) change.disabledReason = null;
   }
-  const [row] = await db.update(webhooks).set(change).where(eq(webhooks.id, id)).returning();
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx.update(webhooks).set(change).where(eq(webhooks.id, id)).returning();
+    const { updatedAt: _u, consecutiveFailures: _c, ...changed } = change;
+    await recordWebhookChange(tx, caller, "webhook.updated", id, ip, changed);
+    return updated;
+  });
   return serializeWebhook(row);
 }
 
-export async function deleteRegistration(db: Db, caller: AppCaller, id: string) {
+export async function deleteRegistration(db: Database, caller: AppCaller, id: string, ip: string | null = null) {
   const existing = await getRegistration(db, caller, id);
   if (existing.isInstallDefault)
     throw new ApiError(
       409,
       "This is the app's install registration: it receives business.data_erasure. Deactivate it with isActive: false instead",
     );
-  await db.delete(webhooks).where(eq(webhooks.id, id));
+  await db.transaction(async (tx) => {
+    await tx.delete(webhooks).where(eq(webhooks.id, id));
+    await recordWebhookChange(tx, caller, "webhook.deleted", id, ip, { url: existing.url, events: existing.events });
+  });
 }
 
 export async function listDeliveries(db: Db, caller: AppCaller, webhookId: string, page: Page) {
