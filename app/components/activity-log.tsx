@@ -9,17 +9,9 @@ import { DataTable, PageHeader } from "~/components/page-parts";
 import { EmptyState } from "~/components/area-layout";
 import { Pagination, pageHref } from "~/components/pagination";
 import { useShopFormat } from "~/components/shop-format";
+import type { ActivityView } from "~/platform/activity/activity-pages.server";
 
-type Entry = {
-  id: string;
-  at: string;
-  actor: { type: "ACCOUNT" | "APP" | "SYSTEM"; id: string | null; label: string };
-  action: string;
-  actionLabel: string;
-  target: string;
-  ip: string | null;
-  details: [string, string][];
-};
+type Entry = ActivityView;
 
 export type ActivityLogProps = {
   /** the page's own path: the filters' form and the pages go there */

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requireMerchant } from "~/platform/accounts/guards.server";
 import { readPage } from "~/platform/catalog/admin-queries.server";
 import { ACTION_LABELS } from "~/platform/activity/activity.server";
-import { activityPage, parseActivityFilter, recentActors } from "~/platform/activity/activity-pages.server";
+import { activityPageData } from "~/platform/activity/activity-pages.server";
 import { ActivityLog } from "~/components/activity-log";
 
 export const meta: MetaFunction = () => [{ title: "Activity · Admin" }];
@@ -13,20 +13,8 @@ export const meta: MetaFunction = () => [{ title: "Activity · Admin" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { business } = await requireMerchant(request, context, "staff");
   const url = new URL(request.url);
-  const { filter, form, notices } = parseActivityFilter(url.searchParams, business.timezone);
-  const page = readPage(url);
-  const scope = { businessId: business.id };
-  const { rows, total, pages } = await activityPage(context.db, scope, filter, page);
-  return json({
-    form,
-    notices,
-    rows,
-    total,
-    page,
-    pages,
-    actions: ACTIONS(),
-    actors: await recentActors(context.db, scope),
-  });
+  const data = await activityPageData(context.db, { businessId: business.id }, url, business.timezone, readPage(url));
+  return json({ ...data, actions: ACTIONS() });
 }
 
 // server-only: ACTION_LABELS lives in a .server module, so the list travels with the loader's data

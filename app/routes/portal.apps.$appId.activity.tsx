@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { readPage } from "~/platform/catalog/admin-queries.server";
 import { ACTION_LABELS } from "~/platform/activity/activity.server";
-import { activityPage, parseActivityFilter, recentActors } from "~/platform/activity/activity-pages.server";
+import { activityPageData } from "~/platform/activity/activity-pages.server";
 import { ActivityLog } from "~/components/activity-log";
 import { BackLink } from "~/components/page-parts";
 
@@ -14,21 +14,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Activi
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { app } = await requireDeveloperApp(request, context, params.appId, "VIEWER");
   const url = new URL(request.url);
-  const { filter, form, notices } = parseActivityFilter(url.searchParams, "UTC");
-  const page = readPage(url);
-  const scope = { appId: app.id };
-  const { rows, total, pages } = await activityPage(context.db, scope, filter, page);
-  return json({
-    app: { id: app.id, name: app.name },
-    form,
-    notices,
-    rows,
-    total,
-    page,
-    pages,
-    actions: APP_ACTIONS(),
-    actors: await recentActors(context.db, scope),
-  });
+  const data = await activityPageData(context.db, { appId: app.id }, url, "UTC", readPage(url));
+  return json({ app: { id: app.id, name: app.name }, ...data, actions: APP_ACTIONS() });
 }
 
 /** The actions an app's log holds (its members, secrets, webhooks, manifest, review, installs, charges). */

@@ -203,3 +203,13 @@ export function activityCsvResponse(db: Db, scope: ActivityScope, filter: Activi
     },
   });
 }
+
+/**
+ * What an Activity page shows (the admin's and the portal's): the filter from the address in the
+ * page's time zone, one page of entries, and who acted lately (the "who" filter's choices).
+ */
+export async function activityPageData(db: Db, scope: ActivityScope, url: URL, timeZone: string, page: number) {
+  const { filter, form, notices } = parseActivityFilter(url.searchParams, timeZone);
+  const { rows, total, pages } = await activityPage(db, scope, filter, page);
+  return { form, notices, rows, total, page, pages, actors: await recentActors(db, scope) };
+}

@@ -55,3 +55,20 @@ export async function publishedApp(
   expect(approved.json.status).toBe("APPROVED");
   return { ...approved.json, clientSecret: created.json.clientSecret as string };
 }
+
+/** An app's whole configuration as a release takes it (contract 19), for the body appBody() makes. */
+export function releaseConfig(apiVersion: string, overrides: Record<string, unknown> = {}) {
+  const { name, description, scopes, redirectUrl, webhookUrl, webhookEvents } = appBody();
+  return {
+    name,
+    description,
+    scopes,
+    redirectUrl,
+    webhookUrl,
+    webhookEvents,
+    pricing: [],
+    apiVersion,
+    manifest: null,
+    ...overrides,
+  };
+}

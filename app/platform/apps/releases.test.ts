@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { startPlatform } from "../testing/platform";
 import { BrowserSession, hiddenFields } from "../testing/browser";
-import { appBody, PRO_PLAN } from "./apps.test-helpers";
+import { appBody, PRO_PLAN, releaseConfig } from "./apps.test-helpers";
 import { REVIEW_CRITERIA_KEYS } from "../shapes/app-catalog";
 import { diffConfigs } from "./releases.server";
 import { starsBlock } from "../testing/manifests";
@@ -25,20 +25,8 @@ async function newApp(developer = dev) {
   return created.json as { id: string; apiVersion: string };
 }
 
-function configFor(app: { apiVersion: string }, overrides: Record<string, unknown> = {}) {
-  return {
-    name: "Loyalty Stars",
-    description: "Reward repeat customers with points.",
-    scopes: ["read_orders", "read_products"],
-    redirectUrl: "https://loyalty.example/oauth/callback",
-    webhookUrl: "https://loyalty.example/webhooks",
-    webhookEvents: ["order.created"],
-    pricing: [],
-    apiVersion: app.apiVersion,
-    manifest: null,
-    ...overrides,
-  };
-}
+const configFor = (app: { apiVersion: string }, overrides: Record<string, unknown> = {}) =>
+  releaseConfig(app.apiVersion, overrides);
 
 const release = (appId: string, body: unknown, token = dev.token, query = "") =>
   p.request("POST", `/developer/apps/${appId}/releases${query}`, { token, body });

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { startPlatform } from "../../../app/platform/testing/platform";
+import { until } from "../../../app/platform/testing/until";
 import { listenLocally } from "../../../app/platform/testing/listen";
 import { extensions, installations } from "../../../db/schema";
 import { nodeWebhookHandler, type WebhookEnvelope } from "../src/index";
@@ -26,16 +27,6 @@ const manifestFile = join(configDir, "manifest.json");
 async function cli(...args: string[]) {
   const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], { env, cwd: configDir });
   return stdout;
-}
-
-async function until<T>(what: () => string, fn: () => T | undefined | Promise<T | undefined>, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A `dev` process and the lines it printed. */

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { startPlatform } from "../../../app/platform/testing/platform";
+import { until } from "../../../app/platform/testing/until";
 import { startReceiver, type Received } from "../../../app/platform/testing/receiver";
 import { BrowserSession, hiddenFields } from "../../../app/platform/testing/browser";
 import { REVIEW_CRITERIA_KEYS } from "../../../app/platform/shapes/app-catalog";
@@ -45,16 +46,6 @@ function cliIn(configDir: string) {
 }
 const running: ChildProcess[] = [];
 afterAll(() => running.forEach((c) => c.kill("SIGKILL")));
-
-async function until<T>(what: () => string, fn: () => T | undefined | Promise<T | undefined>, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A real local server answering hook calls as an app would (order.validate: valid), anything else 200 {}. */
 const appServer = () =>

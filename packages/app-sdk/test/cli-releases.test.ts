@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { startPlatform } from "../../../app/platform/testing/platform";
-import { appBody } from "../../../app/platform/apps/apps.test-helpers";
+import { appBody, releaseConfig } from "../../../app/platform/apps/apps.test-helpers";
 
 const p = await startPlatform();
 const BIN = new URL("../bin/storefront-apps.js", import.meta.url).pathname;
@@ -31,18 +31,7 @@ describe("storefront-apps deploy and logs", () => {
     const dev = await p.register("DEVELOPER");
     await cli("login", "--email", dev.email, "--password", dev.password, "--platform", p.url);
     const app = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
-    const document = {
-      appId: app.json.id,
-      name: "Loyalty Stars",
-      description: "Reward repeat customers with points.",
-      scopes: ["read_orders", "read_products"],
-      redirectUrl: "https://loyalty.example/oauth/callback",
-      webhookUrl: "https://loyalty.example/webhooks",
-      webhookEvents: ["order.created"],
-      pricing: [],
-      apiVersion: app.json.apiVersion,
-      manifest: null,
-    };
+    const document = { appId: app.json.id, ...releaseConfig(app.json.apiVersion) };
     writeFileSync(join(dir, "storefront-apps.json"), JSON.stringify({ ...document, name: "Loyalty Stars Deluxe" }));
     const first = await cli("deploy", "--yes", "--message", "Renamed");
     expect(first).toContain('~ name: "Loyalty Stars" -> "Loyalty Stars Deluxe"');
