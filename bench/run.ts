@@ -13,6 +13,7 @@ const benches: [string, () => Promise<unknown>][] = [
   ["B5 Scale", () => import("./b5-scale").then((m) => m.run())],
   ["B6 Marketplace", () => import("./b6-marketplace").then((m) => m.run())],
   ["Load with faults", () => import("./load-faults").then((m) => m.run())],
+  ["B7 Merchant JSON", () => import("./b7-merchant-json").then((m) => m.run())],
 ];
 
 const only = process.argv.slice(2);

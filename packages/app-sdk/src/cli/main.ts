@@ -1,6 +1,7 @@
 /**
  * storefront-apps: the app developer's command line (docs/developers/getting-started.md).
  *
+ *   storefront-apps init <dir>
  *   storefront-apps login --email you@example.com [--password ...] [--platform https://platform.example]
  *   storefront-apps apps list | apps create --name N --slug S --scopes read_orders,read_products --redirect-url U [--webhook-url U] [--webhook-events a,b] [--category C]
  *   storefront-apps manifest push [--app ID] [--file manifest.json] [--dry-run]
@@ -15,6 +16,7 @@
 import { apps } from "./commands/apps.ts";
 import { clock } from "./commands/clock.ts";
 import { events } from "./commands/events.ts";
+import { init } from "./commands/init.ts";
 import { deploy } from "./commands/deploy.ts";
 import { dev } from "./commands/dev.ts";
 import { listen } from "./commands/listen.ts";
@@ -30,6 +32,8 @@ export { configDir };
 
 const HELP = `storefront-apps <command>
 
+  init <dir>                                           write a working app to start from (OAuth callback, verified webhooks,
+                                                       a block, an admin page, a usage charge, storefront-apps.json, its tests)
   login [--email E] [--password P] [--platform URL]   sign in as a developer (token kept in ${configDir()}, mode 600)
   apps list                                            your apps
   apps create --name N [--slug S] [--scopes a,b] [--redirect-url U] [--webhook-url U] [--webhook-events a,b] [--category C]
@@ -57,6 +61,8 @@ export async function main(argv: string[]) {
   const { positional, flags, repeated } = parseArgs(argv);
   const [command, sub] = positional;
   switch (command) {
+    case "init":
+      return init(sub);
     case "login":
       return login(flags);
     case "apps":
