@@ -1,4 +1,4 @@
-import * as OTPAuth from "otpauth";
+import { totpCodes } from "../app/platform/testing/browser";
 import { test as base, expect, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { randomBytes } from "node:crypto";
@@ -174,14 +174,7 @@ export async function signIn(page: Page, email: string, password: string) {
 export const DEMO_REVIEWER_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 /** Codes to try for a TOTP secret (each works once per 30 s step): this step's, the next one's, then after waiting. */
-export function* totpCodes(secret: string): Generator<Promise<string>> {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
-  for (let round = 0; round < 3; round++) {
-    const wait = round === 0 ? 0 : 30_000 - (Date.now() % 30_000) + 50;
-    yield new Promise((r) => setTimeout(r, wait)).then(() => totp.generate());
-    yield Promise.resolve(totp.generate({ timestamp: Date.now() + 30_000 }));
-  }
-}
+export { totpCodes };
 
 export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out" }).click();

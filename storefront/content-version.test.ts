@@ -9,14 +9,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { startPlatform } from "../app/platform/testing/platform";
 import { appBody } from "../app/platform/apps/apps.test-helpers";
-import {
-  createProduct,
-  createReview,
-  deleteProduct,
-  deleteReview,
-  productSchema,
-  updateProduct,
-} from "../app/platform/catalog/products.server";
+import * as catalog from "../app/platform/catalog/products.server";
 import { createApp, submitApp, updateApp } from "../app/platform/apps/apps.server";
 import { approveApp } from "../app/platform/apps/review.server";
 import { REVIEW_CRITERIA_KEYS } from "../app/platform/shapes/app-catalog";
@@ -104,18 +97,22 @@ async function installedApp(business: Business) {
 describe("the content version", () => {
   it("moves with the business's public settings, products as shown, reviews and pages", async () => {
     const b = await shop();
-    const soup = await createProduct(p.db, b.id, productSchema.parse({ name: "Soup", price: 500 }));
-    expect(await bumps(b, () => createProduct(p.db, b.id, productSchema.parse({ name: "Bread", price: 300 })))).toBe(1);
-    expect(await bumps(b, () => updateProduct(p.db, b.id, soup.id, { price: 550 }))).toBe(1);
-    expect(await bumps(b, () => updateProduct(p.db, b.id, soup.id, { description: "Hot" }))).toBe(1);
-    expect(await bumps(b, () => updateProduct(p.db, b.id, soup.id, { isAvailable: false }))).toBe(1);
-    // saved unchanged: nothing a page shows moved
-    expect(await bumps(b, () => updateProduct(p.db, b.id, soup.id, { description: "Hot" }))).toBe(0);
-    const review = await createReview(p.db, b.id, soup.id, { authorName: "Bo", rating: 4, comment: "" });
+    const soup = await catalog.createProduct(p.db, b.id, catalog.productSchema.parse({ name: "Soup", price: 500 }));
     expect(
-      await bumps(b, () => createReview(p.db, b.id, soup.id, { authorName: "Cy", rating: 5, comment: "Good" })),
+      await bumps(b, () =>
+        catalog.createProduct(p.db, b.id, catalog.productSchema.parse({ name: "Bread", price: 300 })),
+      ),
     ).toBe(1);
-    expect(await bumps(b, () => deleteReview(p.db, b.id, review.id))).toBe(1);
+    expect(await bumps(b, () => catalog.updateProduct(p.db, b.id, soup.id, { price: 550 }))).toBe(1);
+    expect(await bumps(b, () => catalog.updateProduct(p.db, b.id, soup.id, { description: "Hot" }))).toBe(1);
+    expect(await bumps(b, () => catalog.updateProduct(p.db, b.id, soup.id, { isAvailable: false }))).toBe(1);
+    // saved unchanged: nothing a page shows moved
+    expect(await bumps(b, () => catalog.updateProduct(p.db, b.id, soup.id, { description: "Hot" }))).toBe(0);
+    const review = await catalog.createReview(p.db, b.id, soup.id, { authorName: "Bo", rating: 4, comment: "" });
+    expect(
+      await bumps(b, () => catalog.createReview(p.db, b.id, soup.id, { authorName: "Cy", rating: 5, comment: "Good" })),
+    ).toBe(1);
+    expect(await bumps(b, () => catalog.deleteReview(p.db, b.id, review.id))).toBe(1);
     expect(await bumps(b, () => savePage(p.db, b.id, "about", { title: "About", isPublished: true, blocks: [] }))).toBe(
       1,
     );
@@ -136,13 +133,21 @@ describe("the content version", () => {
     expect(await bumps(b, () => updateBusinessSettings(p.db, b.id, settings))).toBe(0);
     expect(await bumps(b, () => updateBusinessSettings(p.db, b.id, { ...settings, currency: "EUR" }))).toBe(1);
     // the product, and its reviews with it
-    expect(await bumps(b, () => deleteProduct(p.db, b.id, soup.id))).toBeGreaterThanOrEqual(1);
+    expect(await bumps(b, () => catalog.deleteProduct(p.db, b.id, soup.id))).toBeGreaterThanOrEqual(1);
   });
 
   it("does not move with an ordinary order, and moves when an order changes what pages show of the stock", async () => {
     const b = await shop();
-    const plenty = await createProduct(p.db, b.id, productSchema.parse({ name: "Tracked", price: 100, stock: 40 }));
-    const open = await createProduct(p.db, b.id, productSchema.parse({ name: "Untracked", price: 100 }));
+    const plenty = await catalog.createProduct(
+      p.db,
+      b.id,
+      catalog.productSchema.parse({ name: "Tracked", price: 100, stock: 40 }),
+    );
+    const open = await catalog.createProduct(
+      p.db,
+      b.id,
+      catalog.productSchema.parse({ name: "Untracked", price: 100 }),
+    );
     // 40 -> 39 and an untracked product: the pages are the same ("Available"), the order-number counter moved
     expect(await bumps(b, () => order(b, plenty.id, 1))).toBe(0);
     expect(await bumps(b, () => order(b, open.id, 3))).toBe(0);
@@ -159,8 +164,8 @@ describe("the content version", () => {
     const [row] = await p.db.select({ stock: products.stock }).from(products).where(eq(products.id, plenty.id));
     expect(row.stock).toBe(0);
     // the merchant restocks: shown again
-    expect(await bumps(b, () => updateProduct(p.db, b.id, plenty.id, { stock: 100 }))).toBe(1);
-    expect(await bumps(b, () => updateProduct(p.db, b.id, plenty.id, { stock: 90 }))).toBe(0);
+    expect(await bumps(b, () => catalog.updateProduct(p.db, b.id, plenty.id, { stock: 100 }))).toBe(1);
+    expect(await bumps(b, () => catalog.updateProduct(p.db, b.id, plenty.id, { stock: 90 }))).toBe(0);
   });
 
   it("moves with installs, uninstalls, embeds, the app's extensions and its name, for the businesses where it is installed", async () => {
@@ -196,7 +201,7 @@ describe("the content version", () => {
 
   it("does not move when the change rolls back", async () => {
     const b = await shop();
-    const soup = await createProduct(p.db, b.id, productSchema.parse({ name: "Soup", price: 500 }));
+    const soup = await catalog.createProduct(p.db, b.id, catalog.productSchema.parse({ name: "Soup", price: 500 }));
     expect(
       await bumps(b, () =>
         p.db
@@ -213,7 +218,11 @@ describe("the content version", () => {
 describe("the pages' ETag", () => {
   it("answers 304 until the shop changes, then the new page with a new ETag", async () => {
     const b = await shop();
-    const soup = await createProduct(p.db, b.id, productSchema.parse({ name: "Soup", slug: "soup", price: 500 }));
+    const soup = await catalog.createProduct(
+      p.db,
+      b.id,
+      catalog.productSchema.parse({ name: "Soup", slug: "soup", price: 500 }),
+    );
     const paths = [`/s/${b.slug}`, `/s/${b.slug}/products`, `/s/${b.slug}/products/soup`];
     const etags = new Map<string, string>();
     for (const path of paths) {
@@ -225,14 +234,14 @@ describe("the pages' ETag", () => {
     // the ETags of different pages differ
     expect(new Set(etags.values()).size).toBe(paths.length);
     // an ordinary order: still 304
-    await createProduct(p.db, b.id, productSchema.parse({ name: "Tracked", price: 100, stock: 40 }));
+    await catalog.createProduct(p.db, b.id, catalog.productSchema.parse({ name: "Tracked", price: 100, stock: 40 }));
     for (const path of paths) etags.set(path, (await p.request("GET", path)).headers.get("etag")!);
     const tracked = (await p.db.select().from(products).where(eq(products.name, "Tracked")))[0];
     await order(b, tracked.id, 1);
     for (const path of paths)
       expect((await p.request("GET", path, { headers: { "If-None-Match": etags.get(path)! } })).status, path).toBe(304);
     // a price: every page of the shop is new
-    await updateProduct(p.db, b.id, soup.id, { price: 650 });
+    await catalog.updateProduct(p.db, b.id, soup.id, { price: 650 });
     for (const path of paths) {
       const res = await p.request("GET", path, { headers: { "If-None-Match": etags.get(path)! } });
       expect(res.status, path).toBe(200);
