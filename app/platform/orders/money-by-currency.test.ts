@@ -152,8 +152,16 @@ describe("money by currency", () => {
       expect(page).toContain(c.totalShown);
       expect(page).toContain(c.shown);
       expect(text((await m.browser.get("/admin/orders")).html)).toContain(c.totalShown);
-      const csv = await m.browser.get("/admin/orders/export.csv");
-      expect(csv.html.split("\r\n")[1]).toContain(`,${c.csv},${c.currency},`);
+      // the CSV export: pressed on the Orders page, prepared by the worker, downloaded when ready
+      expect((await m.browser.post("/admin/orders?index", { intent: "export" })).status).toBe(303);
+      const [{ id: exportId }] = await p.sql<{ id: string }[]>`
+        select id from order_exports where business_id = ${m.merchant.businessId} order by created_at desc limit 1`;
+      const csv = await eventually(async () => {
+        const download = await m.browser.get(`/admin/orders/exports/${exportId}/download`);
+        expect(download.status).toBe(200);
+        return download.html;
+      }, 30_000);
+      expect(csv.split("\r\n")[1]).toContain(`,${c.csv},${c.currency},`);
 
       // the storefront: the menu and the shopper's confirmation page
       const shopper = new BrowserSession(p.url);
