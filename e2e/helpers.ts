@@ -170,6 +170,18 @@ export async function signIn(page: Page, email: string, password: string) {
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
 }
 
+/**
+ * On a reviewer's app page: ticks the five review criteria once the page shows them (a client-side
+ * navigation may still be under way when the test gets there) and approves.
+ */
+export async function approveWithEveryCriterion(page: Page) {
+  const criteria = page.locator('input[name="criteria"]');
+  await expect(criteria).toHaveCount(5);
+  for (const box of await criteria.all()) await box.check();
+  for (const box of await criteria.all()) await expect(box).toBeChecked();
+  await page.getByRole("button", { name: "Approve" }).click();
+}
+
 /** The demo reviewer's authenticator secret (README, decision 072). */
 export const DEMO_REVIEWER_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 

@@ -7,7 +7,7 @@ import { type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { startReferenceApp } from "../examples/reference-app/app";
 import { REFERENCE_SCOPES, referenceManifest } from "../examples/reference-app/manifest";
-import { test, expect, signIn, signOut, signUp, DEMO } from "./helpers";
+import { test, expect, signIn, signOut, signUp, DEMO, approveWithEveryCriterion } from "./helpers";
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `docs/images/${name}.png`, fullPage: true });
 
@@ -82,8 +82,7 @@ test("the reference app from sign-up to uninstall", async ({ page, baseURL }) =>
   await page.getByRole("link", { name: `Reference App ${slug.slice(-6)}` }).click();
   await page.waitForLoadState("networkidle");
   await shot(page, "review");
-  for (const box of await page.getByRole("checkbox").all()) await box.check();
-  await page.getByRole("button", { name: "Approve" }).click();
+  await approveWithEveryCriterion(page);
   await expect(page.getByText("App approved and published.")).toBeVisible();
   await signOut(page);
 

@@ -4,16 +4,25 @@ import { isStorefrontPath } from "../core/areas";
 /** The test reviewers' TOTP secret (testing/platform.ts enrols it; the demo reviewer's too). */
 export const TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
+/** The last time step whose code this process sent, per secret: each code is accepted once (contract 18). */
+const lastStep = new Map<string, number>();
+const STEP_MS = 30_000;
+
 /**
- * Codes to try for a TOTP secret, each accepted once per time step: this step's, the next one's (one
- * step of drift), then, after waiting for the next step, those again.
+ * Codes to try for a TOTP secret, none that this process sent before (a second sign-in within the
+ * same 30 s would replay one, be refused, and count towards the throttle): this step's code, else
+ * the next step's (one step of drift), else, after waiting for a fresh step, that one's. Three in
+ * all, for the rare code some other process used.
  */
 export function* totpCodes(secret: string): Generator<Promise<string>> {
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
-  for (let round = 0; round < 3; round++) {
-    const wait = round === 0 ? 0 : 30_000 - (Date.now() % 30_000) + 50;
-    yield new Promise((r) => setTimeout(r, wait)).then(() => totp.generate());
-    yield Promise.resolve(totp.generate({ timestamp: Date.now() + 30_000 }));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = Math.floor(Date.now() / STEP_MS);
+    const step = Math.max(now, (lastStep.get(secret) ?? -1) + 1);
+    lastStep.set(secret, step);
+    // more than one step ahead is not accepted: wait until the step before it has begun
+    const wait = Math.max(0, (step - 1) * STEP_MS - Date.now() + 50);
+    yield new Promise((r) => setTimeout(r, wait)).then(() => totp.generate({ timestamp: step * STEP_MS }));
   }
 }
 /**
