@@ -229,11 +229,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 export const DATABASE_RETRY_AFTER_S = 5;
 
+/** When a request last found the database unreachable (ms since the epoch; 0: never): background writers hold back after it. */
+let databaseUnavailableAt = 0;
+export const lastDatabaseOutage = () => databaseUnavailableAt;
+
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof ApiError) return errorResponse(error.status, error.message, error.headers);
   if (error instanceof z.ZodError) return errorResponse(400, describeZodError(error));
   if (isDatabaseUnavailable(error)) {
+    databaseUnavailableAt = Date.now();
     console.error("[api] database unavailable:", (error as Error).message);
     return errorResponse(503, "The service is briefly unavailable; try again shortly", {
       "Retry-After": String(DATABASE_RETRY_AFTER_S),

@@ -13,7 +13,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { rawQuery } from "../../../db/sql";
 import { businessNow } from "../core/clock.server";
-import { ApiError, eventStreamResponse } from "../core/http.server";
+import { ApiError, eventStreamResponse, lastDatabaseOutage } from "../core/http.server";
 
 export const FLUSH_MS = 250;
 export const POLL_MS = 500;
@@ -38,20 +38,22 @@ export type AppApiRequestLog = {
   apiVersion: string;
 };
 
-type Pending = { rows: (AppApiRequestLog & { at: Date })[]; timer: NodeJS.Timeout | null };
+type Pending = { rows: (AppApiRequestLog & { at: Date })[]; timer: NodeJS.Timeout | null; pausedUntil: number };
 // per database (tests run several platforms in one process); on globalThis, as versions/usage.server.ts
 const pending = ((globalThis as { __requestLog?: Map<Db, Pending> }).__requestLog ??= new Map<Db, Pending>());
+/** After a failed write the log waits this long before the next one. */
+const PAUSE_AFTER_FAILURE_MS = 30_000;
 /** A burst beyond this many requests between two flushes keeps the newest: the log never grows without bound. */
 const MAX_PENDING = 5_000;
 
 /** Notes one App API request (the App API wrapper, after its answer); written within FLUSH_MS. */
 export function noteAppApiRequest(db: Db, row: AppApiRequestLog) {
   let p = pending.get(db);
-  if (!p) pending.set(db, (p = { rows: [], timer: null }));
+  if (!p) pending.set(db, (p = { rows: [], timer: null, pausedUntil: 0 }));
   if (p.rows.length >= MAX_PENDING) p.rows.shift();
   p.rows.push({ ...row, at: platformNow() });
   if (!p.timer) {
-    p.timer = setTimeout(() => void flushRequestLog(db), FLUSH_MS);
+    p.timer = setTimeout(() => void flushRequestLog(db), Math.max(FLUSH_MS, p.pausedUntil - Date.now()));
     p.timer.unref();
   }
 }
@@ -71,6 +73,9 @@ export async function flushRequestLog(db: Db): Promise<void> {
   if (!p.rows.length) return;
   const rows = p.rows;
   p.rows = [];
+  // right after the database was unreachable, the log gives way: a lost log line is acceptable, a
+  // connection attempt that the requests' own queries then wait behind is not
+  if (Date.now() - lastDatabaseOutage() < PAUSE_AFTER_FAILURE_MS) return;
   const cols = (f: (r: (typeof rows)[number]) => unknown) => rows.map((r) => String(f(r)));
   try {
     await rawQuery(db, FLUSH_SQL, [
@@ -85,7 +90,10 @@ export async function flushRequestLog(db: Db): Promise<void> {
       cols((r) => r.at.toISOString()),
     ]);
   } catch (e) {
-    // a lost log line is acceptable; never an unhandled rejection
+    // a lost log line is acceptable; never an unhandled rejection. The database is likely down: the
+    // log waits PAUSE_AFTER_FAILURE_MS before its next write, so that it does not keep opening
+    // connections the requests' own queries then wait behind once the database is back
+    p.pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
     console.error("[devtools] could not record App API requests:", (e as Error).message);
   }
 }
