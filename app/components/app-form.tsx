@@ -1,5 +1,12 @@
 import { Form } from "@remix-run/react";
-import { CATEGORIES, CATEGORY_LABELS, EVENTS, SCOPES, SCOPE_NAMES, SUBSCRIBABLE_EVENTS } from "~/platform/shapes/app-catalog";
+import {
+  CATEGORIES,
+  CATEGORY_LABELS,
+  EVENTS,
+  SCOPES,
+  SCOPE_NAMES,
+  SUBSCRIBABLE_EVENTS,
+} from "~/platform/shapes/app-catalog";
 import { CsrfInput } from "./csrf";
 import { ErrorSummary, Field, FieldError, fieldProps, type FormErrors } from "./form-errors";
 import { SubmitButton } from "./submit-button";
