@@ -78,6 +78,12 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     crontab:
       "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune\n23 * * * * devtools__prune_logs",
     logger: quietLogger,
+    // completions and failures go through graphile-worker's batcher (a batch a tick, 20 retries with
+    // backoff), which stop() waits for: unbatched, a job's completion is not awaited by the runner, so
+    // a stop while completions still wait for a pool connection ended the pool under them and the
+    // completion failed (an unhandled rejection, the job locked for 4 h) — seen in B2e, whose sale
+    // leaves hundreds of e-mails sending when a run stops
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours
   const sweeper = setInterval(() => {
