@@ -32,7 +32,7 @@ const env = {
   STOREFRONT_APPS_URL: "",
   // npm and node of this test's Node first
   PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
-} as NodeJS.ProcessEnv;
+} as unknown as NodeJS.ProcessEnv;
 const running: ChildProcess[] = [];
 afterAll(() => {
   running.forEach((c) => c.kill("SIGKILL"));
