@@ -21,7 +21,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = ClockDays.safeParse(form.get("advanceDays"));
     if (!parsed.success) return json({ error: "advanceDays: must be a whole number of days from 1 to 400" }, 400);
     const moved = await advanceSandboxClock(context.db, business, parsed.data);
-    return json({ advanced: moved.happened.map((h) => ({ date: h.at.slice(0, 10), what: HAPPENED[h.kind], id: h.id })) });
+    return json({
+      advanced: moved.happened.map((h) => ({ date: h.at.slice(0, 10), what: HAPPENED[h.kind], id: h.id })),
+    });
   });
 }
 

@@ -160,7 +160,10 @@ describe("storefront-apps dev with the app init made", () => {
       async () => (await fetch(blockUrl).catch(() => null))?.ok,
     );
     const serverJs = join(dir, "server.js");
-    writeFileSync(serverJs, readFileSync(serverJs, "utf8").replace('id="greeting">Welcome!<', 'id="greeting">Hi again!<'));
+    writeFileSync(
+      serverJs,
+      readFileSync(serverJs, "utf8").replace('id="greeting">Welcome!<', 'id="greeting">Hi again!<'),
+    );
     at = await waitFor(/server\.js changed: restarting the app server/, at);
     await until(
       () => "the new greeting",

@@ -148,7 +148,8 @@ export function configPusher({ appId, file, api, out }: Pick<DevOptions, "appId"
 
   const pushOnce = async () => {
     if (!existsSync(file)) {
-      if (last !== "") out(`${time()}  No ${file}: the app keeps the configuration it has. Create the file and it is deployed.`);
+      if (last !== "")
+        out(`${time()}  No ${file}: the app keeps the configuration it has. Create the file and it is deployed.`);
       last = "";
       return;
     }
@@ -226,7 +227,12 @@ function saveDotEnv(file: string, vars: Record<string, string>) {
   for (const [key, value] of Object.entries(vars)) {
     const at = lines.findIndex((l) => new RegExp(`^\\s*(export\\s+)?${key}\\s*=`).test(l));
     if (at >= 0) lines[at] = `${key}=${value}`;
-    else lines.splice(lines.length && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length, 0, `${key}=${value}`);
+    else
+      lines.splice(
+        lines.length && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length,
+        0,
+        `${key}=${value}`,
+      );
   }
   writeFileSync(file, lines.join("\n").replace(/\n*$/, "\n"), { mode: 0o600 });
 }
@@ -234,18 +240,25 @@ function saveDotEnv(file: string, vars: Record<string, string>) {
 /** True when the folder's .gitignore ignores .env (so that secrets written there stay out of the repository). */
 function ignoresDotEnv(dir: string) {
   const file = join(dir, ".gitignore");
-  return existsSync(file) && readFileSync(file, "utf8").split(/\r?\n/).some((l) => /^\/?\.env$/.test(l.trim()));
+  return (
+    existsSync(file) &&
+    readFileSync(file, "utf8")
+      .split(/\r?\n/)
+      .some((l) => /^\/?\.env$/.test(l.trim()))
+  );
 }
 
 /** Puts each active block of the app on the sandbox's home page (the developer's token reaches the sandbox's pages). */
 async function placeBlocks(api: Api, appId: string, out: (line?: string) => void) {
   const app = await api("GET", `/developer/apps/${encodeURIComponent(appId)}`);
-  const blocks = ((app.manifest?.blocks ?? []) as { blockType: string; name: string; defaultConfig?: unknown }[]).filter(
-    (b) => b.blockType,
-  );
+  const blocks = (
+    (app.manifest?.blocks ?? []) as { blockType: string; name: string; defaultConfig?: unknown }[]
+  ).filter((b) => b.blockType);
   if (blocks.length === 0) return;
   const home = await api("GET", "/merchant/pages/home");
-  const placed = (home.blocks as { kind: string; appId?: string }[]).filter((b) => b.kind === "app" && b.appId === appId);
+  const placed = (home.blocks as { kind: string; appId?: string }[]).filter(
+    (b) => b.kind === "app" && b.appId === appId,
+  );
   if (placed.length > 0) return;
   await api("PUT", "/merchant/pages/home", {
     title: home.title,
@@ -255,7 +268,9 @@ async function placeBlocks(api: Api, appId: string, out: (line?: string) => void
       ...blocks.map((b) => ({ kind: "app", type: b.blockType, appId, settings: b.defaultConfig ?? {} })),
     ],
   });
-  out(`Put ${blocks.map((b) => b.name).join(", ")} on your sandbox's home page (move or remove it in the site builder).`);
+  out(
+    `Put ${blocks.map((b) => b.name).join(", ")} on your sandbox's home page (move or remove it in the site builder).`,
+  );
 }
 
 const time = () => new Date().toISOString().slice(11, 19);
