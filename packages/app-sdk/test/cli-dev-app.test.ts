@@ -34,8 +34,14 @@ const env = {
   PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
 } as unknown as NodeJS.ProcessEnv;
 const running: ChildProcess[] = [];
-afterAll(() => {
-  running.forEach((c) => c.kill("SIGKILL"));
+afterAll(async () => {
+  // a failed run: Ctrl-C first, so that dev stops the app's server it started (SIGKILL would orphan it)
+  for (const c of running.filter((c) => c.exitCode === null && c.signalCode === null)) {
+    const gone = new Promise((r) => c.once("exit", r));
+    c.kill("SIGINT");
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+    c.kill("SIGKILL");
+  }
   rmSync(work, { recursive: true, force: true });
 });
 
