@@ -21,11 +21,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = ClockDays.safeParse(form.get("advanceDays"));
     if (!parsed.success) return json({ error: "advanceDays: must be a whole number of days from 1 to 400" }, 400);
     const moved = await advanceSandboxClock(context.db, business, parsed.data);
-    return json({ advanced: moved.happened.map((h) => `${h.at.slice(0, 10)} ${h.kind} ${h.id}`) });
+    return json({
+      advanced: moved.happened.map((h) => ({ date: h.at.slice(0, 10), what: HAPPENED[h.kind], id: h.id })),
+    });
   });
 }
 
 const ClockDays = z.coerce.number().int().min(1).max(400);
+
+/** What the clock made happen, in the developer's words (the kinds of contract 19's advance). */
+const HAPPENED: Record<string, string> = {
+  TRIAL_ENDED: "Trial ended",
+  PERIOD_CLOSED: "Billing period closed into a test invoice",
+  SUBSCRIPTION_EXPIRED: "Pending charge expired, never approved",
+  DATA_ERASURE_SENT: "business.data_erasure sent",
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { account, business } = await requireDeveloper(request, context);
@@ -127,7 +137,7 @@ function steps(progress: DeveloperProgress, sdkUrl: string): Step[] {
 
 export default function PortalHome() {
   const { name, sandbox, summary, notifications, progress, sdkUrl, clock } = useLoaderData<typeof loader>();
-  const done = useActionData<{ error?: string; advanced?: string[] }>();
+  const done = useActionData<{ error?: string; advanced?: { date: string; what: string; id: string }[] }>();
   const all = steps(progress, sdkUrl);
   const next = all.find((s) => !s.done);
   const storefront = useStorefrontUrl();
@@ -186,10 +196,23 @@ export default function PortalHome() {
                 </p>
               ) : null}
               {done?.advanced ? (
-                <p className="muted small" role="status" data-testid="clock-happened">
-                  {done.advanced.length ? done.advanced.join("; ") : "Nothing fell due."}{" "}
+                <div className="small" style={{ flexBasis: "100%" }} role="status" data-testid="clock-happened">
+                  {done.advanced.length ? (
+                    <>
+                      <p>What fell due, in order:</p>
+                      <ul>
+                        {done.advanced.map((h) => (
+                          <li key={`${h.id}-${h.what}`}>
+                            {h.date}: {h.what} <code>{h.id}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    </>
+                  ) : (
+                    <p className="muted">Nothing fell due.</p>
+                  )}
                   <Link to="/admin/billing">Sandbox billing →</Link>
-                </p>
+                </div>
               ) : null}
             </Form>
           ) : null}

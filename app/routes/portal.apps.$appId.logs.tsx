@@ -97,7 +97,12 @@ export default function Logs() {
             ))}
           </select>
         </label>
-        <span className={`badge ${state === "live" ? "ok" : "warn"}`} data-testid="logs-state">
+        <span
+          className={`badge ${state === "live" ? "ok" : "warn"}`}
+          style={{ alignSelf: "center" }}
+          data-testid="logs-state"
+          role="status"
+        >
           {state === "live" ? "Live" : state === "connecting" ? "Connecting…" : "Reconnecting…"}
         </span>
       </div>
@@ -122,17 +127,21 @@ export default function Logs() {
           <tbody>
             {shown.map((l) => (
               <tr key={l.id} className={ok(l) ? undefined : "row-danger"}>
-                <td>{l.at.slice(11, 23)}</td>
-                <td>{l.kind === "request" ? "API" : l.kind === "delivery" ? "Webhook" : "Hook"}</td>
-                <td>
+                <td className="nowrap">{l.at.slice(11, 23)}</td>
+                <td data-label="Kind">{l.kind === "request" ? "API" : l.kind === "delivery" ? "Webhook" : "Hook"}</td>
+                <td className="wide">
                   <code>{summary(l)}</code>
                 </td>
-                <td>
+                <td data-label="Status">
                   <span className={`badge ${ok(l) ? "ok" : "danger"}`}>{l.status ?? (ok(l) ? "ok" : "error")}</span>
                 </td>
-                <td>{l.durationMs === null ? "-" : `${l.durationMs} ms`}</td>
-                <td>{l.kind === "hook" ? "-" : l.apiVersion}</td>
-                <td>
+                <td data-label="Duration" className="nowrap">
+                  {l.durationMs === null ? "-" : `${l.durationMs} ms`}
+                </td>
+                <td data-label="API version" className="nowrap">
+                  {l.kind === "hook" ? "-" : l.apiVersion}
+                </td>
+                <td data-label="Installation">
                   <code>{l.installationId}</code>
                 </td>
               </tr>

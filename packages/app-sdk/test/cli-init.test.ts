@@ -5,38 +5,23 @@
  * and its configuration document is one the platform takes as a release.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { startPlatform } from "../../../app/platform/testing/platform";
 import { appBody } from "../../../app/platform/apps/apps.test-helpers";
+import { installSdk } from "./install-sdk";
 
 const run = promisify(execFile);
 const p = await startPlatform();
-const sdk = new URL("..", import.meta.url).pathname;
-const repoModules = new URL("../../../node_modules/", import.meta.url).pathname;
 const BIN = new URL("../bin/storefront-apps.js", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "sdk-init-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const env = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")),
 ) as NodeJS.ProcessEnv;
-
-/** The package as npm would install it: compiled to dist/ beside its package.json, its dependencies beside it. */
-async function installSdk(project: string) {
-  const target = join(project, "node_modules/@storefront/app-sdk");
-  mkdirSync(target, { recursive: true });
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  await run(process.execPath, [tsc, "-p", join(sdk, "tsconfig.build.json"), "--outDir", join(target, "dist")]);
-  copyFileSync(join(sdk, "package.json"), join(target, "package.json"));
-  copyFileSync(join(sdk, "src/bridge.d.ts"), join(target, "dist/bridge.d.ts"));
-  writeFileSync(join(target, "dist/require.cjs"), 'module.exports = require("./index.js");\n');
-  for (const dep of ["jose", "openapi-fetch", "openapi-typescript-helpers"])
-    symlinkSync(join(repoModules, dep), join(project, "node_modules", dep), "dir");
-}
 
 describe("storefront-apps init", () => {
   it("writes an app whose own tests pass against the platform, and whose configuration deploys as a release", async () => {

@@ -8,17 +8,19 @@
  *   storefront-apps test-install [--app ID]
  *   storefront-apps trigger [<event>] [--app ID] | trigger hook <point> [--app ID]
  *   storefront-apps listen --forward-to http://localhost:4000/webhooks [--app ID]
- *   storefront-apps dev [--forward-to http://localhost:4000] [--file manifest.json] [--app ID]
+ *   storefront-apps dev [--config storefront-apps.json | --file manifest.json] [--command CMD | --no-server] [--port N] [--forward-to URL] [--app ID]
  *   storefront-apps deploy [--file storefront-apps.json] [--message M] [--yes]
  *
  * This file only parses the arguments and dispatches: each command lives in commands/<name>.ts.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { apps } from "./commands/apps.ts";
 import { clock } from "./commands/clock.ts";
 import { events } from "./commands/events.ts";
 import { init } from "./commands/init.ts";
-import { deploy } from "./commands/deploy.ts";
-import { dev } from "./commands/dev.ts";
+import { CONFIG_FILE, deploy } from "./commands/deploy.ts";
+import { dev, localPort } from "./commands/dev.ts";
+import { appCommand } from "./commands/app-server.ts";
 import { listen } from "./commands/listen.ts";
 import { login } from "./commands/login.ts";
 import { logs } from "./commands/logs.ts";
@@ -48,8 +50,12 @@ const HELP = `storefront-apps <command>
   clock [advance <days> | reset]                       the sandbox's date; advance runs what falls due (periods, trials, erasures)
   trigger hook <point>                                 call your hook as a sandbox checkout would; shows its answer and what the platform made of it
   listen --forward-to URL                              relay the test installation's webhooks and hook calls to a local server
-  dev [--forward-to URL] [--file manifest.json]        test-install when needed, push the manifest on every save,
-                                                       print the sandbox's storefront and site builder, and listen
+  dev [--config storefront-apps.json] [--file manifest.json] [--command CMD | --no-server] [--port N] [--forward-to URL]
+                                                       test-install when needed (the app's blocks go on the sandbox's home page),
+                                                       deploy storefront-apps.json as a release on every save (or push
+                                                       manifest.json), run the app's server (its dev or start script;
+                                                       restarted on crash or change), print the sandbox's addresses, and
+                                                       relay webhooks and hook calls to the server (or --forward-to)
   version [--set YYYY-MM-DD] [--yes]                   the app's pinned API version; --set shows the changes in between, then moves it
   deploy [--file storefront-apps.json] [--message M] [--yes]
                                                        send the app's configuration document as a release; prints the diff first
@@ -82,13 +88,30 @@ export async function main(argv: string[]) {
       return listen(flags);
     case "dev": {
       const config = readConfig();
+      // storefront-apps.json (or --config) is deployed as releases; --file alone keeps the manifest push
+      const configFile =
+        str(flags.config) ?? (str(flags.file) === undefined && existsSync(CONFIG_FILE) ? CONFIG_FILE : undefined);
+      let doc: Record<string, unknown> | undefined;
+      try {
+        doc = configFile ? (JSON.parse(readFileSync(configFile, "utf8")) as Record<string, unknown>) : undefined;
+      } catch {
+        /* reported by the first push; dev starts anyway */
+      }
+      const named = typeof doc?.appId === "string" ? doc.appId : undefined;
+      const port = str(flags.port);
+      if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new CliError("--port: a port number, such as 4000");
       return dev({
-        appId: appIdOf(flags, config),
+        appId: str(flags.app) ?? named ?? appIdOf(flags, config),
         file: str(flags.file) ?? "manifest.json",
+        configFile,
         forwardTo: str(flags["forward-to"]),
+        dir: process.cwd(),
+        server: flags["no-server"] === true ? null : appCommand(process.cwd(), str(flags.command)),
+        port: port !== undefined ? Number(port) : (localPort(doc) ?? 4000),
+        platformUrl: config.platformUrl,
         api: (method, path, body) => api(config, method, path, body),
         out,
-        listen: () => listen(flags),
+        listen: (forwardTo) => listen({ ...flags, "forward-to": forwardTo }),
       });
     }
     case "version":

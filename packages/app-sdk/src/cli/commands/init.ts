@@ -223,15 +223,22 @@ Made by \`storefront-apps init\`. Start it, then make it yours:
 \`\`\`sh
 npm install
 npm test                                  # its own tests (PLATFORM_URL=... also checks the platform)
-CLIENT_ID=... CLIENT_SECRET=... npm start # the app on http://localhost:${PORT}
-storefront-apps deploy                    # storefront-apps.json as a release (the diff first)
-storefront-apps dev --forward-to http://localhost:${PORT}
+storefront-apps login                     # once; then create the app (apps create) or pick it (apps use)
+echo CLIENT_SECRET=... >> .env            # the secret apps create printed (.env is git-ignored)
+storefront-apps dev                       # everything below, in one terminal
 \`\`\`
+
+\`storefront-apps dev\` test-installs the app on your sandbox (its blocks on the sandbox's home page),
+deploys \`storefront-apps.json\` as a release now and on every save (printing the diff), runs
+\`npm start\` with PLATFORM_URL, CLIENT_ID, PORT and \`.env\` (restarted when it crashes or a file
+changes), relays the sandbox's webhooks and hook calls to it, and stops it on Ctrl-C.
 
 - \`server.js\`: the OAuth callback (\`/oauth/callback\`), the verified webhook receiver (\`/webhooks\`),
   the storefront block (\`/blocks/hello\`), the admin page (\`/admin\`, its session token verified at
   \`/api/session\`) and a usage charge (\`chargeForOrder\`).
-- \`storefront-apps.json\`: the app's whole configuration; edit it and \`deploy\`.
+- \`storefront-apps.json\`: the app's whole configuration; \`dev\` deploys each save, \`deploy\` sends it
+  with a question first. Its URLs say where the app runs (\`localhost:${PORT}\`: \`dev\` starts it on
+  that port; change them all to move it).
 `;
 
 /** `storefront-apps init <dir>`: refuses a folder that has files already. */
@@ -265,12 +272,12 @@ export function init(dir: string | undefined, sdkVersion = "^0.1.0") {
     "server.js": SERVER,
     "test/app.test.js": TEST,
     "README.md": README(name),
-    ".gitignore": "node_modules\n",
+    ".gitignore": "node_modules\n.env\n",
   };
   for (const [file, text] of Object.entries(files))
     writeFileSync(join(root, file), text.endsWith("\n") ? text : text + "\n");
   out(`Wrote ${name} into ${root}:`);
   for (const file of Object.keys(files)) out(`  ${file}`);
   out("");
-  out(`Next: cd ${dir} && npm install && npm test`);
+  out(`Next: cd ${dir} && npm install && npm test, then storefront-apps dev`);
 }
