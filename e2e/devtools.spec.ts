@@ -80,6 +80,8 @@ test("the sandbox clock: the date shown, advanced by the button, a test invoice 
   await expect(page).toHaveURL(/\/admin\/billing$/);
   await expect(page.getByText("Test invoice: never paid").first()).toBeVisible();
   await expect(page.getByText("Pro (16 of 30 days)").first()).toBeVisible();
+  // the subscription's trial is over on the sandbox's clock, and the page says so
+  await expect(page.getByTestId("subscription").first()).toContainText("Trial ended");
   await shots(page, "devtools-sandbox-billing-invoice");
 });
 

@@ -12,6 +12,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { DataTable, ErrorAlert, PageHeader, SuccessNotice } from "~/components/page-parts";
 import { useShopFormat } from "~/components/shop-format";
 import { dateFormatter } from "~/platform/core/dates";
+import { businessNow } from "~/platform/core/clock.server";
 
 export const meta: MetaFunction = () => [{ title: "Billing · Admin" }];
 
@@ -32,6 +33,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         test: sub.test,
         kind: sub.kind,
         trialEndsAt: sub.trialEndsAt?.toISOString() ?? null,
+        // on the business's clock: a sandbox moved ahead sees its trial over
+        trialEnded: sub.trialEndsAt ? sub.trialEndsAt.getTime() <= businessNow(business).getTime() : false,
         nextChargeAt: sub.kind === "RECURRING" ? (sub.currentPeriodEnd?.toISOString() ?? null) : null,
         cap: sub.usageCap,
         used: sub.usageBalance,
@@ -109,7 +112,7 @@ function SubscriptionCard({ s }: { s: Sub }) {
         <dd>{s.price}</dd>
         {s.trialEndsAt ? (
           <>
-            <dt>Trial ends</dt>
+            <dt>{s.trialEnded ? "Trial ended" : "Trial ends"}</dt>
             <dd>{dates.day(s.trialEndsAt)}</dd>
           </>
         ) : null}

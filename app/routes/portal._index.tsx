@@ -82,7 +82,7 @@ function steps(progress: DeveloperProgress, sdkUrl: string): Step[] {
         </>
       ),
       command:
-        "npx storefront-apps login && npx storefront-apps apps create --name … --slug … --scopes … --redirect-url …",
+        "npx storefront-apps init hello-app && cd hello-app && npx storefront-apps login && npx storefront-apps apps create --name … --slug …",
     },
     {
       key: "test-install",
@@ -102,12 +102,12 @@ function steps(progress: DeveloperProgress, sdkUrl: string): Step[] {
       title: "Receive your first webhook",
       body: (
         <>
-          Relay your test installation's webhooks to your laptop and send one (
+          In your app's folder, <code>dev</code> runs your server, relays your test installation's webhooks to it and
+          deploys <code>storefront-apps.json</code> on save; then send one (
           <Link to="/portal/docs/getting-started">Getting started</Link>).
         </>
       ),
-      command:
-        "npx storefront-apps listen --forward-to http://localhost:4000/webhooks   # then: npx storefront-apps trigger order.created",
+      command: "npx storefront-apps dev   # then, in another terminal: npx storefront-apps trigger order.created",
     },
     {
       key: "manifest",
@@ -115,11 +115,12 @@ function steps(progress: DeveloperProgress, sdkUrl: string): Step[] {
       title: "Declare blocks, embeds and hooks in the manifest",
       body: (
         <>
-          Edit it on <Link to={`${app}/manifest`}>the app's Manifest page</Link> or push a file (
+          Edit it on <Link to={`${app}/manifest`}>the app's Manifest page</Link> or in your{" "}
+          <code>storefront-apps.json</code>, which <code>dev</code> deploys on save (
           <Link to="/portal/docs/extensions">Extensions</Link>).
         </>
       ),
-      command: "npx storefront-apps manifest push --file manifest.json",
+      command: "npx storefront-apps deploy   # shows the change and makes a release",
     },
     {
       key: "submit",
