@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { startTestCluster, cloneTemplate, prepareTemplate, dropDatabase } from "../db/testing/cluster";
 import { createDb, type DbHandle } from "../db/client";
-import { SMTPServer } from "smtp-server";
-import type { AddressInfo } from "node:net";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { loadEnv, type Env } from "../app/platform/core/env.server";
 import { createWebServer, type WebServer } from "../app/web.server";
 import { startWorker, type Worker } from "../jobs/worker";
@@ -41,30 +41,19 @@ let durableCluster: Awaited<ReturnType<typeof startTestCluster>> | null = null;
  * rows that many transactions update are held through that wait (issue 16). The default cluster
  * trades that safety for speed (fsync off) and so measures CPU alone.
  */
-/**
- * A mail server that accepts every message and keeps none, as a relay would take them: production
- * settings need MAIL_URL, and the order path's confirmation e-mails (contract 16) are sent for real.
- */
+/** The SMTP sink (bench/smtp-sink.ts), forked once and shared by every run: its URL. */
 let smtpSink: Promise<string> | undefined;
 function startSmtpSink(): Promise<string> {
   return (smtpSink ??= new Promise<string>((resolve, reject) => {
-    const server = new SMTPServer({
-      secure: false,
-      hideSTARTTLS: true,
-      authOptional: true,
-      disabledCommands: ["AUTH"],
-      logger: false,
-      onData(stream, _session, callback) {
-        stream.on("data", () => {});
-        stream.on("end", () => callback());
-      },
+    const child = fork(fileURLToPath(new URL("./smtp-sink.ts", import.meta.url)), [], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.server.address() as AddressInfo;
-      server.server.unref();
-      resolve(`smtp://127.0.0.1:${port}`);
-    });
+    child.once("error", reject);
+    child.once("message", (m: { url: string }) => resolve(m.url));
+    // the sink ends with this process (it exits when the IPC channel closes)
+    child.unref();
+    child.channel?.unref();
   }));
 }
 
@@ -90,6 +79,7 @@ export async function startBench(
     DATA_DIR: ".data/bench-tmp",
     WORKER_CONCURRENCY: String(options.workerConcurrency ?? 20),
     MAIL_URL: await startSmtpSink(),
+    ...(process.env.MAIL_CONCURRENCY ? { MAIL_CONCURRENCY: process.env.MAIL_CONCURRENCY } : {}),
   });
   const db = createDb(dbUrl, { max: 20 });
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });

@@ -20,6 +20,8 @@ import { startDevMailbox, type DevMailboxServer } from "../app/platform/mail/dev
 import { DELIVERY_BATCH } from "../app/platform/webhooks/fanout.server";
 import { sweepAbandoned } from "../app/platform/webhooks/sweeper.server";
 import { startDispatcher, type Dispatcher } from "../app/platform/webhooks/dispatcher.server";
+import { startMailDispatcher } from "../app/platform/mail/dispatch.server";
+import { closeTransports } from "../app/platform/mail/transport.server";
 
 export type { WorkerDeps };
 
@@ -58,8 +60,11 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   // graphile-worker's pool is ours, so that an idle connection the server ends (a restart, a
   // dropped database) is logged instead of an unhandled 'error' event that ends the process
   // (several hosts in the URL: each new connection goes to the current primary, db/primary.ts)
+  const concurrency = options.concurrency ?? options.deps.env.workerConcurrency;
+  const mailConcurrency = options.deps.env.mailConcurrency;
+  // each runner: a connection a job it runs, one for its LISTEN, one to spare
   const pool = pgPool(options.url, {
-    max: (options.concurrency ?? options.deps.env.workerConcurrency) + 2,
+    max: concurrency + 2 + mailConcurrency + 2,
     // as the web's pool (db/client.ts): fail fast, heal, keep-alive (issue 25)
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 300_000,
@@ -69,14 +74,13 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   handlePoolErrors(pool, (e, idle) =>
     console.error(`[worker] ${idle ? "idle " : ""}database connection lost:`, e.message),
   );
-  const runner = await run({
+  // messages go in a lane of their own, a few at a time (decision 087): a sale's e-mails (two an
+  // order) wait their turn instead of taking the event loop from the orders and their webhooks
+  const { mail__send, ...otherTasks } = taskList(deps);
+  const common = {
     pgPool: pool,
-    concurrency: options.concurrency ?? options.deps.env.workerConcurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: taskList(deps),
-    crontab:
-      "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune\n23 * * * * devtools__prune_logs",
     logger: quietLogger,
     // completions and failures go through graphile-worker's batcher (a batch a tick, 20 retries with
     // backoff), which stop() waits for: unbatched, a job's completion is not awaited by the runner, so
@@ -84,6 +88,14 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     // completion failed (an unhandled rejection, the job locked for 4 h) — seen in B2e, whose sale
     // leaves hundreds of e-mails sending when a run stops
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+  };
+  const mailRunner = await run({ ...common, concurrency: mailConcurrency, taskList: { mail__send } });
+  const runner = await run({
+    ...common,
+    concurrency,
+    taskList: otherTasks,
+    crontab:
+      "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune\n23 * * * * devtools__prune_logs",
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours
   const sweeper = setInterval(() => {
@@ -94,15 +106,19 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
   sweeper.unref();
   // first attempts of deliveries, straight from the deliveries table (decision 019)
   const dispatcher = await startDispatcher(options.deps.db, options.deps.env, {
-    maxInFlight: (options.concurrency ?? options.deps.env.workerConcurrency) * DELIVERY_BATCH,
+    maxInFlight: concurrency * DELIVERY_BATCH,
   });
+  // jobs for the messages the checkout wrote waiting (decision 087)
+  const mailDispatcher = await startMailDispatcher(options.deps.db);
   return {
     runner,
     dispatcher,
     mailbox,
     async stop() {
       clearInterval(sweeper);
-      await Promise.all([dispatcher.stop(), runner.stop()]);
+      await Promise.all([dispatcher.stop(), mailDispatcher.stop(), runner.stop(), mailRunner.stop()]);
+      // the pooled SMTP connections (transport.server.ts) end with the worker
+      closeTransports();
       await mailbox?.stop();
       await pool.end();
     },

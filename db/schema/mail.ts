@@ -2,14 +2,17 @@
  * E-mail (contract 16, decisions 064-066): the outbox of messages, the single-use tokens their links
  * carry, and the development mailbox.
  */
+import { sql } from "drizzle-orm";
 import { pgTable, text, jsonb, index, uniqueIndex, integer } from "drizzle-orm/pg-core";
 import { createdAt, id, refersTo, textList, ts } from "./columns";
 import { accounts } from "./accounts";
 
 /**
  * One row per message, written in the transaction of its cause (`causeKey` is unique: one cause, one
- * message); a trigger adds its `mail__send` job in the same transaction. `messageId` is fixed when the
- * row is written, so a resend after a crash carries the same Message-ID.
+ * message); a trigger adds its `mail__send` job in the same transaction, except for a row written
+ * waiting (never tried, `nextAttemptAt` set: the checkout's), whose job the mail dispatcher adds after
+ * the commit (decision 087). `messageId` is fixed when the row is written, so a resend after a crash
+ * carries the same Message-ID.
  */
 export const mailMessages = pgTable(
   "mail_messages",
@@ -39,6 +42,10 @@ export const mailMessages = pgTable(
     uniqueIndex("mail_messages_cause_key").on(t.causeKey),
     index("mail_messages_business_to_idx").on(t.businessId, t.toAddress),
     index("mail_messages_account_idx").on(t.accountId),
+    // the mail dispatcher's queue: rows written waiting for their job (mail/dispatch.server.ts)
+    index("mail_messages_waiting_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'QUEUED' and attempts = 0 and next_attempt_at is not null`),
   ],
 );
 

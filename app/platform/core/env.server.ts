@@ -56,6 +56,7 @@ const schema = z.object({
     )
     .optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().max(100).default(10),
+  MAIL_CONCURRENCY: z.coerce.number().int().positive().max(50).default(2),
   WORKER_STRANDED_AFTER_MS: z.coerce.number().int().min(1000).default(60_000),
   DATABASE_PREPARE: boolString.default(true),
   DEMO_APPS_PORT: z
@@ -108,6 +109,8 @@ export type Env = {
   outboundAllowPrivate: boolean;
   dataDir: string;
   workerConcurrency: number;
+  /** Messages one worker sends at once, in a lane of their own beside the other jobs (decision 087). */
+  mailConcurrency: number;
   /** how long after it was due a job counts as lost and is re-queued by the sweeper */
   workerStrandedAfterMs: number;
   /** named prepared statements (db/client.ts); false behind a pooler in transaction mode that cannot keep them */
@@ -177,6 +180,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? !isProduction,
     dataDir: e.DATA_DIR,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    mailConcurrency: e.MAIL_CONCURRENCY,
     workerStrandedAfterMs: e.WORKER_STRANDED_AFTER_MS,
     databasePrepare: e.DATABASE_PREPARE,
     trustedProxies: e.TRUSTED_PROXIES ?? [],

@@ -35,6 +35,8 @@ export async function startDevMailbox(db: Db, options: { port?: number } = {}): 
     size: MAX_MESSAGE_BYTES,
     banner: "Storefront Apps development mailbox",
     logger: false,
+    // a stop drops the connections the worker's pooled transport keeps open, instead of waiting 30 s
+    closeTimeout: 100,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

@@ -92,21 +92,23 @@ export async function queueOrderStatusMail(
  * The checkout's messages as CTEs of its one order statement (decision 019: no second round trip):
  * the shopper's confirmation when the order has an e-mail and the shop sends it, and the new-order
  * notice to each account of the business that has not turned it off. `o` is the CTE of the inserted
- * order; `$business`, `$email`, `$name` and `$at` are the statement's parameters.
+ * order; `$business`, `$email`, `$name` and `$at` are the statement's parameters. Written waiting
+ * (`next_attempt_at` set), without a job: the mail dispatcher adds their jobs after the order
+ * commits (dispatch.server.ts, decision 087), so that the order's transaction sends no NOTIFY.
  */
 export function orderMailCtes(p: { business: string; email: string; name: string; at: string }): string {
   const id = "'mail_' || replace(gen_random_uuid()::text, '-', '')";
   return `mc as (
-    insert into mail_messages (id, kind, cause_key, business_id, to_address, to_name, data, created_at)
+    insert into mail_messages (id, kind, cause_key, business_id, to_address, to_name, data, created_at, next_attempt_at)
     select ${id}, 'order.confirmation', 'order.confirmation:' || o.id, ${p.business}, ${p.email}::text, ${p.name},
-           jsonb_build_object('orderId', o.id), ${p.at}::timestamptz
+           jsonb_build_object('orderId', o.id), ${p.at}::timestamptz, ${p.at}::timestamptz
     from o join businesses b on b.id = ${p.business}
     where coalesce(${p.email}::text, '') <> '' and not ('order.confirmation' = any(b.shopper_mail_off))
     returning id),
   mn as (
-    insert into mail_messages (id, kind, cause_key, business_id, account_id, to_address, to_name, data, created_at)
+    insert into mail_messages (id, kind, cause_key, business_id, account_id, to_address, to_name, data, created_at, next_attempt_at)
     select ${id}, 'order.new', 'order.new:' || o.id || ':' || a.id, ${p.business}, a.id, a.email, a.name,
-           jsonb_build_object('orderId', o.id), ${p.at}::timestamptz
+           jsonb_build_object('orderId', o.id), ${p.at}::timestamptz, ${p.at}::timestamptz
     from o join accounts a on a.business_id = ${p.business}
     where not ('order.new' = any(a.mail_off))
     returning id)`;

@@ -32,6 +32,11 @@ export function transportFor(url: string): Transporter {
       port: Number(u.port) || (u.protocol === "smtps:" ? 465 : 587),
       // smtps:// is TLS from the first byte; smtp:// upgrades with STARTTLS whenever the server offers it
       secure: u.protocol === "smtps:",
+      // a few connections kept open and reused: a new connection a message waits for the server's
+      // greeting every time (smtp-server pauses 100 ms before it, Postfix's postscreen seconds)
+      pool: true,
+      maxConnections: 5,
+      maxMessages: 1000,
       auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
       // 30 s to connect and to greet, 60 s of silence at most: a stuck server is a temporary failure
       connectionTimeout: 30_000,

@@ -36,6 +36,7 @@ import {
 } from "../catalog/stock";
 import { orderCreatedEvent } from "./events.server";
 import { orderMailCtes } from "../mail/queue.server";
+import { wakeMailDispatchers } from "../mail/dispatch.server";
 import {
   noHooks,
   price,
@@ -321,8 +322,10 @@ async function runCheckout(
     if (pgErrorCode(e) === "23514") throw await soldOut(db, business, lines);
     throw e;
   }
-  // the deliveries are committed: wake the dispatchers now (not by a NOTIFY inside the statement, see deliveriesCtes)
+  // the deliveries and messages are committed: wake their dispatchers now (not by a NOTIFY inside
+  // the statement, see deliveriesCtes and mail/dispatch.server.ts)
   wakeDispatchers(db);
+  wakeMailDispatchers(db);
 
   if (!method)
     return {

@@ -8,6 +8,7 @@
 import { rawQuery } from "../../../db/sql";
 import type { Db } from "../../../db/client";
 import { newId } from "../core/ids.server";
+import { createWaker } from "../core/wake.server";
 import { eventAllowed } from "../shapes/app-catalog";
 import { VERSIONING } from "../versions/changes";
 import { renderVersion } from "../versions/registry";
@@ -165,43 +166,14 @@ export function deliveriesCtes(first: number, options: { notify: boolean } = { n
   woken as (select ${options.notify ? `pg_notify('${DELIVERIES_CHANNEL}', '')` : "null"} as n where exists (select 1 from d))`;
 }
 
-/** The dispatchers of this process (registered on globalThis: the Remix bundle and the worker load this module apart). */
-const local = ((globalThis as { __localDispatchers?: Set<() => void> }).__localDispatchers ??= new Set());
-export function onLocalWake(wake: () => void): () => void {
-  local.add(wake);
-  return () => local.delete(wake);
-}
-
-let notifying = false;
-let notifyAgain = false;
+const dispatchers = createWaker(DELIVERIES_CHANNEL);
+/** Registers a dispatcher of this process (woken at once by wakeDispatchers, without a NOTIFY). */
+export const onLocalWake = dispatchers.onLocal;
 /**
  * Wakes the dispatchers after deliveries were committed outside a NOTIFYing transaction: this
- * process's own at once, or, in a process without one (a web process of its own), every worker's
- * through a NOTIFY of its own (a statement with no
- * transaction ID and no WAL, so it holds the notification lock only for itself, never through a
- * flush). Coalesced: at most one NOTIFY in flight, one more after it for whatever came meanwhile. A
- * lost wake-up costs at most the dispatchers' one-second poll.
+ * process's own at once, or every worker's through a NOTIFY of its own (core/wake.server.ts).
  */
-export function wakeDispatchers(db: Db) {
-  for (const wake of local) wake();
-  // a process that runs a dispatcher itself (npm start) needs no NOTIFY: its own takes the
-  // deliveries at once, other workers still find anything left within their one-second poll
-  if (local.size > 0) return;
-  if (notifying) {
-    notifyAgain = true;
-    return;
-  }
-  notifying = true;
-  rawQuery(db, `select pg_notify('${DELIVERIES_CHANNEL}', '')`, [])
-    .catch(() => {})
-    .finally(() => {
-      notifying = false;
-      if (notifyAgain) {
-        notifyAgain = false;
-        wakeDispatchers(db);
-      }
-    });
-}
+export const wakeDispatchers = (db: Db) => dispatchers.wake(db);
 
 export function deliveryParams(rows: DeliveryRow[], t: Date): unknown[] {
   const col = <K extends keyof DeliveryRow>(k: K) => rows.map((r) => r[k]);

@@ -1,0 +1,94 @@
+/**
+ * The mail dispatcher (decision 087): first attempts of messages that a hot transaction wrote without
+ * their job. The checkout's order statement writes the shopper's confirmation and the members'
+ * new-order notices as `mail_messages` rows marked waiting (QUEUED, never tried, `next_attempt_at`
+ * set), not with a `mail__send` job each: adding a job NOTIFYs, and a transaction that notifies
+ * commits behind every other notifying one (one lock held through its commit's flush), which halved
+ * a sale's orders a second on one shop (docs/performance.md, session 12). Every other cause of a
+ * message (a reset link, an invitation) is rare and still adds its job in its own transaction (the
+ * insert trigger of mail_messages, whose WHEN leaves the waiting rows to this dispatcher).
+ *
+ * Each worker runs one: woken after the order commits (this process's at once; another process's by
+ * a coalesced NOTIFY outside the order's transaction: core/wake.server.ts), and once a second for
+ * anything a lost wake-up left, it turns a batch of waiting rows into jobs in one statement (rows
+ * locked with SKIP LOCKED, so two workers never take the same row; the claim and the jobs commit
+ * together, so a crash loses or doubles nothing). From the job on, a message is sent, retried and
+ * recorded as any other (outbox.server.ts).
+ */
+import type { Database, Db } from "../../../db/client";
+import { rawQuery } from "../../../db/sql";
+import { createWaker } from "../core/wake.server";
+
+export const MAIL_CHANNEL = "mail_messages";
+const waker = createWaker(MAIL_CHANNEL);
+/** After a commit that wrote waiting messages: wakes the mail dispatchers. */
+export const wakeMailDispatchers = (db: Db) => waker.wake(db);
+
+/** Waiting messages turned into jobs by one statement. */
+export const MAIL_DISPATCH_BATCH = 500;
+export const MAIL_DISPATCH_POLL_MS = 1000;
+
+/** The marker of a waiting row, for the statements that write one (a never-tried QUEUED row with a due time). */
+export const WAITING_MAIL = "status = 'QUEUED' and attempts = 0 and next_attempt_at is not null";
+
+const DISPATCH_SQL = `
+  with due as (
+    select id from mail_messages where ${WAITING_MAIL}
+    order by next_attempt_at limit $1 for update skip locked),
+  taken as (
+    update mail_messages m set next_attempt_at = null from due where m.id = due.id returning m.id)
+  select count(graphile_worker.add_job('mail__send', json_build_object('id', id),
+    job_key => 'mail:' || id, max_attempts => 25))::int as n from taken`;
+
+/** Turns up to `limit` waiting messages into their jobs; answers how many. */
+export async function dispatchWaitingMail(db: Db, limit = MAIL_DISPATCH_BATCH): Promise<number> {
+  const [row] = await rawQuery<{ n: number }>(db, DISPATCH_SQL, [limit]);
+  return row?.n ?? 0;
+}
+
+export type MailDispatcher = { wake(): void; stop(): Promise<void> };
+
+export async function startMailDispatcher(
+  db: Database,
+  options: { pollMs?: number; listen?: boolean } = {},
+): Promise<MailDispatcher> {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  // one statement at a time; a wake-up during it runs one more after it (a full batch: at once)
+  const wake = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          if ((await dispatchWaitingMail(db)) === MAIL_DISPATCH_BATCH) again = true;
+        } catch (e) {
+          if (!stopped) console.error("[mail] dispatch failed:", (e as Error).message);
+          again = false;
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+  };
+  const listener = options.listen === false ? null : await db.$client.listen(MAIL_CHANNEL, wake, wake);
+  const offLocal = waker.onLocal(wake);
+  const timer = setInterval(wake, options.pollMs ?? MAIL_DISPATCH_POLL_MS);
+  timer.unref();
+  wake();
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      offLocal();
+      clearInterval(timer);
+      await listener?.unlisten().catch(() => {});
+      await running;
+    },
+  };
+}

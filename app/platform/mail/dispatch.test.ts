@@ -1,0 +1,129 @@
+/**
+ * The mail dispatcher (decision 087): the checkout's order statement writes its messages waiting,
+ * without a job and without a NOTIFY in the order's transaction; the dispatcher turns them into
+ * jobs after the commit, each message once however many dispatchers run at once, and they are sent.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { eq, inArray, sql } from "drizzle-orm";
+import { businesses, mailMessages } from "../../../db/schema";
+import { startPlatform } from "../testing/platform";
+import { startSmtp } from "../testing/smtp";
+import { createProduct, productSchema } from "../catalog/products.server";
+import { checkout } from "../orders/checkout.server";
+import { startWorker } from "../../../jobs/worker";
+import { textArray } from "../../../db/sql";
+import { closeTransports } from "./transport.server";
+import { dispatchWaitingMail } from "./dispatch.server";
+
+const smtp = await startSmtp();
+// no worker at first: the rows and jobs are looked at before anything takes them
+const p = await startPlatform({ worker: false, env: { MAIL_URL: smtp.url } });
+afterAll(async () => {
+  closeTransports();
+  await smtp.stop();
+});
+
+const jobsFor = async (ids: string[]) =>
+  (
+    await p.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail__send' and key = any(${textArray(ids.map((id) => `mail:${id}`))})`,
+    )
+  )[0].n;
+
+describe("the mail dispatcher", () => {
+  it("order messages wait without a job, become one job each under concurrent dispatchers, and are sent once", async () => {
+    const { business } = await p.registerMerchant();
+    const product = await createProduct(
+      p.db,
+      business.id,
+      productSchema.parse({ name: "Earl Grey", slug: "tea-dispatch", price: 1250, category: "Drinks" }),
+    );
+    const [shop] = await p.db.select().from(businesses).where(eq(businesses.id, business.id));
+    const placed = [];
+    for (let i = 0; i < 12; i++)
+      placed.push(
+        await checkout(
+          p.db,
+          shop,
+          {
+            customer: { name: `Shopper ${i}`, phone: "555 0100", email: `shopper-${i}@example.test` },
+            items: [{ productId: product.id, quantity: 1 }],
+            deliveryMethod: "PICKUP",
+            paymentMethod: "CASH",
+          },
+          { actor: "test" },
+        ),
+      );
+    const rows = await p.db
+      .select()
+      .from(mailMessages)
+      .where(inArray(mailMessages.kind, ["order.confirmation", "order.new"]));
+    const ids = rows.filter((r) => r.businessId === business.id).map((r) => r.id);
+    // a confirmation and the owner's notice for each order, written waiting, no job yet
+    expect(ids).toHaveLength(24);
+    expect(rows.every((r) => r.status === "QUEUED" && r.attempts === 0 && r.nextAttemptAt !== null)).toBe(true);
+    expect(await jobsFor(ids)).toBe(0);
+
+    // eight dispatchers at once, in batches of 5: every message taken once
+    const taken = await Promise.all(Array.from({ length: 8 }, () => dispatchWaitingMail(p.db, 5)));
+    let total = taken.reduce((a, b) => a + b, 0);
+    while (total < 24) total += await dispatchWaitingMail(p.db, 5);
+    expect(total).toBe(24);
+    expect(await dispatchWaitingMail(p.db)).toBe(0);
+    expect(await jobsFor(ids)).toBe(24);
+
+    // a worker sends them: each address once
+    const before = smtp.received.length;
+    const worker = await startWorker({ url: p.dbUrl, deps: { db: p.db, env: p.env }, concurrency: 2 });
+    try {
+      const sent = async () =>
+        (await p.db.select().from(mailMessages).where(inArray(mailMessages.id, ids))).filter((r) => r.status === "SENT")
+          .length;
+      const end = Date.now() + 30_000;
+      while ((await sent()) < 24 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect(await sent()).toBe(24);
+      const got = smtp.received.slice(before).map((m) => m.envelopeTo[0]);
+      for (let i = 0; i < 12; i++) expect(got.filter((a) => a === `shopper-${i}@example.test`)).toHaveLength(1);
+      // and the owner's twelve notices, one an order
+      const ids12 = new Set(
+        smtp.received
+          .slice(before)
+          .filter((m) => m.parsed.subject?.includes("New order"))
+          .map((m) => m.parsed.messageId),
+      );
+      expect(ids12.size).toBe(12);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
+
+  it("a running worker's dispatcher sends an order's confirmation without being asked", async () => {
+    const worker = await startWorker({ url: p.dbUrl, deps: { db: p.db, env: p.env }, concurrency: 2 });
+    try {
+      const { business } = await p.registerMerchant();
+      const product = await createProduct(
+        p.db,
+        business.id,
+        productSchema.parse({ name: "Sencha", slug: "sencha-dispatch", price: 900, category: "Drinks" }),
+      );
+      const [shop] = await p.db.select().from(businesses).where(eq(businesses.id, business.id));
+      await checkout(
+        p.db,
+        shop,
+        {
+          customer: { name: "Grace", phone: "555 0101", email: "grace@example.test" },
+          items: [{ productId: product.id, quantity: 1 }],
+          deliveryMethod: "PICKUP",
+          paymentMethod: "CASH",
+        },
+        { actor: "test" },
+      );
+      const end = Date.now() + 20_000;
+      while (!smtp.received.some((m) => m.envelopeTo.includes("grace@example.test")) && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(smtp.received.filter((m) => m.envelopeTo.includes("grace@example.test"))).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
+});
