@@ -34,7 +34,7 @@ export default defineConfig({
   },
   webServer: {
     // the patch of postgres.js's reconnect (docs/reliability.md) registered before the graph loads
-    command: `node --import tsx --import ./db/postgres-fix.ts e2e/serve.ts`,
+    command: `node --experimental-async-context-frame --import tsx --import ./db/postgres-fix.ts e2e/serve.ts`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -136,9 +136,15 @@ export function startPatroni(t: Topology, i: number) {
 
 /** `npm run web` as the service `name` on `port`, with the topology's settings and `env`. */
 function startWebProcess(t: Topology, name: Service, port: number, env: Record<string, string>) {
-  startProcess(t, name, process.execPath, ["--import", "tsx", "server.ts", "web"], {
-    env: { ...t.env, PORT: String(port), ...env },
-  });
+  startProcess(
+    t,
+    name,
+    process.execPath,
+    ["--experimental-async-context-frame", "--import", "tsx", "server.ts", "web"],
+    {
+      env: { ...t.env, PORT: String(port), ...env },
+    },
+  );
 }
 
 export function startWeb(t: Topology, i: number, extra: Record<string, string> = {}) {
@@ -174,9 +180,15 @@ export function startDirectWeb(t: Topology, options: { prepare: boolean }, extra
  */
 export function startWorkerProcess(t: Topology, i: number, extra: Record<string, string> = {}) {
   const url = i === 0 ? `${t.primaryUrl}?application_name=worker1` : `${t.multiHostUrl}&application_name=worker2`;
-  startProcess(t, `worker${i + 1}`, process.execPath, ["--import", "tsx", "server.ts", "worker"], {
-    env: { ...t.env, DATABASE_URL: url, OUTBOUND_ALLOW_PRIVATE: "true", ...extra },
-  });
+  startProcess(
+    t,
+    `worker${i + 1}`,
+    process.execPath,
+    ["--experimental-async-context-frame", "--import", "tsx", "server.ts", "worker"],
+    {
+      env: { ...t.env, DATABASE_URL: url, OUTBOUND_ALLOW_PRIVATE: "true", ...extra },
+    },
+  );
 }
 
 /** Whether build/ is missing or older than its sources (server.ts's check, made once here for both web processes). */

@@ -14,7 +14,7 @@ import {
   type Account,
   type Business,
 } from "../../../db/schema";
-import { uniqueViolation } from "../../../db/sql";
+import { perDatabase, uniqueViolation } from "../../../db/sql";
 import { ApiError } from "../core/http.server";
 import { newId, randomToken } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -407,8 +407,17 @@ export async function getAccount(db: Db, id: string): Promise<Account | undefine
   return account;
 }
 
+/** Read by every signed-in request (the guards): built once per database handle. */
+const businessById = perDatabase((db: Db) =>
+  db
+    .select()
+    .from(businesses)
+    .where(eq(businesses.id, sql.placeholder("id")))
+    .prepare("business_by_id"),
+);
+
 export async function getBusiness(db: Db, id: string): Promise<Business | undefined> {
-  const [business] = await db.select().from(businesses).where(eq(businesses.id, id));
+  const [business] = await businessById(db).execute({ id });
   return business;
 }
 

@@ -5,7 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { createCookieSessionStorage, redirect, type Session, type SessionStorage } from "@remix-run/node";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { perDatabase } from "../../../db/sql";
 import { accounts, sessions, type Account, type Business } from "../../../db/schema";
 import type { PlatformContext } from "../core/context";
 import type { Env } from "../core/env.server";
@@ -228,6 +230,23 @@ export async function signOut(request: Request, { db, env }: PlatformContext) {
   return redirect("/", { headers: { "Set-Cookie": await storage.destroySession(session) } });
 }
 
+/** The live session of a cookie with its account (every signed-in page): built once per database handle. */
+const cookieSessionAccount = perDatabase((db: Db) =>
+  db
+    .select({ account: accounts, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(
+      and(
+        eq(sessions.idHash, sql.placeholder("idHash")),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+        isNull(accounts.closedAt),
+      ),
+    )
+    .prepare("cookie_session_account"),
+);
+
 /** The account of a live session (not revoked, not expired) and the session's public id. */
 export async function signedInSession(
   request: Request,
@@ -238,18 +257,7 @@ export async function signedInSession(
   const session = await getSession(request, context.env);
   const sid = session.get("sid");
   if (typeof sid !== "string") return null;
-  const [row] = await context.db
-    .select({ account: accounts, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(
-      and(
-        eq(sessions.idHash, sha256(sid)),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now()),
-        isNull(accounts.closedAt),
-      ),
-    );
+  const [row] = await cookieSessionAccount(context.db).execute({ idHash: sha256(sid), now: now().toISOString() });
   if (!row) return null;
   if (now().getTime() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) await touchSession(context.db, row.sessionId);
   return { account: row.account, sessionId: row.sessionId };
@@ -328,6 +336,23 @@ export async function requireUser(request: Request, context: PlatformContext, ro
  * session's last-seen time is written at most once a minute. An account that must have a second
  * factor and has none gets 403 naming it, except on the calls that set one up (`enrolling`).
  */
+/** The session of a token with its account (every signed-in JSON call): built once per database handle. */
+const sessionAccount = perDatabase((db: Db) =>
+  db
+    .select({ account: accounts, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder("sid")),
+        eq(sessions.accountId, sql.placeholder("sub")),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .prepare("session_account"),
+);
+
 export async function requireBearerAccount(
   request: Request,
   context: PlatformContext,
@@ -344,18 +369,12 @@ export async function requireBearerAccount(
   );
   if (!claims || typeof claims.sub !== "string" || typeof claims.sid !== "string")
     throw new ApiError(401, "Invalid or expired token");
-  const [row] = await context.db
-    .select({ account: accounts, lastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(
-      and(
-        eq(sessions.id, claims.sid),
-        eq(sessions.accountId, claims.sub),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now()),
-      ),
-    );
+  // timestamps go to the driver as text (db/sql.ts)
+  const [row] = await sessionAccount(context.db).execute({
+    sid: claims.sid,
+    sub: claims.sub,
+    now: now().toISOString(),
+  });
   const account = row?.account;
   // a removed member's account is closed (decision 069): its tokens stop at once
   if (!account || account.closedAt || (claims.cv ?? 0) !== account.credentialsVersion)

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { perDatabase } from "../../../db/sql";
 import {
   apps,
   extensions,
@@ -44,7 +45,7 @@ export type HookRegistry = { extensions: ActiveExtension[]; breakers: HookBreake
  * Read by every checkout (issue 16): the statement is built once per database handle (drizzle's
  * prepared query with a placeholder), not on every call.
  */
-const buildHookRegistryQuery = (db: Db) =>
+const hookRegistryQuery = perDatabase((db: Db) =>
   db
     .select({ extension: extensions, installation: installations, app: apps, breaker: hookBreakers })
     .from(installations)
@@ -56,13 +57,8 @@ const buildHookRegistryQuery = (db: Db) =>
     )
     .where(activeOf(sql.placeholder("businessId"), "hook"))
     .orderBy(...installationOrder)
-    .prepare("hook_registry");
-const hookRegistryQueries = new WeakMap<object, ReturnType<typeof buildHookRegistryQuery>>();
-function hookRegistryQuery(db: Db) {
-  let query = hookRegistryQueries.get(db);
-  if (!query) hookRegistryQueries.set(db, (query = buildHookRegistryQuery(db)));
-  return query;
-}
+    .prepare("hook_registry"),
+);
 
 /**
  * Every active hook extension of the business with its breaker row (none when it never failed):

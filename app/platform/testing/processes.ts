@@ -12,7 +12,7 @@ type Secrets = Pick<Env, "sessionSecret" | "encryptionKey">;
 
 /** Spawns `server.ts <mode>` on the database at `dbUrl`, with the secrets of `env` and `extra` variables. */
 export function spawnServer(mode: "web" | "worker", dbUrl: string, env: Secrets, extra: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts", mode], {
+  const child = spawn(process.execPath, ["--experimental-async-context-frame", "--import", "tsx", "server.ts", mode], {
     env: {
       ...process.env,
       DATABASE_URL: dbUrl,
