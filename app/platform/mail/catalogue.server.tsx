@@ -4,8 +4,9 @@
  * it goes, and an erased shopper's data is not kept in a second place. Links come from PUBLIC_URL
  * (the platform) or STOREFRONT_URL (a shop's pages), never from a request.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { perDatabase } from "../../../db/sql";
 import { accounts, businesses, orderItems, orders, type Business, type MailMessage } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { moneyFormatter } from "../core/money";
@@ -23,14 +24,28 @@ const PLATFORM = "Storefront Apps";
 type Parts = { subject: string; preheader: string; body: React.ReactElement };
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-async function orderView(db: Db, env: Env, orderId: string): Promise<{ view: OrderView; business: Business }> {
-  const [row] = await db
+/* read by every order message (two an order in a sale): built once per database handle */
+const orderWithShop = perDatabase((db: Db) =>
+  db
     .select({ order: orders, business: businesses })
     .from(orders)
     .innerJoin(businesses, eq(businesses.id, orders.businessId))
-    .where(eq(orders.id, orderId));
+    .where(eq(orders.id, sql.placeholder("orderId")))
+    .prepare("mail_order_with_shop"),
+);
+const itemsOfOrder = perDatabase((db: Db) =>
+  db
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, sql.placeholder("orderId")))
+    .orderBy(asc(orderItems.id))
+    .prepare("mail_order_items"),
+);
+
+async function orderView(db: Db, env: Env, orderId: string): Promise<{ view: OrderView; business: Business }> {
+  const [row] = await orderWithShop(db).execute({ orderId });
   if (!row) throw new Error(`order ${orderId} not found`);
-  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+  const items = await itemsOfOrder(db).execute({ orderId });
   return { view: viewOf(env, row.business, row.order, items), business: row.business };
 }
 

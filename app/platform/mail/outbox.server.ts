@@ -5,6 +5,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { perDatabase } from "../../../db/sql";
 import { accounts, businesses, mailMessages, type MailMessage } from "../../../db/schema";
 import type { Env } from "../core/env.server";
 import { now } from "../core/clock.server";
@@ -26,20 +27,60 @@ export function retryDelayMs(attempts: number, random = Math.random()): number {
 export const messageIdFor = (env: Pick<Env, "mailFrom">, id: string) =>
   `<${id}@${addressOf(env.mailFrom).split("@")[1] ?? "localhost"}>`;
 
+/*
+ * The statements every message runs, built once per database handle (a sale sends two messages an
+ * order, and drizzle's building cost more than the statements: docs/performance.md, session 12).
+ */
+const claimQuery = perDatabase((db: Db) =>
+  db
+    .update(mailMessages)
+    .set({
+      attempts: sql`${mailMessages.attempts} + 1`,
+      messageId: sql`coalesce(${mailMessages.messageId}, ${sql.placeholder("messageId")})`,
+      nextAttemptAt: null,
+    })
+    .where(and(eq(mailMessages.id, sql.placeholder("id")), eq(mailMessages.status, "QUEUED")))
+    .returning()
+    .prepare("mail_claim"),
+);
+const sentQuery = perDatabase((db: Db) =>
+  db
+    .update(mailMessages)
+    .set({
+      status: "SENT",
+      sentAt: sql`${sql.placeholder("sentAt")}::timestamptz`,
+      subject: sql`${sql.placeholder("subject")}`,
+      lastError: null,
+    })
+    .where(eq(mailMessages.id, sql.placeholder("id")))
+    .prepare("mail_sent"),
+);
+const accountMailOff = perDatabase((db: Db) =>
+  db
+    .select({ mailOff: accounts.mailOff })
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder("id")))
+    .prepare("mail_account_off"),
+);
+const shopMailOff = perDatabase((db: Db) =>
+  db
+    .select({ off: businesses.shopperMailOff })
+    .from(businesses)
+    .where(eq(businesses.id, sql.placeholder("id")))
+    .prepare("mail_shop_off"),
+);
+
 /** Whether the row's reader still wants it: a notification turned off, a shopper message the shop turned off. */
 async function unwanted(db: Db, row: MailMessage): Promise<string | null> {
   const kind = row.kind as MailKind;
   const meta = MAIL_KINDS[kind];
   if (!meta) return `unknown kind ${row.kind}`;
   if (!meta.always && row.accountId) {
-    const [a] = await db.select({ mailOff: accounts.mailOff }).from(accounts).where(eq(accounts.id, row.accountId));
+    const [a] = await accountMailOff(db).execute({ id: row.accountId });
     if (a?.mailOff.includes(kind)) return "turned off by the account";
   }
   if (meta.audience === "shopper" && row.businessId) {
-    const [b] = await db
-      .select({ off: businesses.shopperMailOff })
-      .from(businesses)
-      .where(eq(businesses.id, row.businessId));
+    const [b] = await shopMailOff(db).execute({ id: row.businessId });
     if (b?.off.includes(kind)) return "turned off by the shop";
   }
   return null;
@@ -57,15 +98,7 @@ export async function sendQueuedMail(
   const { db, env } = deps;
   const url = deps.mailUrl ?? env.mailUrl;
   if (!url) throw new Error("no SMTP server: set MAIL_URL");
-  const [row] = await db
-    .update(mailMessages)
-    .set({
-      attempts: sql`${mailMessages.attempts} + 1`,
-      messageId: sql`coalesce(${mailMessages.messageId}, ${messageIdFor(env, id)})`,
-      nextAttemptAt: null,
-    })
-    .where(and(eq(mailMessages.id, id), eq(mailMessages.status, "QUEUED")))
-    .returning();
+  const [row] = await claimQuery(db).execute({ id, messageId: messageIdFor(env, id) });
   if (!row) return "GONE";
   const reason = await unwanted(db, row);
   if (reason) {
@@ -99,10 +132,7 @@ export async function sendQueuedMail(
     headers,
   });
   if (outcome.ok) {
-    await db
-      .update(mailMessages)
-      .set({ status: "SENT", sentAt: now(), subject: rendered.subject, lastError: null })
-      .where(eq(mailMessages.id, id));
+    await sentQuery(db).execute({ id, sentAt: now().toISOString(), subject: rendered.subject });
     return "SENT";
   }
   if (!outcome.temporary || row.attempts >= MAIL_RETRY.maxAttempts) {
