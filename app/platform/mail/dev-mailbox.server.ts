@@ -74,19 +74,24 @@ async function keep(db: Db, raw: Buffer, envelopeFrom: string, envelopeTo: strin
   // a message of the platform's whose shopper was erased while it was on its way (to them, or a
   // member's notice about their order) is not kept (contract 15)
   const own = /^<(mail_[A-Za-z0-9]+)@/.exec(parsed.messageId ?? "")?.[1];
-  // the check and the copy in one transaction that holds the message's row and its order's row: an
-  // erasure running at the same time (which changes both, then deletes the mailbox's copies) either
-  // committed first, and the check sees it, or waits for this copy and deletes it
+  // the check and the copy in one transaction that holds the message's order's row and the message's
+  // row: an erasure running at the same time (which changes both, then deletes the mailbox's copies)
+  // either committed first, and the check sees it, or waits for this copy and deletes it. The rows
+  // are locked in the erasure's order, the order first, so that the two never wait on each other
+  // (a deadlock the privacy test met when a message arrived during the erasure)
   const kept = await db.transaction(async (tx) => {
     if (own) {
-      const [message] = await tx.execute<{ to_address: string; order_id: string | null }>(sql`
-        select to_address, data ->> 'orderId' as order_id from mail_messages where id = ${own} for share`);
-      if (message?.to_address === ERASED_TEXT) return false;
-      if (message?.order_id) {
+      // what the message is about never changes: read without a lock, to know which order to lock
+      const [about] = await tx.execute<{ order_id: string | null }>(sql`
+        select data ->> 'orderId' as order_id from mail_messages where id = ${own}`);
+      if (about?.order_id) {
         const [order] = await tx.execute<{ customer_name: string }>(sql`
-          select customer_name from orders where id = ${message.order_id} for share`);
+          select customer_name from orders where id = ${about.order_id} for share`);
         if (order?.customer_name === ERASED_NAME) return false;
       }
+      const [message] = await tx.execute<{ to_address: string }>(sql`
+        select to_address from mail_messages where id = ${own} for share`);
+      if (message?.to_address === ERASED_TEXT) return false;
     }
     await tx.insert(devMailbox).values({
       id: newId("dm"),
