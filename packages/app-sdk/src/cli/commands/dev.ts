@@ -65,56 +65,73 @@ export function planLines(sync: SyncPlan): string[] {
   return lines;
 }
 
-/** Pushes each new version of the manifest file; `close()` stops watching. */
-export function manifestPusher({ appId, file, api, out }: Pick<DevOptions, "appId" | "file" | "api" | "out">) {
-  const path = `/developer/apps/${encodeURIComponent(appId)}/manifest`;
+/**
+ * Sends each new version of a JSON file as it is saved: the file read, an unchanged text skipped, a
+ * text that is not JSON reported (the last good version stays), one send at a time in the order of
+ * the saves; `start()` sends the first and begins watching, `settled()` resolves once the sends
+ * started so far are done, `close()` stops watching.
+ */
+function jsonFileSender(
+  file: string,
+  out: DevOptions["out"],
+  missing: () => string,
+  send: (doc: unknown) => Promise<void>,
+) {
   let last: string | null = null;
   let running: Promise<void> = Promise.resolve();
-
-  const pushOnce = async () => {
+  const sendOnce = async () => {
     if (!existsSync(file)) {
-      if (last !== "") out(`No ${file}: the app keeps the manifest it has. Create the file and it is pushed.`);
+      if (last !== "") out(missing());
       last = "";
       return;
     }
     const text = readFileSync(file, "utf8");
     if (text === last) return;
     last = text;
-    let manifest: unknown;
+    let doc: unknown;
     try {
-      manifest = JSON.parse(text);
+      doc = JSON.parse(text);
     } catch (e) {
       out(`${time()}  ${file} is not JSON (${(e as Error).message}); waiting for the next save.`);
       return;
     }
-    try {
-      const plan = await api("PUT", `${path}?dryRun=true`, manifest);
-      if (planLines(plan.sync ?? {}).length === 0) {
-        out(`${time()}  Manifest ${file}: up to date, nothing to sync.`);
-        return;
-      }
-      const pushed = await api("PUT", path, manifest);
-      out(`${time()}  Manifest ${file} pushed:`);
-      for (const line of planLines(pushed.sync ?? {})) out(line);
-    } catch (e) {
-      out(`${time()}  Manifest ${file} refused: ${(e as Error).message}`);
-      out("  The app keeps its last good manifest; fix the file and save again.");
-    }
+    await send(doc);
   };
-  // one push at a time, in the order of the changes
-  const push = () => (running = running.then(pushOnce, pushOnce));
-
-  const watcher = watchSaves(file, push);
+  const push = () => (running = running.then(sendOnce, sendOnce));
+  const watcher = watchSaves(file, () => void push());
   return {
-    /** The first push; then every change of the file is pushed. */
     start: async () => {
       await push();
       watcher.start();
     },
-    /** Resolves once the pushes started so far are done. */
     settled: () => running,
     close: () => watcher.close(),
   };
+}
+
+/** Pushes each new version of the manifest file; `close()` stops watching. */
+export function manifestPusher({ appId, file, api, out }: Pick<DevOptions, "appId" | "file" | "api" | "out">) {
+  const path = `/developer/apps/${encodeURIComponent(appId)}/manifest`;
+  return jsonFileSender(
+    file,
+    out,
+    () => `No ${file}: the app keeps the manifest it has. Create the file and it is pushed.`,
+    async (manifest) => {
+      try {
+        const plan = await api("PUT", `${path}?dryRun=true`, manifest);
+        if (planLines(plan.sync ?? {}).length === 0) {
+          out(`${time()}  Manifest ${file}: up to date, nothing to sync.`);
+          return;
+        }
+        const pushed = await api("PUT", path, manifest);
+        out(`${time()}  Manifest ${file} pushed:`);
+        for (const line of planLines(pushed.sync ?? {})) out(line);
+      } catch (e) {
+        out(`${time()}  Manifest ${file} refused: ${(e as Error).message}`);
+        out("  The app keeps its last good manifest; fix the file and save again.");
+      }
+    },
+  );
 }
 
 /** Calls `onSave` after each save of `file` (debounced); `start()` begins, `close()` ends. */
@@ -143,61 +160,35 @@ const CLI_KEYS = ["$schema", "appId"];
 /** Deploys each new version of the configuration document as a release, printing its diff; `close()` stops watching. */
 export function configPusher({ appId, file, api, out }: Pick<DevOptions, "appId" | "api" | "out"> & { file: string }) {
   const path = `/developer/apps/${encodeURIComponent(appId)}/releases`;
-  let last: string | null = null;
-  let running: Promise<void> = Promise.resolve();
-
-  const pushOnce = async () => {
-    if (!existsSync(file)) {
-      if (last !== "")
-        out(`${time()}  No ${file}: the app keeps the configuration it has. Create the file and it is deployed.`);
-      last = "";
-      return;
-    }
-    const text = readFileSync(file, "utf8");
-    if (text === last) return;
-    last = text;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch (e) {
-      out(`${time()}  ${file} is not JSON (${(e as Error).message}); waiting for the next save.`);
-      return;
-    }
-    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-      out(`${time()}  ${file} must be a JSON object; waiting for the next save.`);
-      return;
-    }
-    const config = { ...(doc as Record<string, unknown>) };
-    for (const k of CLI_KEYS) delete config[k];
-    const body = { config, message: `storefront-apps dev: ${basename(file)} saved` };
-    try {
-      const plan = (await api("POST", `${path}?dryRun=true`, body)) as { diff: DiffEntry[] };
-      if (plan.diff.length === 0) {
-        out(`${time()}  ${file}: the current release, nothing to deploy.`);
+  return jsonFileSender(
+    file,
+    out,
+    () => `${time()}  No ${file}: the app keeps the configuration it has. Create the file and it is deployed.`,
+    async (doc) => {
+      if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+        out(`${time()}  ${file} must be a JSON object; waiting for the next save.`);
         return;
       }
-      const made = (await api("POST", path, body)) as { version: number; diff: DiffEntry[]; status: string };
-      out(
-        `${time()}  ${file} deployed: release ${made.version}, ${made.status === "IN_REVIEW" ? "in review (its scopes or pricing differ from the approved ones; the rest is live)" : "live"}:`,
-      );
-      for (const line of diffLines(made.diff)) out(line);
-    } catch (e) {
-      out(`${time()}  ${file} refused: ${(e as Error).message}`);
-      out("  The app keeps its last release; fix the file and save again.");
-    }
-  };
-  const push = () => (running = running.then(pushOnce, pushOnce));
-  const watcher = watchSaves(file, () => void push());
-  return {
-    /** The first deploy; then every change of the file is deployed. */
-    start: async () => {
-      await push();
-      watcher.start();
+      const config = { ...(doc as Record<string, unknown>) };
+      for (const k of CLI_KEYS) delete config[k];
+      const body = { config, message: `storefront-apps dev: ${basename(file)} saved` };
+      try {
+        const plan = (await api("POST", `${path}?dryRun=true`, body)) as { diff: DiffEntry[] };
+        if (plan.diff.length === 0) {
+          out(`${time()}  ${file}: the current release, nothing to deploy.`);
+          return;
+        }
+        const made = (await api("POST", path, body)) as { version: number; diff: DiffEntry[]; status: string };
+        out(
+          `${time()}  ${file} deployed: release ${made.version}, ${made.status === "IN_REVIEW" ? "in review (its scopes or pricing differ from the approved ones; the rest is live)" : "live"}:`,
+        );
+        for (const line of diffLines(made.diff)) out(line);
+      } catch (e) {
+        out(`${time()}  ${file} refused: ${(e as Error).message}`);
+        out("  The app keeps its last release; fix the file and save again.");
+      }
     },
-    /** Resolves once the deploys started so far are done. */
-    settled: () => running,
-    close: () => watcher.close(),
-  };
+  );
 }
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
