@@ -77,8 +77,18 @@ const CLIENT_SETTINGS = {
 export function createDb(url: string, options: DbSettings = {}): DbHandle {
   const prepare = options.prepare ?? true;
   sessionPrototype().prepareEnabled = prepare;
-  // `prepare`: postgres.js's own default for queries run on the client itself (tagged templates, unsafe)
-  const sql = postgres(url, { ...CLIENT_SETTINGS, max: options.max ?? 10, prepare });
+  // `prepare`: postgres.js's own default for queries run on the client itself (tagged templates, unsafe).
+  // Off means a pooler in transaction mode (decision 053), and there a connection also sends one
+  // query at a time (`max_pipeline: 0`): postgres.js pipelines a query behind another on a busy
+  // connection, and PgBouncer 1.18 ends the transaction at the first one's ReadyForQuery, hands the
+  // server on and drops the second one's answer, so its client waited for ever (the failover test's
+  // web processes hung; deploy/topology/listen-pooler.test.ts)
+  const sql = postgres(url, {
+    ...CLIENT_SETTINGS,
+    max: options.max ?? 10,
+    prepare,
+    ...(prepare ? {} : { max_pipeline: 0 }),
+  });
   // Every LISTEN of the process (the dispatcher's webhook_deliveries, the developer relay's
   // app_relay: `db.$client.listen`) holds a session of its own on `listenUrl` (decision 053). A
   // pooler in transaction mode hands the LISTEN's server connection back after the statement, and

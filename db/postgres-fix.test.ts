@@ -156,3 +156,36 @@ it("a transaction whose connection closed sends nothing more: its next statement
     await sql.end({ timeout: 1 });
   }
 });
+
+it("with one statement at a time on a connection (max_pipeline: 0, behind a pooler), transactions still reserve their connection", async () => {
+  // unpatched: every sql.begin failed with UNSAFE_TRANSACTION (its BEGIN reserved the connection
+  // only while the connection could take more statements)
+  const sql = postgres(database.url, { max: 3, max_pipeline: 0, onnotice: () => {} });
+  try {
+    await sql`create table if not exists pipeline_probe (n int)`;
+    // concurrent transactions and plain statements on three connections: each transaction's
+    // statements on its own connection, none pipelined behind another's
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? sql.begin(async (tx) => {
+              await tx`insert into pipeline_probe values (${i})`;
+              const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from pipeline_probe where n = ${i}`;
+              return n;
+            })
+          : sql<{ n: number }[]>`select ${i}::int as n`.then(([r]) => (r.n === i ? 1 : 0)),
+      ),
+    );
+    expect(results).toEqual(Array(20).fill(1));
+    await expect(
+      sql.begin(async (tx) => {
+        await tx`insert into pipeline_probe values (-1)`;
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from pipeline_probe where n = -1`;
+    expect(n).toBe(0);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+});

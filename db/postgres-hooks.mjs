@@ -48,6 +48,16 @@ const FIXES = [
   ],
   // 5. never write to a null socket (and always forget the batch)
   ["    const x = socket.write(chunk, fn)\n", "    const x = socket ? socket.write(chunk, fn) : false\n", 1],
+  // 6. a transaction's BEGIN reserves its connection whatever the pipeline's depth: the reservation
+  //    (`onexecute`) was only made while the connection could take more statements, so with
+  //    `max_pipeline: 0` (one statement at a time, what a pooler in transaction mode needs: db/client.ts)
+  //    every `sql.begin` failed with UNSAFE_TRANSACTION. A statement with `onexecute` never leaves its
+  //    connection open to others (its answer was always false), as before.
+  [
+    "        && sent.length < max_pipeline\n        && (!q.options.onexecute || q.options.onexecute(connection))\n",
+    "        && (q.options.onexecute ? (q.options.onexecute(connection), false) : sent.length < max_pipeline)\n",
+    1,
+  ],
 ];
 
 /**

@@ -237,13 +237,16 @@ async function main() {
     say(
       `worker2 (both nodes in its URL) listens on the new primary ${(worker2FollowedMs / 1000).toFixed(1)} s after it took writes`,
     );
-    // every LISTEN follows the primary too (decision 053): each worker's dispatcher listens for
-    // webhook_deliveries on a session of its own, opened again on the new primary after the old closed
+    // every LISTEN follows the primary too (decision 053): each worker's dispatchers (webhook
+    // deliveries, mail) listen on one session of the worker's own, opened again on the new primary
+    // after the old closed; it issues one LISTEN per channel, so the session's last statement is
+    // either channel's
     await waitFor(
-      "both workers' LISTEN webhook_deliveries on the new primary",
+      "both workers' dispatcher LISTEN session on the new primary",
       async () => {
         const [{ n }] = await db.db.execute<{ n: number }>(
-          sql`select count(*)::int as n from pg_stat_activity where query = 'listen "webhook_deliveries"'`,
+          sql`select count(*)::int as n from pg_stat_activity
+              where query in ('listen "webhook_deliveries"', 'listen "mail_messages"')`,
         );
         return n >= 2;
       },

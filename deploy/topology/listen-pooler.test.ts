@@ -199,3 +199,27 @@ describe("LISTEN with DATABASE_URL on PgBouncer in transaction mode", () => {
     }
   });
 });
+
+describe("queries on PgBouncer 1.18 in transaction mode (DATABASE_PREPARE=false)", () => {
+  it("a connection sends one query at a time: none waits for ever when many share few connections", async () => {
+    // postgres.js pipelines a query behind another on a busy connection; PgBouncer 1.18 ends the
+    // transaction at the first one's ReadyForQuery and hands the server on, and the second one's
+    // answer is dropped ("got packet from server when not linked"): the client waited for ever, and
+    // the failover test's web processes hung after a primary's return. Mixed statements, as a
+    // request makes: without parameters (sent whole, pipelined) and with them (described first).
+    const { createDb } = await import("../../db/client");
+    const onPooler = createDb(pgbouncer.url, { max: 2, prepare: false });
+    try {
+      const queries = Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 0 ? onPooler.sql`select 1 as n` : onPooler.sql`select ${i}::int as n`,
+      );
+      const outcome = await Promise.race([
+        Promise.all(queries).then(() => "answered"),
+        sleep(15_000).then(() => "hung"),
+      ]);
+      expect(outcome).toBe("answered");
+    } finally {
+      await onPooler.close();
+    }
+  }, 30_000);
+});
