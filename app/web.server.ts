@@ -3,6 +3,7 @@
  * `npm run web` and the tests (which start it on port 0 against their own database).
  */
 import { atBusinessClock } from "./platform/core/clock.server";
+import { noteRequest } from "./platform/core/load.server";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -128,7 +129,11 @@ export async function createWebServer(options: {
   const trusted = env.trustedProxies.length ? proxyaddr.compile(env.trustedProxies) : null;
   // every request runs in a clock scope: a guard that finds a developer's sandbox sets its own clock
   // there (core/clock.server.ts, contract 19); everywhere else it stays the platform's
-  app.use((req, res, next) => atBusinessClock(0, () => next()));
+  app.use((req, res, next) => {
+    // how busy the process is (core/load.server.ts): a sale's e-mails give way to it (decision 089)
+    noteRequest();
+    atBusinessClock(0, () => next());
+  });
   app.use((req, res, next) => {
     req.headers["x-platform-client-address"] =
       (trusted && req.socket.remoteAddress ? proxyaddr(req, trusted) : req.socket.remoteAddress) ?? "unknown";

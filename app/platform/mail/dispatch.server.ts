@@ -14,10 +14,17 @@
  * locked with SKIP LOCKED, so two workers never take the same row; the claim and the jobs commit
  * together, so a crash loses or doubles nothing). From the job on, a message is sent, retried and
  * recorded as any other (outbox.server.ts).
+ *
+ * Shoppers first (decision 089): while this process's web server is busy (a sale: MAIL_BUSY_RPS
+ * requests a second or more, core/load.server.ts), the checkout's messages are let through at
+ * MAIL_BUSY_PER_SECOND only, and the rest wait until the rush is over; sending one costs the event
+ * loop that answers the checkout about 1.5 ms, two an order. None waits longer than MAIL_MAX_HOLD_MS:
+ * past it the backlog goes out at full speed. A worker of its own serves no requests and never holds.
  */
 import type { Database, Db } from "../../../db/client";
 import { rawQuery } from "../../../db/sql";
 import { createWaker } from "../core/wake.server";
+import { requestsLastSecond } from "../core/load.server";
 
 export const MAIL_CHANNEL = "mail_messages";
 const waker = createWaker(MAIL_CHANNEL);
@@ -27,6 +34,12 @@ export const wakeMailDispatchers = (db: Db) => waker.wake(db);
 /** Waiting messages turned into jobs by one statement. */
 export const MAIL_DISPATCH_BATCH = 500;
 export const MAIL_DISPATCH_POLL_MS = 1000;
+/** This process's web server is busy from this many requests a second (decision 089). */
+export const MAIL_BUSY_RPS = 50;
+/** While it is busy, the checkout's messages still go out at this rate, so a long sale's are late, not stuck. */
+export const MAIL_BUSY_PER_SECOND = 20;
+/** No message is held back longer than this: past it, the backlog is sent at full speed. */
+export const MAIL_MAX_HOLD_MS = 60_000;
 
 /** The marker of a waiting row, for the statements that write one (a never-tried QUEUED row with a due time). */
 export const WAITING_MAIL = "status = 'QUEUED' and attempts = 0 and next_attempt_at is not null";
@@ -48,13 +61,35 @@ export async function dispatchWaitingMail(db: Db, limit = MAIL_DISPATCH_BATCH): 
 
 export type MailDispatcher = { wake(): void; stop(): Promise<void> };
 
-export async function startMailDispatcher(
-  db: Database,
-  options: { pollMs?: number; listen?: boolean } = {},
-): Promise<MailDispatcher> {
+export type MailDispatcherOptions = {
+  pollMs?: number;
+  listen?: boolean;
+  /** Whether the process is busy answering people (default: its web server's requests a second, see above). */
+  busy?: () => boolean;
+  busyPerSecond?: number;
+  maxHoldMs?: number;
+};
+
+export async function startMailDispatcher(db: Database, options: MailDispatcherOptions = {}): Promise<MailDispatcher> {
+  const busy = options.busy ?? (() => requestsLastSecond() >= MAIL_BUSY_RPS);
+  const perSecond = options.busyPerSecond ?? MAIL_BUSY_PER_SECOND;
+  const maxHoldMs = options.maxHoldMs ?? MAIL_MAX_HOLD_MS;
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
+  // while busy: a budget refilled at perSecond (at most a second's worth), and since when messages
+  // may have been left waiting
+  let budget = perSecond;
+  let refilledAt = Date.now();
+  let heldSince: number | null = null;
+  /** How many waiting messages this dispatch may take: a full batch, or what the busy budget allows. */
+  const allowance = (): number => {
+    const at = Date.now();
+    if (!busy() || (heldSince !== null && at - heldSince > maxHoldMs)) return MAIL_DISPATCH_BATCH;
+    budget = Math.min(perSecond, budget + ((at - refilledAt) * perSecond) / 1000);
+    refilledAt = at;
+    return Math.min(MAIL_DISPATCH_BATCH, Math.floor(budget));
+  };
   // one statement at a time; a wake-up during it runs one more after it (a full batch: at once)
   const wake = () => {
     if (stopped) return;
@@ -66,7 +101,20 @@ export async function startMailDispatcher(
       do {
         again = false;
         try {
-          if ((await dispatchWaitingMail(db)) === MAIL_DISPATCH_BATCH) again = true;
+          const limit = allowance();
+          if (limit === 0) {
+            // busy and the budget spent: the poll (or the next order) looks again
+            heldSince ??= Date.now();
+            break;
+          }
+          const taken = await dispatchWaitingMail(db, limit);
+          if (limit < MAIL_DISPATCH_BATCH) {
+            budget -= taken;
+            // the whole budget taken: more may be waiting behind it
+            if (taken === limit) heldSince ??= Date.now();
+            else heldSince = null;
+          } else if (taken === MAIL_DISPATCH_BATCH) again = true;
+          else heldSince = null;
         } catch (e) {
           if (!stopped) console.error("[mail] dispatch failed:", (e as Error).message);
           again = false;

@@ -2,6 +2,7 @@
  * The mail dispatcher (decision 087): the checkout's order statement writes its messages waiting,
  * without a job and without a NOTIFY in the order's transaction; the dispatcher turns them into
  * jobs after the commit, each message once however many dispatchers run at once, and they are sent.
+ * While the process's web server is busy, they wait their turn (decision 089).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { eq, inArray, sql } from "drizzle-orm";
@@ -13,7 +14,8 @@ import { checkout } from "../orders/checkout.server";
 import { startWorker } from "../../../jobs/worker";
 import { textArray } from "../../../db/sql";
 import { closeTransports } from "./transport.server";
-import { dispatchWaitingMail } from "./dispatch.server";
+import { dispatchWaitingMail, startMailDispatcher } from "./dispatch.server";
+import { requestsLastSecond } from "../core/load.server";
 
 const smtp = await startSmtp();
 // no worker at first: the rows and jobs are looked at before anything takes them
@@ -29,6 +31,40 @@ const jobsFor = async (ids: string[]) =>
       sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'mail__send' and key = any(${textArray(ids.map((id) => `mail:${id}`))})`,
     )
   )[0].n;
+
+/** A new shop with a product, and `n` orders placed in it with shoppers' e-mails; answers its waiting messages' ids. */
+async function sale(n: number, slug: string): Promise<string[]> {
+  const { business } = await p.registerMerchant();
+  const product = await createProduct(
+    p.db,
+    business.id,
+    productSchema.parse({ name: "Earl Grey", slug, price: 1250, category: "Drinks" }),
+  );
+  const [shop] = await p.db.select().from(businesses).where(eq(businesses.id, business.id));
+  for (let i = 0; i < n; i++)
+    await checkout(
+      p.db,
+      shop,
+      {
+        customer: { name: `Shopper ${i}`, phone: "555 0100", email: `${slug}-${i}@example.test` },
+        items: [{ productId: product.id, quantity: 1 }],
+        deliveryMethod: "PICKUP",
+        paymentMethod: "CASH",
+      },
+      { actor: "test" },
+    );
+  const rows = await p.db
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(eq(mailMessages.businessId, business.id));
+  return rows.map((r) => r.id);
+}
+
+const until = async (check: () => Promise<boolean>, ms: number) => {
+  const end = Date.now() + ms;
+  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  return check();
+};
 
 describe("the mail dispatcher", () => {
   it("order messages wait without a job, become one job each under concurrent dispatchers, and are sent once", async () => {
@@ -54,11 +90,13 @@ describe("the mail dispatcher", () => {
           { actor: "test" },
         ),
       );
-    const rows = await p.db
-      .select()
-      .from(mailMessages)
-      .where(inArray(mailMessages.kind, ["order.confirmation", "order.new"]));
-    const ids = rows.filter((r) => r.businessId === business.id).map((r) => r.id);
+    const rows = (
+      await p.db
+        .select()
+        .from(mailMessages)
+        .where(inArray(mailMessages.kind, ["order.confirmation", "order.new"]))
+    ).filter((r) => r.businessId === business.id);
+    const ids = rows.map((r) => r.id);
     // a confirmation and the owner's notice for each order, written waiting, no job yet
     expect(ids).toHaveLength(24);
     expect(rows.every((r) => r.status === "QUEUED" && r.attempts === 0 && r.nextAttemptAt !== null)).toBe(true);
@@ -126,4 +164,55 @@ describe("the mail dispatcher", () => {
       await worker.stop();
     }
   }, 60_000);
+
+  it("while the web server is busy, lets the checkout's messages through at its busy rate, and the rest when the rush is over", async () => {
+    const ids = await sale(10, "tea-busy");
+    expect(ids).toHaveLength(20);
+    let busy = true;
+    const dispatcher = await startMailDispatcher(p.db, {
+      listen: false,
+      pollMs: 100,
+      busy: () => busy,
+      busyPerSecond: 4,
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      // a second's budget at first (4) and 4 a second after it: about 8 of the 20, never all
+      const during = await jobsFor(ids);
+      expect(during).toBeGreaterThanOrEqual(4);
+      expect(during).toBeLessThanOrEqual(10);
+      // the rush is over: the rest at once
+      busy = false;
+      expect(await until(async () => (await jobsFor(ids)) === 20, 3000)).toBe(true);
+    } finally {
+      await dispatcher.stop();
+    }
+  }, 30_000);
+
+  it("holds no message longer than its longest hold, however long the rush", async () => {
+    const ids = await sale(10, "tea-hold");
+    const dispatcher = await startMailDispatcher(p.db, {
+      listen: false,
+      pollMs: 100,
+      busy: () => true,
+      busyPerSecond: 1,
+      maxHoldMs: 600,
+    });
+    try {
+      // at 1 a second the 20 would take 20 s; past the hold they go at full speed
+      expect(await until(async () => (await jobsFor(ids)) === 20, 4000)).toBe(true);
+    } finally {
+      await dispatcher.stop();
+    }
+  }, 30_000);
+
+  it("counts the web server's requests as its load", async () => {
+    // the earlier tests' requests out of the window first
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(requestsLastSecond()).toBe(0);
+    await Promise.all(Array.from({ length: 30 }, () => fetch(`${p.url}/healthz`)));
+    expect(requestsLastSecond()).toBeGreaterThanOrEqual(30);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(requestsLastSecond()).toBe(0);
+  });
 });
