@@ -11,16 +11,27 @@ import { startTestCluster, cloneTemplate, prepareTemplate, dropDatabase } from "
 import { createDb, type DbHandle } from "../db/client";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { loadEnv, type Env } from "../app/platform/core/env.server";
 import { createWebServer, type WebServer } from "../app/web.server";
 import { startWorker, type Worker } from "../jobs/worker";
 import { createAccount } from "../app/platform/accounts/accounts.server";
 import { tokenForNewSession } from "../app/platform/accounts/second-step.server";
 
-// React picks its production or development build by process.env.NODE_ENV when the Remix build
-// first loads it (startBench, below); the Dockerfile runs with NODE_ENV=production, and so do the
-// benchmarks (before issue 17 they rendered pages with React's development build).
+// React picks its production or development build by process.env.NODE_ENV when it is first loaded;
+// the Dockerfile runs with NODE_ENV=production, and so do the benchmarks: `--import
+// ./bench/production-mode.ts` (package.json) sets it before any module loads. startBench refuses to
+// measure with a development build loaded (the e-mail templates had brought it back unseen).
 process.env.NODE_ENV ??= "production";
+const require = createRequire(import.meta.url);
+function assertProductionReact() {
+  // run, not only parsed: Node's ES module loader parses both branches of React's index.js for their exports
+  const development = Object.entries(require.cache)
+    .filter(([f, m]) => m?.loaded && /[\\/]react[^\\/]*[\\/]cjs[\\/].*development\.js$/.test(f))
+    .map(([f]) => f);
+  if (development.length)
+    throw new Error(`benchmarks must run React's production build; loaded: ${development.join(", ")}`);
+}
 
 export type Bench = {
   db: DbHandle;
@@ -83,6 +94,7 @@ export async function startBench(
   });
   const db = createDb(dbUrl, { max: 20 });
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
+  assertProductionReact();
   Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
   const worker = options.worker
     ? await startWorker({ url: dbUrl, deps: { db: db.db, env }, concurrency: options.workerConcurrency ?? 20 })
