@@ -19,7 +19,7 @@ import { serveFile } from "./platform/files/serve.server";
 import { serveJsonRoutes } from "./platform/runtime/json-routes.server";
 import { storefrontPages } from "../storefront/pages.server";
 import { compress } from "./platform/runtime/compression.server";
-import { areaOf, isJsonPath, JSON_PREFIXES } from "./platform/core/areas";
+import { areaOf, DOWNLOAD_PREFIXES, isJsonPath, JSON_PREFIXES } from "./platform/core/areas";
 import { closeUsage } from "./platform/versions/usage.server";
 import { closeRequestLog } from "./platform/devtools/logs.server";
 
@@ -226,6 +226,8 @@ export async function createWebServer(options: {
   app.get("/files/:name", serveFile(db, readDb));
   // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
   app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env, readDb })));
+  // the orders export's status and download, straight to their loaders too: a file streams at the client's pace
+  app.use(serveJsonRoutes(build, DOWNLOAD_PREFIXES, () => ({ db, env, readDb })));
   // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)
   app.use(storefrontPages({ build, db, readDb, env, mode: env.isProduction ? "production" : "development" }));
   app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));

@@ -160,7 +160,8 @@ it("a transaction whose connection closed sends nothing more: its next statement
 it("with one statement at a time on a connection (max_pipeline: 0, behind a pooler), transactions still reserve their connection", async () => {
   // unpatched: every sql.begin failed with UNSAFE_TRANSACTION (its BEGIN reserved the connection
   // only while the connection could take more statements)
-  const sql = postgres(database.url, { max: 3, max_pipeline: 0, onnotice: () => {} });
+  // (max_pipeline is a setting of postgres.js that its type declarations leave out)
+  const sql = postgres(database.url, { max: 3, onnotice: () => {}, ...{ max_pipeline: 0 } });
   try {
     await sql`create table if not exists pipeline_probe (n int)`;
     // concurrent transactions and plain statements on three connections: each transaction's

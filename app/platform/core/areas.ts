@@ -11,6 +11,11 @@ export const isFilePath = (path: string) => path.startsWith("/files/");
 
 /** The JSON areas (Bearer-authenticated resource routes, no cookies). */
 export const JSON_PREFIXES = ["/app-api", "/webhooks", "/developer", "/merchant", "/review", "/auth", "/oauth/token"];
+/**
+ * Resource routes outside the JSON areas answered the same direct way (json-routes.server.ts), so
+ * that their downloads stream at the client's pace: the orders export's status and its file.
+ */
+export const DOWNLOAD_PREFIXES = ["/admin/orders/exports"];
 export const isJsonPath = (path: string) => JSON_PREFIXES.some((p) => path === p || path.startsWith(p + "/"));
 
 /** Served on both origins: the JSON APIs, the health check, scripts, styles and images, Remix's route manifest. */

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
+import http from "node:http";
 import { and, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { startPlatform } from "../testing/platform";
@@ -92,6 +93,79 @@ const whenDone = (browser: BrowserSession, id: string) =>
   }, 30_000);
 
 describe("orders' CSV exports", () => {
+  it("streams a download at the client's pace: a client that stops reading stops the reads of its chunks", async () => {
+    const m = await merchant();
+    // a READY export of 160 chunks of 256 KiB (40 MiB), written straight into its tables
+    const CHUNKS = 160;
+    const SIZE = 256 * 1024;
+    const id = `oexp_pace_${m.businessId}`;
+    await p.db.insert(orderExports).values({
+      id,
+      businessId: m.businessId,
+      query: "",
+      timeZone: "UTC",
+      status: "READY",
+      rows: CHUNKS,
+      bytes: CHUNKS * SIZE,
+      finishedAt: now(),
+    });
+    for (let seq = 0; seq < CHUNKS; seq += 20)
+      await p.db
+        .insert(orderExportChunks)
+        .values(
+          Array.from({ length: 20 }, (_, i) => ({
+            exportId: id,
+            seq: seq + i,
+            data: Buffer.alloc(SIZE, 97 + ((seq + i) % 26)),
+          })),
+        );
+    // a web server of its own on the same database, whose statements are counted
+    const reads: number[] = [];
+    const logged = drizzle(p.db.$client, {
+      schema,
+      logger: {
+        logQuery: (query, params) => {
+          if (/from "order_export_chunks"/.test(query) && /"seq" = \$/.test(query)) reads.push(Number(params.at(-1)));
+        },
+      },
+    }) as unknown as Database;
+    const { createWebServer } = await import("../../web.server");
+    const env = { ...p.env };
+    const web = await createWebServer({ db: logged, env, port: 0, host: "127.0.0.1" });
+    // the platform's origin is this server's (the storefront's host would be sent there)
+    env.publicUrl = `http://localhost:${web.port}`;
+    try {
+      const url = new URL(`/admin/orders/exports/${id}/download`, env.publicUrl);
+      const res = await new Promise<import("node:http").IncomingMessage>((resolve, reject) =>
+        http.get(url, { headers: { Cookie: m.browser.cookieHeader(new URL(p.url)) } }, resolve).on("error", reject),
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-length"]).toBe(String(CHUNKS * SIZE));
+      // the client reads nothing for a second: the server stops once the socket's buffers are full
+      res.pause();
+      await new Promise((r) => setTimeout(r, 1000));
+      const whilePaused = reads.length;
+      expect(whilePaused).toBeGreaterThan(0);
+      expect(whilePaused).toBeLessThan(CHUNKS / 2);
+      // then it reads the whole file: every chunk once, in order, every byte
+      let bytes = 0;
+      let first = -1;
+      let last = -1;
+      res.on("data", (part: Buffer) => {
+        if (first < 0) first = part[0];
+        last = part[part.length - 1];
+        bytes += part.length;
+      });
+      res.resume();
+      await new Promise((r) => res.on("end", r));
+      expect(bytes).toBe(CHUNKS * SIZE);
+      expect([first, last]).toEqual([97, 97 + ((CHUNKS - 1) % 26)]);
+      expect(reads).toEqual(Array.from({ length: CHUNKS }, (_, i) => i));
+    } finally {
+      await web.close();
+    }
+  }, 60_000);
+
   it("prepares exactly the CSV the list's download wrote before, for every filter, and the page shows its Download link", async () => {
     const m = await merchant();
     await seedExportOrders(p.db, m.businessId, N, "a");

@@ -8,6 +8,9 @@
  * export) goes on to Remix unchanged.
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { ServerBuild } from "@remix-run/node";
 import {
   errorBody,
@@ -210,5 +213,12 @@ async function send(res: ExpressResponse, response: Response) {
       res.write(value);
     }
     res.end();
+  } else if (response.body && /^attachment\b/i.test(response.headers.get("Content-Disposition") ?? "")) {
+    // a download (an orders export: hundreds of MB) goes out at the client's pace: the next chunk is
+    // read only once the socket took the last one. Remix's own adapter writes a body without waiting
+    // (writeReadableStreamToWritable), so a slow client made the server hold the whole file.
+    await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res).catch(() => {
+      // the client went away: the pipeline cancelled the body (no more chunks are read)
+    });
   } else res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
