@@ -113,7 +113,14 @@ async function grow(
   // the top products' window (decision 090), rebuilt from the daily rows as the job builds it
   await db.execute(sql`delete from product_windows where business_id = ${businessId}`);
   await moveProductWindow(db, businessId);
-  for (const t of ["orders", "order_items", "webhook_deliveries", "product_daily_sales", "order_daily_stats", "product_window_sales"])
+  for (const t of [
+    "orders",
+    "order_items",
+    "webhook_deliveries",
+    "product_daily_sales",
+    "order_daily_stats",
+    "product_window_sales",
+  ])
     await db.execute(sql.raw(`vacuum analyze ${t}`));
   say(`grown to ${target.toLocaleString("en-US")} orders in ${Math.round((performance.now() - started) / 1000)} s`);
 }

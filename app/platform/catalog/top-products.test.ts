@@ -85,12 +85,12 @@ async function rowsRead(call: (db: Db) => Promise<unknown>) {
     },
   });
   await call(recording);
-  const dialect = (p.db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } })
-    .dialect;
+  const dialect = (p.db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } }).dialect;
   let read = 0;
   const visit = (node: Record<string, unknown>) => {
     if (typeof node["Relation Name"] === "string")
-      read += ((node["Actual Rows"] as number) + ((node["Rows Removed by Filter"] as number) ?? 0)) *
+      read +=
+        ((node["Actual Rows"] as number) + ((node["Rows Removed by Filter"] as number) ?? 0)) *
         (node["Actual Loops"] as number);
     for (const child of (node.Plans as Record<string, unknown>[]) ?? []) visit(child);
   };
@@ -110,9 +110,18 @@ describe("top products from the windows", () => {
     await moveProductWindow(p.db, m.biz);
     await moveProductWindow(p.db, other.biz);
     const made: string[] = [];
-    for (let i = 0; i < 5; i++) made.push(await order(m, [[i % 3, 1 + i], [3, 2]]));
+    for (let i = 0; i < 5; i++)
+      made.push(
+        await order(m, [
+          [i % 3, 1 + i],
+          [3, 2],
+        ]),
+      );
     // the other business sells more of its own products: never in the first one's figures
-    await order(other, [[0, 50], [1, 40]]);
+    await order(other, [
+      [0, 50],
+      [1, 40],
+    ]);
     const start = Date.parse(`${windowStart(new Date())}T00:00:00Z`);
     // the window's first instant (the App API's 30 UTC days), later ones (a shop west of UTC), earlier ones (east)
     const instants = [0, 5.5, 13, 24 + 7, -3, -20, -36].map((h) => new Date(start + h * 3600 * 1000));
@@ -131,7 +140,9 @@ describe("top products from the windows", () => {
     await p.request("PATCH", `/app-api/orders/${made[1]}/status`, { token: m.token, body: { status: "CANCELLED" } });
     await expectSame();
     // a line edited and renamed, orders moved back across the window's start and out of it, one deleted
-    await p.db.execute(sql`update order_items set quantity = quantity + 5, name = 'Renamed' where order_id = ${made[2]}`);
+    await p.db.execute(
+      sql`update order_items set quantity = quantity + 5, name = 'Renamed' where order_id = ${made[2]}`,
+    );
     await p.db.execute(
       sql`update orders set created_at = ${new Date(start - 20 * 3600 * 1000).toISOString()}::timestamptz where id = ${made[3]}`,
     );
@@ -175,7 +186,10 @@ describe("top products from the windows", () => {
 
   it("a dashboard without a window queues the job that builds it, and the worker builds it", async () => {
     const m = await merchant();
-    await order(m, [[0, 3], [1, 1]]);
+    await order(m, [
+      [0, 3],
+      [1, 1],
+    ]);
     const dash = await p.request("GET", "/app-api/analytics/dashboard", { token: m.token });
     expect(dash.status).toBe(200);
     // exact before the window exists (the daily rows)
