@@ -20,6 +20,7 @@ import { developer, percentile, round2, runIfMain, startBench, table, writeResul
 import { testInstallToken } from "./fixtures";
 import { BrowserSession } from "../app/platform/testing/browser";
 import { EXPORT_BATCH } from "../app/platform/orders/exports.server";
+import { moveProductWindow } from "../app/platform/catalog/top-products.server";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -110,7 +111,17 @@ async function grow(
     select o.business_id, (o.created_at at time zone 'UTC')::date, i.product_id, i.name, count(*), sum(i.quantity), sum(i.quantity::bigint * i.price)
     from order_items i join orders o on o.id = i.order_id where o.business_id = ${businessId} and o.status <> 'CANCELLED'
     group by 1, 2, 3, 4`);
-  for (const t of ["orders", "order_items", "webhook_deliveries", "product_daily_sales", "order_daily_stats"])
+  // the top products' window (decision 090), rebuilt from the daily rows as the job builds it
+  await db.execute(sql`delete from product_windows where business_id = ${businessId}`);
+  await moveProductWindow(db, businessId);
+  for (const t of [
+    "orders",
+    "order_items",
+    "webhook_deliveries",
+    "product_daily_sales",
+    "order_daily_stats",
+    "product_window_sales",
+  ])
     await db.execute(sql.raw(`vacuum analyze ${t}`));
   say(`grown to ${target.toLocaleString("en-US")} orders in ${Math.round((performance.now() - started) / 1000)} s`);
 }

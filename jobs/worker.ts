@@ -16,6 +16,7 @@ import { paymentExpire } from "./tasks/payment__expire";
 import { billingClosePeriods } from "./tasks/billing__close_periods";
 import { mailSend } from "./tasks/mail__send";
 import { ordersExport } from "./tasks/orders__export";
+import { analyticsMoveProductWindows } from "./tasks/analytics__move_product_windows";
 import { startDevMailbox, type DevMailboxServer } from "../app/platform/mail/dev-mailbox.server";
 import { DELIVERY_BATCH } from "../app/platform/webhooks/fanout.server";
 import { sweepAbandoned } from "../app/platform/webhooks/sweeper.server";
@@ -39,6 +40,7 @@ export function taskList(deps: WorkerDeps): TaskList {
     billing__close_periods: (payload) => billingClosePeriods(deps, payload),
     mail__send: (payload) => mailSend(deps, payload),
     orders__export: (payload, helpers) => ordersExport(deps, payload, helpers),
+    analytics__move_product_windows: (payload, helpers) => analyticsMoveProductWindows(deps, payload, helpers),
   };
 }
 
@@ -95,7 +97,7 @@ export async function startWorker(options: { url: string; deps: WorkerDeps; conc
     concurrency,
     taskList: otherTasks,
     crontab:
-      "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune\n23 * * * * devtools__prune_logs",
+      "17 * * * * maintenance__cleanup\n* * * * * billing__close_periods\n41 3 * * * activity__prune\n23 * * * * devtools__prune_logs\n3 * * * * analytics__move_product_windows",
   });
   // attempts abandoned by a dead worker go back to the queue within seconds, not hours
   const sweeper = setInterval(() => {

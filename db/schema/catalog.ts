@@ -281,6 +281,37 @@ export const productDailySales = pgTable(
   (t) => [uniqueIndex("product_daily_sales_key").on(t.businessId, t.day, t.productId, t.name)],
 );
 
+/**
+ * Quantity sold and revenue (minor units) per product of orders not cancelled created on or after
+ * the business's product_windows.from_day (a UTC day about 30 days back, moved forward each day by
+ * the `analytics__move_product_windows` job), kept by the same triggers as product_daily_sales
+ * (decision 090): the dashboards' top 5 products of the last 30 days read a few rows of
+ * `product_window_sales_rank` instead of every product-day row of the 30 days.
+ */
+export const productWindowSales = pgTable(
+  "product_window_sales",
+  {
+    businessId: text("business_id").notNull(),
+    productId: text("product_id").notNull(),
+    lines: counter("lines"),
+    quantity: bigint("quantity", { mode: "number" }).notNull().default(0),
+    revenue: bigint("revenue", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("product_window_sales_key").on(t.businessId, t.productId),
+    index("product_window_sales_rank")
+      .on(t.businessId, t.quantity.desc().nullsFirst(), t.revenue.desc().nullsFirst(), t.productId)
+      .where(sql`lines > 0`),
+  ],
+);
+
+/** The first UTC day product_window_sales of a business counts (none: not built yet, the dashboards read the daily rows). */
+export const productWindows = pgTable("product_windows", {
+  businessId: text("business_id").primaryKey(),
+  fromDay: date("from_day", { mode: "string" }).notNull(),
+  movedAt: ts("moved_at").notNull().defaultNow(),
+});
+
 export const ORDER_EXPORT_STATUSES = ["QUEUED", "RUNNING", "READY", "FAILED"] as const;
 
 /**

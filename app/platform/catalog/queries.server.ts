@@ -22,6 +22,7 @@ import { serializeOrder } from "./serialize.server";
 import { money } from "../core/money";
 import { decodeCursor, encodeCursor, newestFirst, pageWithTotal, type Page, type Paged } from "../core/paging.server";
 import { businessRow } from "../core/business-rows.server";
+import { topProducts } from "./top-products.server";
 
 /** The business's row count of a table, kept by triggers (business_counts: the sum of its shards). */
 export async function countOf(
@@ -270,29 +271,5 @@ export async function orderFigures(db: Db, businessId: string, from: Date) {
   return { orders: Number(row.orders), paidOrders: Number(row.paid_orders), revenue: Number(row.revenue) };
 }
 
-/**
- * The `limit` products sold most (by quantity, then revenue, then id) in orders not cancelled created
- * at or after `from`, named by the least of their lines' names: whole UTC days from
- * product_daily_sales, the part of a day before the first UTC midnight from the order lines.
- */
-export async function topProducts(db: Db, businessId: string, from: Date, limit: number) {
-  const edge = nextUtcMidnight(from);
-  const rows = await db.execute<{ product_id: string; name: string; quantity: string; revenue: string }>(sql`
-    select product_id, min(name) as name, sum(quantity)::bigint as quantity, sum(revenue)::bigint as revenue
-    from (
-      select product_id, name, quantity, revenue from product_daily_sales
-      where business_id = ${businessId} and day >= ${edge.toISOString().slice(0, 10)}::date and lines > 0
-      union all
-      select i.product_id, i.name, i.quantity, i.quantity::bigint * i.price
-      from order_items i join orders o on o.id = i.order_id
-      where o.business_id = ${businessId} and o.created_at >= ${from.toISOString()}::timestamptz
-        and o.created_at < ${edge.toISOString()}::timestamptz and o.status <> 'CANCELLED'
-    ) s
-    group by product_id order by quantity desc, revenue desc, product_id limit ${limit}`);
-  return rows.map((r) => ({
-    productId: r.product_id,
-    name: r.name,
-    quantity: Number(r.quantity),
-    revenue: Number(r.revenue),
-  }));
-}
+/** The top products of the dashboards (decision 090): see top-products.server.ts. */
+export { topProducts } from "./top-products.server";
