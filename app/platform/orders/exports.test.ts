@@ -110,15 +110,13 @@ describe("orders' CSV exports", () => {
       finishedAt: now(),
     });
     for (let seq = 0; seq < CHUNKS; seq += 20)
-      await p.db
-        .insert(orderExportChunks)
-        .values(
-          Array.from({ length: 20 }, (_, i) => ({
-            exportId: id,
-            seq: seq + i,
-            data: Buffer.alloc(SIZE, 97 + ((seq + i) % 26)),
-          })),
-        );
+      await p.db.insert(orderExportChunks).values(
+        Array.from({ length: 20 }, (_, i) => ({
+          exportId: id,
+          seq: seq + i,
+          data: Buffer.alloc(SIZE, 97 + ((seq + i) % 26)),
+        })),
+      );
     // a web server of its own on the same database, whose statements are counted
     const reads: number[] = [];
     const logged = drizzle(p.db.$client, {
