@@ -30,7 +30,9 @@ function assertProductionReact() {
     .filter(([f, m]) => m?.loaded && /[\\/]react[^\\/]*[\\/]cjs[\\/].*development\.js$/.test(f))
     .map(([f]) => f);
   if (development.length)
-    throw new Error(`benchmarks must run React's production build; loaded: ${development.join(", ")}`);
+    throw new Error(
+      `benchmarks must run React's production build (run them with npm run bench, bench:scale or bench:profile -- <file>, which load bench/production-mode.ts first); loaded: ${development.join(", ")}`,
+    );
 }
 
 export type Bench = {
