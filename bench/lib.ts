@@ -94,7 +94,8 @@ export async function startBench(
     MAIL_URL: await startSmtpSink(),
     ...(process.env.MAIL_CONCURRENCY ? { MAIL_CONCURRENCY: process.env.MAIL_CONCURRENCY } : {}),
   });
-  const db = createDb(dbUrl, { max: 20 });
+  // BENCH_POOL: the web's pool size (20), to measure what fewer, fuller connections do
+  const db = createDb(dbUrl, { max: Number(process.env.BENCH_POOL ?? 20) });
   const web = await createWebServer({ db: db.db, env, port: 0, host: "127.0.0.1" });
   assertProductionReact();
   Object.assign(env, { publicUrl: `http://localhost:${web.port}`, storefrontUrl: `http://127.0.0.1:${web.port}` });
