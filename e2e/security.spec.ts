@@ -133,6 +133,12 @@ test("a session is ended from another browser, which then finds itself signed ou
   const firefox = rows.filter({ hasText: /Firefox/ });
   await expect(firefox).toHaveCount(1);
   await shots(page, "account-security-sessions");
+  // on a phone the End button is a finger's target, 44 px at least
+  await page.setViewportSize({ width: 390, height: 844 });
+  const end = await firefox.getByRole("button", { name: /^End the session of/ }).boundingBox();
+  expect(end!.height).toBeGreaterThanOrEqual(44);
+  expect(end!.width).toBeGreaterThanOrEqual(44);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await firefox.getByRole("button", { name: /^End the session of/ }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
   await expect(rows).toHaveCount(1);
