@@ -16,7 +16,7 @@ import type { Database } from "../db/client";
 import type { Env } from "./platform/core/env.server";
 import { errorBody, isMultipart, MAX_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from "./platform/core/http.server";
 import { serveFile } from "./platform/files/serve.server";
-import { serveJsonRoutes } from "./platform/runtime/json-routes.server";
+import { jsonRoutes, serveJsonRoutes } from "./platform/runtime/json-routes.server";
 import { storefrontPages } from "../storefront/pages.server";
 import { compress } from "./platform/runtime/compression.server";
 import { areaOf, DOWNLOAD_PREFIXES, isJsonPath, JSON_PREFIXES } from "./platform/core/areas";
@@ -79,20 +79,24 @@ const malformedLog = rateLimitedLog("400 for an address with a malformed percent
  * token endpoint, contract section 4), plain text on pages; the unread body is discarded.
  */
 function refuse(
-  req: express.Request,
-  res: express.Response,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  path: string,
   status: number,
   message: string,
   options: { json?: boolean } = {},
 ) {
-  res.status(status);
-  if (options.json || isJsonPath(req.path))
-    res.json(
-      req.path === "/oauth/token"
-        ? { error: "invalid_request", error_description: message }
-        : errorBody(status, message),
-    );
-  else res.type("text/plain").send(message);
+  const json = options.json || isJsonPath(path);
+  const body = json
+    ? JSON.stringify(
+        path === "/oauth/token" ? { error: "invalid_request", error_description: message } : errorBody(status, message),
+      )
+    : message;
+  res.writeHead(status, {
+    "Content-Type": json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  res.end(body);
   req.resume();
 }
 
@@ -127,35 +131,36 @@ export async function createWebServer(options: {
   // (TRUSTED_PROXIES), the nearest address in X-Forwarded-For that is not itself a trusted proxy. A
   // client cannot supply it: an X-Forwarded-For from any other peer is ignored.
   const trusted = env.trustedProxies.length ? proxyaddr.compile(env.trustedProxies) : null;
-  // every request runs in a clock scope: a guard that finds a developer's sandbox sets its own clock
-  // there (core/clock.server.ts, contract 19); everywhere else it stays the platform's
-  app.use((req, res, next) => {
-    // how busy the process is (core/load.server.ts): a sale's e-mails give way to it (decision 089)
-    noteRequest();
-    atBusinessClock(0, () => next());
-  });
-  app.use((req, res, next) => {
+  /**
+   * Every request's guards, on Node's own request and response (the JSON fast path runs them in
+   * front of Express, Express runs them for everything else): the client's address, the security
+   * headers, the body limits, paths and hosts no handler can use, cross-site form posts. False:
+   * the request was refused (answered here).
+   */
+  const guard = (req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean => {
     req.headers["x-platform-client-address"] =
       (trusted && req.socket.remoteAddress ? proxyaddr(req, trusted) : req.socket.remoteAddress) ?? "unknown";
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     if (env.isProduction) res.setHeader("Strict-Transport-Security", "max-age=31536000");
     // JSON answers carry merchants' and shoppers' data: no cache keeps them unless a route says otherwise
-    if (isJsonPath(req.path)) res.setHeader("Cache-Control", "no-store");
+    if (isJsonPath(path)) res.setHeader("Cache-Control", "no-store");
     // Nothing may frame the platform's pages nor the storefront. The builder's live preview (decision
     // 017) is framed by the platform's origin, which its policy's frame-ancestors allows: X-Frame-Options
     // has no value for one other origin, so it is left out there rather than contradicting the policy.
-    if (!PREVIEW_PATH.test(req.path) && !res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
+    if (!PREVIEW_PATH.test(path) && !res.hasHeader("X-Frame-Options")) res.setHeader("X-Frame-Options", "DENY");
     const declared = Number(req.headers["content-length"] ?? 0);
     // an image upload (multipart: POST /merchant/files, the admin's product form and builder) may carry
     // a 5 MB file; past that it is the upload's own refusal, 400 (contract 20, decision 060)
     if (isMultipart(req.headers["content-type"]) && declared > MAX_MULTIPART_BODY_BYTES) {
       res.setHeader("Connection", "close");
-      return refuse(req, res, 400, "file: images may be at most 5 MB");
+      refuse(req, res, path, 400, "file: images may be at most 5 MB");
+      return false;
     }
     if (declared > MAX_BODY_BYTES && !isMultipart(req.headers["content-type"])) {
       res.setHeader("Connection", "close");
-      return refuse(req, res, 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, { json: true });
+      refuse(req, res, path, 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`, { json: true });
+      return false;
     }
     // A handler that answers without reading the body (a 404, a POST that takes none) leaves the rest
     // of it unread and the stream paused by Remix: the keep-alive connection would hang. Discard it.
@@ -166,33 +171,47 @@ export async function createWebServer(options: {
       }
     });
     // A NUL character (%00) in the path or query cannot be stored or looked up in PostgreSQL text.
-    if (/%00/.test(req.url)) return refuse(req, res, 400, "The address may not contain %00");
+    if (/%00/.test(req.url ?? "")) {
+      refuse(req, res, path, 400, "The address may not contain %00");
+      return false;
+    }
     // A path no one can decode (%FF, a cut-off %E0%A4%A, a lone %): answered here, before the router,
     // which would write a line per request about it (an attacker's way to fill the log); one line a minute at most.
-    if (!decodablePath(req.path)) {
-      malformedLog.note(`${req.method} ${req.path}`);
-      return refuse(req, res, 400, "The address has a malformed percent-encoding");
+    if (!decodablePath(path)) {
+      malformedLog.note(`${req.method} ${path}`);
+      refuse(req, res, path, 400, "The address has a malformed percent-encoding");
+      return false;
     }
     // A Host (or X-Forwarded-Host) that no URL can be made of would fail every handler that builds the request's URL.
-    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"]))
-      return refuse(req, res, 400, "Malformed Host header");
+    if (!validHost(req.headers.host) || !validHost(req.headers["x-forwarded-host"])) {
+      refuse(req, res, path, 400, "Malformed Host header");
+      return false;
+    }
     // Pages: a state-changing request from another site is refused before it reaches a form action
     // ("null", an opaque origin, too: Remix would refuse it with a 500)
     const origin = req.headers.origin;
-    if (req.method !== "GET" && req.method !== "HEAD" && origin && !isJsonPath(req.path)) {
+    if (req.method !== "GET" && req.method !== "HEAD" && origin && !isJsonPath(path)) {
       let originHost = "";
       try {
         originHost = new URL(origin).host;
       } catch {
         originHost = "";
       }
-      if (originHost !== req.headers.host) return refuse(req, res, 403, "Cross-site form submission refused");
+      if (originHost !== req.headers.host) {
+        refuse(req, res, path, 403, "Cross-site form submission refused");
+        return false;
+      }
     }
-    next();
+    return true;
+  };
+
+  app.use((req, res, next) => {
+    if (guard(req, res, req.path)) next();
   });
 
-  // brotli or gzip for every compressible answer of 1 KiB or more: pages, the JSON fast path, /build (compression.server.ts)
-  app.use(compress());
+  // brotli or gzip for every compressible answer of 1 KiB or more: pages, the JSON answers, /build (compression.server.ts)
+  const compression = compress();
+  app.use(compression);
 
   // Two origins (decision 013): a storefront page asked for on the platform's host, or a platform page on
   // the storefront's, moves (308, method and body kept) to the same path on the right origin. The
@@ -224,8 +243,8 @@ export async function createWebServer(options: {
   });
   // merchants' uploaded images, on the storefront origin only (decision 060)
   app.get("/files/:name", serveFile(db, readDb));
-  // the JSON areas' resource routes, straight to their loader or action (see json-routes.server.ts)
-  app.use(serveJsonRoutes(build, JSON_PREFIXES, () => ({ db, env, readDb })));
+  // the JSON areas' resource routes are answered in front of Express (the server below); what they
+  // decline (`?_data=`, an address no route matches) comes here and goes on to Remix
   // the orders export's status and download, straight to their loaders too: a file streams at the client's pace
   app.use(serveJsonRoutes(build, DOWNLOAD_PREFIXES, () => ({ db, env, readDb })));
   // storefront pages: answered 304 from the shop's content version, served by the storefront's routes alone (issue 17)
@@ -247,7 +266,23 @@ export async function createWebServer(options: {
     });
   });
 
-  const server = http.createServer(app);
+  // the JSON areas' resource routes, straight to their loader or action, in front of Express (see
+  // json-routes.server.ts): the same guards, compression when the client accepts an encoding; the
+  // /healthz, /files and two-origin steps Express runs before them never apply to a JSON path
+  const jsonAreas = jsonRoutes(build, JSON_PREFIXES, () => ({ db, env, readDb }));
+  const server = http.createServer((req, res) => {
+    // how busy the process is (core/load.server.ts): a sale's e-mails give way to it (decision 089)
+    noteRequest();
+    // every request runs in a clock scope: a guard that finds a developer's sandbox sets its own clock
+    // there (core/clock.server.ts, contract 19); everywhere else it stays the platform's
+    atBusinessClock(0, () => {
+      const found = jsonAreas.find(req);
+      if (!found) return void app(req, res);
+      if (!guard(req, res, found.path)) return;
+      if (!req.headers["accept-encoding"]) return jsonAreas.serve(req, res, found);
+      compression(req as express.Request, res as express.Response, () => jsonAreas.serve(req, res, found));
+    });
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

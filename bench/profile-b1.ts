@@ -17,11 +17,18 @@ await load(url, { connections: 16, durationSec: 2, headers }); // warm up
 const session = new inspector.Session();
 session.connect();
 await session.post("Profiler.enable");
-await session.post("Profiler.start");
-const r = await load(url, { connections: 16, durationSec: Number(process.env.SECONDS ?? 5), headers });
-const { profile } = await session.post("Profiler.stop");
+if (process.env.NO_PROFILE !== "1") await session.post("Profiler.start");
+const cpu = process.cpuUsage();
+const r = await load(url, {
+  connections: Number(process.env.CONNECTIONS ?? 16),
+  durationSec: Number(process.env.SECONDS ?? 5),
+  headers,
+});
+const used = process.cpuUsage(cpu);
+console.log(`CPU per request (server and client): ${((used.user + used.system) / 1000 / r.requests).toFixed(3)} ms`);
+const { profile } = process.env.NO_PROFILE === "1" ? { profile: {} } : await session.post("Profiler.stop");
 fs.mkdirSync(".data/prof", { recursive: true });
-fs.writeFileSync(".data/prof/b1.cpuprofile", JSON.stringify(profile));
+if (process.env.NO_PROFILE !== "1") fs.writeFileSync(".data/prof/b1.cpuprofile", JSON.stringify(profile));
 console.log(r);
 await b.close();
 await stopCluster();

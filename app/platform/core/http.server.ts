@@ -25,14 +25,65 @@ export function errorBody(status: number, message: string) {
   return { statusCode: status, message, error: statusPhrase(status) };
 }
 
-/** A JSON answer that keeps its text, so the server can write it without reading the body stream back. */
+/**
+ * A JSON answer that keeps its text, so the server writes it without a body stream (json-routes.server.ts).
+ * Its body stream is made only when something reads the answer as a Response (Remix's own adapter
+ * for a `?_data=` request, a test's `.json()`): building undici's stream for every App API answer
+ * and reading it back cost a twentieth of a call's CPU (docs/performance.md, session 14).
+ */
 export class JsonResponse extends Response {
+  #full: Response | undefined;
   constructor(
     readonly jsonText: string,
     init: ResponseInit,
   ) {
-    super(jsonText, init);
+    super(null, init);
   }
+  /** The same answer as a plain Response with its body, made once, the first time the body is read. */
+  #read(): Response {
+    return (this.#full ??= new Response(this.jsonText, { status: this.status, headers: this.headers }));
+  }
+  override get body() {
+    return this.#read().body;
+  }
+  override get bodyUsed() {
+    return this.#full?.bodyUsed ?? false;
+  }
+  override text() {
+    return this.#read().text();
+  }
+  override json() {
+    return this.#read().json();
+  }
+  override arrayBuffer() {
+    return this.#read().arrayBuffer();
+  }
+  override bytes() {
+    return this.#read().bytes();
+  }
+  override blob() {
+    return this.#read().blob();
+  }
+  override formData() {
+    return this.#read().formData();
+  }
+  override clone(): Response {
+    if (this.bodyUsed) throw new TypeError("Response.clone: Body has already been consumed.");
+    return new JsonResponse(this.jsonText, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: new Headers(this.headers),
+    });
+  }
+}
+
+/**
+ * The text of an answer made by `json()`, or undefined. By its field, not `instanceof`: the server
+ * (loaded from source) and the route modules (the Remix build) each have their own JsonResponse class.
+ */
+export function jsonTextOf(response: Response): string | undefined {
+  const text = (response as { jsonText?: unknown }).jsonText;
+  return typeof text === "string" && !response.bodyUsed ? text : undefined;
 }
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {

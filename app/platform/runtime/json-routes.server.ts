@@ -7,7 +7,7 @@
  * directly. Anything it does not know (a page, a `?_data=` request, a method the module does not
  * export) goes on to Remix unchanged.
  */
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
@@ -15,7 +15,7 @@ import type { ServerBuild } from "@remix-run/node";
 import {
   errorBody,
   isMultipart,
-  JsonResponse,
+  jsonTextOf,
   MAX_BODY_BYTES,
   MAX_MULTIPART_BODY_BYTES,
   readBodies,
@@ -88,86 +88,147 @@ export function jsonRouteTable(build: ServerBuild, prefixes: string[]) {
     table.push({ route, ...compile(path), score: routeScore(path, Boolean(route.index)), order: order++ });
   }
   table.sort((a, b) => b.score - a.score || a.order - b.order);
+  // the answers for the addresses asked most (an app calls the same few again and again): trying
+  // each route's expression in turn was a twentieth of an App API call's CPU; the memo is dropped
+  // whole when full and keeps short addresses only, so addresses with ids in them cannot grow it
+  const memo = new Map<string, { route: ServerRoute; params: Record<string, string> } | null>();
   return {
     size: table.length,
     has: (routeId: string) => table.some((e) => e.route.id === routeId),
     match(pathname: string): { route: ServerRoute; params: Record<string, string> } | null {
-      const decoded = decodePath(pathname);
-      for (const entry of table) {
-        const m = entry.regex.exec(decoded);
-        if (!m) continue;
-        const params: Record<string, string> = {};
-        entry.params.forEach((name, i) => (params[name] = (m[i + 1] ?? "").replace(/%2F/g, "/")));
-        return { route: entry.route, params };
-      }
-      return null;
+      const known = memo.get(pathname);
+      if (known !== undefined) return known && { route: known.route, params: { ...known.params } };
+      const found = matchIn(pathname);
+      if (pathname.length > 200) return found;
+      if (memo.size >= 1_000) memo.clear();
+      memo.set(pathname, found && { route: found.route, params: { ...found.params } });
+      return found;
+    },
+  };
+  function matchIn(pathname: string): { route: ServerRoute; params: Record<string, string> } | null {
+    const decoded = decodePath(pathname);
+    for (const entry of table) {
+      const m = entry.regex.exec(decoded);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      entry.params.forEach((name, i) => (params[name] = (m[i + 1] ?? "").replace(/%2F/g, "/")));
+      return { route: entry.route, params };
+    }
+    return null;
+  }
+}
+
+/** A request a JSON route answers: its path, its route's handler and the path's parameters. */
+export type JsonRouteMatch = { path: string; handler: Handler; params: Record<string, string> };
+
+/**
+ * The JSON areas' resource routes, served without Remix's document pipeline and without Express:
+ * `find` says whether a route answers a request (null: a page, a `?_data=` request, an address
+ * no route matches, a method the module does not export, which go on to Express and Remix
+ * unchanged), `serve` answers it on Node's own request and response. The web server calls them
+ * in front of Express (web.server.ts), after the same guards Express runs; Express's per-request
+ * work (its prototypes on every request, the middleware chain) was a tenth of an App API call's CPU
+ * (docs/performance.md, session 14).
+ */
+export function jsonRoutes(build: ServerBuild, prefixes: string[], getContext: () => unknown) {
+  const table = jsonRouteTable(build, prefixes);
+  return {
+    find(req: IncomingMessage): JsonRouteMatch | null {
+      const url = req.url ?? "";
+      if (!url.startsWith("/") || url.includes("_data=")) return null; // (absolute-form URLs: Express)
+      const q = url.indexOf("?");
+      const path = q < 0 ? url : url.slice(0, q);
+      if (!prefixes.some((p) => path === p || path.startsWith(p + "/"))) return null;
+      const found = table.match(path);
+      const method = (req.method ?? "GET").toUpperCase();
+      const handler = (found &&
+        (method === "GET" || method === "HEAD" ? found.route.module.loader : found.route.module.action)) as
+        Handler | undefined;
+      return found && handler ? { path, handler, params: found.params } : null;
+    },
+    serve(req: IncomingMessage, res: ServerResponse, { handler, params }: JsonRouteMatch): void {
+      void (async () => {
+        try {
+          // (a Host no URL can be made of was refused before routing, web.server.ts)
+          // an event stream (storefront-apps listen, decision 023) learns through its signal that the client left
+          const stream = req.method === "GET" && (req.headers.accept ?? "").includes("text/event-stream");
+          const request = await toRequest(req, stream ? closeSignal(res) : undefined);
+          const result = await handler({ request, params, context: getContext() });
+          await send(res, result instanceof Response ? result : Response.json(result ?? null));
+        } catch (error) {
+          if (error instanceof Response) return send(res, error);
+          console.error("[web] request failed", error);
+          if (!res.headersSent) sendJson(res, 500, errorBody(500, "Internal server error"));
+        }
+      })().catch((error) => {
+        console.error("[web] could not answer", error);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
     },
   };
 }
 
-/** Express middleware answering the JSON areas' resource routes without Remix's document pipeline. */
+/** The same, as Express middleware (the orders export's download routes, which stay behind Express's compression). */
 export function serveJsonRoutes(build: ServerBuild, prefixes: string[], getContext: () => unknown) {
-  const table = jsonRouteTable(build, prefixes);
-  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (!prefixes.some((p) => req.path === p || req.path.startsWith(p + "/")) || req.url.includes("_data="))
-      return next();
-    const found = table.match(req.path);
-    const method = req.method.toUpperCase();
-    const handler = (found &&
-      (method === "GET" || method === "HEAD" ? found.route.module.loader : found.route.module.action)) as
-      Handler | undefined;
-    if (!found || !handler) return next();
-    void (async () => {
-      try {
-        // (a Host no URL can be made of was refused before routing, runtime/web.server.ts)
-        // an event stream (storefront-apps listen, decision 023) learns through its signal that the client left
-        const stream = method === "GET" && (req.get("Accept") ?? "").includes("text/event-stream");
-        const request = await toRequest(req, stream ? closeSignal(res) : undefined);
-        const result = await handler({ request, params: found.params, context: getContext() });
-        await send(res, result instanceof Response ? result : Response.json(result ?? null));
-      } catch (error) {
-        if (error instanceof Response) return send(res, error);
-        console.error("[web] request failed", error);
-        if (!res.headersSent) res.status(500).json(errorBody(500, "Internal server error"));
-      }
-    })().catch((error) => {
-      console.error("[web] could not answer", error);
-      if (!res.headersSent) res.status(500).end();
-    });
+  const routes = jsonRoutes(build, prefixes, getContext);
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const found = routes.find(req);
+    if (found) routes.serve(req, res, found);
+    else next();
   };
 }
 
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
 /**
- * The Fetch request of an Express request, like @remix-run/express's createRemixRequest but without
- * an abort signal (no JSON handler uses one, and it costs an AbortController per request).
+ * The Fetch request of a Node request, like @remix-run/express's createRemixRequest (the URL from
+ * the Host header and the socket's protocol, as Express works them out with `trust proxy` off) but
+ * without an abort signal (no JSON handler uses one, and it costs an AbortController per request).
  */
 const CLIENT_ADDRESS = "x-platform-client-address";
 
-function closeSignal(res: ExpressResponse): AbortSignal {
+function closeSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   return controller.signal;
 }
 
-async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<globalThis.Request> {
-  const host = req.get("X-Forwarded-Host") ?? req.get("host") ?? "localhost";
+/** Express's req.hostname with `trust proxy` off: the Host header without its port. */
+function hostnameOf(host: string): string {
+  const offset = host[0] === "[" ? host.indexOf("]") + 1 : 0;
+  const index = host.indexOf(":", offset);
+  return index !== -1 ? host.substring(0, index) : host;
+}
+
+async function toRequest(req: IncomingMessage, signal?: AbortSignal): Promise<globalThis.Request> {
+  const forwarded = req.headers["x-forwarded-host"];
+  const host = (typeof forwarded === "string" ? forwarded : undefined) ?? req.headers.host ?? "localhost";
   const port = /:(\d+)$/.exec(host)?.[1];
-  const url = `${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`;
-  const headers = new Headers();
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  const url = `${protocol}://${req.headers.host ? hostnameOf(req.headers.host) : ""}${port ? `:${port}` : ""}${req.url}`;
+  // name/value pairs, which the Request copies into its own Headers (a Headers built here first would be copied again)
+  const headers: [string, string][] = [];
   const raw = req.rawHeaders;
   // the client's own X-Platform-Client-Address is dropped: only the address the socket saw counts (sign-in throttling)
   for (let i = 0; i < raw.length; i += 2)
-    if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.append(raw[i], raw[i + 1]);
+    if (raw[i].toLowerCase() !== CLIENT_ADDRESS) headers.push([raw[i], raw[i + 1]]);
   // the address web.server.ts worked out (the socket's peer, or X-Forwarded-For from a trusted proxy)
   const address = req.headers[CLIENT_ADDRESS];
-  headers.set(CLIENT_ADDRESS, typeof address === "string" ? address : (req.socket.remoteAddress ?? "unknown"));
+  headers.push([CLIENT_ADDRESS, typeof address === "string" ? address : (req.socket.remoteAddress ?? "unknown")]);
   if (req.method === "GET" || req.method === "HEAD") return new Request(url, { method: req.method, headers, signal });
   // A JSON body is read here, up to the size limit, and handed over as bytes: no stream bridged
   // from Node's request through web streams, and readBodyText takes the text without reading
   // (issue 16: that bridging was a tenth of an order's CPU). A larger body is drained a little (so
   // the client reads our answer, not a reset) and readBodyText answers 413 as before.
   // An image upload (multipart, decision 060) may be larger, and is not text.
-  const multipart = isMultipart(req.get("Content-Type"));
+  const multipart = isMultipart(req.headers["content-type"]);
   const limit = multipart ? MAX_MULTIPART_BODY_BYTES : MAX_BODY_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -192,16 +253,22 @@ async function toRequest(req: ExpressRequest, signal?: AbortSignal): Promise<glo
   return request;
 }
 
-async function send(res: ExpressResponse, response: Response) {
-  res.status(response.status);
+async function send(res: ServerResponse, response: Response) {
+  res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   // the route's own headers replace the defaults set before routing (Cache-Control); cookies add up
-  for (const [key, value] of response.headers) {
-    if (key === "set-cookie") res.append(key, value);
-    else res.setHeader(key, value);
+  const cookies = response.headers.getSetCookie();
+  for (const [key, value] of response.headers) if (key !== "set-cookie") res.setHeader(key, value);
+  if (cookies.length) {
+    const before = res.getHeader("Set-Cookie");
+    res.setHeader("Set-Cookie", [
+      ...(before === undefined ? [] : Array.isArray(before) ? before : [String(before)]),
+      ...cookies,
+    ]);
   }
   // our JSON answers carry their text: no need to read it back through a stream
-  if (response instanceof JsonResponse) res.end(response.jsonText);
+  const text = jsonTextOf(response);
+  if (text !== undefined) res.end(text);
   else if (response.body && response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
     // an event stream goes out chunk by chunk, as it is written, until either side closes it
     res.flushHeaders();
