@@ -94,6 +94,7 @@ export function jsonRouteTable(build: ServerBuild, prefixes: string[]) {
   const memo = new Map<string, { route: ServerRoute; params: Record<string, string> } | null>();
   return {
     size: table.length,
+    memoSize: () => memo.size,
     has: (routeId: string) => table.some((e) => e.route.id === routeId),
     match(pathname: string): { route: ServerRoute; params: Record<string, string> } | null {
       const known = memo.get(pathname);

@@ -87,6 +87,24 @@ describe("JSON route table", () => {
     }
     expect(mismatches).toEqual([]);
     expect(matched).toBeGreaterThan(list.length * 0.8);
+    // asked again, each address is answered from the table's memo: the same route and parameters,
+    // and a caller that changes the parameters it got does not change the next caller's
+    for (const pathname of list) {
+      const first = table.match(pathname);
+      if (first) first.params.tampered = "yes";
+      const again = table.match(pathname);
+      const theirs = remixLeaf(pathname);
+      if (again && theirs) expect(again.params, pathname).toEqual(theirs.params);
+    }
+  });
+
+  it("keeps its memo bounded: past 1,000 addresses it starts again, and long addresses are not kept", () => {
+    const table = jsonRouteTable(build, JSON_PREFIXES);
+    for (let i = 0; i < 2_500; i++) expect(table.match(`/app-api/orders/ord_${i}`)?.params).toEqual({ id: `ord_${i}` });
+    expect(table.memoSize()).toBeLessThanOrEqual(1_000);
+    const long = `/app-api/orders/${"x".repeat(300)}`;
+    expect(table.match(long)?.params).toEqual({ id: "x".repeat(300) });
+    expect(table.memoSize()).toBeLessThanOrEqual(1_000);
   });
 
   it("ranks like Remix: static over dynamic, splat last", () => {
