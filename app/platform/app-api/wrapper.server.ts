@@ -71,14 +71,14 @@ export function appApiRoute(path: string, operations: Operations) {
     async enter({ request, context }) {
       const asked = request.headers.get("Api-Version");
       // answers before the version is settled (401, 429, 400/410 for the version) name the asked version when it is usable, else the current one
-      const early = { "Api-Version": earlyVersion(request) };
+      const early = () => ({ "Api-Version": earlyVersion(request) });
       const window = rateWindow(context.env.appApiRateLimit);
       let caller: AppCaller & { hits: number };
       try {
         // the token's installation and this request counted in its window: one statement
         caller = await authenticateInstallation(context.db, request.headers.get("Authorization"), window.start);
       } catch (e) {
-        return withVersion(toErrorResponse(e), early);
+        return withVersion(toErrorResponse(e), early());
       }
       // the developer's live logs: the request is noted once answered (its installation is known from here)
       seen.set(request, { caller, version: asked ?? caller.app.apiVersion });
@@ -89,7 +89,7 @@ export function appApiRoute(path: string, operations: Operations) {
       if (!rate.allowed)
         return errorResponse(429, `Rate limit of ${context.env.appApiRateLimit} requests per minute exceeded`, {
           ...rate.headers,
-          ...early,
+          ...early(),
           "Retry-After": String(rate.retryAfter),
         });
       // the version: the request's Api-Version, else the app's pin (decision 041)
@@ -99,13 +99,13 @@ export function appApiRoute(path: string, operations: Operations) {
         return errorResponse(
           400,
           `Unknown API version ${JSON.stringify(version)}${asked ? " in the Api-Version header" : ""}; supported: ${supportedList(t)}`,
-          { ...rate.headers, ...early },
+          { ...rate.headers, ...early() },
         );
       if (state.status === "SUNSET")
         return errorResponse(
           410,
           `API version ${version} ${asked ? "(Api-Version header)" : "(the app's pinned version)"} passed its sunset on ${state.sunsetAt!.toISOString().slice(0, 10)}; supported: ${supportedList(t)}. Change the app's apiVersion or send Api-Version.`,
-          { ...rate.headers, ...early },
+          { ...rate.headers, ...early() },
         );
       return {
         entered: { caller, version },

@@ -87,9 +87,36 @@ const SCHEDULE = VERSIONS.map((e, i) => {
   };
 });
 
-/** The state of every released version at `at`, oldest first (versions released after `at` are left out). */
+/** Every instant at which some version's state changes, ascending: between two of them the states are the same. */
+const CHANGES = [
+  ...new Set(
+    SCHEDULE.flatMap((e) => [e.releasedAt, e.deprecatedAt, e.sunsetAt]).flatMap((d) => (d ? [d.getTime()] : [])),
+  ),
+].sort((a, b) => a - b);
+
+/** The last answer and the span of time [from, until) it holds for: every App API call asks, a few times. */
+let lastStates: { from: number; until: number; states: VersionState[] } | null = null;
+
+/**
+ * The state of every released version at `at`, oldest first (versions released after `at` are left
+ * out). Worked out once for each span between two changes of the schedule, not on every call (a
+ * sandbox at another date gets its own span); callers must not change the answer.
+ */
 export function versionStates(at: Date): VersionState[] {
   const t = at.getTime();
+  if (lastStates && t >= lastStates.from && t < lastStates.until) return lastStates.states;
+  const states = statesAt(t);
+  const next = CHANGES.findIndex((c) => c > t);
+  lastStates = {
+    from: next <= 0 ? (next === 0 ? -Infinity : (CHANGES.at(-1) ?? -Infinity)) : CHANGES[next - 1],
+    until: next === -1 ? Infinity : CHANGES[next],
+    states,
+  };
+  return states;
+}
+
+/** The states worked out afresh (versionStates keeps the last answer; the tests compare the two). */
+export function statesAt(t: number): VersionState[] {
   const released = SCHEDULE.filter((e) => e.releasedAt.getTime() <= t);
   return released.map((e, i) => {
     // the newest released version is current, even if a later one is registered for a future day

@@ -18,7 +18,7 @@ import { BrowserSession } from "../testing/browser";
 import { appBody } from "../apps/apps.test-helpers";
 import { SCOPE_NAMES } from "../shapes/app-catalog";
 import { setClockOffset } from "../core/clock.server";
-import { versionStates, changesBetween, versionsAnswer } from "./registry";
+import { versionStates, changesBetween, versionsAnswer, statesAt } from "./registry";
 import { VERSIONING } from "./changes";
 import { Order, Product, DeliveryList } from "../shapes/api";
 import { appApiRoute, operation } from "../app-api/wrapper.server";
@@ -80,6 +80,17 @@ const text = (html: string) => html.replace(/<!-- -->/g, "");
 const at = (iso: string) => setClockOffset(Date.parse(iso) - Date.now());
 
 describe("the registry", () => {
+  it("answers each date as if worked out afresh, whatever dates were asked before it", () => {
+    // every change of the schedule, a millisecond either side, and dates far before and after, in a shuffled order
+    const sample = ["2026-11-21", "2026-11-27", "2027-05-27", "2027-11-27"].flatMap((d) => {
+      const t = Date.parse(`${d}T00:00:00Z`);
+      return [t - 1, t, t + 1];
+    });
+    sample.push(0, Date.parse("2099-01-01T00:00:00Z"), Date.parse("2026-12-15T00:00:00Z"));
+    const order = [...sample, ...sample.slice().reverse(), ...sample.map((_, i) => sample[(i * 7) % sample.length])];
+    for (const t of order) expect(versionStates(new Date(t)), new Date(t).toISOString()).toEqual(statesAt(t));
+  });
+
   it("dates each version: 2026-11-21 supported until 12 months after 2026-11-27, deprecated in its last 6", () => {
     const states = (iso: string) =>
       versionStates(new Date(iso)).map((s) => [s.version, s.status, s.sunsetAt?.toISOString().slice(0, 10)]);
