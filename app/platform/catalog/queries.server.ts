@@ -2,7 +2,7 @@
  * Read queries of the catalogue, every one scoped to a business. Lists are newest first
  * (createdAt, then id), backed by the (business_id, created_at desc, id desc) indexes.
  */
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableName, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   businessCounts,
@@ -15,7 +15,7 @@ import {
   type Order,
   type OrderStatus,
 } from "../../../db/schema";
-import { readColumns, selectColumns } from "../../../db/sql";
+import { rawQuery, readColumns, selectColumns } from "../../../db/sql";
 import { now } from "../core/clock.server";
 import { dateFormatter } from "../core/dates";
 import { serializeOrder } from "./serialize.server";
@@ -49,6 +49,23 @@ export function countsBy<K extends typeof orders.status | typeof reviews.rating>
   return db.select({ value: column, n: count() }).from(table).where(eq(table.businessId, businessId)).groupBy(column);
 }
 
+const pageTexts = new Map<string, string>();
+/** The page statement of a table, by OFFSET or after a keyset position ($5, $6). */
+function pageSql(table: Listed, keyset: boolean): string {
+  const name = getTableName(table);
+  const key = `${name}:${keyset}`;
+  let text = pageTexts.get(key);
+  if (text === undefined)
+    pageTexts.set(
+      key,
+      (text = `
+    select ${selectColumns(table, "r")}, r.created_at::text as "cursor_at", (select sum(n) from business_counts where business_id = $1 and entity = $2) as "total"
+    from "${name}" r where r.business_id = $1${keyset ? " and (r.created_at, r.id) < ($5::timestamptz, $6)" : ""}
+    order by r.created_at desc, r.id desc limit $3 offset $4`),
+    );
+  return text;
+}
+
 /**
  * A page of a business's rows, newest first (createdAt, then id), and the business's total kept by
  * triggers, in one statement; the total is read on its own only when the page is empty. By OFFSET
@@ -65,13 +82,12 @@ async function pageOf<T extends Listed>(
 ): Promise<Paged<T["$inferSelect"]>> {
   const identity = { list: entity, scope: businessId };
   const position = page.cursor?.after ? decodeCursor(page.cursor.key, identity, page.cursor.after) : undefined;
-  const keyset = position ? sql` and (r.created_at, r.id) < (${position.at}::timestamptz, ${position.id})` : sql``;
   const more = page.cursor ? 1 : 0;
-  // hand-written and read back with the columns' own mappings: the App API's hottest read (B1)
-  const result = await db.execute<Record<string, unknown>>(sql`
-    select ${sql.raw(selectColumns(table, "r"))}, r.created_at::text as "cursor_at", (select sum(n) from business_counts where business_id = ${businessId} and entity = ${entity}) as "total"
-    from ${table} r where r.business_id = ${businessId}${keyset}
-    order by r.created_at desc, r.id desc limit ${page.limit + more} offset ${position ? 0 : page.offset}`);
+  // hand-written, its text made once per table, and read back with the columns' own mappings: the
+  // App API's hottest read (B1)
+  const params: unknown[] = [businessId, entity, page.limit + more, position ? 0 : page.offset];
+  if (position) params.push(position.at, position.id);
+  const result = await rawQuery<Record<string, unknown>>(db, pageSql(table, Boolean(position)), params);
   const total = result.length ? Number(result[0].total ?? 0) : await countOf(db, businessId, entity);
   const thisPage = position ? position.page : Math.floor(page.offset / page.limit) + 1;
   const rows = result.slice(0, page.limit);
