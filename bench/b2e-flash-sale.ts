@@ -19,7 +19,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
 import pg from "pg";
 import { run as runWorker } from "graphile-worker";
-import { startBench, developer, percentile, table, writeResult, runIfMain, round2 } from "./lib";
+import { startBench, developer, percentile, table, writeResult, runIfMain, round2, statementTimes } from "./lib";
 import { testInstallToken } from "./fixtures";
 import { moveProductWindow } from "../app/platform/catalog/top-products.server";
 import { quietLogger } from "../db/migrate";
@@ -283,6 +283,8 @@ export async function platformRun(
         paymentMethod: "CASH",
       }),
     );
+    const statements = await statementTimes(b);
+    await statements.start();
     const cpu = process.cpuUsage();
     const locks = sampleLockWaits(b.db.sql);
     const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({
@@ -294,6 +296,7 @@ export async function platformRun(
     });
     const waits = await locks();
     const receipts = await peer.call<Receipts>({ cmd: "wait", n: orders - run.errors });
+    await statements.print("B2e's API sale");
     const result = figures(orders, run.started, run.lastOrder, receipts, cpu);
     // the sale's e-mails (the shopper's confirmation, the merchant's notice) go in their own lane
     // (decision 087): how long after the last order the last one was sent

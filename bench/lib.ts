@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import { startTestCluster, cloneTemplate, prepareTemplate, dropDatabase } from "../db/testing/cluster";
+import { startTestCluster, cloneTemplate, prepareTemplate, dropDatabase, FAST_SETTINGS } from "../db/testing/cluster";
 import { createDb, type DbHandle } from "../db/client";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -75,7 +75,14 @@ export async function startBench(
 ): Promise<Bench> {
   const cluster = options.durable
     ? (durableCluster ??= await startTestCluster("bench-durable-postgres", {}))
-    : (fastCluster ??= await startTestCluster("bench-postgres"));
+    : (fastCluster ??= process.env.BENCH_STATEMENTS
+        ? // statements by their time in the database (printStatementTimes): pg_stat_statements loaded, in a cluster of its own
+          await startTestCluster("bench-statements-postgres", {
+            ...FAST_SETTINGS,
+            shared_preload_libraries: "pg_stat_statements",
+            "pg_stat_statements.track": "all",
+          })
+        : await startTestCluster("bench-postgres"));
   const template = await prepareTemplate(cluster.adminUrl, "bench_");
   const name = `bench_${randomBytes(4).toString("hex")}`;
   const dbUrl = await cloneTemplate(cluster.adminUrl, template, name);
@@ -188,6 +195,35 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+/**
+ * BENCH_STATEMENTS=1: `start()` before a load, then `print()` after it writes the 25 statements of
+ * this database that took the most time in the server during the load (nested ones, such as a
+ * trigger's, apart), from pg_stat_statements. A profiling aid: the database's half of a path's cost.
+ */
+export async function statementTimes(b: Bench) {
+  const on = Boolean(process.env.BENCH_STATEMENTS);
+  return {
+    async start() {
+      if (!on) return;
+      await b.db.sql.unsafe("create extension if not exists pg_stat_statements");
+      await b.db.sql.unsafe("select pg_stat_statements_reset()");
+    },
+    async print(title: string) {
+      if (!on) return;
+      const rows = await b.db.sql.unsafe<{ ms: number; calls: number; us: number; toplevel: boolean; q: string }[]>(`
+        select round(total_exec_time)::int as ms, calls, round(total_exec_time / calls * 1000)::int as us, toplevel,
+          left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as q
+        from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+        order by total_exec_time desc limit 25`);
+      console.log(`\n${title}: statements by time in the database (ms in all, calls, µs a call)`);
+      for (const r of rows)
+        console.log(
+          `${String(r.ms).padStart(7)} ${String(r.calls).padStart(7)} ${String(r.us).padStart(7)}  ${r.toplevel ? "" : "(nested) "}${r.q}`,
+        );
+    },
   };
 }
 
