@@ -25,9 +25,19 @@ import { closeRequestLog } from "./platform/devtools/logs.server";
 
 export { JSON_PREFIXES, isJsonPath };
 
+/** Host values seen valid (a server answers a handful of names; dropped whole when full). */
+const validHosts = new Set<string>();
+
 /** Whether a Host header value (absent is fine: Node answers that itself) can be the host of a URL. */
 function validHost(value: string | string[] | undefined): boolean {
-  if (value === undefined) return true;
+  if (value === undefined || (typeof value === "string" && validHosts.has(value))) return true;
+  if (!checkHost(value)) return false;
+  if (validHosts.size >= 100) validHosts.clear();
+  validHosts.add(value as string);
+  return true;
+}
+
+function checkHost(value: string | string[]): boolean {
   // a name or address and a port: nothing that could add a path, a query or credentials to the URL
   if (typeof value !== "string" || !/^[A-Za-z0-9._~-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value))
     return false;
