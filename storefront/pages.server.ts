@@ -25,6 +25,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 import { isStorefrontPath } from "../app/platform/core/areas";
+import { serveJsonRoutes } from "../app/platform/runtime/json-routes.server";
 import { loadShop, type Shop } from "./site.server";
 import {
   PRIVATE_CACHE_CONTROL,
@@ -90,6 +91,10 @@ export function storefrontPages(options: {
       return { db: shared ? readDb : db, env, storefrontShop: (req as ShopRequest).storefrontShop ?? null };
     },
   });
+  // the storefront's resource routes (the checkout page's quote, which its fetcher asks for whenever
+  // the delivery method changes): straight to their loader, as the JSON areas' are (json-routes.server.ts);
+  // what is no resource route (every page, a `?_data=` request) goes on to the handler
+  const resources = serveJsonRoutes(build, ["/s"], () => ({ db, env, storefrontShop: null }));
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (!isStorefrontPath(req.path)) return next();
     delete req.headers[STOREFRONT_ETAG_HEADER];
@@ -100,11 +105,13 @@ export function storefrontPages(options: {
       return writeHead.apply(this, args);
     } as typeof writeHead;
     const serve = () =>
-      handler(req, res, next).catch((error: unknown) => {
-        console.error("[web] storefront request failed", error);
-        if (!res.headersSent)
-          res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
-      });
+      resources(req, res, () =>
+        handler(req, res, next).catch((error: unknown) => {
+          console.error("[web] storefront request failed", error);
+          if (!res.headersSent)
+            res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
+        }),
+      );
     const slug = req.method === "GET" || req.method === "HEAD" ? sharedPageSlug(req.path) : null;
     if (slug === null || hasShopperCookie(req.headers.cookie)) return void serve();
     (req as ShopRequest).sharedPage = true;
