@@ -9,7 +9,13 @@ import fs from "node:fs";
 
 type CallFrame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; children?: number[] };
-export type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
+export type CpuProfile = {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+};
 
 /** The package a frame belongs to: an npm package, a node: module, the Remix build, the project's file, or V8's pseudo-frames. */
 export function packageOf(f: CallFrame): string {
@@ -42,7 +48,9 @@ export function summarizeProfile(profile: CpuProfile, options: { top?: number; d
     ms.set(profile.samples[i], (ms.get(profile.samples[i]) ?? 0) + dt);
   }
   const total = [...ms.values()].reduce((a, b) => a + b, 0);
-  const idle = [...ms].filter(([id]) => byId.get(id)!.callFrame.functionName === "(idle)").reduce((a, [, v]) => a + v, 0);
+  const idle = [...ms]
+    .filter(([id]) => byId.get(id)!.callFrame.functionName === "(idle)")
+    .reduce((a, [, v]) => a + v, 0);
   const selfPkg = new Map<string, number>();
   const selfFn = new Map<string, number>();
   const inclFn = new Map<string, number>();

@@ -259,11 +259,7 @@ const cartsOfRequest = new WeakMap<object, Map<string, Promise<CartView>>>();
  * at the same time with the same load context and share one read, as they share the shop (shopOf).
  * For loaders; an action reads the cart itself, before it changes it.
  */
-export function shopperCart(
-  context: { db: Db; env: Env },
-  request: Request,
-  business: Business,
-): Promise<CartView> {
+export function shopperCart(context: { db: Db; env: Env }, request: Request, business: Business): Promise<CartView> {
   let reads = cartsOfRequest.get(context);
   if (!reads) cartsOfRequest.set(context, (reads = new Map()));
   const key = `${business.id}\n${request.headers.get("Cookie") ?? ""}`;

@@ -365,7 +365,10 @@ const idempotencyQuery = perDatabase((db: Database) =>
     .select()
     .from(idempotencyKeys)
     .where(
-      and(eq(idempotencyKeys.businessId, sql.placeholder("businessId")), eq(idempotencyKeys.key, sql.placeholder("key"))),
+      and(
+        eq(idempotencyKeys.businessId, sql.placeholder("businessId")),
+        eq(idempotencyKeys.key, sql.placeholder("key")),
+      ),
     )
     .prepare("checkout_idempotency_key"),
 );
