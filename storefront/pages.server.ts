@@ -13,6 +13,10 @@
  *   fifth of a storefront page's CPU in the profile). The storefront's pages are served by a
  *   handler built from the same build with only the root, the storefront's routes and the not-found
  *   route, so that each match ranks a dozen. Route ids, modules and the assets are the build's own.
+ * - **Requests and answers without web streams** (issue 45, point 4: the storefront checkout). The
+ *   form's body is read whole and handed to Remix as bytes, and a page or a redirect goes out in one
+ *   write with its Content-Length (remixRequest, sendResponse); the storefront's resource route (the
+ *   checkout's quote) is answered straight by its loader, as the JSON areas' are.
  *
  * The ETag is read before the page's content, so a page is never labelled newer than what it shows
  * (a change that commits in between shows on a page still labelled with the older version, which the
@@ -125,7 +129,10 @@ async function sendResponse(res: ExpressResponse, response: Response) {
     res.flushHeaders();
     return writeReadableStreamToWritable(response.body, res);
   }
-  res.end(Buffer.from(await response.arrayBuffer()));
+  const body = Buffer.from(await response.arrayBuffer());
+  // its length, unless the compression (runtime/compression.server.ts) replaces it by an encoding's
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
 }
 
 type ShopRequest = ExpressRequest & { storefrontShop?: Shop; sharedPage?: boolean };

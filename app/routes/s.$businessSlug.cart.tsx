@@ -15,7 +15,6 @@ import { ApiError } from "~/platform/core/http.server";
 import {
   addToCart,
   cartCookies,
-  cartLines,
   cartProduct,
   parseQuantity,
   readCart,
