@@ -32,7 +32,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURABLE = process.env.BENCH_DURABLE === "1";
 
 /** The peer process (bench/b2e-peer.ts): the receiver and the clients, outside the measured process. */
-type Peer = { call<T>(cmd: Record<string, unknown>): Promise<T>; close(): void };
+export type Peer = { call<T>(cmd: Record<string, unknown>): Promise<T>; close(): void };
 type Receipts = { count: number; lastReceipt: number; latencies: number[]; duplicates: number };
 
 export function startPeer(): Peer {
@@ -177,7 +177,7 @@ async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
 }
 
 /** The fixture of a platform run: a developer's sandbox with a test-installed app subscribed to order.created at the peer's receiver. */
-async function platformFixture(peer: Peer) {
+export async function platformFixture(peer: Peer) {
   const b = await startBench({ worker: true, workerConcurrency: WORKER_CONCURRENCY, durable: DURABLE });
   await peer.call({ cmd: "reset" });
   const receiver = await peer.call<{ url: string }>({ cmd: "receiver" });

@@ -2,16 +2,30 @@
  * The business of a storefront URL and its pages: what the storefront shows of the business, a
  * published page, the home page (or the default one) and the navigation.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { perDatabase } from "../db/sql";
 import { businesses, pages, type Business, type Page, type PageBlock } from "../db/schema";
 import { shopDescription, shopWords } from "../app/platform/accounts/shop-words";
 import { notFound } from "./site-helpers.server";
 
+/**
+ * Read by every cart change, checkout page, quote and order of the storefront: built once per
+ * database handle (drizzle's building cost more than the database's answer; docs/performance.md,
+ * session 14). Made on first use, so that the browser's bundle of a route never runs it.
+ */
+const businessBySlug = perDatabase((db: Db) =>
+  db
+    .select()
+    .from(businesses)
+    .where(eq(businesses.slug, sql.placeholder("slug")))
+    .prepare("storefront_business_by_slug"),
+);
+
 /** The business of a storefront URL; a 404 Response when there is none. */
 export async function loadBusinessBySlug(db: Db, slug: string | undefined): Promise<Business> {
   if (!slug || slug.length > 100) throw notFound("We could not find this shop.");
-  const [row] = await db.select().from(businesses).where(eq(businesses.slug, slug));
+  const [row] = await businessBySlug(db).execute({ slug });
   if (!row) throw notFound("We could not find this shop.");
   return row;
 }

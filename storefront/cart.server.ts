@@ -5,8 +5,9 @@
  * product that was deleted, archived or made unavailable simply drops out of the cart.
  */
 import { createCookie, type Cookie } from "@remix-run/node";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { perDatabase } from "../db/sql";
 import { products, type Business } from "../db/schema";
 import type { Env } from "../app/platform/core/env.server";
 import { ApiError } from "../app/platform/core/http.server";
@@ -58,11 +59,33 @@ function sanitizeItems(value: unknown): CartItem[] {
   return out;
 }
 
+/**
+ * The cookie's carts as read for one request: an action reads them up to three times (the cart,
+ * the other businesses' carts, writing the new one), and each read verifies the cookie's signature.
+ * Kept per Request and per cookie header and secret (a request's headers are not changed after it
+ * arrives, but a changed one is read again); copies are handed out, so a caller may change its own.
+ */
+const readsOfRequest = new WeakMap<Request, { cookie: string | null; key: string; carts: Promise<Carts> }>();
+
+const copyCarts = (carts: Carts): Carts =>
+  Object.fromEntries(Object.entries(carts).map(([id, items]) => [id, items.map((l) => ({ ...l }))]));
+
 /** Every business's cart in the cookie; a missing, tampered or malformed cookie is an empty cart. */
 export async function readCarts(request: Request, env: Env): Promise<Carts> {
+  const cookie = request.headers.get("Cookie");
+  const key = `${env.sessionSecret}:${env.isProduction}`;
+  let read = readsOfRequest.get(request);
+  if (!read || read.cookie !== cookie || read.key !== key) {
+    read = { cookie, key, carts: parseCarts(cookie, env) };
+    readsOfRequest.set(request, read);
+  }
+  return copyCarts(await read.carts);
+}
+
+async function parseCarts(cookie: string | null, env: Env): Promise<Carts> {
   let value: unknown = null;
   try {
-    value = await cartCookie(env).parse(request.headers.get("Cookie"));
+    value = await cartCookie(env).parse(cookie);
   } catch {
     value = null;
   }
@@ -159,17 +182,36 @@ export function setQuantity(items: CartItem[], productId: string, quantity: numb
 export const removeFromCart = (items: CartItem[], productId: string) => setQuantity(items, productId, 0);
 
 /**
+ * The cart's products, read by every storefront request of a shopper with a cart: built once per
+ * database handle (docs/performance.md, session 14), the ids as one text[] parameter so that one
+ * prepared statement serves a cart of any size.
+ */
+const cartProductsQuery = perDatabase((db: Db) =>
+  db
+    .select()
+    .from(products)
+    .where(
+      and(
+        eq(products.businessId, sql.placeholder("businessId")),
+        sql`${products.id} = any(${sql.placeholder("ids")}::text[])`,
+      ),
+    )
+    .prepare("storefront_cart_products"),
+);
+
+/** One product of the business (any status), or undefined: the cart's checks before a change. */
+export async function cartProduct(db: Db, businessId: string, productId: string) {
+  const [product] = await cartProductsQuery(db).execute({ businessId, ids: [productId] });
+  return product;
+}
+
+/**
  * The cart joined with the business's products: lines of products that exist, are ACTIVE and
  * available (others are dropped), with line totals, the subtotal and the item count.
  */
 export async function cartLines(db: Db, business: Business, cart: CartItem[]) {
   const ids = [...new Set(cart.map((l) => l.productId))];
-  const rows = ids.length
-    ? await db
-        .select()
-        .from(products)
-        .where(and(eq(products.businessId, business.id), inArray(products.id, ids)))
-    : [];
+  const rows = ids.length ? await cartProductsQuery(db).execute({ businessId: business.id, ids }) : [];
   const byId = new Map(rows.map((p) => [p.id, p]));
   const money = moneyFormatter(business);
   const lines = cart.flatMap((item) => {
@@ -208,3 +250,23 @@ export async function cartLines(db: Db, business: Business, cart: CartItem[]) {
   };
 }
 export type CartView = Awaited<ReturnType<typeof cartLines>>;
+
+const cartsOfRequest = new WeakMap<object, Map<string, Promise<CartView>>>();
+
+/**
+ * The shopper's cart of this business with its products (readCart, then cartLines), read once per
+ * request: a page's layout (its cart count) and the page's own loader (the cart, the checkout) run
+ * at the same time with the same load context and share one read, as they share the shop (shopOf).
+ * For loaders; an action reads the cart itself, before it changes it.
+ */
+export function shopperCart(context: { db: Db; env: Env }, request: Request, business: Business): Promise<CartView> {
+  let reads = cartsOfRequest.get(context);
+  if (!reads) cartsOfRequest.set(context, (reads = new Map()));
+  const key = `${business.id}\n${request.headers.get("Cookie") ?? ""}`;
+  let read = reads.get(key);
+  if (!read) {
+    read = readCart(request, context.env, business.id).then((items) => cartLines(context.db, business, items));
+    reads.set(key, read);
+  }
+  return read;
+}

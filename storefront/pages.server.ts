@@ -13,6 +13,10 @@
  *   fifth of a storefront page's CPU in the profile). The storefront's pages are served by a
  *   handler built from the same build with only the root, the storefront's routes and the not-found
  *   route, so that each match ranks a dozen. Route ids, modules and the assets are the build's own.
+ * - **Requests and answers without web streams** (issue 45, point 4: the storefront checkout). The
+ *   form's body is read whole and handed to Remix as bytes, and a page or a redirect goes out in one
+ *   write with its Content-Length (remixRequest, sendResponse); the storefront's resource route (the
+ *   checkout's quote) is answered straight by its loader, as the JSON areas' are.
  *
  * The ETag is read before the page's content, so a page is never labelled newer than what it shows
  * (a change that commits in between shows on a page still labelled with the older version, which the
@@ -20,11 +24,12 @@
  */
 import { createHash } from "node:crypto";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
+import { createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
 import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 import { isStorefrontPath } from "../app/platform/core/areas";
+import { isMultipart, MAX_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from "../app/platform/core/http.server";
+import { serveJsonRoutes } from "../app/platform/runtime/json-routes.server";
 import { loadShop, type Shop } from "./site.server";
 import {
   PRIVATE_CACHE_CONTROL,
@@ -69,6 +74,67 @@ export function storefrontEtag(seed: {
   return `"${seed.shop.contentVersion}-${digest}"`;
 }
 
+/**
+ * The Fetch request of an Express request, as @remix-run/express's createRemixRequest makes it (the
+ * same URL, headers and abort signal), but with the body read first: a storefront form is a few
+ * hundred bytes, and handing it over as bytes spares bridging Node's stream through a web stream
+ * for `request.formData()` (docs/performance.md, session 14). A body larger than the web layer lets
+ * through (web.server.ts refuses a declared one) is null: the answer is a 413.
+ */
+async function remixRequest(req: ExpressRequest, res: ExpressResponse): Promise<Request | null> {
+  const [, forwardedPort] = req.get("X-Forwarded-Host")?.split(":") ?? [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const port = [Number.parseInt(forwardedPort, 10), Number.parseInt(hostPort, 10)].find(Number.isSafeInteger) ?? "";
+  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else headers.set(key, values);
+  }
+  // loaders and actions are aborted when the answer can no longer be written (`close` before `finish`)
+  let controller: AbortController | null = new AbortController();
+  const signal = controller.signal;
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  if (req.method === "GET" || req.method === "HEAD")
+    return new Request(url.href, { method: req.method, headers, signal });
+  const limit = isMultipart(req.get("Content-Type")) ? MAX_MULTIPART_BODY_BYTES : MAX_BODY_BYTES;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return new Request(url.href, {
+    method: req.method,
+    headers,
+    signal,
+    body: size ? Buffer.concat(chunks, size) : undefined,
+  });
+}
+
+/**
+ * Writes Remix's answer as @remix-run/express's sendRemixResponse does (status, every header
+ * appended), but a rendered page or a redirect goes out in one write with its length, not as
+ * chunks read back from a web stream; an event stream still goes out as it is written.
+ */
+async function sendResponse(res: ExpressResponse, response: Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) return void res.end();
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) {
+    res.flushHeaders();
+    return writeReadableStreamToWritable(response.body, res);
+  }
+  const body = Buffer.from(await response.arrayBuffer());
+  // its length, unless the compression (runtime/compression.server.ts) replaces it by an encoding's
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}
+
 type ShopRequest = ExpressRequest & { storefrontShop?: Shop; sharedPage?: boolean };
 
 export function storefrontPages(options: {
@@ -81,15 +147,23 @@ export function storefrontPages(options: {
 }) {
   const { build, db, env } = options;
   const readDb = options.readDb ?? db;
-  const handler = createRequestHandler({
-    build: storefrontBuild(build),
-    mode: options.mode,
+  const remix = createRequestHandler(storefrontBuild(build), options.mode);
+  const handler = async (req: ExpressRequest, res: ExpressResponse) => {
+    const request = await remixRequest(req, res);
+    if (!request) {
+      res.setHeader("Connection", "close");
+      res.status(413).type("text/plain").send(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+      return;
+    }
     // a shared page reads the replica; a shopper with a cart and every form post read the primary
-    getLoadContext: (req) => {
-      const shared = (req as ShopRequest).sharedPage === true;
-      return { db: shared ? readDb : db, env, storefrontShop: (req as ShopRequest).storefrontShop ?? null };
-    },
-  });
+    const shared = (req as ShopRequest).sharedPage === true;
+    const context = { db: shared ? readDb : db, env, storefrontShop: (req as ShopRequest).storefrontShop ?? null };
+    await sendResponse(res, await remix(request, context));
+  };
+  // the storefront's resource routes (the checkout page's quote, which its fetcher asks for whenever
+  // the delivery method changes): straight to their loader, as the JSON areas' are (json-routes.server.ts);
+  // what is no resource route (every page, a `?_data=` request) goes on to the handler
+  const resources = serveJsonRoutes(build, ["/s"], () => ({ db, env, storefrontShop: null }));
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (!isStorefrontPath(req.path)) return next();
     delete req.headers[STOREFRONT_ETAG_HEADER];
@@ -100,11 +174,13 @@ export function storefrontPages(options: {
       return writeHead.apply(this, args);
     } as typeof writeHead;
     const serve = () =>
-      handler(req, res, next).catch((error: unknown) => {
-        console.error("[web] storefront request failed", error);
-        if (!res.headersSent)
-          res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
-      });
+      resources(req, res, () =>
+        handler(req, res).catch((error: unknown) => {
+          console.error("[web] storefront request failed", error);
+          if (!res.headersSent)
+            res.status(500).type("text/plain").send("Something went wrong on our side. Please try again.");
+        }),
+      );
     const slug = req.method === "GET" || req.method === "HEAD" ? sharedPageSlug(req.path) : null;
     if (slug === null || hasShopperCookie(req.headers.cookie)) return void serve();
     (req as ShopRequest).sharedPage = true;

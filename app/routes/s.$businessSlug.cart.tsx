@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { and, eq } from "drizzle-orm";
 import { CsrfInput } from "~/components/csrf";
 import {
   ProductImage,
@@ -16,21 +15,21 @@ import { ApiError } from "~/platform/core/http.server";
 import {
   addToCart,
   cartCookies,
-  cartLines,
+  cartProduct,
   parseQuantity,
   readCart,
   removeFromCart,
   setQuantity,
   isSellable,
   loadBusinessBySlug,
-  products,
+  shopperCart,
 } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
+  const cart = await shopperCart(context, request, business);
   return json({ slug: business.slug, cart });
 }
 
@@ -71,10 +70,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
     if (intent === "add") {
       const productId = productIdOf(form);
       const quantity = parseQuantity(form.get("quantity") ?? "1", 1);
-      const [product] = await context.db
-        .select()
-        .from(products)
-        .where(and(eq(products.businessId, business.id), eq(products.id, productId)));
+      const product = await cartProduct(context.db, business.id, productId);
       if (!product || !isSellable(product))
         throw new ApiError(
           400,
@@ -96,10 +92,7 @@ export async function action({ params, request, context }: ActionFunctionArgs) {
       if (intent === "update") {
         const quantity = parseQuantity(form.get("quantity"), 0);
         if (quantity > 0) {
-          const [product] = await context.db
-            .select()
-            .from(products)
-            .where(and(eq(products.businessId, business.id), eq(products.id, productId)));
+          const product = await cartProduct(context.db, business.id, productId);
           if (product && product.stock !== null && quantity > product.stock)
             throw new ApiError(
               400,

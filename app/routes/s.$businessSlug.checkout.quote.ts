@@ -5,14 +5,14 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { cartLines, loadBusinessBySlug, readCart } from "~/storefront.server";
+import { loadBusinessBySlug, shopperCart } from "~/storefront.server";
 import { deliveryMethodOf, shopperQuote, type QuoteView } from "./__checkout-quote.server";
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
   const url = new URL(request.url);
   const deliveryMethod = deliveryMethodOf(url.searchParams.get("deliveryMethod"));
-  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
+  const cart = await shopperCart(context, request, business);
   const view: QuoteView = (await shopperQuote(
     context,
     business,

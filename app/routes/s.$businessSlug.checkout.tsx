@@ -17,6 +17,7 @@ import {
   orderPath,
   httpUrl,
   loadBusinessBySlug,
+  shopperCart,
 } from "~/storefront.server";
 import {
   CheckoutFieldsError,
@@ -59,7 +60,7 @@ async function paymentMethods(context: PlatformContext, business: Business): Pro
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const business = await loadBusinessBySlug(context.db, params.businessSlug);
-  const cart = await cartLines(context.db, business, await readCart(request, context.env, business.id));
+  const cart = await shopperCart(context, request, business);
   // an empty cart goes back to the cart; one whose products sold out stays here and says which (action)
   if (cart.lines.length === 0 && cart.unavailable.length === 0) throw redirect(shopPath(business.slug, "/cart"));
   // the total before "Place order": delivery (the default) until the shopper chooses otherwise

@@ -7,7 +7,7 @@ import { originOf } from "~/components/block-frame";
 import { FloatingWidgets } from "~/components/embeds";
 import { StorefrontFooter, StorefrontHeader } from "~/components/storefront-chrome";
 import { useEffect } from "react";
-import { cartLines, httpUrl, publicBusiness, readCart, shopOf } from "~/storefront.server";
+import { httpUrl, publicBusiness, shopOf, shopperCart } from "~/storefront.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: sf }];
 
@@ -19,8 +19,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   // the shop is read once for every loader of the request (storefront/site.server.ts shopOf)
   const { business, nav, blocks, embeds } = await shopOf(context, params.businessSlug);
-  const cart = await readCart(request, context.env, business.id);
-  const cartCount = cart.length ? (await cartLines(context.db, business, cart)).count : 0;
+  // shared with the page's own loader (the cart, the checkout): one read of the cart's products
+  const cartCount = (await shopperCart(context, request, business)).count;
   const active = embeds.filter((e) => e.enabled);
   return json({
     business: publicBusiness(business),

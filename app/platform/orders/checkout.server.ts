@@ -9,10 +9,10 @@
  * app's payment checkout-payment.server.ts.
  */
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client";
 import { idempotencyKeys, orderItems, type Business, type Order } from "../../../db/schema";
-import { pgErrorCode, rawQuery } from "../../../db/sql";
+import { perDatabase, pgErrorCode, rawQuery } from "../../../db/sql";
 import { ApiError, describeZodError } from "../core/http.server";
 import { newId } from "../core/ids.server";
 import { now } from "../core/clock.server";
@@ -359,11 +359,22 @@ async function soldOut(db: Database, business: Business, lines: CheckoutLine[]):
   );
 }
 
-async function findIdempotent(db: Database, businessId: string, key: string, hash: string) {
-  const [row] = await db
+/** Read by every storefront order (its checkout key) and API order with an Idempotency-Key: built once per database handle. */
+const idempotencyQuery = perDatabase((db: Database) =>
+  db
     .select()
     .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.businessId, businessId), eq(idempotencyKeys.key, key)));
+    .where(
+      and(
+        eq(idempotencyKeys.businessId, sql.placeholder("businessId")),
+        eq(idempotencyKeys.key, sql.placeholder("key")),
+      ),
+    )
+    .prepare("checkout_idempotency_key"),
+);
+
+async function findIdempotent(db: Database, businessId: string, key: string, hash: string) {
+  const [row] = await idempotencyQuery(db).execute({ businessId, key });
   if (!row || row.createdAt.getTime() < now().getTime() - 24 * 3600 * 1000) return null;
   if (row.requestHash !== hash) throw new ApiError(422, "This Idempotency-Key was used with a different request body");
   return getOrder(db, businessId, row.orderId);
