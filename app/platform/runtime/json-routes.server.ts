@@ -269,7 +269,12 @@ async function send(res: ServerResponse, response: Response) {
   }
   // our JSON answers carry their text: no need to read it back through a stream
   const text = jsonTextOf(response);
-  if (text !== undefined) res.end(text);
+  if (text !== undefined) {
+    // with its length: compression wraps `end`, and an answer it leaves as it is would go out chunked
+    // (the middleware drops the length of an answer it encodes)
+    res.setHeader("Content-Length", Buffer.byteLength(text));
+    res.end(text);
+  }
   else if (response.body && response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
     // an event stream goes out chunk by chunk, as it is written, until either side closes it
     res.flushHeaders();
