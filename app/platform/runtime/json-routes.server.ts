@@ -274,8 +274,7 @@ async function send(res: ServerResponse, response: Response) {
     // (the middleware drops the length of an answer it encodes)
     res.setHeader("Content-Length", Buffer.byteLength(text));
     res.end(text);
-  }
-  else if (response.body && response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
+  } else if (response.body && response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
     // an event stream goes out chunk by chunk, as it is written, until either side closes it
     res.flushHeaders();
     const reader = response.body.getReader();
