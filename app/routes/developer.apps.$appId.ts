@@ -1,5 +1,6 @@
 import { appRoleAtLeast, missingAppRoleMessage } from "~/platform/accounts/permissions";
 import { ApiError } from "~/platform/core/http.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { operation, platformRoute } from "~/platform/platform-api/wrapper.server";
 import { oneBy } from "~/platform/core/operations.server";
 import {
@@ -38,13 +39,16 @@ export const { loader, action, declared } = platformRoute("/developer/apps/{appI
     bodyPrecheck: refuseImmutableFields,
     answer: { status: 200, schema: AppRecord },
     errors: [400, 403, 404, 409, 413],
-    handler: async ({ context, user, appRole, params, body }) => {
+    handler: async ({ context, user, appRole, params, body, request }) => {
       const before = await getDeveloperApp(context.db, user.account.id, params.appId);
       // pricing is the ADMIN's (contract 17); the rest of the record a DEVELOPER may change
       if (body.pricing !== undefined && !appRoleAtLeast(appRole!, "ADMIN"))
         throw new ApiError(403, missingAppRoleMessage("ADMIN"));
       checkAppUrls(context.env, body);
-      const updated = await updateApp(context.db, user.account.id, params.appId, body);
+      const updated = await updateApp(context.db, user.account.id, params.appId, body, {
+        account: user.account,
+        ip: clientAddress(request),
+      });
       // an edit of the configuration is a release too (contract 19)
       await recordRelease(context.db, updated.id, user.account.id, { source: "api", before });
       return serializeApp(updated);

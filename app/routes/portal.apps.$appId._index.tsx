@@ -86,7 +86,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         const input = appFormToInput(form, "edit");
         // pricing is the ADMIN's: a DEVELOPER's form has no pricing field, and keeps the plans as they are
         if (!appRoleAtLeast(role, "ADMIN")) delete (input as { pricing?: unknown }).pricing;
-        await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, input));
+        await updateApp(context.db, account.id, appId, parseAppUpdate(context.env, input), {
+          account,
+          ip: clientAddress(request),
+        });
         // each edit in the portal is a release (contract 19)
         await recordRelease(context.db, appId, account.id, { before: app });
         return redirect(`/portal/apps/${appId}?saved=changes`);

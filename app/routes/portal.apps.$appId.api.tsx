@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requireDeveloperApp } from "~/platform/apps/guard.server";
 import { formAction } from "~/platform/accounts/form-action.server";
 import { updateApp } from "~/platform/apps/apps.server";
+import { clientAddress } from "~/platform/core/client-address.server";
 import { recordRelease } from "~/platform/apps/releases.server";
 import { now } from "~/platform/core/clock.server";
 import {
@@ -79,7 +80,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const { account, app } = await requireDeveloperApp(request, context, params.appId, "DEVELOPER");
   return formAction(request, context, {}, async (form) => {
     const version = String(form.get("apiVersion") ?? "");
-    await updateApp(context.db, account.id, app.id, { apiVersion: version });
+    await updateApp(context.db, account.id, app.id, { apiVersion: version }, { account, ip: clientAddress(request) });
     // each edit in the portal is a release (contract 19)
     await recordRelease(context.db, app.id, account.id, { before: app });
     return redirect(`/portal/apps/${app.id}/api?saved=${encodeURIComponent(version)}`);

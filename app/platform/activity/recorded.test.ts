@@ -242,6 +242,38 @@ describe("webhook registrations through the App API", () => {
 });
 
 describe("the business's settings", () => {
+  it("a change of an app's fields, through the API and the portal, names what changed; a change of nothing is no entry", async () => {
+    const created = await p.request("POST", "/developer/apps", { token: dev.token, body: appBody() });
+    const appId = created.json.id as string;
+    const patch = (body: Record<string, unknown>) =>
+      p.request("PATCH", `/developer/apps/${appId}`, { token: dev.token, body });
+    expect((await patch({ name: "Renamed App", scopes: ["read_orders"] })).status).toBe(200);
+    expect((await patch({ name: "Renamed App" })).status).toBe(200);
+    const changed = await entries(dev.token, "settings.changed", appId);
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatchObject({
+      actor: { type: "ACCOUNT", id: dev.account.id, email: dev.email },
+      target: { type: "app", id: appId },
+      ip: expect.any(String),
+      details: {
+        name: { from: created.json.name, to: "Renamed App" },
+        scopes: { from: created.json.scopes, to: ["read_orders"] },
+      },
+    });
+    // the portal's API version form (its own page) is logged the same way, by the signed-in developer
+    const browser = await BrowserSession.signIn(p.url, dev.email, dev.password);
+    const current = created.json.apiVersion as string;
+    const versions = await p.request("GET", "/app-api/versions");
+    const other = (versions.json.supported as { version: string }[]).map((v) => v.version).find((v) => v !== current);
+    expect(other, "a second supported version to pin").toBeDefined();
+    expect((await browser.post(`/portal/apps/${appId}/api`, { apiVersion: other! })).status).toBe(302);
+    const [pinned] = await entries(dev.token, "settings.changed", appId);
+    expect(pinned).toMatchObject({
+      actor: { type: "ACCOUNT", id: dev.account.id },
+      details: { apiVersion: { from: current, to: other } },
+    });
+  });
+
   it("a change on the Settings page names the fields that changed, from what to what; a save of nothing is no entry", async () => {
     const merchant = await p.register("MERCHANT");
     const b = await BrowserSession.signIn(p.url, merchant.email, merchant.password);

@@ -243,13 +243,25 @@ export function checkPinnableVersion(version: string) {
     throw new ApiError(400, `apiVersion: ${version} is not a supported API version; supported: ${supportedList(t)}`);
 }
 
-export async function updateApp(db: Database, developerId: string, appId: string, input: UpdateAppInput): Promise<App> {
+/**
+ * Changes an app's fields. The app's log gets a "settings.changed" entry naming each field that
+ * changed, from what to what (the manifest only as changed: it is large, and its own sync is
+ * logged as "manifest.synced" when it comes through PUT .../manifest); a change of nothing is no entry.
+ */
+export async function updateApp(
+  db: Database,
+  developerId: string,
+  appId: string,
+  input: UpdateAppInput,
+  by?: ActivityBy,
+): Promise<App> {
   if (input.apiVersion !== undefined) checkPinnableVersion(input.apiVersion);
   return db.transaction(async (tx) => {
     // the API version is the app's operating setting, not a reviewed field: it changes in review too
     const onlyVersion = Object.keys(input).every((k) => k === "apiVersion");
-    if (onlyVersion) await getDeveloperApp(tx, developerId, appId);
-    else await lockEditableApp(tx, developerId, appId);
+    const before = onlyVersion
+      ? await getDeveloperApp(tx, developerId, appId)
+      : await lockEditableApp(tx, developerId, appId);
     if (input.manifest !== undefined)
       await syncManifest(tx, appId, input.manifest ? parseManifest(input.manifest) : null);
     const [updated] = await tx
@@ -257,6 +269,19 @@ export async function updateApp(db: Database, developerId: string, appId: string
       .set({ ...input, updatedAt: now() })
       .where(eq(apps.id, appId))
       .returning();
+    const changed: Record<string, unknown> = {};
+    for (const key of Object.keys(input) as (keyof UpdateAppInput & keyof App)[]) {
+      if (input[key] === undefined || JSON.stringify(before[key]) === JSON.stringify(updated[key])) continue;
+      changed[key] = key === "manifest" ? { changed: true } : { from: before[key], to: updated[key] };
+    }
+    if (Object.keys(changed).length)
+      await recordActivity(tx, {
+        appId,
+        ...byOf(by),
+        action: "settings.changed",
+        target: { type: "app", id: appId },
+        details: changed,
+      });
     return updated;
   });
 }
