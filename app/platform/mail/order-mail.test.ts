@@ -16,6 +16,8 @@ import { moveOrderStatus } from "../orders/status.server";
 import { closeTransports } from "./transport.server";
 import { setMailChoice } from "./unsubscribe.server";
 import { setShopperMail } from "./settings.server";
+import { MAIL_CHANNEL } from "./dispatch.server";
+import { createWaker } from "../core/wake.server";
 
 const smtp = await startSmtp();
 const p = await startPlatform({ worker: true, env: { MAIL_URL: smtp.url } });
@@ -86,12 +88,23 @@ describe("order messages", () => {
     expect(notice.parsed.headerLines.some((h) => h.key === "list-unsubscribe-post")).toBe(true);
   });
 
-  it("no e-mail, no confirmation; a member who turned new orders off gets none", async () => {
+  it("no e-mail, no confirmation; a member who turned new orders off gets none, and the order wakes no mail dispatcher", async () => {
     const s = await shop("USD");
     await setMailChoice(p.db, s.m.account.id, "order.new", false);
-    const { order: placed } = await order(s, undefined);
-    const rows = await p.db.select().from(mailMessages).where(eq(mailMessages.businessId, s.business.id));
-    expect(rows.filter((r) => r.data.orderId === placed!.id)).toEqual([]);
+    // the mail dispatchers' wake-ups in this process (core/wake.server.ts: one registry per channel)
+    let wakes = 0;
+    const off = createWaker(MAIL_CHANNEL).onLocal(() => wakes++);
+    try {
+      const { order: placed } = await order(s, undefined);
+      const rows = await p.db.select().from(mailMessages).where(eq(mailMessages.businessId, s.business.id));
+      expect(rows.filter((r) => r.data.orderId === placed!.id)).toEqual([]);
+      expect(wakes).toBe(0);
+      // an order that writes a message wakes them at once
+      await order(s, "ada@example.test");
+      expect(wakes).toBe(1);
+    } finally {
+      off();
+    }
   });
 
   it("a cancellation and a delivery are told to the shopper; a shop may turn a kind off", async () => {

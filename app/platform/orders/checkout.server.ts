@@ -162,7 +162,7 @@ const orderSql = () => `
   ${orderMailCtes({ business: "$2", email: "$16", name: "$14", at: "$19" })},
   ${deliveriesCtes(38, { notify: false })}
   select (select count(*) from i)::int as items, (select count(*) from d)::int as deliveries, (select count(*) from woken)::int as woken,
-         (select count(*) from sj)::int as "stockEvents"`;
+         (select count(*) from sj)::int as "stockEvents", ((select count(*) from mc) + (select count(*) from mn))::int as mails`;
 
 /**
  * The two statements' texts, assembled once, on first use (the input schema lives in
@@ -275,8 +275,9 @@ async function runCheckout(
   }));
   const created = eventRow(orderCreatedEvent(values));
   const products = [...new Set(items.map((x) => x.productId))];
+  let written: { mails: number } | undefined;
   try {
-    await rawQuery(db, (ORDER_SQL ??= orderSql()), [
+    [written] = await rawQuery<{ mails: number }>(db, (ORDER_SQL ??= orderSql()), [
       id,
       business.id,
       orderNumber,
@@ -325,7 +326,8 @@ async function runCheckout(
   // the deliveries and messages are committed: wake their dispatchers now (not by a NOTIFY inside
   // the statement, see deliveriesCtes and mail/dispatch.server.ts)
   wakeDispatchers(db);
-  wakeMailDispatchers(db);
+  // (an order without a message to send, no shopper address and no member who wants the notice, wakes nobody)
+  if (written && written.mails > 0) wakeMailDispatchers(db);
 
   if (!method)
     return {
