@@ -106,10 +106,12 @@ export function versionStates(at: Date): VersionState[] {
   const t = at.getTime();
   if (lastStates && t >= lastStates.from && t < lastStates.until) return lastStates.states;
   const states = statesAt(t);
-  const next = CHANGES.findIndex((c) => c > t);
+  // the first change after t (none: past every change); the span runs from the one before it
+  const found = CHANGES.findIndex((c) => c > t);
+  const next = found === -1 ? CHANGES.length : found;
   lastStates = {
-    from: next <= 0 ? (next === 0 ? -Infinity : (CHANGES.at(-1) ?? -Infinity)) : CHANGES[next - 1],
-    until: next === -1 ? Infinity : CHANGES[next],
+    from: next > 0 ? CHANGES[next - 1] : -Infinity,
+    until: next < CHANGES.length ? CHANGES[next] : Infinity,
     states,
   };
   return states;
