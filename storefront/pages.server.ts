@@ -29,7 +29,7 @@ import type { Database } from "../db/client";
 import type { Env } from "../app/platform/core/env.server";
 import { isStorefrontPath } from "../app/platform/core/areas";
 import { isMultipart, MAX_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from "../app/platform/core/http.server";
-import { serveJsonRoutes } from "../app/platform/runtime/json-routes.server";
+import { readBodyUpTo, serveJsonRoutes } from "../app/platform/runtime/json-routes.server";
 import { loadShop, type Shop } from "./site.server";
 import {
   PRIVATE_CACHE_CONTROL,
@@ -100,19 +100,9 @@ async function remixRequest(req: ExpressRequest, res: ExpressResponse): Promise<
   if (req.method === "GET" || req.method === "HEAD")
     return new Request(url.href, { method: req.method, headers, signal });
   const limit = isMultipart(req.get("Content-Type")) ? MAX_MULTIPART_BODY_BYTES : MAX_BODY_BYTES;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  return new Request(url.href, {
-    method: req.method,
-    headers,
-    signal,
-    body: size ? Buffer.concat(chunks, size) : undefined,
-  });
+  const body = await readBodyUpTo(req, limit);
+  if (!body) return null;
+  return new Request(url.href, { method: req.method, headers, signal, body: body.length ? body : undefined });
 }
 
 /**

@@ -231,14 +231,9 @@ async function toRequest(req: IncomingMessage, signal?: AbortSignal): Promise<gl
   // An image upload (multipart, decision 060) may be larger, and is not text.
   const multipart = isMultipart(req.headers["content-type"]);
   const limit = multipart ? MAX_MULTIPART_BODY_BYTES : MAX_BODY_BYTES;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) break;
-    chunks.push(chunk);
-  }
-  if (size > limit) {
+  const body = await readBodyUpTo(req, limit);
+  if (!body) {
+    let size = limit;
     req.on("data", (more: Buffer) => {
       size += more.length;
       if (size > (multipart ? 4 * limit : 16 * MAX_BODY_BYTES)) req.socket.destroy();
@@ -248,10 +243,25 @@ async function toRequest(req: IncomingMessage, signal?: AbortSignal): Promise<gl
     readBodies.set(request, null);
     return request;
   }
-  const body = Buffer.concat(chunks, size);
-  const request = new Request(url, { method: req.method, headers, body: size ? body : undefined });
+  const request = new Request(url, { method: req.method, headers, body: body.length ? body : undefined });
   if (!multipart) readBodies.set(request, body.toString("utf8"));
   return request;
+}
+
+/**
+ * A request's body, read whole while it is at most `limit` bytes; null once it is past it (what
+ * follows is left unread, paused, for the caller to drain or refuse). Shared by the JSON fast path
+ * and the storefront's pages (storefront/pages.server.ts).
+ */
+export async function readBodyUpTo(req: IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer> | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 async function send(res: ServerResponse, response: Response) {
