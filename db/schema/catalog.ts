@@ -48,11 +48,13 @@ export const products = pgTable(
 
 /**
  * The text the admin's order search looks in (order number, customer name, phone, phone digits only,
- * email), indexed by a trigram GIN index (pg_trgm) so that `ILIKE '%…%'` stays indexed on a business
- * with many orders. The admin query must use exactly this expression (admin-queries.server.ts).
+ * email), lowercased, kept by PostgreSQL in the orders' `search_text` column (decision 095) and
+ * indexed by a trigram GIN index (pg_trgm), so that a search is `search_text LIKE lower('%…%')`: the
+ * same matches as ILIKE on the expression, without computing the expression and folding its case on
+ * every row the index hands back.
  */
 export const ORDER_SEARCH_TEXT =
-  "(order_number || ' ' || customer_name || ' ' || customer_phone || ' ' || regexp_replace(customer_phone, '[^0-9]', '', 'g') || ' ' || coalesce(customer_email, ''))";
+  "lower(order_number || ' ' || customer_name || ' ' || customer_phone || ' ' || regexp_replace(customer_phone, '[^0-9]', '', 'g') || ' ' || coalesce(customer_email, ''))";
 
 export const ORDER_STATUSES = [
   "PENDING",
@@ -97,6 +99,10 @@ export const orders = pgTable(
     customerEmail: text("customer_email"),
     address: text("address"),
     notes: text("notes"),
+    /** what the admin's search looks in (ORDER_SEARCH_TEXT), kept by PostgreSQL; never written */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(sql.raw(ORDER_SEARCH_TEXT)),
     ...timestamps(),
   },
   (t) => [
@@ -108,7 +114,7 @@ export const orders = pgTable(
       .where(sql`payment_status = 'PENDING'`),
     // the admin's sorts by amount (both directions) and its search (decision 018)
     index("orders_business_amount_idx").on(t.businessId, t.amount.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index("orders_search_trgm_idx").using("gin", sql.raw(`${ORDER_SEARCH_TEXT} gin_trgm_ops`)),
+    index("orders_search_text_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
     // a shopper's orders by e-mail (customer privacy, decision 040)
     index("orders_customer_email_idx")
       .on(t.businessId, sql`lower(btrim(customer_email))`)

@@ -5,6 +5,7 @@ import { BrowserSession } from "../testing/browser";
 import { orders, orderStatusChanges, orderItems, platformEvents } from "../../../db/schema";
 import { newId } from "../core/ids.server";
 import { ordersForExport, parseOrderFilter, searchOrders, type OrderFilter } from "./admin-queries.server";
+import { searchOrderStatements, searchParts, searchSample } from "./orders-list.server";
 import { bulkMoveOrders } from "../orders/bulk-moves.server";
 import { csvCell, ordersCsv } from "../orders/orders-csv.server";
 
@@ -135,6 +136,30 @@ describe("the admin's orders list", () => {
       page: 1,
     });
     expect(total).toBe(3);
+  });
+});
+
+describe("what the search asks the trigram index for (decision 095)", () => {
+  // a sample where every text holds "customer " and "@example.com", and few hold " 12" or "ana"
+  const sample = Array.from({ length: 100 }, (_, g) => `s${g} customer ${g * 7} +1 555 ${g} c${g}@example.com`);
+  it("leaves out the words most orders hold, keeping each word's neighbours as typed", () => {
+    expect(searchParts("Customer 12", sample)).toEqual([" 12"]);
+    expect(searchParts("CUSTOMER 12 x", sample)).toEqual([" 12 ", " x"]);
+    expect(searchParts("ana@example.com", sample)).toEqual(["ana@"]);
+  });
+  it("asks for the whole search when no word is common, every word is, or there is no sample", () => {
+    expect(searchParts("ana silva", sample)).toEqual(["ana silva"]);
+    expect(searchParts("customer", sample)).toEqual(["customer"]);
+    expect(searchParts("customer 555", sample)).toEqual(["customer 555"]);
+    expect(searchParts("Customer 12", [])).toEqual(["Customer 12"]);
+    expect(searchParts("Customer 12", sample.slice(0, 10))).toEqual(["Customer 12"]);
+  });
+  it("never asks for a part without a trigram (it would match every row)", () => {
+    // a one-character word after a blank still has a trigram ("  1")
+    expect(searchParts("customer 1", sample.map((s) => s.replace(/ 1/g, " 9")))).toEqual([" 1"]);
+    expect(searchParts("customer ab", sample)).toEqual([" ab"]);
+    expect(searchParts("ab customer", sample)).toEqual(["ab "]);
+    expect(searchParts("b customer", sample)).toEqual(["b customer"]);
   });
 });
 
@@ -409,16 +434,16 @@ describe("the list stays indexed on a business with many orders", () => {
       [{ status: "PENDING" }, /orders_business_status_idx/],
       [{ from: "2024-03-01", to: "2024-03-07" }, /orders_business_created_idx/],
       [{ from: "2024-03-01", to: "2024-03-07", sort: "amount_desc" }, /orders_business_(amount|created)_idx/],
-      [{ q: "c1234@" }, /orders_search_trgm_idx/],
-      [{ q: "555 0123" }, /orders_search_trgm_idx/],
+      [{ q: "c1234@" }, /orders_search_text_idx/],
+      [{ q: "555 0123" }, /orders_search_text_idx/],
       [{ q: "#1234" }, /orders_business_number_key/],
       // a search whose matches are nearly all old ("Customer 1", 10-19, 100-199, 1000-1999 and the
       // newest, 10000): its page reads the trigram index's matches, not the whole list newest first
       // (the planner's ordered walk read a million rows for this at 1M orders: decision 091)
-      [{ q: "customer 1" }, /orders_search_trgm_idx/],
+      [{ q: "customer 1" }, /orders_search_text_idx/],
       [
         { q: "customer 12", status: "CONFIRMED", sort: "amount_asc" },
-        /orders_search_trgm_idx|orders_business_status_idx/,
+        /orders_search_text_idx|orders_business_status_idx/,
       ],
     ];
     for (const [shape, index] of shapes) {
@@ -438,6 +463,30 @@ describe("the list stays indexed on a business with many orders", () => {
       if (Object.keys(shape).some((k) => k !== "sort"))
         expect(countPlan, JSON.stringify(shape)).not.toMatch(/Seq Scan on orders/);
     }
+    // a word every order holds ("customer") is left out of what the trigram index is asked
+    // (decision 095): the index is asked for " 12" and the whole search is checked on each row
+    const sample = await searchSample(p.db, { fresh: true });
+    expect(sample.length).toBeGreaterThan(20);
+    expect(searchParts("Customer 12", sample)).toEqual([" 12"]);
+    expect(searchParts("customer", sample)).toEqual(["customer"]);
+    const [pagePlan, countPlan] = await explainSearch(big.businessId, filter(big.businessId, { q: "customer 12" }), sample);
+    for (const plan of [pagePlan, countPlan]) {
+      expect(plan).toMatch(/Bitmap Index Scan on orders_search_text_idx/);
+      expect(plan).toMatch(/Index Cond: \(search_text ~~ '% 12%'::text\)/);
+      expect(plan).toMatch(/strpos\(search_text, 'customer 12'::text\) > 0/);
+    }
+    // the same orders, and the same count, whether the index is asked for every word or not
+    for (const q of ["customer 12", "Customer 123", "CUSTOMER 1", "customer 99", "555 0123", "c1234@", "1@exa", "tomer 4"]) {
+      const f = filter(big.businessId, { q });
+      const [withSample, without] = await Promise.all(
+        [sample, []].map(async (s) => {
+          const { page, count } = searchOrderStatements(p.db, big.businessId, f, { page: 1, pageSize: 100_000, sample: s });
+          return { rows: (await page).map((r) => r.id), n: (await count)[0].n };
+        }),
+      );
+      expect(withSample, q).toEqual(without);
+      expect(without.n, q).toBeGreaterThan(0);
+    }
     // and both ways give the newest matches first: "customer 1" from every match (its probe holds
     // one), "customer 99" from its probe (9999 down to 9900 are among the newest 2,000)
     const names = async (q: string) =>
@@ -452,10 +501,9 @@ describe("the list stays indexed on a business with many orders", () => {
 });
 
 /** EXPLAIN of the page query, the count query and a text search's probe of searchOrders for a filter. */
-async function explainSearch(businessId: string, f: OrderFilter): Promise<string[]> {
-  const { searchOrderStatements } = await import("./admin-queries.server");
+async function explainSearch(businessId: string, f: OrderFilter, sample: readonly string[] = []): Promise<string[]> {
   const out: string[] = [];
-  const { page, count, probe } = searchOrderStatements(p.db, businessId, f, { page: 1 });
+  const { page, count, probe } = searchOrderStatements(p.db, businessId, f, { page: 1, sample });
   for (const statement of [page, count, probe]) {
     if (!statement) break;
     const { sql: text, params } = statement.toSQL();
