@@ -70,9 +70,43 @@ function startSmtpSink(): Promise<string> {
   }));
 }
 
+/**
+ * The routes are served from the Remix build (build/index.js), the rest from source: a build older
+ * than a file it bundles measures the old code's routes beside the new code's server (session 15's
+ * search measured at 2.5 s this way). Refuses to measure then.
+ */
+function assertFreshBuild() {
+  if (process.env.BENCH_STALE_BUILD === "1") return;
+  let built: number;
+  try {
+    built = fs.statSync(path.resolve("build/index.js")).mtimeMs;
+  } catch {
+    throw new Error("no Remix build: run `npx remix build` before benchmarking");
+  }
+  const newer = (dir: string): string | null => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const found = newer(file);
+        if (found) return found;
+      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && fs.statSync(file).mtimeMs > built)
+        return file;
+    }
+    return null;
+  };
+  for (const dir of ["app", "storefront", "db"]) {
+    const found = newer(path.resolve(dir));
+    if (found)
+      throw new Error(
+        `${path.relative(process.cwd(), found)} is newer than the Remix build: run \`npx remix build\` (or BENCH_STALE_BUILD=1)`,
+      );
+  }
+}
+
 export async function startBench(
   options: { worker?: boolean; workerConcurrency?: number; durable?: boolean } = {},
 ): Promise<Bench> {
+  assertFreshBuild();
   const cluster = options.durable
     ? (durableCluster ??= await startTestCluster("bench-durable-postgres", {}))
     : (fastCluster ??= process.env.BENCH_STATEMENTS
