@@ -44,14 +44,20 @@ export const MAIL_MAX_HOLD_MS = 60_000;
 /** The marker of a waiting row, for the statements that write one (a never-tried QUEUED row with a due time). */
 export const WAITING_MAIL = "status = 'QUEUED' and attempts = 0 and next_attempt_at is not null";
 
+// the claimed rows' jobs added by one call of graphile-worker's add_jobs (one NOTIFY, its function
+// run once, not once a message), and none at all when nothing was claimed
 const DISPATCH_SQL = `
   with due as (
     select id from mail_messages where ${WAITING_MAIL}
     order by next_attempt_at limit $1 for update skip locked),
   taken as (
     update mail_messages m set next_attempt_at = null from due where m.id = due.id returning m.id)
-  select count(graphile_worker.add_job('mail__send', json_build_object('id', id),
-    job_key => 'mail:' || id, max_attempts => 25))::int as n from taken`;
+  select case when exists (select from taken) then (
+    select count(*)::int from graphile_worker.add_jobs(array(
+      select row('mail__send', json_build_object('id', id), null::text, null::timestamptz, 25::smallint,
+                 'mail:' || id, null::smallint, null::text[])::graphile_worker.job_spec
+      from taken)))
+  else 0 end as n`;
 
 /** Turns up to `limit` waiting messages into their jobs; answers how many. */
 export async function dispatchWaitingMail(db: Db, limit = MAIL_DISPATCH_BATCH): Promise<number> {
@@ -88,7 +94,9 @@ export async function startMailDispatcher(db: Database, options: MailDispatcherO
     if (!busy() || (heldSince !== null && at - heldSince > maxHoldMs)) return MAIL_DISPATCH_BATCH;
     budget = Math.min(perSecond, budget + ((at - refilledAt) * perSecond) / 1000);
     refilledAt = at;
-    return Math.min(MAIL_DISPATCH_BATCH, Math.floor(budget));
+    // a second's budget at a time: one claim (and one add_jobs) a second while the rush lasts, not
+    // one for each order's wake-up
+    return budget >= perSecond ? Math.min(MAIL_DISPATCH_BATCH, Math.floor(budget)) : 0;
   };
   // one statement at a time; a wake-up during it runs one more after it (a full batch: at once)
   const wake = () => {

@@ -189,6 +189,29 @@ describe("the mail dispatcher", () => {
     }
   }, 30_000);
 
+  it("while busy, claims a second's budget at a time: one statement and one add_jobs a second, however many wake-ups", async () => {
+    const ids = await sale(10, "tea-batches");
+    const dispatcher = await startMailDispatcher(p.db, {
+      listen: false,
+      pollMs: 20,
+      busy: () => true,
+      busyPerSecond: 4,
+    });
+    try {
+      // every order of a sale wakes the dispatcher: 20 ms polls stand in for them
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      await dispatcher.stop();
+    }
+    // the jobs of one claim share its transaction's time: two claims in 1.5 s (at 0 and at 1 s), of 4 each
+    const [{ n, claims }] = await p.db.execute<{ n: number; claims: number }>(
+      sql`select count(*)::int as n, count(distinct created_at)::int as claims from graphile_worker.jobs
+          where task_identifier = 'mail__send' and key = any(${textArray(ids.map((id) => `mail:${id}`))})`,
+    );
+    expect(n).toBe(8);
+    expect(claims).toBe(2);
+  }, 30_000);
+
   it("holds no message longer than its longest hold, however long the rush", async () => {
     const ids = await sale(10, "tea-hold");
     const dispatcher = await startMailDispatcher(p.db, {
