@@ -131,6 +131,13 @@ export async function run(durationSec = Number(process.env.BENCH_SECONDS ?? 8)) 
     if (JSON.stringify(mine) !== JSON.stringify(theirs))
       throw new Error("the same-SQL floor does not answer what the platform answers");
 
+    // warm-up, not measured: each server under load for 2 s first, so that neither pays V8's
+    // compiling of its code (and the platform's first statements prepared on each connection) inside
+    // the first measured point, which the platform's 1-connection run otherwise did alone
+    for (const url of [`${b.web.url}/app-api/products?limit=50`, `${sameUrl}?limit=50`])
+      await load(url, { connections: 16, durationSec: 2, headers });
+    await load(readUrl, { connections: 16, durationSec: 2 });
+
     const rows: Record<string, unknown>[] = [];
     for (const connections of [1, 16, 64]) {
       const platform = await load(`${b.web.url}/app-api/products?limit=50`, { connections, durationSec, headers });
