@@ -100,9 +100,7 @@ export const orders = pgTable(
     address: text("address"),
     notes: text("notes"),
     /** what the admin's search looks in (ORDER_SEARCH_TEXT), kept by PostgreSQL; never written */
-    searchText: text("search_text")
-      .notNull()
-      .generatedAlwaysAs(sql.raw(ORDER_SEARCH_TEXT)),
+    searchText: text("search_text").notNull().generatedAlwaysAs(sql.raw(ORDER_SEARCH_TEXT)),
     ...timestamps(),
   },
   (t) => [

@@ -464,6 +464,9 @@ export async function countMatchingOrders(db: Db, businessId: string, filter: Or
   if (!filter.q && !filter.from && !filter.to && filter.status)
     return (await statusCounters(db, businessId))[filter.status];
   const sample = isTextSearch(filter.q) ? await searchSample(db) : [];
-  const [r] = await db.select({ n: count() }).from(orders).where(orderWhere(businessId, filter, sample));
+  const [r] = await db
+    .select({ n: count() })
+    .from(orders)
+    .where(orderWhere(businessId, filter, sample));
   return r.n;
 }

@@ -156,7 +156,12 @@ describe("what the search asks the trigram index for (decision 095)", () => {
   });
   it("never asks for a part without a trigram (it would match every row)", () => {
     // a one-character word after a blank still has a trigram ("  1")
-    expect(searchParts("customer 1", sample.map((s) => s.replace(/ 1/g, " 9")))).toEqual([" 1"]);
+    expect(
+      searchParts(
+        "customer 1",
+        sample.map((s) => s.replace(/ 1/g, " 9")),
+      ),
+    ).toEqual([" 1"]);
     expect(searchParts("customer ab", sample)).toEqual([" ab"]);
     expect(searchParts("ab customer", sample)).toEqual(["ab "]);
     expect(searchParts("b customer", sample)).toEqual(["b customer"]);
@@ -469,18 +474,35 @@ describe("the list stays indexed on a business with many orders", () => {
     expect(sample.length).toBeGreaterThan(20);
     expect(searchParts("Customer 12", sample)).toEqual([" 12"]);
     expect(searchParts("customer", sample)).toEqual(["customer"]);
-    const [pagePlan, countPlan] = await explainSearch(big.businessId, filter(big.businessId, { q: "customer 12" }), sample);
+    const [pagePlan, countPlan] = await explainSearch(
+      big.businessId,
+      filter(big.businessId, { q: "customer 12" }),
+      sample,
+    );
     for (const plan of [pagePlan, countPlan]) {
       expect(plan).toMatch(/Bitmap Index Scan on orders_search_text_idx/);
       expect(plan).toMatch(/Index Cond: \(search_text ~~ '% 12%'::text\)/);
       expect(plan).toMatch(/strpos\(search_text, 'customer 12'::text\) > 0/);
     }
     // the same orders, and the same count, whether the index is asked for every word or not
-    for (const q of ["customer 12", "Customer 123", "CUSTOMER 1", "customer 99", "555 0123", "c1234@", "1@exa", "tomer 4"]) {
+    for (const q of [
+      "customer 12",
+      "Customer 123",
+      "CUSTOMER 1",
+      "customer 99",
+      "555 0123",
+      "c1234@",
+      "1@exa",
+      "tomer 4",
+    ]) {
       const f = filter(big.businessId, { q });
       const [withSample, without] = await Promise.all(
         [sample, []].map(async (s) => {
-          const { page, count } = searchOrderStatements(p.db, big.businessId, f, { page: 1, pageSize: 100_000, sample: s });
+          const { page, count } = searchOrderStatements(p.db, big.businessId, f, {
+            page: 1,
+            pageSize: 100_000,
+            sample: s,
+          });
           return { rows: (await page).map((r) => r.id), n: (await count)[0].n };
         }),
       );
