@@ -114,6 +114,23 @@ describe("the storefront checkout's requests", () => {
     }
     // the cart's read (the quote reads the products again with the checkout's own statement)
     expect(statements.filter((s) => /from "products"/.test(s))).toHaveLength(1);
+    // and the business once: the layout's read of the shop serves the page too
+    expect(statements.filter((s) => /from "?businesses"?/.test(s))).toHaveLength(1);
+  });
+
+  it("reads the business once for the cart page's layout and the page", async () => {
+    const { b, shop } = await shopWithCart();
+    const client = p.db.$client as unknown as { options: { debug?: unknown } };
+    const statements: string[] = [];
+    client.options.debug = (_c: number, text: string) => statements.push(text);
+    try {
+      const { res, body } = await browserGet(b, `${shop}/cart`);
+      expect(res.status).toBe(200);
+      expect(body.toString()).toContain('Cart <span class="sf-cart-count">(<!-- -->3<!-- -->)</span>');
+    } finally {
+      client.options.debug = false;
+    }
+    expect(statements.filter((s) => /from "?businesses"?/.test(s))).toHaveLength(1);
   });
 
   it("shares one cart read per request and business, and gives each reader its own copy", async () => {

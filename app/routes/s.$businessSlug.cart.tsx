@@ -22,13 +22,15 @@ import {
   setQuantity,
   isSellable,
   loadBusinessBySlug,
+  shopOf,
   shopperCart,
 } from "~/storefront.server";
 
 export const meta: MetaFunction = ({ matches }) => sfMeta(matches, "Your cart");
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  // the shop the layout reads for the same request (one statement for both)
+  const { business } = await shopOf(context, params.businessSlug);
   const cart = await shopperCart(context, request, business);
   return json({ slug: business.slug, cart });
 }

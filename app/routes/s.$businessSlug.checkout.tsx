@@ -17,6 +17,7 @@ import {
   orderPath,
   httpUrl,
   loadBusinessBySlug,
+  shopOf,
   shopperCart,
 } from "~/storefront.server";
 import {
@@ -59,7 +60,8 @@ async function paymentMethods(context: PlatformContext, business: Business): Pro
 }
 
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
-  const business = await loadBusinessBySlug(context.db, params.businessSlug);
+  // the shop the layout reads for the same request (one statement for both)
+  const { business } = await shopOf(context, params.businessSlug);
   const cart = await shopperCart(context, request, business);
   // an empty cart goes back to the cart; one whose products sold out stays here and says which (action)
   if (cart.lines.length === 0 && cart.unavailable.length === 0) throw redirect(shopPath(business.slug, "/cart"));
