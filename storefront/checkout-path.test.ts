@@ -26,6 +26,24 @@ async function shopWithCart() {
 }
 
 /** A GET as the shopper's browser sends it (uncompressed: a compressed answer's length is not known before), with the raw answer's headers. */
+/**
+ * The statements sent while a shopper's page with a 3-item cart is served, after checking that the
+ * page shows (its layout's cart count comes from the same read as the page's own lines).
+ */
+async function statementsOfPage(b: BrowserSession, path: string): Promise<string[]> {
+  const client = p.db.$client as unknown as { options: { debug?: unknown } };
+  const statements: string[] = [];
+  client.options.debug = (_c: number, text: string) => statements.push(text);
+  try {
+    const { res, body } = await browserGet(b, path);
+    expect(res.status).toBe(200);
+    expect(body.toString()).toContain('Cart <span class="sf-cart-count">(<!-- -->3<!-- -->)</span>');
+  } finally {
+    client.options.debug = false;
+  }
+  return statements;
+}
+
 async function browserGet(b: BrowserSession, path: string) {
   const url = b.urlOf(path);
   const res = await fetch(url, {
@@ -101,17 +119,7 @@ describe("the storefront checkout's requests", () => {
 
   it("reads the cart's products once for the checkout page's layout and the page", async () => {
     const { b, shop } = await shopWithCart();
-    const client = p.db.$client as unknown as { options: { debug?: unknown } };
-    const statements: string[] = [];
-    client.options.debug = (_c: number, text: string) => statements.push(text);
-    try {
-      const { res, body } = await browserGet(b, `${shop}/checkout`);
-      expect(res.status).toBe(200);
-      // the layout's count and the page's lines come from the same read
-      expect(body.toString()).toContain('Cart <span class="sf-cart-count">(<!-- -->3<!-- -->)</span>');
-    } finally {
-      client.options.debug = false;
-    }
+    const statements = await statementsOfPage(b, `${shop}/checkout`);
     // the cart's read (the quote reads the products again with the checkout's own statement)
     expect(statements.filter((s) => /from "products"/.test(s))).toHaveLength(1);
     // and the business once: the layout's read of the shop serves the page too
@@ -120,16 +128,7 @@ describe("the storefront checkout's requests", () => {
 
   it("reads the business once for the cart page's layout and the page", async () => {
     const { b, shop } = await shopWithCart();
-    const client = p.db.$client as unknown as { options: { debug?: unknown } };
-    const statements: string[] = [];
-    client.options.debug = (_c: number, text: string) => statements.push(text);
-    try {
-      const { res, body } = await browserGet(b, `${shop}/cart`);
-      expect(res.status).toBe(200);
-      expect(body.toString()).toContain('Cart <span class="sf-cart-count">(<!-- -->3<!-- -->)</span>');
-    } finally {
-      client.options.debug = false;
-    }
+    const statements = await statementsOfPage(b, `${shop}/cart`);
     expect(statements.filter((s) => /from "?businesses"?/.test(s))).toHaveLength(1);
   });
 
