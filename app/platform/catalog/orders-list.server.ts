@@ -109,16 +109,25 @@ const samples = new WeakMap<Db, { until: number; values: Promise<readonly string
 export function searchSample(db: Db, options: { fresh?: boolean } = {}): Promise<readonly string[]> {
   const held = samples.get(db);
   if (held && held.until > performance.now() && !options.fresh) return held.values;
-  const values = db
+  const entry = { until: performance.now() + SAMPLE_FOR_MS, values: Promise.resolve<readonly string[]>([]) };
+  entry.values = db
     .execute<{ values: string[] | null }>(
       sql`select coalesce(histogram_bounds::text::text[], '{}') || coalesce(most_common_vals::text::text[], '{}') as "values"
           from pg_stats where schemaname = current_schema() and tablename = 'orders' and attname = 'search_text'`,
     )
     .then((rows) => [...rows].flatMap((r) => r.values ?? []))
-    .catch(() => []);
-  samples.set(db, { until: performance.now() + SAMPLE_FOR_MS, values });
-  return values;
+    .catch(() => {
+      // searched without a sample this time (the whole search asked of the index), read again next time
+      if (samples.get(db) === entry) samples.delete(db);
+      return [];
+    });
+  samples.set(db, entry);
+  return entry.values;
 }
+
+/** The sample a filter's search needs: none when it looks for no text. */
+const sampleFor = (db: Db, filter: OrderFilter): Promise<readonly string[]> =>
+  isTextSearch(filter.q) ? searchSample(db) : Promise.resolve([]);
 
 /** The search's conditions: an order number, or text in the number, name, phone (also as digits) or e-mail. */
 function searchCondition(q: string, sample: readonly string[]): SQL | undefined {
@@ -358,7 +367,7 @@ export async function searchOrders(
     }
   }
   const backward = Boolean(position && !after);
-  const sample = isTextSearch(filter.q) ? await searchSample(db) : [];
+  const sample = await sampleFor(db, filter);
   const keyset =
     position &&
     keysetCondition(filter.sort, { at: position.at, amount: Number(position.at), id: position.id }, !backward);
@@ -436,7 +445,7 @@ export async function* ordersForExport(
   filter: OrderFilter,
   batchSize = 500,
 ): AsyncGenerator<OrderExportRow[]> {
-  const where = orderWhere(businessId, filter, isTextSearch(filter.q) ? await searchSample(db) : []);
+  const where = orderWhere(businessId, filter, await sampleFor(db, filter));
   let after: { at: string; amount: number; id: string } | null = null;
   for (;;) {
     const keyset = after ? keysetCondition(filter.sort, after) : undefined;
@@ -463,7 +472,7 @@ export async function countMatchingOrders(db: Db, businessId: string, filter: Or
   if (!isFiltered(filter)) return countOf(db, businessId, "orders");
   if (!filter.q && !filter.from && !filter.to && filter.status)
     return (await statusCounters(db, businessId))[filter.status];
-  const sample = isTextSearch(filter.q) ? await searchSample(db) : [];
+  const sample = await sampleFor(db, filter);
   const [r] = await db
     .select({ n: count() })
     .from(orders)

@@ -154,6 +154,18 @@ describe("what the search asks the trigram index for (decision 095)", () => {
     expect(searchParts("Customer 12", [])).toEqual(["Customer 12"]);
     expect(searchParts("Customer 12", sample.slice(0, 10))).toEqual(["Customer 12"]);
   });
+  it("searches without a sample when it cannot be read, and reads it again the next time", async () => {
+    let reads = 0;
+    const down = {
+      execute: () => {
+        reads++;
+        return Promise.reject(new Error("connection refused"));
+      },
+    } as unknown as typeof p.db;
+    expect(await searchSample(down)).toEqual([]);
+    expect(await searchSample(down)).toEqual([]);
+    expect(reads).toBe(2);
+  });
   it("never asks for a part without a trigram (it would match every row)", () => {
     // a one-character word after a blank still has a trigram ("  1")
     expect(
