@@ -19,7 +19,17 @@ import { createHmac, randomBytes } from "node:crypto";
 import postgres from "postgres";
 import pg from "pg";
 import { run as runWorker } from "graphile-worker";
-import { startBench, developer, percentile, table, writeResult, runIfMain, round2, statementTimes } from "./lib";
+import {
+  startBench,
+  developer,
+  percentile,
+  table,
+  writeResult,
+  runIfMain,
+  round2,
+  statementTimes,
+  processCpu,
+} from "./lib";
 import { testInstallToken } from "./fixtures";
 import { moveProductWindow } from "../app/platform/catalog/top-products.server";
 import { quietLogger } from "../db/migrate";
@@ -32,7 +42,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURABLE = process.env.BENCH_DURABLE === "1";
 
 /** The peer process (bench/b2e-peer.ts): the receiver and the clients, outside the measured process. */
-export type Peer = { call<T>(cmd: Record<string, unknown>): Promise<T>; close(): void };
+export type Peer = { pid: number; call<T>(cmd: Record<string, unknown>): Promise<T>; close(): void };
 type Receipts = { count: number; lastReceipt: number; latencies: number[]; duplicates: number };
 
 export function startPeer(): Peer {
@@ -49,6 +59,7 @@ export function startPeer(): Peer {
     else w?.resolve(m.result);
   });
   return {
+    pid: child.pid ?? 0,
     call: <T>(cmd: Record<string, unknown>) =>
       new Promise<T>((resolve, reject) => {
         const id = next++;
@@ -77,16 +88,33 @@ type Figures = {
   "p99 order→receipt ms": number;
   duplicates: number;
   "node CPU ms/order": number;
+  "PostgreSQL CPU ms/order": number;
+  "peer CPU ms/order": number;
 };
 
+/** Where the CPU goes from now on: the measured process, PostgreSQL's processes, the peer (clients and receiver). */
+function meter(peer: Peer) {
+  return { node: process.cpuUsage(), other: processCpu([peer.pid]), peer: peer.pid };
+}
+
 /**
- * The figures of a run. `cpu`: process.cpuUsage() at its start: CPU time of the measured process
- * (the platform, or the floor's worker and clients) per order, a figure that holds on a busy machine too.
+ * The figures of a run. `cpu`: `meter()` at its start: CPU time per order of the measured process
+ * (the platform, or the floor's worker and clients), of PostgreSQL and of the peer, figures that
+ * hold on a busy machine too.
  */
-function figures(orders: number, started: number, lastOrder: number, r: Receipts, cpu: NodeJS.CpuUsage): Figures {
-  const used = process.cpuUsage(cpu);
+function figures(
+  orders: number,
+  started: number,
+  lastOrder: number,
+  r: Receipts,
+  cpu: ReturnType<typeof meter>,
+): Figures {
+  const used = process.cpuUsage(cpu.node);
+  const other = processCpu([cpu.peer]);
   return {
     "node CPU ms/order": round2((used.user + used.system) / 1000 / orders),
+    "PostgreSQL CPU ms/order": round2((other.postgres - cpu.other.postgres) / orders),
+    "peer CPU ms/order": round2((other.pids - cpu.other.pids) / orders),
     orders: r.count,
     "orders/s": Math.round(orders / ((lastOrder - started) / 1000)),
     "deliveries/s": Math.round(orders / ((r.lastReceipt - started) / 1000)),
@@ -154,7 +182,7 @@ async function floorRun(peer: Peer, orders = ORDERS): Promise<Figures> {
       },
     });
     const started = Date.now();
-    const cpu = process.cpuUsage();
+    const cpu = meter(peer);
     let lastOrder = 0;
     await clients(orders, CLIENTS, async (i) => {
       const id = `ord_${i}_${randomBytes(6).toString("hex")}`;
@@ -195,6 +223,9 @@ export async function platformFixture(peer: Peer) {
   // line also counts there (decision 090), as in a shop whose merchant uses the admin;
   // B2E_WITHOUT_WINDOW=1 leaves it out, to measure what it costs the order path
   if (process.env.B2E_WITHOUT_WINDOW !== "1") await moveProductWindow(b.db.db, dev.business.id);
+  // B2E_SQL: statements run on the sale's database before it starts, to measure what a piece costs
+  // the order path (B2E_SQL="drop trigger orders_rollups on orders" and the like: a what-if, never a figure)
+  if (process.env.B2E_SQL) await b.db.sql.unsafe(process.env.B2E_SQL);
   return { b, dev, token, products };
 }
 
@@ -205,7 +236,7 @@ export async function platformFixture(peer: Peer) {
 export async function storefrontRun(peer: Peer): Promise<Figures & { "failed checkouts": number }> {
   const { b, dev, products } = await platformFixture(peer);
   try {
-    const cpu = process.cpuUsage();
+    const cpu = meter(peer);
     const run = await peer.call<{ started: number; lastOrder: number; failed: number }>({
       cmd: "storefront",
       base: b.env.storefrontUrl,
@@ -285,7 +316,7 @@ export async function platformRun(
     );
     const statements = await statementTimes(b);
     await statements.start();
-    const cpu = process.cpuUsage();
+    const cpu = meter(peer);
     const locks = sampleLockWaits(b.db.sql);
     const run = await peer.call<{ started: number; lastOrder: number; errors: number }>({
       cmd: "api",
@@ -348,6 +379,7 @@ export async function run() {
     "floor p50 ms": median(floors.map((f) => f["p50 order→receipt ms"])),
     "p50 ratio (median of rounds)": round2(median(p50Ratios)),
     "CPU ms/order platform : floor": `${median(platforms.map((p) => p["node CPU ms/order"]))} : ${median(floors.map((f) => f["node CPU ms/order"]))}`,
+    "PostgreSQL CPU ms/order platform : floor": `${median(platforms.map((p) => p["PostgreSQL CPU ms/order"]))} : ${median(floors.map((f) => f["PostgreSQL CPU ms/order"]))}`,
     durable: DURABLE,
   };
   table(`B2e Flash sale: ${ORDERS} orders, ${CLIENTS} clients, one business, order.created to one receiver`, rows);

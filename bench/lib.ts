@@ -298,3 +298,37 @@ export function reportRows(title: string, name: string, durationSec: number, row
   writeResult(name, { durationSec, rows });
   return rows;
 }
+
+/**
+ * CPU time (ms, user + system) spent so far by the machine's PostgreSQL processes and by the given
+ * pids, read from /proc (Linux): what the database and a benchmark's peer cost an operation, beside
+ * the measured Node process's own `process.cpuUsage()`. A backend that exits between two readings
+ * loses what it spent since the first; the benchmarks' pools live through their runs.
+ */
+export function processCpu(pids: number[] = []): { postgres: number; pids: number } {
+  const tick = 10; // ms per clock tick (USER_HZ 100 on Linux)
+  let postgres = 0;
+  let mine = 0;
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return { postgres: 0, pids: 0 };
+  }
+  for (const e of entries) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${e}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const fields = stat.slice(close + 2).split(" ");
+    // fields[11], [12]: utime and stime (the 14th and 15th of the whole line)
+    const ms = (Number(fields[11]) + Number(fields[12])) * tick;
+    if (comm === "postgres") postgres += ms;
+    if (pids.includes(Number(e))) mine += ms;
+  }
+  return { postgres, pids: mine };
+}
