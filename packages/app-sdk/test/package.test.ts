@@ -38,13 +38,13 @@ async function run(file: string, args: string[], cwd: string, extra: Record<stri
 const node = (args: string[], extra: Record<string, string> = {}) => run(process.execPath, args, project, extra);
 
 beforeAll(async () => {
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", project], pkgDir);
-  const [{ filename, files }] = JSON.parse(stdout.slice(stdout.indexOf("["))) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
+  // packed as the platform packs it (one pack at a time: its prepack rebuilds dist/)
+  const { stdout } = await run(process.execPath, [join(pkgDir, "scripts/pack-public.mjs"), project], pkgDir, {
+    SDK_PACK_LIST: "1",
+  });
+  const filename = "storefront-app-sdk.tgz";
   // what ships: the build, the bin and the document; no TypeScript source
-  const paths = files.map((f) => f.path);
+  const paths = JSON.parse(stdout.slice(stdout.indexOf("["))) as string[];
   expect(paths).toEqual(
     expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "bin/storefront-apps.js"]),
   );
