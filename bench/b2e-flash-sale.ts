@@ -3,7 +3,8 @@
  * concurrent clients, all on ONE business (PICKUP, quantity 1, spread over its products), with one
  * webhook registration for order.created to a receiver on 127.0.0.1 that answers 200 at once.
  * Measured as a user sees it: orders/s (API answers), deliveries/s (receipts), p50/p99 from the
- * order's createdAt to its webhook's receipt.
+ * order's createdAt to its webhook's receipt; and what an order costs in CPU, in the measured
+ * process, in PostgreSQL's processes and in the peer (the clients and the receiver).
  *
  * The same sale through the storefront (add to cart, checkout form, place the order) is measured
  * beside it, so that shoppers' figures are seen too.
