@@ -496,6 +496,21 @@ describe("the list stays indexed on a business with many orders", () => {
       expect(plan).toMatch(/Index Cond: \(search_text ~~ '% 12%'::text\)/);
       expect(plan).toMatch(/strpos\(search_text, 'customer 12'::text\) > 0/);
     }
+    // a broad search sorts its matches by their keys alone, and reads the page's rows by id (at 1M
+    // orders, sorting the 11,110 matches' whole rows was a quarter of the page)
+    const broad = searchOrderStatements(p.db, big.businessId, filter(big.businessId, { q: "customer 12" }), {
+      page: 1,
+      sample,
+    }).page.toSQL();
+    const verbose = (await p.sql.unsafe(`explain (verbose) ${broad.sql}`, broad.params as never[]))
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
+    const sorted = [...verbose.matchAll(/-> {2}Sort {2}\(.*\n\s+Output: (.*)/g)].map((m) => m[1]);
+    expect(
+      sorted.some((output) => /created_at/.test(output) && !/customer_name/.test(output)),
+      verbose,
+    ).toBe(true);
+    expect(verbose).toMatch(/Index Scan using orders_pkey on public\.orders/);
     // the same orders, and the same count, whether the index is asked for every word or not
     for (const q of [
       "customer 12",
