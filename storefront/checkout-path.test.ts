@@ -25,7 +25,6 @@ async function shopWithCart() {
   return { business, soup, bread, b, shop };
 }
 
-/** A GET as the shopper's browser sends it (uncompressed: a compressed answer's length is not known before), with the raw answer's headers. */
 /**
  * The statements sent while a shopper's page with a 3-item cart is served, after checking that the
  * page shows (its layout's cart count comes from the same read as the page's own lines).
@@ -44,6 +43,7 @@ async function statementsOfPage(b: BrowserSession, path: string): Promise<string
   return statements;
 }
 
+/** A GET as the shopper's browser sends it (uncompressed: a compressed answer's length is not known before), with the raw answer's headers. */
 async function browserGet(b: BrowserSession, path: string) {
   const url = b.urlOf(path);
   const res = await fetch(url, {
